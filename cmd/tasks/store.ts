@@ -1,0 +1,303 @@
+/** Persistence of the `tasks` demo CLI: one JSON file, read-modify-write under a cross-process lock, atomic replace. */
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Lifecycle state of a task. */
+export type TaskStatus = 'open' | 'done';
+
+/** One task. `created_at`/`done_at` are ISO-8601 timestamps; `due` is the date string the CLI accepted, or null. */
+export interface Task {
+  id: number; title: string; status: TaskStatus; tags: string[];
+  due: string | null; created_at: string; done_at: string | null;
+}
+
+/** Remembered outcome of an idempotent command: `fingerprint` is {@link fingerprintArgs} of its arguments. */
+export interface IdempotencyEntry { fingerprint: string; result: Task }
+
+/** Whole store file, format version 1. `next_id` (≥ 1) is greater than every task id in `tasks`. */
+export interface StoreData { version: 1; next_id: number; tasks: Task[]; idempotency: Record<string, IdempotencyEntry> }
+
+/** Machine-readable reason of a {@link StoreError}. */
+export type StoreErrorCode = 'store_corrupt' | 'store_locked' | 'store_io' | 'store_path_unknown';
+
+/**
+ * Every failure of this module that a user can act on. `path` is the file concerned
+ * (store file, lock file or directory; '' when no path could be determined) and
+ * `fix` is one human sentence saying what to do about it. The underlying error, if any, is `cause`.
+ */
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  readonly path: string;
+  readonly fix: string;
+  constructor(code: StoreErrorCode, message: string, filePath: string, fix: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+    this.code = code;
+    this.path = filePath;
+    this.fix = fix;
+  }
+}
+
+/** Options of {@link updateStore}. */
+export interface UpdateOptions {
+  /** Aborts waiting for the lock (rejects with the signal's reason, an AbortError by default). */
+  signal?: AbortSignal;
+  /** How long to wait for the lock before throwing `store_locked`, in milliseconds. Default 10000. */
+  lockTimeoutMs?: number;
+}
+
+/** A lock older than this (milliseconds) is considered stale even if its holder pid looks alive. */
+export const STALE_LOCK_MS = 30_000;
+
+/** Returns a new empty store: `{version: 1, next_id: 1, tasks: [], idempotency: {}}`. */
+export function emptyStore(): StoreData {
+  return { version: 1, next_id: 1, tasks: [], idempotency: {} };
+}
+
+/**
+ * SHA-256 (lowercase hex) of the canonical JSON of `args`: object keys sorted recursively,
+ * `undefined`-valued keys dropped. Used as the idempotency fingerprint.
+ */
+export function fingerprintArgs(args: unknown): string {
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canon)
+      : isObj(v) ? Object.fromEntries(Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => [k, canon(v[k])]))
+        : v;
+  return createHash('sha256').update(JSON.stringify(canon(args)) ?? 'null').digest('hex');
+}
+
+/**
+ * Absolute path of the store file. Precedence: `flagValue` (the --store flag), then `env.TASKS_FILE`
+ * (both resolved against process.cwd() if relative), then `$XDG_DATA_HOME/ax-tasks/tasks.json`
+ * (only if XDG_DATA_HOME is absolute, per the XDG spec), then `$HOME/.local/share/ax-tasks/tasks.json`.
+ * Empty strings count as unset.
+ * @throws StoreError `store_path_unknown` when none of these is available.
+ */
+export function resolveStorePath(flagValue: string | undefined, env: Record<string, string | undefined>): string {
+  if (flagValue) return path.resolve(flagValue);
+  if (env.TASKS_FILE) return path.resolve(env.TASKS_FILE);
+  const xdg = env.XDG_DATA_HOME;
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'ax-tasks', 'tasks.json');
+  if (env.HOME) return path.resolve(env.HOME, '.local', 'share', 'ax-tasks', 'tasks.json');
+  throw new StoreError('store_path_unknown', 'Cannot determine where the task store lives: neither HOME nor XDG_DATA_HOME is set.', '',
+    'Pass --store <file> or set TASKS_FILE to the path of the store file.');
+}
+
+/**
+ * Reads and validates a store without locking (safe: writers replace the file atomically).
+ * A missing file yields {@link emptyStore}. Never modifies the file.
+ * @throws StoreError `store_corrupt` if the file is not valid JSON or not a version-1 store; `store_io` on other read errors.
+ */
+export async function readStore(filePath: string): Promise<StoreData> {
+  return (await loadStore(filePath)).data;
+}
+
+/**
+ * Read-modify-write of the store at `filePath` under an exclusive cross-process lock (`<file>.lock`).
+ * Creates missing parent directories (mode 0o700). `mutate` gets the current data (empty store if the
+ * file is missing), edits it in place and returns any value, which `updateStore` returns. Unless the
+ * serialised data equals the file's current bytes, it is written atomically: `<file>.<pid>.<random>.tmp` (mode 0o600) in the same directory,
+ * fsync, rename over the file, fsync the directory (best effort). The lock is always released.
+ * Nothing is written if the store is corrupt (then `mutate` is not called) or if `mutate` throws
+ * (its error propagates unchanged).
+ * A lock whose holder pid is dead or that is older than {@link STALE_LOCK_MS} is removed and retried.
+ * @throws StoreError `store_corrupt`, `store_locked` (lock not acquired within `lockTimeoutMs`), `store_io`;
+ *   the signal's reason if `opts.signal` aborts while waiting; RangeError for a negative/NaN `lockTimeoutMs`;
+ *   Error if `mutate` leaves the data in an invalid shape (nothing is written then either).
+ */
+export async function updateStore<T>(filePath: string, mutate: (data: StoreData) => T | Promise<T>, opts: UpdateOptions = {}): Promise<T> {
+  const file = path.resolve(filePath);
+  const dir = path.dirname(file);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 }).catch((e: unknown) => { throw ioError(dir, 'create directory', e); });
+  const lock = await acquireLock(file, opts.lockTimeoutMs ?? 10_000, opts.signal);
+  try {
+    const { data, raw } = await loadStore(file);
+    const result = await mutate(data);
+    const problem = shapeProblem(data);
+    if (problem) throw new Error(`updateStore: mutate left the store in an invalid shape: ${problem}`);
+    const text = `${JSON.stringify(data, null, 2)}\n`;
+    if (text !== raw) await writeAtomic(file, text);
+    return result;
+  } finally {
+    await releaseLock(lock);
+  }
+}
+
+// ---- internals ----
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const errCode = (e: unknown): string | undefined => (isObj(e) && typeof e.code === 'string' ? e.code : undefined);
+const errMsg = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+function ioError(p: string, action: string, e: unknown): StoreError {
+  return new StoreError('store_io', `Cannot ${action} ${p}: ${errMsg(e)}`, p,
+    `Check that ${p} is accessible (permissions, free disk space) or choose another store with --store / TASKS_FILE.`, { cause: e });
+}
+
+async function loadStore(file: string): Promise<{ data: StoreData; raw: string | null }> {
+  let raw: string;
+  try {
+    raw = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if (errCode(e) === 'ENOENT') return { data: emptyStore(), raw: null };
+    throw ioError(file, 'read store file', e);
+  }
+  let parsed: unknown;
+  let problem: string | null;
+  try { parsed = JSON.parse(raw); problem = shapeProblem(parsed); } catch (e) { problem = `invalid JSON: ${errMsg(e)}`; }
+  if (!problem) return { data: parsed as StoreData, raw };
+  throw new StoreError('store_corrupt', `Store file ${file} is corrupt: ${problem}`, file,
+    `Repair ${file} by hand or move it away (e.g. mv '${file}' '${file}.bak'); a missing store file is treated as empty.`);
+}
+
+function taskProblem(t: unknown): string | null {
+  const strOrNull = (v: unknown) => v === null || typeof v === 'string';
+  if (!isObj(t)) return 'not an object';
+  if (!Number.isSafeInteger(t.id) || (t.id as number) < 1) return 'id must be a positive integer';
+  if (typeof t.title !== 'string') return 'title must be a string';
+  if (t.status !== 'open' && t.status !== 'done') return "status must be 'open' or 'done'";
+  if (!Array.isArray(t.tags) || !t.tags.every((x) => typeof x === 'string')) return 'tags must be an array of strings';
+  if (!strOrNull(t.due)) return 'due must be a string or null';
+  if (typeof t.created_at !== 'string') return 'created_at must be a string';
+  if (!strOrNull(t.done_at)) return 'done_at must be a string or null';
+  return null;
+}
+
+function shapeProblem(v: unknown): string | null {
+  if (!isObj(v)) return 'top level is not an object';
+  if (v.version !== 1) return `unsupported version ${JSON.stringify(v.version)} (expected 1)`;
+  const next = v.next_id;
+  if (typeof next !== 'number' || !Number.isSafeInteger(next) || next < 1) return 'next_id must be a positive integer';
+  if (!Array.isArray(v.tasks)) return 'tasks must be an array';
+  const seen = new Set<number>();
+  for (const [i, t] of v.tasks.entries()) {
+    const p = taskProblem(t);
+    if (p) return `tasks[${i}]: ${p}`;
+    const id = (t as Task).id;
+    if (seen.has(id)) return `tasks[${i}]: duplicate id ${id}`;
+    if (id >= next) return `tasks[${i}]: id ${id} is not below next_id ${next}`;
+    seen.add(id);
+  }
+  if (!isObj(v.idempotency)) return 'idempotency must be an object';
+  for (const [k, e] of Object.entries(v.idempotency)) {
+    if (!isObj(e) || typeof e.fingerprint !== 'string') return `idempotency[${JSON.stringify(k)}]: fingerprint must be a string`;
+    const p = taskProblem(e.result);
+    if (p) return `idempotency[${JSON.stringify(k)}].result: ${p}`;
+  }
+  return null;
+}
+
+async function writeAtomic(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  let h: fs.FileHandle | undefined;
+  try {
+    h = await fs.open(tmp, 'wx', 0o600);
+    await h.writeFile(text, 'utf8');
+    await h.sync();
+    await h.close();
+    h = undefined;
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await h?.close().catch(() => {});
+    await fs.unlink(tmp).catch(() => {});
+    throw ioError(file, 'write store file', e);
+  }
+  try { // Best effort: make the rename durable. Fails harmlessly on e.g. Windows.
+    const d = await fs.open(path.dirname(file), 'r');
+    try { await d.sync(); } finally { await d.close(); }
+  } catch { /* ignore */ }
+}
+
+interface HeldLock { path: string; token: string }
+interface LockInfo { pid?: number; token?: string; stale: boolean }
+
+/** Reads a lock file; stale = holder pid is dead (ESRCH) or the lock is older than STALE_LOCK_MS. null if absent. */
+async function inspectLock(lockPath: string): Promise<LockInfo | null> {
+  let raw: string;
+  let mtimeMs: number;
+  try {
+    [raw, mtimeMs] = await Promise.all([fs.readFile(lockPath, 'utf8'), fs.stat(lockPath).then((s) => s.mtimeMs)]);
+  } catch (e) {
+    if (errCode(e) === 'ENOENT') return null;
+    throw ioError(lockPath, 'read lock file', e);
+  }
+  let body: Obj = {};
+  try { const p: unknown = JSON.parse(raw); if (isObj(p)) body = p; } catch { /* being written right now, or garbage */ }
+  const pid = Number.isSafeInteger(body.pid) && (body.pid as number) > 0 ? (body.pid as number) : undefined;
+  const at = typeof body.created_at === 'string' ? Date.parse(body.created_at) : NaN;
+  let stale = Date.now() - (Number.isNaN(at) ? mtimeMs : at) > STALE_LOCK_MS;
+  if (pid !== undefined && !stale) {
+    try { process.kill(pid, 0); } catch (e) { stale = errCode(e) === 'ESRCH'; }
+  }
+  return { pid, token: typeof body.token === 'string' ? body.token : undefined, stale };
+}
+
+/**
+ * Removes `lockPath` if still stale; true if it did. A `<lock>.break` guard plus the re-check under it
+ * stops a slow breaker from deleting a lock that another process freshly took after an earlier break.
+ */
+async function breakStaleLock(lockPath: string): Promise<boolean> {
+  const guard = `${lockPath}.break`;
+  let g: fs.FileHandle;
+  try {
+    g = await fs.open(guard, 'wx', 0o600);
+  } catch (e) {
+    if (errCode(e) !== 'EEXIST') throw ioError(guard, 'create', e);
+    const st = await fs.stat(guard).catch(() => null); // a breaker crashed mid-way: drop its guard
+    if (st && Date.now() - st.mtimeMs > STALE_LOCK_MS) await fs.unlink(guard).catch(() => {});
+    return false;
+  }
+  try {
+    if (!(await inspectLock(lockPath))?.stale) return false;
+    await fs.unlink(lockPath).catch(() => {});
+    return true;
+  } finally {
+    await g.close().catch(() => {});
+    await fs.unlink(guard).catch(() => {});
+  }
+}
+
+async function acquireLock(file: string, timeoutMs: number, signal?: AbortSignal): Promise<HeldLock> {
+  const lockPath = `${file}.lock`;
+  if (!(timeoutMs >= 0)) throw new RangeError(`lockTimeoutMs must be >= 0, got ${timeoutMs}`);
+  const deadline = Date.now() + timeoutMs;
+  const token = randomBytes(8).toString('hex');
+  for (;;) {
+    signal?.throwIfAborted();
+    let h: fs.FileHandle | undefined;
+    try {
+      h = await fs.open(lockPath, 'wx', 0o600);
+    } catch (e) {
+      if (errCode(e) !== 'EEXIST') throw ioError(lockPath, 'create lock file', e);
+    }
+    if (h) {
+      try {
+        await h.writeFile(`${JSON.stringify({ pid: process.pid, created_at: new Date().toISOString(), token })}\n`);
+        await h.close();
+        return { path: lockPath, token };
+      } catch (e) {
+        await h.close().catch(() => {});
+        await fs.unlink(lockPath).catch(() => {});
+        throw ioError(lockPath, 'write lock file', e);
+      }
+    }
+    const info = await inspectLock(lockPath);
+    if (info?.stale && (await breakStaleLock(lockPath))) continue;
+    if (info && Date.now() >= deadline) {
+      const holder = info?.pid !== undefined ? ` (held by pid ${info.pid})` : '';
+      throw new StoreError('store_locked', `Store ${file} is locked by another process${holder}; gave up after ${timeoutMs} ms.`, lockPath,
+        `Wait for the other tasks command to finish and retry; if none is running, delete the lock file ${lockPath}.`);
+    }
+    await sleep(5 + Math.random() * 20, undefined, { signal }).catch((e: unknown) => { throw signal?.aborted ? signal.reason : e; });
+  }
+}
+
+/** Deletes the lock only if it is still ours (it may have been broken as stale and re-taken by someone else). */
+async function releaseLock(lock: HeldLock): Promise<void> {
+  try {
+    if ((await inspectLock(lock.path))?.token === lock.token) await fs.unlink(lock.path);
+  } catch { /* nothing useful to do; a leftover lock is broken as stale later */ }
+}

@@ -1,0 +1,38 @@
+/**
+ * Commands ax-ts adds to every tree (unless the author has a child of the same name): `help` and
+ * `__schema`. They are reserved (SPEC §4): never MCP tools.
+ */
+import { Command } from './command.ts';
+import { findCommand, unknownCommandError } from './parse.ts';
+import { helpText } from './help.ts';
+
+const INSTALLED = Symbol.for('ax-ts.builtins');
+
+/** Annotation set on commands ax-ts injects. */
+export const BUILTIN_ANNOTATION = 'ax-ts/builtin';
+
+/** `help [command]`: prints the help of the named command (Cobra's help command). */
+function helpCommand(root: Command): Command {
+  return new Command({
+    use: 'help [command...]',
+    short: 'Help about any command',
+    long: `Help provides help for any command in the application.\nSimply type ${root.name} help [path to command] for full details.`,
+    annotations: { [BUILTIN_ANNOTATION]: 'true' },
+    output: { kind: 'opaque', mediaType: 'text/plain' },
+    effects: 'read_only',
+    run: (ctx) => {
+      const words = (ctx.args.command as string[]) ?? [];
+      const { command, rest } = findCommand(root, words);
+      if (rest.length) throw unknownCommandError(command, rest[0]!);
+      return helpText(command);
+    },
+  });
+}
+
+/** Adds the built-in commands to a root once; idempotent. */
+export function installBuiltins(root: Command): void {
+  const r = root as Command & { [INSTALLED]?: true };
+  if (r[INSTALLED]) return;
+  r[INSTALLED] = true;
+  if (root.hasSubCommands() && !root.findChild('help')) root.addCommand(helpCommand(root));
+}

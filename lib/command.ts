@@ -1,0 +1,283 @@
+/**
+ * The command tree: {@link Command}, with Cobra's fields and pflag-style local and persistent flags.
+ * A tree is a declaration only; parse state lives in each invocation (see parse.ts), so one tree can
+ * run many times, concurrently. Source: spf13/cobra command.go; SPEC §1.
+ */
+import { argsFromUse, checkArgDecls, DeclaredArgs, type ArgSpec, type ArgsValidator } from './args.ts';
+import type { FlagDecls, RunContext } from './context.ts';
+import type { Flag, FlagSpec } from './flags.ts';
+import type { PromptDecl, ResourceDecl } from './declarations.ts';
+
+/** What re-running a command does (clispec `effects`; MCP annotations, SPEC §6). */
+export type Effects = 'read_only' | 'idempotent' | 'non_idempotent';
+
+/** What a command prints, for schemas (SPEC §6; clispec `output_kind`, `cardinality`, `pagination`). */
+export interface OutputDecl {
+  /** JSON Schema (2020-12) of the payload (`data`); for a stream, of one item. */
+  schema?: Record<string, unknown>;
+  /**
+   * `data` (default): one document, wrapped in the envelope; `stream`: NDJSON items (run yields them);
+   * `opaque`: bytes written verbatim in every mode (run returns a string), e.g. a completion script.
+   */
+  kind?: 'data' | 'stream' | 'opaque';
+  /** Media type of an `opaque` output (`text/plain`, `application/json`). */
+  mediaType?: string;
+  /** How many records: `single`, `bounded` (closed domain) or `unbounded` (needs pagination). */
+  cardinality?: 'single' | 'bounded' | 'unbounded';
+  /** How to page an unbounded result: the flags that drive it (long names without dashes). */
+  pagination?: { style: 'offset' | 'cursor'; limitFlag: string; offsetFlag?: string; cursorFlag?: string; cursorField?: string };
+  /** Flag (long name) that selects output fields. */
+  fieldsFlag?: string;
+}
+
+/** A `run` handler: returns the payload, nothing, or an (async) iterable of stream items. */
+export type RunFn<F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> = (ctx: RunContext<F, A>) => unknown;
+
+/** Renders a payload (or one stream item) as text for human mode. Return a string or write to ctx.stdout. */
+export type RenderFn = (data: unknown, ctx: RunContext) => string | void;
+
+/** The declaration a {@link Command} is built from. */
+export interface CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> {
+  /** Usage line; its first word is the name: `'show <id>'`, `'add <title...>'`. */
+  use: string;
+  /** One-line summary (help listings, tool descriptions). */
+  short?: string;
+  /** Long description (help, schema). */
+  long?: string;
+  /** Example invocations, one per line, each beginning with the full command (`tasks add milk`). */
+  example?: string;
+  /** Other names the command answers to. */
+  aliases?: string[];
+  /** Left out of help listings, schemas and MCP, still runnable. */
+  hidden?: boolean;
+  /** Deprecation message: using the command prints `Command "x" is deprecated, <message>` on stderr. */
+  deprecated?: string;
+  /** Free string annotations; ax-ts reads `ax-ts/mcp/exclude`. */
+  annotations?: Record<string, string>;
+  /** Local flags (this command only). */
+  flags?: F;
+  /** Persistent flags (this command and every descendant). */
+  persistentFlags?: P;
+  /** Named positionals. Default: read from `use` (`<id>`, `[file]`, `<items...>`); none → no positionals. */
+  args?: A;
+  /** Cobra Args validator; default: {@link DeclaredArgs}. */
+  validateArgs?: ArgsValidator;
+  /** Cobra ValidArgs (for OnlyValidArgs and completion). */
+  validArgs?: string[];
+  /** Groups of flags of which at most one may be given. */
+  mutuallyExclusive?: string[][];
+  /** Groups of flags that must be given together or not at all. */
+  requiredTogether?: string[][];
+  /** Groups of flags of which at least one must be given. */
+  oneRequired?: string[][];
+  /** What re-running does. Undeclared: clients assume destructive. */
+  effects?: Effects;
+  /** Output declaration. */
+  output?: OutputDecl;
+  /** Flag (long name) that bypasses this command's confirmation prompt (clispec `confirmation_bypass_arg`). */
+  confirmationFlag?: string;
+  /** Handler; absent = a pure group that prints its help. */
+  run?: RunFn<F & P, A>;
+  /** Human-mode renderer of the payload. */
+  render?: RenderFn;
+  /** Version of the program (root only); else resolved by `resolveVersion`. */
+  version?: string;
+  /** Children, added with {@link Command.addCommand}. */
+  commands?: Command[];
+}
+
+/** Names ax-ts reserves at the root (SPEC §4): never tools. */
+export const RESERVED_COMMANDS = ['__schema', '__complete', 'mcp-server', 'completion', 'help'] as const;
+
+/**
+ * One node of the command tree. Build it from a {@link CommandConfig}; add children with
+ * {@link Command.addCommand}. Everything is declaration; nothing here holds parse state.
+ *
+ * @throws TypeError from the constructor when `use` is empty or argument declarations are inconsistent.
+ */
+export class Command<F extends FlagDecls = any, P extends FlagDecls = any, const A extends readonly ArgSpec[] = readonly ArgSpec[]> {
+  /** Usage line. */
+  readonly use: string;
+  /** First word of `use`. */
+  readonly name: string;
+  short: string;
+  long: string;
+  example: string;
+  aliases: string[];
+  hidden: boolean;
+  deprecated?: string;
+  annotations: Record<string, string>;
+  /** Local flag declarations. */
+  readonly localFlags: Record<string, FlagSpec>;
+  /** Persistent flag declarations. */
+  readonly persistentFlags: Record<string, FlagSpec>;
+  /** Named positional declarations. */
+  readonly args: readonly ArgSpec[];
+  /** Args validator in force. */
+  validateArgs: ArgsValidator;
+  validArgs?: string[];
+  readonly mutuallyExclusive: string[][];
+  readonly requiredTogether: string[][];
+  readonly oneRequired: string[][];
+  effects?: Effects;
+  output?: OutputDecl;
+  confirmationFlag?: string;
+  run?: RunFn<any, any>;
+  render?: RenderFn;
+  version?: string;
+  /** Parent command, undefined at the root. */
+  parent?: Command;
+  /** Prompts declared on this command (see declarePrompt). */
+  readonly prompts: PromptDecl[] = [];
+  /** Resources declared on this command (see declareResource). */
+  readonly resources: ResourceDecl[] = [];
+  private readonly children: Command[] = [];
+  /** @internal cache of the effective flag set; cleared when the tree changes. */
+  _flagCache?: Map<string, Flag>;
+
+  constructor(config: CommandConfig<F, P, A>) {
+    const use = config.use?.trim();
+    if (!use) throw new TypeError('Command: use must be a non-empty usage line such as "get <id>"');
+    this.use = use;
+    this.name = use.split(/\s+/)[0]!;
+    this.short = config.short ?? '';
+    this.long = config.long ?? '';
+    this.example = config.example ?? '';
+    this.aliases = config.aliases ?? [];
+    this.hidden = config.hidden ?? false;
+    this.deprecated = config.deprecated;
+    this.annotations = { ...config.annotations };
+    this.localFlags = { ...config.flags };
+    this.persistentFlags = { ...config.persistentFlags };
+    this.args = config.args ? [...config.args] : argsFromUse(use);
+    checkArgDecls(this.name, this.args);
+    this.validateArgs = config.validateArgs ?? DeclaredArgs;
+    this.validArgs = config.validArgs;
+    this.mutuallyExclusive = config.mutuallyExclusive ?? [];
+    this.requiredTogether = config.requiredTogether ?? [];
+    this.oneRequired = config.oneRequired ?? [];
+    this.effects = config.effects;
+    this.output = config.output;
+    this.confirmationFlag = config.confirmationFlag;
+    this.run = config.run as RunFn<any, any> | undefined;
+    this.render = config.render;
+    this.version = config.version;
+    for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)]) checkFlagDecl(this.name, n, s);
+    if (config.commands) this.addCommand(...config.commands);
+  }
+
+  /** Adds children (re-parenting them). @returns this, for chaining. */
+  addCommand(...cmds: Command[]): this {
+    for (const c of cmds) {
+      if (c === this) throw new TypeError(`Command ${this.name}: cannot add a command to itself`);
+      c.parent = this;
+      this.children.push(c);
+    }
+    this.root()._invalidate();
+    return this;
+  }
+
+  /** Removes children. @returns this. */
+  removeCommand(...cmds: Command[]): this {
+    for (const c of cmds) {
+      const i = this.children.indexOf(c);
+      if (i >= 0) {
+        this.children.splice(i, 1);
+        c.parent = undefined;
+        c._invalidate();
+      }
+    }
+    this.root()._invalidate();
+    return this;
+  }
+
+  /** Children sorted by name (Cobra's listing order). */
+  commands(): Command[] {
+    return [...this.children].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** The child answering to `name` (its name or an alias), if any. */
+  findChild(name: string): Command | undefined {
+    return this.children.find((c) => c.name === name) ?? this.children.find((c) => c.aliases.includes(name));
+  }
+
+  /** The root of this command's tree. */
+  root(): Command {
+    let c: Command = this;
+    while (c.parent) c = c.parent;
+    return c;
+  }
+
+  /** Names from the root down to this command. */
+  pathNames(): string[] {
+    const names: string[] = [];
+    for (let c: Command | undefined = this; c; c = c.parent) names.unshift(c.name);
+    return names;
+  }
+
+  /** `tasks show`: the command path as typed. */
+  commandPath(): string {
+    return this.pathNames().join(' ');
+  }
+
+  /** Whether the command has a handler (a pure group has none). */
+  runnable(): boolean {
+    return typeof this.run === 'function';
+  }
+
+  /** Whether the command has children. */
+  hasSubCommands(): boolean {
+    return this.children.length > 0;
+  }
+
+  /** Sets an annotation. @returns this. */
+  annotate(key: string, value: string): this {
+    this.annotations[key] = value;
+    return this;
+  }
+
+  /** Cobra's MarkFlagsMutuallyExclusive. @returns this. */
+  markFlagsMutuallyExclusive(...names: string[]): this {
+    this.mutuallyExclusive.push(names);
+    return this;
+  }
+
+  /** Cobra's MarkFlagsRequiredTogether. @returns this. */
+  markFlagsRequiredTogether(...names: string[]): this {
+    this.requiredTogether.push(names);
+    return this;
+  }
+
+  /** Cobra's MarkFlagsOneRequired. @returns this. */
+  markFlagsOneRequired(...names: string[]): this {
+    this.oneRequired.push(names);
+    return this;
+  }
+
+  /** Adds a local flag after construction. @returns this. */
+  addFlag(name: string, spec: FlagSpec, options: { persistent?: boolean } = {}): this {
+    checkFlagDecl(this.name, name, spec);
+    (options.persistent ? this.persistentFlags : this.localFlags)[name] = spec;
+    this.root()._invalidate();
+    return this;
+  }
+
+  /** @internal drops cached flag sets in this subtree. */
+  _invalidate(): void {
+    this._flagCache = undefined;
+    for (const c of this.children) c._invalidate();
+  }
+}
+
+/** @throws TypeError when a flag declaration is malformed. */
+function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) throw new TypeError(`${cmd}: flag name ${JSON.stringify(name)} must match ^[A-Za-z0-9][A-Za-z0-9_-]*$`);
+  if (spec.short !== undefined && !/^[A-Za-z0-9]$/.test(spec.short)) throw new TypeError(`${cmd}: shorthand of --${name} must be one letter or digit`);
+  if (spec.negatable && spec.type !== 'bool') throw new TypeError(`${cmd}: only bool flags are negatable (--${name} is ${spec.type})`);
+  if (spec.choices && !['string', 'stringSlice', 'stringArray'].includes(spec.type)) {
+    throw new TypeError(`${cmd}: choices are for string flags (--${name} is ${spec.type})`);
+  }
+  if (spec.choices && spec.default !== undefined && typeof spec.default === 'string' && !spec.choices.includes(spec.default)) {
+    throw new TypeError(`${cmd}: default ${JSON.stringify(spec.default)} of --${name} is not one of its choices`);
+  }
+}

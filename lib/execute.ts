@@ -1,0 +1,133 @@
+/**
+ * Running a tree: `execute(root, options)` parses argv, detects the mode, runs the handler and
+ * writes the envelope or the error line; `main(root)` wires it to the real process.
+ * Source: SPEC §2; cobra's Execute; ax-go contract.
+ */
+import { isatty } from 'node:tty';
+import type { Readable } from 'node:stream';
+import type { Command } from './command.ts';
+import { installBuiltins } from './builtins.ts';
+import { detectMode, newIdempotencyKey, newSpanId, newTraceId } from './contract.ts';
+import type { Mode, OutputStream } from './context.ts';
+import { ExitCode } from './errors.ts';
+import { injectedInForce } from './flagset.ts';
+import { findCommand, parseArgv, scanFormat } from './parse.ts';
+import { reportError, runInvocation, type RunEnv } from './run.ts';
+import { resolveVersion } from './version.ts';
+
+/** Options of {@link execute}. Everything defaults to the real process. */
+export interface ExecuteOptions {
+  /** Arguments after the program name. Default `process.argv.slice(2)`. */
+  args?: readonly string[];
+  /** Where the payload goes. Default `process.stdout`. Its `isTTY` feeds mode detection. */
+  stdout?: OutputStream;
+  /** Where diagnostics and the error line go. Default `process.stderr`. */
+  stderr?: OutputStream;
+  /** Input stream. Default `process.stdin` (opened only if a handler reads it). */
+  stdin?: Readable;
+  /** Whether stdin is a terminal (prompts are allowed only then). Default `isatty(0)` when stdin is the real one, else false. */
+  stdinIsTTY?: boolean;
+  /** Environment (`AGENT_MODE`, the handler's `ctx.env`). Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Program version; placeholders are skipped (see resolveVersion). */
+  version?: string;
+  /** Aborting it interrupts the run: exit 130, kind `interrupted`. */
+  signal?: AbortSignal;
+  /** Receives `ctx.progress` reports. */
+  onProgress?: (done: number, total?: number, message?: string) => void;
+}
+
+/** Builds the per-run environment shared by the CLI path and the MCP/JSON paths. */
+export function runEnv(root: Command, options: ExecuteOptions, mode: Mode): RunEnv {
+  const stdout = options.stdout ?? process.stdout;
+  const env = options.env ?? process.env;
+  let version: string | undefined;
+  return {
+    root,
+    mode,
+    stdout,
+    stderr: options.stderr ?? process.stderr,
+    stdin: () => options.stdin ?? process.stdin,
+    stdinIsTTY: options.stdinIsTTY ?? (options.stdin ? false : isatty(0)),
+    env,
+    signal: options.signal ?? new AbortController().signal,
+    traceId: newTraceId(),
+    spanId: newSpanId(),
+    newKey: newIdempotencyKey,
+    version: () => (version ??= resolveVersion(options.version ?? root.version)),
+    onProgress: options.onProgress,
+  };
+}
+
+function stdoutIsTTY(s: OutputStream): boolean {
+  return s.isTTY === true;
+}
+
+/**
+ * Parses `options.args` against the tree, runs the command and writes its output per the contract.
+ * Never calls `process.exit` and never throws: every failure becomes an error line and an exit code.
+ *
+ * Mode: `--format` > `AGENT_MODE` > stdout TTY (human) / not a TTY (json). A bad mode value is a
+ * `validation_error` (exit 2), reported in the mode the other sources give.
+ * @returns the exit code: 0 success, 1 internal, 2 usage/validation, 3 network, 4 auth, 130 interrupted,
+ *   or an author-defined code.
+ */
+export async function execute(root: Command, options: ExecuteOptions = {}): Promise<number> {
+  installBuiltins(root);
+  const argv = options.args ?? process.argv.slice(2);
+  const envVars = options.env ?? process.env;
+  const tty = stdoutIsTTY(options.stdout ?? process.stdout);
+  let mode: Mode = tty ? 'human' : 'json';
+  let fmt: string | undefined;
+  try {
+    mode = detectMode(undefined, envVars.AGENT_MODE, tty);
+  } catch {
+    /* reported below */
+  }
+  try {
+    const { command } = findCommand(root, argv);
+    if (injectedInForce(command, 'format')) fmt = scanFormat(command, argv);
+    mode = fmt?.trim() ? detectMode(fmt, undefined, tty) : detectMode(undefined, envVars.AGENT_MODE, tty);
+  } catch (e) {
+    return reportError(e, runEnv(root, options, mode));
+  }
+  const env = runEnv(root, options, mode);
+  try {
+    const inv = parseArgv(root, argv);
+    const out = await runInvocation(inv, env);
+    return out.exitCode;
+  } catch (e) {
+    return reportError(e, env);
+  }
+}
+
+/**
+ * Runs the tree as the real process: `execute` with process IO, SIGINT → interrupted (exit 130; a
+ * second SIGINT exits at once), then sets `process.exitCode` and lets the event loop drain so piped
+ * output is never cut short. If something left running by a handler keeps the loop alive, the process
+ * exits once stdout and stderr have flushed, after `graceMs` (default 2000).
+ */
+export async function main(root: Command, options: ExecuteOptions & { graceMs?: number } = {}): Promise<number> {
+  const ac = new AbortController();
+  let sigints = 0;
+  const onSigint = () => {
+    sigints += 1;
+    if (sigints > 1) process.exit(ExitCode.interrupted);
+    ac.abort(new Error('SIGINT'));
+  };
+  process.on('SIGINT', onSigint);
+  const outer = options.signal;
+  if (outer) outer.addEventListener('abort', () => ac.abort(outer.reason), { once: true });
+  let code: number;
+  try {
+    code = await execute(root, { ...options, signal: ac.signal });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  process.exitCode = code;
+  const grace = options.graceMs ?? 2000;
+  const flushThenExit = () => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  setTimeout(flushThenExit, grace).unref();
+  return code;
+}
+

@@ -1,0 +1,72 @@
+/**
+ * The effective flag set of a command: its local and persistent flags, its ancestors' persistent
+ * flags (nearest wins; a local flag shadows an inherited one of the same name, as in Cobra) and the
+ * flags ax-ts injects. Source: cobra's mergePersistentFlags; SPEC §1–2.
+ */
+import type { Command } from './command.ts';
+import type { Flag, FlagSpec } from './flags.ts';
+
+/** Flags injected as persistent flags of the root unless the author declared the same name there. */
+export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
+  format: { type: 'string', usage: 'output format: json or text (json also: agent, machine; text also: human)' },
+  'dry-run': { type: 'bool', usage: 'show what would change without changing anything' },
+  'idempotency-key': { type: 'string', usage: 'key that makes a retried call safe (default: a fresh UUID v4)' },
+  'args-json': { type: 'string', usage: 'all arguments as one JSON object shaped like the command\'s inputSchema (see __schema --as=llms)' },
+};
+
+/** Names of the injected persistent flags. */
+export const INJECTED_NAMES = Object.keys(INJECTED_PERSISTENT);
+
+/**
+ * The flags a command accepts, keyed by long name, in precedence order (own local, own persistent,
+ * ancestors' persistent nearest first, injected). Cached on the command until the tree changes.
+ * @throws TypeError when two flags in the set share a shorthand (an author error, like Cobra's panic).
+ */
+export function flagsOf(cmd: Command): Map<string, Flag> {
+  if (cmd._flagCache) return cmd._flagCache;
+  const out = new Map<string, Flag>();
+  const add = (name: string, spec: FlagSpec, persistent: boolean, inherited: boolean, builtin: boolean) => {
+    if (!out.has(name)) out.set(name, { name, spec, persistent, inherited, builtin });
+  };
+  for (const [n, s] of Object.entries(cmd.localFlags)) add(n, s, false, false, false);
+  for (const [n, s] of Object.entries(cmd.persistentFlags)) add(n, s, true, false, false);
+  for (let a = cmd.parent; a; a = a.parent) for (const [n, s] of Object.entries(a.persistentFlags)) add(n, s, true, true, false);
+  const root = cmd.root();
+  for (const [n, s] of Object.entries(INJECTED_PERSISTENT)) {
+    if (!(n in root.persistentFlags) && !(n in root.localFlags)) add(n, s, true, cmd !== root, true);
+  }
+  const shorts = new Map<string, string>();
+  for (const f of out.values()) {
+    if (!f.spec.short) continue;
+    const prior = shorts.get(f.spec.short);
+    if (prior) throw new TypeError(`${cmd.commandPath()}: flags --${prior} and --${f.name} both use the shorthand -${f.spec.short}`);
+    shorts.set(f.spec.short, f.name);
+  }
+  if (!out.has('help')) add('help', { type: 'bool', short: shorts.has('h') ? undefined : 'h', usage: `help for ${cmd.name}` }, false, false, true);
+  if (cmd === root && !out.has('version')) {
+    add('version', { type: 'bool', short: shorts.has('v') ? undefined : 'v', usage: `version for ${cmd.name}` }, false, false, true);
+  }
+  cmd._flagCache = out;
+  return out;
+}
+
+/** The flag a shorthand letter names in a command's set, if any. */
+export function flagByShort(cmd: Command, letter: string): Flag | undefined {
+  for (const f of flagsOf(cmd).values()) if (f.spec.short === letter) return f;
+  return undefined;
+}
+
+/**
+ * Whether the injected global flag `name` is in force for this command (not shadowed by an author's
+ * flag of the same name). `--format` shadowed means the mode comes from AGENT_MODE or the TTY.
+ */
+export function injectedInForce(cmd: Command, name: string): boolean {
+  return flagsOf(cmd).get(name)?.builtin === true;
+}
+
+/** Local flags (own local + own persistent) then inherited, each sorted by name; hidden ones left out. */
+export function visibleFlags(cmd: Command): { local: Flag[]; inherited: Flag[] } {
+  const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const all = [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden);
+  return { local: all.filter((f) => !f.inherited).sort(byName), inherited: all.filter((f) => f.inherited).sort(byName) };
+}
