@@ -5,11 +5,11 @@
 import { Command } from './command.ts';
 import { findCommand, unknownCommandError } from './parse.ts';
 import { helpText } from './help.ts';
+import { BUILTIN_ANNOTATION } from './walk.ts';
+import { schemaCommand } from './schema-command.ts';
 
 const INSTALLED = Symbol.for('ax-ts.builtins');
 
-/** Annotation set on commands ax-ts injects. */
-export const BUILTIN_ANNOTATION = 'ax-ts/builtin';
 
 /** `help [command]`: prints the help of the named command (Cobra's help command). */
 function helpCommand(root: Command): Command {
@@ -35,4 +35,5 @@ export function installBuiltins(root: Command): void {
   if (r[INSTALLED]) return;
   r[INSTALLED] = true;
   if (root.hasSubCommands() && !root.findChild('help')) root.addCommand(helpCommand(root));
+  if (!root.findChild('__schema')) root.addCommand(schemaCommand(root));
 }

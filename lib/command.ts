@@ -86,16 +86,13 @@ export interface CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDe
   commands?: Command[];
 }
 
-/** Names ax-ts reserves at the root (SPEC §4): never tools. */
-export const RESERVED_COMMANDS = ['__schema', '__complete', 'mcp-server', 'completion', 'help'] as const;
-
 /**
  * One node of the command tree. Build it from a {@link CommandConfig}; add children with
  * {@link Command.addCommand}. Everything is declaration; nothing here holds parse state.
  *
  * @throws TypeError from the constructor when `use` is empty or argument declarations are inconsistent.
  */
-export class Command<F extends FlagDecls = any, P extends FlagDecls = any, const A extends readonly ArgSpec[] = readonly ArgSpec[]> {
+export class Command<const F extends FlagDecls = {}, const P extends FlagDecls = {}, const A extends readonly ArgSpec[] = readonly ArgSpec[]> {
   /** Usage line. */
   readonly use: string;
   /** First word of `use`. */

@@ -32,12 +32,12 @@ type ValueOfSpec<S extends FlagSpec> = S['choices'] extends readonly (infer C)[]
 type Defined<S extends FlagSpec> = S['type'] extends Always ? true : S['required'] extends true ? true : S extends { default: unknown } ? true : false;
 
 /** The typed `ctx.flags` object for a command's own declarations (camelCase keys). */
-export type FlagValues<F extends FlagDecls> = {
+export type FlagValues<F extends FlagDecls> = string extends keyof F ? Record<string, unknown> : {
   -readonly [K in keyof F & string as CamelCase<K>]: Defined<F[K]> extends true ? ValueOfSpec<F[K]> : ValueOfSpec<F[K]> | undefined;
 };
 
 /** The typed `ctx.args` object for named positionals (camelCase keys; variadic → string[]). */
-export type ArgValues<A extends readonly ArgSpec[]> = {
+export type ArgValues<A extends readonly ArgSpec[]> = number extends A['length'] ? Record<string, string | string[] | undefined> : {
   -readonly [D in A[number] as CamelCase<D['name']>]: D['variadic'] extends true
     ? string[]
     : D['required'] extends false

@@ -2,7 +2,7 @@
  * ax-ts: make any command-line program agent-ready from one declaration.
  * Public entry point: the command tree, the Args validators, execution and the contract helpers.
  */
-export { Command, RESERVED_COMMANDS } from './command.ts';
+export { Command } from './command.ts';
 export type { CommandConfig, Effects, OutputDecl, RunFn, RenderFn } from './command.ts';
 export type { FlagSpec, FlagType, FlagValueOf, Completer } from './flags.ts';
 export { parseDuration } from './flags.ts';
@@ -16,3 +16,12 @@ export type { ExecuteOptions } from './execute.ts';
 export { detectMode, MODE_DETECTION, newIdempotencyKey, newTraceId, ERROR_SCHEMA_VERSION } from './contract.ts';
 export { resolveVersion, isPlaceholderVersion, PLACEHOLDER_VERSIONS } from './version.ts';
 export { helpText } from './help.ts';
+export { declarePrompt, declareResource, DECLARATION_LIMITS } from './declarations.ts';
+export type { PromptDecl, PromptArgument, ResourceDecl } from './declarations.ts';
+export { mcp, exclude, toolName } from './mcp-marks.ts';
+export { EXCLUDE_ANNOTATION, TOOL_NAME_ANNOTATION, TOOL_NAME_RE, RESERVED as RESERVED_COMMANDS, mcpDocument, toolRefs, toolDef } from './walk.ts';
+export type { ToolDef, ToolRef } from './walk.ts';
+export { axDocument, AX_SCHEMA_VERSION } from './schema.ts';
+export { schemaDocument, SCHEMA_SHAPES } from './schema-command.ts';
+export { inputSchema, outputSchema, toolDescription, MAX_DESCRIPTION } from './input-schema.ts';
+export type { JsonSchema } from './input-schema.ts';

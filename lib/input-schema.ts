@@ -1,0 +1,159 @@
+/**
+ * The MCP projection of one command: description, inputSchema, outputSchema and annotations.
+ * A portable JSON Schema subset (B11): root `type: object` with `properties` always present,
+ * `additionalProperties: false`, string-only enums, typed `items` on every array, no `$schema`,
+ * no `format`, no top-level combinators. Source: SPEC §5–6; cases B04, B06, B07, B09, B11, B13.
+ */
+import type { Command } from './command.ts';
+import type { FlagSpec } from './flags.ts';
+import { toolProperties } from './properties.ts';
+
+/** A JSON Schema object (2020-12). */
+export type JsonSchema = Record<string, unknown>;
+
+/** MCP tool annotations derived from `effects`. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  idempotentHint?: boolean;
+  destructiveHint?: boolean;
+}
+
+/** Most characters a tool description may have (Claude Code cuts longer ones silently). */
+export const MAX_DESCRIPTION = 2048;
+
+function durationText(ms: number): string {
+  return `${ms}ms`;
+}
+
+/** The JSON Schema of one flag's value. */
+export function flagSchema(spec: FlagSpec, description: string): JsonSchema {
+  const s: JsonSchema = {};
+  switch (spec.type) {
+    case 'bool':
+      s.type = 'boolean';
+      break;
+    case 'int':
+    case 'count':
+      s.type = 'integer';
+      break;
+    case 'float':
+      s.type = 'number';
+      break;
+    case 'stringSlice':
+    case 'stringArray':
+      s.type = 'array';
+      s.items = spec.choices ? { type: 'string', enum: [...spec.choices] } : { type: 'string' };
+      break;
+    case 'intSlice':
+      s.type = 'array';
+      s.items = { type: 'integer' };
+      break;
+    case 'json':
+      s.type = 'object';
+      break;
+    default:
+      s.type = 'string';
+      if (spec.choices) s.enum = [...spec.choices];
+  }
+  s.description = description;
+  if (spec.default !== undefined) {
+    s.default = spec.type === 'duration' && typeof spec.default === 'number' ? durationText(spec.default) : structuredClone(spec.default);
+  }
+  return s;
+}
+
+function flagDescription(name: string, spec: FlagSpec): string {
+  let d = spec.usage?.trim() || name.replace(/-/g, ' ');
+  if (spec.type === 'duration') d += ' (a duration such as 300ms, 1m30s or 2h)';
+  if (spec.type === 'stringSlice') d += ' (each item is passed as is; commas are not split)';
+  if (spec.deprecated) d += ` (deprecated: ${spec.deprecated})`;
+  return d;
+}
+
+/**
+ * The inputSchema of a command: every positional and every visible flag except the injected
+ * `--format` (the bridge forces json), `--help`, `--version` and `--args-json`.
+ */
+export function inputSchema(cmd: Command): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const p of toolProperties(cmd)) {
+    if (p.arg) {
+      const a = p.arg;
+      const desc = a.description?.trim() || `the ${a.name.replace(/-/g, ' ')} argument`;
+      const item: JsonSchema = a.choices ? { type: 'string', enum: [...a.choices] } : { type: 'string' };
+      properties[p.property] = a.variadic
+        ? { type: 'array', items: item, ...(a.required !== false ? { minItems: 1 } : {}), description: `${desc} (positional, variadic)` }
+        : { ...item, description: `${desc} (positional ${p.argIndex! + 1})` };
+      if (a.required !== false) required.push(p.property);
+    } else {
+      const f = p.flag!;
+      properties[p.property] = flagSchema(f.spec, flagDescription(f.name, f.spec));
+      if (f.spec.required) required.push(p.property);
+    }
+  }
+  const schema: JsonSchema = { type: 'object', properties };
+  if (required.length) schema.required = required;
+  schema.additionalProperties = false;
+  return schema;
+}
+
+/** How a payload maps to `structuredContent`: as is (object), wrapped as `{result}`, or a stream's `{items}`. */
+export type OutputWrapping = 'object' | 'result' | 'items';
+
+/** The outputSchema of a command (root always `type: object`) and how its payload is wrapped; undefined when none is declared. */
+export function outputSchema(cmd: Command): { schema: JsonSchema; wrapping: OutputWrapping } | undefined {
+  const declared = cmd.output?.schema;
+  if (!declared || cmd.output?.kind === 'opaque') return undefined;
+  const { $schema: _drop, ...inner } = declared as JsonSchema;
+  if (cmd.output?.kind === 'stream') {
+    return { schema: { type: 'object', properties: { items: { type: 'array', items: inner } }, required: ['items'] }, wrapping: 'items' };
+  }
+  if (inner.type === 'object') return { schema: inner, wrapping: 'object' };
+  return { schema: { type: 'object', properties: { result: inner }, required: ['result'] }, wrapping: 'result' };
+}
+
+/** MCP annotations from `effects`; undefined when effects are not declared (clients assume destructive). */
+export function toolAnnotations(cmd: Command): ToolAnnotations | undefined {
+  switch (cmd.effects) {
+    case 'read_only':
+      return { readOnlyHint: true, idempotentHint: true, destructiveHint: false };
+    case 'idempotent':
+      return { readOnlyHint: false, idempotentHint: true, destructiveHint: false };
+    case 'non_idempotent':
+      return { readOnlyHint: false, idempotentHint: false, destructiveHint: true };
+    default:
+      return undefined;
+  }
+}
+
+/** Cuts text to `max` characters without splitting a surrogate pair, marking the cut. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const marker = '… (truncated; full help: __schema)';
+  let end = max - marker.length;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return text.slice(0, end) + marker;
+}
+
+/**
+ * A tool description of at most {@link MAX_DESCRIPTION} characters whose first sentence is the
+ * summary plus the usage (positionals and required flags), then flag-group rules, then the long help.
+ */
+export function toolDescription(cmd: Command): string {
+  const summary = (cmd.short || cmd.long.split('\n')[0] || cmd.name).trim().replace(/\.$/, '');
+  const words = [cmd.commandPath(), ...cmd.args.map((a) => (a.required === false ? `[${a.name}${a.variadic ? '...' : ''}]` : `<${a.name}${a.variadic ? '...' : ''}>`))];
+  for (const p of toolProperties(cmd)) if (p.flag?.spec.required) words.push(`--${p.flag.name} <${p.flag.spec.type}>`);
+  let text = `${summary}. Usage: ${words.join(' ')}.`;
+  const rules = [
+    ...cmd.mutuallyExclusive.map((g) => `At most one of ${g.map((n) => n.replace(/-/g, '_')).join(', ')} may be given.`),
+    ...cmd.requiredTogether.map((g) => `${g.map((n) => n.replace(/-/g, '_')).join(', ')} must be given together.`),
+    ...cmd.oneRequired.map((g) => `At least one of ${g.map((n) => n.replace(/-/g, '_')).join(', ')} is required.`),
+  ];
+  if (rules.length) text += ` ${rules.join(' ')}`;
+  if (cmd.deprecated) text += ` Deprecated: ${cmd.deprecated}.`;
+  const long = cmd.long.trim();
+  if (long && long !== cmd.short.trim()) text += `\n\n${long}`;
+  return cut(text, MAX_DESCRIPTION);
+}
