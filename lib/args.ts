@@ -47,7 +47,7 @@ export const ArbitraryArgs: ArgsValidator = () => {};
 /** Refuses any positional (`unknown command` for the first, like Cobra). */
 export const NoArgs: ArgsValidator = (t, args) => {
   if (args.length > 0) {
-    throw usageError(t, `unknown command ${JSON.stringify(args[0])} for ${JSON.stringify(t.commandPath)}`, 'unknown_command', { received: args.length });
+    throw usageError(t, `unknown command ${JSON.stringify(args[0])} for ${JSON.stringify(t.commandPath)}`, 'unknown_command', { received: args[0] });
   }
 };
 

@@ -82,6 +82,7 @@ function checkText(kind: 'prompt' | 'resource', key: string, field: string, valu
 
 function checkName(kind: 'prompt' | 'resource', key: string, field: string, name: unknown): void {
   if (typeof name !== 'string' || name === '') throw fail(kind, key, field, 'required', `Give ${field} a non-empty name.`);
+  if (!wellFormed(name)) throw fail(kind, key, field, 'invalid_utf8', `Make ${field} valid UTF-8 text (no lone surrogates).`);
   if (!NAME_RE.test(name)) throw fail(kind, key, field, 'invalid_charset', `Use only letters, digits, "_", "." and "-" in ${field}.`);
 }
 

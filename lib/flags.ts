@@ -93,7 +93,9 @@ export function isRepeatable(spec: FlagSpec): boolean {
 export function defaultValue(spec: FlagSpec): unknown {
   if (spec.default !== undefined) {
     if (spec.type === 'duration' && typeof spec.default === 'string') return parseDuration(spec.default);
-    return Array.isArray(spec.default) ? [...spec.default] : spec.default;
+    // A fresh copy per run (arrays and json objects), so a handler that mutates its value cannot
+    // change the default seen by later or concurrent runs of the same tree.
+    return typeof spec.default === 'object' && spec.default !== null ? structuredClone(spec.default) : spec.default;
   }
   switch (spec.type) {
     case 'bool':
@@ -191,7 +193,8 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
       throw badValue(name, raw, 'a boolean (true or false)');
     }
     case 'count':
-      if (raw === undefined) return (first ? 0 : (prev as number)) + 1;
+      // pflag's countValue starts at the default and each bare occurrence adds one.
+      if (raw === undefined) return (first ? ((defaultValue(spec) as number | undefined) ?? 0) : (prev as number)) + 1;
       return parseIntStrict(name, raw);
     case 'int':
       return parseIntStrict(name, raw ?? '');

@@ -137,12 +137,26 @@ function cut(text: string, max: number): string {
   return text.slice(0, end) + marker;
 }
 
+/** Most characters of the summary that opens a tool description, so the usage after it always fits (B11). */
+const MAX_SUMMARY = 400;
+
+/** A summary bounded to {@link MAX_SUMMARY}: its first sentence when that fits, else a cut marked with `…`. */
+function shortSummary(text: string): string {
+  if (text.length <= MAX_SUMMARY) return text;
+  const sentence = /^(.+?[.!?])\s/.exec(text)?.[1];
+  if (sentence && sentence.length <= MAX_SUMMARY) return sentence.replace(/\.$/, '');
+  let end = MAX_SUMMARY - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
 /**
  * A tool description of at most {@link MAX_DESCRIPTION} characters whose first sentence is the
  * summary plus the usage (positionals and required flags), then flag-group rules, then the long help.
  */
 export function toolDescription(cmd: Command): string {
-  const summary = (cmd.short || cmd.long.split('\n')[0] || cmd.name).trim().replace(/\.$/, '');
+  const summary = shortSummary((cmd.short || cmd.long.trim().split('\n')[0] || cmd.name).trim().replace(/\.$/, ''));
   const words = [cmd.commandPath(), ...cmd.args.map((a) => (a.required === false ? `[${a.name}${a.variadic ? '...' : ''}]` : `<${a.name}${a.variadic ? '...' : ''}>`))];
   for (const p of toolProperties(cmd)) if (p.flag?.spec.required) words.push(`--${p.flag.name} <${p.flag.spec.type}>`);
   let text = `${summary}. Usage: ${words.join(' ')}.`;

@@ -62,21 +62,35 @@ function isStream(v: unknown): v is AsyncIterable<unknown> | Iterable<unknown> {
   return Symbol.iterator in v && typeof (v as { next?: unknown }).next === 'function';
 }
 
-/** Resolves to `p`, or rejects with `interrupted` as soon as `signal` aborts (the late result is dropped). */
+/** How long a handler may take to settle after its signal aborts before the run is reported interrupted (ms). */
+export const ABORT_GRACE_MS = 1000;
+
+/**
+ * Resolves to `p`. When `signal` aborts first, `p` still gets {@link ABORT_GRACE_MS} to settle (a
+ * handler that stops cleanly on abort reports its own outcome); after that the run rejects with
+ * `interrupted` and the late result is dropped.
+ */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   p.catch(() => {}); // a rejection after the abort must not become an unhandled rejection
-  if (signal.aborted) return Promise.reject(interrupted(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(interrupted(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      timer = setTimeout(() => reject(interrupted(signal)), ABORT_GRACE_MS);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      signal.removeEventListener('abort', onAbort);
+      if (timer) clearTimeout(timer);
+    };
     p.then(
       (v) => {
-        signal.removeEventListener('abort', onAbort);
+        done();
         resolve(v);
       },
       (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
+        done();
+        reject(signal.aborted && !(e instanceof AxError) ? interrupted(signal) : e);
       },
     );
   });

@@ -5,7 +5,7 @@
  * (ValidateArgs, ValidateRequiredFlags, ValidateFlagGroups), flag_groups.go; SPEC §5.
  */
 import type { Command } from './command.ts';
-import { validationError } from './errors.ts';
+import { validationError, type AxError } from './errors.ts';
 import { camelCase, checkFlagValue, defaultValue } from './flags.ts';
 import { flagsOf } from './flagset.ts';
 import type { Invocation } from './parse.ts';
@@ -76,6 +76,21 @@ export function validateInvocation(inv: Invocation): void {
 }
 
 /**
+ * The `validation_error` for a property the command does not advertise, pointing to the advertised
+ * name (`maxWidth` → `max_width`) or the closest ones.
+ */
+export function unknownPropertyError(cmd: Command, key: string): AxError {
+  const names = toolProperties(cmd).map((p) => p.property);
+  const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase();
+  const suggestions = names.includes(snake) ? [snake] : suggestionsFor(key, names);
+  return validationError(`unknown property ${JSON.stringify(key)}${suggestions.length ? ` (did you mean ${JSON.stringify(suggestions[0])}?)` : ''}`, 'unknown_property', {
+    suggestions,
+    context: { property: key, command: cmd.commandPath(), accepted: names },
+    fix: suggestions.length ? `Use the advertised property ${JSON.stringify(suggestions[0])}.` : `Use only the properties of the tool's inputSchema: ${names.join(', ') || '(none)'}.`,
+  });
+}
+
+/**
  * Builds an invocation from structured values keyed by inputSchema property (snake_case), exactly as
  * given: no argv is rebuilt, so a value that looks like a flag stays a value and arrays keep their
  * items. `null` or absent = not given.
@@ -90,15 +105,7 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
   for (const [key, value] of Object.entries(input)) {
     if (value === null || value === undefined) continue;
     const p = byName.get(key);
-    if (!p) {
-      const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase();
-      const suggestions = byName.has(snake) ? [snake] : suggestionsFor(key, byName.keys());
-      throw validationError(`unknown property ${JSON.stringify(key)}`, 'unknown_property', {
-        suggestions,
-        context: { property: key, command: cmd.commandPath() },
-        fix: suggestions.length ? `Use the advertised property ${JSON.stringify(suggestions[0])}.` : `Use only the properties of the tool's inputSchema.`,
-      });
-    }
+    if (!p) throw unknownPropertyError(cmd, key);
     if (p.flag) {
       inv.values.set(p.flag.name, checkFlagValue(p.property, p.flag.spec, value));
       if (p.flag.spec.deprecated) inv.warnings.push(`Property ${p.property} (--${p.flag.name}) has been deprecated, ${p.flag.spec.deprecated}`);

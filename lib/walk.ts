@@ -75,11 +75,12 @@ function visit(cmd: Command, fn: (c: Command) => void, skipReserved: boolean): v
 /**
  * The tools of a tree, in tree order, with names checked.
  * @throws AxError `validation_error` (exit 2) naming the command(s) when a name does not match
- *   {@link TOOL_NAME_RE} or two commands get the same name — never a silent rename.
+ *   {@link TOOL_NAME_RE} or two commands get the same name (compared with `-` read as `_`) — never
+ *   a silent rename.
  */
 export function toolRefs(root: Command): ToolRef[] {
   const out: ToolRef[] = [];
-  const byName = new Map<string, Command>();
+  const byName = new Map<string, ToolRef>();
   visit(
     root,
     (cmd) => {
@@ -91,14 +92,17 @@ export function toolRefs(root: Command): ToolRef[] {
           fix: `Rename the command, or set a valid name with mcp.toolName(cmd, "…") (annotation ${TOOL_NAME_ANNOTATION}); keep it short, clients add prefixes.`,
         });
       }
-      const prior = byName.get(name);
+      // Clients rewrite kebab-case into snake_case (B12), so `db_migrate-up` and `db_migrate_up` collide.
+      const key = name.replace(/-/g, '_');
+      const prior = byName.get(key);
       if (prior) {
-        throw validationError(`commands ${JSON.stringify(prior.commandPath())} and ${JSON.stringify(cmd.commandPath())} both give the tool name ${JSON.stringify(name)}`, 'tool_name_collision', {
-          context: { tool: name, commands: [prior.commandPath(), cmd.commandPath()] },
+        const same = prior.name === name ? `both give the tool name ${JSON.stringify(name)}` : `give the tool names ${JSON.stringify(prior.name)} and ${JSON.stringify(name)}, the same once "-" is rewritten to "_" as clients do`;
+        throw validationError(`commands ${JSON.stringify(prior.command.commandPath())} and ${JSON.stringify(cmd.commandPath())} ${same}`, 'tool_name_collision', {
+          context: { tool: name, tools: [prior.name, name], commands: [prior.command.commandPath(), cmd.commandPath()] },
           fix: `Rename one of the commands, or give one an explicit name with mcp.toolName(cmd, "…").`,
         });
       }
-      byName.set(name, cmd);
+      byName.set(key, { name, command: cmd });
       out.push({ name, command: cmd });
     },
     true,

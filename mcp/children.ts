@@ -1,0 +1,128 @@
+/**
+ * Child processes started by handlers while the server runs: each is tied to the call that started
+ * it (killed — TERM, then KILL after a grace — when that call is cancelled, and at shutdown), and
+ * under stdio it never inherits the protocol pipes: an inherited stdin becomes `ignore`, an inherited
+ * stdout goes to stderr. This patches `node:child_process` for the life of the server: the one global
+ * patch, justified like the stdout guard (the protocol pipe must stay the server's). Cases B02, B21, B27.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ChildProcess } from 'node:child_process';
+import childProcess from 'node:child_process';
+import { syncBuiltinESMExports } from 'node:module';
+
+/** The signal of the tool call a piece of code runs for. */
+export const callScope = new AsyncLocalStorage<AbortSignal>();
+
+/** Milliseconds between TERM and KILL. */
+export const KILL_GRACE_MS = 1000;
+
+type Stdio = unknown;
+
+function fixStdio(stdio: Stdio, defaults: 'pipe' | 'inherit'): Stdio {
+  const arr: unknown[] = Array.isArray(stdio) ? [...stdio] : typeof stdio === 'string' ? [stdio, stdio, stdio] : [defaults, defaults, defaults];
+  if (arr[0] === 'inherit' || arr[0] === 0 || arr[0] === process.stdin) arr[0] = 'ignore';
+  if (arr[1] === 'inherit' || arr[1] === 1 || arr[1] === process.stdout) arr[1] = 2;
+  return arr;
+}
+
+/** What {@link installChildGuard} returns. */
+export interface ChildGuard {
+  /** Kills every child still running (TERM, then KILL after {@link KILL_GRACE_MS}); resolves when all have exited or been killed. */
+  killAll(): Promise<void>;
+  /** Undoes the patch. */
+  restore(): void;
+}
+
+/**
+ * Patches spawn/fork/exec/execFile (and their sync forms' stdio) for the server's life.
+ * @param protectStdio under stdio: keep children off fd 0 and fd 1.
+ */
+export function installChildGuard(protectStdio: boolean): ChildGuard {
+  const cp = childProcess as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const names = ['spawn', 'fork', 'exec', 'execFile', 'spawnSync', 'execSync', 'execFileSync'] as const;
+  const originals = Object.fromEntries(names.map((n) => [n, cp[n]!]));
+  const live = new Set<ChildProcess>();
+
+  const track = (child: ChildProcess) => {
+    live.add(child);
+    child.once('exit', () => live.delete(child));
+    const signal = callScope.getStore();
+    if (signal) {
+      const kill = () => terminate(child);
+      if (signal.aborted) kill();
+      else {
+        signal.addEventListener('abort', kill, { once: true });
+        child.once('exit', () => signal.removeEventListener('abort', kill));
+      }
+    }
+    return child;
+  };
+
+  const optionsIndex = (args: unknown[]) => args.findIndex((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
+  const withOptions = (args: unknown[], defaults: 'pipe' | 'inherit') => {
+    if (!protectStdio) return args;
+    const out = [...args];
+    let i = optionsIndex(out);
+    if (i < 0) {
+      // insert an options object after the args array (or the command) so stdio can be set
+      i = Array.isArray(out[1]) ? 2 : 1;
+      if (typeof out[i] === 'function') out.splice(i, 0, {});
+      else out[i] = out[i] ?? {};
+    }
+    const opts = { ...(out[i] as Record<string, unknown>) };
+    opts.stdio = fixStdio(opts.stdio, defaults);
+    out[i] = opts;
+    return out;
+  };
+
+  cp.spawn = (...a: unknown[]) => track(originals.spawn!(...withOptions(a, 'pipe')) as ChildProcess);
+  cp.fork = (...a: unknown[]) => {
+    const args = withOptions(a, 'inherit');
+    if (protectStdio) {
+      const i = optionsIndex(args);
+      const o = args[i] as { stdio: unknown[] };
+      if (!o.stdio.includes('ipc')) o.stdio.push('ipc');
+    }
+    return track(originals.fork!(...args) as ChildProcess);
+  };
+  cp.exec = (...a: unknown[]) => track(originals.exec!(...a) as ChildProcess);
+  cp.execFile = (...a: unknown[]) => track(originals.execFile!(...a) as ChildProcess);
+  cp.spawnSync = (...a: unknown[]) => originals.spawnSync!(...withOptions(a, 'pipe'));
+  cp.execSync = (...a: unknown[]) => originals.execSync!(...withOptions(a, 'pipe'));
+  cp.execFileSync = (...a: unknown[]) => originals.execFileSync!(...withOptions(a, 'pipe'));
+  syncBuiltinESMExports();
+
+  return {
+    async killAll() {
+      await Promise.all([...live].map((c) => terminate(c)));
+    },
+    restore() {
+      for (const n of names) cp[n] = originals[n]!;
+      syncBuiltinESMExports();
+    },
+  };
+}
+
+/** TERM, then KILL after the grace; resolves when the child has exited. */
+export function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        child.kill('SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }, KILL_GRACE_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      child.kill('SIGTERM');
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+}

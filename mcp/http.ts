@@ -1,0 +1,173 @@
+/**
+ * Streamable HTTP on express at `/mcp`: Host and Origin checked against the allowed (loopback)
+ * names, every error a JSON-RPC body (never an HTML page or an empty 500), stateful sessions with an
+ * idle timeout or a stateless mode for replicas, graceful shutdown. Source: SPEC §8; MCP transport
+ * "Streamable HTTP" (2025-06-18); cases B20, B21.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { installChildGuard } from './children.ts';
+import { keepAlive } from './lifecycle.ts';
+import { createServer, type McpModel, type McpServerOptions } from './server.ts';
+
+/** Settings of the HTTP transport. */
+export interface HttpSettings {
+  /** Address to bind (already validated). */
+  host: string;
+  /** Port; 0 picks a free one (the chosen one is announced on stderr). */
+  port: number;
+  /** One server per request, no session ids (for several replicas behind a load balancer). */
+  stateless: boolean;
+  /** Idle time after which a session is closed, in ms. */
+  sessionIdleMs: number;
+  /** Largest accepted POST body, in bytes (413 with a JSON-RPC error beyond). */
+  maxBodyBytes: number;
+  /** Host names accepted in Host and Origin (loopback names plus the bound host). */
+  allowedHosts: string[];
+}
+
+/** A JSON-RPC error response with an HTTP status. */
+function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** The host name of a Host header value (`[::1]:8080` → `::1`). */
+export function hostnameOf(hostHeader: string): string {
+  const h = hostHeader.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']'));
+  const colon = h.lastIndexOf(':');
+  return colon > 0 && h.indexOf(':') === colon ? h.slice(0, colon) : h;
+}
+
+/** Express middleware: 403 (JSON-RPC body) for a Host or Origin whose host is not allowed (DNS rebinding). */
+export function hostOriginGuard(allowed: string[]) {
+  const ok = new Set(allowed.map((h) => h.toLowerCase()));
+  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    const host = req.headers.host;
+    if (!host || !ok.has(hostnameOf(host))) return jsonError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed`);
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      let oh: string | undefined;
+      try {
+        oh = new URL(origin).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+      } catch {
+        oh = undefined;
+      }
+      if (!oh || !ok.has(oh)) return jsonError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+    }
+    next();
+  };
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  close: () => Promise<void>;
+  lastSeen: number;
+}
+
+/**
+ * Serves the model until `signal` aborts or SIGTERM arrives, then shuts down gracefully.
+ * @param announce receives the URL once listening.
+ */
+export async function serveHttp(model: McpModel, options: McpServerOptions, settings: HttpSettings, signal: AbortSignal, announce: (url: string) => void): Promise<void> {
+  const life = keepAlive(options.log);
+  const children = installChildGuard(false);
+  const serverOptions = { ...options, track: life.track };
+  const sessions = new Map<string, Session>();
+  const transportOptions = { maxRequestBodySize: settings.maxBodyBytes };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(hostOriginGuard(settings.allowedHosts));
+
+  app.all('/mcp', async (req, res) => {
+    try {
+      if (settings.stateless) {
+        const server = createServer(model, serverOptions);
+        const transport = new StreamableHTTPServerTransport({ ...transportOptions, sessionIdGenerator: undefined });
+        res.on('close', () => {
+          void transport.close().catch(() => {});
+          void server.close().catch(() => {});
+        });
+        await server.connect(transport);
+        await transport.handleRequest(req, res);
+        return;
+      }
+      const sid = req.headers['mcp-session-id'];
+      if (typeof sid === 'string') {
+        const s = sessions.get(sid);
+        if (!s) return jsonError(res, 404, -32001, 'Session not found: initialize a new session');
+        s.lastSeen = Date.now();
+        await s.transport.handleRequest(req, res);
+        return;
+      }
+      if (req.method !== 'POST') return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      const server = createServer(model, serverOptions);
+      let session: Session | undefined;
+      const transport = new StreamableHTTPServerTransport({
+        ...transportOptions,
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          session = { transport, lastSeen: Date.now(), close: async () => void (await Promise.allSettled([transport.close(), server.close()])) };
+          sessions.set(id, session);
+        },
+        onsessionclosed: (id) => void sessions.delete(id),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+      if (!session) {
+        // not an initialize request: nothing to keep
+        await Promise.allSettled([transport.close(), server.close()]);
+      }
+    } catch (e) {
+      (options.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: request failed: ${(e as Error).message}`);
+      jsonError(res, 500, -32603, 'Internal error');
+    }
+  });
+  app.use((_req, res) => jsonError(res, 404, -32601, 'Not found: the MCP endpoint is /mcp'));
+  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    void _next;
+    jsonError(res, 500, -32603, `Internal error: ${(err as Error)?.message ?? 'unknown'}`);
+  });
+
+  const httpServer = await new Promise<import('node:http').Server>((resolve, reject) => {
+    const s = app.listen(settings.port, settings.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  const addr = httpServer.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  announce(`http://${shownHost}:${addr.port}/mcp`);
+
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, s] of sessions) {
+      if (now - s.lastSeen > settings.sessionIdleMs) {
+        sessions.delete(id);
+        void s.close();
+      }
+    }
+  }, Math.max(50, Math.min(settings.sessionIdleMs / 2, 60_000)));
+  sweep.unref();
+
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+    process.once('SIGTERM', () => resolve());
+  });
+  clearInterval(sweep);
+  httpServer.close();
+  life.abortAll();
+  await Promise.race([children.killAll(), new Promise((r) => setTimeout(r, 500).unref())]);
+  await Promise.allSettled([...sessions.values()].map((s) => s.close()));
+  httpServer.closeAllConnections();
+  children.restore();
+  life.release();
+}

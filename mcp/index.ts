@@ -1,0 +1,132 @@
+/**
+ * `ax-ts/mcp`: serve a command tree as MCP tools, prompts and resources. This module is light: the
+ * MCP SDK, express and ajv are loaded only when a server starts (`mcp-server` runs, or `serve()`).
+ * Source: SPEC §8; ax-go mcp package (opt-in mount).
+ */
+import { realpathSync } from 'node:fs';
+import { Command } from '../lib/command.ts';
+import { resolveVersion } from '../lib/version.ts';
+import type { ServeSettings } from './runtime.ts';
+
+export { exclude, toolName, mcp } from '../lib/mcp-marks.ts';
+
+/** Options of {@link mountMcpServer} and {@link serve}. */
+export interface McpMountOptions {
+  /** serverInfo.version. Default: resolveVersion(root.version). A placeholder refuses to start (exit 2). */
+  version?: string;
+  /** `instructions` sent in initialize (≤ 8 KiB UTF-8, else exit 2 at start). */
+  instructions?: string;
+  /** serverInfo.name. Default: the root command's name. */
+  name?: string;
+}
+
+/** Options of {@link serve}: the mount options plus the transport settings (`mcp-server`'s flags). */
+export interface ServeOptions extends McpMountOptions {
+  /** Default `stdio`. */
+  transport?: 'stdio' | 'http';
+  /** Default `127.0.0.1:8080`. */
+  addr?: string;
+  /** Allow binding a non-loopback address. Default false. */
+  allowNonLoopback?: boolean;
+  /** HTTP: no sessions, one server per request. Default false. */
+  stateless?: boolean;
+  /** HTTP: idle time before a session is closed, ms. Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** HTTP: largest POST body in bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Stops the server when aborted. */
+  signal?: AbortSignal;
+  /** Environment for handlers. Default process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+const DEFAULTS = { addr: '127.0.0.1:8080', sessionIdleMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024 } as const;
+
+/**
+ * Serves a tree programmatically until stopped. Loads the SDK on call.
+ * @throws AxError `validation_error` on a failed startup check (placeholder version, bad or
+ *   non-loopback address, instructions too long, tool-name collision, duplicate declarations).
+ */
+export async function serve(root: Command, options: ServeOptions = {}): Promise<void> {
+  const { runServer } = await import('./runtime.ts');
+  const settings: ServeSettings = {
+    transport: options.transport ?? 'stdio',
+    addr: options.addr ?? DEFAULTS.addr,
+    allowNonLoopback: options.allowNonLoopback ?? false,
+    stateless: options.stateless ?? false,
+    sessionIdleMs: options.sessionIdleMs ?? DEFAULTS.sessionIdleMs,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    name: options.name,
+    version: options.version ?? resolveVersion(root.version),
+    instructions: options.instructions,
+    env: options.env,
+  };
+  await runServer(root, settings, options.signal ?? new AbortController().signal);
+}
+
+/**
+ * The `mcpServers` block for Claude Desktop, Claude Code and Cursor, with absolute paths: the node
+ * binary running now, its exec arguments (e.g. a loader) and the real path of the entry script — no
+ * bare `npx` that must be found on PATH (case B27).
+ */
+export function clientConfig(name: string, entry: string = process.argv[1] ?? ''): Record<string, unknown> {
+  let script = entry;
+  try {
+    script = realpathSync(entry);
+  } catch {
+    /* keep as given */
+  }
+  return { mcpServers: { [name]: { command: process.execPath, args: [...process.execArgv, script, 'mcp-server'] } } };
+}
+
+/**
+ * Adds the `mcp-server` command to a tree (opt-in: it runs commands on a client's behalf).
+ * Flags: `--transport stdio|http`, `--addr`, `--allow-non-loopback`, `--stateless`,
+ * `--session-idle`, `--max-body`, `--print-config`. @returns the added command.
+ */
+export function mountMcpServer(root: Command, options: McpMountOptions = {}): Command {
+  const cmd = new Command({
+    use: 'mcp-server',
+    short: 'Serve this program\'s commands as MCP tools (stdio or loopback HTTP)',
+    long:
+      'Serve every command as an MCP tool, with the declared prompts and resources, over stdio (default) or Streamable HTTP at /mcp.\n' +
+      'HTTP binds loopback only unless --allow-non-loopback is given; Host and Origin are checked.\n' +
+      'Use --print-config to get the mcpServers block for Claude Desktop, Claude Code or Cursor.',
+    example: `${root.name} mcp-server\n${root.name} mcp-server --transport http --addr 127.0.0.1:8080\n${root.name} mcp-server --print-config`,
+    effects: 'non_idempotent',
+    output: { kind: 'opaque', mediaType: 'application/json' },
+    flags: {
+      transport: { type: 'string', choices: ['stdio', 'http'], default: 'stdio', usage: 'transport' },
+      addr: { type: 'string', default: DEFAULTS.addr, usage: 'HTTP address to bind (host:port; port 0 picks a free one)' },
+      'allow-non-loopback': { type: 'bool', usage: 'allow binding a non-loopback address (put authentication in front!)' },
+      stateless: { type: 'bool', usage: 'HTTP without sessions (for several replicas behind a load balancer)' },
+      'session-idle': { type: 'duration', default: '30m', usage: 'HTTP: close sessions idle this long' },
+      'max-body': { type: 'int', default: DEFAULTS.maxBodyBytes, usage: 'HTTP: largest request body in bytes' },
+      'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
+    },
+    run: async (ctx) => {
+      if (ctx.flags.printConfig) return `${JSON.stringify(clientConfig(options.name ?? root.name), null, 2)}\n`;
+      const { runServer } = await import('./runtime.ts');
+      await runServer(
+        root,
+        {
+          transport: ctx.flags.transport as 'stdio' | 'http',
+          addr: ctx.flags.addr as string,
+          allowNonLoopback: ctx.flags.allowNonLoopback === true,
+          stateless: ctx.flags.stateless === true,
+          sessionIdleMs: ctx.flags.sessionIdle as number,
+          maxBodyBytes: ctx.flags.maxBody as number,
+          name: options.name,
+          version: options.version ?? resolveVersion(root.version),
+          instructions: options.instructions,
+          env: ctx.env,
+          log: (line) => ctx.stderr.write(`${line}\n`),
+        },
+        ctx.signal,
+      );
+      return undefined;
+    },
+  });
+  root.addCommand(cmd);
+  return cmd;
+}

@@ -1,0 +1,215 @@
+/**
+ * The MCP projection of a command tree on the SDK's low-level `Server` (tools carry raw JSON
+ * Schema): tools/list and tools/call, prompts/list and prompts/get, resources/list, resources/read
+ * and resources/templates/list, all from the one tree walk of lib/walk.ts that `__schema --as=mcp`
+ * prints. Source: SPEC §8; MCP 2025-06-18 server features.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Command } from '../lib/command.ts';
+import { errorEnvelope, newTraceId } from '../lib/contract.ts';
+import { toAxError } from '../lib/errors.ts';
+import { renderTemplate } from '../lib/declarations.ts';
+import { invokeCommand } from '../lib/invoke.ts';
+import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/walk.ts';
+import { validateArguments } from './validator.ts';
+import { callScope } from './children.ts';
+
+/** Options of the MCP server. */
+export interface McpServerOptions {
+  /** serverInfo.name. Default: the root command's name. */
+  name?: string;
+  /** serverInfo.version (must not be a placeholder; checked by the caller at start). */
+  version: string;
+  /** `instructions` returned by initialize (≤ 8 KiB UTF-8). */
+  instructions?: string;
+  /** Environment handed to handlers. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Called with every in-flight call's AbortController, so shutdown can abort them. */
+  track?: (ac: AbortController) => () => void;
+  /** Where to log diagnostics (stray rejections, transport errors). Default stderr. */
+  log?: (line: string) => void;
+}
+
+/** The tree's MCP view, computed once per server process and shared by every session. */
+export interface McpModel {
+  root: Command;
+  refs: ToolRef[];
+  byName: Map<string, ToolRef>;
+  prompts: ReturnType<typeof declarations>['prompts'];
+  resources: ReturnType<typeof declarations>['resources'];
+  /** tools/list result, computed on the first list. */
+  toolList?: ToolDef[];
+  /** inputSchema per tool, computed on the tool's first call. */
+  defs: Map<string, ToolDef>;
+}
+
+/**
+ * Walks the tree once. @throws AxError `validation_error` on tool-name collisions, invalid names or
+ * duplicate declarations (the server fails closed at start, exit 2).
+ */
+export function buildModel(root: Command): McpModel {
+  const refs = toolRefs(root);
+  const { prompts, resources } = declarations(root);
+  return { root, refs, byName: new Map(refs.map((r) => [r.name, r])), prompts, resources, defs: new Map() };
+}
+
+/** The low-level Server, with prompt/resource list methods answered even when nothing is declared. */
+class AxServer extends Server {
+  protected override assertRequestHandlerCapability(method: string): void {
+    if (method.startsWith('prompts/') || method.startsWith('resources/')) return; // answered (empty) whatever is advertised (B26)
+    super.assertRequestHandlerCapability(method);
+  }
+}
+
+function defOf(model: McpModel, ref: ToolRef): ToolDef {
+  let d = model.defs.get(ref.name);
+  if (!d) {
+    d = toolDef(ref);
+    model.defs.set(ref.name, d);
+  }
+  return d;
+}
+
+function unknownTool(model: McpModel, name: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { available: model.refs.map((r) => r.name) });
+}
+
+/** Runs one tools/call and shapes its result (SPEC §8; cases B08, B13). Never throws for command failures. */
+export async function callTool(
+  model: McpModel,
+  options: McpServerOptions,
+  name: string,
+  args: unknown,
+  extra: { signal: AbortSignal; progress?: (done: number, total?: number, message?: string) => void },
+): Promise<CallToolResult> {
+  const ref = model.byName.get(name);
+  if (!ref) throw unknownTool(model, name);
+  const def = defOf(model, ref);
+  const meta = { trace_id: newTraceId(), tool: model.root.name, version: options.version };
+  let values: Record<string, unknown>;
+  try {
+    values = validateArguments(ref.command, def.inputSchema, args);
+  } catch (e) {
+    const err = toAxError(e);
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorEnvelope(err, meta)) }] };
+  }
+  const ac = new AbortController();
+  const onAbort = () => ac.abort(extra.signal.reason ?? new Error('cancelled by the client'));
+  extra.signal.addEventListener('abort', onAbort, { once: true });
+  const untrack = options.track?.(ac);
+  try {
+    const r = await callScope.run(ac.signal, () =>
+      invokeCommand(model.root, ref.command, values, { signal: ac.signal, onProgress: extra.progress, env: options.env, version: options.version }),
+    );
+    if (r.exitCode !== 0) {
+      const text = r.errorEnvelope ? JSON.stringify(r.errorEnvelope) : r.stderr.trim();
+      return { isError: true, content: [{ type: 'text', text }] };
+    }
+    const result: CallToolResult = { content: [{ type: 'text', text: r.stdout }] };
+    const wrapping = toolWrapping(ref.command);
+    if (wrapping === 'object') result.structuredContent = (r.payload ?? {}) as Record<string, unknown>;
+    else if (wrapping === 'result') result.structuredContent = { result: r.payload ?? null };
+    else if (wrapping === 'items') result.structuredContent = { items: r.items ?? [] };
+    return result;
+  } finally {
+    extra.signal.removeEventListener('abort', onAbort);
+    untrack?.();
+  }
+}
+
+/** A connected-ready SDK Server for one session (stdio: the only one; HTTP: one per session). */
+export function createServer(model: McpModel, options: McpServerOptions): Server {
+  const capabilities: Record<string, object> = { tools: { listChanged: false } };
+  if (model.prompts.length) capabilities.prompts = { listChanged: false };
+  if (model.resources.length) capabilities.resources = { listChanged: false, subscribe: false };
+  const server = new AxServer(
+    { name: options.name ?? model.root.name, version: options.version },
+    { capabilities, ...(options.instructions ? { instructions: options.instructions } : {}) },
+  );
+  server.onerror = (e) => (options.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: ${e.message}`);
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (model.toolList ??= model.refs.map((r) => defOf(model, r))) as never }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    const progress =
+      token === undefined
+        ? undefined
+        : (done: number, total?: number, message?: string) => {
+            void extra
+              .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
+              .catch(() => {});
+          };
+    return callTool(model, options, request.params.name, request.params.arguments, { signal: extra.signal, progress });
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: model.prompts.map((p) => promptListEntry(p.decl)) as never }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const found = model.prompts.find((p) => p.decl.name === request.params.name);
+    if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+    const decl = found.decl;
+    const given = request.params.arguments ?? {};
+    const declared = (decl.arguments ?? []).map((a) => a.name);
+    for (const k of Object.keys(given)) if (!declared.includes(k)) throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} has no argument ${JSON.stringify(k)} (declared: ${declared.join(', ') || 'none'})`);
+    for (const a of decl.arguments ?? []) if (a.required && (given[a.name] === undefined || given[a.name] === null)) throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} needs the argument ${JSON.stringify(a.name)}`);
+    const text = renderTemplate(decl.template, declared, given);
+    return { ...(decl.description ? { description: decl.description } : {}), messages: [{ role: 'user', content: { type: 'text', text } }] };
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: model.resources.filter((r) => r.decl.uri).map((r) => resourceListEntry(r.decl)) as never }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: model.resources.filter((r) => r.decl.uriTemplate).map((r) => resourceListEntry(r.decl)) as never,
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    for (const { decl } of model.resources) {
+      if (decl.uri === uri) return { contents: [{ uri, ...(decl.mimeType ? { mimeType: decl.mimeType } : {}), text: decl.content ?? '' }] };
+    }
+    for (const { decl } of model.resources) {
+      const vars = decl.uriTemplate ? matchTemplate(decl.uriTemplate, uri) : undefined;
+      if (vars) {
+        const text = (decl.content ?? '').replace(/\{([A-Za-z0-9_]+)\}/g, (whole, n: string) => vars[n] ?? whole);
+        return { contents: [{ uri, ...(decl.mimeType ? { mimeType: decl.mimeType } : {}), text }] };
+      }
+    }
+    throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
+  });
+
+  return server;
+}
+
+/** Matches a URI against a level-1 URI template (`x://logs/{date}`); returns the variables or undefined. */
+export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const re = new RegExp(
+    `^${template
+      .split(/(\{[A-Za-z0-9_]+\})/)
+      .map((part) => {
+        const m = /^\{([A-Za-z0-9_]+)\}$/.exec(part);
+        if (m) {
+          names.push(m[1]!);
+          return '([^/?#]+)';
+        }
+        return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      })
+      .join('')}$`,
+  );
+  const m = re.exec(uri);
+  if (!m) return undefined;
+  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+}
