@@ -76,7 +76,7 @@ export function validateArguments(cmd: Command, schema: JsonSchema, args: unknow
     throw validationError('tool arguments must be a JSON object', 'invalid_arguments', { fix: 'Send arguments as an object shaped like the inputSchema.' });
   }
   const known = (schema.properties ?? {}) as Record<string, unknown>;
-  for (const k of Object.keys(args)) if (!Object.hasOwn(known, k)) throw unknownPropertyError(cmd, k);
+  for (const k of Object.keys(args as object)) if (!Object.hasOwn(known, k)) throw unknownPropertyError(cmd, k);
   const cleaned = dropNulls(args as Record<string, unknown>, schema);
   const v = validatorFor(cmd, schema);
   if (!v(cleaned)) throw toValidationError(cmd, v.errors![0]!);
