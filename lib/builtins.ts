@@ -1,12 +1,12 @@
 /**
- * Commands ax-ts adds to every tree (unless the author has a child of the same name): `help` and
- * `__schema`. They are reserved (SPEC §4): never MCP tools.
+ * Commands ax-ts adds to every tree (unless the author has a child of the same name): `help`,
+ * `__schema` and clispec's `schema`. They are reserved (SPEC §4): never MCP tools.
  */
 import { Command } from './command.ts';
 import { findCommand, unknownCommandError } from './parse.ts';
 import { helpText } from './help.ts';
 import { BUILTIN_ANNOTATION } from './walk.ts';
-import { schemaCommand } from './schema-command.ts';
+import { clispecCommand, schemaCommand } from './schema-command.ts';
 
 const INSTALLED = Symbol.for('ax-ts.builtins');
 
@@ -36,4 +36,6 @@ export function installBuiltins(root: Command): void {
   r[INSTALLED] = true;
   if (root.hasSubCommands() && !root.findChild('help')) root.addCommand(helpCommand(root));
   if (!root.findChild('__schema')) root.addCommand(schemaCommand(root));
+  // clispec's `schema`, unless the author has one or the root takes positionals (a word there is an argument)
+  if (!root.findChild('schema') && root.args.length === 0) root.addCommand(clispecCommand(root));
 }
