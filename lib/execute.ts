@@ -11,7 +11,10 @@ import { detectMode, newIdempotencyKey, newSpanId, newTraceId } from './contract
 import type { Mode, OutputStream } from './context.ts';
 import { ExitCode } from './errors.ts';
 import { injectedInForce } from './flagset.ts';
-import { findCommand, parseArgv, scanFormat } from './parse.ts';
+import { findCommand, parseArgv, scanFormat, type Invocation } from './parse.ts';
+import { validationError } from './errors.ts';
+import { inputSchema } from './input-schema.ts';
+import { bindValues } from './validate.ts';
 import { reportError, runInvocation, type RunEnv } from './run.ts';
 import { resolveVersion } from './version.ts';
 
@@ -93,12 +96,43 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
   }
   const env = runEnv(root, options, mode);
   try {
-    const inv = parseArgv(root, argv);
+    let inv = parseArgv(root, argv);
+    if (inv.values.has('args-json') && injectedInForce(inv.command, 'args-json')) inv = await argsJsonInvocation(inv);
     const out = await runInvocation(inv, env);
     return out.exitCode;
   } catch (e) {
     return reportError(e, env);
   }
+}
+
+/**
+ * Rebuilds an invocation from `--args-json '<object>'`: the object is validated against the command's
+ * inputSchema exactly as MCP `tools/call` arguments are (same module, same errors), then bound
+ * without any text parsing. Other flags (but `--format`) and positionals may not be combined with it.
+ * @throws AxError `validation_error` (reasons `args_json_conflict`, `invalid_args_json`, or the
+ *   argument validation reasons).
+ */
+async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
+  const cmd = inv.command;
+  const others = [...inv.values.keys()].filter((k) => k !== 'args-json' && k !== 'format');
+  if (others.length || inv.positionals.length) {
+    const what = [...others.map((k) => `--${k}`), ...inv.positionals.map((p) => JSON.stringify(p))];
+    throw validationError(`--args-json carries every argument; it cannot be combined with ${what.join(', ')}`, 'args_json_conflict', {
+      context: { command: cmd.commandPath(), extra: what },
+      fix: 'Put every argument in the --args-json object (see __schema --as=llms), or drop --args-json.',
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(inv.values.get('args-json')));
+  } catch (e) {
+    throw validationError(`--args-json is not valid JSON: ${(e as Error).message}`, 'invalid_args_json', {
+      fix: 'Pass one JSON object, quoted for the shell: --args-json \'{"name":"value"}\'.',
+    });
+  }
+  const { validateArguments } = await import('./arguments.ts');
+  const values = validateArguments(cmd, inputSchema(cmd), parsed);
+  return bindValues(cmd, values);
 }
 
 /**
