@@ -77,6 +77,8 @@ export interface RunContext<F extends FlagDecls = FlagDecls, A extends readonly 
   idempotencyKey: string;
   /** Whether the idempotency key was supplied by the caller (not generated). */
   idempotencyKeyGiven: boolean;
+  /** The program's version for this run (the `version` option of execute, else resolveVersion). */
+  readonly version: string;
   /** 32 lower-hex trace id of this invocation. */
   traceId: string;
   /** 16 lower-hex span id of this invocation. */

@@ -38,7 +38,8 @@ export function flagUsages(flags: Flag[]): string {
     usage += formatDefault(f);
     if (f.spec.required) usage += ' (required)';
     if (f.spec.deprecated) usage += ` (DEPRECATED: ${f.spec.deprecated})`;
-    return { left, usage };
+    // Without usage text the annotations would start with a space and break the column.
+    return { left, usage: usage.trimStart() };
   });
   const width = Math.max(0, ...rows.map((r) => r.left.length));
   return rows.map((r) => `${r.left.padEnd(width)}   ${r.usage}`.trimEnd() + '\n').join('');

@@ -25,3 +25,4 @@ export { axDocument, AX_SCHEMA_VERSION } from './schema.ts';
 export { schemaDocument, SCHEMA_SHAPES } from './schema-command.ts';
 export { inputSchema, outputSchema, toolDescription, MAX_DESCRIPTION } from './input-schema.ts';
 export type { JsonSchema } from './input-schema.ts';
+export { renderDefault, renderTable } from './render.ts';

@@ -62,12 +62,17 @@ export function flagSchema(spec: FlagSpec, description: string): JsonSchema {
   return s;
 }
 
+/** A property description: the text cut so that, with its notes, it stays within {@link MAX_DESCRIPTION}. */
+function withNotes(text: string, notes: string): string {
+  return cut(text, Math.max(MAX_DESCRIPTION - notes.length, 64)) + notes;
+}
+
 function flagDescription(name: string, spec: FlagSpec): string {
-  let d = spec.usage?.trim() || name.replace(/-/g, ' ');
-  if (spec.type === 'duration') d += ' (a duration such as 300ms, 1m30s or 2h)';
-  if (spec.type === 'stringSlice') d += ' (each item is passed as is; commas are not split)';
-  if (spec.deprecated) d += ` (deprecated: ${spec.deprecated})`;
-  return d;
+  let notes = '';
+  if (spec.type === 'duration') notes += ' (a duration such as 300ms, 1m30s or 2h)';
+  if (spec.type === 'stringSlice') notes += ' (each item is passed as is; commas are not split)';
+  if (spec.deprecated) notes += ` (deprecated: ${cut(spec.deprecated, 256)})`;
+  return withNotes(spec.usage?.trim() || name.replace(/-/g, ' '), notes);
 }
 
 /**
@@ -83,8 +88,8 @@ export function inputSchema(cmd: Command): JsonSchema {
       const desc = a.description?.trim() || `the ${a.name.replace(/-/g, ' ')} argument`;
       const item: JsonSchema = a.choices ? { type: 'string', enum: [...a.choices] } : { type: 'string' };
       properties[p.property] = a.variadic
-        ? { type: 'array', items: item, ...(a.required !== false ? { minItems: 1 } : {}), description: `${desc} (positional, variadic)` }
-        : { ...item, description: `${desc} (positional ${p.argIndex! + 1})` };
+        ? { type: 'array', items: item, ...(a.required !== false ? { minItems: 1 } : {}), description: withNotes(desc, ' (positional, variadic)') }
+        : { ...item, description: withNotes(desc, ` (positional ${p.argIndex! + 1})`) };
       if (a.required !== false) required.push(p.property);
     } else {
       const f = p.flag!;

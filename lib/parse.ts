@@ -22,6 +22,8 @@ export interface Invocation {
   warnings: string[];
   /** How values arrived: `argv` (messages name `--flags`) or `values` (MCP/JSON: messages name properties). */
   source: 'argv' | 'values';
+  /** Index in `positionals` of the first word given after `--`, if `--` was given. */
+  dashAt?: number;
 }
 
 /** Whether a token looks like a flag (`-x`, `--x`), not `-` alone. */
@@ -74,15 +76,22 @@ export function findCommand(root: Command, argv: readonly string[]): { command: 
   }
 }
 
-/** The visible command names and aliases under `cmd`, for suggestions. */
+/** The visible command names under `cmd`, for suggestions (names only, like Cobra's SuggestionsFor). */
 function childNames(cmd: Command): string[] {
-  return cmd.commands().filter((c) => !c.hidden).flatMap((c) => [c.name, ...c.aliases]);
+  return cmd.commands().filter((c) => !c.hidden).map((c) => c.name);
 }
 
 /** A `validation_error` for an unknown subcommand of `cmd`, with Cobra-style suggestions. */
-export function unknownCommandError(cmd: Command, word: string): AxError {
-  const suggestions = suggestionsFor(word, childNames(cmd));
+export function unknownCommandError(cmd: Command, word: string, afterDashDash = false): AxError {
   const path = cmd.commandPath();
+  if (afterDashDash) {
+    return validationError(`${JSON.stringify(path)} takes no arguments, and words after "--" are arguments, not commands (received ${JSON.stringify(word)})`, 'unknown_command', {
+      context: { command: path, received: word, after_dash_dash: true },
+      fix: `Put the command words before "--": '${path} ${word} …'. Run '${path} --help' to list commands.`,
+      usage: path,
+    });
+  }
+  const suggestions = suggestionsFor(word, childNames(cmd));
   return validationError(`unknown command ${JSON.stringify(word)} for ${JSON.stringify(path)}`, 'unknown_command', {
     suggestions: suggestions.map((s) => `${path} ${s}`),
     context: { command: path, received: word },
@@ -118,9 +127,12 @@ export function parseArgv(root: Command, argv: readonly string[]): Invocation {
     flagError = e as AxError;
   }
   // Cobra's legacyArgs: a word that is not a subcommand of a command with subcommands that does not
-  // take positionals (or cannot run) is an unknown command, reported before any flag error.
-  if (command.hasSubCommands() && inv.positionals.length > 0 && (!command.runnable() || command.args.length === 0)) {
-    throw unknownCommandError(command, inv.positionals[0]!);
+  // take positionals (or cannot run) is an unknown command, reported before any flag error. Only
+  // visible subcommands count: a command whose only children are hidden (such as the injected
+  // `__schema`) keeps its own argument errors instead of "unknown command … to list commands".
+  const listsCommands = command.commands().some((c) => !c.hidden);
+  if (listsCommands && inv.positionals.length > 0 && (!command.runnable() || command.args.length === 0)) {
+    throw unknownCommandError(command, inv.positionals[0]!, inv.dashAt === 0);
   }
   if (flagError) throw flagError;
   return inv;
@@ -138,6 +150,7 @@ function parseFlags(inv: Invocation, tokens: readonly string[]): void {
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!;
     if (tok === '--') {
+      inv.dashAt = inv.positionals.length;
       inv.positionals.push(...tokens.slice(i + 1));
       return;
     }

@@ -6,6 +6,7 @@
 import type { ArgSpec } from './args.ts';
 import type { Command } from './command.ts';
 import type { Flag } from './flags.ts';
+import { validationError } from './errors.ts';
 import { propertyName } from './flags.ts';
 import { flagsOf } from './flagset.ts';
 
@@ -26,15 +27,21 @@ const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json']);
  * The properties of a command's inputSchema: declared positionals in order, then visible flags (own
  * local and persistent first, then inherited, each sorted by name). A command's own `--format` (which
  * shadows the global one) is an input; the injected one is not.
- * @throws TypeError when two inputs map to the same property name (e.g. `--max-width` and
- *   `--max_width`, or a flag and a positional of one name), naming both.
+ * @throws AxError `validation_error` (exit 2, reason `property_collision`) when two inputs map to the
+ *   same property name (e.g. `--max-width` and `--max_width`, or a flag and a positional of one
+ *   name), naming both — an author error, refused like a tool-name collision.
  */
 export function toolProperties(cmd: Command): ToolProperty[] {
   const out: ToolProperty[] = [];
   const seen = new Map<string, string>();
   const claim = (prop: string, what: string) => {
     const prior = seen.get(prop);
-    if (prior) throw new TypeError(`${cmd.commandPath()}: ${prior} and ${what} both map to the input property ${JSON.stringify(prop)}; rename one`);
+    if (prior) {
+      throw validationError(`${cmd.commandPath()}: ${prior} and ${what} both map to the input property ${JSON.stringify(prop)}`, 'property_collision', {
+        context: { command: cmd.commandPath(), property: prop, inputs: [prior, what] },
+        fix: `Rename ${prior} or ${what}: names that differ only in "-" versus "_" become the same snake_case property.`,
+      });
+    }
     seen.set(prop, what);
   };
   cmd.args.forEach((arg, argIndex) => {

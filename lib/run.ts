@@ -187,6 +187,9 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Pro
     dryRun,
     idempotencyKey: key,
     idempotencyKeyGiven: givenKey !== '',
+    get version() {
+      return env.version();
+    },
     traceId: env.traceId,
     spanId: env.spanId,
     progress: (done, total, message) => {
@@ -264,7 +267,7 @@ function renderItem(cmd: Command, item: unknown, ctx: RunContext): string {
 async function confirm(ctx: RunContext, question: string, bypassFlag: string, label: (n: string) => string): Promise<void> {
   if (ctx.flags[camelCase(bypassFlag)] === true) return;
   const refuse = (why: string) =>
-    new AxError('confirmation_required', `${question.replace(/\s*\[y\/N\]\s*$/i, '')}: confirmation required ${why}`, {
+    new AxError('confirmation_required', `${question.replace(/\s*\[y\/N\]\s*$/i, '').replace(/[?:\s]+$/, '')}: confirmation required ${why}`, {
       fix: `Pass ${label(bypassFlag)} to confirm.`,
       context: { bypass_flag: label(bypassFlag) },
     });

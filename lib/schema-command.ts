@@ -10,7 +10,6 @@ import { llmsDocument } from './llms.ts';
 import { axDocument } from './schema.ts';
 import { skillMarkdown } from './skill.ts';
 import { BUILTIN_ANNOTATION, mcpDocument } from './walk.ts';
-import { resolveVersion } from './version.ts';
 
 /** Shapes `__schema --as` accepts. */
 export const SCHEMA_SHAPES = ['ax', 'mcp', 'clispec', 'llms', 'skill'] as const;
@@ -55,7 +54,7 @@ export function schemaCommand(root: Command): Command {
         usage: 'document shape: ax (full tree), mcp (as the MCP server lists it), clispec (CLI Spec v0.3), llms (tools manifest), skill (SKILL.md)',
       },
     },
-    run: (ctx) => schemaDocument(root, ctx.flags.as as SchemaShape, resolveVersion(root.version)),
+    run: (ctx) => schemaDocument(root, ctx.flags.as as SchemaShape, ctx.version),
   });
 }
 
@@ -67,6 +66,6 @@ export function clispecCommand(root: Command): Command {
     annotations: { [BUILTIN_ANNOTATION]: 'true' },
     effects: 'read_only',
     output: { kind: 'opaque', mediaType: 'application/json' },
-    run: () => schemaDocument(root, 'clispec', resolveVersion(root.version)),
+    run: (ctx) => schemaDocument(root, 'clispec', ctx.version),
   });
 }

@@ -20,18 +20,20 @@ export function levenshtein(a: string, b: string): number {
 }
 
 /**
- * Candidates close to `typed`, best first (distance, then name); each at most once.
+ * Candidates close to `typed`, best first (distance, then prefix matches before others, then name);
+ * each at most once. A prefix match counts as at most `maxDistance`, and wins a tie, so `rem` puts
+ * `remote` before `get` (two substitutions away).
  * @param maxDistance default 2, Cobra's default.
  */
 export function suggestionsFor(typed: string, candidates: Iterable<string>, maxDistance = 2): string[] {
-  const scored: { name: string; d: number }[] = [];
+  const scored: { name: string; d: number; prefix: boolean }[] = [];
   const seen = new Set<string>();
   for (const c of candidates) {
     if (seen.has(c)) continue;
     seen.add(c);
     const d = levenshtein(typed, c);
     const prefix = typed.length > 0 && c.toLowerCase().startsWith(typed.toLowerCase());
-    if (d <= maxDistance || prefix) scored.push({ name: c, d: prefix ? Math.min(d, maxDistance) : d });
+    if (d <= maxDistance || prefix) scored.push({ name: c, d: prefix ? Math.min(d, maxDistance) : d, prefix });
   }
-  return scored.sort((x, y) => x.d - y.d || (x.name < y.name ? -1 : 1)).map((s) => s.name);
+  return scored.sort((x, y) => x.d - y.d || Number(y.prefix) - Number(x.prefix) || (x.name < y.name ? -1 : 1)).map((s) => s.name);
 }

@@ -41,6 +41,9 @@ export function packageVersionFrom(start: string | undefined): string | undefine
  * The program's version: `injected` when usable, else the version of the package.json that owns
  * `entry` (default: the running script, `process.argv[1]`), else `0.0.0-unknown`.
  * @param injected e.g. from a build-time define; placeholders ("", dev, unknown, 0.0.0-unknown) are skipped.
+ * @param entry a file of the program. The default, `process.argv[1]`, is wrong when the tree runs
+ *   in-process under another program (a test runner, an embedding host): pass your own module's
+ *   path there, e.g. `resolveVersion(undefined, fileURLToPath(import.meta.url))`.
  */
 export function resolveVersion(injected?: string, entry: string | undefined = process.argv[1]): string {
   if (!isPlaceholderVersion(injected)) return injected!.trim();

@@ -1,0 +1,110 @@
+/** `tasks add <title...> [--tag t]... [--due YYYY-MM-DD]`: create a task (dry-run and idempotency aware). */
+import { Command, type RunContext } from '../../../lib/index.ts';
+import { idempotencyConflict, invalidValue, withStore } from '../errors.ts';
+import { isIsoDate, storePath, taskSchema } from '../model.ts';
+import { taskRef } from '../render.ts';
+import { fingerprintArgs, readStore, updateStore, type StoreData, type Task } from '../store.ts';
+
+interface AddArgs {
+  title: string;
+  tags: string[];
+  due: string | null;
+}
+
+/** Checks and normalises the arguments. @throws validation_error */
+function addArgs(ctx: RunContext, words: string[], tagsIn: string[], dueIn: string | undefined): AddArgs {
+  const title = words.join(' ');
+  if (title.trim() === '') {
+    throw invalidValue('the task title is empty', "Give the title as words after 'add', e.g. tasks add buy milk.", { reason: 'invalid_argument', argument: 'title' });
+  }
+  const tags: string[] = [];
+  for (const t of tagsIn) {
+    if (t.trim() === '') {
+      throw invalidValue(`invalid value "" for ${ctx.flagLabel('tag')}: a tag cannot be empty`, `Pass a non-empty tag, e.g. ${ctx.flagLabel('tag')} home.`, {
+        reason: 'invalid_flag_value',
+        flag: ctx.flagLabel('tag'),
+        value: t,
+      });
+    }
+    if (!tags.includes(t)) tags.push(t);
+  }
+  if (dueIn !== undefined && !isIsoDate(dueIn)) {
+    throw invalidValue(`invalid value ${JSON.stringify(dueIn)} for ${ctx.flagLabel('due')}: expected a date YYYY-MM-DD`, `Pass the due date as YYYY-MM-DD, e.g. ${ctx.flagLabel('due')} 2030-01-31.`, {
+      reason: 'invalid_flag_value',
+      flag: ctx.flagLabel('due'),
+      value: dueIn,
+    });
+  }
+  return { title, tags, due: dueIn ?? null };
+}
+
+/** The result remembered under `key`, if the same arguments were used; a conflict error if others were. */
+function replay(ctx: RunContext, data: StoreData, key: string, fingerprint: string): Task | undefined {
+  const prior = data.idempotency[key];
+  if (!prior) return undefined;
+  if (prior.fingerprint === fingerprint) return prior.result;
+  const flag = ctx.flagLabel('idempotency-key');
+  throw idempotencyConflict(`idempotency key ${JSON.stringify(key)} was already used with different arguments (it created task ${prior.result.id})`, {
+    fix: `Use a new ${flag} for a new task, or repeat the original arguments exactly to get the original result again.`,
+    context: { idempotency_key: key, task_id: prior.result.id },
+  });
+}
+
+function newTask(id: number, a: AddArgs): Task {
+  return { id, title: a.title, status: 'open', tags: [...a.tags], due: a.due, created_at: new Date().toISOString(), done_at: null };
+}
+
+export function addCommand(): Command {
+  return new Command({
+    use: 'add <title...>',
+    short: 'Add a task',
+    long:
+      'Add a task. The title is every word after "add", joined with one space (quote it or not).\n' +
+      'Use --tag (repeatable) to label it and --due for a due date (YYYY-MM-DD).\n' +
+      'With --dry-run nothing is written and the task that would be created is shown.\n' +
+      'With --idempotency-key a retry with the same key and arguments returns the first result instead of adding a second task.',
+    example: [
+      'tasks add buy milk',
+      'tasks add "file taxes" --due 2030-04-15 -t admin -t money',
+      'tasks add --dry-run call mum',
+      'tasks add --idempotency-key 7c1d water plants',
+      'tasks add -- --not-a-flag',
+    ].join('\n'),
+    args: [{ name: 'title', description: 'title words, joined with one space', variadic: true }],
+    flags: {
+      tag: { type: 'stringArray', short: 't', usage: 'tag for the task (repeat for several)' },
+      due: { type: 'string', usage: 'due date, YYYY-MM-DD' },
+    },
+    effects: 'non_idempotent',
+    output: { schema: taskSchema(), cardinality: 'single' },
+    run: async (ctx) => {
+      const a = addArgs(ctx, ctx.args.title, ctx.flags.tag, ctx.flags.due);
+      const file = await storePath(ctx);
+      const key = ctx.idempotencyKeyGiven ? ctx.idempotencyKey : undefined;
+      const fp = fingerprintArgs({ command: 'add', title: a.title, tags: a.tags, due: a.due });
+      if (ctx.dryRun) {
+        const data = await withStore(() => readStore(file));
+        const prior = key === undefined ? undefined : replay(ctx, data, key, fp);
+        if (prior) return prior;
+        ctx.guard(`add task ${data.next_id} (${JSON.stringify(a.title)})`);
+        return newTask(data.next_id, a);
+      }
+      return withStore(() =>
+        updateStore(
+          file,
+          (data) => {
+            const prior = key === undefined ? undefined : replay(ctx, data, key, fp);
+            if (prior) return prior;
+            const task = newTask(data.next_id, a);
+            data.next_id += 1;
+            data.tasks.push(task);
+            if (key !== undefined) data.idempotency[key] = { fingerprint: fp, result: structuredClone(task) };
+            return task;
+          },
+          { signal: ctx.signal },
+        ),
+      );
+    },
+    render: (data, ctx) => `${ctx.dryRun ? 'Would add' : 'Added'} ${taskRef(data as Task)}`,
+  });
+}

@@ -1,0 +1,38 @@
+/** `tasks done <id>`: mark a task done (idempotent: done twice keeps the first done_at). */
+import { Command } from '../../../lib/index.ts';
+import { withStore } from '../errors.ts';
+import { findTask, parseId, storePath, taskSchema, type Task } from '../model.ts';
+import { taskRef } from '../render.ts';
+import { readStore, updateStore } from '../store.ts';
+import { ID_ARG } from './show.ts';
+
+function markDone(task: Task): Task {
+  if (task.status !== 'done') {
+    task.status = 'done';
+    task.done_at = new Date().toISOString();
+  }
+  return task;
+}
+
+export function doneCommand(): Command {
+  return new Command({
+    use: 'done <id>',
+    short: 'Mark a task done',
+    long: 'Mark a task done and record when. Marking a done task again changes nothing (done_at is kept), so retrying is safe.',
+    example: ['tasks done 1', 'tasks done 1 --dry-run'].join('\n'),
+    args: ID_ARG,
+    effects: 'idempotent',
+    output: { schema: taskSchema(), cardinality: 'single' },
+    run: async (ctx) => {
+      const id = parseId(ctx.args.id);
+      const file = await storePath(ctx);
+      if (ctx.dryRun) {
+        const task = findTask(await withStore(() => readStore(file)), id);
+        if (task.status !== 'done') ctx.guard(`mark task ${id} done`);
+        return markDone(structuredClone(task));
+      }
+      return withStore(() => updateStore(file, (data) => structuredClone(markDone(findTask(data, id))), { signal: ctx.signal }));
+    },
+    render: (data, ctx) => `${ctx.dryRun ? 'Would mark' : 'Marked'} ${taskRef(data as Task)} done`,
+  });
+}

@@ -1,0 +1,28 @@
+/** `tasks show <id>`: one task. */
+import { Command } from '../../../lib/index.ts';
+import { withStore } from '../errors.ts';
+import { findTask, parseId, storePath, taskSchema, type Task } from '../model.ts';
+import { taskDetails } from '../render.ts';
+import { readStore } from '../store.ts';
+
+/** The positional every single-task command takes. */
+export const ID_ARG = [{ name: 'id', description: "task id (a positive integer, see 'tasks list --status all')" }] as const;
+
+export function showCommand(): Command {
+  return new Command({
+    use: 'show <id>',
+    short: 'Show one task',
+    long: "Show every field of one task. Unknown ids fail with not_found (exit 5); 'tasks list --status all' lists the ids.",
+    example: ['tasks show 1', 'tasks show 1 --format json'].join('\n'),
+    args: ID_ARG,
+    effects: 'read_only',
+    output: { schema: taskSchema(), cardinality: 'single' },
+    run: async (ctx) => {
+      const id = parseId(ctx.args.id);
+      const file = await storePath(ctx);
+      const data = await withStore(() => readStore(file));
+      return findTask(data, id);
+    },
+    render: (data) => taskDetails(data as Task),
+  });
+}
