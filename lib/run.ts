@@ -268,7 +268,9 @@ async function confirm(ctx: RunContext, question: string, bypassFlag: string, la
   if (ctx.flags[camelCase(bypassFlag)] === true) return;
   const refuse = (why: string) =>
     new AxError('confirmation_required', `${question.replace(/\s*\[y\/N\]\s*$/i, '').replace(/[?:\s]+$/, '')}: confirmation required ${why}`, {
-      fix: `Pass ${label(bypassFlag)} to confirm.`,
+      fix: label(bypassFlag).startsWith('-')
+        ? `Pass ${label(bypassFlag)} to confirm.`
+        : `Set the property ${JSON.stringify(label(bypassFlag))} to true to confirm (only with the user's consent).`,
       context: { bypass_flag: label(bypassFlag) },
     });
   if (ctx.mode === 'json' || !ctx.stdinIsTTY) throw refuse('and no terminal is available to ask');

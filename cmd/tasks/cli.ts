@@ -35,8 +35,9 @@ export function buildTasksCli(): Command {
   });
   mountMcpServer(root, {
     instructions:
-      'A task tracker. Add tasks with tasks_add-style tools (here: add), list them with list, mark them done with done. ' +
-      'Every result is the JSON envelope the CLI prints; failures are isError results carrying the error object with an actionable_fix.',
+      'A task tracker kept in one JSON file. Tools: add, list, show, done, rm, export. ' +
+      'Each result is the JSON envelope the tasks CLI prints; a failure is an isError result whose error object has an actionable_fix. ' +
+      'rm needs yes: true, which you should set only with the user\'s consent.',
   });
   return root;
 }

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mcpDemo } from './demo-mcp.ts';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 /** tsx resolved from this file, so `--import` works whatever the current directory is. */
@@ -135,7 +136,8 @@ async function demo(): Promise<number> {
   delete env.XDG_DATA_HOME;
   let failures = 0;
   try {
-    process.stdout.write(`ax-ts demo: the "tasks" CLI, run as a child process with piped stdout (json mode unless --format text).\n`);
+    failures += await mcpDemo(MAIN, ['--import', TSX], { ...(env as Record<string, string>), TASKS_FILE: join(dir, 'mcp-tasks.json') });
+    process.stdout.write(`\nax-ts demo, part 2: the "tasks" CLI, run as a child process with piped stdout (json mode unless --format text).\n`);
     process.stdout.write(`Store: TASKS_FILE=${store}\n`);
     for (const step of steps) {
       const r = await run(step.args, env, dir);
@@ -145,7 +147,7 @@ async function demo(): Promise<number> {
       process.stdout.write(block('stdout', r.stdout) + block('stderr', r.stderr));
       process.stdout.write(`  exit code: ${r.code}${problems.length ? `   <-- UNEXPECTED: ${problems.join('; ')}` : ''}\n`);
     }
-    process.stdout.write(`\n${failures === 0 ? `All ${steps.length} steps behaved as expected.` : `${failures} of ${steps.length} steps did not behave as expected.`}\n`);
+    process.stdout.write(`\n${failures === 0 ? 'Every MCP call and CLI step behaved as expected.' : `${failures} steps did not behave as expected.`}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
