@@ -45,7 +45,7 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), .
 // 3. The demo CLI, bundled; the MCP stack is a separate chunk loaded by dynamic import.
 await build({
   absWorkingDir: root,
-  entryPoints: { tasks: 'cmd/tasks/main.ts' },
+  entryPoints: { tasks: 'cmd/tasks/main.ts', ...(existsSync(join(root, 'cmd/ax-ts/main.ts')) ? { 'ax-ts': 'cmd/ax-ts/main.ts' } : {}) },
   outdir: 'dist/bin',
   bundle: true,
   splitting: true,
@@ -54,8 +54,8 @@ await build({
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
   banner: { js: '#!/usr/bin/env node\nimport { createRequire as __axCreateRequire } from "node:module"; const require = __axCreateRequire(import.meta.url);' },
-  metafile: false,
+  metafile: true,
   logLevel: 'warning',
-});
-chmodSync(join(root, 'dist/bin/tasks.js'), 0o755);
+}).then((r) => writeFileSync(join(root, 'dist/bin/meta.json'), JSON.stringify(r.metafile)));
+for (const bin of ['tasks', 'ax-ts']) if (existsSync(join(root, `dist/bin/${bin}.js`))) chmodSync(join(root, `dist/bin/${bin}.js`), 0o755);
 console.error('build: dist/ ready');
