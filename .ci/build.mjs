@@ -17,7 +17,7 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 // 1. Library: one ESM file per module, imports rewritten from .ts to .js.
 await build({
   absWorkingDir: root,
-  entryPoints: [...list('lib'), ...list('mcp'), ...(existsSync(join(root, 'golden')) ? list('golden') : [])],
+  entryPoints: [...list('lib'), ...list('mcp'), ...(existsSync(join(root, 'golden')) ? list('golden').filter((p) => !p.startsWith('golden/fixtures/')) : [])],
   outdir: 'dist',
   outbase: '.',
   format: 'esm',

@@ -7,8 +7,8 @@ import { validationError } from './errors.ts';
 /**
  * Flag types. `string`, `bool`, `int`, `float`, `count` and `duration` hold one value;
  * `stringSlice` and `intSlice` split each occurrence on commas (pflag's CSV reading), `stringArray`
- * never splits; `json` takes one JSON value (an object, typically) — beyond pflag, for object-valued
- * options that agents pass as structured data.
+ * never splits; `json` takes one JSON object — beyond pflag, for object-valued options that agents
+ * pass as structured data (inputSchema `type: object`).
  */
 export type FlagType =
   | 'string'
@@ -218,11 +218,14 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
       return first ? typed : [...(prev as unknown[]), ...typed];
     }
     case 'json': {
+      let v: unknown;
       try {
-        return JSON.parse(raw ?? '');
-      } catch (e) {
-        throw badValue(name, raw ?? '', `a JSON value (${(e as Error).message})`);
+        v = JSON.parse(raw ?? '');
+      } catch {
+        throw badValue(name, raw ?? '', 'a JSON object');
       }
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badValue(name, raw ?? '', 'a JSON object');
+      return v;
     }
     default: {
       const v = raw ?? '';
@@ -268,6 +271,7 @@ export function checkFlagValue(label: string, spec: FlagSpec, value: unknown): u
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'number' || !Number.isSafeInteger(v))) throw fail('an array of integers');
       return [...value];
     case 'json':
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw fail('a JSON object');
       return value;
     default:
       if (typeof value !== 'string') throw fail('a string');

@@ -8,7 +8,7 @@ import type { Flag, FlagSpec } from './flags.ts';
 
 /** Flags injected as persistent flags of the root unless the author declared the same name there. */
 export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
-  format: { type: 'string', usage: 'output format: json or text (json also: agent, machine; text also: human)' },
+  format: { type: 'string', default: '', usage: 'output format: json or text (json also: agent, machine; text also: human)' },
   'dry-run': { type: 'bool', usage: 'show what would change without changing anything' },
   'idempotency-key': { type: 'string', usage: 'key that makes a retried call safe (default: a fresh UUID v4)' },
   'args-json': { type: 'string', usage: 'all arguments as one JSON object shaped like the command\'s inputSchema (see __schema --as=llms)' },

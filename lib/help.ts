@@ -64,7 +64,7 @@ export function helpText(cmd: Command): string {
   if (cmd.deprecated) out += `Deprecated: ${cmd.deprecated}\n\n`;
   out += 'Usage:\n';
   if (cmd.runnable() || !cmd.hasSubCommands()) out += `  ${useLine(cmd)}\n`;
-  const children = cmd.commands().filter((c) => !c.hidden);
+  const children = cmd.commands().filter((c) => !c.hidden && !c.deprecated); // Cobra lists only available commands
   if (children.length) out += `  ${cmd.commandPath()} [command]\n`;
   if (cmd.aliases.length) out += section('Aliases', `  ${[cmd.name, ...cmd.aliases].join(', ')}\n`);
   if (cmd.example.trim()) out += section('Examples', cmd.example.replace(/^\n+|\s+$/g, '').split('\n').map((l) => `  ${l.trimStart()}\n`).join(''));

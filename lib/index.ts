@@ -26,3 +26,5 @@ export { schemaDocument, SCHEMA_SHAPES } from './schema-command.ts';
 export { inputSchema, outputSchema, toolDescription, MAX_DESCRIPTION } from './input-schema.ts';
 export type { JsonSchema } from './input-schema.ts';
 export { renderDefault, renderTable } from './render.ts';
+export { schemaDiff, formatDiff, diffSummary, schemaShape } from './schema-diff.ts';
+export type { Change, SchemaDiff, Severity } from './schema-diff.ts';

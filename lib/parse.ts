@@ -78,7 +78,7 @@ export function findCommand(root: Command, argv: readonly string[]): { command: 
 
 /** The visible command names under `cmd`, for suggestions (names only, like Cobra's SuggestionsFor). */
 function childNames(cmd: Command): string[] {
-  return cmd.commands().filter((c) => !c.hidden).map((c) => c.name);
+  return cmd.commands().filter((c) => !c.hidden && !c.deprecated).map((c) => c.name);
 }
 
 /** A `validation_error` for an unknown subcommand of `cmd`, with Cobra-style suggestions. */

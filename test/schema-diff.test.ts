@@ -74,6 +74,31 @@ describe('schemaDiff (ax shape)', () => {
     expect(d.breaking[0]!.message).toBe('command app db was removed (with 2 subcommands)');
   });
 
+  it('a command renamed with its old name kept as an alias: breaking only through its MCP tool names', () => {
+    const rename = (t: Tree) => {
+      t.root.removeCommand(t.db);
+      t.root.addCommand(new Command({ use: 'database', aliases: ['db'], short: 'Database', commands: t.db.commands() }));
+    };
+    const d = diffOf(rename);
+    expect(d.breaking.map((c) => c.message)).toEqual(['command app db was renamed to app database (the old name still works as an alias, but 2 MCP tool names change)']);
+    expect(d.additive).toEqual([]);
+    // A command that was not an MCP tool: renaming it (alias kept) breaks nobody.
+    const before = JSON.parse(schemaDocument(tree((t) => mcp.exclude(t.list)), 'ax', '1.0.0'));
+    const after = JSON.parse(
+      schemaDocument(
+        tree((t) => {
+          t.root.removeCommand(t.list);
+          t.root.addCommand(mcp.exclude(new Command({ use: 'items', aliases: ['list', 'ls'], short: 'List', flags: { limit: { type: 'int', default: 10, usage: 'max' }, tag: { type: 'string', usage: 'tag' } }, effects: 'read_only', run: () => [] })));
+        }),
+        'ax',
+        '1.0.0',
+      ),
+    );
+    const quiet = schemaDiff(before, after);
+    expect(quiet.breaking).toEqual([]);
+    expect(quiet.info.map((c) => c.kind)).toEqual(['command_renamed']);
+  });
+
   it('a removed flag and a changed flag type are breaking', () => {
     const d = diffOf((t) => {
       delete t.list.localFlags.tag;
