@@ -109,12 +109,19 @@ export function errorEnvelope(err: AxError, meta: ErrorMeta): Record<string, unk
   return { error: err.toJSON(), meta: { ...meta, schema_version: ERROR_SCHEMA_VERSION } };
 }
 
-/** Human-mode rendering of an error: `Error: message`, suggestions, fix, and the usage hint. */
-export function humanError(err: AxError): string {
+/**
+ * Human-mode rendering of an error (Cobra-like): `Error: message`, the "did you mean" block, the fix,
+ * for usage errors the usage line of the command and a pointer to its `--help`.
+ */
+export function humanError(err: AxError, usageLine?: string): string {
   let s = `Error: ${err.message}\n`;
-  if (err.suggestions?.length) s += `\nDid you mean this?\n${err.suggestions.map((x) => `\t${x}\n`).join('')}`;
-  if (err.fix) s += `${err.suggestions?.length ? '\n' : ''}Fix: ${err.fix}\n`;
-  if (err.usage && !err.fix?.includes('--help')) s += `Run '${err.usage} --help' for usage.\n`;
+  const suggested = Boolean(err.suggestions?.length);
+  if (suggested) s += `\nDid you mean this?\n${err.suggestions!.map((x) => `\t${x}\n`).join('')}\n`;
+  if (usageLine) s += `Usage: ${usageLine}\n`;
+  // the fix is printed unless it only repeats the suggestion block above
+  const fix = suggested && err.fix?.startsWith('Did you mean') ? err.fix.replace(/^Did you mean [^?]*\?\s*/, '') : err.fix;
+  if (fix) s += `Fix: ${fix}\n`;
+  if (err.usage && !fix?.includes('--help')) s += `Run '${err.usage} --help' for usage.\n`;
   return s;
 }
 

@@ -16,7 +16,7 @@ import { validationError } from './errors.ts';
 import { inputSchema } from './input-schema.ts';
 import { bindValues } from './validate.ts';
 import { reportError, runInvocation, type RunEnv } from './run.ts';
-import { resolveVersion } from './version.ts';
+import { isPlaceholderVersion, resolveVersion } from './version.ts';
 
 /** Options of {@link execute}. Everything defaults to the real process. */
 export interface ExecuteOptions {
@@ -57,7 +57,7 @@ export function runEnv(root: Command, options: ExecuteOptions, mode: Mode): RunE
     traceId: newTraceId(),
     spanId: newSpanId(),
     newKey: newIdempotencyKey,
-    version: () => (version ??= resolveVersion(options.version ?? root.version)),
+    version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
     onProgress: options.onProgress,
   };
 }

@@ -51,6 +51,7 @@ function section(title: string, body: string): string {
 
 /** The usage line of a command: its path and argument words, plus `[flags]`. */
 export function useLine(cmd: Command): string {
+  if (!cmd.runnable() && cmd.hasSubCommands()) return `${cmd.commandPath()} [command]`;
   const parentPath = cmd.parent ? `${cmd.parent.commandPath()} ` : '';
   const hasFlags = true;
   return `${parentPath}${cmd.use}${hasFlags && !cmd.use.includes('[flags]') ? ' [flags]' : ''}`;

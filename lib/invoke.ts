@@ -9,7 +9,7 @@ import { newIdempotencyKey, newSpanId, newTraceId } from './contract.ts';
 import { toAxError, type AxError } from './errors.ts';
 import { runInvocation, reportError, type RunEnv } from './run.ts';
 import { bindValues } from './validate.ts';
-import { resolveVersion } from './version.ts';
+import { isPlaceholderVersion, resolveVersion } from './version.ts';
 
 /** Options of {@link invokeCommand}. */
 export interface InvokeOptions {
@@ -65,7 +65,7 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
     traceId: newTraceId(),
     spanId: newSpanId(),
     newKey: newIdempotencyKey,
-    version: () => (version ??= resolveVersion(options.version ?? root.version)),
+    version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
     onProgress: options.onProgress,
   };
   let outcome;

@@ -11,8 +11,8 @@ import type { Mode, OutputStream, RunContext } from './context.ts';
 import { AxError, toAxError, type AxErrorOptions } from './errors.ts';
 import { camelCase } from './flags.ts';
 import { injectedInForce } from './flagset.ts';
-import { helpText } from './help.ts';
-import type { Invocation } from './parse.ts';
+import { helpText, useLine } from './help.ts';
+import { findCommand, type Invocation } from './parse.ts';
 import { renderDefault } from './render.ts';
 import { argValues, flagLabel, flagValues, validateInvocation } from './validate.ts';
 
@@ -66,9 +66,9 @@ function isStream(v: unknown): v is AsyncIterable<unknown> | Iterable<unknown> {
 export const ABORT_GRACE_MS = 1000;
 
 /**
- * Resolves to `p`. When `signal` aborts first, `p` still gets {@link ABORT_GRACE_MS} to settle (a
- * handler that stops cleanly on abort reports its own outcome); after that the run rejects with
- * `interrupted` and the late result is dropped.
+ * Resolves to `p` unless `signal` aborts. After an abort, `p` gets up to {@link ABORT_GRACE_MS} to
+ * settle (so a handler can stop cleanly: close files, shut a server down), then the run rejects with
+ * `interrupted` (exit 130) whatever `p` did; a late result is dropped.
  */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   p.catch(() => {}); // a rejection after the abort must not become an unhandled rejection
@@ -86,11 +86,12 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
     p.then(
       (v) => {
         done();
-        resolve(v);
+        if (signal.aborted) reject(interrupted(signal));
+        else resolve(v);
       },
       (e) => {
         done();
-        reject(signal.aborted && !(e instanceof AxError) ? interrupted(signal) : e);
+        reject(signal.aborted && !(e instanceof AxError && e.kind === 'interrupted') ? interrupted(signal) : e);
       },
     );
   });
@@ -111,13 +112,19 @@ function interrupted(signal: AbortSignal): AxError {
  */
 export function reportError(thrown: unknown, env: RunEnv): number {
   const err = toAxError(thrown);
+  // a debugging stack goes first: the error line must stay the last line of stderr
+  if (err.kind === 'internal_error' && env.env.AX_DEBUG && err.cause instanceof Error && err.cause.stack) {
+    env.stderr.write(`${err.cause.stack}\n`);
+  }
   if (env.mode === 'json') {
     env.stderr.write(errorLine(err, { trace_id: env.traceId, tool: env.root.name, version: env.version() }));
   } else {
-    env.stderr.write(humanError(err));
-  }
-  if (err.kind === 'internal_error' && env.env.AX_DEBUG && err.cause instanceof Error && err.cause.stack) {
-    env.stderr.write(`${err.cause.stack}\n`);
+    let usage: string | undefined;
+    if (err.usage) {
+      const { command, rest } = findCommand(env.root, err.usage.split(/\s+/).slice(1));
+      if (rest.length === 0) usage = useLine(command);
+    }
+    env.stderr.write(humanError(err, usage));
   }
   return err.exitCode;
 }
@@ -223,6 +230,7 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Pro
     return m;
   };
   try {
+    if (env.signal.aborted) throw interrupted(env.signal);
     const result = await raceAbort(Promise.resolve().then(() => cmd.run!(ctx)), env.signal);
     if (cmd.output?.kind === 'opaque') {
       if (result !== undefined && result !== null) await write(stdout, typeof result === 'string' ? result : `${JSON.stringify(result)}\n`);

@@ -342,7 +342,7 @@ describe.concurrent('tasks CLI: bad input gives exit code, empty stdout and one 
     expect(await b.runTasks(['lst'], { env: { AGENT_MODE: 'human' } })).toEqual({
       code: 2,
       stdout: '',
-      stderr: "Error: unknown command \"lst\" for \"tasks\"\n\nDid you mean this?\n\ttasks list\n\nFix: Did you mean 'tasks list'? Run 'tasks --help' to list commands.\n",
+      stderr: "Error: unknown command \"lst\" for \"tasks\"\n\nDid you mean this?\n\ttasks list\n\nUsage: tasks [command]\nFix: Run 'tasks --help' to list commands.\n",
     });
   }, TIMEOUT);
 });
