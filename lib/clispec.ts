@@ -98,11 +98,36 @@ function outputFields(schema: Json | undefined): Json[] | undefined {
   return schema.type === 'object' ? objectFields(schema) : undefined;
 }
 
-/** Splits an example line into words (single/double quotes respected). */
+/** Unquoted words that end the program's own arguments in an example line: redirections, pipes, separators. */
+const SHELL_OPERATOR = /^(?:\||\|\||&&|;|&|\d*[<>]{1,2}.*)$/;
+
+/**
+ * Splits an example line into words (single/double quotes respected), stopping at the first unquoted
+ * shell operator (`> file`, `| head`, `&& …`): those words belong to the shell, not the program.
+ */
 export function shellWords(line: string): string[] {
   const out: string[] = [];
-  for (const m of line.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3])!);
+  for (const m of line.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) {
+    if (m[3] !== undefined && SHELL_OPERATOR.test(m[3])) break;
+    out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3])!);
+  }
   return out;
+}
+
+/**
+ * The first example line that runs `cmd` itself: its words begin with the command path and the next
+ * word is not one of its subcommands (a root's examples often run its children).
+ */
+function exampleOf(cmd: Command): string[] | undefined {
+  const path = cmd.pathNames();
+  for (const line of cmd.example.split('\n')) {
+    const w = shellWords(line.trim());
+    if (w.length < path.length || path.some((p, i) => w[i] !== p)) continue;
+    const next = w[path.length];
+    if (next !== undefined && !next.startsWith('-') && cmd.findChild(next)) continue;
+    return w.slice(1);
+  }
+  return undefined;
 }
 
 /** Every command a consumer can run: runnable, not hidden, not reserved (help, completion, mcp-server…). */
@@ -154,10 +179,14 @@ function commandEntry(root: Command, cmd: Command): Json {
     }
     if (cmd.output?.fieldsFlag) e.fields_arg = `--${cmd.output.fieldsFlag}`;
   }
-  if (cmd.effects === 'non_idempotent') e.idempotency_key_arg = '--idempotency-key';
+  // Only when the command really takes --idempotency-key (an author's root-local flag of that name replaces the injected one).
+  const key = flagsOf(cmd).get('idempotency-key');
+  if (cmd.effects === 'non_idempotent' && key && !key.spec.hidden) e.idempotency_key_arg = '--idempotency-key';
   if (cmd.confirmationFlag) e.confirmation_bypass_arg = `--${cmd.confirmationFlag}`;
   if (cmd.deprecated) e.stability = 'deprecated';
-  const global = new Set(globalFlags(root).map((f) => f.name));
+  // The root's persistent flags are listed once, in global_args; a flag of the same name declared
+  // nearer (a command's own --format) shadows it and is one of this command's arguments.
+  const global = new Map(globalFlags(root).map((f) => [f.name, f.spec]));
   const args: Json[] = cmd.args.map((a) => {
     const x: Json = { name: a.name, type: a.variadic ? 'string[]' : 'string', required: a.required !== false };
     if (a.choices) x.enum = [...a.choices];
@@ -165,7 +194,7 @@ function commandEntry(root: Command, cmd: Command): Json {
     return x;
   });
   for (const f of [...flagsOf(cmd).values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (f.spec.hidden || global.has(f.name) || f.name === 'help') continue;
+    if (f.spec.hidden || global.get(f.name) === f.spec || f.name === 'help') continue;
     args.push(flagArg(f));
   }
   e.args = args;
@@ -174,15 +203,27 @@ function commandEntry(root: Command, cmd: Command): Json {
     const fields = outputFields(schema);
     if (fields && kind === 'data') e.output_fields = fields;
     const { $schema: _s, ...payload } = (schema ?? {}) as Json;
+    // Local references (`#/$defs/x`) of the payload schema resolve against the document root, so
+    // its definitions move up with it (unless it is its own resource, with an `$id`).
+    const defs: Json = {};
+    if (payload.$id === undefined) {
+      for (const k of ['$defs', 'definitions']) {
+        if (payload[k] !== undefined) {
+          defs[k] = payload[k];
+          delete payload[k];
+        }
+      }
+    }
     e.stdout_schema = {
       type: 'object',
       required: ['data', 'meta'],
       properties: { data: schema ? payload : {}, meta: { type: 'object', required: ['trace_id', 'span_id', 'idempotency_key'] } },
+      ...defs,
     };
   }
-  const first = cmd.example.split('\n').map((l) => l.trim()).find((l) => l.startsWith(`${root.name} `) || l === root.name);
-  if (first) e.example = { args: shellWords(first).slice(1) };
-  else if (!cmd.args.some((a) => a.required !== false)) e.example = { args: words };
+  const example = exampleOf(cmd);
+  if (example) e.example = { args: example };
+  else if (!cmd.args.some((a) => a.required !== false) && ![...flagsOf(cmd).values()].some((f) => f.spec.required) && !cmd.oneRequired.length) e.example = { args: words };
   if (Object.keys(ext).length) e.extensions = { 'x-ax-ts': ext };
   return e;
 }

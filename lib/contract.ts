@@ -113,7 +113,7 @@ export function errorEnvelope(err: AxError, meta: ErrorMeta): Record<string, unk
  * Human-mode rendering of an error (Cobra-like): `Error: message`, the "did you mean" block, the fix,
  * for usage errors the usage line of the command and a pointer to its `--help`.
  */
-export function humanError(err: AxError, usageLine?: string): string {
+export function humanError(err: AxError, usageLine?: string, traceId?: string): string {
   let s = `Error: ${err.message}\n`;
   const suggested = Boolean(err.suggestions?.length);
   if (suggested) s += `\nDid you mean this?\n${err.suggestions!.map((x) => `\t${x}\n`).join('')}\n`;
@@ -122,6 +122,7 @@ export function humanError(err: AxError, usageLine?: string): string {
   const fix = suggested && err.fix?.startsWith('Did you mean') ? err.fix.replace(/^Did you mean [^?]*\?\s*/, '') : err.fix;
   if (fix) s += `Fix: ${fix}\n`;
   if (err.usage && !fix?.includes('--help')) s += `Run '${err.usage} --help' for usage.\n`;
+  if (traceId) s += `Trace id: ${traceId}\n`;
   return s;
 }
 

@@ -63,6 +63,9 @@ export function defineError(spec: ErrorKindSpec): (message: string, options?: Ax
   if (!Number.isInteger(spec.exitCode) || spec.exitCode < 1 || spec.exitCode > 255) {
     throw new TypeError(`defineError: exitCode for ${spec.kind} must be an integer from 1 to 255 (0 is success), got ${spec.exitCode}`);
   }
+  if (spec.exitCode === 130 && spec.kind !== 'interrupted') {
+    throw new TypeError(`defineError: exit code 130 is reserved for interrupted (SIGINT); choose another for ${spec.kind}`);
+  }
   const prior = catalogue.get(spec.kind);
   if (prior && prior.exitCode !== spec.exitCode) {
     throw new TypeError(`defineError: kind ${spec.kind} is already defined with exit code ${prior.exitCode}`);

@@ -9,7 +9,7 @@ import type { Command } from './command.ts';
 import { installBuiltins } from './builtins.ts';
 import { detectMode, newIdempotencyKey, newSpanId, newTraceId } from './contract.ts';
 import type { Mode, OutputStream } from './context.ts';
-import { ExitCode } from './errors.ts';
+import { AxError, ExitCode } from './errors.ts';
 import { injectedInForce } from './flagset.ts';
 import { findCommand, parseArgv, scanFormat, type Invocation } from './parse.ts';
 import { validationError } from './errors.ts';
@@ -150,6 +150,15 @@ export async function main(root: Command, options: ExecuteOptions & { graceMs?: 
     ac.abort(new Error('SIGINT'));
   };
   process.on('SIGINT', onSigint);
+  // A handler whose promise can never settle leaves nothing in the event loop: Node would exit 0 with
+  // no output. Turn that into an internal error instead (an error can never exit 0).
+  const onBeforeExit = () =>
+    ac.abort(
+      new AxError('internal_error', 'the command never finished: its handler returned a promise that can never settle', {
+        fix: 'This is a bug in the program (a promise that nothing resolves); report it with the trace_id.',
+      }),
+    );
+  process.on('beforeExit', onBeforeExit);
   const outer = options.signal;
   if (outer) outer.addEventListener('abort', () => ac.abort(outer.reason), { once: true });
   let code: number;
@@ -157,6 +166,7 @@ export async function main(root: Command, options: ExecuteOptions & { graceMs?: 
     code = await execute(root, { ...options, signal: ac.signal });
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('beforeExit', onBeforeExit);
   }
   process.exitCode = code;
   const grace = options.graceMs ?? 2000;

@@ -124,7 +124,7 @@ export function reportError(thrown: unknown, env: RunEnv): number {
       const { command, rest } = findCommand(env.root, err.usage.split(/\s+/).slice(1));
       if (rest.length === 0) usage = useLine(command);
     }
-    env.stderr.write(humanError(err, usage));
+    env.stderr.write(humanError(err, usage, err.kind === 'internal_error' ? env.traceId : undefined));
   }
   return err.exitCode;
 }
@@ -168,7 +168,8 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Pro
   const cmd = inv.command;
   const flags = flagValues(inv);
   const dryRun = injectedInForce(cmd, 'dry-run') && flags.dryRun === true;
-  const givenKey = injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey.trim() : '';
+  const rawKey = injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
+  const givenKey = rawKey.trim() === '' ? '' : rawKey; // opaque: kept as given; blank means none
   const key = givenKey || env.newKey();
   const would: string[] = [];
   let closed = false;
@@ -281,7 +282,8 @@ async function confirm(ctx: RunContext, question: string, bypassFlag: string, la
         : `Set the property ${JSON.stringify(label(bypassFlag))} to true to confirm (only with the user's consent).`,
       context: { bypass_flag: label(bypassFlag) },
     });
-  if (ctx.mode === 'json' || !ctx.stdinIsTTY) throw refuse('and no terminal is available to ask');
+  if (!ctx.stdinIsTTY) throw refuse('and no terminal is available to ask');
+  if (ctx.mode === 'json') throw refuse('and prompts are off in json (agent) mode');
   ctx.stderr.write(`${question} `);
   const rl = createInterface({ input: ctx.stdin, terminal: false });
   try {

@@ -34,6 +34,8 @@ export interface ServeOptions extends McpMountOptions {
   sessionIdleMs?: number;
   /** HTTP: largest POST body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** HTTP: extra host names accepted in Host/Origin (loopback names and the bound host always are). */
+  allowedHosts?: string[];
   /** Stops the server when aborted. */
   signal?: AbortSignal;
   /** Environment for handlers. Default process.env. */
@@ -56,6 +58,7 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
     stateless: options.stateless ?? false,
     sessionIdleMs: options.sessionIdleMs ?? DEFAULTS.sessionIdleMs,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    allowedHosts: options.allowedHosts ?? [],
     name: options.name,
     version: options.version ?? resolveVersion(root.version),
     instructions: options.instructions,
@@ -76,7 +79,29 @@ export function clientConfig(name: string, entry: string = process.argv[1] ?? ''
   } catch {
     /* keep as given */
   }
-  return { mcpServers: { [name]: { command: process.execPath, args: [...process.execArgv, script, 'mcp-server'] } } };
+  return { mcpServers: { [name]: { command: process.execPath, args: [...absoluteExecArgv(process.execArgv), script, 'mcp-server'] } } };
+}
+
+/**
+ * Node options with their bare module specifiers (`--import tsx`) made absolute, so the printed
+ * command works from any working directory (a desktop client starts servers in `/`).
+ */
+function absoluteExecArgv(argv: string[]): string[] {
+  const out = [...argv];
+  for (let i = 0; i < out.length; i++) {
+    const m = /^(--import|--loader|--experimental-loader)(?:=(.*))?$/.exec(out[i]!);
+    if (!m) continue;
+    const at = m[2] !== undefined ? i : i + 1;
+    const spec = m[2] ?? out[at];
+    if (!spec || spec.startsWith('.') || spec.startsWith('/') || /^[a-z]+:/.test(spec)) continue;
+    try {
+      const url = import.meta.resolve(spec);
+      out[at] = m[2] !== undefined ? `${m[1]}=${url}` : url;
+    } catch {
+      /* leave it as given */
+    }
+  }
+  return out;
 }
 
 /**
@@ -102,6 +127,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       stateless: { type: 'bool', usage: 'HTTP without sessions (for several replicas behind a load balancer)' },
       'session-idle': { type: 'duration', default: '30m', usage: 'HTTP: close sessions idle this long' },
       'max-body': { type: 'int', default: DEFAULTS.maxBodyBytes, usage: 'HTTP: largest request body in bytes' },
+      'allowed-host': { type: 'stringArray', usage: 'HTTP: another host name accepted in Host/Origin (repeatable; e.g. the name a proxy uses)' },
       'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
     },
     run: async (ctx) => {
@@ -116,6 +142,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
           stateless: ctx.flags.stateless === true,
           sessionIdleMs: ctx.flags.sessionIdle as number,
           maxBodyBytes: ctx.flags.maxBody as number,
+          allowedHosts: ctx.flags.allowedHost as string[],
           name: options.name,
           version: options.version ?? resolveVersion(root.version),
           instructions: options.instructions,

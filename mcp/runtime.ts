@@ -21,6 +21,8 @@ export interface ServeSettings {
   stateless: boolean;
   sessionIdleMs: number;
   maxBodyBytes: number;
+  /** Extra host names accepted in Host/Origin. */
+  allowedHosts?: string[];
   name?: string;
   version: string;
   instructions?: string;
@@ -92,7 +94,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   const model = buildModel(root);
   const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log };
   if (s.transport === 'stdio') return serveStdio(model, options, signal);
-  const allowedHosts = ['localhost', '127.0.0.1', '::1', where.host];
+  const allowedHosts = ['localhost', '127.0.0.1', '::1', where.host, ...(s.allowedHosts ?? [])];
   try {
     await serveHttp(
       model,
@@ -103,7 +105,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     );
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
       throw new AxError('network_error', `cannot listen on ${s.addr}: ${(e as Error).message}`, { fix: 'Choose another --addr (port 0 picks a free one).', context: { code } });
     }
     throw e;

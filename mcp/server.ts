@@ -24,6 +24,7 @@ import { renderTemplate } from '../lib/declarations.ts';
 import { invokeCommand } from '../lib/invoke.ts';
 import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/walk.ts';
 import { validateArguments } from './validator.ts';
+import { toolProperties } from '../lib/properties.ts';
 import { callScope } from './children.ts';
 
 /** Options of the MCP server. */
@@ -61,6 +62,7 @@ export interface McpModel {
  */
 export function buildModel(root: Command): McpModel {
   const refs = toolRefs(root);
+  for (const r of refs) toolProperties(r.command); // property-name collisions refuse the start too (fail closed)
   const { prompts, resources } = declarations(root);
   return { root, refs, byName: new Map(refs.map((r) => [r.name, r])), prompts, resources, defs: new Map() };
 }

@@ -452,9 +452,8 @@ describe('failures: error line, exit codes, human errors', () => {
     const r = await runCli(tree(), ['throw', 'object'], { tty: true });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(
-      'Error: non-Error value thrown: {"code":"E42","detail":{"n":1}}\n' +
-        'Fix: This is a bug in the program or an unexpected condition; retry, and report it with the trace_id if it persists.\n',
+    expect(r.stderr).toMatch(
+      /^Error: non-Error value thrown: \{"code":"E42","detail":\{"n":1\}\}\nFix: This is a bug in the program or an unexpected condition; retry, and report it with the trace_id if it persists\.\nTrace id: [0-9a-f]{32}\n$/,
     );
   });
 
