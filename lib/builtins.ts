@@ -1,12 +1,13 @@
 /**
  * Commands ax-ts adds to every tree (unless the author has a child of the same name): `help`,
- * `__schema` and clispec's `schema`. They are reserved (SPEC §4): never MCP tools.
+ * `__schema`, clispec's `schema`, `completion` and the hidden `__complete`. They are reserved (SPEC §4): never MCP tools.
  */
 import { Command } from './command.ts';
 import { findCommand, unknownCommandError } from './parse.ts';
 import { helpText } from './help.ts';
 import { BUILTIN_ANNOTATION } from './walk.ts';
 import { clispecCommand, schemaCommand } from './schema-command.ts';
+import { completeCommand, completionCommand } from './completion.ts';
 
 const INSTALLED = Symbol.for('ax-ts.builtins');
 
@@ -34,8 +35,12 @@ export function installBuiltins(root: Command): void {
   const r = root as Command & { [INSTALLED]?: true };
   if (r[INSTALLED]) return;
   r[INSTALLED] = true;
-  if (root.hasSubCommands() && !root.findChild('help')) root.addCommand(helpCommand(root));
+  const hasChildren = root.hasSubCommands();
+  if (hasChildren && !root.findChild('help')) root.addCommand(helpCommand(root));
   if (!root.findChild('__schema')) root.addCommand(schemaCommand(root));
+  // Cobra's model: `completion <shell>` prints a script that asks the hidden `__complete` on every TAB
+  if (hasChildren && !root.findChild('completion')) root.addCommand(completionCommand(root));
+  if (!root.findChild('__complete')) root.addCommand(completeCommand(root));
   // clispec's `schema`, unless the author has one or the root takes positionals (a word there is an argument)
   if (!root.findChild('schema') && root.args.length === 0) root.addCommand(clispecCommand(root));
 }

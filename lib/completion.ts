@@ -298,8 +298,7 @@ export async function complete(root: Command, args: readonly string[]): Promise<
     // --name=<value> or -x=<value> (the last letter of a shorthand group): complete the value.
     const f = partial.startsWith('--') ? longFlag(pos.command, partial.slice(2, eq)) : eq >= 2 ? flagByShort(pos.command, partial[eq - 1]!) : undefined;
     if (!f || (partial.startsWith('--') && f.name !== partial.slice(2, eq))) return { candidates: [], directive: NO_FILE };
-    const r = await flagValues(f, partial.slice(eq + 1));
-    return r;
+    return flagValues(f, partial.slice(eq + 1));
   }
   return nouns(pos, partial);
 }

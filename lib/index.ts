@@ -28,3 +28,5 @@ export type { JsonSchema } from './input-schema.ts';
 export { renderDefault, renderTable } from './render.ts';
 export { schemaDiff, formatDiff, diffSummary, schemaShape } from './schema-diff.ts';
 export type { Change, SchemaDiff, Severity } from './schema-diff.ts';
+export { completionCommands, complete, ShellCompDirective } from './completion.ts';
+export { completionScript, SHELLS } from './completion-scripts.ts';
