@@ -32,13 +32,12 @@ export function validatorFor(cmd: Command, schema: JsonSchema): ValidateFunction
 
 /**
  * Drops `null` values of optional properties (null = not given, B08) and returns the cleaned copy;
- * a `null` for a required property stays, so validation names it as missing.
+ * a `null` for a required property is dropped too, so validation then names it as missing.
  */
 export function dropNulls(args: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> {
-  const required = new Set((schema.required as string[] | undefined) ?? []);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) {
-    if (v === null && !required.has(k)) continue;
+    if (v === null) continue; // a null required property is then reported as missing, by name
     out[k] = v;
   }
   return out;

@@ -153,6 +153,8 @@ function commandEntry(root: Command, cmd: Command): Json {
     e.effects = 'non_idempotent';
     ext.effects_declared = false;
   }
+  // deprecated in v0.3 but still read by v0.2-era checkers; always agrees with effects
+  e.mutating = e.effects !== 'read_only';
   const kind = cmd.output?.kind ?? 'data';
   if (kind === 'stream') {
     e.output_kind = 'stream';

@@ -114,7 +114,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
  */
 async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
   const cmd = inv.command;
-  const others = [...inv.values.keys()].filter((k) => k !== 'args-json' && k !== 'format');
+  const others = [...inv.values.keys()].filter((k) => k !== 'args-json' && !(k === 'format' && injectedInForce(cmd, 'format')));
   if (others.length || inv.positionals.length) {
     const what = [...others.map((k) => `--${k}`), ...inv.positionals.map((p) => JSON.stringify(p))];
     throw validationError(`--args-json carries every argument; it cannot be combined with ${what.join(', ')}`, 'args_json_conflict', {

@@ -111,11 +111,15 @@ export function outputSchema(cmd: Command): { schema: JsonSchema; wrapping: Outp
   const declared = cmd.output?.schema;
   if (!declared || cmd.output?.kind === 'opaque') return undefined;
   const { $schema: _drop, ...inner } = declared as JsonSchema;
-  if (cmd.output?.kind === 'stream') {
-    return { schema: { type: 'object', properties: { items: { type: 'array', items: inner } }, required: ['items'] }, wrapping: 'items' };
-  }
-  if (inner.type === 'object') return { schema: inner, wrapping: 'object' };
-  return { schema: { type: 'object', properties: { result: inner }, required: ['result'] }, wrapping: 'result' };
+  if (inner.type === 'object' && cmd.output?.kind !== 'stream') return { schema: inner, wrapping: 'object' };
+  // Wrapping nests the payload schema one level down; its `$defs` move up to the new root so that
+  // `#/$defs/…` references still resolve (unless the payload has its own `$id`, which anchors them).
+  const { $defs, ...payload } = inner;
+  const hoist = $defs !== undefined && payload.$id === undefined;
+  const nested = hoist ? payload : inner;
+  const wrap = (properties: JsonSchema, required: string[]): JsonSchema => ({ type: 'object', properties, required, ...(hoist ? { $defs } : {}) });
+  if (cmd.output?.kind === 'stream') return { schema: wrap({ items: { type: 'array', items: nested } }, ['items']), wrapping: 'items' };
+  return { schema: wrap({ result: nested }, ['result']), wrapping: 'result' };
 }
 
 /** MCP annotations from `effects`; undefined when effects are not declared (clients assume destructive). */

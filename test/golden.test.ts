@@ -143,6 +143,45 @@ const TASKS_CASES: Case[] = [
   { name: 'err-schema-bad-shape', args: ['__schema', '--as=xml'] },
 ];
 
+/** Pins a text projection (SKILL.md, a completion script): deterministic, no paths, exact bytes. */
+async function pinText(cli: readonly string[], name: string, args: string[]): Promise<string> {
+  const first = await goldenRun(cli, args);
+  const second = await goldenRun(cli, args);
+  expect(first.code, first.stderr).toBe(0);
+  expect(first.stderr).toBe('');
+  expect(second.stdout).toBe(first.stdout);
+  const text = mask(first.stdout);
+  expect(text).not.toContain(REPO);
+  expect(text).not.toContain(tmpRoot);
+  expectGolden(name, text, { dir: GOLDEN_DIR });
+  return first.stdout;
+}
+
+/** Every other projection of the one walk (issue 5): clispec, llms, SKILL.md, completion scripts. */
+function pinProjections(cli: readonly string[], dir: string, shells: string[]) {
+  it('clispec (schema and __schema --as=clispec) is pinned and identical', async () => {
+    const a = await pinSchema(cli, `${dir}/schema.clispec`, ['schema']);
+    expect((await goldenRun(cli, ['__schema', '--as=clispec'])).stdout).toBe(a);
+  }, TIMEOUT);
+  it('__schema --as=llms is pinned', async () => {
+    await pinSchema(cli, `${dir}/schema.llms`, ['__schema', '--as=llms']);
+  }, TIMEOUT);
+  it('__schema --as=skill is pinned', async () => {
+    await pinText(cli, `${dir}/skill.md`, ['__schema', '--as=skill']);
+  }, TIMEOUT);
+  it.each(shells)('completion %s is pinned', async (shell) => {
+    await pinText(cli, `${dir}/completion.${shell}`, ['completion', shell]);
+  }, TIMEOUT);
+}
+
+describe('golden: tasks demo CLI, every projection', () => {
+  pinProjections(TASKS, 'tasks', ['bash', 'zsh', 'fish', 'powershell']);
+});
+
+describe('golden: reference fixture CLI, every projection', () => {
+  pinProjections(REF, 'ref', []);
+});
+
 describe('golden: tasks demo CLI (real process)', () => {
   it(
     '__schema (ax) is deterministic and pinned',
