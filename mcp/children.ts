@@ -13,14 +13,30 @@ import { syncBuiltinESMExports } from 'node:module';
 /** The signal of the tool call a piece of code runs for. */
 export const callScope = new AsyncLocalStorage<AbortSignal>();
 
+/** The empty per-call stand-ins for `process.stdin` under stdio (see stdio.ts guardStdin); a child given one gets `ignore`. */
+export const scopedStdins = new WeakSet<object>();
+
 /** Milliseconds between TERM and KILL. */
 export const KILL_GRACE_MS = 1000;
 
+/**
+ * The reaper: a tiny node process that reads `+pid` / `-pid` lines on its stdin (a pipe from the
+ * server) and, when that pipe ends — the server exited, including by SIGKILL, where no handler of
+ * ours runs — sends TERM, then KILL after the grace, to the children still listed, and exits.
+ * Case B27 (no child survives its server). Started on the first child of a server run only.
+ */
+const REAPER_SCRIPT = `const live=new Set();let buf='';process.on('SIGINT',()=>{});process.stdin.setEncoding('utf8');
+process.stdin.on('data',(d)=>{buf+=d;let i;while((i=buf.indexOf('\\n'))>=0){const l=buf.slice(0,i);buf=buf.slice(i+1);const p=Number(l.slice(1));if(l[0]==='+')live.add(p);else live.delete(p);}});
+const kill=(s)=>{for(const p of live){try{process.kill(p,s)}catch{live.delete(p)}}};
+process.stdin.on('end',()=>{if(!live.size)process.exit(0);kill('SIGTERM');setTimeout(()=>{kill('SIGKILL');process.exit(0)},${KILL_GRACE_MS})});
+process.stdin.on('error',()=>{});`;
+
 type Stdio = unknown;
 
-function fixStdio(stdio: Stdio, defaults: 'pipe' | 'inherit'): Stdio {
+function fixStdio(stdio: Stdio, defaults: 'pipe' | 'inherit', realStdin: unknown): Stdio {
   const arr: unknown[] = Array.isArray(stdio) ? [...stdio] : typeof stdio === 'string' ? [stdio, stdio, stdio] : [defaults, defaults, defaults];
-  if (arr[0] === 'inherit' || arr[0] === 0 || arr[0] === process.stdin) arr[0] = 'ignore';
+  const in0 = arr[0];
+  if (in0 === 'inherit' || in0 === 0 || in0 === realStdin || (typeof in0 === 'object' && in0 !== null && scopedStdins.has(in0))) arr[0] = 'ignore';
   if (arr[1] === 'inherit' || arr[1] === 1 || arr[1] === process.stdout) arr[1] = 2;
   return arr;
 }
@@ -42,10 +58,26 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
   const names = ['spawn', 'fork', 'exec', 'execFile', 'spawnSync', 'execSync', 'execFileSync'] as const;
   const originals = Object.fromEntries(names.map((n) => [n, cp[n]!]));
   const live = new Set<ChildProcess>();
+  const realStdin = process.stdin; // captured before stdio.ts scopes process.stdin per call
+  let reaper: ChildProcess | undefined;
+  const tellReaper = (line: string) => {
+    if (!reaper) {
+      reaper = originals.spawn!(process.execPath, ['-e', REAPER_SCRIPT], { stdio: ['pipe', 'ignore', 'ignore'], windowsHide: true }) as ChildProcess;
+      reaper.on('error', () => {});
+      reaper.stdin!.on('error', () => {});
+      reaper.unref();
+      (reaper.stdin as unknown as { unref?: () => void }).unref?.();
+    }
+    if (reaper.stdin!.writable) reaper.stdin!.write(`${line}\n`);
+  };
 
   const track = (child: ChildProcess) => {
     live.add(child);
-    child.once('exit', () => live.delete(child));
+    if (child.pid !== undefined) tellReaper(`+${child.pid}`);
+    child.once('exit', () => {
+      live.delete(child);
+      if (child.pid !== undefined) tellReaper(`-${child.pid}`);
+    });
     const signal = callScope.getStore();
     if (signal) {
       const kill = () => terminate(child);
@@ -70,7 +102,7 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
       else out[i] = out[i] ?? {};
     }
     const opts = { ...(out[i] as Record<string, unknown>) };
-    opts.stdio = fixStdio(opts.stdio, defaults);
+    opts.stdio = fixStdio(opts.stdio, defaults, realStdin);
     out[i] = opts;
     return out;
   };
@@ -99,6 +131,7 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
     restore() {
       for (const n of names) cp[n] = originals[n]!;
       syncBuiltinESMExports();
+      reaper?.stdin?.end();
     },
   };
 }

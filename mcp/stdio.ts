@@ -4,9 +4,9 @@
  * handlers get an empty stdin, children never inherit the protocol pipes, and the server exits
  * promptly on stdin EOF, SIGTERM or the run's abort. Cases B01, B02, B15, B17, B27.
  */
-import type { Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { installChildGuard } from './children.ts';
+import { callScope, installChildGuard, scopedStdins } from './children.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
 import { keepAlive } from './lifecycle.ts';
 
@@ -25,15 +25,47 @@ export function guardStdout(): { protocolOut: Writable; restore: () => void } {
 }
 
 /**
+ * Makes `process.stdin`, read from inside a tool call, an empty stream (one per call) instead of
+ * the protocol pipe: a handler or library that reads `process.stdin` directly (not `ctx.stdin`)
+ * would otherwise consume JSON-RPC bytes and wait forever for an EOF that never comes (B02).
+ * Outside calls, `process.stdin` is the real one. @returns the undo.
+ */
+export function guardStdin(): () => void {
+  const real = process.stdin;
+  const own = Object.getOwnPropertyDescriptor(process, 'stdin');
+  const perCall = new WeakMap<AbortSignal, Readable>();
+  Object.defineProperty(process, 'stdin', {
+    configurable: true,
+    enumerable: own?.enumerable ?? true,
+    get() {
+      const call = callScope.getStore();
+      if (!call) return real;
+      let empty = perCall.get(call);
+      if (!empty) {
+        empty = Readable.from([]);
+        scopedStdins.add(empty);
+        perCall.set(call, empty);
+      }
+      return empty;
+    },
+  });
+  return () => {
+    if (own) Object.defineProperty(process, 'stdin', own);
+    else Object.defineProperty(process, 'stdin', { configurable: true, enumerable: true, writable: true, value: real });
+  };
+}
+
+/**
  * Serves the model over stdio until stdin ends, SIGTERM arrives or `signal` aborts; then aborts
  * in-flight calls, kills their children and resolves.
  */
 export async function serveStdio(model: McpModel, options: McpServerOptions, signal: AbortSignal): Promise<void> {
   const { protocolOut, restore } = guardStdout();
   const children = installChildGuard(true);
+  const transport = new StdioServerTransport(process.stdin, protocolOut);
+  const restoreStdin = guardStdin();
   const life = keepAlive(options.log);
   const server = createServer(model, { ...options, track: life.track });
-  const transport = new StdioServerTransport(process.stdin, protocolOut);
   const stopped = new Promise<string>((resolve) => {
     process.stdin.once('end', () => resolve('stdin closed'));
     process.stdin.once('close', () => resolve('stdin closed'));
@@ -51,6 +83,7 @@ export async function serveStdio(model: McpModel, options: McpServerOptions, sig
   process.stdin.pause();
   process.stdin.unref?.();
   children.restore();
+  restoreStdin();
   life.release();
   // Keep the guard: a late timer's write after shutdown still must not reach the client's pipe.
   void restore;
