@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ABORT_GRACE_MS } from '../lib/run.ts';
 import { installChildGuard } from './children.ts';
 import { keepAlive } from './lifecycle.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
@@ -21,7 +22,7 @@ export interface HttpSettings {
   port: number;
   /** One server per request, no session ids (for several replicas behind a load balancer). */
   stateless: boolean;
-  /** Idle time after which a session is closed, in ms. */
+  /** Idle time (no POST in flight) after which a session is closed, in ms. */
   sessionIdleMs: number;
   /** Largest accepted POST body, in bytes (413 with a JSON-RPC error beyond). */
   maxBodyBytes: number;
@@ -30,9 +31,9 @@ export interface HttpSettings {
 }
 
 /** A JSON-RPC error response with an HTTP status. */
-function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
@@ -68,16 +69,33 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   close: () => Promise<void>;
   lastSeen: number;
+  /** POSTs still being answered: a session with one in flight is not idle (a long call is not cut off). */
+  inflight: number;
 }
 
 /**
- * Serves the model until `signal` aborts or SIGTERM arrives, then shuts down gracefully.
+ * Serves the model until `signal` aborts or SIGTERM arrives, then shuts down gracefully: in-flight
+ * calls are aborted and still answered (`interrupted`) before their streams close.
  * @param announce receives the URL once listening.
  */
 export async function serveHttp(model: McpModel, options: McpServerOptions, settings: HttpSettings, signal: AbortSignal, announce: (url: string) => void): Promise<void> {
   const life = keepAlive(options.log);
   const children = installChildGuard(false);
-  const serverOptions = { ...options, track: life.track };
+  // In-flight calls, so shutdown can let an aborted call send its `interrupted` result before the
+  // streams close (else the client waits for its request timeout).
+  const calls = new Set<Promise<void>>();
+  const track = (ac: AbortController) => {
+    const untrack = life.track(ac);
+    let settle = () => {};
+    const done = new Promise<void>((r) => (settle = r));
+    calls.add(done);
+    return () => {
+      untrack();
+      calls.delete(done);
+      settle();
+    };
+  };
+  const serverOptions = { ...options, track };
   const sessions = new Map<string, Session>();
   const transportOptions = { maxRequestBodySize: settings.maxBodyBytes };
 
@@ -88,6 +106,8 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
   app.all('/mcp', async (req, res) => {
     try {
       if (settings.stateless) {
+        // No session: no standalone GET stream to offer (it would hold a server open that never speaks) and nothing to DELETE.
+        if (req.method !== 'POST') return jsonError(res, 405, -32000, 'Method not allowed: stateless server, use POST', { allow: 'POST' });
         const server = createServer(model, serverOptions);
         const transport = new StreamableHTTPServerTransport({ ...transportOptions, sessionIdGenerator: undefined });
         res.on('close', () => {
@@ -103,6 +123,13 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
         const s = sessions.get(sid);
         if (!s) return jsonError(res, 404, -32001, 'Session not found: initialize a new session');
         s.lastSeen = Date.now();
+        if (req.method === 'POST') {
+          s.inflight += 1;
+          res.once('close', () => {
+            s.inflight -= 1;
+            s.lastSeen = Date.now();
+          });
+        }
         await s.transport.handleRequest(req, res);
         return;
       }
@@ -113,7 +140,7 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
         ...transportOptions,
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          session = { transport, lastSeen: Date.now(), close: async () => void (await Promise.allSettled([transport.close(), server.close()])) };
+          session = { transport, lastSeen: Date.now(), inflight: 0, close: async () => void (await Promise.allSettled([transport.close(), server.close()])) };
           sessions.set(id, session);
         },
         onsessionclosed: (id) => void sessions.delete(id),
@@ -138,9 +165,24 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
     jsonError(res, 500, -32603, `Internal error: ${(err as Error)?.message ?? 'unknown'}`);
   });
 
+  // Listen for the stop request before the URL is announced: a SIGTERM sent as soon as the URL
+  // appears must find the handler in place (else Node's default action kills the process).
+  let onSigterm = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    onSigterm = () => resolve();
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+    process.once('SIGTERM', onSigterm);
+  });
+
   const httpServer = await new Promise<import('node:http').Server>((resolve, reject) => {
-    const s = app.listen(settings.port, settings.host, () => resolve(s));
-    s.once('error', reject);
+    // express 5 hands a listen error (EADDRINUSE…) to this callback rather than throwing
+    const s = app.listen(settings.port, settings.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  }).catch((e: unknown) => {
+    process.off('SIGTERM', onSigterm);
+    children.restore();
+    life.release();
+    throw e;
   });
   const addr = httpServer.address() as AddressInfo;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
@@ -149,7 +191,7 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [id, s] of sessions) {
-      if (now - s.lastSeen > settings.sessionIdleMs) {
+      if (s.inflight === 0 && now - s.lastSeen > settings.sessionIdleMs) {
         sessions.delete(id);
         void s.close();
       }
@@ -157,17 +199,31 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
   }, Math.max(50, Math.min(settings.sessionIdleMs / 2, 60_000)));
   sweep.unref();
 
-  await new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    signal.addEventListener('abort', () => resolve(), { once: true });
-    process.once('SIGTERM', () => resolve());
-  });
+  await stopped;
+  process.off('SIGTERM', onSigterm);
   clearInterval(sweep);
-  httpServer.close();
+  // Bounded waits on ref'd timers (cleared at the end): an unref'd one could leave the event loop
+  // empty mid-shutdown, and main() treats an empty loop with the run unsettled as a hung handler.
+  const timers = new Set<NodeJS.Timeout>();
+  const delay = (ms: number) =>
+    new Promise<void>((r) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        r();
+      }, ms);
+      timers.add(t);
+    });
+  const closed = new Promise<void>((r) => httpServer.close(() => r()));
   life.abortAll();
-  await Promise.race([children.killAll(), new Promise((r) => setTimeout(r, 500).unref())]);
+  // an aborted call settles within ABORT_GRACE_MS (reported `interrupted`); let its result go out
+  await Promise.race([Promise.allSettled([...calls]), delay(ABORT_GRACE_MS + 100)]);
+  await Promise.race([children.killAll(), delay(500)]);
+  await delay(20); // the results just produced are written to their streams
   await Promise.allSettled([...sessions.values()].map((s) => s.close()));
+  // ended streams finish writing; connections still open after a moment are cut
+  await Promise.race([closed, delay(250)]);
   httpServer.closeAllConnections();
+  for (const t of timers) clearTimeout(t);
   children.restore();
   life.release();
 }
