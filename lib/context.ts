@@ -85,9 +85,9 @@ export interface RunContext<F extends FlagDecls = FlagDecls, A extends readonly 
   spanId: string;
   /** Reports progress (MCP `notifications/progress` when the caller asked for it; a no-op otherwise). */
   progress(done: number, total?: number, message?: string): void;
-  /** Writes one diagnostic line to stderr (never stdout). */
+  /** Writes one diagnostic line to stderr (never stdout); under MCP also a `notifications/message` (level info). */
   log(message: string): void;
-  /** Adds a warning to the envelope's `meta.warnings` and writes it to stderr. */
+  /** Adds a warning to the envelope's `meta.warnings` and writes it to stderr; under MCP also a `notifications/message` (level warning). */
   warn(message: string): void;
   /**
    * In a dry run returns `false` after recording `description` in `meta.would` (the side effect is

@@ -17,6 +17,8 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   /** Receives `ctx.progress` reports. */
   onProgress?: (done: number, total?: number, message?: string) => void;
+  /** Receives `ctx.log` / `ctx.warn` lines (the MCP bridge forwards them as `notifications/message`). */
+  onLog?: (level: 'info' | 'warning', message: string) => void;
   /** Environment seen by the handler. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** Program version for the error line. */
@@ -67,6 +69,7 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
     newKey: newIdempotencyKey,
     version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
     onProgress: options.onProgress,
+    onLog: options.onLog,
   };
   let outcome;
   try {

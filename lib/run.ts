@@ -32,6 +32,8 @@ export interface RunEnv {
   newKey: () => string;
   version: () => string;
   onProgress?: (done: number, total?: number, message?: string) => void;
+  /** Receives `ctx.log` (`info`) and `ctx.warn` (`warning`) lines as well (MCP `notifications/message`). */
+  onLog?: (level: 'info' | 'warning', message: string) => void;
 }
 
 /** What a run produced, for callers that need more than the exit code (the MCP bridge). */
@@ -203,10 +205,14 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Pro
     progress: (done, total, message) => {
       if (!closed) env.onProgress?.(done, total, message);
     },
-    log: (m) => stderr.write(`${m}\n`),
+    log: (m) => {
+      stderr.write(`${m}\n`);
+      if (!closed) env.onLog?.('info', m);
+    },
     warn: (m) => {
       warnings.push(m);
       stderr.write(`${m}\n`);
+      if (!closed) env.onLog?.('warning', m);
     },
     guard: (description) => {
       if (dryRun) would.push(description);

@@ -15,6 +15,8 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  CompleteRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Command } from '../lib/command.ts';
@@ -67,10 +69,13 @@ export function buildModel(root: Command): McpModel {
   return { root, refs, byName: new Map(refs.map((r) => [r.name, r])), prompts, resources, defs: new Map() };
 }
 
+/** MCP log levels, lowest first (RFC 5424 severities). */
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
 /** The low-level Server, with prompt/resource list methods answered even when nothing is declared. */
 class AxServer extends Server {
   protected override assertRequestHandlerCapability(method: string): void {
-    if (method.startsWith('prompts/') || method.startsWith('resources/')) return; // answered (empty) whatever is advertised (B26)
+    if (method.startsWith('prompts/') || method.startsWith('resources/') || method.startsWith('completion/')) return; // answered (empty) whatever is advertised (B26)
     super.assertRequestHandlerCapability(method);
   }
 }
@@ -94,7 +99,11 @@ export async function callTool(
   options: McpServerOptions,
   name: string,
   args: unknown,
-  extra: { signal: AbortSignal; progress?: (done: number, total?: number, message?: string) => void },
+  extra: {
+    signal: AbortSignal;
+    progress?: (done: number, total?: number, message?: string) => void;
+    log?: (level: 'info' | 'warning', message: string) => void;
+  },
 ): Promise<CallToolResult> {
   const ref = model.byName.get(name);
   if (!ref) throw unknownTool(model, name);
@@ -113,7 +122,7 @@ export async function callTool(
   const untrack = options.track?.(ac);
   try {
     const r = await callScope.run(ac.signal, () =>
-      invokeCommand(model.root, ref.command, values, { signal: ac.signal, onProgress: extra.progress, env: options.env, version: options.version }),
+      invokeCommand(model.root, ref.command, values, { signal: ac.signal, onProgress: extra.progress, onLog: extra.log, env: options.env, version: options.version }),
     );
     if (r.exitCode !== 0) {
       const text = r.errorEnvelope ? JSON.stringify(r.errorEnvelope) : r.stderr.trim();
@@ -133,14 +142,31 @@ export async function callTool(
 
 /** A connected-ready SDK Server for one session (stdio: the only one; HTTP: one per session). */
 export function createServer(model: McpModel, options: McpServerOptions): Server {
-  const capabilities: Record<string, object> = { tools: { listChanged: false } };
+  const capabilities: Record<string, object> = { tools: { listChanged: false }, logging: {} };
   if (model.prompts.length) capabilities.prompts = { listChanged: false };
   if (model.resources.length) capabilities.resources = { listChanged: false, subscribe: false };
+  if (model.prompts.length || model.resources.some((r) => r.decl.uriTemplate)) capabilities.completions = {};
   const server = new AxServer(
     { name: options.name ?? model.root.name, version: options.version },
     { capabilities, ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
   server.onerror = (e) => (options.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: ${e.message}`);
+
+  // logging/setLevel: the lowest level forwarded for this session (RFC 5424 order; default info).
+  let minLevel = LOG_LEVELS.indexOf('info');
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    minLevel = LOG_LEVELS.indexOf(request.params.level);
+    return {};
+  });
+
+  // completion/complete: prompt arguments and template variables have no completion source in a
+  // declaration (they are static data), so the answer is an honest empty list.
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const ref = request.params.ref;
+    const known = ref.type === 'ref/prompt' ? model.prompts.some((p) => p.decl.name === ref.name) : model.resources.some((r) => r.decl.uriTemplate === ref.uri || r.decl.uri === ref.uri);
+    if (!known) throw new McpError(ErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.type === 'ref/prompt' ? ref.name : ref.uri}`);
+    return { completion: { values: [], total: 0, hasMore: false } };
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (model.toolList ??= model.refs.map((r) => defOf(model, r))) as never }));
 
@@ -154,7 +180,11 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
               .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
               .catch(() => {});
           };
-    return callTool(model, options, request.params.name, request.params.arguments, { signal: extra.signal, progress });
+    const log = (level: 'info' | 'warning', message: string) => {
+      if (LOG_LEVELS.indexOf(level) < minLevel) return;
+      void extra.sendNotification({ method: 'notifications/message', params: { level, logger: request.params.name, data: message } }).catch(() => {});
+    };
+    return callTool(model, options, request.params.name, request.params.arguments, { signal: extra.signal, progress, log });
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: model.prompts.map((p) => promptListEntry(p.decl)) as never }));

@@ -3,7 +3,7 @@
 // fixture names the suite's scenarios call, so the suite exercises the real bridge: each tool is an
 // ordinary ax-ts command, run in-process by `mcp-server --transport http` exactly as for any CLI.
 // Scenarios that need what a CLI command cannot produce (image/audio/embedded-resource content,
-// sampling, elicitation, logging, subscriptions…) are listed, with reasons, in expected-failures.yml.
+// sampling, elicitation, subscriptions…) are listed, with reasons, in expected-failures.yml.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AxError, Command, declarePrompt, declareResource, main } from '../../lib/index.ts';
 import { mountMcpServer } from '../../mcp/index.ts';
@@ -32,6 +32,19 @@ root.addCommand(
     },
   }),
   // tools-call-with-progress: 0/100, 50/100, 100/100, ~50 ms apart
+  new Command({
+    use: 'test_tool_with_logging',
+    short: 'Log three lines while running (forwarded as notifications/message)',
+    effects: 'read_only',
+    run: async (ctx) => {
+      ctx.log('Tool execution started');
+      await sleep(50, undefined, { signal: ctx.signal });
+      ctx.log('Tool processing data');
+      await sleep(50, undefined, { signal: ctx.signal });
+      ctx.log('Tool execution completed');
+      return { logged: 3 };
+    },
+  }),
   new Command({
     use: 'test_tool_with_progress',
     short: 'Report progress three times',
