@@ -30,3 +30,4 @@ export { schemaDiff, formatDiff, diffSummary, schemaShape } from './schema-diff.
 export type { Change, SchemaDiff, Severity } from './schema-diff.ts';
 export { completionCommands, complete, ShellCompDirective } from './completion.ts';
 export { completionScript, SHELLS } from './completion-scripts.ts';
+export { skillMarkdown, agentsMarkdown, skillName, SKILL_LIMITS } from './skill.ts';

@@ -63,9 +63,9 @@ export function skillMarkdown(root: Command, version: string): string {
   return `${out.join('\n')}\n`;
 }
 
-/** The AGENTS.md text written beside SKILL.md: a short pointer for coding agents. */
-export function agentsMarkdown(root: Command): string {
-  const p = root.name;
+/** The AGENTS.md text written beside SKILL.md: a short pointer for coding agents. @param program the program's name. */
+export function agentsMarkdown(program: string): string {
+  const p = program;
   return [
     `# Using ${p} from an agent`,
     '',

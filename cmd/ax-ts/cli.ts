@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { skillCommand } from './skill.ts';
 import { AxError, Command, defineError, diffSummary, formatDiff, resolveVersion, schemaDiff, schemaShape, type Change, type RunContext, type SchemaDiff } from '../../lib/index.ts';
 
 /** At least one change between the two documents breaks existing callers. Exit 1. */
@@ -124,9 +125,9 @@ export function buildAxTsCli(): Command {
   return new Command({
     use: 'ax-ts',
     short: 'ax-ts: tools for CLIs built with ax-ts',
-    long: 'Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails when a change would break agents or scripts.',
-    example: 'ax-ts schema-diff released.json current.json',
+    long: 'Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails when a change would break agents or scripts; skill writes (or checks) SKILL.md and AGENTS.md for a program.',
+    example: 'ax-ts schema-diff released.json current.json\nax-ts skill dist/bin/tasks.js --out skills/tasks --check',
     version: resolveVersion(undefined, fileURLToPath(import.meta.url)),
-    commands: [schemaDiffCommand()],
+    commands: [schemaDiffCommand(), skillCommand()],
   });
 }
