@@ -257,7 +257,7 @@ describe('success envelope', () => {
   test.each([
     { name: 'given key is echoed', args: ['--idempotency-key', 'order-77'], key: 'order-77', given: true },
     { name: 'given with =', args: ['--idempotency-key=k=1'], key: 'k=1', given: true },
-    { name: 'given key is trimmed', args: ['--idempotency-key', '  abc  '], key: 'abc', given: true },
+    { name: 'given key is opaque: kept exactly, spaces too', args: ['--idempotency-key', '  abc  '], key: '  abc  ', given: true },
     { name: 'given before the command word', args: ['--idempotency-key', 'pre', '@'], key: 'pre', given: true },
     { name: 'empty key → fresh UUID v4', args: ['--idempotency-key', ''], key: UUID_V4, given: false },
     { name: 'blank key → fresh UUID v4', args: ['--idempotency-key=   '], key: UUID_V4, given: false },

@@ -76,6 +76,7 @@ const rootHelp = (schemaShort: string) => [
   '  tool [command]',
   '',
   'Available Commands:',
+  '  completion Generate the autocompletion script for the specified shell',
   '  get        Get one item',
   '  help       Help about any command',
   '  list       List items',
