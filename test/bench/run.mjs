@@ -1,0 +1,707 @@
+#!/usr/bin/env node
+/**
+ * ax-ts benchmark (issue 6): `npm run bench` = `npm run build && node test/bench/run.mjs`.
+ *
+ * Measures, in ONE run, the pair members alternated round by round (A B, B A, A B …, never all A then
+ * all B), so that load drifting on the machine hits both sides alike, and prints medians, p99 where
+ * asked, and ratios against baselines measured in the same run:
+ *   1. cold start of the bundled demo (dist/bin/tasks.js) vs `node -e 0` and vs a bundled commander CLI
+ *      of the same shape (fixtures/commander-tasks.mjs → one CommonJS file);
+ *   2. `__schema` and `__schema --as=mcp` on generated trees (gen-tree.mjs) of 100, 1,000 and 5,000
+ *      commands: wall time, work inside the process, CPU, peak RSS, cost per command; plus the same tree
+ *      built with one addCommand per command, and one command run from each tree;
+ *   3. `mcp-server` spawn → initialize answered (stdio) vs a minimal SDK server (fixtures/minimal-server.mjs),
+ *      with ax-ts serving one no-op tool (fixtures/ax-noop.ts) alongside, to separate framework from demo;
+ *   4. `tools/call` over stdio, HTTP stateful and HTTP stateless: latency of sequential calls (median,
+ *      p99) and throughput with 8 calls in flight, the same SDK Client code for every server;
+ *   5. memory: peak RSS of a command run, VmRSS of the idle servers after initialize.
+ * Then PASS/FAIL per target of the issue (never a failing exit code for a missed target; exit 1 only
+ * if the benchmark itself breaks) and the whole report to test/bench/results.md.
+ *
+ * Plain Node ESM: nothing here goes through tsx. Not part of `npm test` (no `.test.` in any name).
+ *
+ * Environment:
+ *   BENCH_QUICK=1        a fast smoke run (few runs; writes to $TMPDIR unless BENCH_OUT is set)
+ *   BENCH_OUT=path       where to write the Markdown report (default test/bench/results.md; quick: tmp)
+ *   BENCH_ONLY=a,b       only these sections: cold, trees, init, calls, memory
+ *   BENCH_SIZES=100,1000,5000   tree sizes (the 1,000 tree carries the __schema targets)
+ *   BENCH_COLD_RUNS, BENCH_TREE_RUNS, BENCH_INIT_RUNS, BENCH_CALLS, BENCH_TPUT_CALLS,
+ *   BENCH_TPUT_ROUNDS, BENCH_RSS_RUNS    run counts per member (see COUNTS below)
+ *   BENCH_BIN=path       the CLI under test (default dist/bin/tasks.js)
+ *   BENCH_KEEP=1         keep the temporary build directory (its path is printed)
+ */
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { build } from 'esbuild';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { EXIT_HOOK, treeSource } from './gen-tree.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..', '..');
+const NODE = process.execPath;
+const QUICK = process.env.BENCH_QUICK === '1';
+const int = (name, full, quick) => {
+  const v = process.env[name];
+  return v && /^\d+$/.test(v) ? Number(v) : QUICK ? quick : full;
+};
+const COUNTS = {
+  cold: int('BENCH_COLD_RUNS', 35, 5), // per member per row
+  tree: int('BENCH_TREE_RUNS', 15, 3), // per member per tree size
+  init: int('BENCH_INIT_RUNS', 25, 5), // spawn → initialize, per member
+  calls: int('BENCH_CALLS', 1000, 100), // sequential tools/call per member per transport
+  tputCalls: int('BENCH_TPUT_CALLS', 1000, 200), // calls per throughput round
+  tputRounds: int('BENCH_TPUT_ROUNDS', 5, 2), // throughput rounds per member
+  rss: int('BENCH_RSS_RUNS', 5, 2), // /usr/bin/time runs per member
+  warmup: QUICK ? 10 : 50, // tools/call warm-up per member
+};
+const SIZES = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number).filter((n) => n > 0);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'cold,trees,init,calls,memory').split(',').map((s) => s.trim()));
+const BIN = process.env.BENCH_BIN ? resolve(process.env.BENCH_BIN) : join(ROOT, 'dist/bin/tasks.js');
+const OUT = process.env.BENCH_OUT ? resolve(process.env.BENCH_OUT) : QUICK ? join(os.tmpdir(), 'ax-bench-results.quick.md') : join(HERE, 'results.md');
+const INFLIGHT = 8;
+
+// ---------- small helpers ----------
+
+const log = (s = '') => process.stderr.write(`${s}\n`);
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+function quantile(xs, q) {
+  const s = sorted(xs);
+  if (!s.length) return NaN;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+}
+const median = (xs) => {
+  const s = sorted(xs);
+  const n = s.length;
+  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+const p99 = (xs) => quantile(xs, 0.99);
+const ms = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : NaN);
+const rx = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : 'n/a');
+const mib = (kib) => (Number.isFinite(kib) ? `${(kib / 1024).toFixed(1)} MiB` : 'n/a');
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+/** Member order for round r: rotated, so each member is first as often as the others. */
+const rotate = (xs, r) => xs.map((_, i) => xs[(i + r) % xs.length]);
+const pf = (ok) => (ok === undefined ? '—' : ok ? 'PASS' : 'FAIL');
+
+/** Children get a clean environment: no NODE_OPTIONS or AGENT_MODE from the caller. */
+function childEnv(extra = {}) {
+  const env = { ...process.env, ...extra };
+  for (const k of Object.keys(env)) if (k.startsWith('NODE_') || k === 'AGENT_MODE' || k.startsWith('VITEST')) delete env[k];
+  return env;
+}
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+/** CPU time (ms) of this process's waited-for children so far (Linux /proc; NaN elsewhere). */
+function childrenCpu() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // after "pid (comm) ": state is f[0]; cutime and cstime are fields 16 and 17 of stat → f[13], f[14]
+    return ((Number(f[13]) + Number(f[14])) * 1000) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
+/** One timed run: spawnSync, wall time in ms; throws if the child fails (the bench is broken then). */
+function timed(member, env) {
+  const c0 = childrenCpu();
+  const t0 = now();
+  const r = spawnSync(NODE, member.argv, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30, timeout: 120_000 });
+  const t = now() - t0;
+  const cpu = childrenCpu() - c0;
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${member.label}: exit ${r.status}\n${String(r.stderr).slice(-2000)}`);
+  const hook = /__bench (\{.*\})/.exec(String(r.stderr));
+  return { wall: t, cpu, hook: hook ? JSON.parse(hook[1]) : undefined, stdoutBytes: r.stdout.length };
+}
+
+/**
+ * Runs every member `runs` times, interleaved (rotated order per round), after one warm-up each.
+ * Per member: wall times; CPU time of the child (from the parent's cutime+cstime, 10 ms ticks, so
+ * only the mean over many runs is meaningful); and what the exit hook reports, if the child has one.
+ */
+function interleave(members, runs, env, progress) {
+  const res = new Map(members.map((m) => [m, { wall: [], cpuSum: 0, work: [], cpuIn: [], maxRSS: [], bytes: 0 }]));
+  for (const m of members) res.get(m).bytes = timed(m, env).stdoutBytes; // warm-up (page cache), not counted
+  for (let r = 0; r < runs; r++) {
+    for (const m of rotate(members, r)) {
+      const x = timed(m, env);
+      const o = res.get(m);
+      o.wall.push(x.wall);
+      o.cpuSum += x.cpu;
+      if (x.hook) {
+        o.work.push(x.hook.work);
+        o.cpuIn.push(x.hook.cpu);
+        o.maxRSS.push(x.hook.maxRSS);
+      }
+    }
+    if (progress) progress(r + 1, runs);
+  }
+  for (const o of res.values()) o.cpu = o.cpuSum / runs;
+  return res;
+}
+
+function progressLine(label) {
+  let last = 0;
+  return (i, n) => {
+    const t = Date.now();
+    if (i === n || t - last > 2000) {
+      last = t;
+      process.stderr.write(`\r  ${label}: ${i}/${n}   ${i === n ? '\n' : ''}`);
+    }
+  };
+}
+
+// ---------- machine ----------
+
+function machine() {
+  let cpu = os.cpus()[0]?.model ?? 'unknown';
+  try {
+    const m = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    if (m) cpu = m[1].trim();
+  } catch {
+    /* not Linux */
+  }
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    /* not a checkout */
+  }
+  return {
+    cpu,
+    cores: os.availableParallelism?.() ?? os.cpus().length,
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    date: new Date().toISOString(),
+    loadStart: os.loadavg().map((x) => x.toFixed(2)).join(' '),
+    commit,
+  };
+}
+
+// ---------- preparation: stores, bundles, trees ----------
+
+function writeStore(file, n) {
+  const tasks = [];
+  const tags = ['home', 'work', 'admin', 'money', 'garden'];
+  for (let i = 1; i <= n; i++) {
+    const done = i % 3 === 0;
+    tasks.push({
+      id: i,
+      title: `synthetic task number ${i} with a title of ordinary length`,
+      status: done ? 'done' : 'open',
+      tags: [tags[i % 5], ...(i % 7 === 0 ? [tags[(i + 2) % 5]] : [])],
+      due: i % 4 === 0 ? `2030-0${1 + (i % 9)}-1${i % 10}` : null,
+      created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+      done_at: done ? new Date(Date.UTC(2026, 0, 2) + i * 60_000).toISOString() : null,
+    });
+  }
+  writeFileSync(file, `${JSON.stringify({ version: 1, next_id: n + 1, tasks, idempotency: {} }, null, 2)}\n`);
+}
+
+const ESM_BANNER = '#!/usr/bin/env node\nimport { createRequire as __axCreateRequire } from "node:module"; const require = __axCreateRequire(import.meta.url);';
+
+async function prepare(dir) {
+  const store1000 = join(dir, 'store-1000.json');
+  const store3 = join(dir, 'store-3.json');
+  writeStore(store1000, 1000);
+  writeStore(store3, 3);
+  // The repository's package.json at the root of the temporary directory: "type": "module" (without
+  // it Node 20 first compiles each .js as CommonJS, fails, and compiles it again as ESM) and the
+  // version the demo reads at start.
+  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  // A snapshot of the built CLI (byte-identical, same layout dist/bin/…): a rebuild of dist/ while the
+  // benchmark runs cannot change or break what is measured.
+  const bin = join(dir, relative(ROOT, BIN).startsWith('..') ? join('dist/bin', basename(BIN)) : relative(ROOT, BIN));
+  cpSync(dirname(BIN), dirname(bin), { recursive: true });
+  const common = { absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
+  // commander users ship CommonJS: commander is CJS, a CJS bundle starts fastest on Node 20.
+  const commander = join(dir, 'commander-tasks.cjs');
+  await build({ ...common, entryPoints: [join(HERE, 'fixtures/commander-tasks.mjs')], outfile: commander, format: 'cjs' });
+  // The minimal SDK server, bundled like dist/bin/tasks.js (ESM, splitting: its HTTP stack is a lazy chunk).
+  const esmSplit = { ...common, splitting: true, format: 'esm', chunkNames: 'chunks/[name]-[hash]', banner: { js: ESM_BANNER } };
+  await build({ ...esmSplit, entryPoints: { 'minimal-server': join(HERE, 'fixtures/minimal-server.mjs') }, outdir: join(dir, 'minimal') });
+  const minimal = join(dir, 'minimal/minimal-server.js');
+  // ax-ts with one no-op tool: the framework's own cost per call.
+  await build({ ...esmSplit, entryPoints: { 'ax-noop': join(HERE, 'fixtures/ax-noop.ts') }, outdir: join(dir, 'ax-noop') });
+  const axNoop = join(dir, 'ax-noop/ax-noop.js');
+  // Floor of the in-process measure: an ESM file holding only the exit hook.
+  const floor = join(dir, 'floor.mjs');
+  writeFileSync(floor, `${EXIT_HOOK}\n`);
+  // Trees: one generated module per size (and style), bundled like dist/bin/tasks.js (.ci/build.mjs step 3).
+  const trees = new Map();
+  const treeBytes = new Map();
+  const variants = [[1, 'declarative'], ...SIZES.flatMap((n) => [[n, 'declarative'], [n, 'imperative']])];
+  for (const [n, style] of variants) {
+    const name = `tree-${n}${style === 'imperative' ? '-imperative' : ''}`;
+    const src = join(dir, `${name}.ts`);
+    writeFileSync(src, treeSource(n, join(ROOT, 'lib/index.ts'), style));
+    await build({ ...esmSplit, entryPoints: { [name]: src }, outdir: join(dir, name) });
+    trees.set(style === 'imperative' ? `${n}i` : n, join(dir, name, `${name}.js`));
+    if (style === 'declarative') treeBytes.set(n, { source: statSync(src).size, bundle: statSync(join(dir, name, `${name}.js`)).size });
+  }
+  return { bin, store1000, store3, commander, minimal, axNoop, floor, trees, treeBytes };
+}
+
+// ---------- 1. cold start ----------
+
+async function coldStart(p, report) {
+  log('\n[1/5] cold start, bundled (ms, median of interleaved runs)');
+  const env = childEnv({ TASKS_FILE: p.store1000, HOME: os.tmpdir() });
+  const rows = [
+    { name: '--version', args: ['--version'], target: 1.1 },
+    { name: '--help', args: ['--help'], target: 1.1 },
+    { name: 'list --format json', args: ['list', '--format', 'json'], target: 1.1 },
+    { name: '__schema', args: ['__schema'] },
+    { name: '__schema --as=mcp', args: ['__schema', '--as=mcp'] },
+  ];
+  const lines = [
+    '| command | node -e 0 | ax-ts | commander | ax-ts / node | ax-ts / commander | commander / node | CPU ms node / ax-ts / commander¹ | target | result |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  ];
+  const results = [];
+  for (const row of rows) {
+    const node0 = { label: 'node -e 0', argv: ['-e', '0'] };
+    const ax = { label: `tasks ${row.name}`, argv: [p.bin, ...row.args] };
+    const cm = { label: `commander ${row.name}`, argv: [p.commander, ...row.args] };
+    const res = interleave([node0, ax, cm], COUNTS.cold, env, progressLine(row.name));
+    const [n, a, c] = [node0, ax, cm].map((m) => median(res.get(m).wall));
+    const cpu = [node0, ax, cm].map((m) => res.get(m).cpu);
+    const r = ratio(a, n);
+    const ok = row.target ? r <= row.target : undefined;
+    results.push({ ...row, node: n, ax: a, commander: c, ratio: r, cpu, ok });
+    lines.push(
+      `| \`tasks ${row.name}\` | ${ms(n)} | ${ms(a)} | ${ms(c)} | ${rx(r)} | ${rx(ratio(a, c))} | ${rx(ratio(c, n))} | ${cpu.map((x) => ms(x, 0)).join(' / ')} (${rx(ratio(cpu[1], cpu[0]))}) | ${row.target ? `≤ ${row.target.toFixed(2)}× node` : '—'} | ${pf(ok)} |`,
+    );
+  }
+  report.cold = { lines, results, notes: ['¹ mean CPU time (user + system) per run of the child, from the parent\'s cutime/cstime; the ratio is ax-ts / node. Less sensitive than wall time to other load on the machine.'] };
+  for (const r of results) if (r.target) report.targets.push({ target: `\`tasks ${r.name}\` ≤ 1.10× \`node -e 0\``, value: `${rx(r.ratio)} (commander ${rx(ratio(r.commander, r.node))})`, ok: r.ok });
+}
+
+// ---------- 2. __schema on generated trees ----------
+
+const SHAPES = {
+  ax: { label: '`__schema`', args: ['__schema'] },
+  mcp: { label: '`__schema --as=mcp`', args: ['__schema', '--as=mcp'] },
+  imp: { label: '`__schema`, tree built with `addCommand` one by one', args: ['__schema'], imperative: true },
+  run: { label: 'run one command (`g001 c00001 x --format json`)', args: ['g001', 'c00001', 'x', '--format', 'json'], noTarget: true },
+};
+
+async function trees(p, report) {
+  log('\n[2/5] __schema on generated trees (5 flags per command)');
+  const env = childEnv({ HOME: os.tmpdir() });
+  const byTree = new Map();
+  const node0 = { label: 'node -e 0', argv: ['-e', '0'] };
+  for (const n of [1, ...SIZES]) {
+    const shapes = Object.entries(SHAPES).filter(([, sh]) => !(sh.imperative && n === 1));
+    const byShape = shapes.map(([k, sh]) => [k, { label: `tree ${n} ${k}`, argv: [p.trees.get(sh.imperative ? `${n}i` : n), ...sh.args] }]);
+    const members = [node0, ...byShape.map(([, m]) => m)];
+    const floor = { label: 'floor', argv: [p.floor] };
+    if (n === 1) members.push(floor);
+    // the floor tree is cheap and its noise enters every per-command figure: run it twice as often
+    const runs = n === 1 ? COUNTS.tree * 2 : COUNTS.tree;
+    const res = interleave(members, runs, env, progressLine(n === 1 ? 'tree of 1 (floor)' : `tree of ${n.toLocaleString('en')}`));
+    byTree.set(n, {
+      node: median(res.get(node0).wall),
+      floorWork: n === 1 ? median(res.get(floor).work) : undefined,
+      shapes: Object.fromEntries(
+        byShape.map(([k, m]) => {
+          const o = res.get(m);
+          return [k, { wall: median(o.wall), work: median(o.work), cpuIn: median(o.cpuIn), maxRSS: median(o.maxRSS), bytes: o.bytes }];
+        }),
+      ),
+    });
+  }
+  const base = byTree.get(1);
+  const lines = [
+    '| commands | invocation | node -e 0 | wall | wall / node | work in process | CPU in process¹ | work per command² | peak RSS | output |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  const perCmd = {};
+  for (const shape of Object.keys(SHAPES)) {
+    for (const [n, t] of byTree) {
+      const s = t.shapes[shape];
+      if (!s) continue;
+      const floorWork = base.shapes[SHAPES[shape].imperative ? 'ax' : shape].work; // the tree of 1 is only built declaratively
+      const per = n > 1 ? ((s.work - floorWork) / (n - 1)) * 1000 : NaN;
+      (perCmd[shape] ??= {})[n] = per;
+      lines.push(
+        `| ${n === 1 ? '1 (floor)' : n.toLocaleString('en')} | ${SHAPES[shape].label} | ${ms(t.node)} | ${ms(s.wall)} | ${rx(ratio(s.wall, t.node))} | ${ms(s.work)} ms | ${ms(s.cpuIn)} ms | ${n > 1 ? `${ms(per, 1)} µs` : '—'} | ${mib(s.maxRSS)} | ${(s.bytes / 1024).toFixed(0)} KiB |`,
+      );
+    }
+  }
+  const notes = [
+    `Declarations: ${(([n, b]) => `${(b.source / n / 1024).toFixed(2)} KiB of source per command; the ${n.toLocaleString('en')}-command bundle is ${(b.bundle / 2 ** 20).toFixed(2)} MiB`)([...p.treeBytes].at(-1))} (lib included).`,
+    '¹ user + system CPU time of the whole process (all threads, bootstrap included), from `process.resourceUsage()` at exit.',
+    `² (work(n) − work(tree of 1)) / (n − 1). An ESM file holding nothing but the exit hook does ${ms(base.floorWork)} ms of "work" (Node's ESM loader start-up): that much of every row is not ax-ts.`,
+  ];
+  report.trees = { lines, notes, byTree, perCmd };
+  const t1000 = byTree.get(1000);
+  if (t1000) {
+    for (const shape of ['ax', 'mcp']) {
+      const s = t1000.shapes[shape];
+      const label = `${SHAPES[shape].label} 1,000 commands`;
+      const r = ratio(s.wall, t1000.node);
+      report.targets.push({ target: `${label} ≤ 1.7× \`node -e 0\``, value: rx(r), ok: r <= 1.7 });
+      report.targets.push({ target: `${label}: ≤ 25 ms of work in the process`, value: `${ms(s.work)} ms`, ok: s.work <= 25 });
+    }
+  }
+  const lo = Math.min(...SIZES);
+  const hi = Math.max(...SIZES);
+  if (lo !== hi) {
+    for (const shape of Object.keys(SHAPES).filter((k) => !SHAPES[k].noTarget)) {
+      const c = perCmd[shape];
+      const r = c[hi] / c[lo];
+      const mid = SIZES.filter((n) => n !== lo && n !== hi).map((n) => `${ms(c[n])} → `).join('');
+      // Linear: the cost per command does not grow with the tree (a quadratic walk would make this hi/lo, i.e. 50×).
+      // If the smallest tree's cost is lost in the noise (≤ 0), the ratio is meaningless: no verdict.
+      report.targets.push({
+        target: `${SHAPES[shape].label} linear: work per command ${hi.toLocaleString('en')} vs ${lo} ≤ 2×`,
+        value: `${c[lo] > 0 ? rx(r) : 'n/a'} (${ms(c[lo])} → ${mid}${ms(c[hi])} µs)`,
+        ok: c[lo] > 0 ? r <= 2 : undefined,
+      });
+    }
+  }
+}
+
+// ---------- 3. mcp-server spawn → initialize ----------
+
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'ax-bench', version: '1.0.0' } } };
+
+function vm(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (k) => Number(new RegExp(`${k}:\\s*(\\d+)`).exec(s)?.[1]);
+    return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
+  } catch {
+    return { rss: NaN, hwm: NaN };
+  }
+}
+
+/** Spawns a stdio server, times spawn → initialize result, then reads VmRSS once idle. */
+async function initOnce(argv, env) {
+  const t0 = now();
+  const child = spawn(NODE, argv, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  child.stdin.write(`${JSON.stringify(INIT)}\n`);
+  let buf = '';
+  const t = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${argv.join(' ')}: no initialize answer in 30 s`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`${argv.join(' ')}: exited ${code} before answering initialize`)));
+    child.stdout.on('data', (d) => {
+      buf += d;
+      if (/"id":1\b/.test(buf) && buf.includes('\n')) {
+        clearTimeout(timer);
+        resolve(now() - t0);
+      }
+    });
+  });
+  if (!/"result"/.test(buf)) throw new Error(`${argv.join(' ')}: initialize failed: ${buf.slice(0, 500)}`);
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  await sleep(150);
+  const mem = vm(child.pid);
+  child.removeAllListeners('exit');
+  const exited = new Promise((r) => child.once('exit', r));
+  child.stdin.end();
+  const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(killer);
+  return { t, ...mem };
+}
+
+async function serverInit(p, report) {
+  log('\n[3/5] mcp-server spawn → initialize answered (stdio)');
+  const env = childEnv({ TASKS_FILE: p.store3, HOME: os.tmpdir() });
+  const members = [
+    { key: 'ax', label: 'ax-ts `tasks mcp-server`', argv: [p.bin, 'mcp-server'] },
+    { key: 'noop', label: 'ax-ts, one no-op tool', argv: [p.axNoop, 'mcp-server'] },
+    { key: 'minimal', label: 'minimal SDK server', argv: [p.minimal] },
+  ];
+  const res = new Map(members.map((m) => [m, { t: [], rss: [], hwm: [] }]));
+  for (const m of members) await initOnce(m.argv, env); // warm-up
+  const prog = progressLine('spawn → initialize');
+  for (let r = 0; r < COUNTS.init; r++) {
+    for (const m of rotate(members, r)) {
+      const x = await initOnce(m.argv, env);
+      const o = res.get(m);
+      o.t.push(x.t);
+      o.rss.push(x.rss);
+      o.hwm.push(x.hwm);
+    }
+    prog(r + 1, COUNTS.init);
+  }
+  const [a, nb, b] = members.map((m) => res.get(m));
+  const r = ratio(median(a.t), median(b.t));
+  const rn = ratio(median(nb.t), median(b.t));
+  report.init = {
+    lines: [
+      '| | ax-ts `tasks mcp-server` | ax-ts, one no-op tool | minimal SDK server | tasks / minimal | no-op / minimal | target | result |',
+      '|---|---:|---:|---:|---:|---:|---|---|',
+      `| spawn → initialize answered, median | ${ms(median(a.t))} ms | ${ms(median(nb.t))} ms | ${ms(median(b.t))} ms | ${rx(r)} | ${rx(rn)} | ≤ 1.20× | ${pf(r <= 1.2)} |`,
+      `| p99 | ${ms(p99(a.t))} ms | ${ms(p99(nb.t))} ms | ${ms(p99(b.t))} ms | ${rx(ratio(p99(a.t), p99(b.t)))} | ${rx(ratio(p99(nb.t), p99(b.t)))} | — | — |`,
+    ],
+    mem: Object.fromEntries(members.map((m) => [m.key, { label: m.label, rss: median(res.get(m).rss), hwm: median(res.get(m).hwm) }])),
+  };
+  report.targets.push({ target: 'server spawn → initialize ≤ 1.2× minimal SDK server', value: rx(r), ok: r <= 1.2 });
+}
+
+// ---------- 4. tools/call ----------
+
+async function startHttp(argv, env) {
+  const child = spawn(NODE, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${argv.join(' ')}: no URL in 30 s: ${err}`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`${argv.join(' ')}: exited ${code}: ${err}`)));
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    url,
+    stop: async () => {
+      const exited = new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+const SIDES = {
+  ax: { label: 'ax-ts `tasks` (`show`)', argv: (p) => [p.bin, 'mcp-server'], http: (p) => [p.bin, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], params: { name: 'show', arguments: { id: '1' } } },
+  noop: { label: 'ax-ts no-op', argv: (p) => [p.axNoop, 'mcp-server'], http: (p) => [p.axNoop, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], params: { name: 'noop', arguments: {} } },
+  minimal: { label: 'minimal SDK', argv: (p) => [p.minimal], http: (p) => [p.minimal, '--http'], params: { name: 'noop', arguments: {} } },
+};
+
+async function connect(kind, side, p, env) {
+  const S = SIDES[side];
+  const client = new Client({ name: 'ax-bench', version: '1.0.0' });
+  let stop = async () => {};
+  if (kind === 'stdio') {
+    await client.connect(new StdioClientTransport({ command: NODE, args: S.argv(p), env, stderr: 'ignore' }));
+  } else {
+    const srv = await startHttp([...S.http(p), ...(kind === 'http-stateless' ? ['--stateless'] : [])], env);
+    await client.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
+    stop = srv.stop;
+  }
+  const call = async () => {
+    const r = await client.callTool(S.params);
+    if (r.isError) throw new Error(`${side} ${kind}: tools/call failed: ${JSON.stringify(r.content).slice(0, 300)}`);
+  };
+  return {
+    call,
+    close: async () => {
+      await client.close().catch(() => {});
+      await stop();
+    },
+  };
+}
+
+async function throughputRound(call, n) {
+  let next = 0;
+  const t0 = now();
+  await Promise.all(
+    Array.from({ length: INFLIGHT }, async () => {
+      while (next < n) {
+        next += 1;
+        await call();
+      }
+    }),
+  );
+  return (n / (now() - t0)) * 1000;
+}
+
+async function toolCalls(p, report) {
+  log(`\n[4/5] tools/call: ${COUNTS.calls} sequential calls per side, then ${INFLIGHT} in flight`);
+  const env = childEnv({ TASKS_FILE: p.store3, HOME: os.tmpdir() });
+  const lines = [
+    '| transport | server | median | p99 | calls/s, 8 in flight | median / minimal | throughput / minimal | target | result |',
+    '|---|---|---:|---:|---:|---:|---:|---|---|',
+  ];
+  const names = Object.keys(SIDES);
+  for (const kind of ['stdio', 'http-stateful', 'http-stateless']) {
+    const sides = {};
+    try {
+      for (const s of names) sides[s] = await connect(kind, s, p, env);
+      for (let i = 0; i < COUNTS.warmup; i++) for (const s of names) await sides[s].call();
+      const lat = Object.fromEntries(names.map((s) => [s, []]));
+      const prog = progressLine(`${kind} sequential`);
+      for (let i = 0; i < COUNTS.calls; i++) {
+        for (const s of rotate(names, i)) {
+          const t0 = now();
+          await sides[s].call();
+          lat[s].push(now() - t0);
+        }
+        if ((i + 1) % 100 === 0 || i + 1 === COUNTS.calls) prog(i + 1, COUNTS.calls);
+      }
+      const tput = Object.fromEntries(names.map((s) => [s, []]));
+      for (let r = 0; r < COUNTS.tputRounds; r++) for (const s of rotate(names, r)) tput[s].push(await throughputRound(sides[s].call, COUNTS.tputCalls));
+      const m = Object.fromEntries(names.map((s) => [s, { med: median(lat[s]), p99: p99(lat[s]), tput: median(tput[s]) }]));
+      for (const s of names) {
+        const lr = ratio(m[s].med, m.minimal.med);
+        const tr = ratio(m[s].tput, m.minimal.tput);
+        const judged = s !== 'minimal';
+        const ok = judged ? lr <= 1.3 && tr >= 0.8 : undefined;
+        lines.push(
+          `| ${kind} | ${SIDES[s].label} | ${ms(m[s].med, 3)} ms | ${ms(m[s].p99, 2)} ms | ${m[s].tput.toFixed(0)} | ${judged ? rx(lr) : '—'} | ${judged ? rx(tr) : '—'} | ${judged ? 'median ≤ 1.30×, throughput ≥ 0.80×' : 'baseline'} | ${pf(ok)} |`,
+        );
+        if (s === 'ax') {
+          report.targets.push({ target: `tools/call ${kind}: median ≤ 1.3× minimal (\`tasks show\`)`, value: rx(lr), ok: lr <= 1.3 });
+          report.targets.push({ target: `tools/call ${kind}: 8-in-flight throughput ≥ 0.8× minimal (\`tasks show\`)`, value: rx(tr), ok: tr >= 0.8 });
+        }
+        if (s === 'noop') {
+          report.targets.push({ target: `tools/call ${kind}: median ≤ 1.3× minimal (ax-ts no-op tool)`, value: rx(lr), ok: lr <= 1.3 });
+          report.targets.push({ target: `tools/call ${kind}: 8-in-flight throughput ≥ 0.8× minimal (ax-ts no-op tool)`, value: rx(tr), ok: tr >= 0.8 });
+        }
+      }
+    } finally {
+      for (const s of Object.values(sides)) await s.close();
+    }
+  }
+  report.calls = {
+    lines,
+    note:
+      "Three servers, driven by the same SDK `Client.callTool` code (no `tools/list` first, so the client validates no output schema), calls alternated call by call. " +
+      "ax-ts `tasks` calls `show {\"id\": \"1\"}` on a 3-task store: Ajv validation of the arguments against the tool's inputSchema, the handler reads and shape-checks the store file, the envelope and structuredContent are built. " +
+      'ax-ts no-op = test/bench/fixtures/ax-noop.ts: one command that returns "ok" — the framework\'s own cost per call, nothing else. ' +
+      'Minimal = test/bench/fixtures/minimal-server.mjs: the SDK\'s low-level `Server`, a `noop` tool returning one text block, no validation, no I/O.',
+  };
+}
+
+// ---------- 5. memory ----------
+
+function peakRss(argv, env) {
+  const r = spawnSync('/usr/bin/time', ['-f', '__maxrss %M', NODE, ...argv], { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`/usr/bin/time ${argv.join(' ')}: exit ${r.status}: ${String(r.stderr).slice(-500)}`);
+  return Number(/__maxrss (\d+)/.exec(String(r.stderr))?.[1]);
+}
+
+async function memory(p, report) {
+  log('\n[5/5] memory');
+  const env = childEnv({ TASKS_FILE: p.store1000, HOME: os.tmpdir() });
+  const hasTime = existsSync('/usr/bin/time');
+  const hookFile = join(dirname(p.floor), 'rss-hook.cjs');
+  writeFileSync(hookFile, "process.on('exit', () => process.stderr.write(`\\n__maxrss ${process.resourceUsage().maxRSS}\\n`));\n");
+  const measure = (argv) => {
+    if (hasTime) return peakRss(argv, env);
+    const r = spawnSync(NODE, ['-r', hookFile, ...argv], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    return Number(/__maxrss (\d+)/.exec(String(r.stderr))?.[1]);
+  };
+  const members = [
+    { label: 'node -e 0', argv: ['-e', '0'] },
+    { label: 'ax-ts `tasks list --format json` (1,000-task store)', argv: [p.bin, 'list', '--format', 'json'] },
+    { label: 'commander `tasks list --format json`', argv: [p.commander, 'list', '--format', 'json'] },
+  ];
+  const res = new Map(members.map((m) => [m, []]));
+  for (let r = 0; r < COUNTS.rss; r++) for (const m of rotate(members, r)) res.get(m).push(measure(m.argv));
+  const how = hasTime ? 'peak RSS (`/usr/bin/time -f %M`)' : 'peak RSS (`process.resourceUsage().maxRSS` at exit)';
+  const lines = ['| process | memory | how |', '|---|---:|---|'];
+  for (const m of members) lines.push(`| ${m.label} | ${mib(median(res.get(m)))} | ${how} |`);
+  const axRss = median(res.get(members[1]));
+  if (report.init) {
+    for (const v of Object.values(report.init.mem)) lines.push(`| ${v.label}, idle after initialize | ${mib(v.rss)} (peak ${mib(v.hwm)}) | VmRSS (VmHWM) from /proc, 150 ms after initialize |`);
+  }
+  report.memory = { lines };
+  report.targets.push({ target: 'peak RSS of a command run (`tasks list`) ≤ 45 MiB', value: mib(axRss), ok: axRss <= 45 * 1024 });
+}
+
+// ---------- report ----------
+
+function markdown(report, m) {
+  const out = [];
+  out.push('# ax-ts benchmark results', '');
+  out.push(`Written by \`node test/bench/run.mjs\`${QUICK ? ' (BENCH_QUICK=1: a smoke run, numbers are not meaningful)' : ''}. Pair members alternate round by round; every ratio compares medians from the same run.`, '');
+  out.push('## Machine', '');
+  out.push(`- CPU: ${m.cpu}, ${m.cores} cores; memory ${m.memory}`);
+  out.push(`- ${m.platform}; Node ${m.node}`);
+  out.push(`- date ${m.date}; commit ${m.commit}`);
+  out.push(`- load average at start (1/5/15 min): ${m.loadStart}; at end: ${m.loadEnd}`);
+  out.push(`- runs per member: cold start ${COUNTS.cold}, trees ${COUNTS.tree}, spawn→initialize ${COUNTS.init}, sequential calls ${COUNTS.calls}, throughput ${COUNTS.tputRounds} rounds × ${COUNTS.tputCalls} calls, RSS ${COUNTS.rss}; total time ${m.elapsed}`);
+  out.push('');
+  if (report.targets.length) {
+    out.push('## Targets (issue 6)', '', '| target | measured | result |', '|---|---:|---|');
+    for (const t of report.targets) out.push(`| ${t.target} | ${t.value} | ${pf(t.ok)} |`);
+    out.push('');
+  }
+  if (report.cold) {
+    out.push('## Cold start, bundled (ms, median)', '');
+    out.push('ax-ts = `node dist/bin/tasks.js …` (a byte-identical snapshot taken at the start of the run: ESM entry + lib chunks; the MCP stack is a chunk it does not load). commander = the same six commands on commander 14, bundled by esbuild into one CommonJS file (test/bench/fixtures/commander-tasks.mjs); its `__schema` is a hand-written walk of the commander tree. `list` runs on a 1,000-task store (prints 50).', '');
+    out.push(...report.cold.lines, '', ...report.cold.notes, '');
+  }
+  if (report.trees) {
+    out.push('## `__schema` on generated trees', '');
+    out.push('Trees from test/bench/gen-tree.mjs (n leaf commands under n/50 groups, one positional and 5 flags each, declared literally with the public API), each bundled like dist/bin/tasks.js. "work in process" = time from the end of Node\'s bootstrap to exit, measured inside the process; peak RSS from `process.resourceUsage().maxRSS`.', '');
+    out.push(...report.trees.lines, '', ...report.trees.notes, '');
+  }
+  if (report.init) out.push('## `mcp-server` spawn → initialize (stdio)', '', 'Time from spawn until the initialize result is read from the child\'s stdout; the same raw JSON-RPC line is written to each. Minimal = test/bench/fixtures/minimal-server.mjs (SDK low-level `Server`, one no-op tool; its HTTP stack is a lazy chunk), ax-ts no-op = test/bench/fixtures/ax-noop.ts; both bundled like dist/bin/tasks.js.', '', ...report.init.lines, '');
+  if (report.calls) out.push('## `tools/call`', '', report.calls.note, '', ...report.calls.lines, '');
+  if (report.memory) out.push('## Memory', '', ...report.memory.lines, '');
+  return out.join('\n');
+}
+
+// ---------- main ----------
+
+async function mainBench() {
+  const t0 = Date.now();
+  if (!existsSync(BIN)) {
+    log(`bench: ${relative(process.cwd(), BIN)} is missing: run \`npm run build\` first (npm run bench does).`);
+    process.exit(1);
+  }
+  try {
+    createRequire(import.meta.url).resolve('commander');
+  } catch {
+    log('bench: commander is missing: it is a devDependency of the benchmark (the baseline CLI); run `npm install`.');
+    process.exit(1);
+  }
+  const m = machine();
+  log(`ax-ts benchmark${QUICK ? ' (BENCH_QUICK=1)' : ''}: ${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.loadStart}`);
+  const dir = mkdtempSync(join(os.tmpdir(), 'ax-bench-'));
+  const report = { targets: [] };
+  try {
+    log(`preparing bundles and trees in ${dir}`);
+    const p = await prepare(dir);
+    if (ONLY.has('cold')) await coldStart(p, report);
+    if (ONLY.has('trees')) await trees(p, report);
+    if (ONLY.has('init') || ONLY.has('memory')) await serverInit(p, report);
+    if (ONLY.has('calls')) await toolCalls(p, report);
+    if (ONLY.has('memory')) await memory(p, report);
+  } finally {
+    if (process.env.BENCH_KEEP === '1') log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+  m.loadEnd = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  m.elapsed = `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+  const md = markdown(report, m);
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, `${md}\n`);
+  process.stdout.write(`\n${md}\n`);
+  log(`\nwritten to ${relative(process.cwd(), OUT) || OUT}`);
+}
+
+mainBench().catch((e) => {
+  log(`bench: broken: ${e?.stack ?? e}`);
+  process.exit(1);
+});
