@@ -2,7 +2,7 @@
 // runnable file (dist/bin/tasks.js), with the MCP stack split into a chunk loaded only by mcp-server.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -42,20 +42,49 @@ for (const f of walkJs(join(root, 'dist'))) {
 const tscFlags = ['--emitDeclarationOnly', '--declaration', '--outDir', 'dist', '--rootDir', '.', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--skipLibCheck', '--allowImportingTsExtensions', '--rewriteRelativeImportExtensions', '--verbatimModuleSyntax', '--resolveJsonModule'];
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...tscFlags, 'lib/index.ts', 'mcp/index.ts', 'golden/index.ts'].filter((a) => a !== 'golden/index.ts' || existsSync(join(root, a))), { cwd: root, stdio: 'inherit' });
 
-// 3. The demo CLI, bundled; the MCP stack is a separate chunk loaded by dynamic import.
-await build({
+// 3. The programs, bundled as CommonJS (an ESM entry costs Node 7–10 ms more to start). Each bin is
+//    one file with everything an ordinary run, --help or __schema needs. The heavy parts are separate
+//    files loaded on demand: the MCP runtime (SDK, express, ajv) only by mcp-server, and the argument
+//    validator (ajv) only by --args-json. Those chunks carry their own copy of lib/; the state that
+//    must be shared (error catalogue, AxError identity) lives on Symbol.for registries.
+const binDir = join(root, 'dist/bin');
+mkdirSync(join(binDir, 'chunks'), { recursive: true });
+writeFileSync(join(binDir, 'package.json'), `${JSON.stringify({ type: 'commonjs', private: true }, null, 2)}\n`);
+const lazyChunks = {
+  name: 'ax-lazy-chunks',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(runtime|arguments)\.ts$/ }, (a) => {
+      const map = { 'mcp/runtime.ts': './chunks/mcp-runtime.js', 'lib/arguments.ts': './chunks/arguments.js' };
+      const target = Object.entries(map).find(([src]) => join(a.resolveDir, a.path) === join(root, src));
+      return target && a.kind === 'dynamic-import' ? { path: target[1], external: true } : undefined;
+    });
+  },
+};
+const cjs = {
   absWorkingDir: root,
-  entryPoints: { tasks: 'cmd/tasks/main.ts', ...(existsSync(join(root, 'cmd/ax-ts/main.ts')) ? { 'ax-ts': 'cmd/ax-ts/main.ts' } : {}) },
-  outdir: 'dist/bin',
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
-  banner: { js: '#!/usr/bin/env node\nimport { createRequire as __axCreateRequire } from "node:module"; const require = __axCreateRequire(import.meta.url);' },
   metafile: true,
   logLevel: 'warning',
-}).then((r) => writeFileSync(join(root, 'dist/bin/meta.json'), JSON.stringify(r.metafile)));
-for (const bin of ['tasks', 'ax-ts']) if (existsSync(join(root, `dist/bin/${bin}.js`))) chmodSync(join(root, `dist/bin/${bin}.js`), 0o755);
+  logOverride: { 'empty-import-meta': 'silent' }, // import.meta.resolve is feature-tested where used
+  define: { 'import.meta.url': '__axMetaUrl' },
+  banner: { js: 'var __axMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+const bins = { tasks: 'cmd/tasks/main.ts', 'ax-ts': 'cmd/ax-ts/main.ts' };
+const chunks = { 'chunks/mcp-runtime': 'mcp/runtime.ts', 'chunks/arguments': 'lib/arguments.ts' };
+const results = await Promise.all([
+  ...Object.entries(bins).map(([name, entry]) =>
+    build({ ...cjs, entryPoints: [entry], outfile: `dist/bin/${name}.js`, plugins: [lazyChunks], banner: { js: `#!/usr/bin/env node\n${cjs.banner.js}` } }),
+  ),
+  ...Object.entries(chunks).map(([name, entry]) => build({ ...cjs, entryPoints: [entry], outfile: `dist/bin/${name}.js` })),
+]);
+const meta = { inputs: {}, outputs: {} };
+for (const r of results) {
+  Object.assign(meta.inputs, r.metafile.inputs);
+  Object.assign(meta.outputs, r.metafile.outputs);
+}
+writeFileSync(join(binDir, 'meta.json'), JSON.stringify(meta));
+for (const bin of Object.keys(bins)) chmodSync(join(binDir, `${bin}.js`), 0o755);
 console.error('build: dist/ ready');

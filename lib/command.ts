@@ -72,10 +72,21 @@ export interface CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDe
   oneRequired?: string[][];
   /** What re-running does. Undeclared: clients assume destructive. */
   effects?: Effects;
+  /**
+   * Whether the command may destroy or overwrite data (MCP `destructiveHint`). Default: true for
+   * `non_idempotent`, false otherwise. Set false for a command that only adds (a create).
+   */
+  destructive?: boolean;
   /** Output declaration. */
   output?: OutputDecl;
   /** Flag (long name) that bypasses this command's confirmation prompt (clispec `confirmation_bypass_arg`). */
   confirmationFlag?: string;
+  /**
+   * SIGTERM asks this command to finish rather than interrupts it: its signal still aborts, but if
+   * the handler then completes within the grace period its own result stands (a server shutting down
+   * cleanly exits 0). Default false: SIGTERM is reported as `interrupted`, exit 143.
+   */
+  finishOnSigterm?: boolean;
   /** Handler; absent = a pure group that prints its help. */
   run?: RunFn<F & P, A>;
   /** Human-mode renderer of the payload. */
@@ -117,8 +128,10 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   readonly requiredTogether: string[][];
   readonly oneRequired: string[][];
   effects?: Effects;
+  destructive?: boolean;
   output?: OutputDecl;
   confirmationFlag?: string;
+  finishOnSigterm: boolean;
   run?: RunFn<any, any>;
   render?: RenderFn;
   version?: string;
@@ -154,8 +167,10 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     this.requiredTogether = config.requiredTogether ?? [];
     this.oneRequired = config.oneRequired ?? [];
     this.effects = config.effects;
+    this.destructive = config.destructive;
     this.output = config.output;
     this.confirmationFlag = config.confirmationFlag;
+    this.finishOnSigterm = config.finishOnSigterm ?? false;
     this.run = config.run as RunFn<any, any> | undefined;
     this.render = config.render;
     this.version = config.version;

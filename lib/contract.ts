@@ -2,7 +2,6 @@
  * The machine contract's small pieces: mode detection, the success envelope, the error line,
  * trace ids and idempotency keys. Source: SPEC §2; ax-go contract/ (mode.go, json.go, error.go).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { validationError, type AxError } from './errors.ts';
 import type { Mode } from './context.ts';
 
@@ -59,17 +58,28 @@ export function detectMode(format: string | undefined, agentMode: string | undef
 
 /** A fresh W3C trace id: 32 lower-hex characters. */
 export function newTraceId(): string {
-  return randomBytes(16).toString('hex');
+  return hex(16);
+}
+
+/**
+ * `n` random bytes as lower hex, from the global Web Crypto (no `node:crypto` import: loading that
+ * module costs ~2 ms of start-up for hkdf/keys this never uses).
+ */
+function hex(n: number): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(n));
+  let s = '';
+  for (const b of bytes) s += (b < 16 ? '0' : '') + b.toString(16);
+  return s;
 }
 
 /** A fresh span id: 16 lower-hex characters. */
 export function newSpanId(): string {
-  return randomBytes(8).toString('hex');
+  return hex(8);
 }
 
 /** A fresh idempotency key: a UUID v4 (used when `--idempotency-key` is absent or empty). */
 export function newIdempotencyKey(): string {
-  return randomUUID();
+  return globalThis.crypto.randomUUID();
 }
 
 /** The `meta` object of a success envelope. */

@@ -46,7 +46,16 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
 ];
 
 const KIND_RE = /^[a-z][a-z0-9_]*$/;
-const catalogue = new Map<string, ErrorKindSpec>(BUILTIN_ERRORS.map((e) => [e.kind, e]));
+/**
+ * The catalogue lives on a process-wide registry (not module state) so that a second copy of this
+ * module — a lazily loaded bundle chunk such as the MCP runtime — sees the kinds authors defined.
+ */
+const REGISTRY = Symbol.for('ax-ts.error-catalogue');
+const catalogue: Map<string, ErrorKindSpec> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new Map<string, ErrorKindSpec>(
+  BUILTIN_ERRORS.map((e) => [e.kind, e]),
+)) as Map<string, ErrorKindSpec>;
+/** Brand that makes `instanceof AxError` hold across copies of this module (see {@link AxError}). */
+const BRAND = Symbol.for('ax-ts.AxError');
 
 /**
  * Declares an error kind of the author's own, with its exit code, so that {@link AxError}s of that
@@ -110,6 +119,10 @@ export interface AxErrorOptions {
  * Throw it (or one made by a {@link defineError} factory) from a handler.
  */
 export class AxError extends Error {
+  /** `instanceof AxError` is true for an AxError made by any copy of ax-ts loaded in the process. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
   /** Stable machine name of the failure, e.g. `validation_error`. */
   readonly kind: string;
   /** Process exit code, from the catalogue unless overridden. */
@@ -133,6 +146,7 @@ export class AxError extends Error {
    */
   constructor(kind: string, message: string, options: AxErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Object.defineProperty(this, BRAND, { value: true });
     this.name = 'AxError';
     this.kind = KIND_RE.test(kind) ? kind : 'internal_error';
     this.exitCode = options.exitCode ?? exitCodeForKind(this.kind);

@@ -3,13 +3,11 @@
  * writes the envelope or the error line; `main(root)` wires it to the real process.
  * Source: SPEC §2; cobra's Execute; ax-go contract.
  */
-import { isatty } from 'node:tty';
 import type { Readable } from 'node:stream';
 import type { Command } from './command.ts';
 import { installBuiltins } from './builtins.ts';
 import { detectMode, newIdempotencyKey, newSpanId, newTraceId } from './contract.ts';
 import type { Mode, OutputStream } from './context.ts';
-import { AxError, ExitCode } from './errors.ts';
 import { injectedInForce } from './flagset.ts';
 import { findCommand, parseArgv, scanFormat, type Invocation } from './parse.ts';
 import { validationError } from './errors.ts';
@@ -28,7 +26,7 @@ export interface ExecuteOptions {
   stderr?: OutputStream;
   /** Input stream. Default `process.stdin` (opened only if a handler reads it). */
   stdin?: Readable;
-  /** Whether stdin is a terminal (prompts are allowed only then). Default `isatty(0)` when stdin is the real one, else false. */
+  /** Whether stdin is a terminal (prompts are allowed only then). Default: `process.stdin.isTTY` when stdin is the real one (read only when a prompt needs it), else false. */
   stdinIsTTY?: boolean;
   /** Environment (`AGENT_MODE`, the handler's `ctx.env`). Default `process.env`. */
   env?: Record<string, string | undefined>;
@@ -38,6 +36,12 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Receives `ctx.progress` reports. */
   onProgress?: (done: number, total?: number, message?: string) => void;
+  /**
+   * Receives, once the mode is known, a function that reports an error per the contract (error line
+   * or human text on this run's stderr) and returns its exit code. `main()` uses it for failures it
+   * must report itself (a second signal, a broken stdout).
+   */
+  onReporter?: (report: (error: unknown) => number) => void;
 }
 
 /** Builds the per-run environment shared by the CLI path and the MCP/JSON paths. */
@@ -51,7 +55,7 @@ export function runEnv(root: Command, options: ExecuteOptions, mode: Mode): RunE
     stdout,
     stderr: options.stderr ?? process.stderr,
     stdin: () => options.stdin ?? process.stdin,
-    stdinIsTTY: options.stdinIsTTY ?? (options.stdin ? false : isatty(0)),
+    stdinIsTTY: () => options.stdinIsTTY ?? (options.stdin ? false : process.stdin.isTTY === true),
     env,
     signal: options.signal ?? new AbortController().signal,
     traceId: newTraceId(),
@@ -95,6 +99,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     return reportError(e, runEnv(root, options, mode));
   }
   const env = runEnv(root, options, mode);
+  options.onReporter?.((e) => reportError(e, env));
   try {
     let inv = parseArgv(root, argv);
     if (inv.values.has('args-json') && injectedInForce(inv.command, 'args-json')) inv = await argsJsonInvocation(inv);
@@ -114,6 +119,12 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
  */
 async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
   const cmd = inv.command;
+  if (!cmd.runnable()) {
+    throw validationError(`${JSON.stringify(cmd.commandPath())} is a group of commands; --args-json needs a command that runs`, 'args_json_conflict', {
+      context: { command: cmd.commandPath() },
+      fix: `Name a subcommand: ${cmd.commandPath()} <command> --args-json '{…}' (see ${cmd.root().name} __schema --as=llms).`,
+    });
+  }
   const others = [...inv.values.keys()].filter((k) => k !== 'args-json' && !(k === 'format' && injectedInForce(cmd, 'format')));
   if (others.length || inv.positionals.length) {
     const what = [...others.map((k) => `--${k}`), ...inv.positionals.map((p) => JSON.stringify(p))];
@@ -134,44 +145,3 @@ async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
   const values = validateArguments(cmd, inputSchema(cmd), parsed);
   return bindValues(cmd, values);
 }
-
-/**
- * Runs the tree as the real process: `execute` with process IO, SIGINT → interrupted (exit 130; a
- * second SIGINT exits at once), then sets `process.exitCode` and lets the event loop drain so piped
- * output is never cut short. If something left running by a handler keeps the loop alive, the process
- * exits once stdout and stderr have flushed, after `graceMs` (default 2000).
- */
-export async function main(root: Command, options: ExecuteOptions & { graceMs?: number } = {}): Promise<number> {
-  const ac = new AbortController();
-  let sigints = 0;
-  const onSigint = () => {
-    sigints += 1;
-    if (sigints > 1) process.exit(ExitCode.interrupted);
-    ac.abort(new Error('SIGINT'));
-  };
-  process.on('SIGINT', onSigint);
-  // A handler whose promise can never settle leaves nothing in the event loop: Node would exit 0 with
-  // no output. Turn that into an internal error instead (an error can never exit 0).
-  const onBeforeExit = () =>
-    ac.abort(
-      new AxError('internal_error', 'the command never finished: its handler returned a promise that can never settle', {
-        fix: 'This is a bug in the program (a promise that nothing resolves); report it with the trace_id.',
-      }),
-    );
-  process.on('beforeExit', onBeforeExit);
-  const outer = options.signal;
-  if (outer) outer.addEventListener('abort', () => ac.abort(outer.reason), { once: true });
-  let code: number;
-  try {
-    code = await execute(root, { ...options, signal: ac.signal });
-  } finally {
-    process.off('SIGINT', onSigint);
-    process.off('beforeExit', onBeforeExit);
-  }
-  process.exitCode = code;
-  const grace = options.graceMs ?? 2000;
-  const flushThenExit = () => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
-  setTimeout(flushThenExit, grace).unref();
-  return code;
-}
-

@@ -11,7 +11,9 @@ export { ArbitraryArgs, NoArgs, ExactArgs, MinimumNArgs, MaximumNArgs, RangeArgs
 export type { RunContext, OutputStream, Mode, FlagValues, ArgValues, FlagDecls } from './context.ts';
 export { AxError, defineError, errorCatalogue, ExitCode, BUILTIN_ERRORS } from './errors.ts';
 export type { AxErrorOptions, ErrorKindSpec } from './errors.ts';
-export { execute, main } from './execute.ts';
+export { execute } from './execute.ts';
+export { main, EXIT_STDOUT_CLOSED, EXIT_TERMINATED } from './main.ts';
+export type { MainOptions } from './main.ts';
 export type { ExecuteOptions } from './execute.ts';
 export { detectMode, MODE_DETECTION, newIdempotencyKey, newTraceId, ERROR_SCHEMA_VERSION } from './contract.ts';
 export { resolveVersion, isPlaceholderVersion, PLACEHOLDER_VERSIONS } from './version.ts';

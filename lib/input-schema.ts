@@ -128,9 +128,9 @@ export function toolAnnotations(cmd: Command): ToolAnnotations | undefined {
     case 'read_only':
       return { readOnlyHint: true, idempotentHint: true, destructiveHint: false };
     case 'idempotent':
-      return { readOnlyHint: false, idempotentHint: true, destructiveHint: false };
+      return { readOnlyHint: false, idempotentHint: true, destructiveHint: cmd.destructive ?? false };
     case 'non_idempotent':
-      return { readOnlyHint: false, idempotentHint: false, destructiveHint: true };
+      return { readOnlyHint: false, idempotentHint: false, destructiveHint: cmd.destructive ?? true };
     default:
       return undefined;
   }

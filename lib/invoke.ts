@@ -61,7 +61,7 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
     stdout: out.stream,
     stderr: err.stream,
     stdin: () => Readable.from([]),
-    stdinIsTTY: false,
+    stdinIsTTY: () => false,
     env: options.env ?? process.env,
     signal: options.signal ?? new AbortController().signal,
     traceId: newTraceId(),
@@ -70,6 +70,7 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
     version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
     onProgress: options.onProgress,
     onLog: options.onLog,
+    collectItems: true,
   };
   let outcome;
   try {

@@ -91,7 +91,7 @@ export function unknownCommandError(cmd: Command, word: string, afterDashDash = 
       usage: path,
     });
   }
-  const suggestions = suggestionsFor(word, childNames(cmd));
+  const suggestions = word.replace(/^-+/, '') === '' ? [] : suggestionsFor(word, childNames(cmd));
   return validationError(`unknown command ${JSON.stringify(word)} for ${JSON.stringify(path)}`, 'unknown_command', {
     suggestions: suggestions.map((s) => `${path} ${s}`),
     context: { command: path, received: word },

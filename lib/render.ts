@@ -7,7 +7,16 @@ function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map(cell).join(', ');
   if (typeof v === 'object') return JSON.stringify(v);
-  return String(v).replace(/[\r\n\t]+/g, ' ');
+  return visible(String(v).replace(/[\r\n\t]+/g, ' '));
+}
+
+/**
+ * Text safe for a terminal: control characters from data (ESC sequences that could recolour or
+ * rewrite the screen) are shown as `\u001b`-style escapes instead of being sent to the terminal.
+ */
+export function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -30,7 +39,7 @@ export function renderTable(rows: Record<string, unknown>[]): string {
  */
 export function renderDefault(data: unknown): string {
   if (data === undefined || data === null) return '';
-  if (typeof data === 'string') return data.endsWith('\n') ? data : `${data}\n`;
+  if (typeof data === 'string') return visible(data.endsWith('\n') ? data : `${data}\n`);
   if (Array.isArray(data)) {
     if (data.length === 0) return '(none)\n';
     if (data.every(isRecord)) return renderTable(data);

@@ -3,7 +3,6 @@
  * (envelope, NDJSON stream, human rendering, error line). Shared by the CLI (`execute`) and the
  * MCP bridge, which both hand it an {@link Invocation}. Source: SPEC §2.
  */
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Command } from './command.ts';
 import { errorLine, humanError, successLine, type SuccessMeta } from './contract.ts';
@@ -24,7 +23,8 @@ export interface RunEnv {
   stderr: OutputStream;
   /** Opens stdin lazily (so a run that never reads it never touches fd 0). */
   stdin: () => Readable;
-  stdinIsTTY: boolean;
+  /** Whether stdin is a terminal; a function so the real stdin is only opened when a prompt asks. */
+  stdinIsTTY: () => boolean;
   env: Record<string, string | undefined>;
   signal: AbortSignal;
   traceId: string;
@@ -32,6 +32,8 @@ export interface RunEnv {
   newKey: () => string;
   version: () => string;
   onProgress?: (done: number, total?: number, message?: string) => void;
+  /** Keep every stream item in the outcome (the MCP bridge builds structuredContent from them). */
+  collectItems?: boolean;
   /** Receives `ctx.log` (`info`) and `ctx.warn` (`warning`) lines as well (MCP `notifications/message`). */
   onLog?: (level: 'info' | 'warning', message: string) => void;
 }
@@ -72,7 +74,8 @@ export const ABORT_GRACE_MS = 1000;
  * settle (so a handler can stop cleanly: close files, shut a server down), then the run rejects with
  * `interrupted` (exit 130) whatever `p` did; a late result is dropped.
  */
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal, finishOnSigterm = false): Promise<T> {
+  const finishing = () => finishOnSigterm && signal.reason instanceof AxError && signal.reason.context?.signal === 'SIGTERM';
   p.catch(() => {}); // a rejection after the abort must not become an unhandled rejection
   return new Promise<T>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
@@ -88,7 +91,7 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
     p.then(
       (v) => {
         done();
-        if (signal.aborted) reject(interrupted(signal));
+        if (signal.aborted && !finishing()) reject(interrupted(signal));
         else resolve(v);
       },
       (e) => {
@@ -190,7 +193,9 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Pro
     get stdin() {
       return env.stdin();
     },
-    stdinIsTTY: env.stdinIsTTY,
+    get stdinIsTTY() {
+      return env.stdinIsTTY();
+    },
     env: env.env,
     signal: env.signal,
     mode: env.mode,
@@ -238,22 +243,30 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Pro
   };
   try {
     if (env.signal.aborted) throw interrupted(env.signal);
-    const result = await raceAbort(Promise.resolve().then(() => cmd.run!(ctx)), env.signal);
+    const result = await raceAbort(Promise.resolve().then(() => cmd.run!(ctx)), env.signal, cmd.finishOnSigterm);
     if (cmd.output?.kind === 'opaque') {
       if (result !== undefined && result !== null) await write(stdout, typeof result === 'string' ? result : `${JSON.stringify(result)}\n`);
       return { exitCode: 0, payload: result };
     }
     if (isStream(result) || cmd.output?.kind === 'stream') {
-      const items: unknown[] = [];
+      const items: unknown[] | undefined = env.collectItems ? [] : undefined; // only the MCP bridge needs them all
       const iterable = (result ?? []) as AsyncIterable<unknown>;
       const it = (Symbol.asyncIterator in iterable ? iterable : toAsync(iterable as Iterable<unknown>))[Symbol.asyncIterator]();
-      for (;;) {
-        const step = await raceAbort(it.next(), env.signal);
-        if (step.done) break;
-        items.push(step.value);
-        await write(stdout, env.mode === 'json' ? successLine(step.value, meta()) : renderItem(cmd, step.value, ctx));
+      try {
+        for (let n = 1; ; n++) {
+          const step = await raceAbort(it.next(), env.signal);
+          if (step.done) break;
+          items?.push(step.value);
+          await write(stdout, env.mode === 'json' ? successLine(step.value, meta()) : renderItem(cmd, step.value, ctx));
+          // A generator that never awaits I/O would starve the event loop: signals and a closed stdout
+          // (EPIPE) could never be noticed. Let the loop turn now and then.
+          if (n % 64 === 0) await new Promise((r) => setImmediate(r));
+          if (env.signal.aborted) throw interrupted(env.signal);
+        }
+      } finally {
+        void it.return?.().catch(() => {}); // let the generator run its finally blocks
       }
-      return { exitCode: 0, items, stream: true };
+      return { exitCode: 0, items: items ?? [], stream: true };
     }
     if (env.mode === 'json') await write(stdout, successLine(result, meta()));
     else {
@@ -291,6 +304,7 @@ async function confirm(ctx: RunContext, question: string, bypassFlag: string, la
   if (!ctx.stdinIsTTY) throw refuse('and no terminal is available to ask');
   if (ctx.mode === 'json') throw refuse('and prompts are off in json (agent) mode');
   ctx.stderr.write(`${question} `);
+  const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: ctx.stdin, terminal: false });
   try {
     const answer = await raceAbort(

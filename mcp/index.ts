@@ -72,7 +72,8 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
  * binary running now, its exec arguments (e.g. a loader) and the real path of the entry script — no
  * bare `npx` that must be found on PATH (case B27).
  */
-export function clientConfig(name: string, entry: string = process.argv[1] ?? ''): Record<string, unknown> {
+export function clientConfig(name: string, entry: string = process.argv[1] ?? '', http?: { url: string }): Record<string, unknown> {
+  if (http) return { mcpServers: { [name]: { type: 'http', url: http.url } } };
   let script = entry;
   try {
     script = realpathSync(entry);
@@ -120,6 +121,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
     example: `${root.name} mcp-server\n${root.name} mcp-server --transport http --addr 127.0.0.1:8080\n${root.name} mcp-server --print-config`,
     effects: 'non_idempotent',
     output: { kind: 'opaque', mediaType: 'application/json' },
+    finishOnSigterm: true, // SIGTERM is the normal way to stop a server: shut down cleanly, exit 0
     flags: {
       transport: { type: 'string', choices: ['stdio', 'http'], default: 'stdio', usage: 'transport' },
       addr: { type: 'string', default: DEFAULTS.addr, usage: 'HTTP address to bind (host:port; port 0 picks a free one)' },
@@ -131,7 +133,11 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
     },
     run: async (ctx) => {
-      if (ctx.flags.printConfig) return `${JSON.stringify(clientConfig(options.name ?? root.name), null, 2)}\n`;
+      if (ctx.flags.printConfig) {
+        // for HTTP the client connects to a running server: print its URL (start it separately)
+        const http = ctx.flags.transport === 'http' ? { url: `http://${String(ctx.flags.addr).replace(/^:/, '127.0.0.1:')}/mcp` } : undefined;
+        return `${JSON.stringify(clientConfig(options.name ?? root.name, undefined, http), null, 2)}\n`;
+      }
       const { runServer } = await import('./runtime.ts');
       await runServer(
         root,

@@ -72,6 +72,12 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
       });
     }
   }
+  if (!Number.isSafeInteger(s.maxBodyBytes) || s.maxBodyBytes < 1) {
+    throw validationError(`--max-body must be a positive number of bytes, got ${s.maxBodyBytes}`, 'invalid_flag_value', { context: { flag: '--max-body' }, fix: 'Pass --max-body 4194304 (4 MiB, the default) or another positive size.' });
+  }
+  if (!(s.sessionIdleMs > 0)) {
+    throw validationError(`--session-idle must be a positive duration, got ${s.sessionIdleMs} ms`, 'invalid_flag_value', { context: { flag: '--session-idle' }, fix: 'Pass --session-idle 30m (the default) or another positive duration.' });
+  }
   let where = { host: '127.0.0.1', port: 8080 };
   if (s.transport === 'http') {
     where = parseAddr(s.addr);

@@ -67,3 +67,29 @@ describe('bundle: the MCP stack is loaded only by mcp-server', () => {
     expect(files.filter((f) => heavyChunks().includes(f)).length).toBeGreaterThan(0);
   });
 });
+
+describe('bundle: the MCP chunk carries its own copy of lib and still agrees with the entry', () => {
+  it('an SDK client over stdio: tools list, author-defined error kinds keep their exit codes, --args-json matches', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const dir = mkdtempSync(join(tmpdir(), 'ax-bundle-mcp-'));
+    const env = { TASKS_FILE: join(dir, 't.json'), HOME: dir, PATH: process.env.PATH ?? '' };
+    const client = new Client({ name: 'bundle-test', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp-server'], env, stderr: 'pipe' }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['add', 'done', 'export', 'list', 'rm', 'show']);
+      const missing = (await client.callTool({ name: 'show', arguments: { id: '99' } })) as { isError?: boolean; content: { text: string }[] };
+      expect(missing.isError).toBe(true);
+      // not_found is defined by the demo (exit 5): the chunk's lib copy must see the entry's catalogue and AxError
+      expect(JSON.parse(missing.content[0]!.text).error).toMatchObject({ kind: 'not_found', exit_code: 5 });
+      const added = (await client.callTool({ name: 'add', arguments: { title: ['from', 'mcp'] } })) as { structuredContent?: { id: number } };
+      expect(added.structuredContent?.id).toBe(1);
+    } finally {
+      await client.close();
+    }
+    const viaFlag = spawnSync(process.execPath, [BIN, 'show', '--args-json', '{"id":"1"}'], { encoding: 'utf8', env });
+    expect(viaFlag.status, viaFlag.stderr).toBe(0);
+    expect(JSON.parse(viaFlag.stdout).data.title).toBe('from mcp');
+  }, 60_000);
+});

@@ -130,7 +130,7 @@ describe('flag forms (pflag)', () => {
     { form: 'duration 300ms', args: ['-t', '300ms'], want: { timeout: 300 } },
     { form: 'duration 1.5h', args: ['--timeout=1.5h'], want: { timeout: 5_400_000 } },
     { form: 'duration 2h45m', args: ['--timeout=2h45m'], want: { timeout: 9_900_000 } },
-    { form: 'duration bare number = ms', args: ['--timeout=250'], want: { timeout: 250 } },
+    { form: 'duration bare 0 (the only unitless duration, as in Go)', args: ['--timeout=0'], want: { timeout: 0 } },
     { form: 'stringSlice comma split', args: ['--tag', 'a,b'], want: { tag: ['a', 'b'] } },
     { form: 'stringSlice repeated', args: ['--tag', 'a,b', '--tag=c'], want: { tag: ['a', 'b', 'c'] } },
     { form: 'stringSlice quotes protect commas', args: ['--tag', '"x,y",z'], want: { tag: ['x,y', 'z'] } },

@@ -17,7 +17,11 @@ export const skillStale = defineError({
 
 /** How to run an entry: `.ts` through tsx, `.js/.mjs/.cjs` with this node, anything else as an executable. */
 function commandFor(entry: string): { command: string; args: string[] } {
-  if (/\.[cm]?ts$/.test(entry)) return { command: process.execPath, args: ['--import', import.meta.resolve('tsx'), entry] };
+  if (/\.[cm]?ts$/.test(entry)) {
+    // tsx as an absolute URL when this module can resolve it (source runs); else the bare name, resolved from the cwd
+    const tsx = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx') : 'tsx';
+    return { command: process.execPath, args: ['--import', tsx, entry] };
+  }
   if (/\.[cm]?js$/.test(entry)) return { command: process.execPath, args: [entry] };
   return { command: entry, args: [] };
 }

@@ -76,6 +76,7 @@ export function addCommand(): Command {
       due: { type: 'string', usage: 'due date, YYYY-MM-DD' },
     },
     effects: 'non_idempotent',
+    destructive: false, // it only adds a task: clients need not treat it as destructive
     output: { schema: taskSchema(), cardinality: 'single' },
     run: async (ctx) => {
       const a = addArgs(ctx, ctx.args.title, ctx.flags.tag, ctx.flags.due);
