@@ -53,8 +53,9 @@ writeFileSync(join(binDir, 'package.json'), `${JSON.stringify({ type: 'commonjs'
 const lazyChunks = {
   name: 'ax-lazy-chunks',
   setup(b) {
-    b.onResolve({ filter: /^\.\/(runtime|arguments)\.ts$/ }, (a) => {
-      const map = { 'mcp/runtime.ts': './chunks/mcp-runtime.js', 'lib/arguments.ts': './chunks/arguments.js' };
+    b.onResolve({ filter: /^\.\/(runtime|arguments|http)\.ts$/ }, (a) => {
+      // paths are relative to the importing output file: bins in dist/bin, the runtime in dist/bin/chunks
+      const map = { 'mcp/runtime.ts': './chunks/mcp-runtime.js', 'lib/arguments.ts': './chunks/arguments.js', 'mcp/http.ts': './mcp-http.js' };
       const target = Object.entries(map).find(([src]) => join(a.resolveDir, a.path) === join(root, src));
       return target && a.kind === 'dynamic-import' ? { path: target[1], external: true } : undefined;
     });
@@ -73,12 +74,12 @@ const cjs = {
   banner: { js: 'var __axMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
 const bins = { tasks: 'cmd/tasks/main.ts', 'ax-ts': 'cmd/ax-ts/main.ts' };
-const chunks = { 'chunks/mcp-runtime': 'mcp/runtime.ts', 'chunks/arguments': 'lib/arguments.ts' };
+const chunks = { 'chunks/mcp-runtime': 'mcp/runtime.ts', 'chunks/mcp-http': 'mcp/http.ts', 'chunks/arguments': 'lib/arguments.ts' };
 const results = await Promise.all([
   ...Object.entries(bins).map(([name, entry]) =>
     build({ ...cjs, entryPoints: [entry], outfile: `dist/bin/${name}.js`, plugins: [lazyChunks], banner: { js: `#!/usr/bin/env node\n${cjs.banner.js}` } }),
   ),
-  ...Object.entries(chunks).map(([name, entry]) => build({ ...cjs, entryPoints: [entry], outfile: `dist/bin/${name}.js` })),
+  ...Object.entries(chunks).map(([name, entry]) => build({ ...cjs, entryPoints: [entry], outfile: `dist/bin/${name}.js`, plugins: [lazyChunks] })),
 ]);
 const meta = { inputs: {}, outputs: {} };
 for (const r of results) {

@@ -142,8 +142,8 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   /** Resources declared on this command (see declareResource). */
   readonly resources: ResourceDecl[] = [];
   private readonly children: Command[] = [];
-  /** @internal cache of the effective flag set; cleared when the tree changes. */
-  _flagCache?: Map<string, Flag>;
+  /** @internal derived-data caches (flag set, tool properties), valid while {@link treeGeneration} is unchanged. */
+  _cache?: { gen: number; flags?: Map<string, Flag>; properties?: unknown };
 
   constructor(config: CommandConfig<F, P, A>) {
     const use = config.use?.trim();
@@ -185,7 +185,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
       c.parent = this;
       this.children.push(c);
     }
-    this.root()._invalidate();
+    this._invalidate();
     return this;
   }
 
@@ -196,10 +196,9 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
       if (i >= 0) {
         this.children.splice(i, 1);
         c.parent = undefined;
-        c._invalidate();
       }
     }
-    this.root()._invalidate();
+    this._invalidate();
     return this;
   }
 
@@ -270,15 +269,31 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   addFlag(name: string, spec: FlagSpec, options: { persistent?: boolean } = {}): this {
     checkFlagDecl(this.name, name, spec);
     (options.persistent ? this.persistentFlags : this.localFlags)[name] = spec;
-    this.root()._invalidate();
+    this._invalidate();
     return this;
   }
 
-  /** @internal drops cached flag sets in this subtree. */
+  /** @internal marks every derived cache stale (O(1): caches compare generations). */
   _invalidate(): void {
-    this._flagCache = undefined;
-    for (const c of this.children) c._invalidate();
+    generation += 1;
   }
+}
+
+let generation = 0;
+
+/**
+ * The tree-shape generation: bumped by every addCommand/removeCommand/addFlag anywhere, so caches
+ * derived from declarations (keyed by it) never outlive a change, and building a tree of n commands
+ * one addCommand at a time stays O(n).
+ */
+export function treeGeneration(): number {
+  return generation;
+}
+
+/** @internal the cache record of a command for the current generation. */
+export function cacheOf(cmd: Command): NonNullable<Command['_cache']> {
+  if (!cmd._cache || cmd._cache.gen !== generation) cmd._cache = { gen: generation };
+  return cmd._cache;
 }
 
 /** @throws TypeError when a flag declaration is malformed. */

@@ -3,7 +3,7 @@
  * flags (nearest wins; a local flag shadows an inherited one of the same name, as in Cobra) and the
  * flags ax-ts injects. Source: cobra's mergePersistentFlags; SPEC §1–2.
  */
-import type { Command } from './command.ts';
+import { cacheOf, type Command } from './command.ts';
 import type { Flag, FlagSpec } from './flags.ts';
 
 /** Flags injected as persistent flags of the root unless the author declared the same name there. */
@@ -23,7 +23,8 @@ export const INJECTED_NAMES = Object.keys(INJECTED_PERSISTENT);
  * @throws TypeError when two flags in the set share a shorthand (an author error, like Cobra's panic).
  */
 export function flagsOf(cmd: Command): Map<string, Flag> {
-  if (cmd._flagCache) return cmd._flagCache;
+  const cache = cacheOf(cmd);
+  if (cache.flags) return cache.flags;
   const out = new Map<string, Flag>();
   const add = (name: string, spec: FlagSpec, persistent: boolean, inherited: boolean, builtin: boolean) => {
     if (!out.has(name)) out.set(name, { name, spec, persistent, inherited, builtin });
@@ -46,7 +47,7 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
   if (cmd === root && !out.has('version')) {
     add('version', { type: 'bool', short: shorts.has('v') ? undefined : 'v', usage: `version for ${cmd.name}` }, false, false, true);
   }
-  cmd._flagCache = out;
+  cache.flags = out;
   return out;
 }
 

@@ -4,7 +4,7 @@
  * `--args-json`, so the advertised names and the accepted names can never differ. SPEC §5.
  */
 import type { ArgSpec } from './args.ts';
-import type { Command } from './command.ts';
+import { cacheOf, type Command } from './command.ts';
 import type { Flag } from './flags.ts';
 import { validationError } from './errors.ts';
 import { propertyName } from './flags.ts';
@@ -32,6 +32,8 @@ const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json']);
  *   name), naming both — an author error, refused like a tool-name collision.
  */
 export function toolProperties(cmd: Command): ToolProperty[] {
+  const cache = cacheOf(cmd);
+  if (cache.properties) return cache.properties as ToolProperty[];
   const out: ToolProperty[] = [];
   const seen = new Map<string, string>();
   const claim = (prop: string, what: string) => {
@@ -56,5 +58,6 @@ export function toolProperties(cmd: Command): ToolProperty[] {
     claim(property, `flag --${f.name}`);
     out.push({ property, flag: f });
   }
+  cache.properties = out;
   return out;
 }

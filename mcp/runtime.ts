@@ -6,8 +6,6 @@ import type { Command } from '../lib/command.ts';
 import { AxError, validationError } from '../lib/errors.ts';
 import { isPlaceholderVersion } from '../lib/version.ts';
 import { buildModel } from './server.ts';
-import { serveHttp } from './http.ts';
-import { serveStdio } from './stdio.ts';
 
 /** Largest accepted `instructions`, in bytes of UTF-8 (SPEC §8). */
 export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;
@@ -99,7 +97,12 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   const where = checkStartup(root, s);
   const model = buildModel(root);
   const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log };
-  if (s.transport === 'stdio') return serveStdio(model, options, signal);
+  if (s.transport === 'stdio') {
+    const { serveStdio } = await import('./stdio.ts');
+    return serveStdio(model, options, signal);
+  }
+  // express and its body parsers load only for HTTP (in the bundle, a chunk of their own)
+  const { serveHttp } = await import('./http.ts');
   const allowedHosts = ['localhost', '127.0.0.1', '::1', where.host, ...(s.allowedHosts ?? [])];
   try {
     await serveHttp(

@@ -25,7 +25,6 @@ import { toAxError } from '../lib/errors.ts';
 import { renderTemplate } from '../lib/declarations.ts';
 import { invokeCommand } from '../lib/invoke.ts';
 import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/walk.ts';
-import { validateArguments } from './validator.ts';
 import { toolProperties } from '../lib/properties.ts';
 import { callScope } from './children.ts';
 
@@ -108,12 +107,13 @@ export async function callTool(
   const ref = model.byName.get(name);
   if (!ref) throw unknownTool(model, name);
   const def = defOf(model, ref);
-  const meta = { trace_id: newTraceId(), tool: model.root.name, version: options.version };
   let values: Record<string, unknown>;
   try {
+    const { validateArguments } = await import('./validator.ts'); // ajv loads on the first call, not at start
     values = validateArguments(ref.command, def.inputSchema, args);
   } catch (e) {
     const err = toAxError(e);
+    const meta = { trace_id: newTraceId(), tool: model.root.name, version: options.version };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorEnvelope(err, meta)) }] };
   }
   const ac = new AbortController();
