@@ -66,11 +66,18 @@ export function newTraceId(): string {
  * module costs ~2 ms of start-up for hkdf/keys this never uses).
  */
 function hex(n: number): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(n));
+  if (poolAt + n > pool.length) {
+    globalThis.crypto.getRandomValues(pool); // one system call per 4 KiB of ids, not one per id
+    poolAt = 0;
+  }
   let s = '';
-  for (const b of bytes) s += (b < 16 ? '0' : '') + b.toString(16);
+  for (let i = poolAt; i < poolAt + n; i++) s += HEX[pool[i]!]!;
+  poolAt += n;
   return s;
 }
+const pool = new Uint8Array(4096);
+let poolAt = pool.length;
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 /** A fresh span id: 16 lower-hex characters. */
 export function newSpanId(): string {

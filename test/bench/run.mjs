@@ -234,15 +234,39 @@ async function prepare(dir) {
   // commander users ship CommonJS: commander is CJS, a CJS bundle starts fastest on Node 20.
   const commander = join(dir, 'commander-tasks.cjs');
   await build({ ...common, entryPoints: [join(HERE, 'fixtures/commander-tasks.mjs')], outfile: commander, format: 'cjs' });
-  // The minimal SDK server, bundled like dist/bin/tasks.js (ESM, splitting: its HTTP stack is a lazy chunk).
+  // The minimal SDK server: ESM with splitting, so its HTTP stack is a lazy chunk.
   const esmSplit = { ...common, splitting: true, format: 'esm', chunkNames: 'chunks/[name]-[hash]', banner: { js: ESM_BANNER } };
   await build({ ...esmSplit, entryPoints: { 'minimal-server': join(HERE, 'fixtures/minimal-server.mjs') }, outdir: join(dir, 'minimal') });
   const minimal = join(dir, 'minimal/minimal-server.js');
+  // ax-ts programs are bundled as dist/bin is (.ci/build.mjs step 3): CommonJS, with the MCP runtime
+  // and the --args-json validator as lazily required chunks (reused from the dist/bin snapshot).
+  const axCjs = (out) => ({
+    ...common,
+    format: 'cjs',
+    outfile: out,
+    logOverride: { 'empty-import-meta': 'silent' },
+    define: { 'import.meta.url': '__axMetaUrl' },
+    banner: { js: 'var __axMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    plugins: [
+      {
+        name: 'ax-lazy-chunks',
+        setup(b) {
+          b.onResolve({ filter: /^\.\/(runtime|arguments)\.ts$/ }, (a) => (a.kind === 'dynamic-import' ? { path: `./chunks/${a.path.includes('runtime') ? 'mcp-runtime' : 'arguments'}.js`, external: true } : undefined));
+        },
+      },
+    ],
+  });
+  const cjsDir = (d) => {
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, 'package.json'), '{"type":"commonjs"}\n');
+    cpSync(join(dirname(bin), 'chunks'), join(d, 'chunks'), { recursive: true });
+  };
   // ax-ts with one no-op tool: the framework's own cost per call.
-  await build({ ...esmSplit, entryPoints: { 'ax-noop': join(HERE, 'fixtures/ax-noop.ts') }, outdir: join(dir, 'ax-noop') });
+  cjsDir(join(dir, 'ax-noop'));
+  await build({ ...axCjs(join(dir, 'ax-noop/ax-noop.js')), entryPoints: [join(HERE, 'fixtures/ax-noop.ts')] });
   const axNoop = join(dir, 'ax-noop/ax-noop.js');
-  // Floor of the in-process measure: an ESM file holding only the exit hook.
-  const floor = join(dir, 'floor.mjs');
+  // Floor of the in-process measure: a CommonJS file holding only the exit hook.
+  const floor = join(dir, 'floor.cjs');
   writeFileSync(floor, `${EXIT_HOOK}\n`);
   // Trees: one generated module per size (and style), bundled like dist/bin/tasks.js (.ci/build.mjs step 3).
   const trees = new Map();
@@ -252,7 +276,8 @@ async function prepare(dir) {
     const name = `tree-${n}${style === 'imperative' ? '-imperative' : ''}`;
     const src = join(dir, `${name}.ts`);
     writeFileSync(src, treeSource(n, join(ROOT, 'lib/index.ts'), style));
-    await build({ ...esmSplit, entryPoints: { [name]: src }, outdir: join(dir, name) });
+    cjsDir(join(dir, name));
+    await build({ ...axCjs(join(dir, name, `${name}.js`)), entryPoints: [src] });
     trees.set(style === 'imperative' ? `${n}i` : n, join(dir, name, `${name}.js`));
     if (style === 'declarative') treeBytes.set(n, { source: statSync(src).size, bundle: statSync(join(dir, name, `${name}.js`)).size });
   }
@@ -349,7 +374,7 @@ async function trees(p, report) {
   const notes = [
     `Declarations: ${(([n, b]) => `${(b.source / n / 1024).toFixed(2)} KiB of source per command; the ${n.toLocaleString('en')}-command bundle is ${(b.bundle / 2 ** 20).toFixed(2)} MiB`)([...p.treeBytes].at(-1))} (lib included).`,
     '¹ user + system CPU time of the whole process (all threads, bootstrap included), from `process.resourceUsage()` at exit.',
-    `² (work(n) − work(tree of 1)) / (n − 1). An ESM file holding nothing but the exit hook does ${ms(base.floorWork)} ms of "work" (Node's ESM loader start-up): that much of every row is not ax-ts.`,
+    `² (work(n) − work(tree of 1)) / (n − 1). A CommonJS file holding nothing but the exit hook does ${ms(base.floorWork)} ms of "work": that much of every row is not ax-ts.`,
   ];
   report.trees = { lines, notes, byTree, perCmd };
   const t1000 = byTree.get(1000);
@@ -648,7 +673,7 @@ function markdown(report, m) {
   }
   if (report.cold) {
     out.push('## Cold start, bundled (ms, median)', '');
-    out.push('ax-ts = `node dist/bin/tasks.js …` (a byte-identical snapshot taken at the start of the run: ESM entry + lib chunks; the MCP stack is a chunk it does not load). commander = the same six commands on commander 14, bundled by esbuild into one CommonJS file (test/bench/fixtures/commander-tasks.mjs); its `__schema` is a hand-written walk of the commander tree. `list` runs on a 1,000-task store (prints 50).', '');
+    out.push('ax-ts = `node dist/bin/tasks.js …` (a byte-identical snapshot taken at the start of the run: one CommonJS file; the MCP stack and the --args-json validator are chunks it does not load). commander = the same six commands on commander 14, bundled by esbuild into one CommonJS file (test/bench/fixtures/commander-tasks.mjs); its `__schema` is a hand-written walk of the commander tree. `list` runs on a 1,000-task store (prints 50).', '');
     out.push(...report.cold.lines, '', ...report.cold.notes, '');
   }
   if (report.trees) {
