@@ -1,5 +1,5 @@
 /** Persistence of the `tasks` demo CLI: one JSON file, read-modify-write under a cross-process lock, atomic replace. */
-import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -56,6 +56,14 @@ export function emptyStore(): StoreData {
   return { version: 1, next_id: 1, tasks: [], idempotency: {} };
 }
 
+/** `node:crypto`, loaded on first use: most runs (list, show, --version) never hash anything. */
+const nodeCrypto = (): typeof import('node:crypto') => createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+
+/** `n` random bytes as hex (temp-file names, lock tokens), from the global Web Crypto. */
+function randomHex(n: number): string {
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(n))).toString('hex');
+}
+
 /**
  * SHA-256 (lowercase hex) of the canonical JSON of `args`: object keys sorted recursively,
  * `undefined`-valued keys dropped. Used as the idempotency fingerprint.
@@ -65,7 +73,7 @@ export function fingerprintArgs(args: unknown): string {
     Array.isArray(v) ? v.map(canon)
       : isObj(v) ? Object.fromEntries(Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => [k, canon(v[k])]))
         : v;
-  return createHash('sha256').update(JSON.stringify(canon(args)) ?? 'null').digest('hex');
+  return nodeCrypto().createHash('sha256').update(JSON.stringify(canon(args)) ?? 'null').digest('hex');
 }
 
 /**
@@ -191,7 +199,7 @@ function shapeProblem(v: unknown): string | null {
 }
 
 async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const tmp = `${file}.${process.pid}.${randomHex(6)}.tmp`;
   let h: fs.FileHandle | undefined;
   try {
     h = await fs.open(tmp, 'wx', 0o600);
@@ -264,7 +272,7 @@ async function acquireLock(file: string, timeoutMs: number, signal?: AbortSignal
   const lockPath = `${file}.lock`;
   if (!(timeoutMs >= 0)) throw new RangeError(`lockTimeoutMs must be >= 0, got ${timeoutMs}`);
   const deadline = Date.now() + timeoutMs;
-  const token = randomBytes(8).toString('hex');
+  const token = randomHex(8);
   for (;;) {
     signal?.throwIfAborted();
     let h: fs.FileHandle | undefined;
