@@ -27,7 +27,7 @@ export { axDocument, AX_SCHEMA_VERSION } from './schema.ts';
 export { schemaDocument, SCHEMA_SHAPES } from './schema-command.ts';
 export { inputSchema, outputSchema, toolDescription, MAX_DESCRIPTION } from './input-schema.ts';
 export type { JsonSchema } from './input-schema.ts';
-export { renderDefault, renderTable } from './render.ts';
+export { renderDefault, renderTable, visible } from './render.ts';
 export { schemaDiff, formatDiff, diffSummary, schemaShape } from './schema-diff.ts';
 export type { Change, SchemaDiff, Severity } from './schema-diff.ts';
 export { completionCommands, complete, ShellCompDirective } from './completion.ts';

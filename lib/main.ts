@@ -21,7 +21,7 @@ export interface MainOptions extends ExecuteOptions {
 /**
  * Runs the tree as the real process and sets `process.exitCode`:
  * - SIGINT aborts `ctx.signal` and ends in `interrupted` (exit 130); SIGTERM likewise with exit 143;
- *   a second signal exits at once, still writing the error line;
+ *   a second signal (of either kind) exits at once, still writing the error line;
  * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141; any other stdout
  *   write error is reported as `internal_error` on stderr (exit 1); stderr write errors are ignored;
  * - a stray rejection or exception from a handler's leftovers fails the run with `internal_error`
@@ -48,7 +48,7 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
       context: { signal: name },
       fix: 'Run the command again; if it changed state, check that state first.',
     });
-    if (signals[name] > 1 || finished) exitNow(error, exitCode);
+    if (signals.SIGINT + signals.SIGTERM > 1 || finished) exitNow(error, exitCode); // a second signal, of either kind, exits at once
     else ac.abort(error);
   };
   const onInt = onSignal('SIGINT');

@@ -12,7 +12,7 @@ import { camelCase } from './flags.ts';
 import { injectedInForce } from './flagset.ts';
 import { helpText, useLine } from './help.ts';
 import { findCommand, type Invocation } from './parse.ts';
-import { renderDefault } from './render.ts';
+import { renderDefault, visible } from './render.ts';
 import { argValues, flagLabel, flagValues, validateInvocation } from './validate.ts';
 
 /** Everything one run needs from outside: IO, environment, signal, ids. */
@@ -289,7 +289,7 @@ function renderItem(cmd: Command, item: unknown, ctx: RunContext): string {
     const t = cmd.render(item, ctx);
     return typeof t === 'string' ? (t.endsWith('\n') ? t : `${t}\n`) : '';
   }
-  return typeof item === 'string' ? `${item}\n` : `${JSON.stringify(item)}\n`;
+  return typeof item === 'string' ? `${visible(item)}\n` : `${JSON.stringify(item)}\n`;
 }
 
 async function confirm(ctx: RunContext, question: string, bypassFlag: string, label: (n: string) => string): Promise<void> {
