@@ -6,15 +6,14 @@
 import type { Readable } from 'node:stream';
 import type { Command } from './command.ts';
 import { installBuiltins } from './builtins.ts';
-import { detectMode, newIdempotencyKey, newSpanId, newTraceId } from './contract.ts';
+import { detectMode } from './contract.ts';
 import type { Mode, OutputStream } from './context.ts';
 import { injectedInForce } from './flagset.ts';
 import { findCommand, parseArgv, scanFormat, type Invocation } from './parse.ts';
 import { validationError } from './errors.ts';
 import { inputSchema } from './input-schema.ts';
 import { bindValues } from './validate.ts';
-import { reportError, runInvocation, type RunEnv } from './run.ts';
-import { isPlaceholderVersion, resolveVersion } from './version.ts';
+import { reportError, runEnv, runInvocation } from './run.ts';
 
 /** Options of {@link execute}. Everything defaults to the real process. */
 export interface ExecuteOptions {
@@ -42,28 +41,6 @@ export interface ExecuteOptions {
    * must report itself (a second signal, a broken stdout).
    */
   onReporter?: (report: (error: unknown) => number) => void;
-}
-
-/** Builds the per-run environment shared by the CLI path and the MCP/JSON paths. */
-export function runEnv(root: Command, options: ExecuteOptions, mode: Mode): RunEnv {
-  const stdout = options.stdout ?? process.stdout;
-  const env = options.env ?? process.env;
-  let version: string | undefined;
-  return {
-    root,
-    mode,
-    stdout,
-    stderr: options.stderr ?? process.stderr,
-    stdin: () => options.stdin ?? process.stdin,
-    stdinIsTTY: () => options.stdinIsTTY ?? (options.stdin ? false : process.stdin.isTTY === true),
-    env,
-    signal: options.signal ?? new AbortController().signal,
-    traceId: newTraceId(),
-    spanId: newSpanId(),
-    newKey: newIdempotencyKey,
-    version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
-    onProgress: options.onProgress,
-  };
 }
 
 function stdoutIsTTY(s: OutputStream): boolean {

@@ -5,11 +5,9 @@
  */
 import { Readable } from 'node:stream';
 import type { Command } from './command.ts';
-import { newIdempotencyKey, newSpanId, newTraceId } from './contract.ts';
 import { toAxError, type AxError } from './errors.ts';
-import { runInvocation, reportError, type RunEnv } from './run.ts';
+import { runEnv, runInvocation, reportError, type RunEnv } from './run.ts';
 import { bindValues } from './validate.ts';
-import { isPlaceholderVersion, resolveVersion } from './version.ts';
 
 /** Options of {@link invokeCommand}. */
 export interface InvokeOptions {
@@ -54,21 +52,8 @@ function buffer(): { stream: { write(s: string): boolean; isTTY: false }; text: 
 export async function invokeCommand(root: Command, cmd: Command, values: Record<string, unknown>, options: InvokeOptions = {}): Promise<InvokeResult> {
   const out = buffer();
   const err = buffer();
-  let version: string | undefined;
   const env: RunEnv = {
-    root,
-    mode: 'json',
-    stdout: out.stream,
-    stderr: err.stream,
-    stdin: () => Readable.from([]),
-    stdinIsTTY: () => false,
-    env: options.env ?? process.env,
-    signal: options.signal ?? new AbortController().signal,
-    traceId: newTraceId(),
-    spanId: newSpanId(),
-    newKey: newIdempotencyKey,
-    version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
-    onProgress: options.onProgress,
+    ...runEnv(root, { stdout: out.stream, stderr: err.stream, stdin: Readable.from([]), stdinIsTTY: false, env: options.env, signal: options.signal, version: options.version, onProgress: options.onProgress }, 'json'),
     onLog: options.onLog,
     collectItems: true,
   };

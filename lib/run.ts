@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Command } from './command.ts';
-import { errorLine, humanError, successLine, type SuccessMeta } from './contract.ts';
+import { errorLine, humanError, newIdempotencyKey, newSpanId, newTraceId, successLine, type SuccessMeta } from './contract.ts';
 import type { Mode, OutputStream, RunContext } from './context.ts';
 import { AxError, toAxError, type AxErrorOptions } from './errors.ts';
 import { camelCase } from './flags.ts';
@@ -13,6 +13,8 @@ import { injectedInForce } from './flagset.ts';
 import { helpText, useLine } from './help.ts';
 import { findCommand, type Invocation } from './parse.ts';
 import { renderDefault, visible } from './render.ts';
+import type { ExecuteOptions } from './execute.ts';
+import { isPlaceholderVersion, resolveVersion } from './version.ts';
 import { argValues, flagLabel, flagValues, validateInvocation } from './validate.ts';
 
 /** Everything one run needs from outside: IO, environment, signal, ids. */
@@ -36,6 +38,28 @@ export interface RunEnv {
   collectItems?: boolean;
   /** Receives `ctx.log` (`info`) and `ctx.warn` (`warning`) lines as well (MCP `notifications/message`). */
   onLog?: (level: 'info' | 'warning', message: string) => void;
+}
+
+/** Builds the per-run environment shared by the CLI path and the MCP/JSON paths. */
+export function runEnv(root: Command, options: ExecuteOptions, mode: Mode): RunEnv {
+  const stdout = options.stdout ?? process.stdout;
+  const env = options.env ?? process.env;
+  let version: string | undefined;
+  return {
+    root,
+    mode,
+    stdout,
+    stderr: options.stderr ?? process.stderr,
+    stdin: () => options.stdin ?? process.stdin,
+    stdinIsTTY: () => options.stdinIsTTY ?? (options.stdin ? false : process.stdin.isTTY === true),
+    env,
+    signal: options.signal ?? new AbortController().signal,
+    traceId: newTraceId(),
+    spanId: newSpanId(),
+    newKey: newIdempotencyKey,
+    version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
+    onProgress: options.onProgress,
+  };
 }
 
 /** What a run produced, for callers that need more than the exit code (the MCP bridge). */
