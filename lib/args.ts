@@ -14,8 +14,14 @@ export interface ArgSpec {
   required?: boolean;
   /** Takes every remaining positional (only the last argument). Its value is a string array. */
   variadic?: boolean;
-  /** Closed set of accepted values. */
+  /** Closed set of accepted values (string arguments). */
   choices?: readonly string[];
+  /**
+   * Value type: `string` (default), `int` or `float`. A typed argument is checked when parsed, reaches
+   * the handler as a number (`ctx.args`), and is an `integer`/`number` in the inputSchema, so an agent
+   * can send `{"id": 7}` (beyond ax-go, which has untyped positionals).
+   */
+  type?: 'string' | 'int' | 'float';
   /** Dynamic completion of values (shell completion). */
   completer?: (partial: string) => string[] | Promise<string[]>;
 }
@@ -126,11 +132,27 @@ export const DeclaredArgs: ArgsValidator = (t, args) => {
   }
   args.forEach((value, i) => {
     const d = decls[Math.min(i, decls.length - 1)];
+    if (d && argNumber(d, value) === null) {
+      const expected = d.type === 'int' ? 'an integer' : 'a number';
+      throw usageError(t, `invalid value ${JSON.stringify(value)} for <${d.name}>: expected ${expected}`, 'invalid_argument', { argument: d.name, value, expected });
+    }
     if (d?.choices && !d.choices.includes(value)) {
       throw usageError(t, `invalid value ${JSON.stringify(value)} for <${d.name}>: expected one of ${d.choices.join('|')}`, 'invalid_argument', { argument: d.name, value });
     }
   });
 };
+
+/**
+ * The number a typed argument's text stands for: undefined for a string argument, null when the
+ * text is not a valid `int` (safe integer) or `float` (finite number).
+ */
+export function argNumber(d: ArgSpec, text: string): number | null | undefined {
+  if (!d.type || d.type === 'string') return undefined;
+  const s = text.trim();
+  if (d.type === 'int') return /^[+-]?\d+$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : null;
+  const n = Number(s);
+  return s !== '' && Number.isFinite(n) ? n : null;
+}
 
 /**
  * Reads argument declarations from a `use` line: `<id>` required, `[id]` optional, a trailing `...`

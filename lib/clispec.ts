@@ -190,7 +190,8 @@ function commandEntry(root: Command, cmd: Command): Json {
   // nearer (a command's own --format) shadows it and is one of this command's arguments.
   const global = new Map(globalFlags(root).map((f) => [f.name, f.spec]));
   const args: Json[] = cmd.args.map((a) => {
-    const x: Json = { name: a.name, type: a.variadic ? 'string[]' : 'string', required: a.required !== false };
+    const base = a.type === 'int' ? 'integer' : a.type === 'float' ? 'number' : 'string';
+    const x: Json = { name: a.name, type: a.variadic ? `${base}[]` : base, required: a.required !== false };
     if (a.choices) x.enum = [...a.choices];
     if (a.description) x.description = a.description;
     return x;

@@ -36,13 +36,16 @@ export type FlagValues<F extends FlagDecls> = string extends keyof F ? Record<st
   -readonly [K in keyof F & string as CamelCase<K>]: Defined<F[K]> extends true ? ValueOfSpec<F[K]> : ValueOfSpec<F[K]> | undefined;
 };
 
+/** The value type of one positional: a number for `type: 'int' | 'float'`, else a string. */
+type ArgType<D extends ArgSpec> = D['type'] extends 'int' | 'float' ? number : string;
+
 /** The typed `ctx.args` object for named positionals (camelCase keys; variadic → string[]). */
-export type ArgValues<A extends readonly ArgSpec[]> = number extends A['length'] ? Record<string, string | string[] | undefined> : {
+export type ArgValues<A extends readonly ArgSpec[]> = number extends A['length'] ? Record<string, string | string[] | number | number[] | undefined> : {
   -readonly [D in A[number] as CamelCase<D['name']>]: D['variadic'] extends true
-    ? string[]
+    ? ArgType<D>[]
     : D['required'] extends false
-      ? string | undefined
-      : string;
+      ? ArgType<D> | undefined
+      : ArgType<D>;
 };
 
 /** The context passed to `run(ctx)`. */
@@ -50,7 +53,7 @@ export interface RunContext<F extends FlagDecls = FlagDecls, A extends readonly 
   /** Every flag value (own, inherited and injected), camelCase keys; unset flags without default are undefined. */
   flags: FlagValues<F> & Record<string, unknown>;
   /** Named positionals, camelCase keys. */
-  args: ArgValues<A> & Record<string, string | string[] | undefined>;
+  args: ArgValues<A> & Record<string, string | string[] | number | number[] | undefined>;
   /** Positionals in order, as given. */
   argv: string[];
   /** Whether a flag (long name) was given explicitly (pflag's Changed). */

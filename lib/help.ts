@@ -80,7 +80,7 @@ export function helpText(cmd: Command): string {
       'Arguments',
       cmd.args
         .map((a, i) => {
-          const bits = [a.description ?? '', a.required === false ? '(optional)' : '', a.choices ? `(one of ${a.choices.join('|')})` : ''].filter(Boolean);
+          const bits = [a.description ?? '', a.type && a.type !== 'string' ? `(${a.type === 'int' ? 'integer' : 'number'})` : '', a.required === false ? '(optional)' : '', a.choices ? `(one of ${a.choices.join('|')})` : ''].filter(Boolean);
           return `  ${names[i]!.padEnd(w)}${bits.join(' ')}`.trimEnd() + '\n';
         })
         .join(''),

@@ -86,7 +86,7 @@ export function inputSchema(cmd: Command): JsonSchema {
     if (p.arg) {
       const a = p.arg;
       const desc = a.description?.trim() || `the ${a.name.replace(/-/g, ' ')} argument`;
-      const item: JsonSchema = a.choices ? { type: 'string', enum: [...a.choices] } : { type: 'string' };
+      const item: JsonSchema = a.type === 'int' ? { type: 'integer' } : a.type === 'float' ? { type: 'number' } : a.choices ? { type: 'string', enum: [...a.choices] } : { type: 'string' };
       properties[p.property] = a.variadic
         ? { type: 'array', items: item, ...(a.required !== false ? { minItems: 1 } : {}), description: withNotes(desc, ' (positional, variadic)') }
         : { ...item, description: withNotes(desc, ` (positional ${p.argIndex! + 1})`) };

@@ -54,7 +54,7 @@ function commandEntry(cmd: Command, toolNames: Map<Command, string>): Json {
   const { local, inherited } = visibleFlags(cmd);
   e.flags = [...local.map(flagEntry), ...inherited.map((f) => ({ ...flagEntry(f), inherited: true }))];
   e.args = cmd.args.map((a, i) => {
-    const x: Json = { name: a.name, property: propertyName(a.name), position: i + 1, description: a.description ?? '', required: a.required !== false, variadic: a.variadic === true };
+    const x: Json = { name: a.name, property: propertyName(a.name), position: i + 1, type: a.type ?? 'string', description: a.description ?? '', required: a.required !== false, variadic: a.variadic === true };
     if (a.choices) x.choices = [...a.choices];
     return x;
   });

@@ -10,6 +10,7 @@ import { camelCase, checkFlagValue, defaultValue } from './flags.ts';
 import { flagsOf } from './flagset.ts';
 import type { Invocation } from './parse.ts';
 import { toolProperties } from './properties.ts';
+import { argNumber } from './args.ts';
 import { suggestionsFor } from './suggest.ts';
 
 /** How a flag is named in messages of this invocation: `--max-width` on the CLI, `max_width` under MCP. */
@@ -110,13 +111,18 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
       inv.values.set(p.flag.name, checkFlagValue(p.property, p.flag.spec, value));
       if (p.flag.spec.deprecated) inv.warnings.push(`Property ${p.property} (--${p.flag.name}) has been deprecated, ${p.flag.spec.deprecated}`);
     } else if (p.arg) {
+      const arg = p.arg;
+      const kind = arg.type === 'int' ? 'an integer' : arg.type === 'float' ? 'a number' : 'a string';
       const bad = () =>
-        validationError(`invalid value for ${p.property}: expected ${p.arg!.variadic ? 'an array of strings' : 'a string'}`, 'invalid_argument', {
+        validationError(`invalid value for ${p.property}: expected ${arg.variadic ? `an array of ${kind.replace(/^an? /, '')}s` : kind}`, 'invalid_argument', {
           context: { property: p.property },
-          fix: `Pass ${p.arg!.variadic ? 'an array of strings' : 'a string'} as ${p.property}.`,
+          fix: `Pass ${arg.variadic ? 'an array' : kind} as ${p.property}.`,
         });
-      if (p.arg.variadic ? !Array.isArray(value) || value.some((v) => typeof v !== 'string') : typeof value !== 'string') throw bad();
-      argValues[p.argIndex!] = p.arg.variadic ? [...(value as string[])] : (value as string);
+      const ok = (v: unknown) =>
+        arg.type === 'int' ? typeof v === 'number' && Number.isSafeInteger(v) : arg.type === 'float' ? typeof v === 'number' && Number.isFinite(v) : typeof v === 'string';
+      if (arg.variadic ? !Array.isArray(value) || !value.every(ok) : !ok(value)) throw bad();
+      // positionals are text, as on the command line; argValues turns typed ones back into numbers
+      argValues[p.argIndex!] = arg.variadic ? (value as unknown[]).map(String) : String(value);
     }
   }
   cmd.args.forEach((decl, i) => {
@@ -159,10 +165,11 @@ export function flagValues(inv: Invocation): Record<string, unknown> {
 }
 
 /** The `ctx.args` object: named positionals (camelCase keys; variadic → array; missing optional → undefined). */
-export function argValues(inv: Invocation): Record<string, string | string[] | undefined> {
-  const out: Record<string, string | string[] | undefined> = {};
+export function argValues(inv: Invocation): Record<string, string | string[] | number | number[] | undefined> {
+  const out: Record<string, string | string[] | number | number[] | undefined> = {};
   inv.command.args.forEach((d, i) => {
-    out[camelCase(d.name)] = d.variadic ? inv.positionals.slice(i) : inv.positionals[i];
+    const typed = (v: string) => argNumber(d, v) ?? v; // typed arguments were checked when parsed
+    out[camelCase(d.name)] = d.variadic ? (inv.positionals.slice(i).map(typed) as string[] | number[]) : inv.positionals[i] === undefined ? undefined : typed(inv.positionals[i]!);
   });
   return out;
 }
