@@ -162,8 +162,8 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
     const r = await schemaRun(root, 'ax');
     const args = JSON.parse(r.stdout).command.commands[0].args;
     expect(args).toEqual([
-      { name: 'from-path', property: 'from_path', position: 1, description: '', required: true, variadic: false },
-      { name: 'to', property: 'to', position: 2, description: '', required: true, variadic: true },
+      { name: 'from-path', property: 'from_path', position: 1, type: 'string', description: '', required: true, variadic: false },
+      { name: 'to', property: 'to', position: 2, type: 'string', description: '', required: true, variadic: true },
     ]);
   });
 
