@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import express from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ABORT_GRACE_MS } from '../lib/run.ts';
@@ -33,8 +34,9 @@ export interface HttpSettings {
 /** A JSON-RPC error response with an HTTP status. */
 function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
 }
 
 /** The host name of a Host header value (`[::1]:8080` → `::1`). */
@@ -176,8 +178,14 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
   });
 
   const httpServer = await new Promise<import('node:http').Server>((resolve, reject) => {
-    // express 5 hands a listen error (EADDRINUSE…) to this callback rather than throwing
-    const s = app.listen(settings.port, settings.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+    // requireHostHeader: false lets a request without Host reach the guard, which answers 403 with a
+    // JSON-RPC body (Node's own refusal is an empty 400).
+    const s = createHttpServer({ requireHostHeader: false }, app);
+    s.once('error', reject);
+    s.listen(settings.port, settings.host, () => {
+      s.off('error', reject);
+      resolve(s);
+    });
   }).catch((e: unknown) => {
     process.off('SIGTERM', onSigterm);
     children.restore();

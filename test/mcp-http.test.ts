@@ -236,6 +236,23 @@ describe('Host and Origin checks (SPEC §8, DNS rebinding)', () => {
     }
   });
 
+  it('a request without any Host header → 403 with a JSON-RPC body (not Node\'s empty 400)', async () => {
+    const { connect } = await import('node:net');
+    const body = JSON.stringify(initializeBody());
+    const raw = await new Promise<string>((resolve, reject) => {
+      const sock = connect(server.port, '127.0.0.1', () => {
+        sock.end(`POST /mcp HTTP/1.1\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      });
+      let t = '';
+      sock.setEncoding('utf8').on('data', (c: string) => (t += c));
+      sock.on('end', () => resolve(t));
+      sock.on('error', reject);
+    });
+    expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 403 Forbidden');
+    const payload = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(payload).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+  });
+
   it('loopback Host names are accepted', async () => {
     for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, `[::1]:${server.port}`]) {
       const r = await rawHttpPost(server.port, { ...postHeaders(), host }, initializeBody());
