@@ -27,6 +27,8 @@ export interface HttpSettings {
   sessionIdleMs: number;
   /** Largest accepted POST body, in bytes (413 with a JSON-RPC error beyond). */
   maxBodyBytes: number;
+  /** Most sessions kept at once; a new initialize beyond it gets 503 (JSON-RPC body, Retry-After). */
+  maxSessions: number;
   /** Host names accepted in Host and Origin (loopback names plus the bound host). */
   allowedHosts: string[];
 }
@@ -136,6 +138,9 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
         return;
       }
       if (req.method !== 'POST') return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      if (sessions.size >= settings.maxSessions) {
+        return jsonError(res, 503, -32000, `Too many sessions (${settings.maxSessions}): close one (DELETE /mcp) or retry after idle sessions expire`, { 'retry-after': '30' });
+      }
       const server = createServer(model, serverOptions);
       let session: Session | undefined;
       const transport = new StreamableHTTPServerTransport({

@@ -34,6 +34,8 @@ export interface ServeOptions extends McpMountOptions {
   sessionIdleMs?: number;
   /** HTTP: largest POST body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** HTTP: most sessions kept at once; a new one beyond it gets 503. Default 1000. */
+  maxSessions?: number;
   /** HTTP: extra host names accepted in Host/Origin (loopback names and the bound host always are). */
   allowedHosts?: string[];
   /** Stops the server when aborted. */
@@ -42,7 +44,7 @@ export interface ServeOptions extends McpMountOptions {
   env?: Record<string, string | undefined>;
 }
 
-const DEFAULTS = { addr: '127.0.0.1:8080', sessionIdleMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024 } as const;
+const DEFAULTS = { addr: '127.0.0.1:8080', sessionIdleMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024, maxSessions: 1000 } as const;
 
 /**
  * Serves a tree programmatically until stopped. Loads the SDK on call.
@@ -58,6 +60,7 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
     stateless: options.stateless ?? false,
     sessionIdleMs: options.sessionIdleMs ?? DEFAULTS.sessionIdleMs,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
     allowedHosts: options.allowedHosts ?? [],
     name: options.name,
     version: options.version ?? resolveVersion(root.version),
@@ -129,6 +132,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       stateless: { type: 'bool', usage: 'HTTP without sessions (for several replicas behind a load balancer)' },
       'session-idle': { type: 'duration', default: '30m', usage: 'HTTP: close sessions idle this long' },
       'max-body': { type: 'int', default: DEFAULTS.maxBodyBytes, usage: 'HTTP: largest request body in bytes' },
+      'max-sessions': { type: 'int', default: DEFAULTS.maxSessions, usage: 'HTTP: most sessions kept at once (a new one beyond it gets 503)' },
       'allowed-host': { type: 'stringArray', usage: 'HTTP: another host name accepted in Host/Origin (repeatable; e.g. the name a proxy uses)' },
       'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
     },
@@ -148,6 +152,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
           stateless: ctx.flags.stateless === true,
           sessionIdleMs: ctx.flags.sessionIdle as number,
           maxBodyBytes: ctx.flags.maxBody as number,
+          maxSessions: ctx.flags.maxSessions as number,
           allowedHosts: ctx.flags.allowedHost as string[],
           name: options.name,
           version: options.version ?? resolveVersion(root.version),

@@ -19,6 +19,8 @@ export interface ServeSettings {
   stateless: boolean;
   sessionIdleMs: number;
   maxBodyBytes: number;
+  /** HTTP: most sessions kept at once (default 1000). */
+  maxSessions?: number;
   /** Extra host names accepted in Host/Origin. */
   allowedHosts?: string[];
   name?: string;
@@ -73,6 +75,9 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
   if (!Number.isSafeInteger(s.maxBodyBytes) || s.maxBodyBytes < 1) {
     throw validationError(`--max-body must be a positive number of bytes, got ${s.maxBodyBytes}`, 'invalid_flag_value', { context: { flag: '--max-body' }, fix: 'Pass --max-body 4194304 (4 MiB, the default) or another positive size.' });
   }
+  if (s.maxSessions !== undefined && (!Number.isSafeInteger(s.maxSessions) || s.maxSessions < 1)) {
+    throw validationError(`--max-sessions must be a positive integer, got ${s.maxSessions}`, 'invalid_flag_value', { context: { flag: '--max-sessions' }, fix: 'Pass --max-sessions 1000 (the default) or another positive number.' });
+  }
   if (!(s.sessionIdleMs > 0)) {
     throw validationError(`--session-idle must be a positive duration, got ${s.sessionIdleMs} ms`, 'invalid_flag_value', { context: { flag: '--session-idle' }, fix: 'Pass --session-idle 30m (the default) or another positive duration.' });
   }
@@ -108,7 +113,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     await serveHttp(
       model,
       options,
-      { host: where.host, port: where.port, stateless: s.stateless, sessionIdleMs: s.sessionIdleMs, maxBodyBytes: s.maxBodyBytes, allowedHosts },
+      { host: where.host, port: where.port, stateless: s.stateless, sessionIdleMs: s.sessionIdleMs, maxBodyBytes: s.maxBodyBytes, maxSessions: s.maxSessions ?? 1000, allowedHosts },
       signal,
       (url) => (s.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: listening on ${url}`),
     );

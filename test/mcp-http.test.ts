@@ -304,6 +304,26 @@ describe('--allowed-host (a proxy\'s host name)', () => {
   });
 });
 
+describe('--max-sessions (no unbounded growth)', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(['--max-sessions', '2']);
+  }, 30_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('a new session beyond the cap gets 503 with a JSON-RPC body and Retry-After; existing ones still work', async () => {
+    const host = `127.0.0.1:${server.port}`;
+    const first = await rawHttpPost(server.port, { ...postHeaders(), host }, initializeBody());
+    const second = await rawHttpPost(server.port, { ...postHeaders(), host }, initializeBody());
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await rawHttpPost(server.port, { ...postHeaders(), host }, initializeBody());
+    expect(third.status).toBe(503);
+    expect(jsonRpcError(third).message).toMatch(/Too many sessions/);
+  });
+});
+
 describe('session idle timeout', () => {
   let server: RunningServer;
   beforeAll(async () => {
