@@ -109,7 +109,7 @@ export async function callTool(
   const def = defOf(model, ref);
   let values: Record<string, unknown>;
   try {
-    const { validateArguments } = await import('./validator.ts'); // ajv loads on the first call, not at start
+    const { validateArguments } = await import('../lib/arguments.ts'); // ajv loads on the first call, not at start
     values = validateArguments(ref.command, def.inputSchema, args);
   } catch (e) {
     const err = toAxError(e);

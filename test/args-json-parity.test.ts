@@ -5,7 +5,6 @@
  * and of the demo, with valid and invalid arguments, the envelope is the same once trace/span ids,
  * idempotency keys and timestamps are masked, and the process exit code is error.exit_code.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pool, runScript, TSX_LOADER } from './helpers/spawn.ts';
 
 type Json = Record<string, any>;
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-const TSX = join(REPO, 'node_modules/tsx/dist/loader.mjs');
+const TSX = TSX_LOADER;
 const FIXTURE = join(REPO, 'test/fixtures/surfaces-cli.ts');
 const TASKS = join(REPO, 'cmd/tasks/main.ts');
 
@@ -35,31 +35,7 @@ function baseEnv(extra: Record<string, string>): Record<string, string> {
 }
 
 function runCli(script: string, args: readonly string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, script, ...args], { cwd: REPO, env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => {});
-    child.stdin.end();
-  });
-}
-
-async function pool<T>(jobs: (() => Promise<T>)[], n = 4): Promise<T[]> {
-  const out: T[] = new Array(jobs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, jobs.length) }, async () => {
-      while (next < jobs.length) {
-        const i = next++;
-        out[i] = await jobs[i]!();
-      }
-    }),
-  );
-  return out;
+  return runScript(script, args, baseEnv(env));
 }
 
 const VOLATILE = new Set(['trace_id', 'span_id', 'idempotency_key']);

@@ -2,9 +2,9 @@
  * `--args-json '<object>'`: one JSON object shaped like the command's inputSchema, validated like MCP
  * `tools/call` arguments and bound without any text parsing. Run in-process through `execute`.
  */
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { Command, execute } from '../lib/index.ts';
+import { Command } from '../lib/index.ts';
+import { runCli } from './helpers/run.ts';
 import { buildTasksCli } from '../cmd/tasks/cli.ts';
 import { buildSurfacesCli, type SurfacesVariant } from './fixtures/surfaces-cli.ts';
 
@@ -16,18 +16,9 @@ interface Result {
   stderr: string;
 }
 
-async function run(root: Command, args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
-  let stdout = '';
-  let stderr = '';
-  const code = await execute(root, {
-    args,
-    stdout: { write: (s: string) => ((stdout += s), true), isTTY: false },
-    stderr: { write: (s: string) => ((stderr += s), true), isTTY: false },
-    env,
-    stdin: Readable.from([]),
-    stdinIsTTY: false,
-  });
-  return { code, stdout, stderr };
+/** Runs a tree in-process with captured streams (piped: json mode), no version injected. */
+function run(root: Command, args: string[], env: Record<string, string | undefined> = {}) {
+  return runCli(root, args, { env, version: undefined });
 }
 
 const surf = (args: string[], variant: SurfacesVariant = 'full') => run(buildSurfacesCli(variant), args);

@@ -5,7 +5,6 @@
  * and after the command words, explicit effects/cardinality, pagination and fields on unbounded lists,
  * and every declared example runs.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pool, runScript } from './helpers/spawn.ts';
 import { execute } from '../lib/index.ts';
 import { buildTasksCli } from '../cmd/tasks/cli.ts';
 
@@ -20,7 +20,6 @@ type Json = Record<string, any>;
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const TASKS_MAIN = join(REPO, 'cmd/tasks/main.ts');
-const TSX = join(REPO, 'node_modules/tsx/dist/loader.mjs');
 const T = 60_000;
 
 interface Run {
@@ -40,32 +39,7 @@ function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
 
 /** Runs the demo with piped stdio (stdin closed at once). */
 function tasks(args: readonly string[], env: Record<string, string | undefined>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, TASKS_MAIN, ...args], { cwd: REPO, env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => {});
-    child.stdin.end();
-  });
-}
-
-/** Runs `jobs` with at most `n` at a time, results in order. */
-async function pool<T>(jobs: (() => Promise<T>)[], n = 4): Promise<T[]> {
-  const out: T[] = new Array(jobs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, jobs.length) }, async () => {
-      while (next < jobs.length) {
-        const i = next++;
-        out[i] = await jobs[i]!();
-      }
-    }),
-  );
-  return out;
+  return runScript(TASKS_MAIN, args, childEnv(env));
 }
 
 function isJson(text: string): boolean {

@@ -4,10 +4,10 @@
  * rule of the schema's `x-checker-rules` that JSON Schema cannot express, implemented here.
  */
 import { readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { Command, execute } from '../lib/index.ts';
+import { Command } from '../lib/index.ts';
+import { runCli } from './helpers/run.ts';
 import { buildTasksCli } from '../cmd/tasks/cli.ts';
 import { buildSurfacesCli, SURFACES_VERSION, type SurfacesVariant } from './fixtures/surfaces-cli.ts';
 
@@ -16,19 +16,9 @@ type Json = Record<string, any>;
 const CLISPEC_SCHEMA = JSON.parse(readFileSync(new URL('../lib/vendor/clispec-v0.3.json', import.meta.url), 'utf8')) as Json;
 const validateDocument = new Ajv2020({ strict: false, allErrors: true }).compile(CLISPEC_SCHEMA);
 
-/** Runs a tree in-process with captured streams (piped: json mode). */
-async function run(root: Command, args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await execute(root, {
-    args,
-    stdout: { write: (s: string) => ((stdout += s), true), isTTY: false },
-    stderr: { write: (s: string) => ((stderr += s), true), isTTY: false },
-    env,
-    stdin: Readable.from([]),
-    stdinIsTTY: false,
-  });
-  return { code, stdout, stderr };
+/** Runs a tree in-process with captured streams (piped: json mode), no version injected. */
+function run(root: Command, args: string[], env: Record<string, string | undefined> = {}) {
+  return runCli(root, args, { env, version: undefined });
 }
 
 /** `schema` of a fresh tree: exit 0, nothing on stderr, one JSON document + newline. */

@@ -1,0 +1,45 @@
+/** Running a TypeScript entry as a real process (through tsx) and bounding how many run at once. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+/** tsx's loader as an absolute path, so `--import` works from any cwd. */
+export const TSX_LOADER = `${REPO}node_modules/tsx/dist/loader.mjs`;
+
+/** What one process printed and how it ended. */
+export interface ProcessRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node --import tsx <script> <args>` with piped stdio, stdin closed at once, cwd = the repo. */
+export function runScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<ProcessRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, script, ...args], { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on('error', () => {});
+    child.stdin.end();
+  });
+}
+
+/** Runs `jobs` with at most `n` at a time; results in order. */
+export async function pool<T>(jobs: (() => Promise<T>)[], n = 4): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, jobs.length) }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await jobs[i]!();
+      }
+    }),
+  );
+  return out;
+}
