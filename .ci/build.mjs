@@ -53,9 +53,9 @@ writeFileSync(join(binDir, 'package.json'), `${JSON.stringify({ type: 'commonjs'
 const lazyChunks = {
   name: 'ax-lazy-chunks',
   setup(b) {
-    b.onResolve({ filter: /^\.\/(runtime|arguments|http)\.ts$/ }, (a) => {
+    b.onResolve({ filter: /^\.\/(runtime|http)\.ts$|^\.\.\/parse\/arguments\.ts$/ }, (a) => {
       // paths are relative to the importing output file: bins in dist/bin, the runtime in dist/bin/chunks
-      const map = { 'mcp/runtime.ts': './chunks/mcp-runtime.js', 'lib/arguments.ts': './chunks/arguments.js', 'mcp/http.ts': './mcp-http.js' };
+      const map = { 'mcp/runtime.ts': './chunks/mcp-runtime.js', 'lib/parse/arguments.ts': './chunks/arguments.js', 'mcp/http.ts': './mcp-http.js' };
       const target = Object.entries(map).find(([src]) => join(a.resolveDir, a.path) === join(root, src));
       return target && a.kind === 'dynamic-import' ? { path: target[1], external: true } : undefined;
     });
@@ -78,7 +78,7 @@ const cjs = {
   banner: { js: 'var __axMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
 const bins = { tasks: 'cmd/tasks/main.ts', 'ax-ts': 'cmd/ax-ts/main.ts' };
-const chunks = { 'chunks/mcp-runtime': 'mcp/runtime.ts', 'chunks/mcp-http': 'mcp/http.ts', 'chunks/arguments': 'lib/arguments.ts' };
+const chunks = { 'chunks/mcp-runtime': 'mcp/runtime.ts', 'chunks/mcp-http': 'mcp/http.ts', 'chunks/arguments': 'lib/parse/arguments.ts' };
 const results = await Promise.all([
   ...Object.entries(bins).map(([name, entry]) =>
     build({ ...cjs, entryPoints: [entry], outfile: `dist/bin/${name}.js`, plugins: [lazyChunks], banner: { js: `#!/usr/bin/env node\n${cjs.banner.js}` } }),

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttpServer } from 'node:http';
 import express from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ABORT_GRACE_MS } from '../lib/run.ts';
+import { ABORT_GRACE_MS } from '../lib/run/run.ts';
 import { installChildGuard } from './children.ts';
 import { keepAlive } from './lifecycle.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';

@@ -4,11 +4,11 @@
  * Source: SPEC §8; ax-go mcp package (opt-in mount).
  */
 import { realpathSync } from 'node:fs';
-import { Command } from '../lib/command.ts';
-import { resolveVersion } from '../lib/version.ts';
+import { Command } from '../lib/tree/command.ts';
+import { resolveVersion } from '../lib/run/version.ts';
 import type { ServeSettings } from './runtime.ts';
 
-export { exclude, toolName, mcp } from '../lib/mcp-marks.ts';
+export { exclude, toolName, mcp } from '../lib/tree/marks.ts';
 
 /** Options of {@link mountMcpServer} and {@link serve}. */
 export interface McpMountOptions {

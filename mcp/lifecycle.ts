@@ -3,7 +3,7 @@
  * handler's timer is logged to stderr and the server goes on (Node would otherwise exit), and every
  * in-flight call's AbortController is known so shutdown can abort them. Case B15.
  */
-import { describeThrown } from '../lib/errors.ts';
+import { describeThrown } from '../lib/contract/errors.ts';
 
 /** What {@link keepAlive} returns. */
 export interface Lifecycle {

@@ -2,9 +2,9 @@
  * The heavy half of `mcp-server`, loaded only when a server starts: startup checks (fail-closed,
  * before any socket opens), then the stdio or HTTP transport. Source: SPEC §8.
  */
-import type { Command } from '../lib/command.ts';
-import { AxError, validationError } from '../lib/errors.ts';
-import { isPlaceholderVersion } from '../lib/version.ts';
+import type { Command } from '../lib/tree/command.ts';
+import { AxError, validationError } from '../lib/contract/errors.ts';
+import { isPlaceholderVersion } from '../lib/run/version.ts';
 import { buildModel } from './server.ts';
 
 /** Largest accepted `instructions`, in bytes of UTF-8 (SPEC §8). */

@@ -19,13 +19,14 @@ import {
   CompleteRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Command } from '../lib/command.ts';
-import { errorEnvelope, newTraceId } from '../lib/contract.ts';
-import { toAxError } from '../lib/errors.ts';
-import { renderTemplate } from '../lib/declarations.ts';
-import { invokeCommand } from '../lib/invoke.ts';
-import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/walk.ts';
-import { toolProperties } from '../lib/properties.ts';
+import type { Command } from '../lib/tree/command.ts';
+import { errorEnvelope } from '../lib/contract/envelope.ts';
+import { newTraceId } from '../lib/contract/ids.ts';
+import { toAxError } from '../lib/contract/errors.ts';
+import { renderTemplate } from '../lib/tree/declarations.ts';
+import { invokeCommand } from '../lib/run/invoke.ts';
+import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
+import { toolProperties } from '../lib/tree/properties.ts';
 import { callScope } from './children.ts';
 
 /** Options of the MCP server. */
@@ -109,7 +110,7 @@ export async function callTool(
   const def = defOf(model, ref);
   let values: Record<string, unknown>;
   try {
-    const { validateArguments } = await import('../lib/arguments.ts'); // ajv loads on the first call, not at start
+    const { validateArguments } = await import('../lib/parse/arguments.ts'); // ajv loads on the first call, not at start
     values = validateArguments(ref.command, def.inputSchema, args);
   } catch (e) {
     const err = toAxError(e);

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Command } from '../lib/index.ts';
-import { complete, completionCommands, completionScript, ShellCompDirective, SHELLS } from '../lib/completion.ts';
-import { BUILTIN_ANNOTATION } from '../lib/walk.ts';
+import { complete, completionScript, ShellCompDirective, SHELLS } from '../lib/completion/completion.ts';
+import { completionCommands } from '../lib/completion/commands.ts';
+import { BUILTIN_ANNOTATION } from '../lib/tree/marks.ts';
 import { runCli, type RunCliOptions } from './helpers/run.ts';
 import { completionTree } from './fixtures/completion-tree.ts';
 

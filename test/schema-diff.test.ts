@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Command, mcp, schemaDocument } from '../lib/index.ts';
-import { formatDiff, schemaDiff, schemaShape, type Change, type SchemaDiff } from '../lib/schema-diff.ts';
+import { formatDiff, schemaDiff, schemaShape, type Change, type SchemaDiff } from '../lib/schema/diff/diff.ts';
 import { goldenRun, nodeCommand } from '../golden/index.ts';
 import { buildRefCli } from '../golden/fixtures/ref-cli.ts';
 import { buildAxTsCli } from '../cmd/ax-ts/cli.ts';

@@ -1,0 +1,49 @@
+/**
+ * Commands ax-ts adds to every tree (unless the author has a child of the same name): `help`,
+ * `__schema`, clispec's `schema`, `completion` and the hidden `__complete`. They are reserved (SPEC §4): never MCP tools.
+ *
+ * Layer `lib/builtins/`: what `execute` injects into every tree (help, `__schema`, `schema`,
+ * completion). It imports the layers below it; only `lib/run/` imports it.
+ */
+import { Command } from '../tree/command.ts';
+import { findCommand, unknownCommandError } from '../parse/parse.ts';
+import { helpText } from '../help/help.ts';
+import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
+import { clispecCommand, schemaCommand } from '../schema/commands.ts';
+import { completeCommand, completionCommand } from '../completion/commands.ts';
+
+const INSTALLED = Symbol.for('ax-ts.builtins');
+
+
+/** `help [command]`: prints the help of the named command (Cobra's help command). */
+function helpCommand(root: Command): Command {
+  return new Command({
+    use: 'help [command...]',
+    short: 'Help about any command',
+    long: `Help provides help for any command in the application.\nSimply type ${root.name} help [path to command] for full details.`,
+    annotations: { [BUILTIN_ANNOTATION]: 'true' },
+    output: { kind: 'opaque', mediaType: 'text/plain' },
+    effects: 'read_only',
+    run: (ctx) => {
+      const words = (ctx.args.command as string[]) ?? [];
+      const { command, rest } = findCommand(root, words);
+      if (rest.length) throw unknownCommandError(command, rest[0]!);
+      return helpText(command);
+    },
+  });
+}
+
+/** Adds the built-in commands to a root once; idempotent. */
+export function installBuiltins(root: Command): void {
+  const r = root as Command & { [INSTALLED]?: true };
+  if (r[INSTALLED]) return;
+  r[INSTALLED] = true;
+  const hasChildren = root.hasSubCommands();
+  if (hasChildren && !root.findChild('help')) root.addCommand(helpCommand(root));
+  if (!root.findChild('__schema')) root.addCommand(schemaCommand(root));
+  // Cobra's model: `completion <shell>` prints a script that asks the hidden `__complete` on every TAB
+  if (hasChildren && !root.findChild('completion')) root.addCommand(completionCommand(root));
+  if (!root.findChild('__complete')) root.addCommand(completeCommand(root));
+  // clispec's `schema`, unless the author has one or the root takes positionals (a word there is an argument)
+  if (!root.findChild('schema') && root.args.length === 0) root.addCommand(clispecCommand(root));
+}

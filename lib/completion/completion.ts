@@ -1,0 +1,331 @@
+/**
+ * Shell completion, Cobra's model: the hidden `__complete` command answers "what can come next?" for
+ * a partial command line, and the `completion bash|zsh|fish|powershell` command prints a script that
+ * asks it on every TAB. The engine works from the tree alone (commands, aliases, flags, choices, declared
+ * arguments, validArgs) plus the `completer` callbacks of flags and arguments.
+ *
+ * Protocol (Cobra's `__complete`): `<program> __complete [--] <words...> <partial>` prints one
+ * candidate a line, `value` or `value\tdescription`, then a last line `:<directive>` (bit set, see
+ * {@link ShellCompDirective}). The generated scripts always send `--` right after `__complete`, so words
+ * that look like flags are never parsed as flags of `__complete` itself. For `--flag=<partial>` the
+ * candidates are bare values; the scripts put the `--flag=` prefix back. On any failure the output is
+ * just `:1` (no stack), with one `[Error] …` line on stderr.
+ *
+ * Source: spf13/cobra completions.go (getCompletions, checkIfFlagCompletion, getFlagNameCompletions).
+ *
+ * Layer `lib/completion/`: the completion engine, the `completion`/`__complete` commands and the
+ * shell scripts. It reads the tree; it imports the layers below it (tree, parse, help, schema,
+ * contract).
+ */
+import { Command } from '../tree/command.ts';
+import { DeclaredArgs, type ArgSpec } from '../tree/args.ts';
+import { isRepeatable, takesValue, type Flag } from '../tree/flags.ts';
+import { flagByShort, flagsOf } from '../tree/flagset.ts';
+import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
+import { completionScript, SHELLS, type Shell } from './scripts.ts';
+
+export { completionScript, SHELLS, type Shell } from './scripts.ts';
+
+/** Cobra's ShellCompDirective bits: what the shell should do with the candidates. */
+export const ShellCompDirective = {
+  /** Let the shell do its default (file completion when there are no candidates). */
+  Default: 0,
+  /** Something went wrong; complete nothing. */
+  Error: 1,
+  /** Do not add a space after the completion. */
+  NoSpace: 2,
+  /** Do not fall back to file completion when there are no candidates. */
+  NoFileComp: 4,
+  /** The candidates are file extensions: complete files with those extensions. */
+  FilterFileExt: 8,
+  /** Complete directories only (a single candidate names the directory to look in). */
+  FilterDirs: 16,
+  /** Keep the candidates in the order given (do not sort). */
+  KeepOrder: 32,
+} as const;
+
+/** Name of the hidden completion command (reserved at the root). */
+export const COMPLETE_COMMAND = '__complete';
+/** Name of the command that prints the scripts (reserved at the root). */
+export const COMPLETION_COMMAND = 'completion';
+
+/** One completion candidate. */
+export interface Candidate {
+  value: string;
+  description?: string;
+}
+
+/** What `__complete` answers. */
+export interface CompletionResult {
+  candidates: Candidate[];
+  /** Bit set of {@link ShellCompDirective}. */
+  directive: number;
+}
+
+const { Error: ERROR, NoSpace: NO_SPACE, NoFileComp: NO_FILE } = ShellCompDirective;
+
+/** Whether a token is a flag (`-x`, `--x`), not `-` alone. */
+function isFlagToken(tok: string): boolean {
+  return tok.length > 1 && tok[0] === '-';
+}
+
+/** One line of description: first line, tabs and newlines folded to spaces. */
+function oneLine(s: string | undefined): string | undefined {
+  const t = (s ?? '').split(/\r?\n/)[0]!.replace(/\s+/g, ' ').trim();
+  return t || undefined;
+}
+
+/** A command offered as a subcommand: not hidden, not deprecated (Cobra's IsAvailableCommand). */
+function available(c: Command): boolean {
+  return !c.hidden && !c.deprecated;
+}
+
+/** A flag offered by name: not hidden, not deprecated (Cobra's nonCompletableFlag). */
+function completableFlag(f: Flag): boolean {
+  return !f.spec.hidden && !f.spec.deprecated;
+}
+
+/** Where the words before the partial leave us. */
+interface Position {
+  command: Command;
+  /** Positionals given (command words removed). */
+  positionals: string[];
+  /** Long names of the flags already given. */
+  given: Set<string>;
+  /** A `--` was given: everything after it is positional. */
+  afterDashDash: boolean;
+  /** The last word was a flag that still needs its value: the partial is that value. */
+  pending?: Flag;
+}
+
+/** Finds a flag by long name, accepting `no-<name>` for negatable bools. */
+function longFlag(cmd: Command, name: string): Flag | undefined {
+  const flags = flagsOf(cmd);
+  const f = flags.get(name);
+  if (f) return f;
+  if (name.startsWith('no-')) {
+    const neg = flags.get(name.slice(3));
+    if (neg?.spec.negatable) return neg;
+  }
+  return undefined;
+}
+
+/**
+ * Walks the completed words like the parser does (command words first, interspersed flags and their
+ * values, `--`), without failing on anything: unknown flags and bad values are skipped.
+ */
+function locate(root: Command, words: readonly string[]): Position {
+  const pos: Position = { command: root, positionals: [], given: new Set(), afterDashDash: false };
+  for (let i = 0; i < words.length; i++) {
+    const tok = words[i]!;
+    const cmd = pos.command;
+    if (pos.afterDashDash) {
+      pos.positionals.push(tok);
+      continue;
+    }
+    if (tok === '--') {
+      pos.afterDashDash = true;
+      continue;
+    }
+    if (isFlagToken(tok)) {
+      if (tok.startsWith('--')) {
+        const eq = tok.indexOf('=');
+        const f = longFlag(cmd, eq >= 0 ? tok.slice(2, eq) : tok.slice(2));
+        if (!f) continue;
+        pos.given.add(f.name);
+        if (eq < 0 && takesValue(f.spec) && f.name === tok.slice(2)) {
+          if (i + 1 < words.length) i++;
+          else pos.pending = f;
+        }
+        continue;
+      }
+      const body = tok.slice(1);
+      for (let j = 0; j < body.length; j++) {
+        const f = flagByShort(cmd, body[j]!);
+        if (!f) continue;
+        pos.given.add(f.name);
+        if (body[j + 1] === '=') break;
+        if (takesValue(f.spec)) {
+          if (j === body.length - 1) {
+            if (i + 1 < words.length) i++;
+            else pos.pending = f;
+          }
+          break;
+        }
+      }
+      continue;
+    }
+    const child = pos.positionals.length === 0 ? cmd.findChild(tok) : undefined;
+    if (child) {
+      pos.command = child;
+      continue;
+    }
+    pos.positionals.push(tok);
+  }
+  return pos;
+}
+
+/** Splits a completer value `value\tdescription` (Cobra's convention) into a candidate. */
+function fromCompleter(v: unknown): Candidate | undefined {
+  if (typeof v !== 'string') return undefined;
+  const tab = v.indexOf('\t');
+  const value = tab >= 0 ? v.slice(0, tab) : v;
+  if (value === '' || /[\r\n]/.test(value)) return undefined;
+  return { value, description: tab >= 0 ? oneLine(v.slice(tab + 1)) : undefined };
+}
+
+async function callCompleter(fn: (partial: string) => string[] | Promise<string[]>, partial: string): Promise<Candidate[]> {
+  const values = await fn(partial);
+  if (!Array.isArray(values)) throw new TypeError('a completer must return an array of strings');
+  return values.map(fromCompleter).filter((c): c is Candidate => c !== undefined);
+}
+
+const byPrefix = (partial: string) => (c: Candidate) => c.value.startsWith(partial);
+
+/** Values of a flag: choices, else its completer, else files for string-like flags (nothing for numbers). */
+async function flagValues(f: Flag, partial: string): Promise<CompletionResult> {
+  const spec = f.spec;
+  if (spec.type === 'bool') return { candidates: ['true', 'false'].map((value) => ({ value })).filter(byPrefix(partial)), directive: NO_FILE };
+  // stringSlice with choices: complete the item after the last comma, keeping the ones before.
+  const comma = spec.type === 'stringSlice' && spec.choices ? partial.lastIndexOf(',') : -1;
+  const head = comma >= 0 ? partial.slice(0, comma + 1) : '';
+  const item = partial.slice(head.length);
+  if (spec.choices) {
+    const taken = new Set(head.split(',').filter(Boolean));
+    const candidates = spec.choices.filter((c) => !taken.has(c)).map((c) => ({ value: head + c }));
+    return { candidates: candidates.filter(byPrefix(head + item)), directive: NO_FILE };
+  }
+  if (spec.completer) return { candidates: (await callCompleter(spec.completer, partial)).filter(byPrefix(partial)), directive: NO_FILE };
+  if (['string', 'stringSlice', 'stringArray'].includes(spec.type)) return { candidates: [], directive: ShellCompDirective.Default };
+  return { candidates: [], directive: NO_FILE };
+}
+
+/** Flag names for a partial starting with `-`: `--name` (and `-x` when the partial is `-` or `-x`). */
+function flagNames(pos: Position, partial: string): CompletionResult {
+  const out: Candidate[] = [];
+  const all = [...flagsOf(pos.command).values()].filter(completableFlag);
+  const local = all.filter((f) => !f.inherited).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const inherited = all.filter((f) => f.inherited).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const f of [...local, ...inherited]) {
+    if (pos.given.has(f.name) && !isRepeatable(f.spec)) continue;
+    const description = oneLine(f.spec.usage);
+    if (`--${f.name}`.startsWith(partial)) out.push({ value: `--${f.name}`, description });
+    if (f.spec.negatable && partial.length > 2 && `--no-${f.name}`.startsWith(partial)) out.push({ value: `--no-${f.name}`, description });
+    if (f.spec.short && `-${f.spec.short}`.startsWith(partial)) out.push({ value: `-${f.spec.short}`, description });
+  }
+  return { candidates: out, directive: NO_FILE };
+}
+
+/** The declaration that takes the positional at `index`, if any (the last one when it is variadic). */
+function argAt(cmd: Command, index: number): ArgSpec | undefined {
+  const decls = cmd.args;
+  if (index < decls.length) return decls[index];
+  const last = decls[decls.length - 1];
+  return last?.variadic ? last : undefined;
+}
+
+/** Whether `cmd` is the injected `help [command...]`. */
+function isHelpCommand(cmd: Command): boolean {
+  return cmd.name === 'help' && cmd.parent !== undefined && cmd.parent.parent === undefined && cmd.annotations[BUILTIN_ANNOTATION] === 'true';
+}
+
+/** Subcommand names and aliases of `cmd` that start with `partial`. */
+function subcommands(cmd: Command, partial: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const c of cmd.commands().filter(available)) {
+    const description = oneLine(c.short);
+    for (const name of [c.name, ...c.aliases]) if (name.startsWith(partial)) out.push({ value: name, description });
+  }
+  return out;
+}
+
+/** Words (subcommands, required flags, positional values) for a partial that is not a flag. */
+async function nouns(pos: Position, partial: string): Promise<CompletionResult> {
+  const cmd = pos.command;
+  const candidates: Candidate[] = [];
+  let directive: number = ShellCompDirective.Default;
+  const index = pos.positionals.length;
+  if (isHelpCommand(cmd)) {
+    let target = cmd.root();
+    for (const w of pos.positionals) {
+      const next = target.findChild(w);
+      if (!next) return { candidates: [], directive: NO_FILE };
+      target = next;
+    }
+    return { candidates: subcommands(target, partial), directive: NO_FILE };
+  }
+  if (!pos.afterDashDash && index === 0 && cmd.commands().some(available)) {
+    candidates.push(...subcommands(cmd, partial));
+    directive = NO_FILE;
+  }
+  // Cobra offers flags marked required even without a leading '-' (only reachable with an empty partial).
+  if (!pos.afterDashDash) {
+    for (const f of flagsOf(cmd).values()) {
+      if (f.spec.required && completableFlag(f) && !pos.given.has(f.name) && `--${f.name}`.startsWith(partial)) {
+        candidates.push({ value: `--${f.name}`, description: oneLine(f.spec.usage) });
+      }
+    }
+  }
+  const decl = argAt(cmd, index);
+  if (decl?.choices) {
+    candidates.push(...decl.choices.map((value) => ({ value, description: oneLine(decl.description) })).filter(byPrefix(partial)));
+    return { candidates, directive: NO_FILE };
+  }
+  if (decl?.completer) {
+    candidates.push(...(await callCompleter(decl.completer, partial)).filter(byPrefix(partial)));
+    return { candidates, directive: NO_FILE };
+  }
+  if (cmd.validArgs?.length) {
+    candidates.push(...cmd.validArgs.map((value) => ({ value })).filter(byPrefix(partial)));
+    return { candidates, directive: NO_FILE };
+  }
+  // A free-form positional: files are a fair guess (Cobra's default). With the default validator and
+  // nothing left to declare, nothing more can come, so no files either.
+  if (!decl && (cmd.validateArgs === DeclaredArgs || !cmd.runnable())) directive = NO_FILE;
+  return { candidates, directive };
+}
+
+/**
+ * Completes a partial command line against a tree.
+ * @param args the words after the program name, the last being the partial word (possibly `''`);
+ *   none at all means an empty partial after the program name.
+ * @throws whatever a completer throws (the `__complete` command turns it into `:1`).
+ */
+export async function complete(root: Command, args: readonly string[]): Promise<CompletionResult> {
+  const words = args.slice(0, -1);
+  const partial = args.length ? args[args.length - 1]! : '';
+  const pos = locate(root, words);
+  if (pos.pending) return flagValues(pos.pending, partial);
+  if (!pos.afterDashDash && partial.startsWith('-')) {
+    const eq = partial.indexOf('=');
+    if (eq < 0) return flagNames(pos, partial);
+    // --name=<value> or -x=<value> (the last letter of a shorthand group): complete the value.
+    const f = partial.startsWith('--') ? longFlag(pos.command, partial.slice(2, eq)) : eq >= 2 ? flagByShort(pos.command, partial[eq - 1]!) : undefined;
+    if (!f || (partial.startsWith('--') && f.name !== partial.slice(2, eq))) return { candidates: [], directive: NO_FILE };
+    return flagValues(f, partial.slice(eq + 1));
+  }
+  return nouns(pos, partial);
+}
+
+/** The `__complete` output: candidates one a line (`value\tdescription`), then `:<directive>`. */
+export function formatCompletion(r: CompletionResult): string {
+  const seen = new Set<string>();
+  let out = '';
+  for (const c of r.candidates) {
+    if (seen.has(c.value) || /[\t\r\n]/.test(c.value)) continue;
+    seen.add(c.value);
+    out += c.description ? `${c.value}\t${c.description}\n` : `${c.value}\n`;
+  }
+  return `${out}:${r.directive}\n`;
+}
+
+/** Runs the engine for `__complete` words; never throws: a failure prints `:1`. */
+export async function completeText(root: Command, args: readonly string[], stderr?: { write(s: string): unknown }): Promise<string> {
+  try {
+    return formatCompletion(await complete(root, args));
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    stderr?.write(`[Error] ${oneLine(msg) ?? 'completion failed'}\n`);
+    return `:${ERROR}\n`;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The envelope lines of the contract: the success envelope, the error line and its MCP twin, and the
+ * human rendering of an error. Source: SPEC §2; ax-go contract/ (json.go, error.go).
+ */
+import type { AxError } from './errors.ts';
+
+/** Where a command writes: anything with `write(string)`; `isTTY` tells whether a person is watching. */
+export interface OutputStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+/** Version of the error envelope (`meta.schema_version`). */
+export const ERROR_SCHEMA_VERSION = '1.0.0';
+/** The `meta` object of a success envelope. */
+export interface SuccessMeta {
+  trace_id: string;
+  span_id: string;
+  idempotency_key: string;
+  dry_run?: true;
+  /** Deprecation notices and `ctx.warn` messages, when any. */
+  warnings?: string[];
+  /** What a dry run would have done (`ctx.guard`/`ctx.perform` descriptions). */
+  would?: string[];
+}
+
+/**
+ * One success envelope line: `{"data":…,"meta":{…}}\n`. `undefined` data is written as null.
+ * @throws TypeError when the payload cannot be encoded as JSON (cycles, BigInt).
+ */
+export function successLine(data: unknown, meta: SuccessMeta): string {
+  return `${JSON.stringify({ data: data === undefined ? null : data, meta })}\n`;
+}
+
+/** The `meta` object of the error line. */
+export interface ErrorMeta {
+  trace_id: string;
+  tool: string;
+  version: string;
+}
+
+/** The error line: `{"error":{kind,message,exit_code,…},"meta":{trace_id,tool,version,schema_version}}\n`. */
+export function errorLine(err: AxError, meta: ErrorMeta): string {
+  return `${JSON.stringify({ error: err.toJSON(), meta: { ...meta, schema_version: ERROR_SCHEMA_VERSION } })}\n`;
+}
+
+/** The error object an MCP `isError` result carries (same shape as the CLI error line). */
+export function errorEnvelope(err: AxError, meta: ErrorMeta): Record<string, unknown> {
+  return { error: err.toJSON(), meta: { ...meta, schema_version: ERROR_SCHEMA_VERSION } };
+}
+
+/**
+ * Human-mode rendering of an error (Cobra-like): `Error: message`, the "did you mean" block, the fix,
+ * for usage errors the usage line of the command and a pointer to its `--help`.
+ */
+export function humanError(err: AxError, usageLine?: string, traceId?: string): string {
+  let s = `Error: ${err.message}\n`;
+  const suggested = Boolean(err.suggestions?.length);
+  if (suggested) s += `\nDid you mean this?\n${err.suggestions!.map((x) => `\t${x}\n`).join('')}\n`;
+  if (usageLine) s += `Usage: ${usageLine}\n`;
+  // the fix is printed unless it only repeats the suggestion block above
+  const fix = suggested && err.fix?.startsWith('Did you mean') ? err.fix.replace(/^Did you mean [^?]*\?\s*/, '') : err.fix;
+  if (fix) s += `Fix: ${fix}\n`;
+  if (err.usage && !fix?.includes('--help')) s += `Run '${err.usage} --help' for usage.\n`;
+  if (traceId) s += `Trace id: ${traceId}\n`;
+  return s;
+}
+

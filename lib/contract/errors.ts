@@ -1,0 +1,211 @@
+/**
+ * The error half of the ax-ts contract: the {@link AxError} class every failure is turned into,
+ * the fixed exit-code table and the error catalogue authors extend with {@link defineError}.
+ *
+ * Source: SPEC §2 (failure line, exit codes). The catalogue is what `__schema` lists under `errors`.
+ *
+ * Layer `lib/contract/` (the lowest): the rules of the machine contract every other layer speaks —
+ * error kinds, the error catalogue and exit codes (errors.ts), output modes (mode.ts), the envelope
+ * and error lines (envelope.ts), trace ids and idempotency keys (ids.ts). Pure data and small
+ * functions; it imports nothing of ax-ts.
+ */
+
+/** The fixed exit-code table (SPEC §2). Usage errors are 2 (beyond ax-go, which gives Cobra usage errors 1). */
+export const ExitCode = {
+  /** The command succeeded. */
+  success: 0,
+  /** Internal failure: any unclassified error, including a crash in a handler. */
+  internal: 1,
+  /** Validation or usage: unknown command or flag, bad value, missing flag or argument, bad mode. */
+  validation: 2,
+  /** A network failure or a timeout. */
+  network: 3,
+  /** Authentication or permission failure. */
+  auth: 4,
+  /** Interrupted by SIGINT. */
+  interrupted: 130,
+} as const;
+
+/** One entry of the error catalogue, as listed by `__schema` (`errors`). */
+export interface ErrorKindSpec {
+  /** Stable machine name, `^[a-z][a-z0-9_]*$`. */
+  kind: string;
+  /** Exit code the process ends with for this kind, 1–255 (never 0). */
+  exitCode: number;
+  /** One sentence saying when this kind is used. */
+  description: string;
+  /** Whether retrying the same call may succeed. Default false. */
+  retryable?: boolean;
+}
+
+/** Kinds ax-ts itself emits. Authors add theirs with {@link defineError}. */
+export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
+  { kind: 'internal_error', exitCode: 1, description: 'The program failed in a way it does not model (including a crash in a handler).' },
+  { kind: 'validation_error', exitCode: 2, description: 'The invocation was wrong: unknown command or flag, bad value, missing flag or argument, bad mode. Nothing was attempted.' },
+  { kind: 'invalid_schema_declaration', exitCode: 2, description: 'A prompt or resource declaration in the command tree is invalid (an author error, raised when the tree is built).' },
+  { kind: 'confirmation_required', exitCode: 2, description: 'A confirmation gate was reached without a terminal; nothing was changed. The fix names the bypass flag.' },
+  { kind: 'network_error', exitCode: 3, description: 'A network operation failed.', retryable: true },
+  { kind: 'timeout', exitCode: 3, description: 'The operation did not finish in time.', retryable: true },
+  { kind: 'auth_error', exitCode: 4, description: 'Authentication or authorization failed.' },
+  { kind: 'interrupted', exitCode: 130, description: 'The run was interrupted (SIGINT or cancellation) before it finished.', retryable: true },
+];
+
+const KIND_RE = /^[a-z][a-z0-9_]*$/;
+/**
+ * The catalogue lives on a process-wide registry (not module state) so that a second copy of this
+ * module — a lazily loaded bundle chunk such as the MCP runtime — sees the kinds authors defined.
+ */
+const REGISTRY = Symbol.for('ax-ts.error-catalogue');
+const catalogue: Map<string, ErrorKindSpec> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new Map<string, ErrorKindSpec>(
+  BUILTIN_ERRORS.map((e) => [e.kind, e]),
+)) as Map<string, ErrorKindSpec>;
+/** Brand that makes `instanceof AxError` hold across copies of this module (see {@link AxError}). */
+const BRAND = Symbol.for('ax-ts.AxError');
+
+/**
+ * Declares an error kind of the author's own, with its exit code, so that {@link AxError}s of that
+ * kind exit with it and `__schema` lists it. Declaring the same kind again with the same exit code is
+ * a no-op; with a different one it throws.
+ *
+ * @param spec kind (`^[a-z][a-z0-9_]*$`), exitCode (integer 1–255, not 130 unless kind is
+ *   `interrupted`), description, retryable (default false).
+ * @returns a factory `(message, options?) => AxError` of that kind.
+ * @throws TypeError on a bad kind or exit code, or on a redefinition with a different exit code.
+ */
+export function defineError(spec: ErrorKindSpec): (message: string, options?: AxErrorOptions) => AxError {
+  if (!KIND_RE.test(spec.kind)) throw new TypeError(`defineError: kind ${JSON.stringify(spec.kind)} must match ^[a-z][a-z0-9_]*$`);
+  if (!Number.isInteger(spec.exitCode) || spec.exitCode < 1 || spec.exitCode > 255) {
+    throw new TypeError(`defineError: exitCode for ${spec.kind} must be an integer from 1 to 255 (0 is success), got ${spec.exitCode}`);
+  }
+  if (spec.exitCode === 130 && spec.kind !== 'interrupted') {
+    throw new TypeError(`defineError: exit code 130 is reserved for interrupted (SIGINT); choose another for ${spec.kind}`);
+  }
+  const prior = catalogue.get(spec.kind);
+  if (prior && prior.exitCode !== spec.exitCode) {
+    throw new TypeError(`defineError: kind ${spec.kind} is already defined with exit code ${prior.exitCode}`);
+  }
+  if (!prior) catalogue.set(spec.kind, { ...spec });
+  return (message, options) => new AxError(spec.kind, message, options);
+}
+
+/** The whole error catalogue (built-in kinds then authors' kinds), sorted by kind. */
+export function errorCatalogue(): ErrorKindSpec[] {
+  return [...catalogue.values()].sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+}
+
+/** Exit code of a kind in the catalogue; 1 for an unknown kind. */
+export function exitCodeForKind(kind: string): number {
+  return catalogue.get(kind)?.exitCode ?? ExitCode.internal;
+}
+
+/** Options of an {@link AxError}. */
+export interface AxErrorOptions {
+  /** One sentence telling the caller what to do differently (`actionable_fix`). */
+  fix?: string;
+  /** Candidate corrections ("did you mean"), most likely first. */
+  suggestions?: string[];
+  /** Machine-readable details (`context`), e.g. `{reason: 'unknown_flag', flag: '--lmit'}`. */
+  context?: Record<string, unknown>;
+  /** Overrides the catalogue's retryable flag. */
+  retryable?: boolean;
+  /** Seconds the caller should wait before retrying. */
+  retryAfterSeconds?: number;
+  /** Overrides the kind's exit code (rarely right: prefer {@link defineError}). */
+  exitCode?: number;
+  /** The underlying error. */
+  cause?: unknown;
+  /** For usage errors: the command path whose usage line human mode prints. */
+  usage?: string;
+}
+
+/**
+ * A structured failure: what the contract prints as the one JSON error line on stderr
+ * (`{"error":{kind,message,exit_code,…},"meta":{…}}`) and the exit code the process ends with.
+ * Throw it (or one made by a {@link defineError} factory) from a handler.
+ */
+export class AxError extends Error {
+  /** `instanceof AxError` is true for an AxError made by any copy of ax-ts loaded in the process. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+  /** Stable machine name of the failure, e.g. `validation_error`. */
+  readonly kind: string;
+  /** Process exit code, from the catalogue unless overridden. */
+  readonly exitCode: number;
+  /** What to do differently, if known. */
+  readonly fix?: string;
+  /** "Did you mean" candidates. */
+  readonly suggestions?: string[];
+  /** Machine-readable details. */
+  readonly context?: Record<string, unknown>;
+  /** Whether retrying may succeed. */
+  readonly retryable?: boolean;
+  /** Seconds to wait before a retry. */
+  readonly retryAfterSeconds?: number;
+  /** Usage line printed in human mode for usage errors. */
+  usage?: string;
+
+  /**
+   * @param kind error kind; should be in the catalogue (built-in or {@link defineError}), else it exits 1.
+   * @param message one readable sentence, without a trailing period requirement.
+   */
+  constructor(kind: string, message: string, options: AxErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Object.defineProperty(this, BRAND, { value: true });
+    this.name = 'AxError';
+    this.kind = KIND_RE.test(kind) ? kind : 'internal_error';
+    this.exitCode = options.exitCode ?? exitCodeForKind(this.kind);
+    if (this.exitCode === 0) this.exitCode = ExitCode.internal; // an error can never exit 0
+    this.fix = options.fix;
+    this.suggestions = options.suggestions?.length ? options.suggestions : undefined;
+    this.context = options.context;
+    this.retryable = options.retryable ?? catalogue.get(this.kind)?.retryable;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.usage = options.usage;
+  }
+
+  /** The `error` object of the error line, keys in contract order, absent fields left out. */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { kind: this.kind, message: this.message, exit_code: this.exitCode };
+    if (this.retryable !== undefined) out.retryable = this.retryable;
+    if (this.fix) out.actionable_fix = this.fix;
+    if (this.suggestions) out.suggestions = this.suggestions;
+    if (this.context && Object.keys(this.context).length) out.context = this.context;
+    if (this.retryAfterSeconds !== undefined) out.retry_after_seconds = this.retryAfterSeconds;
+    return out;
+  }
+}
+
+/** A `validation_error` (exit 2) with a stable `context.reason`. */
+export function validationError(message: string, reason: string, options: AxErrorOptions = {}): AxError {
+  return new AxError('validation_error', message, { ...options, context: { reason, ...options.context } });
+}
+
+/**
+ * Turns anything thrown into an {@link AxError}: an AxError passes through; an AbortError becomes
+ * `interrupted`; anything else becomes `internal_error` with a readable message (plain objects are
+ * JSON-encoded, never `[object Object]`). Stacks never reach stdout.
+ */
+export function toAxError(thrown: unknown): AxError {
+  if (thrown instanceof AxError) return thrown;
+  if (thrown instanceof Error && thrown.name === 'AbortError') {
+    return new AxError('interrupted', 'the run was cancelled before it finished', { cause: thrown });
+  }
+  return new AxError('internal_error', describeThrown(thrown), {
+    cause: thrown,
+    fix: 'This is a bug in the program or an unexpected condition; retry, and report it with the trace_id if it persists.',
+  });
+}
+
+/** A readable one-line description of any thrown value. */
+export function describeThrown(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message || thrown.name;
+  if (typeof thrown === 'string') return thrown;
+  try {
+    const json = JSON.stringify(thrown);
+    if (json !== undefined) return `non-Error value thrown: ${json}`;
+  } catch {
+    /* fall through */
+  }
+  return `non-Error value thrown: ${String(thrown)}`;
+}

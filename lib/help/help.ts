@@ -1,0 +1,106 @@
+/**
+ * Cobra-like help text: usage, aliases, examples, commands, arguments, flags and global flags.
+ * Source: cobra's default usage template and pflag's FlagUsages.
+ *
+ * Layer `lib/help/`: the help text of a command, from the tree alone. It imports `lib/tree/` (and
+ * layers below).
+ */
+import type { Command } from '../tree/command.ts';
+import type { Flag } from '../tree/flags.ts';
+import { visibleFlags } from '../tree/flagset.ts';
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'string',
+  int: 'int',
+  float: 'float',
+  duration: 'duration',
+  count: 'count',
+  stringSlice: 'strings',
+  stringArray: 'stringArray',
+  intSlice: 'ints',
+  json: 'json',
+  bool: '',
+};
+
+function formatDefault(f: Flag): string {
+  const d = f.spec.default;
+  if (d === undefined || d === false || (Array.isArray(d) && d.length === 0) || d === '') return '';
+  if (f.spec.type === 'string') return ` (default ${JSON.stringify(d)})`;
+  if (Array.isArray(d)) return ` (default [${d.join(',')}])`;
+  return ` (default ${typeof d === 'object' ? JSON.stringify(d) : String(d)})`;
+}
+
+/** pflag-style flag lines, aligned: `  -t, --tag stringArray   usage (default …)`. */
+export function flagUsages(flags: Flag[]): string {
+  const rows = flags.map((f) => {
+    const short = f.spec.short ? `-${f.spec.short}, ` : '    ';
+    const neg = f.spec.negatable ? `, --no-${f.name}` : '';
+    const type = f.spec.choices ? f.spec.choices.join('|') : TYPE_NAMES[f.spec.type] ?? f.spec.type;
+    const left = `  ${short}--${f.name}${neg}${type ? ` ${type}` : ''}`;
+    let usage = f.spec.usage ?? '';
+    usage += formatDefault(f);
+    if (f.spec.required) usage += ' (required)';
+    if (f.spec.deprecated) usage += ` (DEPRECATED: ${f.spec.deprecated})`;
+    // Without usage text the annotations would start with a space and break the column.
+    return { left, usage: usage.trimStart() };
+  });
+  const width = Math.max(0, ...rows.map((r) => r.left.length));
+  return rows.map((r) => `${r.left.padEnd(width)}   ${r.usage}`.trimEnd() + '\n').join('');
+}
+
+function section(title: string, body: string): string {
+  return body ? `\n${title}:\n${body}` : '';
+}
+
+/** The usage line of a command: its path and argument words, plus `[flags]`. */
+export function useLine(cmd: Command): string {
+  if (!cmd.runnable() && cmd.hasSubCommands()) return `${cmd.commandPath()} [command]`;
+  const parentPath = cmd.parent ? `${cmd.parent.commandPath()} ` : '';
+  const hasFlags = true;
+  return `${parentPath}${cmd.use}${hasFlags && !cmd.use.includes('[flags]') ? ' [flags]' : ''}`;
+}
+
+/** Full help text of a command, as printed by `-h/--help` and `help <command>`. */
+export function helpText(cmd: Command): string {
+  let out = '';
+  const about = (cmd.long || cmd.short).trim();
+  if (about) out += `${about}\n\n`;
+  if (cmd.deprecated) out += `Deprecated: ${cmd.deprecated}\n\n`;
+  out += 'Usage:\n';
+  if (cmd.runnable() || !cmd.hasSubCommands()) out += `  ${useLine(cmd)}\n`;
+  const children = cmd.commands().filter((c) => !c.hidden && !c.deprecated); // Cobra lists only available commands
+  if (children.length) out += `  ${cmd.commandPath()} [command]\n`;
+  if (cmd.aliases.length) out += section('Aliases', `  ${[cmd.name, ...cmd.aliases].join(', ')}\n`);
+  if (cmd.example.trim()) out += section('Examples', cmd.example.replace(/^\n+|\s+$/g, '').split('\n').map((l) => `  ${l.trimStart()}\n`).join(''));
+  if (children.length) {
+    const w = Math.max(11, ...children.map((c) => c.name.length + 1));
+    out += section('Available Commands', children.map((c) => `  ${c.name.padEnd(w)}${c.short}\n`).join(''));
+  }
+  if (cmd.args.length) {
+    const names = cmd.args.map((a) => `${a.name}${a.variadic ? '...' : ''}`);
+    const w = Math.max(...names.map((n) => n.length)) + 3;
+    out += section(
+      'Arguments',
+      cmd.args
+        .map((a, i) => {
+          const bits = [a.description ?? '', a.type && a.type !== 'string' ? `(${a.type === 'int' ? 'integer' : 'number'})` : '', a.required === false ? '(optional)' : '', a.choices ? `(one of ${a.choices.join('|')})` : ''].filter(Boolean);
+          return `  ${names[i]!.padEnd(w)}${bits.join(' ')}`.trimEnd() + '\n';
+        })
+        .join(''),
+    );
+  }
+  const { local, inherited } = visibleFlags(cmd);
+  if (cmd.mutuallyExclusive.length || cmd.requiredTogether.length || cmd.oneRequired.length) {
+    const fl = (g: string[]) => g.map((n) => `--${n}`).join(', ');
+    const lines = [
+      ...cmd.mutuallyExclusive.map((g) => `  at most one of: ${fl(g)}\n`),
+      ...cmd.requiredTogether.map((g) => `  all or none of: ${fl(g)}\n`),
+      ...cmd.oneRequired.map((g) => `  at least one of: ${fl(g)}\n`),
+    ];
+    out += section('Flag Groups', lines.join(''));
+  }
+  out += section('Flags', flagUsages(local));
+  out += section('Global Flags', flagUsages(inherited));
+  if (children.length) out += `\nUse "${cmd.commandPath()} [command] --help" for more information about a command.\n`;
+  return out;
+}

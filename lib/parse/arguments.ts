@@ -1,0 +1,84 @@
+/**
+ * Validation of tool arguments against the advertised inputSchema with Ajv (JSON Schema 2020-12).
+ * One Ajv instance per process, one compiled validator per tool, compiled on the tool's first call
+ * (never the whole tree up front). Failures become `validation_error`s naming the MCP property.
+ * Shared by MCP `tools/call` and `--args-json`, so both accept and refuse exactly the same input.
+ * Loaded lazily (it imports ajv): ordinary runs and `__schema` never load it. Source: SPEC §5; cases B04, B08.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Command } from '../tree/command.ts';
+import { validationError, type AxError } from '../contract/errors.ts';
+import type { JsonSchema } from './input-schema.ts';
+import { unknownPropertyError } from './validate.ts';
+
+let ajv: Ajv2020 | undefined;
+const cache = new WeakMap<Command, ValidateFunction>();
+
+function instance(): Ajv2020 {
+  // validateSchema: false skips compiling the meta-schema on first use (10–25 ms); our schemas are generated.
+  return (ajv ??= new Ajv2020({ strict: true, allErrors: false, validateSchema: false }));
+}
+
+/** The compiled validator of a command's inputSchema (cached per command). */
+export function validatorFor(cmd: Command, schema: JsonSchema): ValidateFunction {
+  let v = cache.get(cmd);
+  if (!v) {
+    v = instance().compile(schema);
+    cache.set(cmd, v);
+  }
+  return v;
+}
+
+/**
+ * Drops `null` values of optional properties (null = not given, B08) and returns the cleaned copy;
+ * a `null` for a required property is dropped too, so validation then names it as missing.
+ */
+export function dropNulls(args: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (v === null) continue; // a null required property is then reported as missing, by name
+    out[k] = v;
+  }
+  return out;
+}
+
+function propertyOf(e: ErrorObject): string {
+  const path = e.instancePath.replace(/^\//, '').split('/')[0] ?? '';
+  return path.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Turns the first Ajv error into a `validation_error` naming the MCP property. */
+export function toValidationError(cmd: Command, e: ErrorObject): AxError {
+  if (e.keyword === 'additionalProperties') return unknownPropertyError(cmd, String((e.params as { additionalProperty: string }).additionalProperty));
+  if (e.keyword === 'required') {
+    const prop = String((e.params as { missingProperty: string }).missingProperty);
+    return validationError(`missing required property ${JSON.stringify(prop)}`, 'missing_required_property', {
+      context: { property: prop, command: cmd.commandPath() },
+      fix: `Give ${prop}.`,
+    });
+  }
+  const prop = propertyOf(e) || '(arguments)';
+  const where = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || prop;
+  return validationError(`invalid value for ${where}: ${e.message ?? 'does not match the schema'}`, 'invalid_property_value', {
+    context: { property: prop, keyword: e.keyword, ...(e.keyword === 'enum' ? { allowed: (e.params as { allowedValues: unknown[] }).allowedValues } : {}) },
+    fix: e.keyword === 'enum' ? `Pass one of ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).map((x) => JSON.stringify(x)).join(', ')} as ${prop}.` : `Pass ${prop} as the inputSchema describes (${e.message ?? ''}).`,
+  });
+}
+
+/**
+ * Validates tool arguments. @returns the cleaned arguments (nulls dropped).
+ * @throws AxError `validation_error` naming the property, before anything runs.
+ */
+export function validateArguments(cmd: Command, schema: JsonSchema, args: unknown): Record<string, unknown> {
+  if (args === undefined || args === null) args = {};
+  if (typeof args !== 'object' || Array.isArray(args)) {
+    throw validationError('tool arguments must be a JSON object', 'invalid_arguments', { fix: 'Send arguments as an object shaped like the inputSchema.' });
+  }
+  const known = (schema.properties ?? {}) as Record<string, unknown>;
+  for (const k of Object.keys(args as object)) if (!Object.hasOwn(known, k)) throw unknownPropertyError(cmd, k);
+  const cleaned = dropNulls(args as Record<string, unknown>, schema);
+  const v = validatorFor(cmd, schema);
+  if (!v(cleaned)) throw toValidationError(cmd, v.errors![0]!);
+  return cleaned;
+}

@@ -1,0 +1,175 @@
+/**
+ * Checks that run after parsing and before a handler, in Cobra's order: positional arguments (Args
+ * validator), required flags, flag groups. Also binds structured values (MCP arguments,
+ * `--args-json`) to an invocation without any text parsing. Source: cobra command.go
+ * (ValidateArgs, ValidateRequiredFlags, ValidateFlagGroups), flag_groups.go; SPEC §5.
+ */
+import type { Command } from '../tree/command.ts';
+import { validationError, type AxError } from '../contract/errors.ts';
+import { camelCase, checkFlagValue, defaultValue } from '../tree/flags.ts';
+import { flagsOf } from '../tree/flagset.ts';
+import type { Invocation } from './parse.ts';
+import { toolProperties } from '../tree/properties.ts';
+import { argNumber } from '../tree/args.ts';
+import { suggestionsFor } from './suggest.ts';
+
+/** How a flag is named in messages of this invocation: `--max-width` on the CLI, `max_width` under MCP. */
+export function flagLabel(inv: Invocation, flagName: string): string {
+  return inv.source === 'values' ? flagName.replace(/-/g, '_') : `--${flagName}`;
+}
+
+function list(labels: string[]): string {
+  return labels.length <= 2 ? labels.join(' and ') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+}
+
+/**
+ * Runs the Args validator, then required-flag and flag-group checks.
+ * @throws AxError `validation_error` with `context.reason` `missing_argument`, `too_many_arguments`,
+ *   `invalid_argument`, `unknown_command`, `missing_required_flag`, `mutually_exclusive`,
+ *   `required_together` or `one_required`.
+ */
+export function validateInvocation(inv: Invocation): void {
+  const cmd = inv.command;
+  const path = cmd.commandPath();
+  cmd.validateArgs({ commandPath: path, validArgs: cmd.validArgs, args: cmd.args }, inv.positionals);
+  const flags = flagsOf(cmd);
+  const given = (n: string) => inv.values.has(n);
+  const label = (n: string) => flagLabel(inv, n);
+  const missing = [...flags.values()].filter((f) => f.spec.required && !given(f.name)).map((f) => f.name);
+  if (missing.length) {
+    const what = inv.source === 'values' ? 'required property' : 'required flag';
+    throw validationError(`${what}${missing.length > 1 ? 's' : ''} ${list(missing.map(label))} not set`, 'missing_required_flag', {
+      context: { command: path, flags: missing.map(label) },
+      fix: `Give ${list(missing.map(label))}.`,
+      usage: path,
+    });
+  }
+  for (const group of cmd.mutuallyExclusive) {
+    const set = group.filter(given);
+    if (set.length > 1) {
+      throw validationError(`${list(set.map(label))} cannot be used together`, 'mutually_exclusive', {
+        context: { command: path, group: group.map(label), given: set.map(label) },
+        fix: `Give only one of ${list(group.map(label))}.`,
+        usage: path,
+      });
+    }
+  }
+  for (const group of cmd.requiredTogether) {
+    const set = group.filter(given);
+    if (set.length > 0 && set.length < group.length) {
+      const absent = group.filter((n) => !given(n));
+      throw validationError(`${list(group.map(label))} must be given together; missing ${list(absent.map(label))}`, 'required_together', {
+        context: { command: path, group: group.map(label), missing: absent.map(label) },
+        fix: `Also give ${list(absent.map(label))}, or none of the group.`,
+        usage: path,
+      });
+    }
+  }
+  for (const group of cmd.oneRequired) {
+    if (!group.some(given)) {
+      throw validationError(`at least one of ${list(group.map(label))} is required`, 'one_required', {
+        context: { command: path, group: group.map(label) },
+        fix: `Give one of ${list(group.map(label))}.`,
+        usage: path,
+      });
+    }
+  }
+}
+
+/**
+ * The `validation_error` for a property the command does not advertise, pointing to the advertised
+ * name (`maxWidth` → `max_width`) or the closest ones.
+ */
+export function unknownPropertyError(cmd: Command, key: string): AxError {
+  const names = toolProperties(cmd).map((p) => p.property);
+  const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase();
+  const suggestions = names.includes(snake) ? [snake] : suggestionsFor(key, names);
+  return validationError(`unknown property ${JSON.stringify(key)}${suggestions.length ? ` (did you mean ${JSON.stringify(suggestions[0])}?)` : ''}`, 'unknown_property', {
+    suggestions,
+    context: { property: key, command: cmd.commandPath(), accepted: names },
+    fix: suggestions.length ? `Use the advertised property ${JSON.stringify(suggestions[0])}.` : `Use only the properties of the tool's inputSchema: ${names.join(', ') || '(none)'}.`,
+  });
+}
+
+/**
+ * Builds an invocation from structured values keyed by inputSchema property (snake_case), exactly as
+ * given: no argv is rebuilt, so a value that looks like a flag stays a value and arrays keep their
+ * items. `null` or absent = not given.
+ * @throws AxError `validation_error` for an unknown property (with the advertised name suggested),
+ *   a value of the wrong type, or a positional given after a missing earlier one.
+ */
+export function bindValues(cmd: Command, input: Record<string, unknown>): Invocation {
+  const inv: Invocation = { command: cmd, values: new Map(), positionals: [], warnings: [], source: 'values' };
+  const props = toolProperties(cmd);
+  const byName = new Map(props.map((p) => [p.property, p]));
+  const argValues: (string | string[] | undefined)[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    if (value === null || value === undefined) continue;
+    const p = byName.get(key);
+    if (!p) throw unknownPropertyError(cmd, key);
+    if (p.flag) {
+      inv.values.set(p.flag.name, checkFlagValue(p.property, p.flag.spec, value));
+      if (p.flag.spec.deprecated) inv.warnings.push(`Property ${p.property} (--${p.flag.name}) has been deprecated, ${p.flag.spec.deprecated}`);
+    } else if (p.arg) {
+      const arg = p.arg;
+      const kind = arg.type === 'int' ? 'an integer' : arg.type === 'float' ? 'a number' : 'a string';
+      const bad = () =>
+        validationError(`invalid value for ${p.property}: expected ${arg.variadic ? `an array of ${kind.replace(/^an? /, '')}s` : kind}`, 'invalid_argument', {
+          context: { property: p.property },
+          fix: `Pass ${arg.variadic ? 'an array' : kind} as ${p.property}.`,
+        });
+      const ok = (v: unknown) =>
+        arg.type === 'int' ? typeof v === 'number' && Number.isSafeInteger(v) : arg.type === 'float' ? typeof v === 'number' && Number.isFinite(v) : typeof v === 'string';
+      if (arg.variadic ? !Array.isArray(value) || !value.every(ok) : !ok(value)) throw bad();
+      // positionals are text, as on the command line; argValues turns typed ones back into numbers
+      argValues[p.argIndex!] = arg.variadic ? (value as unknown[]).map(String) : String(value);
+    }
+  }
+  cmd.args.forEach((decl, i) => {
+    const v = argValues[i];
+    const prop = decl.name.replace(/-/g, '_');
+    const empty = v === undefined || (Array.isArray(v) && v.length === 0);
+    if (empty && decl.required !== false) {
+      throw validationError(`missing required property ${JSON.stringify(prop)} (argument <${decl.name}>)`, 'missing_argument', {
+        context: { property: prop, command: cmd.commandPath() },
+        fix: `Give ${prop}${decl.variadic ? ' (an array with at least one item)' : ''}.`,
+      });
+    }
+    if (empty) {
+      const later = argValues.slice(i + 1).some((x) => x !== undefined);
+      if (later) {
+        throw validationError(`property ${JSON.stringify(prop)} must be given when a later argument is`, 'missing_argument', {
+          context: { property: prop },
+          fix: `Give ${prop} too, or leave out the later arguments.`,
+        });
+      }
+      return;
+    }
+    if (Array.isArray(v)) inv.positionals.push(...v);
+    else inv.positionals.push(v!);
+  });
+  return inv;
+}
+
+/**
+ * The `ctx.flags` object: every flag of the command (given or default), camelCase keys.
+ * Hidden and built-in flags are included too, so handlers can read `--help`-free values uniformly.
+ */
+export function flagValues(inv: Invocation): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of flagsOf(inv.command).values()) {
+    const v = inv.values.has(f.name) ? inv.values.get(f.name) : defaultValue(f.spec);
+    out[camelCase(f.name)] = v;
+  }
+  return out;
+}
+
+/** The `ctx.args` object: named positionals (camelCase keys; variadic → array; missing optional → undefined). */
+export function argValues(inv: Invocation): Record<string, string | string[] | number | number[] | undefined> {
+  const out: Record<string, string | string[] | number | number[] | undefined> = {};
+  inv.command.args.forEach((d, i) => {
+    const typed = (v: string) => argNumber(d, v) ?? v; // typed arguments were checked when parsed
+    out[camelCase(d.name)] = d.variadic ? (inv.positionals.slice(i).map(typed) as string[] | number[]) : inv.positionals[i] === undefined ? undefined : typed(inv.positionals[i]!);
+  });
+  return out;
+}

@@ -1,0 +1,98 @@
+/**
+ * Running a tree: `execute(root, options)` parses argv, detects the mode, runs the handler and
+ * writes the envelope or the error line; `main(root)` wires it to the real process.
+ * Source: SPEC §2; cobra's Execute; ax-go contract.
+ */
+import type { Readable } from 'node:stream';
+import type { Command } from '../tree/command.ts';
+import { installBuiltins } from '../builtins/builtins.ts';
+import { detectMode } from '../contract/mode.ts';
+import type { Mode } from '../contract/mode.ts';
+import type { OutputStream } from '../contract/envelope.ts';
+import { injectedInForce } from '../tree/flagset.ts';
+import { findCommand, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
+import { validationError } from '../contract/errors.ts';
+import { inputSchema } from '../parse/input-schema.ts';
+import { bindValues } from '../parse/validate.ts';
+import { reportError, runEnv, runInvocation } from './run.ts';
+import type { ExecuteOptions } from './options.ts';
+
+function stdoutIsTTY(s: OutputStream): boolean {
+  return s.isTTY === true;
+}
+
+/**
+ * Parses `options.args` against the tree, runs the command and writes its output per the contract.
+ * Never calls `process.exit` and never throws: every failure becomes an error line and an exit code.
+ *
+ * Mode: `--format` > `AGENT_MODE` > stdout TTY (human) / not a TTY (json). A bad mode value is a
+ * `validation_error` (exit 2), reported in the mode the other sources give.
+ * @returns the exit code: 0 success, 1 internal, 2 usage/validation, 3 network, 4 auth, 130 interrupted,
+ *   or an author-defined code.
+ */
+export async function execute(root: Command, options: ExecuteOptions = {}): Promise<number> {
+  installBuiltins(root);
+  const argv = options.args ?? process.argv.slice(2);
+  const envVars = options.env ?? process.env;
+  const tty = stdoutIsTTY(options.stdout ?? process.stdout);
+  let mode: Mode = tty ? 'human' : 'json';
+  let fmt: string | undefined;
+  try {
+    mode = detectMode(undefined, envVars.AGENT_MODE, tty);
+  } catch {
+    /* reported below */
+  }
+  try {
+    const { command } = findCommand(root, argv);
+    if (injectedInForce(command, 'format')) fmt = scanFormat(command, argv);
+    mode = fmt?.trim() ? detectMode(fmt, undefined, tty) : detectMode(undefined, envVars.AGENT_MODE, tty);
+  } catch (e) {
+    return reportError(e, runEnv(root, options, mode));
+  }
+  const env = runEnv(root, options, mode);
+  options.onReporter?.((e) => reportError(e, env));
+  try {
+    let inv = parseArgv(root, argv);
+    if (inv.values.has('args-json') && injectedInForce(inv.command, 'args-json')) inv = await argsJsonInvocation(inv);
+    const out = await runInvocation(inv, env);
+    return out.exitCode;
+  } catch (e) {
+    return reportError(e, env);
+  }
+}
+
+/**
+ * Rebuilds an invocation from `--args-json '<object>'`: the object is validated against the command's
+ * inputSchema exactly as MCP `tools/call` arguments are (same module, same errors), then bound
+ * without any text parsing. Other flags (but `--format`) and positionals may not be combined with it.
+ * @throws AxError `validation_error` (reasons `args_json_conflict`, `invalid_args_json`, or the
+ *   argument validation reasons).
+ */
+async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
+  const cmd = inv.command;
+  if (!cmd.runnable()) {
+    throw validationError(`${JSON.stringify(cmd.commandPath())} is a group of commands; --args-json needs a command that runs`, 'args_json_conflict', {
+      context: { command: cmd.commandPath() },
+      fix: `Name a subcommand: ${cmd.commandPath()} <command> --args-json '{…}' (see ${cmd.root().name} __schema --as=llms).`,
+    });
+  }
+  const others = [...inv.values.keys()].filter((k) => k !== 'args-json' && !(k === 'format' && injectedInForce(cmd, 'format')));
+  if (others.length || inv.positionals.length) {
+    const what = [...others.map((k) => `--${k}`), ...inv.positionals.map((p) => JSON.stringify(p))];
+    throw validationError(`--args-json carries every argument; it cannot be combined with ${what.join(', ')}`, 'args_json_conflict', {
+      context: { command: cmd.commandPath(), extra: what },
+      fix: 'Put every argument in the --args-json object (see __schema --as=llms), or drop --args-json.',
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(inv.values.get('args-json')));
+  } catch (e) {
+    throw validationError(`--args-json is not valid JSON: ${(e as Error).message}`, 'invalid_args_json', {
+      fix: 'Pass one JSON object, quoted for the shell: --args-json \'{"name":"value"}\'.',
+    });
+  }
+  const { validateArguments } = await import('../parse/arguments.ts');
+  const values = validateArguments(cmd, inputSchema(cmd), parsed);
+  return bindValues(cmd, values);
+}

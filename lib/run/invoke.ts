@@ -1,0 +1,78 @@
+/**
+ * Running a command in-process from structured values (MCP `tools/call`, `--args-json`), exactly as
+ * a `--format json` caller would: its own stdout/stderr buffers, an empty stdin, its own signal, and
+ * the values handed over without rebuilding argv. Source: SPEC §8 (tools/call); cases B04, B06–B08.
+ */
+import { Readable } from 'node:stream';
+import type { Command } from '../tree/command.ts';
+import { toAxError, type AxError } from '../contract/errors.ts';
+import { runEnv, runInvocation, reportError, type RunEnv } from './run.ts';
+import { bindValues } from '../parse/validate.ts';
+
+/** Options of {@link invokeCommand}. */
+export interface InvokeOptions {
+  /** Cancels the call (`interrupted`). */
+  signal?: AbortSignal;
+  /** Receives `ctx.progress` reports. */
+  onProgress?: (done: number, total?: number, message?: string) => void;
+  /** Receives `ctx.log` / `ctx.warn` lines (the MCP bridge forwards them as `notifications/message`). */
+  onLog?: (level: 'info' | 'warning', message: string) => void;
+  /** Environment seen by the handler. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Program version for the error line. */
+  version?: string;
+}
+
+/** What an in-process call produced. */
+export interface InvokeResult {
+  exitCode: number;
+  /** Exactly what `--format json` would print on stdout (envelope line(s)). */
+  stdout: string;
+  /** What the command wrote on stderr (logs, warnings, the error line on failure). */
+  stderr: string;
+  /** The payload of a successful non-stream call. */
+  payload?: unknown;
+  /** The items of a stream. */
+  items?: unknown[];
+  /** The failure, when exitCode ≠ 0. */
+  error?: AxError;
+  /** The error line's object (`{error, meta}`), when the call failed. */
+  errorEnvelope?: Record<string, unknown>;
+}
+
+function buffer(): { stream: { write(s: string): boolean; isTTY: false }; text: () => string } {
+  const chunks: string[] = [];
+  return { stream: { write: (s: string) => (chunks.push(s), true), isTTY: false }, text: () => chunks.join('') };
+}
+
+/**
+ * Runs `cmd` with `values` keyed by inputSchema property (`null` = not given). Never throws: every
+ * failure (bad values, handler errors, cancellation) comes back in the result.
+ */
+export async function invokeCommand(root: Command, cmd: Command, values: Record<string, unknown>, options: InvokeOptions = {}): Promise<InvokeResult> {
+  const out = buffer();
+  const err = buffer();
+  const env: RunEnv = {
+    ...runEnv(root, { stdout: out.stream, stderr: err.stream, stdin: Readable.from([]), stdinIsTTY: false, env: options.env, signal: options.signal, version: options.version, onProgress: options.onProgress }, 'json'),
+    onLog: options.onLog,
+    collectItems: true,
+  };
+  let outcome;
+  try {
+    outcome = await runInvocation(bindValues(cmd, values), env);
+  } catch (e) {
+    const error = toAxError(e);
+    outcome = { exitCode: reportError(error, env), error };
+  }
+  const stderr = err.text();
+  const result: InvokeResult = { exitCode: outcome.exitCode, stdout: out.text(), stderr, payload: outcome.payload, items: outcome.items, error: outcome.error };
+  if (outcome.error) {
+    const last = stderr.trimEnd().split('\n').pop() ?? '';
+    try {
+      result.errorEnvelope = JSON.parse(last) as Record<string, unknown>;
+    } catch {
+      /* the error line is always JSON in json mode */
+    }
+  }
+  return result;
+}

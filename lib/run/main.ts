@@ -1,0 +1,103 @@
+/**
+ * `main(root)`: `execute` wired to the real process. Signals, a reader that closes stdout early, stray
+ * errors and handlers that never settle all end in the documented exit code — never a Node stack,
+ * never a hang, never a silent 0. Source: SPEC §2 (main, SIGINT → 130).
+ */
+import type { Command } from '../tree/command.ts';
+import { AxError, describeThrown, ExitCode } from '../contract/errors.ts';
+import { execute } from './execute.ts';
+import { type ExecuteOptions } from './options.ts';
+
+/** Exit code when the reader of stdout goes away (`| head -1`): 128 + SIGPIPE, as a shell reports it. */
+export const EXIT_STDOUT_CLOSED = 141;
+/** Exit code for SIGTERM: 128 + 15. */
+export const EXIT_TERMINATED = 143;
+
+/** Options of {@link main}. */
+export interface MainOptions extends ExecuteOptions {
+  /** How long a handle left running by a handler may keep the process alive after the run, ms. Default 2000. */
+  graceMs?: number;
+}
+
+/**
+ * Runs the tree as the real process and sets `process.exitCode`:
+ * - SIGINT aborts `ctx.signal` and ends in `interrupted` (exit 130); SIGTERM likewise with exit 143;
+ *   a second signal (of either kind) exits at once, still writing the error line;
+ * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141; any other stdout
+ *   write error is reported as `internal_error` on stderr (exit 1); stderr write errors are ignored;
+ * - a stray rejection or exception from a handler's leftovers fails the run with `internal_error`
+ *   (or, once the run has finished, is noted on stderr without changing the exit code);
+ * - a handler whose promise can never settle fails with `internal_error` instead of exiting 0;
+ * - afterwards the event loop drains so piped output is never cut short; a handle left running by a
+ *   handler cannot keep the process alive more than `graceMs` after stdout and stderr have flushed.
+ * @returns the exit code (also set on `process.exitCode`).
+ */
+export async function main(root: Command, options: MainOptions = {}): Promise<number> {
+  const ac = new AbortController();
+  let report: ((e: unknown) => number) | undefined;
+  let finished = false;
+  const exitNow = (error: AxError, fallback: number) => {
+    const code = report ? report(error) : fallback;
+    process.exit(code);
+  };
+  const signals = { SIGINT: 0, SIGTERM: 0 };
+  const onSignal = (name: 'SIGINT' | 'SIGTERM') => () => {
+    signals[name] += 1;
+    const exitCode = name === 'SIGINT' ? ExitCode.interrupted : EXIT_TERMINATED;
+    const error = new AxError('interrupted', `interrupted (${name}) before the command finished`, {
+      exitCode,
+      context: { signal: name },
+      fix: 'Run the command again; if it changed state, check that state first.',
+    });
+    if (signals.SIGINT + signals.SIGTERM > 1 || finished) exitNow(error, exitCode); // a second signal, of either kind, exits at once
+    else ac.abort(error);
+  };
+  const onInt = onSignal('SIGINT');
+  const onTerm = onSignal('SIGTERM');
+  const onStray = (event: 'unhandledRejection' | 'uncaughtException') => (thrown: unknown) => {
+    // Someone else (e.g. the MCP server, which must survive its handlers) has taken charge of strays.
+    if (process.listenerCount(event) > 1) return;
+    const message = describeThrown(thrown);
+    if (finished) {
+      process.stderr.write(`${root.name}: a stray error after the command finished was ignored: ${message}\n`);
+      return;
+    }
+    ac.abort(new AxError('internal_error', `a stray error escaped the command: ${message}`, { cause: thrown, fix: 'This is a bug in the program (an unawaited promise or a throwing timer); report it with the trace_id.' }));
+  };
+  const onStdoutError = (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(EXIT_STDOUT_CLOSED); // the reader has gone: nothing more to say to it
+    exitNow(new AxError('internal_error', `cannot write to stdout: ${e.message}`, { fix: 'Check where stdout goes (a full disk, a closed file).' }), ExitCode.internal);
+  };
+  const onStderrError = () => {}; // nowhere left to report it; the exit code still tells
+  // A handler whose promise can never settle leaves nothing in the event loop: Node would exit 0 with
+  // no output. Turn that into an internal error instead (an error can never exit 0).
+  const onBeforeExit = () =>
+    ac.abort(
+      new AxError('internal_error', 'the command never finished: its handler returned a promise that can never settle', {
+        fix: 'This is a bug in the program (a promise that nothing resolves); report it with the trace_id.',
+      }),
+    );
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  const onRejection = onStray('unhandledRejection');
+  const onException = onStray('uncaughtException');
+  process.on('unhandledRejection', onRejection);
+  process.on('uncaughtException', onException);
+  process.on('beforeExit', onBeforeExit);
+  process.stdout.on('error', onStdoutError);
+  process.stderr.on('error', onStderrError);
+  const outer = options.signal;
+  if (outer) outer.addEventListener('abort', () => ac.abort(outer.reason), { once: true });
+  let code: number;
+  try {
+    code = await execute(root, { ...options, signal: ac.signal, onReporter: (r) => (report = r) });
+  } finally {
+    finished = true;
+    process.off('beforeExit', onBeforeExit);
+  }
+  process.exitCode = code;
+  const grace = options.graceMs ?? 2000;
+  const flushThenExit = () => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  setTimeout(flushThenExit, grace).unref();
+  return code;
+}

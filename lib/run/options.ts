@@ -1,0 +1,34 @@
+/**
+ * The options a run takes from its caller ({@link ExecuteOptions}): streams, environment, version,
+ * signal and callbacks. Shared by execute, main and the in-process invoke.
+ */
+import type { Readable } from 'node:stream';
+import type { OutputStream } from '../contract/envelope.ts';
+
+/** Options of {@link execute}. Everything defaults to the real process. */
+export interface ExecuteOptions {
+  /** Arguments after the program name. Default `process.argv.slice(2)`. */
+  args?: readonly string[];
+  /** Where the payload goes. Default `process.stdout`. Its `isTTY` feeds mode detection. */
+  stdout?: OutputStream;
+  /** Where diagnostics and the error line go. Default `process.stderr`. */
+  stderr?: OutputStream;
+  /** Input stream. Default `process.stdin` (opened only if a handler reads it). */
+  stdin?: Readable;
+  /** Whether stdin is a terminal (prompts are allowed only then). Default: `process.stdin.isTTY` when stdin is the real one (read only when a prompt needs it), else false. */
+  stdinIsTTY?: boolean;
+  /** Environment (`AGENT_MODE`, the handler's `ctx.env`). Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Program version; placeholders are skipped (see resolveVersion). */
+  version?: string;
+  /** Aborting it interrupts the run: exit 130, kind `interrupted`. */
+  signal?: AbortSignal;
+  /** Receives `ctx.progress` reports. */
+  onProgress?: (done: number, total?: number, message?: string) => void;
+  /**
+   * Receives, once the mode is known, a function that reports an error per the contract (error line
+   * or human text on this run's stderr) and returns its exit code. `main()` uses it for failures it
+   * must report itself (a second signal, a broken stdout).
+   */
+  onReporter?: (report: (error: unknown) => number) => void;
+}

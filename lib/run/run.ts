@@ -1,0 +1,354 @@
+/**
+ * Running one parsed invocation: checks, the handler with its context, and the output contract
+ * (envelope, NDJSON stream, human rendering, error line). Shared by the CLI (`execute`) and the
+ * MCP bridge, which both hand it an {@link Invocation}. Source: SPEC §2.
+ *
+ * Layer `lib/run/` (the highest): running a tree — `execute`, `main`, the in-process invoke used by
+ * the MCP bridge, the run context handed to handlers, version resolution and human rendering. It
+ * owns every byte written, and may import every layer below; only `lib/index.ts` and `mcp/` import
+ * it.
+ */
+import type { Readable } from 'node:stream';
+import type { Command } from '../tree/command.ts';
+import { errorLine, humanError, successLine, type SuccessMeta } from '../contract/envelope.ts';
+import { newIdempotencyKey, newSpanId, newTraceId } from '../contract/ids.ts';
+import type { Mode } from '../contract/mode.ts';
+import type { OutputStream } from '../contract/envelope.ts';
+import type { RunContext } from '../tree/command.ts';
+import { AxError, toAxError, type AxErrorOptions } from '../contract/errors.ts';
+import { camelCase } from '../tree/flags.ts';
+import { injectedInForce } from '../tree/flagset.ts';
+import { helpText, useLine } from '../help/help.ts';
+import { findCommand, type Invocation } from '../parse/parse.ts';
+import { renderDefault, visible } from './render.ts';
+import type { ExecuteOptions } from './options.ts';
+import { isPlaceholderVersion, resolveVersion } from './version.ts';
+import { argValues, flagLabel, flagValues, validateInvocation } from '../parse/validate.ts';
+
+/** Everything one run needs from outside: IO, environment, signal, ids. */
+export interface RunEnv {
+  root: Command;
+  mode: Mode;
+  stdout: OutputStream;
+  stderr: OutputStream;
+  /** Opens stdin lazily (so a run that never reads it never touches fd 0). */
+  stdin: () => Readable;
+  /** Whether stdin is a terminal; a function so the real stdin is only opened when a prompt asks. */
+  stdinIsTTY: () => boolean;
+  env: Record<string, string | undefined>;
+  signal: AbortSignal;
+  traceId: string;
+  spanId: string;
+  newKey: () => string;
+  version: () => string;
+  onProgress?: (done: number, total?: number, message?: string) => void;
+  /** Keep every stream item in the outcome (the MCP bridge builds structuredContent from them). */
+  collectItems?: boolean;
+  /** Receives `ctx.log` (`info`) and `ctx.warn` (`warning`) lines as well (MCP `notifications/message`). */
+  onLog?: (level: 'info' | 'warning', message: string) => void;
+}
+
+/** Builds the per-run environment shared by the CLI path and the MCP/JSON paths. */
+export function runEnv(root: Command, options: ExecuteOptions, mode: Mode): RunEnv {
+  const stdout = options.stdout ?? process.stdout;
+  const env = options.env ?? process.env;
+  let version: string | undefined;
+  return {
+    root,
+    mode,
+    stdout,
+    stderr: options.stderr ?? process.stderr,
+    stdin: () => options.stdin ?? process.stdin,
+    stdinIsTTY: () => options.stdinIsTTY ?? (options.stdin ? false : process.stdin.isTTY === true),
+    env,
+    signal: options.signal ?? new AbortController().signal,
+    traceId: newTraceId(),
+    spanId: newSpanId(),
+    newKey: newIdempotencyKey,
+    version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
+    onProgress: options.onProgress,
+  };
+}
+
+/** What a run produced, for callers that need more than the exit code (the MCP bridge). */
+export interface RunOutcome {
+  exitCode: number;
+  /** The payload (success, non-stream). */
+  payload?: unknown;
+  /** Items written (stream). */
+  items?: unknown[];
+  /** Whether the command produced a stream. */
+  stream?: boolean;
+  /** The failure, when exitCode ≠ 0. */
+  error?: AxError;
+  /** Whether help text was printed instead of running. */
+  help?: boolean;
+}
+
+async function write(s: OutputStream, text: string): Promise<void> {
+  if (!text) return;
+  const ok = s.write(text);
+  const ev = s as unknown as { once?: (e: string, cb: () => void) => unknown; writableNeedDrain?: boolean };
+  if (ok === false && typeof ev.once === 'function') await new Promise<void>((r) => ev.once!('drain', r));
+}
+
+function isStream(v: unknown): v is AsyncIterable<unknown> | Iterable<unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  if (Symbol.asyncIterator in v) return true;
+  return Symbol.iterator in v && typeof (v as { next?: unknown }).next === 'function';
+}
+
+/** How long a handler may take to settle after its signal aborts before the run is reported interrupted (ms). */
+export const ABORT_GRACE_MS = 1000;
+
+/**
+ * Resolves to `p` unless `signal` aborts. After an abort, `p` gets up to {@link ABORT_GRACE_MS} to
+ * settle (so a handler can stop cleanly: close files, shut a server down), then the run rejects with
+ * `interrupted` (exit 130) whatever `p` did; a late result is dropped.
+ */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal, finishOnSigterm = false): Promise<T> {
+  const finishing = () => finishOnSigterm && signal.reason instanceof AxError && signal.reason.context?.signal === 'SIGTERM';
+  p.catch(() => {}); // a rejection after the abort must not become an unhandled rejection
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      timer = setTimeout(() => reject(interrupted(signal)), ABORT_GRACE_MS);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      signal.removeEventListener('abort', onAbort);
+      if (timer) clearTimeout(timer);
+    };
+    p.then(
+      (v) => {
+        done();
+        if (signal.aborted && !finishing()) reject(interrupted(signal));
+        else resolve(v);
+      },
+      (e) => {
+        done();
+        reject(signal.aborted && !(e instanceof AxError && e.kind === 'interrupted') ? interrupted(signal) : e);
+      },
+    );
+  });
+}
+
+function interrupted(signal: AbortSignal): AxError {
+  const r = signal.reason;
+  if (r instanceof AxError) return r;
+  const why = r instanceof Error ? r.message : typeof r === 'string' ? r : 'cancelled';
+  return new AxError('interrupted', `interrupted (${why}) before the command finished`, {
+    fix: 'Run the command again; if it changed state, check that state first.',
+  });
+}
+
+/**
+ * Writes a failure per the contract (json: one error line on stderr; human: readable text) and
+ * returns its exit code (never 0).
+ */
+export function reportError(thrown: unknown, env: RunEnv): number {
+  const err = toAxError(thrown);
+  // a debugging stack goes first: the error line must stay the last line of stderr
+  if (err.kind === 'internal_error' && env.env.AX_DEBUG && err.cause instanceof Error && err.cause.stack) {
+    env.stderr.write(`${err.cause.stack}\n`);
+  }
+  if (env.mode === 'json') {
+    env.stderr.write(errorLine(err, { trace_id: env.traceId, tool: env.root.name, version: env.version() }));
+  } else {
+    let usage: string | undefined;
+    if (err.usage) {
+      const { command, rest } = findCommand(env.root, err.usage.split(/\s+/).slice(1));
+      if (rest.length === 0) usage = useLine(command);
+    }
+    env.stderr.write(humanError(err, usage, err.kind === 'internal_error' ? env.traceId : undefined));
+  }
+  return err.exitCode;
+}
+
+/**
+ * Runs a parsed invocation to completion and writes its output. Usage errors, handler failures and
+ * interruptions are reported here too; the returned outcome carries the exit code.
+ */
+export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOutcome> {
+  const cmd = inv.command;
+  try {
+    if (inv.values.get('help') === true && injectedInForce(cmd, 'help')) {
+      await write(env.stdout, helpText(cmd));
+      return { exitCode: 0, help: true };
+    }
+    if (cmd === env.root && inv.values.get('version') === true && injectedInForce(cmd, 'version')) {
+      const v = env.version();
+      await write(env.stdout, env.mode === 'json' ? successLine({ name: cmd.name, version: v }, baseMeta(env, env.newKey())) : `${cmd.name} version ${v}\n`);
+      return { exitCode: 0, payload: { name: cmd.name, version: v } };
+    }
+    const warnings = [...inv.warnings];
+    if (cmd.deprecated) warnings.unshift(`Command ${JSON.stringify(cmd.name)} is deprecated, ${cmd.deprecated}`);
+    for (const w of warnings) env.stderr.write(`${w}\n`);
+    validateInvocation(inv);
+    if (!cmd.runnable()) {
+      await write(env.stdout, helpText(cmd));
+      return { exitCode: 0, help: true };
+    }
+    return await runHandler(inv, env, warnings);
+  } catch (e) {
+    const error = toAxError(e);
+    return { exitCode: reportError(error, env), error };
+  }
+}
+
+function baseMeta(env: RunEnv, key: string): SuccessMeta {
+  return { trace_id: env.traceId, span_id: env.spanId, idempotency_key: key };
+}
+
+async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Promise<RunOutcome> {
+  const cmd = inv.command;
+  const flags = flagValues(inv);
+  const dryRun = injectedInForce(cmd, 'dry-run') && flags.dryRun === true;
+  const rawKey = injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
+  const givenKey = rawKey.trim() === '' ? '' : rawKey; // opaque: kept as given; blank means none
+  const key = givenKey || env.newKey();
+  const would: string[] = [];
+  let closed = false;
+  const guardStream = (s: OutputStream): OutputStream => ({ isTTY: s.isTTY, write: (c: string) => (closed ? true : s.write(c)) });
+  const stdout = guardStream(env.stdout);
+  const stderr = guardStream(env.stderr);
+  const label = (n: string) => flagLabel(inv, n);
+  const ctx: RunContext = {
+    flags: flags as RunContext['flags'],
+    args: argValues(inv) as RunContext['args'],
+    argv: [...inv.positionals],
+    changed: (n) => inv.values.has(n),
+    command: cmd,
+    stdout,
+    stderr,
+    get stdin() {
+      return env.stdin();
+    },
+    get stdinIsTTY() {
+      return env.stdinIsTTY();
+    },
+    env: env.env,
+    signal: env.signal,
+    mode: env.mode,
+    dryRun,
+    idempotencyKey: key,
+    idempotencyKeyGiven: givenKey !== '',
+    get version() {
+      return env.version();
+    },
+    traceId: env.traceId,
+    spanId: env.spanId,
+    progress: (done, total, message) => {
+      if (!closed) env.onProgress?.(done, total, message);
+    },
+    log: (m) => {
+      stderr.write(`${m}\n`);
+      if (!closed) env.onLog?.('info', m);
+    },
+    warn: (m) => {
+      warnings.push(m);
+      stderr.write(`${m}\n`);
+      if (!closed) env.onLog?.('warning', m);
+    },
+    guard: (description) => {
+      if (dryRun) would.push(description);
+      return !dryRun;
+    },
+    perform: async (description, effect, rehearsal) => {
+      if (dryRun) {
+        would.push(description);
+        return rehearsal;
+      }
+      return effect();
+    },
+    confirm: (question, bypassFlag) => confirm(ctx, question, bypassFlag, label),
+    fail: (kind: string, message: string, options?: AxErrorOptions) => new AxError(kind, message, options),
+    flagLabel: label,
+  };
+  const meta = (): SuccessMeta => {
+    const m = baseMeta(env, key);
+    if (dryRun) m.dry_run = true;
+    if (warnings.length) m.warnings = [...warnings];
+    if (would.length) m.would = [...would];
+    return m;
+  };
+  try {
+    if (env.signal.aborted) throw interrupted(env.signal);
+    const result = await raceAbort(Promise.resolve().then(() => cmd.run!(ctx)), env.signal, cmd.finishOnSigterm);
+    if (cmd.output?.kind === 'opaque') {
+      if (result !== undefined && result !== null) await write(stdout, typeof result === 'string' ? result : `${JSON.stringify(result)}\n`);
+      return { exitCode: 0, payload: result };
+    }
+    if (isStream(result) || cmd.output?.kind === 'stream') {
+      const items: unknown[] | undefined = env.collectItems ? [] : undefined; // only the MCP bridge needs them all
+      const iterable = (result ?? []) as AsyncIterable<unknown>;
+      const it = (Symbol.asyncIterator in iterable ? iterable : toAsync(iterable as Iterable<unknown>))[Symbol.asyncIterator]();
+      try {
+        for (let n = 1; ; n++) {
+          const step = await raceAbort(it.next(), env.signal);
+          if (step.done) break;
+          items?.push(step.value);
+          await write(stdout, env.mode === 'json' ? successLine(step.value, meta()) : renderItem(cmd, step.value, ctx));
+          // A generator that never awaits I/O would starve the event loop: signals and a closed stdout
+          // (EPIPE) could never be noticed. Let the loop turn now and then.
+          if (n % 64 === 0) await new Promise((r) => setImmediate(r));
+          if (env.signal.aborted) throw interrupted(env.signal);
+        }
+      } finally {
+        void it.return?.().catch(() => {}); // let the generator run its finally blocks
+      }
+      return { exitCode: 0, items: items ?? [], stream: true };
+    }
+    if (env.mode === 'json') await write(stdout, successLine(result, meta()));
+    else {
+      const text = cmd.render ? cmd.render(result, ctx) : renderDefault(result);
+      if (typeof text === 'string') await write(stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+      if (dryRun) stderr.write(`Dry run: nothing was changed.${would.length ? ` Would: ${would.join('; ')}.` : ''}\n`);
+    }
+    return { exitCode: 0, payload: result };
+  } finally {
+    closed = true;
+  }
+}
+
+async function* toAsync<T>(it: Iterable<T>): AsyncIterable<T> {
+  yield* it;
+}
+
+function renderItem(cmd: Command, item: unknown, ctx: RunContext): string {
+  if (cmd.render) {
+    const t = cmd.render(item, ctx);
+    return typeof t === 'string' ? (t.endsWith('\n') ? t : `${t}\n`) : '';
+  }
+  return typeof item === 'string' ? `${visible(item)}\n` : `${JSON.stringify(item)}\n`;
+}
+
+async function confirm(ctx: RunContext, question: string, bypassFlag: string, label: (n: string) => string): Promise<void> {
+  if (ctx.flags[camelCase(bypassFlag)] === true) return;
+  const refuse = (why: string) =>
+    new AxError('confirmation_required', `${question.replace(/\s*\[y\/N\]\s*$/i, '').replace(/[?:\s]+$/, '')}: confirmation required ${why}`, {
+      fix: label(bypassFlag).startsWith('-')
+        ? `Pass ${label(bypassFlag)} to confirm.`
+        : `Set the property ${JSON.stringify(label(bypassFlag))} to true to confirm (only with the user's consent).`,
+      context: { bypass_flag: label(bypassFlag) },
+    });
+  if (!ctx.stdinIsTTY) throw refuse('and no terminal is available to ask');
+  if (ctx.mode === 'json') throw refuse('and prompts are off in json (agent) mode');
+  ctx.stderr.write(`${question} `);
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: ctx.stdin, terminal: false });
+  try {
+    const answer = await raceAbort(
+      new Promise<string>((resolve) => {
+        rl.once('line', resolve);
+        rl.once('close', () => resolve(''));
+      }),
+      ctx.signal,
+    );
+    if (!/^y(es)?$/i.test(answer.trim())) throw refuse('and it was declined');
+  } finally {
+    rl.close();
+  }
+}
+

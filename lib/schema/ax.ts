@@ -1,0 +1,133 @@
+/**
+ * The `__schema --as=ax` document: the whole tree as data, with the contract around it.
+ * Reads declarations only (no handler, no config, no network), deterministic to the byte.
+ * Source: SPEC §3; ax-go schema/schema.go.
+ */
+import type { Command } from '../tree/command.ts';
+import { ERROR_SCHEMA_VERSION } from '../contract/envelope.ts';
+import { MODE_DETECTION } from '../contract/mode.ts';
+import { errorCatalogue, ExitCode } from '../contract/errors.ts';
+import type { Flag } from '../tree/flags.ts';
+import { propertyName } from '../tree/flags.ts';
+import { visibleFlags } from '../tree/flagset.ts';
+import { outputSchema } from './tool.ts';
+import { declarations, defaultToolName, isReserved, toolRefs, toolStatus, promptListEntry, resourceListEntry } from './walk.ts';
+import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
+
+/** Version of the ax document's shape. */
+export const AX_SCHEMA_VERSION = '1.0.0';
+
+type Json = Record<string, unknown>;
+
+function flagEntry(f: Flag): Json {
+  const e: Json = { name: f.name, cli: `--${f.name}`, property: propertyName(f.name), type: f.spec.type };
+  if (f.spec.short) e.shorthand = f.spec.short;
+  if (f.spec.default !== undefined) e.default = f.spec.default;
+  e.usage = f.spec.usage ?? '';
+  e.required = f.spec.required === true;
+  if (f.spec.choices) e.choices = [...f.spec.choices];
+  e.persistent = f.persistent;
+  if (f.spec.negatable) e.negatable = true;
+  if (f.spec.deprecated) e.deprecated = f.spec.deprecated;
+  if (f.builtin) e.builtin = true;
+  return e;
+}
+
+function commandEntry(cmd: Command, toolNames: Map<Command, string>): Json {
+  const e: Json = { name: cmd.name, path: cmd.commandPath(), use: cmd.use, short: cmd.short, long: cmd.long, example: cmd.example };
+  if (cmd.aliases.length) e.aliases = [...cmd.aliases];
+  if (cmd.deprecated) e.deprecated = cmd.deprecated;
+  e.runnable = cmd.runnable();
+  const status = toolStatus(cmd);
+  e.mcp = status === 'tool' ? { tool: toolNames.get(cmd) ?? defaultToolName(cmd) } : { tool: null, reason: status };
+  if (cmd.effects) e.effects = cmd.effects;
+  if (cmd.output) {
+    const o: Json = { kind: cmd.output.kind ?? 'data' };
+    if (cmd.output.cardinality) o.cardinality = cmd.output.cardinality;
+    if (cmd.output.schema) o.schema = cmd.output.schema;
+    const wrapped = outputSchema(cmd);
+    if (wrapped && wrapped.wrapping !== 'object') o.mcp_structured_content = wrapped.wrapping === 'result' ? 'wrapped as {"result": <payload>}' : 'stream items wrapped as {"items": [...]}';
+    if (cmd.output.pagination) o.pagination = cmd.output.pagination;
+    if (cmd.output.fieldsFlag) o.fields_flag = cmd.output.fieldsFlag;
+    if (cmd.output.mediaType) o.media_type = cmd.output.mediaType;
+    e.output = o;
+  }
+  if (cmd.confirmationFlag) e.confirmation_flag = cmd.confirmationFlag;
+  const { local, inherited } = visibleFlags(cmd);
+  e.flags = [...local.map(flagEntry), ...inherited.map((f) => ({ ...flagEntry(f), inherited: true }))];
+  e.args = cmd.args.map((a, i) => {
+    const x: Json = { name: a.name, property: propertyName(a.name), position: i + 1, type: a.type ?? 'string', description: a.description ?? '', required: a.required !== false, variadic: a.variadic === true };
+    if (a.choices) x.choices = [...a.choices];
+    return x;
+  });
+  const groups: Json = {};
+  if (cmd.mutuallyExclusive.length) groups.mutually_exclusive = cmd.mutuallyExclusive;
+  if (cmd.requiredTogether.length) groups.required_together = cmd.requiredTogether;
+  if (cmd.oneRequired.length) groups.one_required = cmd.oneRequired;
+  if (Object.keys(groups).length) e.flag_groups = groups;
+  const ann = Object.fromEntries(Object.entries(cmd.annotations).filter(([k]) => k !== BUILTIN_ANNOTATION).sort(([a], [b]) => (a < b ? -1 : 1)));
+  if (Object.keys(ann).length) e.annotations = ann;
+  if (cmd.prompts.length) e.prompts = cmd.prompts.map((p) => ({ ...promptListEntry(p), template: p.template }));
+  if (cmd.resources.length) e.resources = cmd.resources.map(resourceListEntry);
+  e.commands = cmd
+    .commands()
+    .filter((c) => !c.hidden && !(isReserved(c) && c.annotations[BUILTIN_ANNOTATION] === 'true'))
+    .map((c) => commandEntry(c, toolNames));
+  return e;
+}
+
+/** A JSON Schema of the error line, published as `error_envelope.schema`. */
+const ERROR_LINE_SCHEMA: Json = {
+  type: 'object',
+  required: ['error', 'meta'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['kind', 'message', 'exit_code'],
+      properties: {
+        kind: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+        message: { type: 'string' },
+        exit_code: { type: 'integer', minimum: 1, maximum: 255 },
+        retryable: { type: 'boolean' },
+        actionable_fix: { type: 'string' },
+        suggestions: { type: 'array', items: { type: 'string' } },
+        context: { type: 'object' },
+        retry_after_seconds: { type: 'number' },
+      },
+    },
+    meta: {
+      type: 'object',
+      required: ['trace_id', 'tool', 'version', 'schema_version'],
+      properties: { trace_id: { type: 'string' }, tool: { type: 'string' }, version: { type: 'string' }, schema_version: { const: ERROR_SCHEMA_VERSION } },
+    },
+  },
+};
+
+/**
+ * The ax document of a tree.
+ * @throws AxError `validation_error` (exit 2) on a tool-name collision, an invalid tool name or a
+ *   duplicate prompt/resource declaration (the same checks the MCP server makes at start).
+ */
+export function axDocument(root: Command, version: string): Json {
+  const toolNames = new Map(toolRefs(root).map((r) => [r.command, r.name]));
+  declarations(root);
+  return {
+    schema_version: AX_SCHEMA_VERSION,
+    tool: root.name,
+    version,
+    mode_detection: MODE_DETECTION,
+    success_envelope: {
+      stream: 'stdout',
+      format: 'json mode: one line {"data":<payload>,"meta":{"trace_id","span_id","idempotency_key","dry_run"?,"warnings"?,"would"?}}; a stream (output.kind "stream") writes one such line per item (NDJSON)',
+    },
+    error_envelope: {
+      stream: 'stderr',
+      format: 'json mode: exactly one JSON line, the last line of stderr; stdout carries nothing more',
+      schema_version: ERROR_SCHEMA_VERSION,
+      schema: ERROR_LINE_SCHEMA,
+      exit_codes: Object.fromEntries(Object.entries(ExitCode).map(([k, v]) => [String(v), k])),
+    },
+    errors: errorCatalogue().map((e) => ({ kind: e.kind, exit_code: e.exitCode, retryable: e.retryable === true, description: e.description })),
+    command: commandEntry(root, toolNames),
+  };
+}

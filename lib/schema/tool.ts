@@ -1,0 +1,82 @@
+/**
+ * The MCP projection of one command besides its inputSchema: description, outputSchema and
+ * annotations. Source: SPEC §5–6; cases B11, B13.
+ */
+import type { Command } from '../tree/command.ts';
+import { toolProperties } from '../tree/properties.ts';
+import { cut, MAX_DESCRIPTION, type JsonSchema } from '../parse/input-schema.ts';
+
+/** MCP tool annotations derived from `effects`. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  idempotentHint?: boolean;
+  destructiveHint?: boolean;
+}
+
+/** How a payload maps to `structuredContent`: as is (object), wrapped as `{result}`, or a stream's `{items}`. */
+export type OutputWrapping = 'object' | 'result' | 'items';
+
+/** The outputSchema of a command (root always `type: object`) and how its payload is wrapped; undefined when none is declared. */
+export function outputSchema(cmd: Command): { schema: JsonSchema; wrapping: OutputWrapping } | undefined {
+  const declared = cmd.output?.schema;
+  if (!declared || cmd.output?.kind === 'opaque') return undefined;
+  const { $schema: _drop, ...inner } = declared as JsonSchema;
+  if (inner.type === 'object' && cmd.output?.kind !== 'stream') return { schema: inner, wrapping: 'object' };
+  // Wrapping nests the payload schema one level down; its `$defs` move up to the new root so that
+  // `#/$defs/…` references still resolve (unless the payload has its own `$id`, which anchors them).
+  const { $defs, ...payload } = inner;
+  const hoist = $defs !== undefined && payload.$id === undefined;
+  const nested = hoist ? payload : inner;
+  const wrap = (properties: JsonSchema, required: string[]): JsonSchema => ({ type: 'object', properties, required, ...(hoist ? { $defs } : {}) });
+  if (cmd.output?.kind === 'stream') return { schema: wrap({ items: { type: 'array', items: nested } }, ['items']), wrapping: 'items' };
+  return { schema: wrap({ result: nested }, ['result']), wrapping: 'result' };
+}
+
+/** MCP annotations from `effects`; undefined when effects are not declared (clients assume destructive). */
+export function toolAnnotations(cmd: Command): ToolAnnotations | undefined {
+  switch (cmd.effects) {
+    case 'read_only':
+      return { readOnlyHint: true, idempotentHint: true, destructiveHint: false };
+    case 'idempotent':
+      return { readOnlyHint: false, idempotentHint: true, destructiveHint: cmd.destructive ?? false };
+    case 'non_idempotent':
+      return { readOnlyHint: false, idempotentHint: false, destructiveHint: cmd.destructive ?? true };
+    default:
+      return undefined;
+  }
+}
+
+/** Most characters of the summary that opens a tool description, so the usage after it always fits (B11). */
+const MAX_SUMMARY = 400;
+
+/** A summary bounded to {@link MAX_SUMMARY}: its first sentence when that fits, else a cut marked with `…`. */
+function shortSummary(text: string): string {
+  if (text.length <= MAX_SUMMARY) return text;
+  const sentence = /^(.+?[.!?])\s/.exec(text)?.[1];
+  if (sentence && sentence.length <= MAX_SUMMARY) return sentence.replace(/\.$/, '');
+  let end = MAX_SUMMARY - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * A tool description of at most {@link MAX_DESCRIPTION} characters whose first sentence is the
+ * summary plus the usage (positionals and required flags), then flag-group rules, then the long help.
+ */
+export function toolDescription(cmd: Command): string {
+  const summary = shortSummary((cmd.short || cmd.long.trim().split('\n')[0] || cmd.name).trim().replace(/\.$/, ''));
+  const words = [cmd.commandPath(), ...cmd.args.map((a) => (a.required === false ? `[${a.name}${a.variadic ? '...' : ''}]` : `<${a.name}${a.variadic ? '...' : ''}>`))];
+  for (const p of toolProperties(cmd)) if (p.flag?.spec.required) words.push(`--${p.flag.name} <${p.flag.spec.type}>`);
+  let text = `${summary}. Usage: ${words.join(' ')}.`;
+  const rules = [
+    ...cmd.mutuallyExclusive.map((g) => `At most one of ${g.map((n) => n.replace(/-/g, '_')).join(', ')} may be given.`),
+    ...cmd.requiredTogether.map((g) => `${g.map((n) => n.replace(/-/g, '_')).join(', ')} must be given together.`),
+    ...cmd.oneRequired.map((g) => `At least one of ${g.map((n) => n.replace(/-/g, '_')).join(', ')} is required.`),
+  ];
+  if (rules.length) text += ` ${rules.join(' ')}`;
+  if (cmd.deprecated) text += ` Deprecated: ${cmd.deprecated}.`;
+  const long = cmd.long.trim();
+  if (long && long !== cmd.short.trim()) text += `\n\n${long}`;
+  return cut(text, MAX_DESCRIPTION);
+}

@@ -1,0 +1,214 @@
+/**
+ * The one tree walk behind `__schema --as=mcp` and the live MCP server: which commands are tools,
+ * under which names, and the prompts and resources the tree declares. Both callers use these
+ * functions, so they can never disagree. Source: SPEC §4, §7; cases B09, B12, B26.
+ *
+ * Layer `lib/schema/`: the one tree walk and every projection of it — the ax, mcp, clispec, llms
+ * and skill documents, tool descriptions and output schemas, the `__schema`/`schema` commands,
+ * schema-diff. It only reads the tree; it imports `lib/parse/`, `lib/tree/`, `lib/contract/` (and
+ * `lib/help/`).
+ */
+import type { Command } from '../tree/command.ts';
+import { validationError } from '../contract/errors.ts';
+import { inputSchema, type JsonSchema } from '../parse/input-schema.ts';
+import { outputSchema, toolAnnotations, toolDescription, type OutputWrapping, type ToolAnnotations } from './tool.ts';
+import type { PromptDecl, ResourceDecl } from '../tree/declarations.ts';
+import { BUILTIN_ANNOTATION, EXCLUDE_ANNOTATION, TOOL_NAME_ANNOTATION } from '../tree/marks.ts';
+
+/** Tool names accepted by every major model API (SPEC §4). */
+export const TOOL_NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+/** Names reserved at the root (SPEC §4). */
+export const RESERVED = new Set(['__schema', '__complete', 'mcp-server', 'completion', 'help']);
+
+/** A command chosen as a tool, with its name; schemas are computed on demand. */
+export interface ToolRef {
+  name: string;
+  command: Command;
+}
+
+/** A tool as `tools/list` and `__schema --as=mcp` show it. */
+export interface ToolDef {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+}
+
+/** Why a command is or is not a tool (shown in `__schema --as=ax`). */
+export type ToolStatus = 'tool' | 'hidden' | 'reserved' | 'group' | 'excluded';
+
+/** Whether a command is marked excluded from MCP (annotation exactly `"true"`). */
+export function isExcluded(cmd: Command): boolean {
+  return cmd.annotations[EXCLUDE_ANNOTATION] === 'true';
+}
+
+/** Whether a command is reserved: injected by ax-ts, or a root child with a reserved name. */
+export function isReserved(cmd: Command): boolean {
+  return cmd.annotations[BUILTIN_ANNOTATION] === 'true' || (cmd.parent !== undefined && cmd.parent.parent === undefined && RESERVED.has(cmd.name));
+}
+
+/** The status of one command in the walk (its subtree is skipped for hidden and reserved). */
+export function toolStatus(cmd: Command): ToolStatus {
+  if (cmd.hidden && cmd.parent) return 'hidden';
+  if (isReserved(cmd)) return 'reserved';
+  if (!cmd.runnable()) return 'group';
+  if (isExcluded(cmd)) return 'excluded';
+  return 'tool';
+}
+
+/** The default tool name: the path below the root joined with `_`; the root's own is its name. */
+export function defaultToolName(cmd: Command): string {
+  const explicit = cmd.annotations[TOOL_NAME_ANNOTATION];
+  if (explicit) return explicit;
+  const names = cmd.pathNames();
+  return names.length === 1 ? names[0]! : names.slice(1).join('_');
+}
+
+/** Visits non-hidden commands in tree order (pre-order, children by name), skipping reserved subtrees when asked. */
+function visit(cmd: Command, fn: (c: Command) => void, skipReserved: boolean): void {
+  if (cmd.hidden && cmd.parent) return;
+  if (skipReserved && isReserved(cmd)) return;
+  fn(cmd);
+  for (const c of cmd.commands()) visit(c, fn, skipReserved);
+}
+
+/**
+ * The tools of a tree, in tree order, with names checked.
+ * @throws AxError `validation_error` (exit 2) naming the command(s) when a name does not match
+ *   {@link TOOL_NAME_RE} or two commands get the same name (compared with `-` read as `_`) — never
+ *   a silent rename.
+ */
+export function toolRefs(root: Command): ToolRef[] {
+  const out: ToolRef[] = [];
+  const byName = new Map<string, ToolRef>();
+  visit(
+    root,
+    (cmd) => {
+      if (toolStatus(cmd) !== 'tool') return;
+      const name = defaultToolName(cmd);
+      if (!TOOL_NAME_RE.test(name)) {
+        throw validationError(`command ${JSON.stringify(cmd.commandPath())} gives the tool name ${JSON.stringify(name)}, which is not accepted by model APIs (^[A-Za-z_][A-Za-z0-9_-]{0,63}$)`, 'invalid_tool_name', {
+          context: { command: cmd.commandPath(), tool: name },
+          fix: `Rename the command, or set a valid name with mcp.toolName(cmd, "…") (annotation ${TOOL_NAME_ANNOTATION}); keep it short, clients add prefixes.`,
+        });
+      }
+      // Clients rewrite kebab-case into snake_case (B12), so `db_migrate-up` and `db_migrate_up` collide.
+      const key = name.replace(/-/g, '_');
+      const prior = byName.get(key);
+      if (prior) {
+        const same = prior.name === name ? `both give the tool name ${JSON.stringify(name)}` : `give the tool names ${JSON.stringify(prior.name)} and ${JSON.stringify(name)}, the same once "-" is rewritten to "_" as clients do`;
+        throw validationError(`commands ${JSON.stringify(prior.command.commandPath())} and ${JSON.stringify(cmd.commandPath())} ${same}`, 'tool_name_collision', {
+          context: { tool: name, tools: [prior.name, name], commands: [prior.command.commandPath(), cmd.commandPath()] },
+          fix: `Rename one of the commands, or give one an explicit name with mcp.toolName(cmd, "…").`,
+        });
+      }
+      byName.set(key, { name, command: cmd });
+      out.push({ name, command: cmd });
+    },
+    true,
+  );
+  return out;
+}
+
+/** The full MCP definition of one tool (computed on demand, only for the tools asked for). */
+export function toolDef(ref: ToolRef): ToolDef {
+  const def: ToolDef = { name: ref.name, description: toolDescription(ref.command), inputSchema: inputSchema(ref.command) };
+  const out = outputSchema(ref.command);
+  if (out) def.outputSchema = out.schema;
+  const ann = toolAnnotations(ref.command);
+  if (ann) def.annotations = ann;
+  return def;
+}
+
+/** How a tool's payload becomes structuredContent (undefined: no outputSchema, no structuredContent). */
+export function toolWrapping(cmd: Command): OutputWrapping | undefined {
+  return outputSchema(cmd)?.wrapping;
+}
+
+/** A prompt or resource with the command that declared it. */
+export interface Declared<T> {
+  decl: T;
+  command: Command;
+}
+
+/**
+ * Every prompt and resource in the tree, in tree order then declaration order. Declarations under
+ * hidden commands are dropped (the root keeps its own even if hidden); groups, excluded and reserved
+ * commands keep theirs.
+ * @throws AxError `validation_error` (exit 2) when two commands declare the same prompt name or
+ *   resource URI, naming both commands.
+ */
+export function declarations(root: Command): { prompts: Declared<PromptDecl>[]; resources: Declared<ResourceDecl>[] } {
+  const prompts: Declared<PromptDecl>[] = [];
+  const resources: Declared<ResourceDecl>[] = [];
+  const promptOwner = new Map<string, Command>();
+  const resourceOwner = new Map<string, Command>();
+  const dup = (what: string, key: string, a: Command, b: Command) =>
+    validationError(`duplicate ${what} ${JSON.stringify(key)} declared on ${JSON.stringify(a.commandPath())} and ${JSON.stringify(b.commandPath())}`, 'duplicate_declaration', {
+      context: { kind: what === 'prompt name' ? 'prompt' : 'resource', key, commands: [a.commandPath(), b.commandPath()] },
+      fix: 'Rename or remove one of the two declarations.',
+    });
+  visit(
+    root,
+    (cmd) => {
+      for (const p of cmd.prompts) {
+        const prior = promptOwner.get(p.name);
+        if (prior) throw dup('prompt name', p.name, prior, cmd);
+        promptOwner.set(p.name, cmd);
+        prompts.push({ decl: p, command: cmd });
+      }
+      for (const r of cmd.resources) {
+        const key = (r.uri ?? r.uriTemplate)!;
+        const prior = resourceOwner.get(key);
+        if (prior) throw dup('resource URI', key, prior, cmd);
+        resourceOwner.set(key, cmd);
+        resources.push({ decl: r, command: cmd });
+      }
+    },
+    false,
+  );
+  return { prompts, resources };
+}
+
+/** A prompt as `prompts/list` shows it. */
+export function promptListEntry(p: PromptDecl): Record<string, unknown> {
+  const e: Record<string, unknown> = { name: p.name };
+  if (p.title) e.title = p.title;
+  if (p.description) e.description = p.description;
+  if (p.arguments?.length) {
+    e.arguments = p.arguments.map((a) => {
+      const x: Record<string, unknown> = { name: a.name };
+      if (a.title) x.title = a.title;
+      if (a.description) x.description = a.description;
+      if (a.required) x.required = true;
+      return x;
+    });
+  }
+  return e;
+}
+
+/** A resource (or template) as `resources/list` / `resources/templates/list` show it; content is never included. */
+export function resourceListEntry(r: ResourceDecl): Record<string, unknown> {
+  const e: Record<string, unknown> = r.uri ? { uri: r.uri } : { uriTemplate: r.uriTemplate };
+  e.name = r.name;
+  if (r.title) e.title = r.title;
+  if (r.description) e.description = r.description;
+  if (r.mimeType) e.mimeType = r.mimeType;
+  return e;
+}
+
+/**
+ * The `__schema --as=mcp` document: exactly what the live server lists.
+ * `{tools, prompts, resources, resourceTemplates}`.
+ */
+export function mcpDocument(root: Command): Record<string, unknown> {
+  const tools = toolRefs(root).map(toolDef);
+  const { prompts, resources } = declarations(root);
+  return {
+    tools,
+    prompts: prompts.map((p) => promptListEntry(p.decl)),
+    resources: resources.filter((r) => r.decl.uri).map((r) => resourceListEntry(r.decl)),
+    resourceTemplates: resources.filter((r) => r.decl.uriTemplate).map((r) => resourceListEntry(r.decl)),
+  };
+}

@@ -1,0 +1,375 @@
+/**
+ * The command tree: {@link Command}, with Cobra's fields and pflag-style local and persistent flags.
+ * A tree is a declaration only; parse state lives in each invocation (see parse.ts), so one tree can
+ * run many times, concurrently. Source: spf13/cobra command.go; SPEC §1.
+ *
+ * Layer `lib/tree/`: the declarations — `Command`, flag and positional specs with their Args
+ * validators, the typed `ctx` values, prompt/resource declarations and the MCP marks. It knows only
+ * declarations and may import only `lib/contract/`.
+ */
+import { argsFromUse, checkArgDecls, DeclaredArgs, type ArgSpec, type ArgsValidator } from './args.ts';
+import type { Readable } from 'node:stream';
+import type { AxError, AxErrorOptions } from '../contract/errors.ts';
+import type { OutputStream } from '../contract/envelope.ts';
+import type { Mode } from '../contract/mode.ts';
+import type { ArgValues, FlagDecls, FlagValues } from './values.ts';
+import { checkFlagDecl, type Flag, type FlagSpec } from './flags.ts';
+import type { PromptDecl, ResourceDecl } from './declarations.ts';
+
+/** What re-running a command does (clispec `effects`; MCP annotations, SPEC §6). */
+export type Effects = 'read_only' | 'idempotent' | 'non_idempotent';
+
+/** What a command prints, for schemas (SPEC §6; clispec `output_kind`, `cardinality`, `pagination`). */
+export interface OutputDecl {
+  /** JSON Schema (2020-12) of the payload (`data`); for a stream, of one item. */
+  schema?: Record<string, unknown>;
+  /**
+   * `data` (default): one document, wrapped in the envelope; `stream`: NDJSON items (run yields them);
+   * `opaque`: bytes written verbatim in every mode (run returns a string), e.g. a completion script.
+   */
+  kind?: 'data' | 'stream' | 'opaque';
+  /** Media type of an `opaque` output (`text/plain`, `application/json`). */
+  mediaType?: string;
+  /** How many records: `single`, `bounded` (closed domain) or `unbounded` (needs pagination). */
+  cardinality?: 'single' | 'bounded' | 'unbounded';
+  /** How to page an unbounded result: the flags that drive it (long names without dashes). */
+  pagination?: { style: 'offset' | 'cursor'; limitFlag: string; offsetFlag?: string; cursorFlag?: string; cursorField?: string };
+  /** Flag (long name) that selects output fields. */
+  fieldsFlag?: string;
+}
+
+/** A `run` handler: returns the payload, nothing, or an (async) iterable of stream items. */
+export type RunFn<F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> = (ctx: RunContext<F, A>) => unknown;
+
+/** Renders a payload (or one stream item) as text for human mode. Return a string or write to ctx.stdout. */
+export type RenderFn = (data: unknown, ctx: RunContext) => string | void;
+
+/** The declaration a {@link Command} is built from. */
+export interface CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> {
+  /** Usage line; its first word is the name: `'show <id>'`, `'add <title...>'`. */
+  use: string;
+  /** One-line summary (help listings, tool descriptions). */
+  short?: string;
+  /** Long description (help, schema). */
+  long?: string;
+  /** Example invocations, one per line, each beginning with the full command (`tasks add milk`). */
+  example?: string;
+  /** Other names the command answers to. */
+  aliases?: string[];
+  /** Left out of help listings, schemas and MCP, still runnable. */
+  hidden?: boolean;
+  /** Deprecation message: using the command prints `Command "x" is deprecated, <message>` on stderr. */
+  deprecated?: string;
+  /** Free string annotations; ax-ts reads `ax-ts/mcp/exclude`. */
+  annotations?: Record<string, string>;
+  /** Local flags (this command only). */
+  flags?: F;
+  /** Persistent flags (this command and every descendant). */
+  persistentFlags?: P;
+  /** Named positionals. Default: read from `use` (`<id>`, `[file]`, `<items...>`); none → no positionals. */
+  args?: A;
+  /** Cobra Args validator; default: {@link DeclaredArgs}. */
+  validateArgs?: ArgsValidator;
+  /** Cobra ValidArgs (for OnlyValidArgs and completion). */
+  validArgs?: string[];
+  /** Groups of flags of which at most one may be given. */
+  mutuallyExclusive?: string[][];
+  /** Groups of flags that must be given together or not at all. */
+  requiredTogether?: string[][];
+  /** Groups of flags of which at least one must be given. */
+  oneRequired?: string[][];
+  /** What re-running does. Undeclared: clients assume destructive. */
+  effects?: Effects;
+  /**
+   * Whether the command may destroy or overwrite data (MCP `destructiveHint`). Default: true for
+   * `non_idempotent`, false otherwise. Set false for a command that only adds (a create).
+   */
+  destructive?: boolean;
+  /** Output declaration. */
+  output?: OutputDecl;
+  /** Flag (long name) that bypasses this command's confirmation prompt (clispec `confirmation_bypass_arg`). */
+  confirmationFlag?: string;
+  /**
+   * SIGTERM asks this command to finish rather than interrupts it: its signal still aborts, but if
+   * the handler then completes within the grace period its own result stands (a server shutting down
+   * cleanly exits 0). Default false: SIGTERM is reported as `interrupted`, exit 143.
+   */
+  finishOnSigterm?: boolean;
+  /** Handler; absent = a pure group that prints its help. */
+  run?: RunFn<F & P, A>;
+  /** Human-mode renderer of the payload. */
+  render?: RenderFn;
+  /** Version of the program (root only); else resolved by `resolveVersion`. */
+  version?: string;
+  /** Children, added with {@link Command.addCommand}. */
+  commands?: Command[];
+}
+
+/**
+ * One node of the command tree. Build it from a {@link CommandConfig}; add children with
+ * {@link Command.addCommand}. Everything is declaration; nothing here holds parse state.
+ *
+ * @throws TypeError from the constructor when `use` is empty or argument declarations are inconsistent.
+ */
+export class Command<const F extends FlagDecls = {}, const P extends FlagDecls = {}, const A extends readonly ArgSpec[] = readonly ArgSpec[]> {
+  /** Usage line. */
+  readonly use: string;
+  /** First word of `use`. */
+  readonly name: string;
+  short: string;
+  long: string;
+  example: string;
+  aliases: string[];
+  hidden: boolean;
+  deprecated?: string;
+  annotations: Record<string, string>;
+  /** Local flag declarations. */
+  readonly localFlags: Record<string, FlagSpec>;
+  /** Persistent flag declarations. */
+  readonly persistentFlags: Record<string, FlagSpec>;
+  /** Named positional declarations. */
+  readonly args: readonly ArgSpec[];
+  /** Args validator in force. */
+  validateArgs: ArgsValidator;
+  validArgs?: string[];
+  readonly mutuallyExclusive: string[][];
+  readonly requiredTogether: string[][];
+  readonly oneRequired: string[][];
+  effects?: Effects;
+  destructive?: boolean;
+  output?: OutputDecl;
+  confirmationFlag?: string;
+  finishOnSigterm: boolean;
+  run?: RunFn<any, any>;
+  render?: RenderFn;
+  version?: string;
+  /** Parent command, undefined at the root. */
+  parent?: Command;
+  /** Prompts declared on this command (see declarePrompt). */
+  readonly prompts: PromptDecl[] = [];
+  /** Resources declared on this command (see declareResource). */
+  readonly resources: ResourceDecl[] = [];
+  private readonly children: Command[] = [];
+  /** @internal derived-data caches (flag set, tool properties), valid while {@link treeGeneration} is unchanged. */
+  _cache?: { gen: number; flags?: Map<string, Flag>; properties?: unknown };
+
+  constructor(config: CommandConfig<F, P, A>) {
+    const use = config.use?.trim();
+    if (!use) throw new TypeError('Command: use must be a non-empty usage line such as "get <id>"');
+    this.use = use;
+    this.name = use.split(/\s+/)[0]!;
+    this.short = config.short ?? '';
+    this.long = config.long ?? '';
+    this.example = config.example ?? '';
+    this.aliases = config.aliases ?? [];
+    this.hidden = config.hidden ?? false;
+    this.deprecated = config.deprecated;
+    this.annotations = { ...config.annotations };
+    this.localFlags = { ...config.flags };
+    this.persistentFlags = { ...config.persistentFlags };
+    this.args = config.args ? [...config.args] : argsFromUse(use);
+    checkArgDecls(this.name, this.args);
+    this.validateArgs = config.validateArgs ?? DeclaredArgs;
+    this.validArgs = config.validArgs;
+    this.mutuallyExclusive = config.mutuallyExclusive ?? [];
+    this.requiredTogether = config.requiredTogether ?? [];
+    this.oneRequired = config.oneRequired ?? [];
+    this.effects = config.effects;
+    this.destructive = config.destructive;
+    this.output = config.output;
+    this.confirmationFlag = config.confirmationFlag;
+    this.finishOnSigterm = config.finishOnSigterm ?? false;
+    this.run = config.run as RunFn<any, any> | undefined;
+    this.render = config.render;
+    this.version = config.version;
+    for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)]) checkFlagDecl(this.name, n, s);
+    if (config.commands) this.addCommand(...config.commands);
+  }
+
+  /** Adds children (re-parenting them). @returns this, for chaining. */
+  addCommand(...cmds: Command[]): this {
+    for (const c of cmds) {
+      if (c === this) throw new TypeError(`Command ${this.name}: cannot add a command to itself`);
+      c.parent = this;
+      this.children.push(c);
+    }
+    this._invalidate();
+    return this;
+  }
+
+  /** Removes children. @returns this. */
+  removeCommand(...cmds: Command[]): this {
+    for (const c of cmds) {
+      const i = this.children.indexOf(c);
+      if (i >= 0) {
+        this.children.splice(i, 1);
+        c.parent = undefined;
+      }
+    }
+    this._invalidate();
+    return this;
+  }
+
+  /** Children sorted by name (Cobra's listing order). */
+  commands(): Command[] {
+    return [...this.children].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** The child answering to `name` (its name or an alias), if any. */
+  findChild(name: string): Command | undefined {
+    return this.children.find((c) => c.name === name) ?? this.children.find((c) => c.aliases.includes(name));
+  }
+
+  /** The root of this command's tree. */
+  root(): Command {
+    let c: Command = this;
+    while (c.parent) c = c.parent;
+    return c;
+  }
+
+  /** Names from the root down to this command. */
+  pathNames(): string[] {
+    const names: string[] = [];
+    for (let c: Command | undefined = this; c; c = c.parent) names.unshift(c.name);
+    return names;
+  }
+
+  /** `tasks show`: the command path as typed. */
+  commandPath(): string {
+    return this.pathNames().join(' ');
+  }
+
+  /** Whether the command has a handler (a pure group has none). */
+  runnable(): boolean {
+    return typeof this.run === 'function';
+  }
+
+  /** Whether the command has children. */
+  hasSubCommands(): boolean {
+    return this.children.length > 0;
+  }
+
+  /** Sets an annotation. @returns this. */
+  annotate(key: string, value: string): this {
+    this.annotations[key] = value;
+    return this;
+  }
+
+  /** Cobra's MarkFlagsMutuallyExclusive. @returns this. */
+  markFlagsMutuallyExclusive(...names: string[]): this {
+    this.mutuallyExclusive.push(names);
+    return this;
+  }
+
+  /** Cobra's MarkFlagsRequiredTogether. @returns this. */
+  markFlagsRequiredTogether(...names: string[]): this {
+    this.requiredTogether.push(names);
+    return this;
+  }
+
+  /** Cobra's MarkFlagsOneRequired. @returns this. */
+  markFlagsOneRequired(...names: string[]): this {
+    this.oneRequired.push(names);
+    return this;
+  }
+
+  /** Adds a local flag after construction. @returns this. */
+  addFlag(name: string, spec: FlagSpec, options: { persistent?: boolean } = {}): this {
+    checkFlagDecl(this.name, name, spec);
+    (options.persistent ? this.persistentFlags : this.localFlags)[name] = spec;
+    this._invalidate();
+    return this;
+  }
+
+  /** @internal marks every derived cache stale (O(1): caches compare generations). */
+  _invalidate(): void {
+    generation += 1;
+  }
+}
+
+let generation = 0;
+
+/**
+ * The tree-shape generation: bumped by every addCommand/removeCommand/addFlag anywhere, so caches
+ * derived from declarations (keyed by it) never outlive a change, and building a tree of n commands
+ * one addCommand at a time stays O(n).
+ */
+export function treeGeneration(): number {
+  return generation;
+}
+
+/** @internal the cache record of a command for the current generation. */
+export function cacheOf(cmd: Command): NonNullable<Command['_cache']> {
+  if (!cmd._cache || cmd._cache.gen !== generation) cmd._cache = { gen: generation };
+  return cmd._cache;
+}
+
+/** The context passed to `run(ctx)`. */
+export interface RunContext<F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> {
+  /** Every flag value (own, inherited and injected), camelCase keys; unset flags without default are undefined. */
+  flags: FlagValues<F> & Record<string, unknown>;
+  /** Named positionals, camelCase keys. */
+  args: ArgValues<A> & Record<string, string | string[] | number | number[] | undefined>;
+  /** Positionals in order, as given. */
+  argv: string[];
+  /** Whether a flag (long name) was given explicitly (pflag's Changed). */
+  changed(flagName: string): boolean;
+  /** The command being run. */
+  command: Command;
+  /** stdout of this invocation. In json mode, write nothing here: return the payload instead. */
+  stdout: OutputStream;
+  /** stderr of this invocation: logs and diagnostics. */
+  stderr: OutputStream;
+  /** stdin of this invocation (empty under MCP). */
+  stdin: Readable;
+  /** Whether stdin is a terminal a person can answer at. */
+  stdinIsTTY: boolean;
+  /** Environment of this invocation. */
+  env: Record<string, string | undefined>;
+  /** Aborted on SIGINT, on MCP cancellation or on server shutdown. */
+  signal: AbortSignal;
+  /** Detected output mode. */
+  mode: Mode;
+  /** `--dry-run` was given (false when a command's own `--dry-run` flag shadows the global one). */
+  dryRun: boolean;
+  /** `--idempotency-key`, or a fresh UUID v4 when none was given. */
+  idempotencyKey: string;
+  /** Whether the idempotency key was supplied by the caller (not generated). */
+  idempotencyKeyGiven: boolean;
+  /** The program's version for this run (the `version` option of execute, else resolveVersion). */
+  readonly version: string;
+  /** 32 lower-hex trace id of this invocation. */
+  traceId: string;
+  /** 16 lower-hex span id of this invocation. */
+  spanId: string;
+  /** Reports progress (MCP `notifications/progress` when the caller asked for it; a no-op otherwise). */
+  progress(done: number, total?: number, message?: string): void;
+  /** Writes one diagnostic line to stderr (never stdout); under MCP also a `notifications/message` (level info). */
+  log(message: string): void;
+  /** Adds a warning to the envelope's `meta.warnings` and writes it to stderr; under MCP also a `notifications/message` (level warning). */
+  warn(message: string): void;
+  /**
+   * In a dry run returns `false` after recording `description` in `meta.would` (the side effect is
+   * skipped); otherwise returns true. Usage: `if (ctx.guard('delete task 3')) deleteTask(3)`.
+   */
+  guard(description: string): boolean;
+  /**
+   * Runs `effect` unless this is a dry run; in a dry run records `description` and returns `rehearsal`
+   * (default undefined) instead.
+   */
+  perform<T>(description: string, effect: () => T | Promise<T>, rehearsal?: T): Promise<T | undefined>;
+  /**
+   * Asks for confirmation before a destructive step. Returns at once when the bypass flag
+   * (`bypassFlag`, e.g. `'yes'`) is set. Without a terminal on stdin (pipes, CI, MCP) it never
+   * prompts: it throws `confirmation_required` whose fix names the bypass flag. On a terminal it asks
+   * on stderr and reads one line; anything but y/yes declines (throws `confirmation_required`).
+   */
+  confirm(question: string, bypassFlag: string): Promise<void>;
+  /** Builds an {@link AxError}: `throw ctx.fail('not_found', 'no task 9')`. */
+  fail(kind: string, message: string, options?: AxErrorOptions): AxError;
+  /** Property/flag spelling for messages: `--yes` on the CLI, `yes` under MCP. */
+  flagLabel(flagName: string): string;
+}
+
+/** A command's handler result: a payload, nothing, or an (async) iterable of items for a stream. */
+export type RunResult = unknown;

@@ -1,0 +1,305 @@
+/**
+ * Flag declarations and their values, with pflag semantics (types, zero values, slice handling).
+ * Source: spf13/pflag; SPEC §1.
+ */
+import { validationError } from '../contract/errors.ts';
+
+/**
+ * Flag types. `string`, `bool`, `int`, `float`, `count` and `duration` hold one value;
+ * `stringSlice` and `intSlice` split each occurrence on commas (pflag's CSV reading), `stringArray`
+ * never splits; `json` takes one JSON object — beyond pflag, for object-valued options that agents
+ * pass as structured data (inputSchema `type: object`).
+ */
+export type FlagType =
+  | 'string'
+  | 'bool'
+  | 'int'
+  | 'float'
+  | 'duration'
+  | 'count'
+  | 'stringSlice'
+  | 'stringArray'
+  | 'intSlice'
+  | 'json';
+
+/** The run-time value of a flag of type T: durations are milliseconds. */
+export type FlagValueOf<T extends FlagType> = T extends 'bool'
+  ? boolean
+  : T extends 'int' | 'float' | 'count' | 'duration'
+    ? number
+    : T extends 'stringSlice' | 'stringArray'
+      ? string[]
+      : T extends 'intSlice'
+        ? number[]
+        : T extends 'json'
+          ? unknown
+          : string;
+
+/** A completion callback: returns candidate values for a partial word (used by shell completion). */
+export type Completer = (partial: string) => string[] | Promise<string[]>;
+
+/** Declaration of one flag. Its name is the key it is declared under (`'max-width'`). */
+export interface FlagSpec<T extends FlagType = FlagType> {
+  /** Value type; see {@link FlagType}. */
+  type: T;
+  /** One-character shorthand (`'n'` for `-n`). */
+  short?: string;
+  /** One line of help text. */
+  usage?: string;
+  /**
+   * Value when the flag is not given. Without one: bool → false, count → 0, slices → [],
+   * everything else → undefined (unset, not a zero value, so handlers can tell "not given").
+   * Durations may be given as a Go duration string (`'1m30s'`) or milliseconds.
+   */
+  default?: FlagValueOf<T> | (T extends 'duration' ? string : never);
+  /** Closed set of accepted values (string, stringSlice and stringArray flags). */
+  choices?: readonly string[];
+  /** The flag must be given (Cobra's MarkFlagRequired). */
+  required?: boolean;
+  /** Left out of help and schemas, still accepted. */
+  hidden?: boolean;
+  /** Deprecation message; using the flag prints `Flag --x has been deprecated, <message>` on stderr. */
+  deprecated?: string;
+  /** bool only: also accept `--no-<name>` to set false (beyond pflag). */
+  negatable?: boolean;
+  /** Dynamic completion of values. */
+  completer?: Completer;
+}
+
+/** A flag as seen by one command: its declaration, name and where it comes from. */
+export interface Flag {
+  /** Long name without dashes. */
+  name: string;
+  spec: FlagSpec;
+  /** Declared as a persistent flag (inherited by descendants). */
+  persistent: boolean;
+  /** Inherited from an ancestor (or injected on the root) rather than declared on this command. */
+  inherited: boolean;
+  /** Injected by ax-ts (`--format`, `--dry-run`, `--idempotency-key`, `--help`, `--version`). */
+  builtin: boolean;
+}
+
+/** Whether a flag consumes a value (`--name value`); bool and count do not. */
+export function takesValue(spec: FlagSpec): boolean {
+  return spec.type !== 'bool' && spec.type !== 'count';
+}
+
+/** Whether a flag may be given several times and accumulates. */
+export function isRepeatable(spec: FlagSpec): boolean {
+  return spec.type === 'stringSlice' || spec.type === 'stringArray' || spec.type === 'intSlice' || spec.type === 'count';
+}
+
+/** The value a flag has when it is not given: its default, else the type's zero value or undefined. */
+export function defaultValue(spec: FlagSpec): unknown {
+  if (spec.default !== undefined) {
+    if (spec.type === 'duration' && typeof spec.default === 'string') return parseDuration(spec.default);
+    // A fresh copy per run (arrays and json objects), so a handler that mutates its value cannot
+    // change the default seen by later or concurrent runs of the same tree.
+    return typeof spec.default === 'object' && spec.default !== null ? structuredClone(spec.default) : spec.default;
+  }
+  switch (spec.type) {
+    case 'bool':
+      return false;
+    case 'count':
+      return 0;
+    case 'stringSlice':
+    case 'stringArray':
+    case 'intSlice':
+      return [];
+    default:
+      return undefined;
+  }
+}
+
+const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * Parses a Go duration string (`300ms`, `1.5h`, `2h45m`, `-1m`) into milliseconds. Like Go, a bare
+ * number needs a unit (only `0` may stand alone): `--timeout 5` is refused rather than read as 5 ms.
+ * Source: Go's time.ParseDuration.
+ * @returns milliseconds, or NaN when the text is not a duration.
+ */
+export function parseDuration(text: string): number {
+  const s = text.trim();
+  if (/^[+-]?0+(\.0+)?$/.test(s)) return 0;
+  const m = /^([+-])?((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/.exec(s);
+  if (!m) return NaN;
+  let total = 0;
+  for (const part of s.replace(/^[+-]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) {
+    total += Number(part[1]) * DURATION_UNITS[part[2]!]!;
+  }
+  return m[1] === '-' ? -total : total;
+}
+
+/** Splits one stringSlice occurrence like pflag's CSV reader: commas separate, double quotes protect. */
+export function splitCsv(text: string): string[] {
+  if (text === '') return [];
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cur += ch;
+    } else if (ch === '"' && cur === '') quoted = true;
+    else if (ch === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+function badValue(flagName: string, raw: string, expected: string, choices?: readonly string[]) {
+  return validationError(`invalid value ${JSON.stringify(raw)} for --${flagName}: expected ${expected}`, 'invalid_flag_value', {
+    context: { flag: `--${flagName}`, value: raw, expected },
+    fix: choices ? `Pass one of: ${choices.join(', ')}.` : `Pass ${expected} to --${flagName}.`,
+  });
+}
+
+function parseIntStrict(flagName: string, raw: string): number {
+  const s = raw.trim();
+  if (!/^[+-]?\d+$/.test(s)) throw badValue(flagName, raw, 'an integer');
+  const n = Number(s);
+  if (!Number.isSafeInteger(n)) throw badValue(flagName, raw, 'an integer within ±2^53');
+  return n;
+}
+
+function checkChoice(flagName: string, spec: FlagSpec, value: string): void {
+  if (spec.choices && !spec.choices.includes(value)) {
+    throw badValue(flagName, value, `one of ${spec.choices.join('|')}`, spec.choices);
+  }
+}
+
+/**
+ * Applies one textual occurrence of a flag (from argv) to its previous value, pflag-style: scalars
+ * replace, slices append (the first occurrence replaces the default), count increments.
+ *
+ * @param raw the text after `=` or the next token; `undefined` for a bare bool/count occurrence.
+ * @param first whether this is the first occurrence in this invocation.
+ * @throws AxError `validation_error` (reason `invalid_flag_value`) when the text does not parse.
+ */
+export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: string | undefined, first: boolean): unknown {
+  switch (spec.type) {
+    case 'bool': {
+      if (raw === undefined) return true;
+      const v = raw.trim().toLowerCase();
+      if (['true', '1', 't'].includes(v)) return true;
+      if (['false', '0', 'f'].includes(v)) return false;
+      throw badValue(name, raw, 'a boolean (true or false)');
+    }
+    case 'count':
+      // pflag's countValue starts at the default and each bare occurrence adds one.
+      if (raw === undefined) return (first ? ((defaultValue(spec) as number | undefined) ?? 0) : (prev as number)) + 1;
+      return parseIntStrict(name, raw);
+    case 'int':
+      return parseIntStrict(name, raw ?? '');
+    case 'float': {
+      const s = (raw ?? '').trim();
+      const n = Number(s);
+      if (s === '' || !Number.isFinite(n)) throw badValue(name, raw ?? '', 'a number');
+      return n;
+    }
+    case 'duration': {
+      const ms = parseDuration(raw ?? '');
+      if (Number.isNaN(ms)) throw badValue(name, raw ?? '', 'a duration such as 300ms, 1m30s or 2h');
+      return ms;
+    }
+    case 'stringSlice':
+    case 'stringArray':
+    case 'intSlice': {
+      const items = spec.type === 'stringArray' ? [raw ?? ''] : splitCsv(raw ?? '');
+      const typed = spec.type === 'intSlice' ? items.map((s) => parseIntStrict(name, s)) : items;
+      if (spec.type !== 'intSlice') for (const s of typed as string[]) checkChoice(name, spec, s);
+      return first ? typed : [...(prev as unknown[]), ...typed];
+    }
+    case 'json': {
+      let v: unknown;
+      try {
+        v = JSON.parse(raw ?? '');
+      } catch {
+        throw badValue(name, raw ?? '', 'a JSON object');
+      }
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badValue(name, raw ?? '', 'a JSON object');
+      return v;
+    }
+    default: {
+      const v = raw ?? '';
+      checkChoice(name, spec, v);
+      return v;
+    }
+  }
+}
+
+/**
+ * Checks a structured value (from MCP arguments or `--args-json`) against a flag's type without any
+ * text parsing, so a value that looks like a flag stays a value and arrays keep their items.
+ * @throws AxError `validation_error` naming `label` (the MCP property) when the value has the wrong type.
+ */
+export function checkFlagValue(label: string, spec: FlagSpec, value: unknown): unknown {
+  const fail = (expected: string) =>
+    validationError(`invalid value ${JSON.stringify(value)} for ${label}: expected ${expected}`, 'invalid_flag_value', {
+      context: { property: label, expected },
+      fix: `Pass ${expected} as ${label}.`,
+    });
+  switch (spec.type) {
+    case 'bool':
+      if (typeof value !== 'boolean') throw fail('a boolean');
+      return value;
+    case 'int':
+    case 'count':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw fail('an integer');
+      return value;
+    case 'float':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw fail('a number');
+      return value;
+    case 'duration': {
+      const ms = typeof value === 'string' ? parseDuration(value) : NaN;
+      if (Number.isNaN(ms)) throw fail('a duration string such as 300ms, 1m30s or 2h');
+      return ms;
+    }
+    case 'stringSlice':
+    case 'stringArray':
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw fail('an array of strings');
+      if (spec.choices) for (const v of value) if (!spec.choices.includes(v)) throw fail(`items from ${spec.choices.join('|')}`);
+      return [...value];
+    case 'intSlice':
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'number' || !Number.isSafeInteger(v))) throw fail('an array of integers');
+      return [...value];
+    case 'json':
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw fail('a JSON object');
+      return value;
+    default:
+      if (typeof value !== 'string') throw fail('a string');
+      if (spec.choices && !spec.choices.includes(value)) throw fail(`one of ${spec.choices.join('|')}`);
+      return value;
+  }
+}
+
+/** Converts a kebab-case name to camelCase (`max-width` → `maxWidth`), the key handlers read. */
+export function camelCase(name: string): string {
+  return name.replace(/[-_]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Converts a flag or argument name to the snake_case MCP property name (`max-width` → `max_width`). */
+export function propertyName(name: string): string {
+  return name.replace(/-/g, '_');
+}
+
+/** @throws TypeError when a flag declaration is malformed. */
+export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) throw new TypeError(`${cmd}: flag name ${JSON.stringify(name)} must match ^[A-Za-z0-9][A-Za-z0-9_-]*$`);
+  if (spec.short !== undefined && !/^[A-Za-z0-9]$/.test(spec.short)) throw new TypeError(`${cmd}: shorthand of --${name} must be one letter or digit`);
+  if (spec.negatable && spec.type !== 'bool') throw new TypeError(`${cmd}: only bool flags are negatable (--${name} is ${spec.type})`);
+  if (spec.choices && !['string', 'stringSlice', 'stringArray'].includes(spec.type)) {
+    throw new TypeError(`${cmd}: choices are for string flags (--${name} is ${spec.type})`);
+  }
+  if (spec.choices && spec.default !== undefined && typeof spec.default === 'string' && !spec.choices.includes(spec.default)) {
+    throw new TypeError(`${cmd}: default ${JSON.stringify(spec.default)} of --${name} is not one of its choices`);
+  }
+}

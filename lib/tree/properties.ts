@@ -1,0 +1,63 @@
+/**
+ * The MCP/JSON view of a command's inputs: which flags and positionals become inputSchema
+ * properties, under which snake_case names. Shared by the schema walk, `tools/call` and
+ * `--args-json`, so the advertised names and the accepted names can never differ. SPEC §5.
+ */
+import type { ArgSpec } from './args.ts';
+import { cacheOf, type Command } from './command.ts';
+import type { Flag } from './flags.ts';
+import { validationError } from '../contract/errors.ts';
+import { propertyName } from './flags.ts';
+import { flagsOf } from './flagset.ts';
+
+/** One inputSchema property and what it binds to: exactly one of `flag` or `arg`. */
+export interface ToolProperty {
+  /** snake_case property name. */
+  property: string;
+  flag?: Flag;
+  arg?: ArgSpec;
+  /** Position of `arg` among the declared positionals. */
+  argIndex?: number;
+}
+
+/** Built-in flags that are not tool inputs: help/version are for people, format is forced to json. */
+const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json']);
+
+/**
+ * The properties of a command's inputSchema: declared positionals in order, then visible flags (own
+ * local and persistent first, then inherited, each sorted by name). A command's own `--format` (which
+ * shadows the global one) is an input; the injected one is not.
+ * @throws AxError `validation_error` (exit 2, reason `property_collision`) when two inputs map to the
+ *   same property name (e.g. `--max-width` and `--max_width`, or a flag and a positional of one
+ *   name), naming both — an author error, refused like a tool-name collision.
+ */
+export function toolProperties(cmd: Command): ToolProperty[] {
+  const cache = cacheOf(cmd);
+  if (cache.properties) return cache.properties as ToolProperty[];
+  const out: ToolProperty[] = [];
+  const seen = new Map<string, string>();
+  const claim = (prop: string, what: string) => {
+    const prior = seen.get(prop);
+    if (prior) {
+      throw validationError(`${cmd.commandPath()}: ${prior} and ${what} both map to the input property ${JSON.stringify(prop)}`, 'property_collision', {
+        context: { command: cmd.commandPath(), property: prop, inputs: [prior, what] },
+        fix: `Rename ${prior} or ${what}: names that differ only in "-" versus "_" become the same snake_case property.`,
+      });
+    }
+    seen.set(prop, what);
+  };
+  cmd.args.forEach((arg, argIndex) => {
+    const property = propertyName(arg.name);
+    claim(property, `argument <${arg.name}>`);
+    out.push({ property, arg, argIndex });
+  });
+  const all = [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden && !(f.builtin && NOT_INPUTS.has(f.name)));
+  const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  for (const f of [...all.filter((f) => !f.inherited).sort(byName), ...all.filter((f) => f.inherited).sort(byName)]) {
+    const property = propertyName(f.name);
+    claim(property, `flag --${f.name}`);
+    out.push({ property, flag: f });
+  }
+  cache.properties = out;
+  return out;
+}
