@@ -34,6 +34,8 @@ export interface ServeOptions extends McpMountOptions {
   sessionIdleMs?: number;
   /** HTTP: largest POST body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** stdio: largest message (one line) in bytes; a longer one is skipped and answered -32600. Default 10 MiB. */
+  maxLineBytes?: number;
   /** HTTP: most sessions kept at once; a new one beyond it gets 503. Default 1000. */
   maxSessions?: number;
   /** HTTP: extra host names accepted in Host/Origin (loopback names and the bound host always are). */
@@ -44,7 +46,7 @@ export interface ServeOptions extends McpMountOptions {
   env?: Record<string, string | undefined>;
 }
 
-const DEFAULTS = { addr: '127.0.0.1:8080', sessionIdleMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024, maxSessions: 1000 } as const;
+const DEFAULTS = { addr: '127.0.0.1:8080', sessionIdleMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024, maxLineBytes: 10 * 1024 * 1024, maxSessions: 1000 } as const;
 
 /**
  * Serves a tree programmatically until stopped. Loads the SDK on call.
@@ -60,6 +62,7 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
     stateless: options.stateless ?? false,
     sessionIdleMs: options.sessionIdleMs ?? DEFAULTS.sessionIdleMs,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    maxLineBytes: options.maxLineBytes ?? DEFAULTS.maxLineBytes,
     maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
     allowedHosts: options.allowedHosts ?? [],
     name: options.name,
@@ -111,7 +114,7 @@ function absoluteExecArgv(argv: string[]): string[] {
 /**
  * Adds the `mcp-server` command to a tree (opt-in: it runs commands on a client's behalf).
  * Flags: `--transport stdio|http`, `--addr`, `--allow-non-loopback`, `--stateless`,
- * `--session-idle`, `--max-body`, `--print-config`. @returns the added command.
+ * `--session-idle`, `--max-body`, `--max-line`, `--max-sessions`, `--allowed-host`, `--print-config`. @returns the added command.
  */
 export function mountMcpServer(root: Command, options: McpMountOptions = {}): Command {
   const cmd = new Command({
@@ -132,6 +135,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       stateless: { type: 'bool', usage: 'HTTP without sessions (for several replicas behind a load balancer)' },
       'session-idle': { type: 'duration', default: '30m', usage: 'HTTP: close sessions idle this long' },
       'max-body': { type: 'int', default: DEFAULTS.maxBodyBytes, usage: 'HTTP: largest request body in bytes' },
+      'max-line': { type: 'int', default: DEFAULTS.maxLineBytes, usage: 'stdio: largest message (one line) in bytes; a longer one is skipped and answered with a JSON-RPC error' },
       'max-sessions': { type: 'int', default: DEFAULTS.maxSessions, usage: 'HTTP: most sessions kept at once (a new one beyond it gets 503)' },
       'allowed-host': { type: 'stringArray', usage: 'HTTP: another host name accepted in Host/Origin (repeatable; e.g. the name a proxy uses)' },
       'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
@@ -152,6 +156,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
           stateless: ctx.flags.stateless === true,
           sessionIdleMs: ctx.flags.sessionIdle as number,
           maxBodyBytes: ctx.flags.maxBody as number,
+          maxLineBytes: ctx.flags.maxLine as number,
           maxSessions: ctx.flags.maxSessions as number,
           allowedHosts: ctx.flags.allowedHost as string[],
           name: options.name,

@@ -19,6 +19,8 @@ export interface ServeSettings {
   stateless: boolean;
   sessionIdleMs: number;
   maxBodyBytes: number;
+  /** stdio: largest message (one line), in bytes; a longer one is skipped and answered -32600. Default 10 MiB. */
+  maxLineBytes?: number;
   /** HTTP: most sessions kept at once (default 1000). */
   maxSessions?: number;
   /** Extra host names accepted in Host/Origin. */
@@ -75,6 +77,9 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
   if (!Number.isSafeInteger(s.maxBodyBytes) || s.maxBodyBytes < 1) {
     throw validationError(`--max-body must be a positive number of bytes, got ${s.maxBodyBytes}`, 'invalid_flag_value', { context: { flag: '--max-body' }, fix: 'Pass --max-body 4194304 (4 MiB, the default) or another positive size.' });
   }
+  if (s.maxLineBytes !== undefined && (!Number.isSafeInteger(s.maxLineBytes) || s.maxLineBytes < 1)) {
+    throw validationError(`--max-line must be a positive number of bytes, got ${s.maxLineBytes}`, 'invalid_flag_value', { context: { flag: '--max-line' }, fix: 'Pass --max-line 10485760 (10 MiB, the default) or another positive size.' });
+  }
   if (s.maxSessions !== undefined && (!Number.isSafeInteger(s.maxSessions) || s.maxSessions < 1)) {
     throw validationError(`--max-sessions must be a positive integer, got ${s.maxSessions}`, 'invalid_flag_value', { context: { flag: '--max-sessions' }, fix: 'Pass --max-sessions 1000 (the default) or another positive number.' });
   }
@@ -104,7 +109,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log };
   if (s.transport === 'stdio') {
     const { serveStdio } = await import('./stdio.ts');
-    return serveStdio(model, options, signal);
+    return serveStdio(model, options, signal, { input: process.stdin, maxLineBytes: s.maxLineBytes });
   }
   // express and its body parsers load only for HTTP (in the bundle, a chunk of their own)
   const { serveHttp } = await import('./http.ts');

@@ -72,11 +72,37 @@ export function buildModel(root: Command): McpModel {
 /** MCP log levels, lowest first (RFC 5424 severities). */
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
-/** The low-level Server, with prompt/resource list methods answered even when nothing is declared. */
+/** A zod issue list as one line: `params.name: Invalid input: expected string, received number`. */
+export function issuesLine(issues: { path: PropertyKey[]; message: string }[]): string {
+  return issues.map((i) => `${i.path.map(String).join('.') || 'request'}: ${i.message}`).join('; ').replace(/\s+/g, ' ');
+}
+
+type RequestSchema = Parameters<Server['setRequestHandler']>[0];
+type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * The low-level Server, with prompt/resource list methods answered even when nothing is declared,
+ * and requests whose params do not match the method's schema refused with -32602 and a one-line
+ * message (the SDK answers some with -32603 and a multi-line validation dump).
+ */
 class AxServer extends Server {
   protected override assertRequestHandlerCapability(method: string): void {
     if (method.startsWith('prompts/') || method.startsWith('resources/') || method.startsWith('completion/')) return; // answered (empty) whatever is advertised (B26)
     super.assertRequestHandlerCapability(method);
+  }
+
+  override setRequestHandler(schema: RequestSchema, handler: Parameters<Server['setRequestHandler']>[1]): void {
+    super.setRequestHandler(schema, handler as never);
+    const method = (schema as unknown as { shape?: { method?: { value?: unknown } } }).shape?.method?.value;
+    const handlers = (this as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
+    const inner = typeof method === 'string' ? handlers?.get(method) : undefined;
+    if (!inner || !handlers) return;
+    const check = schema as unknown as { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
+    handlers.set(method as string, (request, extra) => {
+      const r = check.safeParse(request);
+      if (!r.success) return Promise.reject(new McpError(ErrorCode.InvalidParams, `Invalid params for ${String(method)}: ${issuesLine(r.error?.issues ?? [])}`));
+      return inner(request, extra);
+    });
   }
 }
 

@@ -5,23 +5,46 @@
  * promptly on stdin EOF, SIGTERM or the run's abort. Cases B01, B02, B15, B17, B27.
  */
 import { Readable, type Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { callScope, installChildGuard, scopedStdins } from './children.ts';
+import { JsonLineTransport } from './jsonl.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
-import { keepAlive } from './lifecycle.ts';
+import { DRAIN_MS, keepAlive, shutdownCalls } from './lifecycle.ts';
 
-/** Redirects `process.stdout.write` to stderr; returns the real stdout for the transport and an undo. */
+/**
+ * Redirects `process.stdout.write` (so `console.log`) to stderr and makes `process.stdout.end()` a
+ * write to stderr that ends nothing (a handler must not be able to close the protocol pipe or make
+ * the next write fail); returns the real stdout for the transport and an undo.
+ */
 export function guardStdout(): { protocolOut: Writable; restore: () => void } {
   const real = process.stdout;
   const realWrite = real.write;
+  const realEnd = real.end;
   const toStderr = ((chunk: unknown, encoding?: unknown, cb?: unknown) =>
     (process.stderr.write as (...a: unknown[]) => boolean)(chunk, encoding, cb)) as typeof real.write;
   real.write = toStderr;
+  real.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown) => {
+    const done = [chunk, encoding, cb].find((a) => typeof a === 'function') as (() => void) | undefined;
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') process.stderr.write(chunk as string);
+    if (done) queueMicrotask(done);
+    return real;
+  }) as typeof real.end;
   const protocolOut = {
     write: (chunk: string | Uint8Array) => realWrite.call(real, chunk),
     once: (event: string, listener: () => void) => real.once(event, listener),
+    get destroyed() {
+      return real.destroyed;
+    },
+    get writableEnded() {
+      return false;
+    },
   } as unknown as Writable;
-  return { protocolOut, restore: () => void (real.write = realWrite) };
+  return {
+    protocolOut,
+    restore: () => {
+      real.write = realWrite;
+      real.end = realEnd;
+    },
+  };
 }
 
 /**
@@ -55,33 +78,60 @@ export function guardStdin(): () => void {
   };
 }
 
+/** Where the protocol flows: the process's own stdin/stdout, or the supervisor's channel (supervise.ts). */
+export interface StdioWire {
+  /** The client's bytes. Its end is the client's EOF. */
+  input: Readable;
+  /** Where JSON-RPC goes; nothing else may reach it. Default: the real stdout, behind the guard. */
+  output?: Writable;
+  /** Largest message, bytes. Default 10 MiB. */
+  maxLineBytes?: number;
+}
+
 /**
- * Serves the model over stdio until stdin ends, SIGTERM arrives or `signal` aborts; then aborts
- * in-flight calls, kills their children and resolves.
+ * Serves the model over stdio until the input ends, SIGTERM arrives or `signal` aborts. At input
+ * EOF, calls already received keep running (up to {@link DRAIN_MS}) and are answered; on SIGTERM or
+ * abort they are aborted at once and answered `interrupted`. Then their children are killed and it
+ * resolves, within the shutdown budget (lifecycle.ts).
  */
-export async function serveStdio(model: McpModel, options: McpServerOptions, signal: AbortSignal): Promise<void> {
+export async function serveStdio(model: McpModel, options: McpServerOptions, signal: AbortSignal, wire: StdioWire = { input: process.stdin }): Promise<void> {
   const { protocolOut, restore } = guardStdout();
+  const output = wire.output ?? protocolOut;
   const children = installChildGuard(true);
-  const transport = new StdioServerTransport(process.stdin, protocolOut);
+  const input = wire.input;
   const restoreStdin = guardStdin();
   const life = keepAlive(options.log);
+  const transport = new JsonLineTransport(input, output, { maxLineBytes: wire.maxLineBytes, log: options.log, hold: life.hold });
   const server = createServer(model, { ...options, track: life.track });
-  const stopped = new Promise<string>((resolve) => {
-    process.stdin.once('end', () => resolve('stdin closed'));
-    process.stdin.once('close', () => resolve('stdin closed'));
-    process.stdin.once('error', () => resolve('stdin error'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    if (signal.aborted) resolve('aborted');
-    signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-    server.onclose = () => resolve('transport closed');
+  let onTerm = () => {};
+  const stopped = new Promise<'eof' | 'stop'>((resolve) => {
+    input.once('end', () => resolve('eof'));
+    input.once('close', () => resolve('eof'));
+    input.once('error', () => resolve('eof'));
+    onTerm = () => resolve('stop');
+    process.once('SIGTERM', onTerm);
+    if (signal.aborted) resolve('stop');
+    signal.addEventListener('abort', () => resolve('stop'), { once: true });
+    server.onclose = () => resolve('stop');
   });
   await server.connect(transport);
-  await stopped;
-  life.abortAll();
-  await Promise.race([children.killAll(), new Promise((r) => setTimeout(r, 1500).unref())]);
+  const why = await stopped;
+  // a SIGTERM or abort during the drain cuts it short
+  let cutNow = () => {};
+  const cut = new Promise<void>((r) => (cutNow = r));
+  process.on('SIGTERM', cutNow);
+  signal.addEventListener('abort', cutNow, { once: true });
+  const kill = () => children.killAll();
+  await Promise.race([shutdownCalls(life, why === 'eof', kill), cut.then(() => shutdownCalls(life, false, kill))]);
+  process.off('SIGTERM', cutNow);
+  signal.removeEventListener('abort', cutNow);
+  process.off('SIGTERM', onTerm);
+  await new Promise<void>((r) => setImmediate(r)); // the answers just produced are handed to the stream
   await server.close().catch(() => {});
-  process.stdin.pause();
-  process.stdin.unref?.();
+  if (input === process.stdin) {
+    process.stdin.pause();
+    process.stdin.unref?.();
+  }
   children.restore();
   restoreStdin();
   life.release();

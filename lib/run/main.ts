@@ -29,7 +29,8 @@ export interface MainOptions extends ExecuteOptions {
  *   (or, once the run has finished, is noted on stderr without changing the exit code);
  * - a handler whose promise can never settle fails with `internal_error` instead of exiting 0;
  * - afterwards the event loop drains so piped output is never cut short; a handle left running by a
- *   handler cannot keep the process alive more than `graceMs` after stdout and stderr have flushed.
+ *   handler cannot keep the process alive more than `graceMs` after stdout and stderr have flushed
+ *   (after SIGINT/SIGTERM, not at all: the process exits once they have flushed).
  * @returns the exit code (also set on `process.exitCode`).
  */
 export async function main(root: Command, options: MainOptions = {}): Promise<number> {
@@ -98,6 +99,9 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   process.exitCode = code;
   const grace = options.graceMs ?? 2000;
   const flushThenExit = () => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
-  setTimeout(flushThenExit, grace).unref();
+  // After a signal the run is over for good: a handle left by a handler that ignored the abort (a
+  // server's hung call) must not hold the exit past the shutdown budget. Flush, then exit at once.
+  if (signals.SIGINT + signals.SIGTERM > 0) flushThenExit();
+  else setTimeout(flushThenExit, grace).unref();
   return code;
 }

@@ -102,9 +102,18 @@ function isStream(v: unknown): v is AsyncIterable<unknown> | Iterable<unknown> {
 export const ABORT_GRACE_MS = 1000;
 
 /**
- * Resolves to `p` unless `signal` aborts. After an abort, `p` gets up to {@link ABORT_GRACE_MS} to
- * settle (so a handler can stop cleanly: close files, shut a server down), then the run rejects with
- * `interrupted` (exit 130) whatever `p` did; a late result is dropped.
+ * How long a command declared `finishOnSigterm` (a server) may take to shut down after SIGTERM or
+ * SIGINT, in ms: long enough for it to abort its own calls, give them {@link ABORT_GRACE_MS} and
+ * answer them `interrupted`, and close. The MCP servers finish within it (mcp/lifecycle.ts).
+ */
+export const SHUTDOWN_BUDGET_MS = 3000;
+
+/**
+ * Resolves to `p` unless `signal` aborts. After an abort, `p` gets up to {@link ABORT_GRACE_MS}
+ * ({@link SHUTDOWN_BUDGET_MS} for a `finishOnSigterm` command) to settle (so a handler can stop
+ * cleanly: close files, shut a server down), then the run rejects with `interrupted` (exit 130)
+ * whatever `p` did — except that a `finishOnSigterm` command that settles after SIGTERM finishes
+ * normally; a late result is dropped.
  */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal, finishOnSigterm = false): Promise<T> {
   const finishing = () => finishOnSigterm && signal.reason instanceof AxError && signal.reason.context?.signal === 'SIGTERM';
@@ -112,7 +121,7 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal, finishOnSigterm = fals
   return new Promise<T>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const onAbort = () => {
-      timer = setTimeout(() => reject(interrupted(signal)), ABORT_GRACE_MS);
+      timer = setTimeout(() => reject(interrupted(signal)), finishOnSigterm ? SHUTDOWN_BUDGET_MS : ABORT_GRACE_MS);
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });

@@ -1,0 +1,209 @@
+/**
+ * Newline-delimited JSON-RPC over a byte stream (the stdio transport's wire format), in place of the
+ * SDK's `StdioServerTransport`, which closes the transport on a line over its buffer limit and
+ * answers nothing for a malformed request. Here every bad message that carries an id gets a JSON-RPC
+ * error with that id, and the stream goes on:
+ * - a line longer than `maxLineBytes` is skipped up to its newline, never buffered whole, and
+ *   answered -32600 (with its id when the id can be read from the line's first bytes);
+ * - invalid JSON → -32700 (id null); a batch array → -32600 for each member with an id (MCP
+ *   2025-06-18 has no batches); `jsonrpc` not "2.0", `method` not a string, `params` not an object,
+ *   or an id that is not a string or number → -32600, one line saying which.
+ * Source: JSON-RPC 2.0 §4–5.1; MCP 2025-06-18 "Transports" (stdio: messages delimited by newlines).
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** Default largest message (one line, without its newline), in bytes: 10 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
+
+/** How many bytes of an oversized line are kept to find its id. */
+const ID_SNIFF_BYTES = 4096;
+
+type Id = string | number;
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is Id => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * The id of a message from its first bytes, when it comes before any large member: only
+ * `"jsonrpc"` and `"method"` (string values) may precede `"id"`. Undefined when it cannot be told.
+ */
+export function sniffId(head: string): Id | undefined {
+  const m = /^\s*\{\s*(?:"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*"id"\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*")\s*[,}]/.exec(head);
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1]!) as Id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a parsed message is not a valid JSON-RPC 2.0 message for MCP, in one line; null when it is. */
+export function messageProblem(m: unknown): string | null {
+  if (!isObj(m)) return 'a message must be a JSON object';
+  if (m.jsonrpc !== '2.0') return `"jsonrpc" must be "2.0", got ${JSON.stringify(m.jsonrpc) ?? 'nothing'}`;
+  if ('id' in m && !isId(m.id)) return '"id" must be a string or a number';
+  if ('method' in m) {
+    if (typeof m.method !== 'string') return '"method" must be a string';
+    if ('params' in m && !isObj(m.params)) return '"params" must be an object';
+  } else if (!('result' in m) && !('error' in m)) return 'a message needs "method" (request, notification) or "result"/"error" (response)';
+  const r = JSONRPCMessageSchema.safeParse(m);
+  if (!r.success) return r.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ').replace(/\s+/g, ' ');
+  return null;
+}
+
+/** Options of {@link JsonLineTransport}. */
+export interface JsonLineOptions {
+  /** Largest message in bytes (one line without its newline). Default {@link DEFAULT_MAX_LINE_BYTES}. */
+  maxLineBytes?: number;
+  /** Diagnostics (a dropped invalid notification or response). Default: nowhere. */
+  log?: (line: string) => void;
+  /** Called for each valid request received; the returned function is called once it is answered. */
+  hold?: () => () => void;
+}
+
+/** The SDK `Transport` over newline-delimited JSON on `input` / `output` (see the module comment). */
+export class JsonLineTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  /** Inside an oversized line: its first bytes (for the id) until its newline arrives. */
+  private skipping: Buffer | undefined;
+  private closed = false;
+  /** Requests received and not yet answered, by id (a list: a client may reuse an id). */
+  private readonly open = new Map<Id, (() => void)[]>();
+  private readonly max: number;
+  private readonly onData = (chunk: Buffer | string) => this.append(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  private readonly onError = (e: Error) => this.onerror?.(e);
+
+  /**
+   * @param input the client's bytes (stdin, or the supervisor's channel).
+   * @param output where messages go; only this transport may write to it.
+   */
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    private readonly options: JsonLineOptions = {},
+  ) {
+    this.max = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onError);
+  }
+
+  /** Writes one message as a line; resolves once it is handed to the stream (after a drain when it is full). */
+  send(message: JSONRPCMessage): Promise<void> {
+    const m = message as Obj;
+    if (!('method' in m) && isId(m.id)) {
+      const waiting = this.open.get(m.id);
+      const release = waiting?.shift();
+      if (waiting && !waiting.length) this.open.delete(m.id);
+      if (release) queueMicrotask(release); // after the write below
+    }
+    if (this.closed || this.output.destroyed || this.output.writableEnded) return Promise.resolve();
+    return new Promise((resolve) => {
+      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.output.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('error', this.onError);
+    this.chunks = [];
+    for (const list of this.open.values()) for (const release of list) release();
+    this.open.clear();
+    this.onclose?.();
+  }
+
+  private append(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+      this.take(chunk.subarray(start, nl), true);
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.take(chunk.subarray(start), false);
+  }
+
+  /** Adds a piece of the current line; `ends` when a newline followed it. */
+  private take(piece: Buffer, ends: boolean): void {
+    if (this.skipping) {
+      if (this.skipping.length < ID_SNIFF_BYTES) this.skipping = Buffer.concat([this.skipping, piece.subarray(0, ID_SNIFF_BYTES - this.skipping.length)]);
+      if (ends) this.oversized();
+      return;
+    }
+    if (this.size + piece.length > this.max) {
+      const head = Buffer.concat([...this.chunks, piece.subarray(0, ID_SNIFF_BYTES)]);
+      this.skipping = head.subarray(0, ID_SNIFF_BYTES);
+      this.chunks = [];
+      this.size = 0;
+      if (ends) this.oversized();
+      return;
+    }
+    if (piece.length) {
+      this.chunks.push(piece);
+      this.size += piece.length;
+    }
+    if (!ends) return;
+    const line = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    this.chunks = [];
+    this.size = 0;
+    this.line(line.toString('utf8').replace(/\r$/, ''));
+  }
+
+  private oversized(): void {
+    const id = sniffId(this.skipping!.toString('utf8'));
+    this.skipping = undefined;
+    this.reply(id ?? null, -32600, `Invalid Request: the message is longer than ${this.max} bytes (the server's line limit); it was skipped`);
+  }
+
+  private line(text: string): void {
+    if (!text.trim()) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      this.reply(null, -32700, `Parse error: ${(e as Error).message}`);
+      return;
+    }
+    if (Array.isArray(parsed)) {
+      const ids = parsed.filter((m) => isObj(m) && isId(m.id) && 'method' in m).map((m) => (m as Obj).id as Id);
+      const why = 'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18); send one message per line';
+      if (!ids.length) this.reply(null, -32600, why);
+      for (const id of ids) this.reply(id, -32600, why);
+      return;
+    }
+    const problem = messageProblem(parsed);
+    if (!problem) {
+      const m = parsed as Obj;
+      if (typeof m.method === 'string' && isId(m.id) && this.options.hold) {
+        const list = this.open.get(m.id) ?? [];
+        list.push(this.options.hold());
+        this.open.set(m.id, list);
+      }
+      this.onmessage?.(parsed as JSONRPCMessage);
+      return;
+    }
+    const m = isObj(parsed) ? parsed : {};
+    if ('method' in m && !('id' in m) && m.jsonrpc === '2.0') {
+      this.options.log?.(`mcp-server: an invalid notification was dropped: ${problem}`); // JSON-RPC: never answer a notification
+      return;
+    }
+    if (!('method' in m) && ('result' in m || 'error' in m) && isId(m.id)) {
+      this.options.log?.(`mcp-server: an invalid response was dropped: ${problem}`);
+      return;
+    }
+    this.reply(isId(m.id) ? m.id : null, -32600, `Invalid Request: ${problem}`);
+  }
+
+  private reply(id: Id | null, code: number, message: string): void {
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+  }
+}
