@@ -21,14 +21,14 @@ describe.concurrent('stdio through a shell pipeline (issue 13)', () => {
     expect(textOf(r.byId(3)).data).toMatchObject({ built: true });
   }, T);
 
-  it('item 1: a call that ignores the abort is answered `interrupted` within the shutdown budget, exit 0', async () => {
+  it('item 1: a call that ignores the abort is answered `interrupted`, the others with their results, exit 0', async () => {
     const r = await pipeline([...INIT_LINES, call(2, 'hang'), call(3, 'pong')]);
     expect(r.code).toBe(0);
     expect(textOf(r.byId(3)).data).toEqual({ pong: true });
     const hung = r.byId(2)?.result as { isError?: boolean };
     expect(hung?.isError).toBe(true);
     expect(textOf(r.byId(2)).error?.kind).toBe('interrupted');
-    expect(r.ms).toBeLessThan(3000 + 2500); // budget + the start of two tsx processes
+    // the time bound from EOF is asserted in mcp-stdio.test.ts (measured from the moment stdin ends)
   }, T);
 
   it('item 2: a line over 10 MiB gets -32600 with its id, is skipped, and the next request is answered', async () => {
