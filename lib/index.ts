@@ -27,7 +27,7 @@ export { declarePrompt, declareResource } from './tree/declare.ts';
 export { DECLARATION_LIMITS } from './tree/declarations.ts';
 export type { PromptDecl, PromptArgument, ResourceDecl } from './tree/declarations.ts';
 export { mcp, exclude, toolName } from './tree/marks.ts';
-export { EXCLUDE_ANNOTATION, TOOL_NAME_ANNOTATION } from './tree/marks.ts';
+export { EXCLUDE_ANNOTATION, AXGO_EXCLUDE_ANNOTATION, TOOL_NAME_ANNOTATION, type ExcludeOptions } from './tree/marks.ts';
 export { TOOL_NAME_RE, RESERVED as RESERVED_COMMANDS, mcpDocument, toolRefs, toolDef } from './schema/walk.ts';
 export type { ToolDef, ToolRef } from './schema/walk.ts';
 export { axDocument, AX_SCHEMA_VERSION } from './schema/ax.ts';

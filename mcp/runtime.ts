@@ -6,6 +6,7 @@ import type { Command } from '../lib/tree/command.ts';
 import { AxError, validationError } from '../lib/contract/errors.ts';
 import { isPlaceholderVersion } from '../lib/run/version.ts';
 import { buildModel } from './server.ts';
+import { exclusionWarnings } from '../lib/schema/walk.ts';
 
 /** Largest accepted `instructions`, in bytes of UTF-8 (SPEC §8). */
 export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;
@@ -106,6 +107,8 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
 export async function runServer(root: Command, s: ServeSettings, signal: AbortSignal): Promise<void> {
   const where = checkStartup(root, s);
   const model = buildModel(root);
+  const log = s.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  for (const line of exclusionWarnings(root)) log(line);
   const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log };
   if (s.transport === 'stdio') {
     const { serveStdio } = await import('./stdio.ts');

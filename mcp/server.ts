@@ -223,7 +223,8 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
     const given = request.params.arguments ?? {};
     const declared = (decl.arguments ?? []).map((a) => a.name);
     for (const k of Object.keys(given)) if (!declared.includes(k)) throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} has no argument ${JSON.stringify(k)} (declared: ${declared.join(', ') || 'none'})`);
-    for (const a of decl.arguments ?? []) if (a.required && (given[a.name] === undefined || given[a.name] === null)) throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} needs the argument ${JSON.stringify(a.name)}`);
+    // own properties only: an argument named `constructor` or `toString` is a plain name
+    for (const a of decl.arguments ?? []) if (a.required && (!Object.hasOwn(given, a.name) || given[a.name] === undefined || given[a.name] === null)) throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} needs the argument ${JSON.stringify(a.name)}`);
     const text = renderTemplate(decl.template, declared, given);
     return { ...(decl.description ? { description: decl.description } : {}), messages: [{ role: 'user', content: { type: 'text', text } }] };
   });
@@ -240,7 +241,13 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
       if (decl.uri === uri) return { contents: [{ uri, ...(decl.mimeType ? { mimeType: decl.mimeType } : {}), text: decl.content ?? '' }] };
     }
     for (const { decl } of model.resources) {
-      const vars = decl.uriTemplate ? matchTemplate(decl.uriTemplate, uri) : undefined;
+      let vars: Record<string, string> | undefined;
+      try {
+        vars = decl.uriTemplate ? matchTemplate(decl.uriTemplate, uri) : undefined;
+      } catch {
+        // a malformed percent-escape in a variable: the client's fault, not an internal error
+        throw new McpError(ErrorCode.InvalidParams, `Malformed URI ${JSON.stringify(uri)}: a percent-escape is not valid UTF-8 or not two hex digits`, { uri });
+      }
       if (vars) {
         const text = (decl.content ?? '').replace(/\{([A-Za-z0-9_]+)\}/g, (whole, n: string) => vars[n] ?? whole);
         return { contents: [{ uri, ...(decl.mimeType ? { mimeType: decl.mimeType } : {}), text }] };
@@ -252,7 +259,10 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
   return server;
 }
 
-/** Matches a URI against a level-1 URI template (`x://logs/{date}`); returns the variables or undefined. */
+/**
+ * Matches a URI against a level-1 URI template (`x://logs/{date}`); returns the variables
+ * (percent-decoded) or undefined. @throws URIError when a matched variable has a malformed percent-escape.
+ */
 export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
   const names: string[] = [];
   const re = new RegExp(

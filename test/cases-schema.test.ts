@@ -337,7 +337,7 @@ describe('B26 — prompts/resources lists on every tree', () => {
     declareResource(root, { uri: 'yourcli://config', name: 'config', mimeType: 'application/json', content: '{"a":1}' });
     declareResource(root, { uriTemplate: 'yourcli://logs/{date}', name: 'logs', mimeType: 'text/plain', content: 'logs of {date}' });
     const doc = await mcpDoc(root);
-    expect(doc.prompts).toEqual([{ name: 'triage', description: 'Triage an issue', arguments: [{ name: 'issue', required: true }] }]);
+    expect(doc.prompts).toEqual([{ name: 'triage', description: 'Triage an issue', arguments: [{ name: 'issue', required: true }], template: 'Triage issue {{issue}}.' }]);
     expect(doc.resources).toEqual([{ uri: 'yourcli://config', name: 'config', mimeType: 'application/json' }]);
     expect(doc.resourceTemplates).toEqual([{ uriTemplate: 'yourcli://logs/{date}', name: 'logs', mimeType: 'text/plain' }]);
   });

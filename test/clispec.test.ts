@@ -308,10 +308,9 @@ describe('clispec document of the surfaces fixture (every feature)', () => {
     expect(a.doc.version).toBe(SURFACES_VERSION);
   });
 
-  it('lists every runnable command by full path: hidden, groups and reserved commands left out; MCP-excluded kept', async () => {
+  it('lists every command an agent may call by full path: hidden, groups, reserved and MCP-excluded commands left out', async () => {
     const doc = await docOf();
     expect((doc.commands as Json[]).map((c) => c.name)).toEqual([
-      'audit',
       'config get',
       'dump',
       'echo',

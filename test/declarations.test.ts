@@ -174,8 +174,18 @@ describe('declareResource rules', () => {
     refuseResource({ uri: 'yourcli://x' } as ResourceDecl, 'name', 'required');
   });
 
-  it.each(['docs/x', '/abs/path', '//host/x', 'no-scheme', ':x', '1abc://x', '+x:y', 'http://[::1'])('refuses %j (no scheme, or does not parse) as not_absolute', (uri) => {
+  it.each(['docs/x', '/abs/path', '//host/x', 'no-scheme', ':x', '1abc://x', '+x:y'])('refuses %j (no scheme) as not_absolute', (uri) => {
     refuseResource(resource({ uri }), 'uri', 'not_absolute');
+  });
+
+  it.each([
+    ['http://[::1', 'invalid_uri'],
+    ['http://x:99999/', 'invalid_uri'],
+    ['yourcli://docs/%zz', 'invalid_percent_encoding'],
+    ['yourcli://docs/100%', 'invalid_percent_encoding'],
+    ['yourcli://docs/%4', 'invalid_percent_encoding'],
+  ])('refuses %j (a scheme, but it does not parse) with the real fault: %s', (uri, reason) => {
+    refuseResource(resource({ uri }), 'uri', reason);
   });
 
   it.each([
@@ -326,7 +336,7 @@ describe('projection into __schema', () => {
     const alpha = new Command({ use: 'alpha', commands: [deep] }); // a pure group keeps its declarations
     const beta = mcp.exclude(new Command({ use: 'beta', run: ok })); // excluded keeps its declarations
     const hidden = new Command({ use: 'hidden', hidden: true, run: ok, commands: [new Command({ use: 'under', run: ok })] });
-    const root = new Command({ use: 'yourcli', hidden: true, commands: [beta, hidden, alpha] }); // a hidden root keeps its own
+    const root = new Command({ use: 'yourcli', commands: [beta, hidden, alpha] }); // (a hidden root: test/agents-*.test.ts)
     declarePrompt(beta, { name: 'b1', template: 'B1 {{x}}', arguments: [{ name: 'x', required: true, title: 'X', description: 'the x' }] });
     declarePrompt(beta, { name: 'b2', title: 'Bee two', description: 'second', template: 'B2' });
     declareResource(beta, { uri: 'yourcli://b', name: 'b', mimeType: 'text/plain', content: 'SECRET-CONTENT-B' });
@@ -342,17 +352,17 @@ describe('projection into __schema', () => {
     return root;
   }
 
-  it('--as=mcp: prompts and resources in command-tree order then declaration order, without templates or content', async () => {
+  it('--as=mcp: prompts (with their template) and resources in command-tree order then declaration order, without content', async () => {
     const r = await schemaRun(tree(), 'mcp');
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('SECRET-CONTENT');
     const doc = JSON.parse(r.stdout);
     expect(doc.prompts).toEqual([
-      { name: 'r1' },
-      { name: 'a1' },
-      { name: 'd1' },
-      { name: 'b1', arguments: [{ name: 'x', title: 'X', description: 'the x', required: true }] },
-      { name: 'b2', title: 'Bee two', description: 'second' },
+      { name: 'r1', template: 'R1' },
+      { name: 'a1', template: 'A1' },
+      { name: 'd1', template: 'D1' },
+      { name: 'b1', arguments: [{ name: 'x', title: 'X', description: 'the x', required: true }], template: 'B1 {{x}}' },
+      { name: 'b2', title: 'Bee two', description: 'second', template: 'B2' },
     ]);
     expect(doc.resources).toEqual([
       { uri: 'yourcli://root', name: 'root' },
@@ -360,7 +370,6 @@ describe('projection into __schema', () => {
       { uri: 'yourcli://b', name: 'b', mimeType: 'text/plain' },
     ]);
     expect(doc.resourceTemplates).toEqual([{ uriTemplate: 'yourcli://logs/{date}', name: 'logs' }]);
-    for (const p of doc.prompts) expect(p).not.toHaveProperty('template');
     for (const x of [...doc.resources, ...doc.resourceTemplates]) expect(x).not.toHaveProperty('content');
   });
 

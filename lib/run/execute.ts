@@ -9,7 +9,7 @@ import { installBuiltins } from '../builtins/builtins.ts';
 import { detectMode } from '../contract/mode.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
-import { injectedInForce } from '../tree/flagset.ts';
+import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { findCommand, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
 import { validationError } from '../contract/errors.ts';
 import { inputSchema } from '../parse/input-schema.ts';
@@ -64,7 +64,8 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
 /**
  * Rebuilds an invocation from `--args-json '<object>'`: the object is validated against the command's
  * inputSchema exactly as MCP `tools/call` arguments are (same module, same errors), then bound
- * without any text parsing. Other flags (but `--format`) and positionals may not be combined with it.
+ * without any text parsing. Other flags (but `--format` and flags declared `mcp: false`) and
+ * positionals may not be combined with it.
  * @throws AxError `validation_error` (reasons `args_json_conflict`, `invalid_args_json`, or the
  *   argument validation reasons).
  */
@@ -76,7 +77,9 @@ async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
       fix: `Name a subcommand: ${cmd.commandPath()} <command> --args-json '{…}' (see ${cmd.root().name} __schema --as=llms).`,
     });
   }
-  const others = [...inv.values.keys()].filter((k) => k !== 'args-json' && !(k === 'format' && injectedInForce(cmd, 'format')));
+  // flags declared `mcp: false` cannot be in the object, so they may stand beside it
+  const terminalOnly = (k: string) => flagsOf(cmd).get(k)?.spec.mcp === false;
+  const others = [...inv.values.keys()].filter((k) => k !== 'args-json' && !(k === 'format' && injectedInForce(cmd, 'format')) && !terminalOnly(k));
   if (others.length || inv.positionals.length) {
     const what = [...others.map((k) => `--${k}`), ...inv.positionals.map((p) => JSON.stringify(p))];
     throw validationError(`--args-json carries every argument; it cannot be combined with ${what.join(', ')}`, 'args_json_conflict', {
@@ -94,5 +97,7 @@ async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
   }
   const { validateArguments } = await import('../parse/arguments.ts');
   const values = validateArguments(cmd, inputSchema(cmd), parsed);
-  return bindValues(cmd, values);
+  const bound = bindValues(cmd, values);
+  for (const [k, v] of inv.values) if (terminalOnly(k)) bound.values.set(k, v);
+  return bound;
 }

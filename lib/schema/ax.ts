@@ -20,7 +20,8 @@ export const AX_SCHEMA_VERSION = '1.0.0';
 type Json = Record<string, unknown>;
 
 function flagEntry(f: Flag): Json {
-  const e: Json = { name: f.name, cli: `--${f.name}`, property: propertyName(f.name), type: f.spec.type };
+  // a flag kept out of MCP (`mcp: false`) has no property: no tool or --args-json accepts it
+  const e: Json = { name: f.name, cli: `--${f.name}`, ...(f.spec.mcp === false ? {} : { property: propertyName(f.name) }), type: f.spec.type };
   if (f.spec.short) e.shorthand = f.spec.short;
   if (f.spec.default !== undefined) e.default = f.spec.default;
   e.usage = f.spec.usage ?? '';
@@ -29,6 +30,8 @@ function flagEntry(f: Flag): Json {
   e.persistent = f.persistent;
   if (f.spec.negatable) e.negatable = true;
   if (f.spec.deprecated) e.deprecated = f.spec.deprecated;
+  if (f.spec.mcp === false) e.mcp = false;
+  if (f.spec.schema) e.schema = f.spec.schema;
   if (f.builtin) e.builtin = true;
   return e;
 }
@@ -67,8 +70,10 @@ function commandEntry(cmd: Command, toolNames: Map<Command, string>): Json {
   if (Object.keys(groups).length) e.flag_groups = groups;
   const ann = Object.fromEntries(Object.entries(cmd.annotations).filter(([k]) => k !== BUILTIN_ANNOTATION).sort(([a], [b]) => (a < b ? -1 : 1)));
   if (Object.keys(ann).length) e.annotations = ann;
-  if (cmd.prompts.length) e.prompts = cmd.prompts.map((p) => ({ ...promptListEntry(p), template: p.template }));
-  if (cmd.resources.length) e.resources = cmd.resources.map(resourceListEntry);
+  // under a hidden root the children's declarations are dropped with them, as the server drops them
+  const declared = !(cmd.parent && status === 'hidden');
+  if (declared && cmd.prompts.length) e.prompts = cmd.prompts.map((p) => ({ ...promptListEntry(p), template: p.template }));
+  if (declared && cmd.resources.length) e.resources = cmd.resources.map(resourceListEntry);
   e.commands = cmd
     .commands()
     .filter((c) => !c.hidden && !(isReserved(c) && c.annotations[BUILTIN_ANNOTATION] === 'true'))

@@ -7,7 +7,7 @@ import type { Command } from '../tree/command.ts';
 import { errorCatalogue } from '../contract/errors.ts';
 import type { Flag } from '../tree/flags.ts';
 import { flagsOf } from '../tree/flagset.ts';
-import { isReserved } from './walk.ts';
+import { isReserved, toolRefs } from './walk.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 
 type Json = Record<string, unknown>;
@@ -131,17 +131,14 @@ function exampleOf(cmd: Command): string[] | undefined {
   return undefined;
 }
 
-/** Every command a consumer can run: runnable, not hidden, not reserved (help, completion, mcp-server…). */
+/**
+ * Every command an agent may call: exactly the commands behind the MCP tools (same walk, same
+ * order), so hidden, reserved and excluded commands and pure groups are left out of every
+ * projection for agents (clispec, skill, llms) as they are out of `tools/list` (SPEC §4).
+ * @throws AxError `validation_error` on a tool-name collision or an invalid tool name, like `__schema`.
+ */
 export function invocableCommands(root: Command): Command[] {
-  const out: Command[] = [];
-  const visit = (c: Command) => {
-    if (c.hidden && c.parent) return;
-    if (isReserved(c)) return;
-    if (c.runnable()) out.push(c);
-    for (const k of c.commands()) visit(k);
-  };
-  visit(root);
-  return out;
+  return toolRefs(root).map((r) => r.command);
 }
 
 function commandEntry(root: Command, cmd: Command): Json {

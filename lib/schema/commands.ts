@@ -10,7 +10,8 @@ import { llmsDocument } from './llms.ts';
 import { axDocument } from './ax.ts';
 import { skillMarkdown } from './skill.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
-import { mcpDocument } from './walk.ts';
+import { declarations, exclusionWarnings, mcpDocument } from './walk.ts';
+import type { OutputStream } from '../contract/envelope.ts';
 
 /** Shapes `__schema --as` accepts. */
 export const SCHEMA_SHAPES = ['ax', 'mcp', 'clispec', 'llms', 'skill'] as const;
@@ -20,10 +21,13 @@ export type SchemaShape = (typeof SCHEMA_SHAPES)[number];
 
 /**
  * The schema document of a tree in the given shape, as `__schema` prints it: one JSON document +
- * `\n` (a Markdown text for `skill`). @throws AxError `validation_error` (exit 2) on tool-name
- * collisions, invalid tool names or duplicate declarations.
+ * `\n` (a Markdown text for `skill`). Every shape refuses what the MCP server refuses at start.
+ * @throws AxError `validation_error` (exit 2) on tool-name collisions, invalid tool names or
+ *   duplicate declarations; `invalid_schema_declaration` (exit 2) for a declaration that breaks a rule.
  */
 export function schemaDocument(root: Command, shape: SchemaShape, version: string): string {
+  // every shape refuses the tree the server would refuse, declarations included
+  if (shape !== 'ax' && shape !== 'mcp') declarations(root);
   switch (shape) {
     case 'mcp':
       return `${JSON.stringify(mcpDocument(root))}\n`;
@@ -36,6 +40,11 @@ export function schemaDocument(root: Command, shape: SchemaShape, version: strin
     default:
       return `${JSON.stringify(axDocument(root, version))}\n`;
   }
+}
+
+/** Writes {@link exclusionWarnings} to stderr, one line each (every `__schema` shape, and `schema`). */
+function warnExclusions(root: Command, stderr: OutputStream): void {
+  for (const line of exclusionWarnings(root)) stderr.write(`${line}\n`);
 }
 
 /** The `__schema` command for a root. Hidden from help; never a tool. */
@@ -55,7 +64,11 @@ export function schemaCommand(root: Command): Command {
         usage: 'document shape: ax (full tree), mcp (as the MCP server lists it), clispec (CLI Spec v0.3), llms (tools manifest), skill (SKILL.md)',
       },
     },
-    run: (ctx) => schemaDocument(root, ctx.flags.as as SchemaShape, ctx.version),
+    run: (ctx) => {
+      const doc = schemaDocument(root, ctx.flags.as as SchemaShape, ctx.version);
+      warnExclusions(root, ctx.stderr);
+      return doc;
+    },
   });
 }
 
@@ -67,6 +80,10 @@ export function clispecCommand(root: Command): Command {
     annotations: { [BUILTIN_ANNOTATION]: 'true' },
     effects: 'read_only',
     output: { kind: 'opaque', mediaType: 'application/json' },
-    run: (ctx) => schemaDocument(root, 'clispec', ctx.version),
+    run: (ctx) => {
+      const doc = schemaDocument(root, 'clispec', ctx.version);
+      warnExclusions(root, ctx.stderr);
+      return doc;
+    },
   });
 }

@@ -12,8 +12,8 @@ import type { Command } from '../tree/command.ts';
 import { validationError } from '../contract/errors.ts';
 import { inputSchema, type JsonSchema } from '../parse/input-schema.ts';
 import { outputSchema, toolAnnotations, toolDescription, type OutputWrapping, type ToolAnnotations } from './tool.ts';
-import type { PromptDecl, ResourceDecl } from '../tree/declarations.ts';
-import { BUILTIN_ANNOTATION, EXCLUDE_ANNOTATION, TOOL_NAME_ANNOTATION } from '../tree/marks.ts';
+import { declarationError, validatePrompt, validateResource, type PromptDecl, type ResourceDecl } from '../tree/declarations.ts';
+import { AXGO_EXCLUDE_ANNOTATION, BUILTIN_ANNOTATION, EXCLUDE_ANNOTATION, TOOL_NAME_ANNOTATION } from '../tree/marks.ts';
 
 /** Tool names accepted by every major model API (SPEC §4). */
 export const TOOL_NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -38,9 +38,23 @@ export interface ToolDef {
 /** Why a command is or is not a tool (shown in `__schema --as=ax`). */
 export type ToolStatus = 'tool' | 'hidden' | 'reserved' | 'group' | 'excluded';
 
-/** Whether a command is marked excluded from MCP (annotation exactly `"true"`). */
+/**
+ * How a command itself is marked for exclusion: `subtree` (`ax-ts/mcp/exclude` = `"subtree"`),
+ * `self` (`ax-ts/mcp/exclude` = `"true"`, or ax-go's `github.com/rshade/ax-go/mcp/exclude` = `"true"`)
+ * or `none` (any other value is ignored).
+ */
+export function exclusionOf(cmd: Command): 'none' | 'self' | 'subtree' {
+  const v = cmd.annotations[EXCLUDE_ANNOTATION];
+  if (v === 'subtree') return 'subtree';
+  if (v === 'true' || cmd.annotations[AXGO_EXCLUDE_ANNOTATION] === 'true') return 'self';
+  return 'none';
+}
+
+/** Whether a command is kept out of the MCP tools by its own mark or by an ancestor's subtree exclusion. */
 export function isExcluded(cmd: Command): boolean {
-  return cmd.annotations[EXCLUDE_ANNOTATION] === 'true';
+  if (exclusionOf(cmd) !== 'none') return true;
+  for (let a = cmd.parent; a; a = a.parent) if (exclusionOf(a) === 'subtree') return true;
+  return false;
 }
 
 /** Whether a command is reserved: injected by ax-ts, or a root child with a reserved name. */
@@ -48,13 +62,42 @@ export function isReserved(cmd: Command): boolean {
   return cmd.annotations[BUILTIN_ANNOTATION] === 'true' || (cmd.parent !== undefined && cmd.parent.parent === undefined && RESERVED.has(cmd.name));
 }
 
-/** The status of one command in the walk (its subtree is skipped for hidden and reserved). */
+/**
+ * The status of one command in the walk. Hidden (the command, an ancestor, or the root) and reserved
+ * (the command or an ancestor) take their whole subtree out; so does a subtree exclusion.
+ */
 export function toolStatus(cmd: Command): ToolStatus {
-  if (cmd.hidden && cmd.parent) return 'hidden';
-  if (isReserved(cmd)) return 'reserved';
+  for (let c: Command | undefined = cmd; c; c = c.parent) if (c.hidden) return 'hidden';
+  for (let c: Command | undefined = cmd; c; c = c.parent) if (isReserved(c)) return 'reserved';
+  for (let a = cmd.parent; a; a = a.parent) if (exclusionOf(a) === 'subtree') return 'excluded';
+  if (exclusionOf(cmd) === 'subtree') return 'excluded';
   if (!cmd.runnable()) return 'group';
-  if (isExcluded(cmd)) return 'excluded';
+  if (exclusionOf(cmd) === 'self') return 'excluded';
   return 'tool';
+}
+
+/**
+ * One warning line per exclusion that removes no tool: a pure group excluded without `subtree`
+ * (its children stay tools), or a subtree exclusion over commands none of which runs. Printed on
+ * stderr by `__schema` (every `--as`) and at `mcp-server` start.
+ */
+export function exclusionWarnings(root: Command): string[] {
+  const out: string[] = [];
+  const runsBelow = (c: Command): boolean => c.commands().some((k) => !k.hidden && !isReserved(k) && (k.runnable() || runsBelow(k)));
+  const walk = (c: Command, inSubtree: boolean) => {
+    if (c.hidden || isReserved(c)) return;
+    const mark = exclusionOf(c);
+    if (!inSubtree && mark === 'self' && !c.runnable()) {
+      out.push(
+        `warning: mcp.exclude on ${JSON.stringify(c.commandPath())} removes no MCP tool: it is a group without a handler, and its subcommands stay tools; use mcp.exclude(cmd, { subtree: true }) to drop it with its subcommands`,
+      );
+    } else if (!inSubtree && mark === 'subtree' && !c.runnable() && !runsBelow(c)) {
+      out.push(`warning: mcp.exclude(cmd, { subtree: true }) on ${JSON.stringify(c.commandPath())} removes no MCP tool: nothing in that subtree runs`);
+    }
+    for (const k of c.commands()) walk(k, inSubtree || mark === 'subtree');
+  };
+  walk(root, false);
+  return out;
 }
 
 /** The default tool name: the path below the root joined with `_`; the root's own is its name. */
@@ -70,6 +113,8 @@ function visit(cmd: Command, fn: (c: Command) => void, skipReserved: boolean): v
   if (cmd.hidden && cmd.parent) return;
   if (skipReserved && isReserved(cmd)) return;
   fn(cmd);
+  // A hidden root hides its whole tree: only its own declarations stay (SPEC §7).
+  if (cmd.hidden) return;
   for (const c of cmd.commands()) visit(c, fn, skipReserved);
 }
 
@@ -135,9 +180,11 @@ export interface Declared<T> {
 /**
  * Every prompt and resource in the tree, in tree order then declaration order. Declarations under
  * hidden commands are dropped (the root keeps its own even if hidden); groups, excluded and reserved
- * commands keep theirs.
- * @throws AxError `validation_error` (exit 2) when two commands declare the same prompt name or
- *   resource URI, naming both commands.
+ * commands keep theirs. Every declaration is checked again here (however it entered `cmd.prompts` /
+ * `cmd.resources`), so `__schema` and server start refuse one that breaks a rule.
+ * @throws AxError `invalid_schema_declaration` (exit 2) for a declaration that breaks a rule of
+ *   declarePrompt/declareResource; `validation_error` (exit 2) when two commands declare the same
+ *   prompt name or resource URI, naming both commands.
  */
 export function declarations(root: Command): { prompts: Declared<PromptDecl>[]; resources: Declared<ResourceDecl>[] } {
   const prompts: Declared<PromptDecl>[] = [];
@@ -152,14 +199,23 @@ export function declarations(root: Command): { prompts: Declared<PromptDecl>[]; 
   visit(
     root,
     (cmd) => {
+      const seen = new Set<string>();
       for (const p of cmd.prompts) {
+        // Re-checked here, whatever way it entered the tree (SPEC §7): __schema and server start refuse it.
+        validatePrompt(p);
+        if (seen.has(p.name)) throw declarationError('prompt', p.name, 'name', 'duplicate', `Prompt ${p.name} is declared twice on ${cmd.commandPath()}; rename one.`);
+        seen.add(p.name);
         const prior = promptOwner.get(p.name);
         if (prior) throw dup('prompt name', p.name, prior, cmd);
         promptOwner.set(p.name, cmd);
         prompts.push({ decl: p, command: cmd });
       }
+      const seenUris = new Set<string>();
       for (const r of cmd.resources) {
-        const key = (r.uri ?? r.uriTemplate)!;
+        validateResource(r);
+        const key = (r.uri || r.uriTemplate)!;
+        if (seenUris.has(key)) throw declarationError('resource', key, r.uri ? 'uri' : 'uriTemplate', 'duplicate', `${key} is declared twice on ${cmd.commandPath()}; remove one.`);
+        seenUris.add(key);
         const prior = resourceOwner.get(key);
         if (prior) throw dup('resource URI', key, prior, cmd);
         resourceOwner.set(key, cmd);
@@ -199,7 +255,8 @@ export function resourceListEntry(r: ResourceDecl): Record<string, unknown> {
 }
 
 /**
- * The `__schema --as=mcp` document: exactly what the live server lists.
+ * The `__schema --as=mcp` document: exactly what the live server lists — tools, resources and
+ * resource templates entry for entry, prompts as `prompts/list` shows them plus their `template`.
  * `{tools, prompts, resources, resourceTemplates}`.
  */
 export function mcpDocument(root: Command): Record<string, unknown> {
@@ -207,7 +264,8 @@ export function mcpDocument(root: Command): Record<string, unknown> {
   const { prompts, resources } = declarations(root);
   return {
     tools,
-    prompts: prompts.map((p) => promptListEntry(p.decl)),
+    // as prompts/list shows them plus their template (SPEC §3); the live list stays MCP-shaped
+    prompts: prompts.map((p) => ({ ...promptListEntry(p.decl), template: p.decl.template })),
     resources: resources.filter((r) => r.decl.uri).map((r) => resourceListEntry(r.decl)),
     resourceTemplates: resources.filter((r) => r.decl.uriTemplate).map((r) => resourceListEntry(r.decl)),
   };

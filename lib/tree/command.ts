@@ -145,10 +145,19 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   version?: string;
   /** Parent command, undefined at the root. */
   parent?: Command;
-  /** Prompts declared on this command (see declarePrompt). */
-  readonly prompts: PromptDecl[] = [];
-  /** Resources declared on this command (see declareResource). */
-  readonly resources: ResourceDecl[] = [];
+  private _prompts: readonly Readonly<PromptDecl>[] = Object.freeze([]);
+  private _resources: readonly Readonly<ResourceDecl>[] = Object.freeze([]);
+  /**
+   * Prompts declared on this command, in declaration order. Read-only (in type and at run time: the
+   * array and its entries are frozen); add them with `declarePrompt`, which checks every rule.
+   */
+  get prompts(): readonly Readonly<PromptDecl>[] {
+    return this._prompts;
+  }
+  /** Resources declared on this command; read-only like {@link Command.prompts}. Add them with `declareResource`. */
+  get resources(): readonly Readonly<ResourceDecl>[] {
+    return this._resources;
+  }
   private readonly children: Command[] = [];
   /** @internal derived-data caches (flag set, tool properties), valid while {@link treeGeneration} is unchanged. */
   _cache?: { gen: number; flags?: Map<string, Flag>; properties?: unknown };
@@ -279,6 +288,14 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     (options.persistent ? this.persistentFlags : this.localFlags)[name] = spec;
     this._invalidate();
     return this;
+  }
+
+  /** @internal appends a checked, frozen declaration (used by declarePrompt/declareResource only). */
+  _declare(kind: 'prompt', decl: Readonly<PromptDecl>): void;
+  _declare(kind: 'resource', decl: Readonly<ResourceDecl>): void;
+  _declare(kind: 'prompt' | 'resource', decl: Readonly<PromptDecl> | Readonly<ResourceDecl>): void {
+    if (kind === 'prompt') this._prompts = Object.freeze([...this._prompts, decl as Readonly<PromptDecl>]);
+    else this._resources = Object.freeze([...this._resources, decl as Readonly<ResourceDecl>]);
   }
 
   /** @internal marks every derived cache stale (O(1): caches compare generations). */

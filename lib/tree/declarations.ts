@@ -68,48 +68,88 @@ export function templatePlaceholders(template: string): string[] {
   return out;
 }
 
-/** Replaces declared `{{name}}` placeholders; absent values become empty text, other braces stay. */
+/**
+ * Replaces declared `{{name}}` placeholders; absent values become empty text, other braces stay.
+ * Only the values object's own properties count: `{{constructor}}` or `{{toString}}` are plain
+ * argument names, never something inherited from `Object.prototype`.
+ */
 export function renderTemplate(template: string, declared: readonly string[], values: Record<string, string | undefined>): string {
-  return template.replace(/\{\{([^{}]*)\}\}/g, (whole, name: string) => (declared.includes(name) ? values[name] ?? '' : whole));
+  return template.replace(/\{\{([^{}]*)\}\}/g, (whole, name: string) => {
+    if (!declared.includes(name)) return whole;
+    const v = Object.hasOwn(values, name) ? values[name] : undefined;
+    return typeof v === 'string' ? v : '';
+  });
 }
 
-function checkText(kind: 'prompt' | 'resource', key: string, field: string, value: string | undefined): void {
-  if (value !== undefined && (typeof value !== 'string' || !wellFormed(value))) {
-    throw declarationError(kind, key, field, 'invalid_utf8', `Make ${field} valid UTF-8 text (no lone surrogates).`);
+type Kind = 'prompt' | 'resource';
+
+/** Whether a value is a non-null, non-array object (a declaration record). */
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** What a value is, for messages: `null`, `array`, `function`, `symbol`, `number`… */
+function typeName(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
+}
+
+function checkRecord(kind: Kind, key: string, field: string, v: unknown, allowed: readonly string[], what: string): asserts v is Record<string, unknown> {
+  if (!isRecord(v)) throw declarationError(kind, key, field, 'invalid_type', `Pass ${what} (got ${typeName(v)}).`);
+  for (const k of Object.keys(v)) {
+    if (!allowed.includes(k)) throw declarationError(kind, key, field === '(declaration)' ? k : `${field}.${k}`, 'unknown_field', `Remove ${JSON.stringify(k)}: ${what} has only ${allowed.join(', ')}.`);
   }
 }
 
-function checkName(kind: 'prompt' | 'resource', key: string, field: string, name: unknown): void {
-  if (typeof name !== 'string' || name === '') throw declarationError(kind, key, field, 'required', `Give ${field} a non-empty name.`);
+function checkText(kind: Kind, key: string, field: string, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string') throw declarationError(kind, key, field, 'invalid_type', `Make ${field} a string (got ${typeName(value)}), or leave it out.`);
+  if (!wellFormed(value)) throw declarationError(kind, key, field, 'invalid_utf8', `Make ${field} valid UTF-8 text (no lone surrogates).`);
+}
+
+function checkName(kind: Kind, key: string, field: string, name: unknown): asserts name is string {
+  if (name === undefined || name === '') throw declarationError(kind, key, field, 'required', `Give ${field} a non-empty name.`);
+  if (typeof name !== 'string') throw declarationError(kind, key, field, 'invalid_type', `Make ${field} a string (got ${typeName(name)}).`);
   if (!wellFormed(name)) throw declarationError(kind, key, field, 'invalid_utf8', `Make ${field} valid UTF-8 text (no lone surrogates).`);
   if (!NAME_RE.test(name)) throw declarationError(kind, key, field, 'invalid_charset', `Use only letters, digits, "_", "." and "-" in ${field}.`);
 }
 
+const PROMPT_FIELDS = ['name', 'title', 'description', 'arguments', 'template'] as const;
+const ARGUMENT_FIELDS = ['name', 'title', 'description', 'required'] as const;
+const RESOURCE_FIELDS = ['uri', 'uriTemplate', 'name', 'title', 'description', 'mimeType', 'content'] as const;
+
 /**
- * Validates a prompt. @throws AxError `invalid_schema_declaration` (exit 2), `context: {field, reason}`
- * with reason one of `required`, `invalid_charset`, `duplicate`, `invalid_utf8`, `too_long`,
- * `undeclared_placeholder`.
+ * Validates a prompt; any value (wrong types, `null`, functions, symbols, unknown fields) is refused
+ * with an AxError, never a raw TypeError. @throws AxError `invalid_schema_declaration` (exit 2),
+ * `context: {field, reason}` with reason one of `invalid_type`, `unknown_field`, `required`,
+ * `invalid_charset`, `duplicate`, `invalid_utf8`, `too_long`, `undeclared_placeholder`.
  */
-export function validatePrompt(p: PromptDecl): void {
-  const key = typeof p?.name === 'string' ? p.name : '';
-  checkName('prompt', key, 'name', p?.name);
+export function validatePrompt(p: unknown): asserts p is PromptDecl {
+  const key = isRecord(p) && typeof p.name === 'string' ? p.name : '';
+  checkRecord('prompt', key, '(declaration)', p, PROMPT_FIELDS, 'a prompt declaration {name, template, title?, description?, arguments?}');
+  checkName('prompt', key, 'name', p.name);
   checkText('prompt', key, 'title', p.title);
   checkText('prompt', key, 'description', p.description);
   const declared = new Set<string>();
-  (p.arguments ?? []).forEach((a, i) => {
-    const field = `arguments[${i}].name`;
-    checkName('prompt', key, field, a?.name);
-    if (declared.has(a.name)) throw declarationError('prompt', key, field, 'duplicate', `Give each argument of prompt ${key} a distinct name.`);
+  if (p.arguments !== undefined && !Array.isArray(p.arguments)) {
+    throw declarationError('prompt', key, 'arguments', 'invalid_type', `Make arguments an array of {name, description?, required?} (got ${typeName(p.arguments)}).`);
+  }
+  ((p.arguments ?? []) as unknown[]).forEach((a, i) => {
+    const field = `arguments[${i}]`;
+    checkRecord('prompt', key, field, a, ARGUMENT_FIELDS, 'a prompt argument {name, title?, description?, required?}');
+    checkName('prompt', key, `${field}.name`, a.name);
+    if (declared.has(a.name)) throw declarationError('prompt', key, `${field}.name`, 'duplicate', `Give each argument of prompt ${key} a distinct name.`);
     declared.add(a.name);
-    checkText('prompt', key, `arguments[${i}].title`, a.title);
-    checkText('prompt', key, `arguments[${i}].description`, a.description);
+    checkText('prompt', key, `${field}.title`, a.title);
+    checkText('prompt', key, `${field}.description`, a.description);
+    if (a.required !== undefined && typeof a.required !== 'boolean') throw declarationError('prompt', key, `${field}.required`, 'invalid_type', `Make ${field}.required true or false (got ${typeName(a.required)}).`);
   });
-  if (typeof p.template !== 'string' || p.template === '') throw declarationError('prompt', key, 'template', 'required', 'Give the prompt a non-empty template.');
+  if (p.template === undefined || p.template === '') throw declarationError('prompt', key, 'template', 'required', 'Give the prompt a non-empty template.');
   checkText('prompt', key, 'template', p.template);
-  if (bytes(p.template) > DECLARATION_LIMITS.templateBytes) {
+  const template = p.template as string;
+  if (bytes(template) > DECLARATION_LIMITS.templateBytes) {
     throw declarationError('prompt', key, 'template', 'too_long', `Shorten the template to at most ${DECLARATION_LIMITS.templateBytes} bytes of UTF-8.`);
   }
-  for (const name of templatePlaceholders(p.template)) {
+  for (const name of templatePlaceholders(template)) {
     if (!declared.has(name)) throw declarationError('prompt', key, 'template', 'undeclared_placeholder', `Declare an argument named ${JSON.stringify(name)}, or remove {{${name}}} from the template.`);
   }
 }
@@ -119,39 +159,71 @@ function checkUri(key: string, field: 'uri' | 'uriTemplate', uri: string): void 
   if (bytes(uri) > DECLARATION_LIMITS.uriBytes) throw declarationError('resource', key, field, 'too_long', `Shorten ${field} to at most ${DECLARATION_LIMITS.uriBytes} bytes.`);
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f-\u009f]/u.test(uri)) throw declarationError('resource', key, field, 'invalid_character', `Remove spaces and control characters from ${field} (percent-encode them).`);
-  const probe = field === 'uriTemplate' ? uri.replace(/\{[A-Za-z0-9_]+\}/g, 'x') : uri;
-  let ok = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(probe);
-  if (ok) {
-    try {
-      new URL(probe);
-    } catch {
-      ok = false;
-    }
+  if (/%(?![0-9A-Fa-f]{2})/.test(uri)) throw declarationError('resource', key, field, 'invalid_percent_encoding', `Write every "%" in ${field} as a percent-escape of two hex digits (a literal "%" is "%25").`);
+  let probe = uri;
+  if (field === 'uriTemplate') {
+    probe = uri.replace(/\{[A-Za-z0-9_]+\}/g, 'x');
+    if (/[{}]/.test(probe)) throw declarationError('resource', key, field, 'invalid_template', 'Write each template variable as {name} (letters, digits, "_"); percent-encode other braces.');
   }
-  if (!ok) throw declarationError('resource', key, field, 'not_absolute', `Give ${field} a scheme, e.g. "yourcli://docs/x" or "urn:yourcli:x".`);
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(probe)) throw declarationError('resource', key, field, 'not_absolute', `Give ${field} a scheme, e.g. "yourcli://docs/x" or "urn:yourcli:x".`);
+  try {
+    new URL(probe);
+  } catch {
+    throw declarationError('resource', key, field, 'invalid_uri', `Make ${field} a URI that parses (RFC 3986), e.g. "yourcli://docs/x".`);
+  }
 }
 
 /**
- * Validates a resource. @throws AxError `invalid_schema_declaration` (exit 2), reasons `required`,
- * `too_long`, `invalid_utf8`, `invalid_character`, `not_absolute`, `invalid_charset`.
+ * Validates a resource; any value (wrong types, `null`, functions, symbols, unknown fields) is
+ * refused with an AxError, never a raw TypeError. @throws AxError `invalid_schema_declaration`
+ * (exit 2), reasons `invalid_type`, `unknown_field`, `required`, `too_long`, `invalid_utf8`,
+ * `invalid_character`, `invalid_percent_encoding`, `invalid_template`, `not_absolute`, `invalid_uri`.
  */
-export function validateResource(r: ResourceDecl): void {
-  const key = r?.uri ?? r?.uriTemplate ?? '';
-  if ((r.uri === undefined || r.uri === '') === (r.uriTemplate === undefined || r.uriTemplate === '')) {
+export function validateResource(r: unknown): asserts r is ResourceDecl {
+  const key = isRecord(r) ? (typeof r.uri === 'string' ? r.uri : typeof r.uriTemplate === 'string' ? r.uriTemplate : '') : '';
+  checkRecord('resource', key, '(declaration)', r, RESOURCE_FIELDS, 'a resource declaration {uri or uriTemplate, name, title?, description?, mimeType?, content?}');
+  for (const f of ['uri', 'uriTemplate'] as const) {
+    if (r[f] !== undefined && typeof r[f] !== 'string') throw declarationError('resource', key, f, 'invalid_type', `Make ${f} a string (got ${typeName(r[f])}).`);
+  }
+  const uri = r.uri as string | undefined;
+  const uriTemplate = r.uriTemplate as string | undefined;
+  if ((uri === undefined || uri === '') === (uriTemplate === undefined || uriTemplate === '')) {
     throw declarationError('resource', key, 'uri', 'required', 'Give exactly one of uri or uriTemplate.');
   }
-  if (r.uri) checkUri(key, 'uri', r.uri);
-  else checkUri(key, 'uriTemplate', r.uriTemplate!);
-  if (typeof r.name !== 'string' || r.name === '') throw declarationError('resource', key, 'name', 'required', 'Give the resource a name.');
-  for (const f of ['name', 'title', 'description', 'mimeType'] as const) checkText('resource', key, f, r[f]);
+  if (uri) checkUri(key, 'uri', uri);
+  else checkUri(key, 'uriTemplate', uriTemplate!);
+  if (r.name === undefined || r.name === '') throw declarationError('resource', key, 'name', 'required', 'Give the resource a name.');
+  for (const f of ['name', 'title', 'description', 'mimeType', 'content'] as const) checkText('resource', key, f, r[f]);
   // eslint-disable-next-line no-control-regex
-  if (r.mimeType !== undefined && /[\u0000-\u001f\u007f]/.test(r.mimeType)) {
+  if (r.mimeType !== undefined && /[\u0000-\u001f\u007f]/.test(r.mimeType as string)) {
     throw declarationError('resource', key, 'mimeType', 'invalid_character', 'Remove control characters from mimeType.');
   }
-  if (r.content !== undefined) {
-    checkText('resource', key, 'content', r.content);
-    if (bytes(r.content) > DECLARATION_LIMITS.contentBytes) {
-      throw declarationError('resource', key, 'content', 'too_long', `Keep static content at most ${DECLARATION_LIMITS.contentBytes} bytes of UTF-8, or serve it from a command.`);
-    }
+  if (r.content !== undefined && bytes(r.content as string) > DECLARATION_LIMITS.contentBytes) {
+    throw declarationError('resource', key, 'content', 'too_long', `Keep static content at most ${DECLARATION_LIMITS.contentBytes} bytes of UTF-8, or serve it from a command.`);
   }
+}
+
+/** A frozen copy of a validated prompt with only its declared fields (no shared references). */
+export function copyPrompt(p: PromptDecl): Readonly<PromptDecl> {
+  const out: PromptDecl = { name: p.name, template: p.template };
+  if (p.title !== undefined) out.title = p.title;
+  if (p.description !== undefined) out.description = p.description;
+  if (p.arguments !== undefined) {
+    out.arguments = p.arguments.map((a) => {
+      const x: PromptArgument = { name: a.name };
+      if (a.title !== undefined) x.title = a.title;
+      if (a.description !== undefined) x.description = a.description;
+      if (a.required !== undefined) x.required = a.required;
+      return Object.freeze(x);
+    });
+    Object.freeze(out.arguments);
+  }
+  return Object.freeze(out);
+}
+
+/** A frozen copy of a validated resource with only its declared fields. */
+export function copyResource(r: ResourceDecl): Readonly<ResourceDecl> {
+  const out = {} as ResourceDecl;
+  for (const f of RESOURCE_FIELDS) if (r[f] !== undefined && !((f === 'uri' || f === 'uriTemplate') && r[f] === '')) (out as unknown as Record<string, unknown>)[f] = r[f];
+  return Object.freeze(out);
 }

@@ -64,6 +64,23 @@ export interface FlagSpec<T extends FlagType = FlagType> {
   negatable?: boolean;
   /** Dynamic completion of values. */
   completer?: Completer;
+  /**
+   * `false` keeps the flag out of every MCP tool's inputSchema and of `--args-json` (a call that sends
+   * it gets the unknown-property error; the handler does not run) — for flags only the person at the
+   * terminal may set, such as which file a program reads. It stays in help and in `__schema --as=ax`
+   * (marked `"mcp": false`), and may be given on the command line beside `--args-json`. Default true.
+   * A required flag cannot be `mcp: false` (the tool could never be called).
+   */
+  mcp?: boolean;
+  /**
+   * `json` flags only: a JSON Schema (2020-12) of the value. It becomes the MCP property's schema
+   * (agents send the value itself, any JSON type the schema allows), and every path — argv,
+   * `--args-json`, MCP — checks the value against it. Without one, the property is a string holding
+   * JSON text of an object (the one spelling every model provider's converter keeps usable); see
+   * docs/schema.md. Keep it in the portable subset: typed nodes, `items` on arrays, objects with
+   * `properties`, all of them `required` and `additionalProperties: false` if strict clients should keep it.
+   */
+  schema?: Record<string, unknown>;
 }
 
 /** A flag as seen by one command: its declaration, name and where it comes from. */
@@ -301,5 +318,11 @@ export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
   }
   if (spec.choices && spec.default !== undefined && typeof spec.default === 'string' && !spec.choices.includes(spec.default)) {
     throw new TypeError(`${cmd}: default ${JSON.stringify(spec.default)} of --${name} is not one of its choices`);
+  }
+  if (spec.mcp !== undefined && typeof spec.mcp !== 'boolean') throw new TypeError(`${cmd}: mcp of --${name} must be a boolean`);
+  if (spec.mcp === false && spec.required) throw new TypeError(`${cmd}: --${name} is required, so it cannot be mcp: false (the tool could never be called)`);
+  if (spec.schema !== undefined) {
+    if (spec.type !== 'json') throw new TypeError(`${cmd}: only json flags take a schema (--${name} is ${spec.type})`);
+    if (spec.schema === null || typeof spec.schema !== 'object' || Array.isArray(spec.schema)) throw new TypeError(`${cmd}: schema of --${name} must be a JSON Schema object`);
   }
 }

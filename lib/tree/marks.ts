@@ -3,20 +3,40 @@
  */
 import type { Command } from './command.ts';
 
-/** Annotation that keeps a command out of the MCP tools (value `"true"`; others ignored). */
+/**
+ * Annotation that keeps a command out of the MCP tools: `"true"` drops the command alone (its
+ * children stay tools), `"subtree"` drops it with every descendant. Other values are ignored.
+ */
 export const EXCLUDE_ANNOTATION = 'ax-ts/mcp/exclude';
+/**
+ * ax-go's exclusion annotation (`github.com/rshade/ax-go/mcp/exclude` = `"true"`), honoured like
+ * {@link EXCLUDE_ANNOTATION} = `"true"` so a tree ported from ax-go keeps its exclusions.
+ */
+export const AXGO_EXCLUDE_ANNOTATION = 'github.com/rshade/ax-go/mcp/exclude';
 /** Annotation that sets a command's tool name explicitly (instead of its path joined with `_`). */
 export const TOOL_NAME_ANNOTATION = 'ax-ts/mcp/name';
 /** Annotation marking commands ax-ts injects (help, __schema, completion, mcp-server…). */
 export const BUILTIN_ANNOTATION = 'ax-ts/builtin';
 
+/** Options of {@link exclude}. */
+export interface ExcludeOptions {
+  /**
+   * Drop every descendant too (annotation value `"subtree"`). Default false: only the command itself
+   * is dropped and its children stay tools — so excluding a pure group without `subtree` removes
+   * nothing, and `__schema` and `mcp-server` warn about it on stderr.
+   */
+  subtree?: boolean;
+}
+
 /**
- * Keeps a command out of the MCP tools: sets the annotation `ax-ts/mcp/exclude` = `"true"`. The
- * command stays in `--help` and `__schema --as=ax` (marked), its children stay tools, and calling
- * its would-be tool name gives the unknown-tool error. @returns the command, for chaining.
+ * Keeps a command out of the MCP tools: sets the annotation `ax-ts/mcp/exclude` to `"true"`, or to
+ * `"subtree"` with `{ subtree: true }`. The command stays in `--help`, runs from the command line and
+ * stays in `__schema --as=ax` (marked `mcp: {"tool": null, "reason": "excluded"}`); calling its
+ * would-be tool name gives the unknown-tool error. Every projection for agents (`--as=mcp`, `llms`,
+ * `skill`, clispec) leaves it out. @returns the command, for chaining.
  */
-export function exclude<C extends Command>(cmd: C): C {
-  cmd.annotate(EXCLUDE_ANNOTATION, 'true');
+export function exclude<C extends Command>(cmd: C, options: ExcludeOptions = {}): C {
+  cmd.annotate(EXCLUDE_ANNOTATION, options.subtree ? 'subtree' : 'true');
   return cmd;
 }
 
@@ -30,5 +50,5 @@ export function toolName<C extends Command>(cmd: C, name: string): C {
   return cmd;
 }
 
-/** The MCP marks as one namespace: `mcp.exclude(cmd)`, `mcp.toolName(cmd, name)`. */
+/** The MCP marks as one namespace: `mcp.exclude(cmd)`, `mcp.exclude(cmd, { subtree: true })`, `mcp.toolName(cmd, name)`. */
 export const mcp = { exclude, toolName } as const;

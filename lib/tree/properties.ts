@@ -24,7 +24,8 @@ export interface ToolProperty {
 const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json']);
 
 /**
- * The properties of a command's inputSchema: declared positionals in order, then visible flags (own
+ * The properties of a command's inputSchema: declared positionals in order, then visible flags not
+ * declared `mcp: false` (own
  * local and persistent first, then inherited, each sorted by name). A command's own `--format` (which
  * shadows the global one) is an input; the injected one is not.
  * @throws AxError `validation_error` (exit 2, reason `property_collision`) when two inputs map to the
@@ -51,7 +52,8 @@ export function toolProperties(cmd: Command): ToolProperty[] {
     claim(property, `argument <${arg.name}>`);
     out.push({ property, arg, argIndex });
   });
-  const all = [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden && !(f.builtin && NOT_INPUTS.has(f.name)));
+  // hidden flags and flags declared `mcp: false` are no tool inputs (SPEC §5)
+  const all = [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden && f.spec.mcp !== false && !(f.builtin && NOT_INPUTS.has(f.name)));
   const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const f of [...all.filter((f) => !f.inherited).sort(byName), ...all.filter((f) => f.inherited).sort(byName)]) {
     const property = propertyName(f.name);
