@@ -1,8 +1,6 @@
 /** Persistence of the `tasks` demo CLI: one JSON file, read-modify-write under a cross-process lock, atomic replace. */
-import { createRequire } from 'node:module';
-import { promises as fs } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Lifecycle state of a task. */
 export type TaskStatus = 'open' | 'done';
@@ -56,12 +54,48 @@ export function emptyStore(): StoreData {
   return { version: 1, next_id: 1, tasks: [], idempotency: {} };
 }
 
-/** `node:crypto`, loaded on first use: most runs (list, show, --version) never hash anything. */
-const nodeCrypto = (): typeof import('node:crypto') => createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+/**
+ * `node:crypto`, loaded on first use through `process.getBuiltinModule` (Node ≥ 20.16): most runs
+ * (list, show, --version) never hash anything, and neither `node:module` (createRequire) nor Web
+ * Crypto is loaded at start (each costs 2–4 ms, issue 14).
+ */
+const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
-/** `n` random bytes as hex (temp-file names, lock tokens), from the global Web Crypto. */
+/** `n` random bytes as hex (temp-file names, lock tokens). */
 function randomHex(n: number): string {
-  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(n))).toString('hex');
+  return nodeCrypto().randomBytes(n).toString('hex');
+}
+
+/** Waits `ms` milliseconds; rejects with the signal's reason if it aborts first. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A store file at most this big (bytes) is read synchronously: cheaper than four thread-pool hops. */
+const SYNC_READ_MAX = 1 << 20;
+
+/** The file's text: read synchronously when small, else with `fs.promises`. @throws the fs error. */
+async function readText(file: string): Promise<string> {
+  const fd = openSync(file, 'r');
+  let big: boolean;
+  try {
+    big = fstatSync(fd).size > SYNC_READ_MAX;
+    if (!big) return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+  return fs.readFile(file, 'utf8');
 }
 
 /**
@@ -148,7 +182,7 @@ function ioError(p: string, action: string, e: unknown): StoreError {
 async function loadStore(file: string): Promise<{ data: StoreData; raw: string | null }> {
   let raw: string;
   try {
-    raw = await fs.readFile(file, 'utf8');
+    raw = await readText(file);
   } catch (e) {
     if (errCode(e) === 'ENOENT') return { data: emptyStore(), raw: null };
     throw ioError(file, 'read store file', e);
@@ -299,7 +333,7 @@ async function acquireLock(file: string, timeoutMs: number, signal?: AbortSignal
       throw new StoreError('store_locked', `Store ${file} is locked by another process${holder}; gave up after ${timeoutMs} ms.`, lockPath,
         `Wait for the other tasks command to finish and retry; if none is running, delete the lock file ${lockPath}.`);
     }
-    await sleep(5 + Math.random() * 20, undefined, { signal }).catch((e: unknown) => { throw signal?.aborted ? signal.reason : e; });
+    await sleep(5 + Math.random() * 20, signal).catch((e: unknown) => { throw signal?.aborted ? signal.reason : e; });
   }
 }
 

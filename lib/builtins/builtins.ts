@@ -33,6 +33,23 @@ function helpCommand(root: Command): Command {
   });
 }
 
+/** The names the built-ins take (reserved names: SPEC §4). */
+const BUILTIN_NAMES = new Set(['help', '__schema', 'schema', 'completion', '__complete']);
+
+/**
+ * Whether a run of `argv` may reach a built-in: the built-ins are children of the root, so a run
+ * whose words select a command under one of the author's other root children can never reach one,
+ * and need not build them (2–4 ms of start-up, issue 14). The root itself (its help, an unknown
+ * word that wants suggestions) and anything under a reserved name (an author's own `completion`
+ * that completes the whole tree, `help …`) may.
+ */
+export function builtinsReachable(root: Command, argv: readonly string[]): boolean {
+  let top = findCommand(root, argv).command;
+  if (top === root) return true;
+  while (top.parent !== root) top = top.parent!;
+  return BUILTIN_NAMES.has(top.name);
+}
+
 /** Adds the built-in commands to a root once; idempotent. */
 export function installBuiltins(root: Command): void {
   const r = root as Command & { [INSTALLED]?: true };

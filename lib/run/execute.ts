@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Command } from '../tree/command.ts';
-import { installBuiltins } from '../builtins/builtins.ts';
+import { builtinsReachable, installBuiltins } from '../builtins/builtins.ts';
 import { detectMode } from '../contract/mode.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
@@ -31,8 +31,8 @@ function stdoutIsTTY(s: OutputStream): boolean {
  *   or an author-defined code.
  */
 export async function execute(root: Command, options: ExecuteOptions = {}): Promise<number> {
-  installBuiltins(root);
   const argv = options.args ?? process.argv.slice(2);
+  if (builtinsReachable(root, argv)) installBuiltins(root);
   const envVars = options.env ?? process.env;
   const tty = stdoutIsTTY(options.stdout ?? process.stdout);
   let mode: Mode = tty ? 'human' : 'json';
