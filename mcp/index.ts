@@ -6,7 +6,11 @@
 import { realpathSync } from 'node:fs';
 import { Command } from '../lib/tree/command.ts';
 import { resolveVersion } from '../lib/run/version.ts';
-import type { ServeSettings } from './runtime.ts';
+import type { ServeSettings } from './startup.ts';
+import { validationError } from '../lib/contract/errors.ts';
+import { flagsOf } from '../lib/tree/flagset.ts';
+import { camelCase, type Flag, type FlagSpec } from '../lib/tree/flags.ts';
+import type { RunContext } from '../lib/tree/command.ts';
 
 export { exclude, toolName, mcp } from '../lib/tree/marks.ts';
 
@@ -76,9 +80,10 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
 /**
  * The `mcpServers` block for Claude Desktop, Claude Code and Cursor, with absolute paths: the node
  * binary running now, its exec arguments (e.g. a loader) and the real path of the entry script — no
- * bare `npx` that must be found on PATH (case B27).
+ * bare `npx` that must be found on PATH (case B27). `args` (e.g. persistent flags such as
+ * `--store=/data/tasks.json`) go between the script and `mcp-server`.
  */
-export function clientConfig(name: string, entry: string = process.argv[1] ?? '', http?: { url: string }): Record<string, unknown> {
+export function clientConfig(name: string, entry: string = process.argv[1] ?? '', http?: { url: string }, args: readonly string[] = []): Record<string, unknown> {
   if (http) return { mcpServers: { [name]: { type: 'http', url: http.url } } };
   let script = entry;
   try {
@@ -86,7 +91,58 @@ export function clientConfig(name: string, entry: string = process.argv[1] ?? ''
   } catch {
     /* keep as given */
   }
-  return { mcpServers: { [name]: { command: process.execPath, args: [...absoluteExecArgv(process.execArgv), script, 'mcp-server'] } } };
+  return { mcpServers: { [name]: { command: process.execPath, args: [...absoluteExecArgv(process.execArgv), script, ...args, 'mcp-server'] } } };
+}
+
+/** Injected persistent flags that have no meaning for a server a client starts (or are refused by mcp-server). */
+const NOT_CARRIED = new Set(['format', 'args-json', 'idempotency-key']);
+
+/** The ancestors' persistent flags given on this command line (those a started server should keep). */
+function givenPersistent(ctx: RunContext): Flag[] {
+  return [...flagsOf(ctx.command).values()].filter((f) => f.inherited && f.persistent && !NOT_CARRIED.has(f.name) && ctx.changed(f.name));
+}
+
+/**
+ * The values every tool call gets from the server's own command line (`tasks --store X mcp-server`
+ * serves store X to every call): see InvokeOptions.presets.
+ */
+function presetFlags(ctx: RunContext): Map<string, { spec: FlagSpec; value: unknown }> {
+  return new Map(givenPersistent(ctx).map((f) => [f.name, { spec: f.spec, value: ctx.flags[camelCase(f.name)] }]));
+}
+
+/**
+ * The persistent flags given on this command line (`tasks --store X mcp-server --print-config`),
+ * as `--name=value` words for the printed `args`, so the server the client starts runs with them.
+ * Values are written back from their typed form (durations in ms, one word per slice item).
+ */
+function carriedFlags(ctx: RunContext): string[] {
+  const out: string[] = [];
+  for (const f of givenPersistent(ctx)) {
+    const v = ctx.flags[camelCase(f.name)];
+    const flag = `--${f.name}`;
+    switch (f.spec.type) {
+      case 'bool':
+        out.push(v === false ? `${flag}=false` : flag);
+        break;
+      case 'duration':
+        out.push(`${flag}=${String(v)}ms`);
+        break;
+      case 'stringSlice':
+        // one word per item, quoted for pflag's CSV reading when it holds a comma or a quote
+        for (const item of v as string[]) out.push(`${flag}=${/[,"]/.test(item) ? `"${item.replace(/"/g, '""')}"` : item}`);
+        break;
+      case 'stringArray':
+      case 'intSlice':
+        for (const item of v as unknown[]) out.push(`${flag}=${String(item)}`);
+        break;
+      case 'json':
+        out.push(`${flag}=${JSON.stringify(v)}`);
+        break;
+      default:
+        out.push(`${flag}=${String(v)}`);
+    }
+  }
+  return out;
 }
 
 /**
@@ -141,32 +197,43 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
     },
     run: async (ctx) => {
+      const settings: ServeSettings = {
+        transport: ctx.flags.transport as 'stdio' | 'http',
+        addr: ctx.flags.addr as string,
+        allowNonLoopback: ctx.flags.allowNonLoopback === true,
+        stateless: ctx.flags.stateless === true,
+        sessionIdleMs: ctx.flags.sessionIdle as number,
+        maxBodyBytes: ctx.flags.maxBody as number,
+        maxLineBytes: ctx.flags.maxLine as number,
+        maxSessions: ctx.flags.maxSessions as number,
+        allowedHosts: ctx.flags.allowedHost as string[],
+        name: options.name,
+        version: options.version ?? resolveVersion(root.version),
+        instructions: options.instructions,
+        env: ctx.env,
+        log: (line) => ctx.stderr.write(`${line}\n`),
+        presets: presetFlags(ctx),
+      };
       if (ctx.flags.printConfig) {
-        // for HTTP the client connects to a running server: print its URL (start it separately)
-        const http = ctx.flags.transport === 'http' ? { url: `http://${String(ctx.flags.addr).replace(/^:/, '127.0.0.1:')}/mcp` } : undefined;
-        return `${JSON.stringify(clientConfig(options.name ?? root.name, undefined, http), null, 2)}\n`;
+        // refuse what the server would refuse, without loading the server stack
+        const { checkStartup, checkTree } = await import('./startup.ts');
+        const where = checkStartup(root, settings);
+        checkTree(root);
+        let http: { url: string } | undefined;
+        if (settings.transport === 'http') {
+          if (where.port === 0) {
+            throw validationError(`--print-config needs the port the server will listen on; --addr ${settings.addr} picks a free one at start, which no client could find`, 'invalid_address', {
+              context: { flag: '--addr', value: settings.addr },
+              fix: 'Pass a fixed port, e.g. --addr 127.0.0.1:8080, and start the server with the same --addr.',
+            });
+          }
+          // the client connects to a running server: print its URL (start it separately)
+          http = { url: `http://${String(settings.addr).replace(/^:/, '127.0.0.1:')}/mcp` };
+        }
+        return `${JSON.stringify(clientConfig(options.name ?? root.name, undefined, http, carriedFlags(ctx)), null, 2)}\n`;
       }
       const { runServer } = await import('./runtime.ts');
-      await runServer(
-        root,
-        {
-          transport: ctx.flags.transport as 'stdio' | 'http',
-          addr: ctx.flags.addr as string,
-          allowNonLoopback: ctx.flags.allowNonLoopback === true,
-          stateless: ctx.flags.stateless === true,
-          sessionIdleMs: ctx.flags.sessionIdle as number,
-          maxBodyBytes: ctx.flags.maxBody as number,
-          maxLineBytes: ctx.flags.maxLine as number,
-          maxSessions: ctx.flags.maxSessions as number,
-          allowedHosts: ctx.flags.allowedHost as string[],
-          name: options.name,
-          version: options.version ?? resolveVersion(root.version),
-          instructions: options.instructions,
-          env: ctx.env,
-          log: (line) => ctx.stderr.write(`${line}\n`),
-        },
-        ctx.signal,
-      );
+      await runServer(root, settings, ctx.signal);
       return undefined;
     },
   });

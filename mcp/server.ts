@@ -24,7 +24,7 @@ import { errorEnvelope } from '../lib/contract/envelope.ts';
 import { newTraceId } from '../lib/contract/ids.ts';
 import { toAxError } from '../lib/contract/errors.ts';
 import { renderTemplate } from '../lib/tree/declarations.ts';
-import { invokeCommand } from '../lib/run/invoke.ts';
+import { invokeCommand, type InvokeOptions } from '../lib/run/invoke.ts';
 import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import { callScope } from './children.ts';
@@ -43,6 +43,8 @@ export interface McpServerOptions {
   track?: (ac: AbortController) => () => void;
   /** Where to log diagnostics (stray rejections, transport errors). Default stderr. */
   log?: (line: string) => void;
+  /** Flag values applied to every call (the persistent flags given to `mcp-server`); see InvokeOptions.presets. */
+  presets?: InvokeOptions['presets'];
 }
 
 /** The tree's MCP view, computed once per server process and shared by every session. */
@@ -149,7 +151,7 @@ export async function callTool(
   const untrack = options.track?.(ac);
   try {
     const r = await callScope.run(ac.signal, () =>
-      invokeCommand(model.root, ref.command, values, { signal: ac.signal, onProgress: extra.progress, onLog: extra.log, env: options.env, version: options.version }),
+      invokeCommand(model.root, ref.command, values, { signal: ac.signal, onProgress: extra.progress, onLog: extra.log, env: options.env, version: options.version, presets: options.presets }),
     );
     if (r.exitCode !== 0) {
       const text = r.errorEnvelope ? JSON.stringify(r.errorEnvelope) : r.stderr.trim();

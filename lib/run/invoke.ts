@@ -8,6 +8,8 @@ import type { Command } from '../tree/command.ts';
 import { toAxError, type AxError } from '../contract/errors.ts';
 import { runEnv, runInvocation, reportError, type RunEnv } from './run.ts';
 import { bindValues } from '../parse/validate.ts';
+import { flagsOf } from '../tree/flagset.ts';
+import type { FlagSpec } from '../tree/flags.ts';
 
 /** Options of {@link invokeCommand}. */
 export interface InvokeOptions {
@@ -21,6 +23,13 @@ export interface InvokeOptions {
   env?: Record<string, string | undefined>;
   /** Program version for the error line. */
   version?: string;
+  /**
+   * Flag values set for every call (the persistent flags given to `mcp-server` on its command line,
+   * keyed by long name, with the declaration they belong to). Each applies where the call did not
+   * give that flag and the command has that very flag (not one of its own of the same name);
+   * `dry-run: true` applies always — a call cannot turn it off.
+   */
+  presets?: ReadonlyMap<string, { spec: FlagSpec; value: unknown }>;
 }
 
 /** What an in-process call produced. */
@@ -59,7 +68,12 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
   };
   let outcome;
   try {
-    outcome = await runInvocation(bindValues(cmd, values), env);
+    const inv = bindValues(cmd, values);
+    for (const [name, preset] of options.presets ?? []) {
+      if (flagsOf(cmd).get(name)?.spec !== preset.spec) continue;
+      if (!inv.values.has(name) || (name === 'dry-run' && preset.value === true)) inv.values.set(name, preset.value);
+    }
+    outcome = await runInvocation(inv, env);
   } catch (e) {
     const error = toAxError(e);
     outcome = { exitCode: reportError(error, env), error };

@@ -1,0 +1,115 @@
+/**
+ * The fail-closed startup checks of `mcp-server`, free of the MCP SDK so `--print-config` can make
+ * them too (it refuses what the server would refuse) without loading the server stack.
+ * Source: SPEC §8.
+ */
+import type { Command } from '../lib/tree/command.ts';
+import { validationError } from '../lib/contract/errors.ts';
+import { isPlaceholderVersion } from '../lib/run/version.ts';
+import { declarations, toolRefs } from '../lib/schema/walk.ts';
+import { toolProperties } from '../lib/tree/properties.ts';
+import type { FlagSpec } from '../lib/tree/flags.ts';
+
+/** Largest accepted `instructions`, in bytes of UTF-8 (SPEC §8). */
+export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;
+
+/** Everything a server run needs. */
+export interface ServeSettings {
+  transport: 'stdio' | 'http';
+  /** `host:port`, `[v6]:port` or `:port`; default 127.0.0.1:8080. */
+  addr: string;
+  allowNonLoopback: boolean;
+  stateless: boolean;
+  sessionIdleMs: number;
+  maxBodyBytes: number;
+  /** stdio: largest message (one line), in bytes; a longer one is skipped and answered -32600. Default 10 MiB. */
+  maxLineBytes?: number;
+  /** HTTP: most sessions kept at once (default 1000). */
+  maxSessions?: number;
+  /** Extra host names accepted in Host/Origin. */
+  allowedHosts?: string[];
+  name?: string;
+  version: string;
+  instructions?: string;
+  env?: Record<string, string | undefined>;
+  /** Where the HTTP URL and diagnostics go. Default stderr. */
+  log?: (line: string) => void;
+  /** Flag values applied to every tool call (the persistent flags given to `mcp-server`). */
+  presets?: ReadonlyMap<string, { spec: FlagSpec; value: unknown }>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Parses `host:port` (`[::1]:8080`, `:8080` → 127.0.0.1). @throws AxError validation_error (exit 2). */
+export function parseAddr(addr: string): { host: string; port: number } {
+  const bad = () =>
+    validationError(`cannot parse --addr ${JSON.stringify(addr)}: expected host:port such as 127.0.0.1:8080 or [::1]:8080`, 'invalid_address', {
+      context: { flag: '--addr', value: addr },
+      fix: 'Pass --addr 127.0.0.1:<port>.',
+    });
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]*)):(\d{1,5})$/.exec(addr.trim());
+  if (!m) throw bad();
+  const host = (m[1] ?? m[2] ?? '') || '127.0.0.1';
+  const port = Number(m[3]);
+  if (port > 65535 || (m[2] !== undefined && !/^[A-Za-z0-9.-]+$/.test(host))) throw bad();
+  return { host, port };
+}
+
+/** Whether a host is a loopback address (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host.toLowerCase()) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * The fail-closed startup checks: version not a placeholder, instructions ≤ 8 KiB of valid UTF-8,
+ * address parsable and loopback unless allowed, tree walk clean. @throws AxError validation_error.
+ */
+export function checkStartup(root: Command, s: ServeSettings): { host: string; port: number } {
+  if (isPlaceholderVersion(s.version)) {
+    throw validationError(`refusing to serve with the placeholder version ${JSON.stringify(s.version)}`, 'placeholder_version', {
+      fix: 'Give the program a real version (package.json "version", or the version option of mountMcpServer).',
+    });
+  }
+  if (s.instructions !== undefined) {
+    const wf = (s.instructions as string & { isWellFormed(): boolean }).isWellFormed();
+    const bytes = Buffer.byteLength(s.instructions, 'utf8');
+    if (!wf || bytes > MAX_INSTRUCTIONS_BYTES) {
+      throw validationError(wf ? `instructions are ${bytes} bytes; at most ${MAX_INSTRUCTIONS_BYTES} are allowed` : 'instructions are not valid UTF-8', 'invalid_instructions', {
+        fix: `Shorten the instructions to at most ${MAX_INSTRUCTIONS_BYTES} bytes of valid UTF-8.`,
+      });
+    }
+  }
+  if (!Number.isSafeInteger(s.maxBodyBytes) || s.maxBodyBytes < 1) {
+    throw validationError(`--max-body must be a positive number of bytes, got ${s.maxBodyBytes}`, 'invalid_flag_value', { context: { flag: '--max-body' }, fix: 'Pass --max-body 4194304 (4 MiB, the default) or another positive size.' });
+  }
+  if (s.maxLineBytes !== undefined && (!Number.isSafeInteger(s.maxLineBytes) || s.maxLineBytes < 1)) {
+    throw validationError(`--max-line must be a positive number of bytes, got ${s.maxLineBytes}`, 'invalid_flag_value', { context: { flag: '--max-line' }, fix: 'Pass --max-line 10485760 (10 MiB, the default) or another positive size.' });
+  }
+  if (s.maxSessions !== undefined && (!Number.isSafeInteger(s.maxSessions) || s.maxSessions < 1)) {
+    throw validationError(`--max-sessions must be a positive integer, got ${s.maxSessions}`, 'invalid_flag_value', { context: { flag: '--max-sessions' }, fix: 'Pass --max-sessions 1000 (the default) or another positive number.' });
+  }
+  if (!(s.sessionIdleMs > 0)) {
+    throw validationError(`--session-idle must be a positive duration, got ${s.sessionIdleMs} ms`, 'invalid_flag_value', { context: { flag: '--session-idle' }, fix: 'Pass --session-idle 30m (the default) or another positive duration.' });
+  }
+  let where = { host: '127.0.0.1', port: 8080 };
+  if (s.transport === 'http') {
+    where = parseAddr(s.addr);
+    if (!isLoopback(where.host) && !s.allowNonLoopback) {
+      throw validationError(`refusing to bind ${where.host}: not a loopback address`, 'non_loopback_bind', {
+        context: { addr: s.addr },
+        fix: 'Bind 127.0.0.1 (the default), or pass --allow-non-loopback and put authentication in front of the server.',
+      });
+    }
+  }
+  return where;
+}
+
+/**
+ * The tree walk's checks (tool names, collisions, property names, declarations) without building
+ * the server: what {@link checkStartup} leaves to the walk. @throws AxError `validation_error` or
+ * `invalid_schema_declaration` (exit 2).
+ */
+export function checkTree(root: Command): void {
+  for (const r of toolRefs(root)) toolProperties(r.command);
+  declarations(root);
+}
