@@ -33,6 +33,13 @@ export const cjsBase = {
   banner: { js: 'var __axMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   // import() of a chunk becomes a require: the entry runs through vm.Script, which has no ESM loader
   supported: { 'dynamic-import': false },
+  // The observability and config libraries stay external: `require`d from node_modules (runtime
+  // dependencies of the package, installed beside it) when a run first needs them — pino for
+  // ctx.logger, the OpenTelemetry SDK when OTEL_EXPORTER_OTLP_ENDPOINT is set, jsonc-parser for
+  // readConfig/patchConfig. Bundled, they would add ~1 MB that an ordinary run never executes (and
+  // the V8 code cache would carry it); pino also resolves worker files at run time and its docs warn
+  // against bundling it without a plugin. External, they load exactly as for the ESM library.
+  external: ['pino', 'jsonc-parser', '@opentelemetry/*'],
 };
 
 /** The heavy chunks: source module → output file under chunks/. */
