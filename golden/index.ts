@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { Command, execute } from '../lib/index.ts';
+import { Command, execute, findCommand, nonDeterministicFields } from '../lib/index.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Running a CLI
@@ -34,6 +34,12 @@ export interface GoldenResult {
   args: string[];
   /** The program name shown by {@link transcript}: the root's name, or the spawned entry's base name. */
   program: string;
+  /**
+   * The non-deterministic output fields of the command that ran (its `non_deterministic_fields`
+   * in `__schema --as=ax`): found from the tree for an in-process run, `options.fields` for a
+   * spawned one (undefined when not given). Pass them to {@link maskVolatile} to mask exactly those.
+   */
+  fields?: string[];
 }
 
 /** Options of {@link goldenRun}. */
@@ -58,6 +64,8 @@ export interface GoldenRunOptions {
   program?: string;
   /** Kills the run (spawned: SIGKILL; in-process: aborts its signal) after this many ms. Default 30000. */
   timeoutMs?: number;
+  /** The command's non-deterministic fields, for {@link GoldenResult.fields} (spawned runs; in-process runs read the tree). */
+  fields?: readonly string[];
 }
 
 /** What {@link goldenRun} can run: a command tree (or a factory of one) in-process, or a command line to spawn. */
@@ -120,7 +128,8 @@ export async function goldenRun(target: GoldenTarget, args: readonly string[], o
       signal: ac.signal,
     });
     if (timedOut) throw new Error(`goldenRun: ${[root.name, ...args].join(' ')} did not finish within ${timeoutMs} ms\nstderr:\n${stderr.text()}`);
-    return { code, stdout: stdout.text(), stderr: stderr.text(), args: [...args], program: root.name };
+    const fields = options.fields ? [...options.fields] : nonDeterministicFields(findCommand(root, args).command);
+    return { code, stdout: stdout.text(), stderr: stderr.text(), args: [...args], program: root.name, fields };
   } finally {
     clearTimeout(timer);
   }
@@ -160,7 +169,7 @@ function spawnRun(command: readonly string[], args: readonly string[], options: 
       const stderr = Buffer.concat(err).toString('utf8');
       if (timedOut) return reject(new Error(`goldenRun: ${[program, ...args].join(' ')} did not finish within ${timeoutMs} ms\nstderr:\n${stderr}`));
       if (code === null) return reject(new Error(`goldenRun: ${[program, ...args].join(' ')} was killed by ${signal}\nstderr:\n${stderr}`));
-      resolvePromise({ code, stdout, stderr, args: [...args], program });
+      resolvePromise({ code, stdout, stderr, args: [...args], program, ...(options.fields ? { fields: [...options.fields] } : {}) });
     });
     child.stdin.on('error', () => {
       /* the program may exit without reading stdin (EPIPE) */
@@ -207,6 +216,15 @@ export interface MaskOptions {
   version?: string;
   /** Extra replacements applied first, in order: `[from, to]`; a string `from` replaces every occurrence. */
   replace?: ReadonlyArray<readonly [string | RegExp, string]>;
+  /**
+   * Mask exactly these locators (a command's `non_deterministic_fields`, e.g. from
+   * {@link GoldenResult.fields}): `meta.trace_id`, `data.created_at`, `data.tasks.id` (array items
+   * traversed). Instead of the shape patterns, the values at those paths in every JSON line become
+   * `<NAME_n>` (NAME = the last segment in capitals), and the same values anywhere else in the text
+   * too (a trace id echoed in a log line). A UUID or timestamp the command did not declare stays, so
+   * a changed payload id fails the golden.
+   */
+  fields?: readonly string[];
 }
 
 const MASKS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -238,6 +256,7 @@ export function maskVolatile(text: string, options: MaskOptions = {}): string {
   let out = text;
   for (const [from, to] of options.replace ?? []) out = typeof from === 'string' ? out.split(from).join(to) : out.replace(from, to);
   if (options.version !== undefined) out = out.split(`"version":${JSON.stringify(options.version)}`).join('"version":"<VERSION>"');
+  if (options.fields) return maskFields(out, options.fields);
   for (const [re, label] of MASKS) {
     const seen = new Map<string, number>();
     out = out.replace(re, (m) => {
@@ -246,6 +265,60 @@ export function maskVolatile(text: string, options: MaskOptions = {}): string {
       return `<${label}_${n}>`;
     });
   }
+  return out;
+}
+
+/** The values found at `segs` in `v` (arrays traversed transparently), with a setter for each. */
+function visitPath(v: unknown, segs: string[], fn: (value: unknown, set: (x: unknown) => void) => void): void {
+  if (Array.isArray(v)) {
+    v.forEach((item, i) => (segs.length === 0 ? fn(item, (x) => (v[i] = x)) : visitPath(item, segs, fn)));
+    return;
+  }
+  if (segs.length === 0 || v === null || typeof v !== 'object') return;
+  const [head, ...rest] = segs as [string, ...string[]];
+  const obj = v as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(obj, head)) return;
+  if (rest.length === 0 && !Array.isArray(obj[head])) fn(obj[head], (x) => (obj[head] = x));
+  else visitPath(obj[head], rest, fn);
+}
+
+/** {@link maskVolatile} with `fields`: masks exactly the declared locators (see {@link MaskOptions.fields}). */
+function maskFields(text: string, fields: readonly string[]): string {
+  const numbers = new Map<string, Map<string, number>>();
+  const byValue = new Map<string, string>();
+  const placeholder = (label: string, value: unknown) => {
+    const key = JSON.stringify(value);
+    let seen = numbers.get(label);
+    if (!seen) numbers.set(label, (seen = new Map()));
+    let n = seen.get(key);
+    if (n === undefined) seen.set(key, (n = seen.size + 1));
+    const p = `<${label}_${n}>`;
+    if (typeof value === 'string' && value.length >= 8) byValue.set(value, p);
+    return p;
+  };
+  const lines = text.split('\n').map((line) => {
+    const t = line.trim();
+    if (!t.startsWith('{')) return line;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(t);
+    } catch {
+      return line;
+    }
+    let changed = false;
+    for (const f of fields) {
+      const segs = f.split('.');
+      const label = segs.at(-1)!.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+      visitPath(doc, segs, (value, set) => {
+        changed = true;
+        set(placeholder(label, value));
+      });
+    }
+    return changed ? line.replace(t, () => JSON.stringify(doc)) : line;
+  });
+  let out = lines.join('\n');
+  // the same values elsewhere (a trace id in a log line or a human error), longest first
+  for (const [value, p] of [...byValue].sort((a, b) => b[0].length - a[0].length)) out = out.split(value).join(p);
   return out;
 }
 

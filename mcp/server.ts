@@ -21,7 +21,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Command } from '../lib/tree/command.ts';
 import { errorEnvelope } from '../lib/contract/envelope.ts';
-import { newTraceId } from '../lib/contract/ids.ts';
+import { endSpan, startTrace } from '../lib/run/trace.ts';
+import type { NotificationLevel } from '../lib/run/logger.ts';
 import { toAxError } from '../lib/contract/errors.ts';
 import { renderTemplate } from '../lib/tree/declarations.ts';
 import { invokeCommand, type InvokeOptions } from '../lib/run/invoke.ts';
@@ -130,7 +131,9 @@ export async function callTool(
   extra: {
     signal: AbortSignal;
     progress?: (done: number, total?: number, message?: string) => void;
-    log?: (level: 'info' | 'warning', message: string) => void;
+    log?: (level: NotificationLevel, data: unknown) => void;
+    /** `_meta.traceparent` / `_meta.tracestate` of the request (W3C trace context). */
+    trace?: { traceparent?: string; tracestate?: string };
   },
 ): Promise<CallToolResult> {
   const ref = model.byName.get(name);
@@ -142,7 +145,10 @@ export async function callTool(
     values = validateArguments(ref.command, def.inputSchema, args);
   } catch (e) {
     const err = toAxError(e);
-    const meta = { trace_id: newTraceId(), tool: model.root.name, version: options.version };
+    const env = options.env ?? process.env;
+    const trace = startTrace(env, extra.trace);
+    void endSpan(trace, env, { name: ref.command.commandPath(), program: model.root.name, version: options.version, exitCode: err.exitCode, errorKind: err.kind, tool: name });
+    const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorEnvelope(err, meta)) }] };
   }
   const ac = new AbortController();
@@ -151,7 +157,17 @@ export async function callTool(
   const untrack = options.track?.(ac);
   try {
     const r = await callScope.run(ac.signal, () =>
-      invokeCommand(model.root, ref.command, values, { signal: ac.signal, onProgress: extra.progress, onLog: extra.log, env: options.env, version: options.version, presets: options.presets }),
+      invokeCommand(model.root, ref.command, values, {
+        signal: ac.signal,
+        onProgress: extra.progress,
+        onLog: extra.log,
+        env: options.env,
+        version: options.version,
+        presets: options.presets,
+        traceparent: extra.trace?.traceparent,
+        tracestate: extra.trace?.tracestate,
+        tool: name,
+      }),
     );
     if (r.exitCode !== 0) {
       const text = r.errorEnvelope ? JSON.stringify(r.errorEnvelope) : r.stderr.trim();
@@ -209,11 +225,14 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
               .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
               .catch(() => {});
           };
-    const log = (level: 'info' | 'warning', message: string) => {
+    const log = (level: NotificationLevel, data: unknown) => {
       if (LOG_LEVELS.indexOf(level) < minLevel) return;
-      void extra.sendNotification({ method: 'notifications/message', params: { level, logger: request.params.name, data: message } }).catch(() => {});
+      void extra.sendNotification({ method: 'notifications/message', params: { level, logger: request.params.name, data } }).catch(() => {});
     };
-    return callTool(model, options, request.params.name, request.params.arguments, { signal: extra.signal, progress, log });
+    const meta = request.params._meta as Record<string, unknown> | undefined;
+    const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+    const trace = { traceparent: str(meta?.traceparent), tracestate: str(meta?.tracestate) };
+    return callTool(model, options, request.params.name, request.params.arguments, { signal: extra.signal, progress, log, trace });
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: model.prompts.map((p) => promptListEntry(p.decl)) as never }));

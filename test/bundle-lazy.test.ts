@@ -23,17 +23,24 @@ function heavyChunks(): string[] {
     .map(([file]) => join(root, file));
 }
 
-function loadedFiles(args: string[]): { files: string[]; status: number | null } {
+const REQUIRES = join(root, 'test/fixtures/record-requires.cjs');
+
+function loadedFiles(args: string[], extraEnv: Record<string, string> = {}): { files: string[]; required: string[]; status: number | null; stdout: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ax-lazy-'));
   const log = join(dir, 'imports.log');
-  const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], {
+  const reqLog = join(dir, 'requires.log');
+  const r = spawnSync(process.execPath, ['--import', HOOK, '--require', REQUIRES, BIN, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, AX_IMPORT_LOG: log, TASKS_FILE: join(dir, 't.json'), HOME: dir },
+    env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', TRACEPARENT: '', AX_IMPORT_LOG: log, AX_REQUIRE_LOG: reqLog, TASKS_FILE: join(dir, 't.json'), HOME: dir, ...extraEnv },
     input: '',
   });
   const files = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)) : [];
-  return { files, status: r.status };
+  const required = existsSync(reqLog) ? readFileSync(reqLog, 'utf8').split('\n').filter(Boolean) : [];
+  return { files, required, status: r.status, stdout: r.stdout };
 }
+
+/** pino, OpenTelemetry and jsonc-parser: external to the bundle, required from node_modules only when used. */
+const OBSERVE = /node_modules\/(pino|jsonc-parser|@opentelemetry)\//;
 
 describe('bundle: the MCP stack is loaded only by mcp-server', () => {
   it('the build split the SDK, express and ajv into chunks the entry does not import statically', () => {
@@ -59,6 +66,24 @@ describe('bundle: the MCP stack is loaded only by mcp-server', () => {
     expect(status).toBeLessThan(3);
     const heavy = heavyChunks();
     expect(files.filter((f) => heavy.includes(f))).toEqual([]);
+  });
+
+  it.each(cases)('%s requires none of pino, OpenTelemetry, jsonc-parser', (_name, args) => {
+    const { required, status } = loadedFiles(args);
+    expect(status).toBeLessThan(3);
+    expect(required.length).toBeGreaterThan(0);
+    expect(required.filter((f) => OBSERVE.test(f))).toEqual([]);
+  });
+
+  it('the libraries are external (no output of the build contains them); an OTLP endpoint loads the SDK, output unchanged', () => {
+    const meta = JSON.parse(readFileSync(join(root, 'dist/bin/meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    for (const [file, o] of Object.entries(meta.outputs)) expect(Object.keys(o.inputs).filter((i) => OBSERVE.test(i)), file).toEqual([]);
+    const plain = loadedFiles(['--version', '--format', 'json']);
+    const traced = loadedFiles(['--version', '--format', 'json'], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    expect(traced.status).toBe(0);
+    expect(traced.required.some((f) => /node_modules\/@opentelemetry\/sdk-trace-base\//.test(f))).toBe(true);
+    expect(traced.required.some((f) => /node_modules\/(pino|jsonc-parser)\//.test(f))).toBe(false);
+    expect(JSON.parse(traced.stdout).data).toEqual(JSON.parse(plain.stdout).data);
   });
 
   it('mcp-server --print-config stays light; a starting server loads the SDK chunk (the recorder works)', () => {

@@ -81,3 +81,25 @@ describe.concurrent('import isolation: no SDK, express or ajv outside mcp-server
     expect(offending(o)).toEqual([]);
   }, 60_000);
 });
+
+/** The observability and config libraries: loaded only by the feature that uses them (issue 16). */
+const OBSERVE: Record<string, string> = { pino: '/node_modules/pino/', otel: '/node_modules/@opentelemetry/', jsonc: '/node_modules/jsonc-parser/' };
+const loadedLibs = (o: Outcome) => Object.entries(OBSERVE).filter(([, f]) => [...o.urls, ...o.cjs].some((u) => u.replace(/\\/g, '/').includes(f))).map(([k]) => k);
+
+describe.concurrent('import isolation: pino, OpenTelemetry and jsonc-parser load only when used', () => {
+  it.each([
+    ['schema-ax', []],
+    ['command', []],
+    ['command-error', []],
+    ['help', []],
+    ['traced-no-export', []],
+    ['demo-schema-ax', []],
+    ['logger', ['pino']],
+    ['otel', ['otel']],
+    ['config', ['jsonc']],
+  ])('%s loads %j', async (name, expected) => {
+    const o = await scenario(name);
+    expect(o.code).toBe(name === 'command-error' ? 2 : 0);
+    expect(loadedLibs(o)).toEqual(expected);
+  }, 60_000);
+});

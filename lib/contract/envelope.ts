@@ -22,6 +22,8 @@ export interface SuccessMeta {
   warnings?: string[];
   /** What a dry run would have done (`ctx.guard`/`ctx.perform` descriptions). */
   would?: string[];
+  /** Where each flag with an env or config source got its value (keyed by flag label). */
+  provenance?: Record<string, unknown>;
 }
 
 /**

@@ -65,6 +65,7 @@ function flagDescription(name: string, spec: FlagSpec): string {
   if (spec.type === 'duration') notes += ' (a duration such as 300ms, 1m30s or 2h)';
   if (spec.type === 'stringSlice') notes += ' (each item is passed as is; commas are not split)';
   if (spec.deprecated) notes += ` (deprecated: ${cut(spec.deprecated, 256)})`;
+  if (spec.required && (spec.env !== undefined || spec.config !== undefined)) notes += ' (required unless the server environment or config file supplies it)';
   return withNotes(spec.usage?.trim() || name.replace(/-/g, ' '), notes);
 }
 
@@ -87,7 +88,8 @@ export function inputSchema(cmd: Command): JsonSchema {
     } else {
       const f = p.flag!;
       properties[p.property] = flagSchema(f.spec, flagDescription(f.name, f.spec));
-      if (f.spec.required) required.push(p.property);
+      // a required flag with an env or config source may be supplied by the server side: checked when run
+      if (f.spec.required && f.spec.env === undefined && f.spec.config === undefined) required.push(p.property);
     }
   }
   const schema: JsonSchema = { type: 'object', properties };

@@ -28,6 +28,8 @@ export interface Invocation {
   source: 'argv' | 'values';
   /** Index in `positionals` of the first word given after `--`, if `--` was given. */
   dashAt?: number;
+  /** Values of flags not given but found in their environment variable or config key (`FlagSpec.env`/`config`). */
+  sourced?: Map<string, unknown>;
 }
 
 /** Whether a token looks like a flag (`-x`, `--x`), not `-` alone. */

@@ -35,7 +35,8 @@ export function validateInvocation(inv: Invocation): void {
   const flags = flagsOf(cmd);
   const given = (n: string) => inv.values.has(n);
   const label = (n: string) => flagLabel(inv, n);
-  const missing = [...flags.values()].filter((f) => f.spec.required && !given(f.name)).map((f) => f.name);
+  // a required flag is satisfied by its environment variable or config key too
+  const missing = [...flags.values()].filter((f) => f.spec.required && !given(f.name) && !inv.sourced?.has(f.name)).map((f) => f.name);
   if (missing.length) {
     const what = inv.source === 'values' ? 'required property' : 'required flag';
     throw validationError(`${what}${missing.length > 1 ? 's' : ''} ${list(missing.map(label))} not set`, 'missing_required_flag', {
@@ -158,7 +159,7 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
 export function flagValues(inv: Invocation): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of flagsOf(inv.command).values()) {
-    const v = inv.values.has(f.name) ? inv.values.get(f.name) : defaultValue(f.spec);
+    const v = inv.values.has(f.name) ? inv.values.get(f.name) : inv.sourced?.has(f.name) ? inv.sourced.get(f.name) : defaultValue(f.spec);
     out[camelCase(f.name)] = v;
   }
   return out;

@@ -11,10 +11,11 @@ import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { findCommand, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
-import { validationError } from '../contract/errors.ts';
+import { toAxError, validationError } from '../contract/errors.ts';
 import { inputSchema } from '../parse/input-schema.ts';
 import { bindValues } from '../parse/validate.ts';
-import { reportError, runEnv, runInvocation } from './run.ts';
+import { reportError, runEnv, runInvocation, type RunEnv } from './run.ts';
+import { endSpan } from './trace.ts';
 import type { ExecuteOptions } from './options.ts';
 
 function stdoutIsTTY(s: OutputStream): boolean {
@@ -42,23 +43,35 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
   } catch {
     /* reported below */
   }
+  let spanName = root.name;
+  const finish = async (env: RunEnv, code: number, errorKind?: string) => {
+    await endSpan(env.trace, env.env, { name: spanName, program: root.name, version: env.version(), exitCode: code, errorKind });
+    return code;
+  };
   try {
     const { command } = findCommand(root, argv);
+    spanName = command.commandPath();
     if (injectedInForce(command, 'format')) fmt = scanFormat(command, argv);
     mode = fmt?.trim() ? detectMode(fmt, undefined, tty) : detectMode(undefined, envVars.AGENT_MODE, tty);
   } catch (e) {
-    return reportError(e, runEnv(root, options, mode));
+    const env = runEnv(root, options, mode);
+    return finish(env, reportError(e, env), kindOf(e));
   }
   const env = runEnv(root, options, mode);
   options.onReporter?.((e) => reportError(e, env));
   try {
     let inv = parseArgv(root, argv);
+    spanName = inv.command.commandPath();
     if (inv.values.has('args-json') && injectedInForce(inv.command, 'args-json')) inv = await argsJsonInvocation(inv);
     const out = await runInvocation(inv, env);
-    return out.exitCode;
+    return finish(env, out.exitCode, out.error?.kind);
   } catch (e) {
-    return reportError(e, env);
+    return finish(env, reportError(e, env), kindOf(e));
   }
+}
+
+function kindOf(e: unknown): string {
+  return toAxError(e).kind;
 }
 
 /**

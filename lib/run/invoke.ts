@@ -10,6 +10,8 @@ import { runEnv, runInvocation, reportError, type RunEnv } from './run.ts';
 import { bindValues } from '../parse/validate.ts';
 import { flagsOf } from '../tree/flagset.ts';
 import type { FlagSpec } from '../tree/flags.ts';
+import { endSpan } from './trace.ts';
+import type { NotificationLevel } from './logger.ts';
 
 /** Options of {@link invokeCommand}. */
 export interface InvokeOptions {
@@ -17,8 +19,17 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   /** Receives `ctx.progress` reports. */
   onProgress?: (done: number, total?: number, message?: string) => void;
-  /** Receives `ctx.log` / `ctx.warn` lines (the MCP bridge forwards them as `notifications/message`). */
-  onLog?: (level: 'info' | 'warning', message: string) => void;
+  /**
+   * Receives `ctx.log` / `ctx.warn` lines and every `ctx.logger` line (data: the line's object); the
+   * MCP bridge forwards them as `notifications/message`.
+   */
+  onLog?: (level: NotificationLevel, data: unknown) => void;
+  /** The caller's W3C `traceparent` (MCP `_meta.traceparent`); invalid or absent: `TRACEPARENT` of `env`, else a new trace. */
+  traceparent?: string;
+  /** The caller's `tracestate` (MCP `_meta.tracestate`), used with {@link traceparent}. */
+  tracestate?: string;
+  /** The MCP tool name, recorded on the exported span. */
+  tool?: string;
   /** Environment seen by the handler. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** Program version for the error line. */
@@ -62,7 +73,7 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
   const out = buffer();
   const err = buffer();
   const env: RunEnv = {
-    ...runEnv(root, { stdout: out.stream, stderr: err.stream, stdin: Readable.from([]), stdinIsTTY: false, env: options.env, signal: options.signal, version: options.version, onProgress: options.onProgress }, 'json'),
+    ...runEnv(root, { stdout: out.stream, stderr: err.stream, stdin: Readable.from([]), stdinIsTTY: false, env: options.env, signal: options.signal, version: options.version, onProgress: options.onProgress }, 'json', { traceparent: options.traceparent, tracestate: options.tracestate }),
     onLog: options.onLog,
     collectItems: true,
   };
@@ -78,6 +89,8 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
     const error = toAxError(e);
     outcome = { exitCode: reportError(error, env), error };
   }
+  // the span is exported in the background (bounded): a call's answer never waits for a collector
+  void endSpan(env.trace, env.env, { name: cmd.commandPath(), program: root.name, version: env.version(), exitCode: outcome.exitCode, errorKind: outcome.error?.kind, tool: options.tool });
   const stderr = err.text();
   const result: InvokeResult = { exitCode: outcome.exitCode, stdout: out.text(), stderr, payload: outcome.payload, items: outcome.items, error: outcome.error };
   if (outcome.error) {

@@ -11,7 +11,11 @@
 import type { Readable } from 'node:stream';
 import type { Command } from '../tree/command.ts';
 import { errorLine, humanError, successLine, type SuccessMeta } from '../contract/envelope.ts';
-import { newIdempotencyKey, newSpanId, newTraceId } from '../contract/ids.ts';
+import { newIdempotencyKey } from '../contract/ids.ts';
+import { childEnv, startTrace, traceparentOf, type RunTrace } from './trace.ts';
+import { createLogger, logLevelOf, type NotificationLevel } from './logger.ts';
+import { explainTarget, explainText, resolveSources, type FlagProvenance } from './provenance.ts';
+import type { Logger } from '../tree/logging.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import type { RunContext } from '../tree/command.ts';
@@ -37,6 +41,8 @@ export interface RunEnv {
   stdinIsTTY: () => boolean;
   env: Record<string, string | undefined>;
   signal: AbortSignal;
+  /** The run's trace (the caller's, continued, or a new one) and its own span. */
+  trace: RunTrace;
   traceId: string;
   spanId: string;
   newKey: () => string;
@@ -44,14 +50,21 @@ export interface RunEnv {
   onProgress?: (done: number, total?: number, message?: string) => void;
   /** Keep every stream item in the outcome (the MCP bridge builds structuredContent from them). */
   collectItems?: boolean;
-  /** Receives `ctx.log` (`info`) and `ctx.warn` (`warning`) lines as well (MCP `notifications/message`). */
-  onLog?: (level: 'info' | 'warning', message: string) => void;
+  /**
+   * Receives `ctx.log` (`info`), `ctx.warn` (`warning`) and every `ctx.logger` line (its level
+   * mapped to an MCP level; data = the line's object) — MCP `notifications/message`.
+   */
+  onLog?: (level: NotificationLevel, data: unknown) => void;
 }
 
-/** Builds the per-run environment shared by the CLI path and the MCP/JSON paths. */
-export function runEnv(root: Command, options: ExecuteOptions, mode: Mode): RunEnv {
+/**
+ * Builds the per-run environment shared by the CLI path and the MCP/JSON paths. The trace comes
+ * from `given` (an MCP call's `_meta`), else `TRACEPARENT`/`TRACESTATE` in the environment, else is new.
+ */
+export function runEnv(root: Command, options: ExecuteOptions, mode: Mode, given?: { traceparent?: string; tracestate?: string }): RunEnv {
   const stdout = options.stdout ?? process.stdout;
   const env = options.env ?? process.env;
+  const trace = startTrace(env, given);
   let version: string | undefined;
   return {
     root,
@@ -62,8 +75,9 @@ export function runEnv(root: Command, options: ExecuteOptions, mode: Mode): RunE
     stdinIsTTY: () => options.stdinIsTTY ?? (options.stdin ? false : process.stdin.isTTY === true),
     env,
     signal: options.signal ?? new AbortController().signal,
-    traceId: newTraceId(),
-    spanId: newSpanId(),
+    trace,
+    traceId: trace.traceId,
+    spanId: trace.spanId,
     newKey: newIdempotencyKey,
     version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
     onProgress: options.onProgress,
@@ -194,12 +208,14 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     const warnings = [...inv.warnings];
     if (cmd.deprecated) warnings.unshift(`Command ${JSON.stringify(cmd.name)} is deprecated, ${cmd.deprecated}`);
     for (const w of warnings) env.stderr.write(`${w}\n`);
+    const provenance = await resolveSources(inv, env.env);
+    if (provenance && inv.values.has('explain') && injectedInForce(cmd, 'explain')) return await explain(inv, env, provenance);
     validateInvocation(inv);
     if (!cmd.runnable()) {
       await write(env.stdout, helpText(cmd));
       return { exitCode: 0, help: true };
     }
-    return await runHandler(inv, env, warnings);
+    return await runHandler(inv, env, warnings, provenance);
   } catch (e) {
     const error = toAxError(e);
     return { exitCode: reportError(error, env), error };
@@ -210,7 +226,18 @@ function baseMeta(env: RunEnv, key: string): SuccessMeta {
   return { trace_id: env.traceId, span_id: env.spanId, idempotency_key: key };
 }
 
-async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Promise<RunOutcome> {
+/** `--explain <flag>`: the provenance of one flag (human text, or an envelope with all of them in meta.provenance). */
+async function explain(inv: Invocation, env: RunEnv, provenance: Record<string, FlagProvenance>): Promise<RunOutcome> {
+  const target = explainTarget(inv, String(inv.values.get('explain')));
+  const label = flagLabel(inv, target.name);
+  const p = provenance[label]!;
+  const data = { flag: label, ...p };
+  if (env.mode === 'json') await write(env.stdout, successLine(data, { ...baseMeta(env, env.newKey()), provenance }));
+  else await write(env.stdout, explainText(label, p));
+  return { exitCode: 0, payload: data };
+}
+
+async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], provenance?: Record<string, FlagProvenance>): Promise<RunOutcome> {
   const cmd = inv.command;
   const flags = flagValues(inv);
   const dryRun = injectedInForce(cmd, 'dry-run') && flags.dryRun === true;
@@ -223,6 +250,7 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Pro
   const stdout = guardStream(env.stdout);
   const stderr = guardStream(env.stderr);
   const label = (n: string) => flagLabel(inv, n);
+  let logger: Logger | undefined;
   const ctx: RunContext = {
     flags: flags as RunContext['flags'],
     args: argValues(inv) as RunContext['args'],
@@ -248,6 +276,11 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Pro
     },
     traceId: env.traceId,
     spanId: env.spanId,
+    traceparent: traceparentOf(env.trace),
+    childEnv: (extra) => childEnv(env.trace, env.env, extra),
+    get logger() {
+      return (logger ??= runLogger(cmd, env, stderr, () => closed));
+    },
     progress: (done, total, message) => {
       if (!closed) env.onProgress?.(done, total, message);
     },
@@ -280,6 +313,7 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Pro
     if (dryRun) m.dry_run = true;
     if (warnings.length) m.warnings = [...warnings];
     if (would.length) m.would = [...would];
+    if (provenance) m.provenance = provenance;
     return m;
   };
   try {
@@ -319,6 +353,20 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[]): Pro
   } finally {
     closed = true;
   }
+}
+
+/** The run's `ctx.logger` (built on first use; pino loads then). */
+function runLogger(cmd: Command, env: RunEnv, stderr: OutputStream, isClosed: () => boolean): Logger {
+  const decl = env.root.logging;
+  const base = { program: env.root.name, version: env.version(), command: cmd.commandPath(), trace_id: env.traceId, span_id: env.spanId, ...decl?.labels };
+  const onLog = env.onLog;
+  return createLogger({
+    stderr,
+    mode: env.mode,
+    level: logLevelOf(decl?.level, env.env),
+    base,
+    onLog: onLog && ((level, data) => (isClosed() ? undefined : onLog(level, data))),
+  });
 }
 
 async function* toAsync<T>(it: Iterable<T>): AsyncIterable<T> {

@@ -13,6 +13,7 @@ import { visibleFlags } from '../tree/flagset.ts';
 import { outputSchema } from './tool.ts';
 import { declarations, defaultToolName, isReserved, toolRefs, toolStatus, promptListEntry, resourceListEntry } from './walk.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
+import { nonDeterministicFields } from './nondeterministic.ts';
 
 /** Version of the ax document's shape. */
 export const AX_SCHEMA_VERSION = '1.0.0';
@@ -32,6 +33,8 @@ function flagEntry(f: Flag): Json {
   if (f.spec.deprecated) e.deprecated = f.spec.deprecated;
   if (f.spec.mcp === false) e.mcp = false;
   if (f.spec.schema) e.schema = f.spec.schema;
+  if (f.spec.env !== undefined) e.env = f.spec.env;
+  if (f.spec.config !== undefined) e.config_key = f.spec.config;
   if (f.builtin) e.builtin = true;
   return e;
 }
@@ -55,6 +58,7 @@ function commandEntry(cmd: Command, toolNames: Map<Command, string>): Json {
     if (cmd.output.mediaType) o.media_type = cmd.output.mediaType;
     e.output = o;
   }
+  if (cmd.runnable()) e.non_deterministic_fields = nonDeterministicFields(cmd);
   if (cmd.confirmationFlag) e.confirmation_flag = cmd.confirmationFlag;
   const { local, inherited } = visibleFlags(cmd);
   e.flags = [...local.map(flagEntry), ...inherited.map((f) => ({ ...flagEntry(f), inherited: true }))];
@@ -123,7 +127,7 @@ export function axDocument(root: Command, version: string): Json {
     mode_detection: MODE_DETECTION,
     success_envelope: {
       stream: 'stdout',
-      format: 'json mode: one line {"data":<payload>,"meta":{"trace_id","span_id","idempotency_key","dry_run"?,"warnings"?,"would"?}}; a stream (output.kind "stream") writes one such line per item (NDJSON)',
+      format: 'json mode: one line {"data":<payload>,"meta":{"trace_id","span_id","idempotency_key","dry_run"?,"warnings"?,"would"?,"provenance"?}}; a stream (output.kind "stream") writes one such line per item (NDJSON)',
     },
     error_envelope: {
       stream: 'stderr',

@@ -15,6 +15,19 @@ import type { Mode } from '../contract/mode.ts';
 import type { ArgValues, FlagDecls, FlagValues } from './values.ts';
 import { checkFlagDecl, type Flag, type FlagSpec } from './flags.ts';
 import type { PromptDecl, ResourceDecl } from './declarations.ts';
+import { checkLoggingDecl, type Logger, type LoggingDecl } from './logging.ts';
+import { checkNonDeterministic } from './nondeterministic.ts';
+
+/** Where the config file of a program is (root only). */
+export interface ConfigFileDecl {
+  /**
+   * Path of the JSONC config file, or a function of the run's environment giving it (undefined: no
+   * file). A leading `~/` is the environment's `HOME`. A missing file supplies nothing.
+   */
+  file: string | ((env: Record<string, string | undefined>) => string | undefined);
+  /** Size cap in bytes. Default 1 MiB (see readConfig). */
+  maxBytes?: number;
+}
 
 /** What re-running a command does (clispec `effects`; MCP annotations, SPEC §6). */
 export type Effects = 'read_only' | 'idempotent' | 'non_idempotent';
@@ -36,6 +49,13 @@ export interface OutputDecl {
   pagination?: { style: 'offset' | 'cursor'; limitFlag: string; offsetFlag?: string; cursorFlag?: string; cursorField?: string };
   /** Flag (long name) that selects output fields. */
   fieldsFlag?: string;
+  /**
+   * Fields of the payload whose values differ between runs (ids, times): dotted paths into the
+   * payload (for a stream, into one item), array items traversed transparently — `'id'`,
+   * `'created_at'`, `'tasks.id'`. Published in `__schema --as=ax` as `non_deterministic_fields`
+   * (prefixed `data.`, with the envelope's `meta.*` ids), and masked by `ax-ts/golden`.
+   */
+  nonDeterministic?: readonly string[];
 }
 
 /** A `run` handler: returns the payload, nothing, or an (async) iterable of stream items. */
@@ -101,6 +121,10 @@ export interface CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDe
   render?: RenderFn;
   /** Version of the program (root only); else resolved by `resolveVersion`. */
   version?: string;
+  /** Root only: the level and labels of `ctx.logger` (see {@link LoggingDecl}). */
+  logging?: LoggingDecl;
+  /** Root only: the config file that flags with a `config` key read (see {@link ConfigFileDecl}). */
+  config?: ConfigFileDecl;
   /** Children, added with {@link Command.addCommand}. */
   commands?: Command[];
 }
@@ -143,6 +167,8 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   run?: RunFn<any, any>;
   render?: RenderFn;
   version?: string;
+  logging?: LoggingDecl;
+  config?: ConfigFileDecl;
   /** Parent command, undefined at the root. */
   parent?: Command;
   private _prompts: readonly Readonly<PromptDecl>[] = Object.freeze([]);
@@ -191,6 +217,10 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     this.run = config.run as RunFn<any, any> | undefined;
     this.render = config.render;
     this.version = config.version;
+    checkLoggingDecl(this.name, config.logging);
+    this.logging = config.logging;
+    this.config = config.config;
+    checkNonDeterministic(this.name, config.output?.nonDeterministic);
     for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)]) checkFlagDecl(this.name, n, s);
     if (config.commands) this.addCommand(...config.commands);
   }
@@ -357,8 +387,21 @@ export interface RunContext<F extends FlagDecls = FlagDecls, A extends readonly 
   readonly version: string;
   /** 32 lower-hex trace id of this invocation. */
   traceId: string;
-  /** 16 lower-hex span id of this invocation. */
+  /** 16 lower-hex span id of this invocation (its parent is the caller's span when the run continues a trace). */
   spanId: string;
+  /** This run's span as a W3C `traceparent` (`00-<traceId>-<spanId>-<flags>`). */
+  readonly traceparent: string;
+  /**
+   * The environment for a child process this handler starts: {@link env} plus `extra`, with
+   * `TRACEPARENT` (this run's span) and `TRACESTATE` (the caller's) set, so the child continues the
+   * trace. Usage: `spawn('git', args, { env: ctx.childEnv() })`.
+   */
+  childEnv(extra?: Record<string, string | undefined>): Record<string, string>;
+  /**
+   * The structured logger of this run (pino, loaded on first use): JSON lines on stderr with
+   * trace_id, span_id, command, program, version and the root's labels; see {@link Logger}.
+   */
+  readonly logger: Logger;
   /** Reports progress (MCP `notifications/progress` when the caller asked for it; a no-op otherwise). */
   progress(done: number, total?: number, message?: string): void;
   /** Writes one diagnostic line to stderr (never stdout); under MCP also a `notifications/message` (level info). */

@@ -81,6 +81,17 @@ export interface FlagSpec<T extends FlagType = FlagType> {
    * `properties`, all of them `required` and `additionalProperties: false` if strict clients should keep it.
    */
   schema?: Record<string, unknown>;
+  /**
+   * Environment variable that supplies the value when the flag is not given (`'TASKS_LIMIT'`),
+   * read as flag text (`true`/`false`, comma lists for slices, `1m30s` for durations); an empty
+   * variable counts as unset. Order: flag > env > config > default.
+   */
+  env?: string;
+  /**
+   * Key in the program's config file (the root's `config.file`) that supplies the value when neither
+   * the flag nor {@link env} does: a dotted path (`'server.port'`), the value typed as JSON.
+   */
+  config?: string;
 }
 
 /** A flag as seen by one command: its declaration, name and where it comes from. */
@@ -316,6 +327,8 @@ export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
   if (spec.choices && !['string', 'stringSlice', 'stringArray'].includes(spec.type)) {
     throw new TypeError(`${cmd}: choices are for string flags (--${name} is ${spec.type})`);
   }
+  if (spec.env !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(spec.env)) throw new TypeError(`${cmd}: env of --${name} must be an environment variable name ([A-Za-z_][A-Za-z0-9_]*)`);
+  if (spec.config !== undefined && !/^[^.\s]+(\.[^.\s]+)*$/.test(spec.config)) throw new TypeError(`${cmd}: config of --${name} must be a dotted key such as "server.port"`);
   if (spec.choices && spec.default !== undefined && typeof spec.default === 'string' && !spec.choices.includes(spec.default)) {
     throw new TypeError(`${cmd}: default ${JSON.stringify(spec.default)} of --${name} is not one of its choices`);
   }

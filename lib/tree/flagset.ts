@@ -43,6 +43,10 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
     if (prior) throw new TypeError(`${cmd.commandPath()}: flags --${prior} and --${f.name} both use the shorthand -${f.spec.short}`);
     shorts.set(f.spec.short, f.name);
   }
+  // --explain <flag>: only where some flag has an environment variable or config key to explain
+  if (!out.has('explain') && [...out.values()].some((f) => f.spec.env !== undefined || f.spec.config !== undefined)) {
+    add('explain', { type: 'string', usage: 'say where a flag\'s value comes from (flag > env > config > default) and what it beat; the command does not run' }, false, false, true);
+  }
   if (!out.has('help')) add('help', { type: 'bool', short: shorts.has('h') ? undefined : 'h', usage: `help for ${cmd.name}` }, false, false, true);
   if (cmd === root && !out.has('version')) {
     add('version', { type: 'bool', short: shorts.has('v') ? undefined : 'v', usage: `version for ${cmd.name}` }, false, false, true);

@@ -21,7 +21,7 @@ export interface ToolProperty {
 }
 
 /** Built-in flags that are not tool inputs: help/version are for people, format is forced to json. */
-const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json']);
+const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json', 'explain']);
 
 /**
  * The properties of a command's inputSchema: declared positionals in order, then visible flags not

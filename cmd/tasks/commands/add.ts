@@ -77,7 +77,7 @@ export function addCommand(): Command {
     },
     effects: 'non_idempotent',
     destructive: false, // it only adds a task: clients need not treat it as destructive
-    output: { schema: taskSchema(), cardinality: 'single' },
+    output: { schema: taskSchema(), cardinality: 'single', nonDeterministic: ['created_at'] },
     run: async (ctx) => {
       const a = addArgs(ctx, ctx.args.title, ctx.flags.tag, ctx.flags.due);
       const file = await storePath(ctx);

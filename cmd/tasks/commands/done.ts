@@ -22,7 +22,7 @@ export function doneCommand(): Command {
     example: ['tasks done 1', 'tasks done 1 --dry-run'].join('\n'),
     args: ID_ARG,
     effects: 'idempotent',
-    output: { schema: taskSchema(), cardinality: 'single' },
+    output: { schema: taskSchema(), cardinality: 'single', nonDeterministic: ['done_at'] },
     run: async (ctx) => {
       const id = parseId(ctx.args.id);
       const file = await storePath(ctx);

@@ -1,0 +1,180 @@
+/**
+ * RFC 6902 JSON Patch applied to JSONC *text*: every operation becomes a minimal text edit made by
+ * Microsoft's `jsonc-parser` (`modify` + `applyEdits`), so comments, blank lines, key order and
+ * indentation outside the edited values stay byte for byte. Paths are RFC 6901 JSON Pointers.
+ * jsonc-parser is loaded on first use. Source: RFC 6902 (add, remove, replace, move, copy, test;
+ * a failed operation fails the whole patch), RFC 6901; ax-go config.Patch (Hujson, comments kept).
+ */
+import { createRequire } from 'node:module';
+import { AxError } from '../contract/errors.ts';
+
+type Jsonc = typeof import('jsonc-parser');
+let jsonc: Jsonc | undefined;
+/** jsonc-parser, required on first use (an ordinary run never loads it). */
+export function jsoncParser(): Jsonc {
+  return (jsonc ??= createRequire(import.meta.url)('jsonc-parser') as Jsonc);
+}
+
+/** One RFC 6902 operation. */
+export type PatchOperation =
+  | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
+  | { op: 'remove'; path: string }
+  | { op: 'move' | 'copy'; from: string; path: string };
+
+/** A parse failure of JSONC text: the first error, with its 1-based line and column. */
+export interface JsoncError {
+  error: string;
+  offset: number;
+  line: number;
+  column: number;
+}
+
+/** Parses JSONC (comments, trailing commas). @returns the value, or the first syntax error. */
+export function parseJsonc(text: string): { value: unknown; error?: JsoncError } {
+  const p = jsoncParser();
+  const errors: import('jsonc-parser').ParseError[] = [];
+  const value = p.parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  if (!errors.length) return { value };
+  const e = errors[0]!;
+  const before = text.slice(0, e.offset).split('\n');
+  return { value, error: { error: p.printParseErrorCode(e.error), offset: e.offset, line: before.length, column: before.at(-1)!.length + 1 } };
+}
+
+function patchError(message: string, index: number, op: unknown, reason: string): AxError {
+  return new AxError('config_patch_invalid', message, {
+    context: { reason, operation: index, op },
+    fix: 'Fix the patch (RFC 6902: op add|remove|replace|move|copy|test, path a JSON Pointer such as /server/port); nothing was written.',
+  });
+}
+
+/** Decodes an RFC 6901 pointer into segments (`/a~1b/0` → `['a/b', '0']`); undefined when malformed. */
+function pointer(p: unknown): string[] | undefined {
+  if (typeof p !== 'string') return undefined;
+  if (p === '') return [];
+  if (!p.startsWith('/')) return undefined;
+  return p
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+type Json = unknown;
+/** The value at `segs`, with a typed path for jsonc-parser (array indices as numbers). */
+function lookup(root: Json, segs: string[]): { found: boolean; value?: Json; path: (string | number)[] } {
+  let cur: Json = root;
+  const path: (string | number)[] = [];
+  for (const s of segs) {
+    if (Array.isArray(cur)) {
+      if (!/^(0|[1-9]\d*)$/.test(s) || Number(s) >= cur.length) return { found: false, path };
+      path.push(Number(s));
+      cur = cur[Number(s)];
+    } else if (cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, s)) {
+      path.push(s);
+      cur = (cur as Record<string, Json>)[s];
+    } else return { found: false, path };
+  }
+  return { found: true, value: cur, path };
+}
+
+function deepEqual(a: Json, b: Json): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as Json[]).length && a.every((x, i) => deepEqual(x, (b as Json[])[i]));
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, Json>)[k], (b as Record<string, Json>)[k]));
+}
+
+/** Indentation and line ending of the text, so inserted members look like their neighbours. */
+function formatting(text: string): import('jsonc-parser').FormattingOptions {
+  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
+  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+}
+
+/**
+ * Applies an RFC 6902 patch to JSONC text. Operations run in order on the result of the previous
+ * one; if any fails, the whole patch fails (the input text is untouched).
+ * @param patch an array of operations, or its JSON text.
+ * @returns the new text.
+ * @throws AxError `config_invalid` when `text` is not valid JSONC; `config_patch_invalid` (exit 2)
+ *   when the patch is not an array of operations, a pointer is malformed, a target is missing, a
+ *   `test` fails, or the result would not be valid JSONC.
+ */
+export function applyJsoncPatch(text: string, patch: readonly PatchOperation[] | string): string {
+  const p = jsoncParser();
+  let ops: unknown = patch;
+  if (typeof patch === 'string') {
+    try {
+      ops = JSON.parse(patch);
+    } catch (e) {
+      throw patchError(`the patch is not JSON: ${(e as Error).message}`, -1, null, 'not_json');
+    }
+  }
+  if (!Array.isArray(ops)) throw patchError('a JSON Patch is an array of operations', -1, ops, 'not_an_array');
+  const parsed = parseJsonc(text);
+  if (parsed.error) throw new AxError('config_invalid', `the config is not valid JSONC: ${parsed.error.error} at line ${parsed.error.line}, column ${parsed.error.column}`, { context: { ...parsed.error }, fix: 'Fix the syntax of the config file first.' });
+  const fmt = formatting(text);
+  let out = text;
+  let doc = parsed.value;
+  const edit = (path: (string | number)[], value: unknown, insert = false) => {
+    out = p.applyEdits(out, p.modify(out, path, value, { formattingOptions: fmt, isArrayInsertion: insert }));
+    doc = parseJsonc(out).value;
+  };
+  (ops as unknown[]).forEach((raw, i) => {
+    const op = raw as Record<string, unknown>;
+    if (op === null || typeof op !== 'object' || Array.isArray(op)) throw patchError(`operation ${i} is not an object`, i, raw, 'not_an_operation');
+    const name = op.op;
+    const segs = pointer(op.path);
+    if (!segs) throw patchError(`operation ${i}: path ${JSON.stringify(op.path)} is not a JSON Pointer (RFC 6901)`, i, op, 'invalid_pointer');
+    const needValue = name === 'add' || name === 'replace' || name === 'test';
+    if (needValue && !('value' in op)) throw patchError(`operation ${i} (${String(name)}) needs a value`, i, op, 'missing_value');
+    const add = (value: unknown) => {
+      if (segs.length === 0) return edit([], value);
+      const parent = lookup(doc, segs.slice(0, -1));
+      const last = segs.at(-1)!;
+      if (!parent.found || parent.value === null || typeof parent.value !== 'object') throw patchError(`operation ${i}: the parent of ${JSON.stringify(op.path)} does not exist`, i, op, 'path_not_found');
+      if (Array.isArray(parent.value)) {
+        const idx = last === '-' ? parent.value.length : /^(0|[1-9]\d*)$/.test(last) ? Number(last) : NaN;
+        if (!(idx <= parent.value.length)) throw patchError(`operation ${i}: ${JSON.stringify(last)} is not an index of the array at ${JSON.stringify(op.path)}`, i, op, 'path_not_found');
+        return edit([...parent.path, idx], value, true);
+      }
+      return edit([...parent.path, last], value);
+    };
+    switch (name) {
+      case 'add':
+        return add(op.value);
+      case 'replace':
+      case 'remove': {
+        const t = lookup(doc, segs);
+        if (!t.found) throw patchError(`operation ${i} (${name}): nothing at ${JSON.stringify(op.path)}`, i, op, 'path_not_found');
+        if (name === 'replace') return edit(t.path, op.value);
+        if (segs.length === 0) throw patchError(`operation ${i}: the whole document cannot be removed`, i, op, 'path_not_found');
+        return edit(t.path, undefined);
+      }
+      case 'test': {
+        const t = lookup(doc, segs);
+        if (!t.found || !deepEqual(t.value, op.value)) throw patchError(`operation ${i} (test) failed: the value at ${JSON.stringify(op.path)} is not ${JSON.stringify(op.value)}`, i, op, 'test_failed');
+        return;
+      }
+      case 'move':
+      case 'copy': {
+        const from = pointer(op.from);
+        if (!from) throw patchError(`operation ${i}: from ${JSON.stringify(op.from)} is not a JSON Pointer (RFC 6901)`, i, op, 'invalid_pointer');
+        const src = lookup(doc, from);
+        if (!src.found) throw patchError(`operation ${i} (${name}): nothing at ${JSON.stringify(op.from)}`, i, op, 'path_not_found');
+        if (name === 'move') {
+          if (segs.length > from.length && from.every((s, k) => segs[k] === s)) throw patchError(`operation ${i}: cannot move ${JSON.stringify(op.from)} into itself`, i, op, 'invalid_move');
+          if (from.length === segs.length && from.every((s, k) => segs[k] === s)) return;
+          if (from.length === 0) throw patchError(`operation ${i}: the whole document cannot be moved`, i, op, 'invalid_move');
+          edit(src.path, undefined);
+        }
+        return add(structuredClone(src.value));
+      }
+      default:
+        throw patchError(`operation ${i}: unknown op ${JSON.stringify(name)} (RFC 6902: add, remove, replace, move, copy, test)`, i, op, 'unknown_op');
+    }
+  });
+  const check = parseJsonc(out);
+  if (check.error) throw patchError(`the patched config would not be valid JSONC (${check.error.error})`, -1, null, 'invalid_result');
+  return out;
+}

@@ -1,0 +1,149 @@
+/**
+ * Where each flag value came from. A flag may declare an environment variable (`FlagSpec.env`) and
+ * a config key (`FlagSpec.config`, read from the root's `config.file`); a value resolves in one
+ * fixed order — flag (or MCP/`--args-json` property) > env > config > default — and the provenance
+ * of every such flag says which source won and which lower ones it beat. `--explain <flag>` prints
+ * it; json envelopes carry it in `meta.provenance`. Source: ax-go's documented precedence (flags
+ * over environment over config over defaults, as in viper); issue 16.
+ */
+import { homedir } from 'node:os';
+import type { Command } from '../tree/command.ts';
+import type { Flag } from '../tree/flags.ts';
+import { applyFlagText, checkFlagValue } from '../tree/flags.ts';
+import { flagsOf } from '../tree/flagset.ts';
+import { AxError, validationError } from '../contract/errors.ts';
+import type { Invocation } from '../parse/parse.ts';
+import { flagLabel } from '../parse/validate.ts';
+import { suggestionsFor } from '../parse/suggest.ts';
+
+/** The provenance of one flag's value. */
+export interface FlagProvenance {
+  /** The source that won: `flag` (CLI), `argument` (MCP or `--args-json` property), `env`, `config` or `default`. */
+  source: 'flag' | 'argument' | 'env' | 'config' | 'default';
+  /** The environment variable the flag reads, when it declares one. */
+  env?: string;
+  /** The config key the flag reads and the file, when it declares one. */
+  config?: { key: string; file: string | null };
+  /** Lower-precedence sources that also had a value and lost, in precedence order. */
+  beat: ('env' | 'config' | 'default')[];
+}
+
+/** Flags of `cmd` that declare an env var or a config key. */
+export function sourcedFlags(cmd: Command): Flag[] {
+  return [...flagsOf(cmd).values()].filter((f) => f.spec.env !== undefined || f.spec.config !== undefined);
+}
+
+function configPath(root: Command, env: Record<string, string | undefined>): string | undefined {
+  const decl = root.config;
+  if (!decl) return undefined;
+  const p = typeof decl.file === 'function' ? decl.file(env) : decl.file;
+  if (!p) return undefined;
+  return p.startsWith('~/') ? `${env.HOME ?? homedir()}${p.slice(1)}` : p;
+}
+
+function lookup(doc: unknown, key: string): { found: boolean; value?: unknown } {
+  let cur = doc;
+  for (const seg of key.split('.')) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !Object.prototype.hasOwnProperty.call(cur, seg)) return { found: false };
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur === null ? { found: false } : { found: true, value: cur };
+}
+
+/**
+ * Fills `inv.sourced` with the env and config values of the flags not given, and returns the
+ * provenance of every flag that has an env or config source (keyed by its label: `--limit` on the
+ * CLI, `limit` over MCP); undefined when the command has none (nothing is read).
+ * @throws AxError `validation_error` (reason `invalid_env_value`) when an environment variable does
+ *   not parse as the flag's type; `config_invalid` when the config file is invalid or a key holds a
+ *   value of the wrong type; `config_too_large` as readConfig.
+ */
+export async function resolveSources(inv: Invocation, env: Record<string, string | undefined>): Promise<Record<string, FlagProvenance> | undefined> {
+  const flags = sourcedFlags(inv.command);
+  if (flags.length === 0) return undefined;
+  const root = inv.command.root();
+  const file = flags.some((f) => f.spec.config !== undefined) ? configPath(root, env) : undefined;
+  let doc: unknown;
+  if (file) {
+    const { readConfig } = await import('./config.ts');
+    try {
+      doc = await readConfig(file, { maxBytes: root.config?.maxBytes });
+    } catch (e) {
+      if (!(e instanceof AxError && e.kind === 'config_invalid' && e.context?.reason === 'not_found')) throw e; // a missing file supplies nothing
+    }
+  }
+  const out: Record<string, FlagProvenance> = {};
+  const sourced = (inv.sourced ??= new Map());
+  for (const f of flags) {
+    const { spec, name } = f;
+    const label = flagLabel(inv, name);
+    const raw = spec.env !== undefined ? env[spec.env] : undefined;
+    const hasEnv = raw !== undefined && raw !== '';
+    const cfg = spec.config !== undefined && doc !== undefined ? lookup(doc, spec.config) : { found: false };
+    const hasDefault = spec.default !== undefined;
+    const p = { source: 'default' } as FlagProvenance;
+    if (spec.env !== undefined) p.env = spec.env;
+    if (spec.config !== undefined) p.config = { key: spec.config, file: file ?? null };
+    p.beat = [];
+    if (inv.values.has(name)) {
+      p.source = inv.source === 'values' ? 'argument' : 'flag';
+      if (hasEnv) p.beat.push('env');
+      if (cfg.found) p.beat.push('config');
+      if (hasDefault) p.beat.push('default');
+    } else if (hasEnv) {
+      p.source = 'env';
+      try {
+        sourced.set(name, applyFlagText(name, spec, undefined, raw, true));
+      } catch (e) {
+        const why = e instanceof AxError ? String(e.context?.expected ?? e.message) : String(e);
+        throw validationError(`invalid value ${JSON.stringify(raw)} in ${spec.env} (for ${label}): expected ${why}`, 'invalid_env_value', {
+          context: { env: spec.env, flag: label, value: raw },
+          fix: `Set ${spec.env} to ${why}, unset it, or give ${label} explicitly.`,
+        });
+      }
+      if (cfg.found) p.beat.push('config');
+      if (hasDefault) p.beat.push('default');
+    } else if (cfg.found) {
+      p.source = 'config';
+      try {
+        sourced.set(name, checkFlagValue(`${spec.config}`, spec, cfg.value));
+      } catch (e) {
+        const why = e instanceof AxError ? String(e.context?.expected ?? e.message) : String(e);
+        throw new AxError('config_invalid', `the config key ${JSON.stringify(spec.config)} in ${file} (for ${label}) holds ${JSON.stringify(cfg.value)}: expected ${why}`, {
+          context: { path: file, key: spec.config, flag: label, reason: 'wrong_type' },
+          fix: `Set ${JSON.stringify(spec.config)} in ${file} to ${why}, or give ${label} explicitly.`,
+        });
+      }
+      if (hasDefault) p.beat.push('default');
+    }
+    out[label] = p;
+  }
+  return out;
+}
+
+/** Human text of `--explain <flag>`: which source won and what it beat. */
+export function explainText(label: string, p: FlagProvenance): string {
+  const where = (s: string) => (s === 'env' ? `env ${p.env}` : s === 'config' ? `config key ${JSON.stringify(p.config?.key)}${p.config?.file ? ` in ${p.config.file}` : ' (no config file)'}` : s);
+  const won = p.source === 'flag' ? `the flag ${label}` : p.source === 'argument' ? `the property ${label}` : where(p.source);
+  const sources = [p.env !== undefined ? `env ${p.env}` : undefined, p.config ? where('config') : undefined].filter(Boolean).join(', ');
+  return `${label}: from ${won}${p.beat.length ? `; beat ${p.beat.map(where).join(', ')}` : ''}\n  order: flag > env > config > default${sources ? ` (declared: ${sources})` : ''}\n`;
+}
+
+/**
+ * The flag `--explain` names (`limit`, `--limit` or `-l`'s long name) among those with a source.
+ * @throws AxError `validation_error` (reason `unknown_flag`) naming the flags it can explain.
+ */
+export function explainTarget(inv: Invocation, asked: string): Flag {
+  const name = asked.replace(/^--?/, '');
+  const flags = sourcedFlags(inv.command);
+  const found = flags.find((f) => f.name === name || (asked.startsWith('-') && !asked.startsWith('--') && f.spec.short === name));
+  if (found) return found;
+  const names = flags.map((f) => f.name);
+  const suggestions = suggestionsFor(name, names).map((n) => `--${n}`);
+  throw validationError(`--explain ${asked}: no flag of ${JSON.stringify(inv.command.commandPath())} with an env or config source is named ${JSON.stringify(name)}`, 'unknown_flag', {
+    suggestions,
+    context: { flag: asked, explainable: names.map((n) => `--${n}`) },
+    fix: `Pass one of: ${names.map((n) => `--${n}`).join(', ')}.`,
+    usage: inv.command.commandPath(),
+  });
+}

@@ -1,0 +1,141 @@
+/**
+ * The trace a run belongs to. A run continues its caller's W3C trace — `TRACEPARENT`/`TRACESTATE`
+ * in its environment, or `_meta.traceparent`/`_meta.tracestate` of an MCP `tools/call` — and
+ * otherwise starts a new one; either way it has a span of its own, whose ids the envelope and the
+ * error line print. Child processes started with `ctx.childEnv()` continue from that span. When
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` is set the span is exported (otel.ts, loaded only then) and the
+ * export is awaited for at most {@link FLUSH_BOUND_MS}. Source: W3C Trace Context; ax-go
+ * internal/telemetry, internal/mcpserver/trace.go.
+ */
+import { newSpanId, newTraceId } from '../contract/ids.ts';
+import { formatTraceparent, parseTraceparent } from '../contract/trace-context.ts';
+
+/** The trace context of one run. */
+export interface RunTrace {
+  /** 32 lower-hex: the caller's trace id, or a new one. */
+  traceId: string;
+  /** 16 lower-hex: this run's own span. */
+  spanId: string;
+  /** The caller's span, when the run continues a trace. */
+  parentSpanId?: string;
+  /** Trace flags (`01` sampled, the default for a new trace). */
+  flags: string;
+  /** The caller's tracestate, passed on unchanged. */
+  traceState?: string;
+  /** When the run started (epoch ms), the span's start time. */
+  startedAt: number;
+}
+
+/** Longest a finished run waits for its span export before it returns (ms). */
+export const FLUSH_BOUND_MS = 1000;
+
+/**
+ * The trace of a new run: from `given` (an MCP call's `_meta`) when it holds a valid traceparent,
+ * else from `env.TRACEPARENT`/`env.TRACESTATE` when valid, else a new trace. Invalid values are
+ * ignored, as W3C asks of a receiver.
+ */
+export function startTrace(env: Record<string, string | undefined>, given?: { traceparent?: string; tracestate?: string }): RunTrace {
+  const parent = parseTraceparent(given?.traceparent, given?.tracestate) ?? parseTraceparent(env.TRACEPARENT, env.TRACESTATE);
+  const startedAt = Date.now();
+  if (!parent) return { traceId: newTraceId(), spanId: newSpanId(), flags: '01', startedAt };
+  const t: RunTrace = { traceId: parent.traceId, spanId: newSpanId(), parentSpanId: parent.parentSpanId, flags: parent.flags, startedAt };
+  if (parent.traceState) t.traceState = parent.traceState;
+  return t;
+}
+
+/** This run's span as a `traceparent` value (what a child process receives). */
+export function traceparentOf(t: RunTrace): string {
+  return formatTraceparent(t.traceId, t.spanId, t.flags);
+}
+
+/**
+ * The environment for a child process: `base` plus `extra`, with `TRACEPARENT` naming this run's
+ * span and `TRACESTATE` the caller's state (removed when there is none), so the child joins the trace.
+ */
+export function childEnv(t: RunTrace, base: Record<string, string | undefined>, extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...base, ...extra })) if (v !== undefined) out[k] = v;
+  out.TRACEPARENT = traceparentOf(t);
+  if (t.traceState) out.TRACESTATE = t.traceState;
+  else delete out.TRACESTATE;
+  return out;
+}
+
+/** The OTLP/HTTP traces URL from the environment, per the OpenTelemetry spec; undefined = no export. */
+export function tracesUrl(env: Record<string, string | undefined>): string | undefined {
+  if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return undefined;
+  if ((env.OTEL_TRACES_EXPORTER ?? '').trim().toLowerCase() === 'none') return undefined;
+  const signal = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (signal) return signal;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!base) return undefined;
+  return `${base.replace(/\/+$/, '')}/v1/traces`;
+}
+
+/** `OTEL_EXPORTER_OTLP_HEADERS` / `…_TRACES_HEADERS`: `k=v,k2=v2`, values percent-decoded. */
+function otlpHeaders(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of [env.OTEL_EXPORTER_OTLP_HEADERS, env.OTEL_EXPORTER_OTLP_TRACES_HEADERS]) {
+    for (const pair of (raw ?? '').split(',')) {
+      const i = pair.indexOf('=');
+      if (i <= 0) continue;
+      try {
+        out[decodeURIComponent(pair.slice(0, i).trim())] = decodeURIComponent(pair.slice(i + 1).trim());
+      } catch {
+        /* a malformed pair is skipped */
+      }
+    }
+  }
+  return out;
+}
+
+/** What ended: for the span's name, status and attributes. */
+export interface SpanEnd {
+  /** Command path (the span name). */
+  name: string;
+  program: string;
+  version: string;
+  exitCode: number;
+  /** Error kind when the run failed. */
+  errorKind?: string;
+  /** The MCP tool name, when the run is a `tools/call`. */
+  tool?: string;
+}
+
+/**
+ * Ends the run's span: when an OTLP endpoint is configured in `env`, loads the SDK (first time
+ * only), records the span and waits for its export at most {@link FLUSH_BOUND_MS}. Never throws and
+ * never writes: a collector that is down or slow changes neither the exit code nor any output.
+ */
+export async function endSpan(t: RunTrace, env: Record<string, string | undefined>, end: SpanEnd): Promise<void> {
+  const url = tracesUrl(env);
+  if (!url) return;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const { exportSpan } = await import('./otel.ts');
+    const attributes: Record<string, string | number | boolean> = { 'ax.command': end.name, 'ax.exit_code': end.exitCode };
+    if (end.errorKind) attributes['error.type'] = end.errorKind;
+    if (end.tool) Object.assign(attributes, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': end.tool });
+    const flushed = exportSpan(
+      { url, headers: otlpHeaders(env), serviceName: end.program, serviceVersion: end.version, timeoutMs: FLUSH_BOUND_MS },
+      {
+        name: end.name,
+        traceId: t.traceId,
+        spanId: t.spanId,
+        parentSpanId: t.parentSpanId,
+        flags: t.flags,
+        traceState: t.traceState,
+        start: t.startedAt,
+        end: Date.now(),
+        kind: end.tool ? 'server' : 'internal',
+        attributes,
+        error: end.errorKind,
+      },
+    );
+    await Promise.race([flushed, new Promise<void>((r) => (timer = setTimeout(r, FLUSH_BOUND_MS).unref()))]);
+  } catch {
+    /* fail-open: tracing never changes a run's outcome */
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}

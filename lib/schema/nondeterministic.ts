@@ -1,0 +1,21 @@
+/**
+ * The `non_deterministic_fields` of a command: locators (dotted paths from the envelope) of the
+ * output values that differ between runs. Source: ax-go internal/schema/nondeterministic.go (the
+ * same locator form and the same three `meta.*` ids on every envelope command).
+ */
+import type { Command } from '../tree/command.ts';
+
+/** The envelope's own ids, non-deterministic on every command that prints an envelope. */
+export const ENVELOPE_NON_DETERMINISTIC = ['meta.idempotency_key', 'meta.span_id', 'meta.trace_id'] as const;
+
+/**
+ * The sorted, unique non-deterministic locators of a command's output: the envelope's `meta.*` ids
+ * plus `data.<path>` for each declared path; empty for a group (it prints help) and for an `opaque`
+ * output (no envelope; its bytes are the author's).
+ */
+export function nonDeterministicFields(cmd: Command): string[] {
+  if (!cmd.runnable() || cmd.output?.kind === 'opaque') return [];
+  const out = new Set<string>(ENVELOPE_NON_DETERMINISTIC);
+  for (const p of cmd.output?.nonDeterministic ?? []) out.add(`data.${p}`);
+  return [...out].sort();
+}
