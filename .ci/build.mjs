@@ -59,4 +59,7 @@ for (const [name, b] of Object.entries(bins)) {
   Object.assign(meta.outputs, r.metafile.outputs);
 }
 writeFileSync(join(binDir, 'meta.json'), JSON.stringify(meta));
+// The demo's __schema documents, written ahead of time (issue 14): its entry answers a bare
+// `__schema [--as=X]` from them while the build is unchanged.
+execFileSync(process.execPath, [join(binDir, 'ax-ts.js'), 'schema-manifest', join(binDir, 'tasks.js'), '--format', 'json'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, AX_CODE_CACHE: '0' } });
 console.error('build: dist/ ready');

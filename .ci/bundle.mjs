@@ -56,7 +56,7 @@ export function chunkPlugin({ inChunk = false, lazy } = {}) {
     setup(b) {
       b.onResolve({ filter: /\.ts$/ }, (a) => {
         if (a.kind !== 'dynamic-import') return undefined;
-        const abs = join(a.resolveDir, a.path);
+        const abs = resolve(a.resolveDir, a.path);
         const heavy = Object.entries(heavyChunks).find(([src]) => abs === join(ROOT, src));
         const rel = (chunk) => (inChunk ? `./${basename(chunk)}` : `./${chunk}`);
         if (heavy) return { path: rel(heavy[1]), external: true };
@@ -80,7 +80,7 @@ function sharedLib() {
   return {
     name: 'ax-shared-lib',
     setup(b) {
-      b.onResolve({ filter: /(^|\/)lib\/index\.ts$/ }, (a) => (join(a.resolveDir, a.path) === join(ROOT, 'lib/index.ts') ? { path: 'ax-lib', namespace: 'ax-shared-lib' } : undefined));
+      b.onResolve({ filter: /(^|\/)lib\/index\.ts$/ }, (a) => (resolve(a.resolveDir, a.path) === join(ROOT, 'lib/index.ts') ? { path: 'ax-lib', namespace: 'ax-shared-lib' } : undefined));
       b.onLoad({ filter: /.*/, namespace: 'ax-shared-lib' }, () => ({
         contents: `const lib = ${LIB_REGISTRY}; if (!lib) throw new Error('ax-ts: a lazy chunk was loaded outside its program'); module.exports = lib;`,
         loader: 'js',
@@ -88,8 +88,6 @@ function sharedLib() {
     },
   };
 }
-
-const sha = (buf) => createHash('sha256').update(buf).digest('hex');
 
 /** Runs a built program (its entry) with caches and precomputed answers off; stdout, stderr, status. */
 function runProgram(entry, args) {
@@ -187,7 +185,11 @@ export async function buildProgram({ entry, outDir, name, precomputeAnswers = fa
     }
   }
   const main = readFileSync(mainFile);
-  const config = { main: basename(mainFile), name, hash: sha(main).slice(0, 16), size: main.length, answers: null };
+  // the build's content hash covers the bundle and its lazy chunks: everything a tree is made of
+  const lazyFiles = [...new Set(lazy.values())].sort();
+  const h = createHash('sha256').update(main);
+  for (const c of lazyFiles) h.update(readFileSync(join(outDir, c)));
+  const config = { main: basename(mainFile), name, hash: h.digest('hex').slice(0, 16), size: main.length, chunks: lazyFiles, answers: null };
   const entryFile = writeEntry(outDir, name, config);
   if (precomputeAnswers) writeEntry(outDir, name, { ...config, answers: precompute(entryFile, outDir) });
   const metafile = { inputs: {}, outputs: {} };

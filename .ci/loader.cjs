@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // The entry of an ax-ts program bundle, written by .ci/bundle.mjs from .ci/loader.cjs (issue 14). It
 // (1) answers a bare `--version` / `--help` from answers precomputed at build time by the program
-// itself, when the build asked for them and nothing they depend on has changed, and otherwise
-// (2) runs the real bundle (CONFIG.main, next to this file) through a V8 code cache: vm.Script with
-// `cachedData` kept per user under $XDG_CACHE_HOME/ax-ts/v8 (else ~/.cache/ax-ts/v8), keyed by the
-// Node version, the architecture, the bundle's content hash and its size and mtime; written
-// atomically (temporary file + rename) after a run that exits 0 when there was no usable cache;
+// itself, and a bare `__schema [--as=X]` from a schema manifest (`ax-ts schema-manifest`), when
+// they were made from this build and nothing they depend on has changed, and otherwise
+// (2) runs the real bundle (CONFIG.main, next to this file) and the chunks it requires through a V8
+// code cache: vm.Script with `cachedData` kept per user under $XDG_CACHE_HOME/ax-ts/v8 (else
+// ~/.cache/ax-ts/v8), one file per script, keyed by the Node version, the architecture, the
+// bundle's content hash and its size and mtime; written atomically (temporary file + rename) after
+// a run that exits 0 for each script that had no usable cache;
 // ignored when missing, unreadable, rejected by V8 or unwritable. Neither changes a byte of output
 // or the exit code (test/start-caches.test.ts compares them with the uncached path).
 //   AX_CODE_CACHE=0    run the bundle without the code cache (neither read nor written)
-//   AX_PRECOMPUTED=0   never answer from the precomputed answers
+//   AX_PRECOMPUTED=0   never answer from the precomputed answers or a schema manifest
 'use strict';
 const CONFIG = /*@CONFIG@*/ { main: 'main.js', hash: '', size: 0, name: 'program', answers: null };
 const fs = require('fs');
@@ -62,11 +64,81 @@ function writeOut(text) {
   }
 }
 
-/** Answers a bare `--version` or `--help` from the precomputed answers; false when it may not. */
+/** Writes all of `buf` to fd 1 (waiting out EAGAIN); false only if nothing could be written. */
+function writeAll(buf) {
+  let at = 0;
+  let waits = 0;
+  while (at < buf.length) {
+    try {
+      at += fs.writeSync(1, buf, at, buf.length - at);
+      waits = 0;
+    } catch (e) {
+      if (e && e.code === 'EPIPE') process.exit(141);
+      if (e && e.code === 'EAGAIN' && waits++ < 6000) {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // a non-blocking pipe is full: let the reader catch up
+        continue;
+      }
+      if (at === 0) return false;
+      process.stderr.write(`cannot write to stdout: ${e && e.message}\n`);
+      process.exit(1);
+    }
+  }
+  return true;
+}
+
+/** The shape a bare `__schema [--as=X | --as X]` asks for, else undefined. */
+function schemaShape(args) {
+  if (args[0] !== '__schema') return undefined;
+  if (args.length === 1) return 'ax';
+  if (args.length === 2 && args[1].startsWith('--as=')) return args[1].slice(5);
+  if (args.length === 3 && args[1] === '--as') return args[2];
+  return undefined;
+}
+
+/**
+ * Answers `__schema` from the schema manifest `ax-ts schema-manifest` wrote beside this file
+ * (<name>.schema/), when it was made from this very build and no file of the program has changed
+ * since (the build's content hash, and the size and mtime of the bundle and of each lazy chunk), and
+ * the version it printed is still the one package.json gives.
+ */
+function fromManifest(shape) {
+  const path = require('path');
+  const dir = path.join(__dirname, `${CONFIG.name}.schema`);
+  let index;
+  try {
+    index = JSON.parse(fs.readFileSync(path.join(dir, 'index.json'), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (index.format !== 'ax-ts/schema-manifest/1' || index.hash !== CONFIG.hash || !index.docs || !Object.hasOwn(index.docs, shape)) return false;
+  if (!index.files || !index.files[CONFIG.main]) return false;
+  for (const [f, sig] of Object.entries(index.files)) {
+    try {
+      const st = fs.statSync(path.join(__dirname, f));
+      if (st.size !== sig.size || st.mtimeMs !== sig.mtimeMs) return false;
+    } catch {
+      return false;
+    }
+  }
+  if (index.versionFromPackage && packageVersion() !== index.version) return false;
+  let buf;
+  try {
+    buf = fs.readFileSync(path.join(dir, `${shape}.out`));
+  } catch {
+    return false;
+  }
+  if (buf.length !== index.docs[shape]) return false; // a half-written document
+  return writeAll(buf);
+}
+
+/** Answers a bare `--version`, `--help` or `__schema` from what was computed ahead; false when it may not. */
 function precomputed() {
   const a = CONFIG.answers;
   const args = process.argv.slice(2);
-  if (!a || args.length !== 1 || env.AX_PRECOMPUTED === '0' || (env.AGENT_MODE ?? '').trim() !== '') return false;
+  if (env.AX_PRECOMPUTED === '0' || (env.AGENT_MODE ?? '').trim() !== '') return false;
+  const shape = schemaShape(args);
+  if (shape !== undefined) return fromManifest(shape);
+  if (!a || args.length !== 1) return false;
   let st;
   try {
     st = fs.statSync(require('path').join(__dirname, CONFIG.main));
@@ -100,42 +172,78 @@ function fnv(s) {
   return x.toString(16).padStart(8, '0');
 }
 
-/** Runs the bundle, through the code cache unless it is off or unusable. */
+/**
+ * Runs the bundle, and the chunks it requires (`./chunks/…`), through the code cache unless it is
+ * off or unusable: one cache file per script, all named after the bundle's key.
+ */
 function run() {
   const path = require('path');
   const vm = require('vm');
   const file = path.join(__dirname, CONFIG.main);
-  const src = fs.readFileSync(file, 'utf8');
-  let cacheFile;
-  let cached;
+  let cache; // { dir, prefix, key }
   if (env.AX_CODE_CACHE !== '0') {
     try {
       const xdg = env.XDG_CACHE_HOME;
       const base = xdg && path.isAbsolute(xdg) ? xdg : env.HOME ? path.join(env.HOME, '.cache') : undefined;
       if (base) {
         const st = fs.statSync(file);
-        const dir = path.join(base, 'ax-ts', 'v8');
         const prefix = `${CONFIG.name}-${fnv(__dirname)}-`;
-        cacheFile = { dir, prefix, file: path.join(dir, `${prefix}${process.version}-${process.arch}-${CONFIG.hash}-${st.size}-${Math.floor(st.mtimeMs)}.bin`) };
-        cached = fs.readFileSync(cacheFile.file);
+        cache = { dir: path.join(base, 'ax-ts', 'v8'), prefix, key: `${prefix}${process.version}-${process.arch}-${CONFIG.hash}-${st.size}-${Math.floor(st.mtimeMs)}` };
       }
     } catch {
-      cached = undefined; // no cache yet, or unreadable: compile from source
+      cache = undefined;
     }
   }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${src}\n})`, { filename: file, cachedData: cached });
-  if (cacheFile && (cached === undefined || script.cachedDataRejected === true)) {
-    process.once('exit', (code) => {
-      if (code !== 0) return; // only a successful run's compiled code is worth keeping
+  const stale = []; // [cache file, script] to write at exit
+  /** Compiles one script (through its cache file when there is one) and returns its module function. */
+  const compile = (scriptFile, tag) => {
+    const src = fs.readFileSync(scriptFile, 'utf8');
+    let data;
+    const cacheFile = cache && path.join(cache.dir, `${cache.key}${tag}.bin`);
+    if (cacheFile) {
       try {
-        const data = script.createCachedData();
-        fs.mkdirSync(cacheFile.dir, { recursive: true, mode: 0o700 });
-        const tmp = `${cacheFile.file}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, data, { mode: 0o600 });
-        fs.renameSync(tmp, cacheFile.file);
-        for (const n of fs.readdirSync(cacheFile.dir)) {
-          // older caches of this same installation (another build, another Node) are dead weight
-          if (n.startsWith(cacheFile.prefix) && n.endsWith('.bin') && path.join(cacheFile.dir, n) !== cacheFile.file) fs.rmSync(path.join(cacheFile.dir, n), { force: true });
+        data = fs.readFileSync(cacheFile);
+      } catch {
+        data = undefined; // no cache yet, or unreadable: compile from source
+      }
+    }
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${src}\n})`, { filename: scriptFile, cachedData: data });
+    if (cacheFile && (data === undefined || script.cachedDataRejected === true)) stale.push([cacheFile, script]);
+    return script.runInThisContext();
+  };
+  const chunkDir = path.join(__dirname, 'chunks');
+  const chunks = new Map(); // chunk file → module
+  /** `require` for a script: its chunks through the cache, everything else as Node resolves it. */
+  const requireFrom = (dir) => {
+    const r = (id) => {
+      const target = id.startsWith('./') || id.startsWith('../') ? path.join(dir, id) : undefined;
+      if (!target || path.dirname(target) !== chunkDir || !target.endsWith('.js')) return require(id);
+      let m = chunks.get(target);
+      if (m) return m.exports;
+      m = { exports: {}, id: target, filename: target, loaded: false, children: [], paths: module.paths };
+      chunks.set(target, m);
+      require.cache[target] = m; // one module per file, whoever asks for it
+      compile(target, `.${path.basename(target, '.js')}`).call(m.exports, m.exports, requireFrom(chunkDir), m, target, chunkDir);
+      m.loaded = true;
+      return m.exports;
+    };
+    r.resolve = require.resolve;
+    r.cache = require.cache;
+    return r;
+  };
+  if (cache) {
+    process.once('exit', (code) => {
+      if (code !== 0 || stale.length === 0) return; // only a successful run's compiled code is worth keeping
+      try {
+        fs.mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+        for (const [cacheFile, script] of stale) {
+          const tmp = `${cacheFile}.${process.pid}.tmp`;
+          fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+          fs.renameSync(tmp, cacheFile);
+        }
+        for (const n of fs.readdirSync(cache.dir)) {
+          // caches of this same installation under another key (another build, another Node) are dead weight
+          if (n.startsWith(cache.prefix) && !n.startsWith(cache.key) && n.endsWith('.bin')) fs.rmSync(path.join(cache.dir, n), { force: true });
         }
       } catch {
         /* unwritable: run uncached next time too */
@@ -143,7 +251,7 @@ function run() {
     });
   }
   const m = { exports: {}, id: file, filename: file, loaded: false, children: [], paths: module.paths };
-  script.runInThisContext().call(m.exports, m.exports, require, m, file, __dirname);
+  compile(file, '').call(m.exports, m.exports, requireFrom(__dirname), m, file, __dirname);
 }
 
 if (!precomputed()) run();

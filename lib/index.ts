@@ -3,7 +3,8 @@
  * Public entry point: the command tree, the Args validators, execution and the contract helpers.
  */
 export { Command } from './tree/command.ts';
-export type { CommandConfig, Effects, OutputDecl, RunFn, RenderFn } from './tree/command.ts';
+export type { CommandConfig, CommandLoader, Effects, OutputDecl, RunFn, RenderFn } from './tree/command.ts';
+export { loadTree, loadCommand } from './tree/lazy.ts';
 export type { FlagSpec, FlagType, FlagValueOf, Completer } from './tree/flags.ts';
 export { parseDuration } from './tree/flags.ts';
 export type { ArgSpec, ArgsValidator, ArgsTarget } from './tree/args.ts';

@@ -5,6 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { Command } from '../lib/tree/command.ts';
+import { loadTree } from '../lib/tree/lazy.ts';
 import { resolveVersion } from '../lib/run/version.ts';
 import type { ServeSettings } from './startup.ts';
 import { validationError } from '../lib/contract/errors.ts';
@@ -232,6 +233,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         }
         return `${JSON.stringify(clientConfig(options.name ?? root.name, undefined, http, carriedFlags(ctx)), null, 2)}\n`;
       }
+      await loadTree(root); // tools/list describes every command: load the lazy subtrees first
       const { runServer } = await import('./runtime.ts');
       await runServer(root, settings, ctx.signal);
       return undefined;

@@ -122,6 +122,9 @@ function unknownTool(model: McpModel, name: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { available: model.refs.map((r) => r.name) });
 }
 
+/** The argument validator's module, once loaded (a dynamic import per call costs a namespace object each time). */
+let argumentsModule: typeof import('../lib/parse/arguments.ts') | undefined;
+
 /** Runs one tools/call and shapes its result (SPEC §8; cases B08, B13). Never throws for command failures. */
 export async function callTool(
   model: McpModel,
@@ -141,7 +144,7 @@ export async function callTool(
   const def = defOf(model, ref);
   let values: Record<string, unknown>;
   try {
-    const { validateArguments } = await import('../lib/parse/arguments.ts'); // ajv loads on the first call, not at start
+    const { validateArguments } = (argumentsModule ??= await import('../lib/parse/arguments.ts')); // ajv loads on the first call, not at start
     values = validateArguments(ref.command, def.inputSchema, args);
   } catch (e) {
     const err = toAxError(e);

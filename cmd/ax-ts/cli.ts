@@ -1,11 +1,13 @@
 /**
- * The `ax-ts` command-line tool, built with ax-ts itself (public API only). Today it has one
- * command: `ax-ts schema-diff <old> <new>`, which classifies the changes between two `__schema`
- * documents and exits 1 when anything would break existing callers, so a CI can stop a release.
+ * The `ax-ts` command-line tool, built with ax-ts itself (public API only): `ax-ts schema-diff <old> <new>`
+ * classifies the changes between two `__schema` documents and exits 1 when anything would break
+ * existing callers, so a CI can stop a release; `skill` writes SKILL.md/AGENTS.md; `schema-manifest`
+ * writes a bundled program's `__schema` documents ahead of time.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { skillCommand } from './skill.ts';
+import { schemaManifestCommand } from './manifest.ts';
 import { AxError, Command, defineError, diffSummary, formatDiff, resolveVersion, schemaDiff, schemaShape, type Change, type RunContext, type SchemaDiff } from '../../lib/index.ts';
 
 /** At least one change between the two documents breaks existing callers. Exit 1. */
@@ -125,9 +127,9 @@ export function buildAxTsCli(): Command {
   return new Command({
     use: 'ax-ts',
     short: 'ax-ts: tools for CLIs built with ax-ts',
-    long: 'Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails when a change would break agents or scripts; skill writes (or checks) SKILL.md and AGENTS.md for a program.',
+    long: 'Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails when a change would break agents or scripts; skill writes (or checks) SKILL.md and AGENTS.md for a program; schema-manifest writes a bundled program\'s __schema documents ahead of time.',
     example: 'ax-ts schema-diff released.json current.json\nax-ts skill dist/bin/tasks.js --out skills/tasks --check',
     version: resolveVersion(undefined, fileURLToPath(import.meta.url)),
-    commands: [schemaDiffCommand(), skillCommand()],
+    commands: [schemaDiffCommand(), skillCommand(), schemaManifestCommand()],
   });
 }

@@ -6,7 +6,7 @@
  * completion). It imports the layers below it; only `lib/run/` imports it.
  */
 import { Command } from '../tree/command.ts';
-import { findCommand, unknownCommandError } from '../parse/parse.ts';
+import { findCommand, loadPath, unknownCommandError } from '../parse/parse.ts';
 import { helpText } from '../help/help.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import { clispecCommand, schemaCommand } from '../schema/commands.ts';
@@ -24,8 +24,9 @@ function helpCommand(root: Command): Command {
     annotations: { [BUILTIN_ANNOTATION]: 'true' },
     output: { kind: 'opaque', mediaType: 'text/plain' },
     effects: 'read_only',
-    run: (ctx) => {
+    run: async (ctx) => {
       const words = (ctx.args.command as string[]) ?? [];
+      await loadPath(root, words);
       const { command, rest } = findCommand(root, words);
       if (rest.length) throw unknownCommandError(command, rest[0]!);
       return helpText(command);

@@ -3,6 +3,7 @@
  * `__complete` the scripts call on every TAB. Source: spf13/cobra completions.go.
  */
 import { Command } from '../tree/command.ts';
+import { loadPath } from '../parse/parse.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import { COMPLETE_COMMAND, COMPLETION_COMMAND, completeText } from './completion.ts';
 import { completionScript, SHELLS, type Shell } from './scripts.ts';
@@ -23,7 +24,10 @@ export function completeCommand(root: Command): Command {
     output: { kind: 'opaque', mediaType: 'text/plain' },
     args: [{ name: 'words', required: false, variadic: true }],
     validateArgs: () => {},
-    run: (ctx) => completeText(root, ctx.argv, ctx.stderr),
+    run: async (ctx) => {
+      await loadPath(root, ctx.argv); // descend into the lazy subtrees the words name
+      return completeText(root, ctx.argv, ctx.stderr);
+    },
   });
 }
 

@@ -13,6 +13,7 @@ import { validationError, type AxError } from '../contract/errors.ts';
 import { applyFlagText, takesValue, type Flag } from '../tree/flags.ts';
 import { flagByShort, flagsOf } from '../tree/flagset.ts';
 import { suggestionsFor } from './suggest.ts';
+import { isUnloaded, loadCommand } from '../tree/lazy.ts';
 
 /** One run's parse state: the command found, the flag values given and the positionals. */
 export interface Invocation {
@@ -79,6 +80,19 @@ export function findCommand(root: Command, argv: readonly string[]): { command: 
     if (!next) return { command: cmd, rest };
     rest.splice(at, 1);
     cmd = next;
+  }
+}
+
+/**
+ * Loads the lazy commands (issue 14) that the leading words of argv select, one level at a time,
+ * so that {@link findCommand} and parsing then see the real subtree.
+ * @throws AxError `internal_error` when a lazy command fails to load or disagrees with its stub.
+ */
+export async function loadPath(root: Command, argv: readonly string[]): Promise<void> {
+  for (;;) {
+    const { command } = findCommand(root, argv);
+    if (!isUnloaded(command)) return;
+    await loadCommand(command);
   }
 }
 

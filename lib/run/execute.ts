@@ -10,7 +10,7 @@ import { detectMode } from '../contract/mode.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import { flagsOf, injectedInForce } from '../tree/flagset.ts';
-import { findCommand, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
+import { findCommand, loadPath, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
 import { toAxError, validationError } from '../contract/errors.ts';
 import { inputSchema } from '../parse/input-schema.ts';
 import { bindValues } from '../parse/validate.ts';
@@ -33,7 +33,6 @@ function stdoutIsTTY(s: OutputStream): boolean {
  */
 export async function execute(root: Command, options: ExecuteOptions = {}): Promise<number> {
   const argv = options.args ?? process.argv.slice(2);
-  if (builtinsReachable(root, argv)) installBuiltins(root);
   const envVars = options.env ?? process.env;
   const tty = stdoutIsTTY(options.stdout ?? process.stdout);
   let mode: Mode = tty ? 'human' : 'json';
@@ -49,6 +48,8 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     return code;
   };
   try {
+    await loadPath(root, argv); // the lazy subtrees these words select (issue 14)
+    if (builtinsReachable(root, argv)) installBuiltins(root);
     const { command } = findCommand(root, argv);
     spanName = command.commandPath();
     if (injectedInForce(command, 'format')) fmt = scanFormat(command, argv);

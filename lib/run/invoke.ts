@@ -72,11 +72,11 @@ function buffer(): { stream: { write(s: string): boolean; isTTY: false }; text: 
 export async function invokeCommand(root: Command, cmd: Command, values: Record<string, unknown>, options: InvokeOptions = {}): Promise<InvokeResult> {
   const out = buffer();
   const err = buffer();
-  const env: RunEnv = {
-    ...runEnv(root, { stdout: out.stream, stderr: err.stream, stdin: Readable.from([]), stdinIsTTY: false, env: options.env, signal: options.signal, version: options.version, onProgress: options.onProgress }, 'json', { traceparent: options.traceparent, tracestate: options.tracestate }),
-    onLog: options.onLog,
-    collectItems: true,
-  };
+  const env: RunEnv = runEnv(root, { stdout: out.stream, stderr: err.stream, stdinIsTTY: false, env: options.env, signal: options.signal, version: options.version, onProgress: options.onProgress }, 'json', { traceparent: options.traceparent, tracestate: options.tracestate });
+  let stdin: Readable | undefined;
+  env.stdin = () => (stdin ??= Readable.from([])); // an empty stream, made only if the handler reads it
+  env.onLog = options.onLog;
+  env.collectItems = true;
   let outcome;
   try {
     const inv = bindValues(cmd, values);

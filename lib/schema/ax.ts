@@ -39,7 +39,23 @@ function flagEntry(f: Flag): Json {
   return e;
 }
 
-function commandEntry(cmd: Command, toolNames: Map<Command, string>): Json {
+/**
+ * Flag entries of one document, memoized: every command repeats its inherited flags (the injected
+ * ones, the root's persistent ones), which are the same Flag data each time (issue 14). The entries
+ * are shared within the document only (each axDocument call has its own memo).
+ */
+type FlagMemo = WeakMap<Flag['spec'], Map<string, Json>>;
+
+function memoFlagEntry(memo: FlagMemo, f: Flag, inherited: boolean): Json {
+  let bySpec = memo.get(f.spec);
+  if (!bySpec) memo.set(f.spec, (bySpec = new Map()));
+  const key = `${f.name}\0${f.persistent}\0${f.builtin}\0${inherited}`;
+  let e = bySpec.get(key);
+  if (!e) bySpec.set(key, (e = inherited ? { ...flagEntry(f), inherited: true } : flagEntry(f)));
+  return e;
+}
+
+function commandEntry(cmd: Command, toolNames: Map<Command, string>, memo: FlagMemo = new WeakMap()): Json {
   const e: Json = { name: cmd.name, path: cmd.commandPath(), use: cmd.use, short: cmd.short, long: cmd.long, example: cmd.example };
   if (cmd.aliases.length) e.aliases = [...cmd.aliases];
   if (cmd.deprecated) e.deprecated = cmd.deprecated;
@@ -61,7 +77,7 @@ function commandEntry(cmd: Command, toolNames: Map<Command, string>): Json {
   if (cmd.runnable()) e.non_deterministic_fields = nonDeterministicFields(cmd);
   if (cmd.confirmationFlag) e.confirmation_flag = cmd.confirmationFlag;
   const { local, inherited } = visibleFlags(cmd);
-  e.flags = [...local.map(flagEntry), ...inherited.map((f) => ({ ...flagEntry(f), inherited: true }))];
+  e.flags = [...local.map((f) => memoFlagEntry(memo, f, false)), ...inherited.map((f) => memoFlagEntry(memo, f, true))];
   e.args = cmd.args.map((a, i) => {
     const x: Json = { name: a.name, property: propertyName(a.name), position: i + 1, type: a.type ?? 'string', description: a.description ?? '', required: a.required !== false, variadic: a.variadic === true };
     if (a.choices) x.choices = [...a.choices];
@@ -81,7 +97,7 @@ function commandEntry(cmd: Command, toolNames: Map<Command, string>): Json {
   e.commands = cmd
     .commands()
     .filter((c) => !c.hidden && !(isReserved(c) && c.annotations[BUILTIN_ANNOTATION] === 'true'))
-    .map((c) => commandEntry(c, toolNames));
+    .map((c) => commandEntry(c, toolNames, memo));
   return e;
 }
 

@@ -5,6 +5,7 @@
  * `--as=skill` a SKILL.md. All read declarations only: no handler, config or network.
  */
 import { Command } from '../tree/command.ts';
+import { loadTree } from '../tree/lazy.ts';
 import { clispecDocument } from './clispec.ts';
 import { llmsDocument } from './llms.ts';
 import { axDocument } from './ax.ts';
@@ -64,7 +65,8 @@ export function schemaCommand(root: Command): Command {
         usage: 'document shape: ax (full tree), mcp (as the MCP server lists it), clispec (CLI Spec v0.3), llms (tools manifest), skill (SKILL.md)',
       },
     },
-    run: (ctx) => {
+    run: async (ctx) => {
+      await loadTree(root); // every lazy subtree: the document describes the whole tree
       const doc = schemaDocument(root, ctx.flags.as as SchemaShape, ctx.version);
       warnExclusions(root, ctx.stderr);
       return doc;
@@ -80,7 +82,8 @@ export function clispecCommand(root: Command): Command {
     annotations: { [BUILTIN_ANNOTATION]: 'true' },
     effects: 'read_only',
     output: { kind: 'opaque', mediaType: 'application/json' },
-    run: (ctx) => {
+    run: async (ctx) => {
+      await loadTree(root);
       const doc = schemaDocument(root, 'clispec', ctx.version);
       warnExclusions(root, ctx.stderr);
       return doc;

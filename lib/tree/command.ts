@@ -127,7 +127,21 @@ export interface CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDe
   config?: ConfigFileDecl;
   /** Children, added with {@link Command.addCommand}. */
   commands?: Command[];
+  /**
+   * Makes this command a lazy stub (issue 14): its body — flags, handler, children, the whole
+   * subtree — comes from `load`, called only when a run selects the command, `help` or completion
+   * descends into it, or a walk of the whole tree needs it (`__schema`, `mcp-server`; see
+   * {@link loadTree}). Until then help listings and completion show the stub's `use`, `short`,
+   * `aliases`, `hidden` and `deprecated`, so declare those here exactly as the loaded command has
+   * them (a loaded command with another name, short text or aliases is refused at load:
+   * `internal_error`). A stub declares nothing else (a TypeError otherwise). Typical:
+   * `load: () => import('./deploy.ts')` with `export default new Command({ use: 'deploy', … })`.
+   */
+  load?: CommandLoader;
 }
+
+/** Loads a lazy command's body: the Command, or a module whose default export is it. */
+export type CommandLoader = () => Command<any, any, any> | { default: Command<any, any, any> } | Promise<Command<any, any, any> | { default: Command<any, any, any> }>;
 
 /**
  * One node of the command tree. Build it from a {@link CommandConfig}; add children with
@@ -185,6 +199,12 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     return this._resources;
   }
   private readonly children: Command[] = [];
+  /** The loader of a lazy stub's body (see {@link CommandConfig.load}); undefined for an ordinary command. */
+  readonly load?: CommandLoader;
+  /** @internal the loaded body of a lazy stub, once loaded (it has taken the stub's place). */
+  _loaded?: Command;
+  /** @internal the load in progress. */
+  _loading?: Promise<Command>;
   /** @internal derived-data caches (flag set, tool properties), valid while {@link treeGeneration} is unchanged. */
   _cache?: { gen: number; flags?: Map<string, Flag>; properties?: unknown };
 
@@ -222,6 +242,12 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     this.config = config.config;
     checkNonDeterministic(this.name, config.output?.nonDeterministic);
     for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)]) checkFlagDecl(this.name, n, s);
+    if (config.load !== undefined) {
+      if (typeof config.load !== 'function') throw new TypeError(`Command ${this.name}: load must be a function returning the command (or its module)`);
+      const extra = (['long', 'example', 'annotations', 'flags', 'persistentFlags', 'args', 'validateArgs', 'validArgs', 'mutuallyExclusive', 'requiredTogether', 'oneRequired', 'effects', 'destructive', 'output', 'confirmationFlag', 'run', 'render', 'version', 'commands'] as const).filter((k) => config[k] !== undefined);
+      if (extra.length) throw new TypeError(`Command ${this.name}: a lazy command (load) declares only use, short, aliases, hidden and deprecated; ${extra.join(', ')} belong to the loaded command`);
+      this.load = config.load;
+    }
     if (config.commands) this.addCommand(...config.commands);
   }
 
@@ -247,6 +273,15 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     }
     this._invalidate();
     return this;
+  }
+
+  /** @internal puts a lazy stub's loaded body in the stub's place among the children. */
+  _replaceChild(stub: Command, loaded: Command): void {
+    const i = this.children.indexOf(stub);
+    if (i < 0) return;
+    this.children[i] = loaded;
+    loaded.parent = this;
+    this._invalidate();
   }
 
   /** Children sorted by name (Cobra's listing order). */

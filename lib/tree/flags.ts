@@ -311,8 +311,15 @@ export function checkFlagValue(label: string, spec: FlagSpec, value: unknown): u
 
 /** Converts a kebab-case name to camelCase (`max-width` → `maxWidth`), the key handlers read. */
 export function camelCase(name: string): string {
-  return name.replace(/[-_]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+  let c = camelMemo.get(name);
+  if (c === undefined) {
+    c = name.replace(/[-_]+([a-zA-Z0-9])/g, (_, ch: string) => ch.toUpperCase());
+    if (camelMemo.size < 10_000) camelMemo.set(name, c); // flag and argument names: a small, fixed set
+  }
+  return c;
 }
+/** camelCase results: every run and every MCP call converts the same declared names again. */
+const camelMemo = new Map<string, string>();
 
 /** Converts a flag or argument name to the snake_case MCP property name (`max-width` → `max_width`). */
 export function propertyName(name: string): string {
