@@ -5,7 +5,7 @@
  * module resolve hook. Requires `npm run build` (npm test runs it first).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,4 +117,34 @@ describe('bundle: the MCP chunk carries its own copy of lib and still agrees wit
     expect(viaFlag.status, viaFlag.stderr).toBe(0);
     expect(JSON.parse(viaFlag.stdout).data.title).toBe('from mcp');
   }, 60_000);
+});
+
+describe('bundle: lazy subtrees are chunks of their own, loaded only when selected', () => {
+  it('the lazy fixture, bundled: each group a chunk; a run loads only the chunk it selects; output as from source', async () => {
+    const { buildProgram } = await import('../.ci/bundle.mjs');
+    const out = mkdtempSync(join(tmpdir(), 'ax-lazy-bundle-'));
+    const built = (await buildProgram({ entry: 'test/fixtures/lazy-cli.ts', outDir: out, name: 'lazyapp' })) as { entry: string; chunks: string[] };
+    cpSync(join(root, 'dist/bin/chunks'), join(out, 'chunks'), { recursive: true }); // the MCP runtime and the validator
+    const names = built.chunks.map((c) => c.split('/').pop()!.replace(/-[0-9a-f]{8}\.js$/, ''));
+    expect(names.sort()).toEqual(['db', 'ops']);
+    const main = readFileSync(join(out, 'lazyapp.main.js'), 'utf8');
+    expect(main).not.toContain('Deploy to an environment'); // the ops body is not in the entry's bundle
+    const chunkOf = (n: string) => built.chunks.find((c) => c.includes(`/${n}-`))!;
+    const load = (args: string[]) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ax-lazy-run-'));
+      const log = join(dir, 'imports.log');
+      const r = spawnSync(process.execPath, ['--import', HOOK, built.entry, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir, AX_IMPORT_LOG: log } });
+      const files = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)) : [];
+      return { ...r, chunks: built.chunks.filter((c) => files.includes(c)) };
+    };
+    expect(load(['--help']).chunks).toEqual([]);
+    const status = load(['ops', 'status', '--format', 'json']);
+    expect(status.status, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout).data).toEqual({ up: true });
+    expect(status.chunks).toEqual([chunkOf('ops')]);
+    expect(load(['db', 'migrate', '--dry-run', '--format', 'json']).chunks).toEqual([chunkOf('db')]);
+    const schema = load(['__schema', '--as=mcp']);
+    expect(schema.chunks.sort()).toEqual([chunkOf('db'), chunkOf('ops')].sort());
+    expect(JSON.parse(schema.stdout).tools.map((t: { name: string }) => t.name).sort()).toEqual(['db_migrate', 'ops_deploy', 'ops_status', 'ping']);
+  }, 120_000);
 });

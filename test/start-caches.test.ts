@@ -113,7 +113,7 @@ describe('V8 code cache', () => {
   it.each(cases)('%s: first and later runs are byte-identical to the uncached run', (_n, args) => {
     const xdg = mkdtempSync(join(tmpdir(), 'ax-xdg-'));
     const store = join(xdg, 'tasks.json');
-    const env = { XDG_CACHE_HOME: xdg, TASKS_FILE: store };
+    const env = { XDG_CACHE_HOME: xdg, TASKS_FILE: store, AX_PRECOMPUTED: '0' }; // the bundle itself runs (no schema manifest)
     const want = masked(reference(BIN, args, env));
     expect(want.status).toBe(0);
     const first = run(BIN, args, env);
@@ -131,15 +131,31 @@ describe('V8 code cache', () => {
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
+  it('the chunks a run requires are cached too (mcp-server: the MCP runtime), and still work from the cache', () => {
+    const xdg = mkdtempSync(join(tmpdir(), 'ax-xdg-'));
+    const env = { XDG_CACHE_HOME: xdg, TASKS_FILE: join(xdg, 't.json') };
+    const init = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`;
+    const serve = () => spawnSync(process.execPath, [BIN, 'mcp-server'], { input: init, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: xdg, ...env } });
+    const first = serve();
+    expect(first.status).toBe(0);
+    expect(JSON.parse(first.stdout.split('\n')[0]!).result.serverInfo.name).toBe('tasks');
+    const files = cacheFiles(xdg);
+    expect(files.some((f) => f.endsWith('.mcp-runtime.bin'))).toBe(true);
+    expect(files).toHaveLength(2); // the bundle and the runtime chunk
+    const again = serve();
+    expect(again.status).toBe(0);
+    expect(again.stdout).toBe(first.stdout);
+  });
+
   it('AX_CODE_CACHE=0 neither reads nor writes it', () => {
     const xdg = mkdtempSync(join(tmpdir(), 'ax-xdg-'));
-    expect(run(BIN, ['__schema'], { XDG_CACHE_HOME: xdg, AX_CODE_CACHE: '0' }).status).toBe(0);
+    expect(run(BIN, ['__schema'], { XDG_CACHE_HOME: xdg, AX_CODE_CACHE: '0', AX_PRECOMPUTED: '0' }).status).toBe(0);
     expect(cacheFiles(xdg)).toEqual([]);
   });
 
   it('a corrupt or truncated cache is rejected, replaced, and changes nothing', () => {
     const xdg = mkdtempSync(join(tmpdir(), 'ax-xdg-'));
-    const env = { XDG_CACHE_HOME: xdg };
+    const env = { XDG_CACHE_HOME: xdg, AX_PRECOMPUTED: '0' };
     const want = reference(BIN, ['__schema'], env);
     expect(run(BIN, ['__schema'], env)).toEqual(want);
     const file = join(xdg, 'ax-ts/v8', cacheFiles(xdg)[0]!);
@@ -154,7 +170,7 @@ describe('V8 code cache', () => {
   it('an unwritable cache directory changes nothing (no error, same output, same exit code)', () => {
     const xdg = mkdtempSync(join(tmpdir(), 'ax-xdg-'));
     writeFileSync(join(xdg, 'ax-ts'), 'a file where the cache directory should be');
-    const env = { XDG_CACHE_HOME: xdg };
+    const env = { XDG_CACHE_HOME: xdg, AX_PRECOMPUTED: '0' };
     expect(run(BIN, ['__schema'], env)).toEqual(reference(BIN, ['__schema'], env));
     const usage = run(BIN, ['lst'], env);
     expect(masked(usage)).toEqual(masked(reference(BIN, ['lst'], env)));
@@ -163,17 +179,17 @@ describe('V8 code cache', () => {
 
   it('a failed run writes no cache; a run without HOME or XDG_CACHE_HOME still works', () => {
     const xdg = mkdtempSync(join(tmpdir(), 'ax-xdg-'));
-    const r = run(BIN, ['lst'], { XDG_CACHE_HOME: xdg });
+    const r = run(BIN, ['lst'], { XDG_CACHE_HOME: xdg, AX_PRECOMPUTED: '0' });
     expect(r.status).toBe(2);
     expect(cacheFiles(xdg)).toEqual([]);
-    const bare = spawnSync(process.execPath, [BIN, '__schema'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    const bare = spawnSync(process.execPath, [BIN, '__schema'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', AX_PRECOMPUTED: '0' } });
     expect(bare.status).toBe(0);
     expect(bare.stdout).toBe(reference(BIN, ['__schema']).stdout);
   });
 
   it('a relative XDG_CACHE_HOME is ignored (XDG: only absolute paths count); HOME/.cache is used', () => {
     const home = mkdtempSync(join(tmpdir(), 'ax-home-'));
-    expect(run(BIN, ['__schema'], { HOME: home, XDG_CACHE_HOME: 'relative/dir' }).status).toBe(0);
+    expect(run(BIN, ['__schema'], { HOME: home, XDG_CACHE_HOME: 'relative/dir', AX_PRECOMPUTED: '0' }).status).toBe(0);
     expect(readdirSync(join(home, '.cache/ax-ts/v8'))).toHaveLength(1);
   });
 });
