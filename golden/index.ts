@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { Command, execute, findCommand, nonDeterministicFields } from '../lib/index.ts';
+import { Command, ENVELOPE_NON_DETERMINISTIC, execute, findCommand, nonDeterministicFields } from '../lib/index.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Running a CLI
@@ -35,9 +35,9 @@ export interface GoldenResult {
   /** The program name shown by {@link transcript}: the root's name, or the spawned entry's base name. */
   program: string;
   /**
-   * The non-deterministic output fields of the command that ran (its `non_deterministic_fields`
-   * in `__schema --as=ax`): found from the tree for an in-process run, `options.fields` for a
-   * spawned one (undefined when not given). Pass them to {@link maskVolatile} to mask exactly those.
+   * What varies in this run's output: {@link fieldsFor} of the tree for an in-process run,
+   * `options.fields` for a spawned one (undefined when not given). Pass them to
+   * {@link maskVolatile} to mask exactly those.
    */
   fields?: string[];
 }
@@ -64,8 +64,18 @@ export interface GoldenRunOptions {
   program?: string;
   /** Kills the run (spawned: SIGKILL; in-process: aborts its signal) after this many ms. Default 30000. */
   timeoutMs?: number;
-  /** The command's non-deterministic fields, for {@link GoldenResult.fields} (spawned runs; in-process runs read the tree). */
+  /** What varies in the output, for {@link GoldenResult.fields} (spawned runs: e.g. {@link fieldsFor} of the program's tree; in-process runs read the tree). */
   fields?: readonly string[];
+}
+
+/**
+ * The locators that vary in what `args` can print: the `meta` ids every envelope and error line
+ * carries (`meta.idempotency_key`, `meta.span_id`, `meta.trace_id` — also for a group's `--version`
+ * envelope or a usage error) plus the `data.*` paths the command named by `args` declares
+ * (`non_deterministic_fields` of `__schema --as=ax`). Sorted.
+ */
+export function fieldsFor(root: Command, args: readonly string[]): string[] {
+  return [...new Set([...ENVELOPE_NON_DETERMINISTIC, ...nonDeterministicFields(findCommand(root, args).command)])].sort();
 }
 
 /** What {@link goldenRun} can run: a command tree (or a factory of one) in-process, or a command line to spawn. */
@@ -128,7 +138,7 @@ export async function goldenRun(target: GoldenTarget, args: readonly string[], o
       signal: ac.signal,
     });
     if (timedOut) throw new Error(`goldenRun: ${[root.name, ...args].join(' ')} did not finish within ${timeoutMs} ms\nstderr:\n${stderr.text()}`);
-    const fields = options.fields ? [...options.fields] : nonDeterministicFields(findCommand(root, args).command);
+    const fields = options.fields ? [...options.fields] : fieldsFor(root, args);
     return { code, stdout: stdout.text(), stderr: stderr.text(), args: [...args], program: root.name, fields };
   } finally {
     clearTimeout(timer);

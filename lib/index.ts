@@ -53,3 +53,4 @@ export { parseTraceparent, formatTraceparent } from './contract/trace-context.ts
 export type { TraceParent } from './contract/trace-context.ts';
 export { nonDeterministicFields } from './schema/nondeterministic.ts';
 export { findCommand } from './parse/parse.ts';
+export { ENVELOPE_NON_DETERMINISTIC } from './schema/nondeterministic.ts';

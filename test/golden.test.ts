@@ -10,7 +10,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectGolden, goldenRun, maskVolatile, nodeCommand, prettyJson, transcript, type GoldenResult } from '../golden/index.ts';
+import { expectGolden, fieldsFor, goldenRun, maskVolatile, nodeCommand, prettyJson, transcript, type GoldenResult } from '../golden/index.ts';
+import { buildTasksCli } from '../cmd/tasks/cli.ts';
+import { buildRefCli } from '../golden/fixtures/ref-cli.ts';
+import type { Command } from '../lib/index.ts';
 
 const REPO = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const GOLDEN_DIR = join(REPO, 'golden', 'testdata');
@@ -47,18 +50,23 @@ function seededStore(content: string = `${JSON.stringify(SEED, null, 2)}\n`): { 
 /** V8's JSON.parse messages differ between Node majors; the flag error quotes them. */
 const JSON_PARSE_DETAIL = /\((?:Unexpected|Expected)[^()"]*?(?:\([^()"]*\))?\)/g;
 
-/** Masks what changes between runs (ids, keys, timestamps), the version, temp paths and JSON.parse details. */
-function mask(text: string, dir?: string): string {
+/**
+ * Masks exactly the fields that vary (`fields`: the command's non_deterministic_fields and the meta
+ * ids; none for a schema), the version, temp paths and JSON.parse details. Nothing is masked by
+ * shape, so a UUID or timestamp a command does not declare shows in the golden.
+ */
+function mask(text: string, fields: readonly string[], dir?: string): string {
   return maskVolatile(text, {
     version: PKG_VERSION,
     replace: [...(dir ? ([[dir, '<TMP>']] as const) : []), [tmpRoot, '<TMP>'], [JSON_PARSE_DETAIL, '(<JSON_PARSE_ERROR>)']],
+    fields,
   });
 }
 
-/** Pins one run as a masked transcript and checks the contract invariants every run must keep. */
-function pin(name: string, r: GoldenResult, dir?: string): void {
+/** Pins one run as a masked transcript (masking what `tree` declares as varying) and checks the contract invariants. */
+function pin(name: string, r: GoldenResult, tree: () => Command, dir?: string): void {
   checkInvariants(r);
-  const text = mask(transcript(r), dir);
+  const text = mask(transcript(r), fieldsFor(tree(), r.args), dir);
   expect(text).not.toContain(REPO);
   expect(text).not.toContain(tmpRoot);
   expectGolden(name, text, { dir: GOLDEN_DIR });
@@ -84,7 +92,7 @@ async function pinSchema(cli: readonly string[], name: string, args: string[], e
   expect(first.stderr).toBe('');
   expect(second.stdout).toBe(first.stdout); // deterministic to the byte
   expect(first.stdout.split('\n').length).toBe(2); // one JSON document + "\n"
-  const pretty = prettyJson(mask(first.stdout)); // also proves the raw output is compact canonical JSON
+  const pretty = prettyJson(mask(first.stdout, [])); // also proves the raw output is compact canonical JSON
   expect(pretty).not.toContain(REPO);
   expect(pretty).not.toContain(tmpRoot);
   expect(pretty).not.toMatch(/<(TIMESTAMP|UUID|TRACE_ID|SPAN_ID)_\d+>/); // nothing volatile in a schema
@@ -150,7 +158,7 @@ async function pinText(cli: readonly string[], name: string, args: string[]): Pr
   expect(first.code, first.stderr).toBe(0);
   expect(first.stderr).toBe('');
   expect(second.stdout).toBe(first.stdout);
-  const text = mask(first.stdout);
+  const text = mask(first.stdout, []);
   expect(text).not.toContain(REPO);
   expect(text).not.toContain(tmpRoot);
   expectGolden(name, text, { dir: GOLDEN_DIR });
@@ -212,7 +220,7 @@ describe('golden: tasks demo CLI (real process)', () => {
     const env = { TASKS_FILE: file, ...c.env };
     for (const args of c.before ?? []) expect((await goldenRun(TASKS, args, { env })).code).toBe(0);
     const r = await goldenRun(TASKS, c.args, { env, stdin: c.stdin, program: 'tasks' });
-    pin(`tasks/${c.name}`, r, dir);
+    pin(`tasks/${c.name}`, r, buildTasksCli, dir);
   }, TIMEOUT);
 });
 
@@ -300,7 +308,7 @@ describe('golden: reference fixture CLI (real process)', () => {
 
   it.concurrent.each(REF_CASES)('$name', async (c) => {
     const r = await goldenRun(REF, c.args, { env: c.env, stdin: c.stdin, program: 'ref' });
-    pin(`ref/${c.name}`, r);
+    pin(`ref/${c.name}`, r, buildRefCli);
   }, TIMEOUT);
 });
 
@@ -321,7 +329,11 @@ describe('golden files', () => {
       const text = readFileSync(f, 'utf8');
       expect(text, f).not.toContain(REPO);
       expect(text, f).not.toContain(tmpdir());
-      expect(text, f).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+      // the only date-times are the fixed ones of the seed store and of the ref fixture's source; a
+      // run's own are masked as declared non-deterministic fields
+      const refSource = readFileSync(join(REPO, 'golden', 'fixtures', 'ref-cli.ts'), 'utf8');
+      const seeded = new Set([...SEED.tasks.flatMap((t) => [t.created_at, t.done_at]).filter(Boolean), ...(refSource.match(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g) ?? [])]);
+      for (const m of text.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[^"\s]*/g) ?? []) expect(seeded.has(m), `${f}: ${m}`).toBe(true);
       expect(text, f).not.toMatch(/(?<![0-9a-z])[0-9a-f]{32}(?![0-9a-z])/);
       expect(text, f).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
     }
