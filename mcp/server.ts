@@ -24,11 +24,16 @@ import { errorEnvelope } from '../lib/contract/envelope.ts';
 import { endSpan, startTrace } from '../lib/run/trace.ts';
 import type { NotificationLevel } from '../lib/run/logger.ts';
 import { toAxError } from '../lib/contract/errors.ts';
-import { renderTemplate } from '../lib/tree/declarations.ts';
+import { readDeclared } from '../lib/tree/declarations.ts';
+import type { Interaction } from '../lib/tree/interaction.ts';
+import { completeValue } from '../lib/completion/completion.ts';
 import { invokeCommand, type InvokeOptions } from '../lib/run/invoke.ts';
 import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import { callScope } from './children.ts';
+import { attachmentItem, bytesItem, promptMessages, resourceContents } from './content.ts';
+import { interactionFor } from './interact.ts';
+import { CLIENT_ERROR, discoverError, rpcError } from './revisions.ts';
 
 /** Options of the MCP server. */
 export interface McpServerOptions {
@@ -137,6 +142,8 @@ export async function callTool(
     log?: (level: NotificationLevel, data: unknown) => void;
     /** `_meta.traceparent` / `_meta.tracestate` of the request (W3C trace context). */
     trace?: { traceparent?: string; tracestate?: string };
+    /** What the client can be asked (elicitation, sampling), from its declared capabilities. */
+    interaction?: Interaction;
   },
 ): Promise<CallToolResult> {
   const ref = model.byName.get(name);
@@ -164,6 +171,7 @@ export async function callTool(
         signal: ac.signal,
         onProgress: extra.progress,
         onLog: extra.log,
+        interaction: extra.interaction,
         env: options.env,
         version: options.version,
         presets: options.presets,
@@ -176,7 +184,13 @@ export async function callTool(
       const text = r.errorEnvelope ? JSON.stringify(r.errorEnvelope) : r.stderr.trim();
       return { isError: true, content: [{ type: 'text', text }] };
     }
-    const result: CallToolResult = { content: [{ type: 'text', text: r.stdout }] };
+    const output = ref.command.output;
+    const attached = (r.attachments ?? []).map(attachmentItem);
+    if (output?.kind === 'opaque' && r.payload instanceof Uint8Array) {
+      // bytes: the item itself is the result (there is no text to give); attachments follow
+      return { content: [bytesItem(r.payload, output.mediaType, name), ...attached] as CallToolResult['content'] };
+    }
+    const result: CallToolResult = { content: [{ type: 'text', text: r.stdout }, ...attached] as CallToolResult['content'] };
     const wrapping = toolWrapping(ref.command);
     if (wrapping === 'object') result.structuredContent = (r.payload ?? {}) as Record<string, unknown>;
     else if (wrapping === 'result') result.structuredContent = { result: r.payload ?? null };
@@ -198,7 +212,18 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
     { name: options.name ?? model.root.name, version: options.version },
     { capabilities, ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
-  server.onerror = (e) => (options.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: ${e.message}`);
+  // A client's mistake the transport has already answered (400, 406, 415…) is not the server's
+  // error: it leaves no line on stderr unless AX_DEBUG is set.
+  server.onerror = (e) => {
+    if (CLIENT_ERROR.test(e.message) && !(options.env ?? process.env).AX_DEBUG) return;
+    (options.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: ${e.message}`);
+  };
+  // A newer revision's probe (`server/discover`) gets -32022 with the revisions spoken here, so its
+  // client falls back to initialize; any other unknown method is -32601, as without this handler.
+  server.fallbackRequestHandler = async (request) => {
+    if (request.method === 'server/discover') throw discoverError();
+    throw rpcError(ErrorCode.MethodNotFound, 'Method not found'); // the SDK's own answer, word for word
+  };
 
   // logging/setLevel: the lowest level forwarded for this session (RFC 5424 order; default info).
   let minLevel = LOG_LEVELS.indexOf('info');
@@ -207,13 +232,29 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
     return {};
   });
 
-  // completion/complete: prompt arguments and template variables have no completion source in a
-  // declaration (they are static data), so the answer is an honest empty list.
+  // completion/complete: a prompt argument or template variable is completed from the positional or
+  // flag of that name on the command the prompt/resource is declared on — the same choices and
+  // completer callbacks that shell completion uses (lib/completion completeValue).
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
     const ref = request.params.ref;
-    const known = ref.type === 'ref/prompt' ? model.prompts.some((p) => p.decl.name === ref.name) : model.resources.some((r) => r.decl.uriTemplate === ref.uri || r.decl.uri === ref.uri);
-    if (!known) throw new McpError(ErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.type === 'ref/prompt' ? ref.name : ref.uri}`);
-    return { completion: { values: [], total: 0, hasMore: false } };
+    const owner =
+      ref.type === 'ref/prompt'
+        ? model.prompts.find((p) => p.decl.name === ref.name)
+        : model.resources.find((r) => r.decl.uriTemplate === ref.uri || r.decl.uri === ref.uri);
+    if (!owner) throw new McpError(ErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.type === 'ref/prompt' ? ref.name : ref.uri}`);
+    const arg = request.params.argument;
+    const known =
+      'template' in owner.decl
+        ? (owner.decl.arguments ?? []).some((a) => a.name === arg.name)
+        : new RegExp(`\\{${arg.name.replace(/[^A-Za-z0-9_]/g, '')}\\}`).test(owner.decl.uriTemplate ?? '');
+    if (!known) throw new McpError(ErrorCode.InvalidParams, `${ref.type === 'ref/prompt' ? `Prompt ${ref.name}` : `Resource template ${ref.uri}`} has no argument ${JSON.stringify(arg.name)}`);
+    let values: string[];
+    try {
+      values = (await completeValue(owner.command, arg.name, arg.value)).map((c) => c.value);
+    } catch (e) {
+      throw new McpError(ErrorCode.InternalError, `completion of ${arg.name} failed: ${(e as Error)?.message ?? String(e)}`);
+    }
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (model.toolList ??= model.refs.map((r) => defOf(model, r))) as never }));
@@ -235,7 +276,7 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
     const meta = request.params._meta as Record<string, unknown> | undefined;
     const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
     const trace = { traceparent: str(meta?.traceparent), tracestate: str(meta?.tracestate) };
-    return callTool(model, options, request.params.name, request.params.arguments, { signal: extra.signal, progress, log, trace });
+    return callTool(model, options, request.params.name, request.params.arguments, { signal: extra.signal, progress, log, trace, interaction: interactionFor(server, extra) });
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: model.prompts.map((p) => promptListEntry(p.decl)) as never }));
@@ -249,8 +290,8 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
     for (const k of Object.keys(given)) if (!declared.includes(k)) throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} has no argument ${JSON.stringify(k)} (declared: ${declared.join(', ') || 'none'})`);
     // own properties only: an argument named `constructor` or `toString` is a plain name
     for (const a of decl.arguments ?? []) if (a.required && (!Object.hasOwn(given, a.name) || given[a.name] === undefined || given[a.name] === null)) throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} needs the argument ${JSON.stringify(a.name)}`);
-    const text = renderTemplate(decl.template, declared, given);
-    return { ...(decl.description ? { description: decl.description } : {}), messages: [{ role: 'user', content: { type: 'text', text } }] };
+    const messages = promptMessages(decl, given, model.resources.map((r) => r.decl));
+    return { ...(decl.description ? { description: decl.description } : {}), messages: messages as never };
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: model.resources.filter((r) => r.decl.uri).map((r) => resourceListEntry(r.decl)) as never }));
@@ -261,48 +302,19 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
-    for (const { decl } of model.resources) {
-      if (decl.uri === uri) return { contents: [{ uri, ...(decl.mimeType ? { mimeType: decl.mimeType } : {}), text: decl.content ?? '' }] };
+    let rc;
+    try {
+      rc = readDeclared(model.resources.map((r) => r.decl), uri);
+    } catch {
+      // a malformed percent-escape in a variable: the client's fault, not an internal error
+      throw new McpError(ErrorCode.InvalidParams, `Malformed URI ${JSON.stringify(uri)}: a percent-escape is not valid UTF-8 or not two hex digits`, { uri });
     }
-    for (const { decl } of model.resources) {
-      let vars: Record<string, string> | undefined;
-      try {
-        vars = decl.uriTemplate ? matchTemplate(decl.uriTemplate, uri) : undefined;
-      } catch {
-        // a malformed percent-escape in a variable: the client's fault, not an internal error
-        throw new McpError(ErrorCode.InvalidParams, `Malformed URI ${JSON.stringify(uri)}: a percent-escape is not valid UTF-8 or not two hex digits`, { uri });
-      }
-      if (vars) {
-        const text = (decl.content ?? '').replace(/\{([A-Za-z0-9_]+)\}/g, (whole, n: string) => vars[n] ?? whole);
-        return { contents: [{ uri, ...(decl.mimeType ? { mimeType: decl.mimeType } : {}), text }] };
-      }
-    }
+    if (rc) return { contents: [resourceContents(rc) as never] };
     throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
   });
 
   return server;
 }
 
-/**
- * Matches a URI against a level-1 URI template (`x://logs/{date}`); returns the variables
- * (percent-decoded) or undefined. @throws URIError when a matched variable has a malformed percent-escape.
- */
-export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
-  const names: string[] = [];
-  const re = new RegExp(
-    `^${template
-      .split(/(\{[A-Za-z0-9_]+\})/)
-      .map((part) => {
-        const m = /^\{([A-Za-z0-9_]+)\}$/.exec(part);
-        if (m) {
-          names.push(m[1]!);
-          return '([^/?#]+)';
-        }
-        return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      })
-      .join('')}$`,
-  );
-  const m = re.exec(uri);
-  if (!m) return undefined;
-  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
-}
+/** Re-exported for callers of this module (it now lives with the declarations). */
+export { matchTemplate } from '../lib/tree/declarations.ts';

@@ -286,6 +286,29 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
 }
 
 /**
+ * Candidates for the value named `name` on `cmd`, from the same declarations that feed shell
+ * completion: its positional of that name (choices, completer, else the command's validArgs), else
+ * its flag of that long name (choices, completer, `true`/`false` for a bool). `name` may be spelled
+ * in kebab, snake or camel case (`max-width`, `max_width`, `maxWidth`). This is what MCP
+ * `completion/complete` answers for a prompt argument or a resource-template variable declared on
+ * `cmd`. @returns the candidates starting with `partial`, or [] when `cmd` has no such value.
+ * @throws whatever a completer throws.
+ */
+export async function completeValue(cmd: Command, name: string, partial: string): Promise<Candidate[]> {
+  const kebab = name.replace(/_/g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const decl = cmd.args.find((a) => a.name === name || a.name === kebab);
+  if (decl) {
+    if (decl.choices) return decl.choices.map((value) => ({ value, description: oneLine(decl.description) })).filter(byPrefix(partial));
+    if (decl.completer) return (await callCompleter(decl.completer, partial)).filter(byPrefix(partial));
+    return (cmd.validArgs ?? []).map((value) => ({ value })).filter(byPrefix(partial));
+  }
+  const flags = flagsOf(cmd);
+  const f = flags.get(name) ?? flags.get(kebab);
+  if (!f || !completableFlag(f)) return [];
+  return (await flagValues(f, partial)).candidates;
+}
+
+/**
  * Completes a partial command line against a tree.
  * @param args the words after the program name, the last being the partial word (possibly `''`);
  *   none at all means an empty partial after the program name.

@@ -6,7 +6,8 @@ import type { AxError } from './errors.ts';
 
 /** Where a command writes: anything with `write(string)`; `isTTY` tells whether a person is watching. */
 export interface OutputStream {
-  write(chunk: string): unknown;
+  /** Text, or bytes (an opaque command's binary output). */
+  write(chunk: string | Uint8Array): unknown;
   isTTY?: boolean;
 }
 
@@ -24,6 +25,8 @@ export interface SuccessMeta {
   would?: string[];
   /** Where each flag with an env or config source got its value (keyed by flag label). */
   provenance?: Record<string, unknown>;
+  /** URIs of the declared resources the handler attached (`ctx.attach`); over MCP their content follows the text item. */
+  attached?: string[];
 }
 
 /**

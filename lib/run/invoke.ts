@@ -12,6 +12,8 @@ import { flagsOf } from '../tree/flagset.ts';
 import type { FlagSpec } from '../tree/flags.ts';
 import { endSpan } from './trace.ts';
 import type { NotificationLevel } from './logger.ts';
+import type { ResourceContent } from '../tree/declarations.ts';
+import type { Interaction } from '../tree/interaction.ts';
 
 /** Options of {@link invokeCommand}. */
 export interface InvokeOptions {
@@ -30,6 +32,11 @@ export interface InvokeOptions {
   tracestate?: string;
   /** The MCP tool name, recorded on the exported span. */
   tool?: string;
+  /**
+   * The client channel for `ctx.confirm`, `ctx.elicit` and `ctx.sample` (the MCP bridge sets the
+   * functions whose capability the client declared). Default none: they act as on a pipe.
+   */
+  interaction?: Interaction;
   /** Environment seen by the handler. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** Program version for the error line. */
@@ -58,11 +65,14 @@ export interface InvokeResult {
   error?: AxError;
   /** The error line's object (`{error, meta}`), when the call failed. */
   errorEnvelope?: Record<string, unknown>;
+  /** Declared resources the handler attached (`ctx.attach`). */
+  attachments?: ResourceContent[];
 }
 
-function buffer(): { stream: { write(s: string): boolean; isTTY: false }; text: () => string } {
+function buffer(): { stream: { write(s: string | Uint8Array): boolean; isTTY: false }; text: () => string } {
   const chunks: string[] = [];
-  return { stream: { write: (s: string) => (chunks.push(s), true), isTTY: false }, text: () => chunks.join('') };
+  // bytes (an opaque command's binary output) reach the caller as the payload, not as text
+  return { stream: { write: (s: string | Uint8Array) => (typeof s === 'string' && chunks.push(s), true), isTTY: false }, text: () => chunks.join('') };
 }
 
 /**
@@ -76,6 +86,7 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
   let stdin: Readable | undefined;
   env.stdin = () => (stdin ??= Readable.from([])); // an empty stream, made only if the handler reads it
   env.onLog = options.onLog;
+  env.interaction = options.interaction;
   env.collectItems = true;
   let outcome;
   try {
@@ -92,7 +103,7 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
   // the span is exported in the background (bounded): a call's answer never waits for a collector
   void endSpan(env.trace, env.env, { name: cmd.commandPath(), program: root.name, version: env.version(), exitCode: outcome.exitCode, errorKind: outcome.error?.kind, tool: options.tool });
   const stderr = err.text();
-  const result: InvokeResult = { exitCode: outcome.exitCode, stdout: out.text(), stderr, payload: outcome.payload, items: outcome.items, error: outcome.error };
+  const result: InvokeResult = { exitCode: outcome.exitCode, stdout: out.text(), stderr, payload: outcome.payload, items: outcome.items, error: outcome.error, attachments: outcome.attachments };
   if (outcome.error) {
     const last = stderr.trimEnd().split('\n').pop() ?? '';
     try {

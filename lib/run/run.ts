@@ -20,7 +20,6 @@ import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import type { RunContext } from '../tree/command.ts';
 import { AxError, toAxError, type AxErrorOptions } from '../contract/errors.ts';
-import { camelCase } from '../tree/flags.ts';
 import { injectedInForce } from '../tree/flagset.ts';
 import { helpText, useLine } from '../help/help.ts';
 import { findCommand, type Invocation } from '../parse/parse.ts';
@@ -28,6 +27,10 @@ import { renderDefault, visible } from './render.ts';
 import type { ExecuteOptions } from './options.ts';
 import { isPlaceholderVersion, resolveVersion } from './version.ts';
 import { argValues, flagLabel, flagValues, validateInvocation } from '../parse/validate.ts';
+import { readDeclared, type ResourceContent } from '../tree/declarations.ts';
+import type { Interaction } from '../tree/interaction.ts';
+import { declarations } from '../schema/walk.ts';
+import { confirm, elicit, sample, type AskScope } from './ask.ts';
 
 /** Everything one run needs from outside: IO, environment, signal, ids. */
 export interface RunEnv {
@@ -55,6 +58,8 @@ export interface RunEnv {
    * mapped to an MCP level; data = the line's object) — MCP `notifications/message`.
    */
   onLog?: (level: NotificationLevel, data: unknown) => void;
+  /** The client channel `ctx.confirm`, `ctx.elicit` and `ctx.sample` may ask through (MCP). */
+  interaction?: Interaction;
 }
 
 /**
@@ -97,10 +102,12 @@ export interface RunOutcome {
   error?: AxError;
   /** Whether help text was printed instead of running. */
   help?: boolean;
+  /** Declared resources the handler attached (`ctx.attach`), in order, read for their URIs. */
+  attachments?: ResourceContent[];
 }
 
-async function write(s: OutputStream, text: string): Promise<void> {
-  if (!text) return;
+async function write(s: OutputStream, text: string | Uint8Array): Promise<void> {
+  if (text.length === 0) return;
   const ok = s.write(text);
   const ev = s as unknown as { once?: (e: string, cb: () => void) => unknown; writableNeedDrain?: boolean };
   if (ok === false && typeof ev.once === 'function') await new Promise<void>((r) => ev.once!('drain', r));
@@ -246,7 +253,8 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
   const key = givenKey || env.newKey();
   const would: string[] = [];
   let closed = false;
-  const guardStream = (s: OutputStream): OutputStream => ({ isTTY: s.isTTY, write: (c: string) => (closed ? true : s.write(c)) });
+  const guardStream = (s: OutputStream): OutputStream => ({ isTTY: s.isTTY, write: (c: string | Uint8Array) => (closed ? true : s.write(c)) });
+  const attachments: ResourceContent[] = [];
   const stdout = guardStream(env.stdout);
   const stderr = guardStream(env.stderr);
   const label = (n: string) => flagLabel(inv, n);
@@ -304,12 +312,21 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
       }
       return effect();
     },
-    confirm: (question, bypassFlag) => confirm(ctx, question, bypassFlag, label),
+    confirm: (question, bypassFlag) => confirm(ask, question, bypassFlag),
+    elicit: (schema, message) => elicit(ask, schema, message) as never,
+    sample: (request) => sample(ask, request),
+    attach: (uri) => {
+      const found = typeof uri === 'string' ? readDeclared(declarations(env.root).resources.map((r) => r.decl), uri) : undefined;
+      if (!found) throw new TypeError(`ctx.attach: no declared resource has the URI ${JSON.stringify(uri)} (declare it with declareResource)`);
+      if (!closed) attachments.push(found);
+    },
     fail: (kind: string, message: string, options?: AxErrorOptions) => new AxError(kind, message, options),
     flagLabel: label,
   };
+  const ask: AskScope = { ctx, interaction: env.interaction, label, race: (p) => raceAbort(p, env.signal) };
   const meta = (): SuccessMeta => {
     const m = baseMeta(env, key);
+    if (attachments.length) m.attached = attachments.map((a) => a.uri);
     if (dryRun) m.dry_run = true;
     if (warnings.length) m.warnings = [...warnings];
     if (would.length) m.would = [...would];
@@ -320,8 +337,16 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
     if (env.signal.aborted) throw interrupted(env.signal);
     const result = await raceAbort(Promise.resolve().then(() => cmd.run!(ctx)), env.signal, cmd.finishOnSigterm);
     if (cmd.output?.kind === 'opaque') {
-      if (result !== undefined && result !== null) await write(stdout, typeof result === 'string' ? result : `${JSON.stringify(result)}\n`);
-      return { exitCode: 0, payload: result };
+      if (result instanceof Uint8Array) {
+        if (env.stdout.isTTY === true) {
+          throw new AxError('validation_error', `refusing to write ${result.byteLength} bytes of ${cmd.output.mediaType ?? 'binary data'} to a terminal`, {
+            fix: 'Redirect stdout to a file or a pipe (> out.bin).',
+            context: { reason: 'binary_to_terminal', media_type: cmd.output.mediaType ?? null },
+          });
+        }
+        await write(stdout, result);
+      } else if (result !== undefined && result !== null) await write(stdout, typeof result === 'string' ? result : `${JSON.stringify(result)}\n`);
+      return { exitCode: 0, payload: result, attachments };
     }
     if (isStream(result) || cmd.output?.kind === 'stream') {
       const items: unknown[] | undefined = env.collectItems ? [] : undefined; // only the MCP bridge needs them all
@@ -341,7 +366,7 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
       } finally {
         void it.return?.().catch(() => {}); // let the generator run its finally blocks
       }
-      return { exitCode: 0, items: items ?? [], stream: true };
+      return { exitCode: 0, items: items ?? [], stream: true, attachments };
     }
     if (env.mode === 'json') await write(stdout, successLine(result, meta()));
     else {
@@ -349,7 +374,7 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
       if (typeof text === 'string') await write(stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
       if (dryRun) stderr.write(`Dry run: nothing was changed.${would.length ? ` Would: ${would.join('; ')}.` : ''}\n`);
     }
-    return { exitCode: 0, payload: result };
+    return { exitCode: 0, payload: result, attachments };
   } finally {
     closed = true;
   }
@@ -380,32 +405,3 @@ function renderItem(cmd: Command, item: unknown, ctx: RunContext): string {
   }
   return typeof item === 'string' ? `${visible(item)}\n` : `${JSON.stringify(item)}\n`;
 }
-
-async function confirm(ctx: RunContext, question: string, bypassFlag: string, label: (n: string) => string): Promise<void> {
-  if (ctx.flags[camelCase(bypassFlag)] === true) return;
-  const refuse = (why: string) =>
-    new AxError('confirmation_required', `${question.replace(/\s*\[y\/N\]\s*$/i, '').replace(/[?:\s]+$/, '')}: confirmation required ${why}`, {
-      fix: label(bypassFlag).startsWith('-')
-        ? `Pass ${label(bypassFlag)} to confirm.`
-        : `Set the property ${JSON.stringify(label(bypassFlag))} to true to confirm (only with the user's consent).`,
-      context: { bypass_flag: label(bypassFlag) },
-    });
-  if (!ctx.stdinIsTTY) throw refuse('and no terminal is available to ask');
-  if (ctx.mode === 'json') throw refuse('and prompts are off in json (agent) mode');
-  ctx.stderr.write(`${question} `);
-  const { createInterface } = await import('node:readline');
-  const rl = createInterface({ input: ctx.stdin, terminal: false });
-  try {
-    const answer = await raceAbort(
-      new Promise<string>((resolve) => {
-        rl.once('line', resolve);
-        rl.once('close', () => resolve(''));
-      }),
-      ctx.signal,
-    );
-    if (!/^y(es)?$/i.test(answer.trim())) throw refuse('and it was declined');
-  } finally {
-    rl.close();
-  }
-}
-

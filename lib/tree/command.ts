@@ -28,6 +28,7 @@ export interface ConfigFileDecl {
   /** Size cap in bytes. Default 1 MiB (see readConfig). */
   maxBytes?: number;
 }
+import type { ElicitSchema, SampleRequest, SampleResult } from './interaction.ts';
 
 /** What re-running a command does (clispec `effects`; MCP annotations, SPEC §6). */
 export type Effects = 'read_only' | 'idempotent' | 'non_idempotent';
@@ -38,7 +39,10 @@ export interface OutputDecl {
   schema?: Record<string, unknown>;
   /**
    * `data` (default): one document, wrapped in the envelope; `stream`: NDJSON items (run yields them);
-   * `opaque`: bytes written verbatim in every mode (run returns a string), e.g. a completion script.
+   * `opaque`: bytes written verbatim in every mode (run returns a string, or a `Uint8Array` of
+   * bytes), e.g. a completion script or a PNG. Over MCP, bytes with an `image/*` or `audio/*`
+   * `mediaType` become an image or audio content item (base64); other bytes an embedded resource
+   * with a `blob`. Bytes are never written to a terminal (`validation_error`: redirect stdout).
    */
   kind?: 'data' | 'stream' | 'opaque';
   /** Media type of an `opaque` output (`text/plain`, `application/json`). */
@@ -455,11 +459,41 @@ export interface RunContext<F extends FlagDecls = FlagDecls, A extends readonly 
   perform<T>(description: string, effect: () => T | Promise<T>, rehearsal?: T): Promise<T | undefined>;
   /**
    * Asks for confirmation before a destructive step. Returns at once when the bypass flag
-   * (`bypassFlag`, e.g. `'yes'`) is set. Without a terminal on stdin (pipes, CI, MCP) it never
-   * prompts: it throws `confirmation_required` whose fix names the bypass flag. On a terminal it asks
-   * on stderr and reads one line; anything but y/yes declines (throws `confirmation_required`).
+   * (`bypassFlag`, e.g. `'yes'`) is set. Under MCP, when the client declared the elicitation
+   * capability, it asks the user through `elicitation/create` (a one-field form, `confirm: boolean`)
+   * and returns if they accept with `confirm: true`. On a terminal (human mode) it asks on stderr and
+   * reads one line; anything but y/yes declines. Anywhere else (pipes, CI, json mode, an MCP client
+   * without elicitation, stateless HTTP) it never prompts. Every refusal — declined, cancelled or no
+   * one to ask — throws `confirmation_required` whose fix names the bypass flag.
    */
   confirm(question: string, bypassFlag: string): Promise<void>;
+  /**
+   * Asks for a small form (MCP's restricted `requestedSchema`: flat string, number, integer, boolean,
+   * enum and multi-select fields with defaults). Fields whose name is a long flag of this command
+   * that was given on this call are taken from that flag; the rest are asked — under MCP through
+   * `elicitation/create` when the client declared elicitation, on a terminal (human mode) one
+   * field per line on stderr (empty = the default). Elsewhere nothing is asked: optional fields take
+   * their defaults, and a missing required field throws `input_required` at once, whose fix names the
+   * flags (or MCP properties) to pass. Answers are checked against the fields.
+   * @returns the values by field name. @throws AxError `input_required`, `declined` (the user declined
+   *   or cancelled), `validation_error` (an answer that does not fit); TypeError for a malformed schema.
+   */
+  elicit<T extends Record<string, unknown> = Record<string, string | number | boolean | string[]>>(schema: ElicitSchema, message: string): Promise<T>;
+  /**
+   * Asks the MCP client's language model (`sampling/createMessage`; a string is one user message,
+   * `maxTokens` defaults to 1024). Only under MCP, when the client declared sampling.
+   * @throws AxError `sampling_unavailable` anywhere else (the command line, a client without the
+   *   capability, stateless HTTP), `declined` when the client refused, `timeout` when it did not answer.
+   */
+  sample(request: SampleRequest | string): Promise<SampleResult>;
+  /**
+   * Attaches a declared resource (`declareResource`, a static URI or one matching a template) to
+   * the result. Its URI is listed in the envelope's `meta.attached` on every path; over MCP the
+   * result also carries its content: an `image`/`audio` item for an image/audio resource with bytes,
+   * else an embedded `resource` item (text, or a base64 blob for bytes).
+   * @throws TypeError when no declared resource has that URI.
+   */
+  attach(uri: string): void;
   /** Builds an {@link AxError}: `throw ctx.fail('not_found', 'no task 9')`. */
   fail(kind: string, message: string, options?: AxErrorOptions): AxError;
   /** Property/flag spelling for messages: `--yes` on the CLI, `yes` under MCP. */

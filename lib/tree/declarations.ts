@@ -24,7 +24,18 @@ export interface PromptDecl {
   arguments?: PromptArgument[];
   /** The text, at most 64 KiB of UTF-8. `{{name}}` is replaced; any other brace text is literal. */
   template: string;
+  /**
+   * Declared resources sent before the text, each as its own user message: `{resource: uri}` embeds
+   * the resource (MCP `resource` content: text, or a base64 blob for bytes); `{image: uri}` /
+   * `{audio: uri}` send an image/audio resource's bytes as MCP `image`/`audio` content. `uri` may
+   * hold `{{name}}` placeholders of declared arguments; it must name a declared resource (a static
+   * URI or one matching a template), else `prompts/get` answers -32602.
+   */
+  embed?: PromptEmbed[];
 }
+
+/** One declared resource a prompt sends before its text (see {@link PromptDecl.embed}). */
+export type PromptEmbed = { resource: string } | { image: string } | { audio: string };
 
 /** A static resource (fixed `uri`) or a resource template (`uriTemplate` with `{var}` parts). */
 export interface ResourceDecl {
@@ -37,8 +48,64 @@ export interface ResourceDecl {
   description?: string;
   /** MIME type; spaces allowed, control characters not. */
   mimeType?: string;
-  /** Static text served by `resources/read` (≤ 1 MiB UTF-8); for a template, `{var}` is replaced. Never projected into `__schema`. */
-  content?: string;
+  /**
+   * Static content served by `resources/read` (≤ 1 MiB): text (UTF-8; for a template, `{var}` is
+   * replaced), or bytes (a `Uint8Array`, served as a base64 `blob`, never substituted). Never
+   * projected into `__schema`.
+   */
+  content?: string | Uint8Array;
+}
+
+/** A declared resource read for one URI: text, or bytes. */
+export interface ResourceContent {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  bytes?: Uint8Array;
+}
+
+/**
+ * Matches a URI against a level-1 URI template (`x://logs/{date}`); returns the variables
+ * (percent-decoded) or undefined. @throws URIError when a matched variable has a malformed percent-escape.
+ */
+export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const re = new RegExp(
+    `^${template
+      .split(/(\{[A-Za-z0-9_]+\})/)
+      .map((part) => {
+        const m = /^\{([A-Za-z0-9_]+)\}$/.exec(part);
+        if (m) {
+          names.push(m[1]!);
+          return '([^/?#]+)';
+        }
+        return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      })
+      .join('')}$`,
+  );
+  const m = re.exec(uri);
+  if (!m) return undefined;
+  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+}
+
+/**
+ * Reads `uri` from the declared resources: a static URI first, then the first template it matches
+ * (its `{var}` replaced in text content). @returns undefined when nothing declared matches.
+ * @throws URIError when the URI matches a template but a variable has a malformed percent-escape.
+ */
+export function readDeclared(resources: readonly ResourceDecl[], uri: string): ResourceContent | undefined {
+  const shape = (decl: ResourceDecl, vars?: Record<string, string>): ResourceContent => {
+    const c = decl.content ?? '';
+    const base = { uri, ...(decl.mimeType ? { mimeType: decl.mimeType } : {}) };
+    if (c instanceof Uint8Array) return { ...base, bytes: c };
+    return { ...base, text: vars ? c.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, n: string) => vars[n] ?? whole) : c };
+  };
+  for (const decl of resources) if (decl.uri === uri) return shape(decl);
+  for (const decl of resources) {
+    const vars = decl.uriTemplate ? matchTemplate(decl.uriTemplate, uri) : undefined;
+    if (vars) return shape(decl, vars);
+  }
+  return undefined;
 }
 
 /** Limits of SPEC §7, in bytes of UTF-8. */
@@ -113,7 +180,7 @@ function checkName(kind: Kind, key: string, field: string, name: unknown): asser
   if (!NAME_RE.test(name)) throw declarationError(kind, key, field, 'invalid_charset', `Use only letters, digits, "_", "." and "-" in ${field}.`);
 }
 
-const PROMPT_FIELDS = ['name', 'title', 'description', 'arguments', 'template'] as const;
+const PROMPT_FIELDS = ['name', 'title', 'description', 'arguments', 'template', 'embed'] as const;
 const ARGUMENT_FIELDS = ['name', 'title', 'description', 'required'] as const;
 const RESOURCE_FIELDS = ['uri', 'uriTemplate', 'name', 'title', 'description', 'mimeType', 'content'] as const;
 
@@ -125,7 +192,7 @@ const RESOURCE_FIELDS = ['uri', 'uriTemplate', 'name', 'title', 'description', '
  */
 export function validatePrompt(p: unknown): asserts p is PromptDecl {
   const key = isRecord(p) && typeof p.name === 'string' ? p.name : '';
-  checkRecord('prompt', key, '(declaration)', p, PROMPT_FIELDS, 'a prompt declaration {name, template, title?, description?, arguments?}');
+  checkRecord('prompt', key, '(declaration)', p, PROMPT_FIELDS, 'a prompt declaration {name, template, title?, description?, arguments?, embed?}');
   checkName('prompt', key, 'name', p.name);
   checkText('prompt', key, 'title', p.title);
   checkText('prompt', key, 'description', p.description);
@@ -152,6 +219,19 @@ export function validatePrompt(p: unknown): asserts p is PromptDecl {
   for (const name of templatePlaceholders(template)) {
     if (!declared.has(name)) throw declarationError('prompt', key, 'template', 'undeclared_placeholder', `Declare an argument named ${JSON.stringify(name)}, or remove {{${name}}} from the template.`);
   }
+  if (p.embed !== undefined && !Array.isArray(p.embed)) throw declarationError('prompt', key, 'embed', 'invalid_shape', 'Give embed as a list of {resource: uri}, {image: uri} or {audio: uri}.');
+  ((p.embed ?? []) as unknown[]).forEach((e, i) => {
+    const field = `embed[${i}]`;
+    const keys = e && typeof e === 'object' ? Object.keys(e) : [];
+    const uri = keys.length === 1 ? (e as Record<string, unknown>)[keys[0]!] : undefined;
+    if (keys.length !== 1 || !['resource', 'image', 'audio'].includes(keys[0]!) || typeof uri !== 'string' || uri === '') {
+      throw declarationError('prompt', key, field, 'invalid_shape', 'Give each embed exactly one of resource, image or audio, naming a declared resource URI.');
+    }
+    checkText('prompt', key, field, uri);
+    for (const name of templatePlaceholders(uri)) {
+      if (!declared.has(name)) throw declarationError('prompt', key, field, 'undeclared_placeholder', `Declare an argument named ${JSON.stringify(name)}, or remove {{${name}}} from the embedded URI.`);
+    }
+  });
 }
 
 function checkUri(key: string, field: 'uri' | 'uriTemplate', uri: string): void {
@@ -193,13 +273,16 @@ export function validateResource(r: unknown): asserts r is ResourceDecl {
   if (uri) checkUri(key, 'uri', uri);
   else checkUri(key, 'uriTemplate', uriTemplate!);
   if (r.name === undefined || r.name === '') throw declarationError('resource', key, 'name', 'required', 'Give the resource a name.');
-  for (const f of ['name', 'title', 'description', 'mimeType', 'content'] as const) checkText('resource', key, f, r[f]);
+  for (const f of ['name', 'title', 'description', 'mimeType'] as const) checkText('resource', key, f, r[f]);
   // eslint-disable-next-line no-control-regex
   if (r.mimeType !== undefined && /[\u0000-\u001f\u007f]/.test(r.mimeType as string)) {
     throw declarationError('resource', key, 'mimeType', 'invalid_character', 'Remove control characters from mimeType.');
   }
-  if (r.content !== undefined && bytes(r.content as string) > DECLARATION_LIMITS.contentBytes) {
-    throw declarationError('resource', key, 'content', 'too_long', `Keep static content at most ${DECLARATION_LIMITS.contentBytes} bytes of UTF-8, or serve it from a command.`);
+  if (r.content !== undefined) {
+    if (!(r.content instanceof Uint8Array)) checkText('resource', key, 'content', r.content);
+    if ((r.content instanceof Uint8Array ? r.content.byteLength : bytes(r.content as string)) > DECLARATION_LIMITS.contentBytes) {
+      throw declarationError('resource', key, 'content', 'too_long', `Keep static content at most ${DECLARATION_LIMITS.contentBytes} bytes, or serve it from a command.`);
+    }
   }
 }
 
@@ -218,6 +301,7 @@ export function copyPrompt(p: PromptDecl): Readonly<PromptDecl> {
     });
     Object.freeze(out.arguments);
   }
+  if (p.embed !== undefined) out.embed = Object.freeze(p.embed.map((e) => Object.freeze({ ...e }))) as PromptEmbed[];
   return Object.freeze(out);
 }
 
@@ -225,5 +309,6 @@ export function copyPrompt(p: PromptDecl): Readonly<PromptDecl> {
 export function copyResource(r: ResourceDecl): Readonly<ResourceDecl> {
   const out = {} as ResourceDecl;
   for (const f of RESOURCE_FIELDS) if (r[f] !== undefined && !((f === 'uri' || f === 'uriTemplate') && r[f] === '')) (out as unknown as Record<string, unknown>)[f] = r[f];
+  if (r.content instanceof Uint8Array) out.content = new Uint8Array(r.content); // bytes are copied, not shared
   return Object.freeze(out);
 }

@@ -11,8 +11,9 @@ export function rmCommand(): Command {
     use: 'rm <id>',
     short: 'Delete a task',
     long:
-      'Delete a task for good and print it. Asks for confirmation on a terminal; without one (pipes, CI, agents)\n' +
-      'it fails with confirmation_required unless --yes is given. --dry-run shows the task that would be deleted.',
+      'Delete a task for good and print it. Asks for confirmation on a terminal, or through an MCP client that supports\n' +
+      'elicitation; otherwise (pipes, CI, agents) it fails with confirmation_required unless --yes is given.\n' +
+      '--dry-run shows the task that would be deleted.',
     example: ['tasks rm 3', 'tasks rm 3 --yes', 'tasks rm 3 --dry-run'].join('\n'),
     args: ID_ARG,
     flags: {

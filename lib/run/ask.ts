@@ -1,0 +1,274 @@
+/**
+ * Asking while a command runs: `ctx.confirm`, `ctx.elicit` and `ctx.sample`. Each goes through the
+ * channel the run has — the MCP client (elicitation, sampling) when the bridge set one, else a
+ * terminal on stdin for confirm and elicit — and otherwise fails at once with an error whose fix
+ * names what to pass instead. Nothing here ever waits for input nobody can give.
+ * Source: MCP 2025-11-25 client features (elicitation, sampling); SPEC §2 (confirm).
+ */
+import type { Readable } from 'node:stream';
+import { AxError } from '../contract/errors.ts';
+import type { RunContext } from '../tree/command.ts';
+import { camelCase } from '../tree/flags.ts';
+import { flagsOf } from '../tree/flagset.ts';
+import type { ElicitAnswer, ElicitField, ElicitSchema, Interaction, SampleRequest, SampleResult } from '../tree/interaction.ts';
+
+/** Default `maxTokens` of a sampling request. */
+export const DEFAULT_MAX_TOKENS = 1024;
+
+/** What the asking functions need from the run besides the context. */
+export interface AskScope {
+  ctx: RunContext;
+  interaction?: Interaction;
+  /** Flag spelling for messages (`--yes` on the CLI, `yes` under MCP). */
+  label: (flagName: string) => string;
+  /** Races a promise against the run's signal (interrupted after the grace period). */
+  race: <T>(p: Promise<T>) => Promise<T>;
+}
+
+function list(items: string[]): string {
+  return items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function stripQuestion(q: string): string {
+  return q.replace(/\s*\[y\/N\]\s*$/i, '').replace(/[?:\s]+$/, '');
+}
+
+/** Reads lines from stdin one at a time (one readline for the whole dialogue). */
+async function lineReader(stdin: Readable): Promise<{ next(): Promise<string>; close(): void }> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: stdin, terminal: false });
+  const queue: string[] = [];
+  const waiting: ((s: string | undefined) => void)[] = [];
+  let ended = false;
+  rl.on('line', (l) => (waiting.length ? waiting.shift()!(l) : queue.push(l)));
+  rl.once('close', () => {
+    ended = true;
+    for (const w of waiting.splice(0)) w(undefined);
+  });
+  return {
+    next: () =>
+      new Promise<string>((resolve) => {
+        if (queue.length) return resolve(queue.shift()!);
+        if (ended) return resolve('');
+        waiting.push((s) => resolve(s ?? ''));
+      }),
+    close: () => rl.close(),
+  };
+}
+
+/**
+ * `ctx.confirm(question, bypassFlag)`: returns when the bypass flag is set; else asks the MCP client
+ * (a one-field elicitation form) when it declared elicitation, or the person at the terminal; else
+ * throws `confirmation_required` whose fix names the bypass flag.
+ */
+export async function confirm(scope: AskScope, question: string, bypassFlag: string): Promise<void> {
+  const { ctx, label } = scope;
+  if (ctx.flags[camelCase(bypassFlag)] === true) return;
+  const refuse = (why: string, action?: string) =>
+    new AxError('confirmation_required', `${stripQuestion(question)}: confirmation required ${why}`, {
+      fix: label(bypassFlag).startsWith('-')
+        ? `Pass ${label(bypassFlag)} to confirm.`
+        : `Set the property ${JSON.stringify(label(bypassFlag))} to true to confirm (only with the user's consent).`,
+      context: { bypass_flag: label(bypassFlag), ...(action ? { action } : {}) },
+    });
+  const elicit = scope.interaction?.elicit;
+  if (elicit) {
+    const schema: ElicitSchema = {
+      type: 'object',
+      properties: { confirm: { type: 'boolean', title: 'Confirm', description: stripQuestion(question), default: false } },
+      required: ['confirm'],
+    };
+    const answer = await scope.race(elicit(question, schema, ctx.signal));
+    if (answer.action === 'accept' && answer.content?.confirm === true) return;
+    if (answer.action === 'cancel') throw refuse('and the user cancelled it', 'cancel');
+    throw refuse('and the user declined it', answer.action === 'accept' ? 'accept_false' : 'decline');
+  }
+  if (!ctx.stdinIsTTY) throw refuse('and no terminal is available to ask');
+  if (ctx.mode === 'json') throw refuse('and prompts are off in json (agent) mode');
+  ctx.stderr.write(`${question} `);
+  const lines = await lineReader(ctx.stdin);
+  try {
+    const answer = await scope.race(lines.next());
+    if (!/^y(es)?$/i.test(answer.trim())) throw refuse('and it was declined');
+  } finally {
+    lines.close();
+  }
+}
+
+/** @throws TypeError when the form is not a flat object of MCP's primitive fields (a programmer error). */
+function checkSchema(schema: ElicitSchema): void {
+  if (!schema || schema.type !== 'object' || typeof schema.properties !== 'object' || schema.properties === null) {
+    throw new TypeError('ctx.elicit: schema must be {type: "object", properties: {...}}');
+  }
+  const names = Object.keys(schema.properties);
+  if (names.length === 0) throw new TypeError('ctx.elicit: schema.properties must name at least one field');
+  for (const [n, f] of Object.entries(schema.properties)) {
+    if (!f || !['string', 'number', 'integer', 'boolean', 'array'].includes((f as ElicitField).type)) {
+      throw new TypeError(`ctx.elicit: field ${JSON.stringify(n)} must have type string, number, integer, boolean or array`);
+    }
+  }
+  for (const r of schema.required ?? []) if (!names.includes(r)) throw new TypeError(`ctx.elicit: required field ${JSON.stringify(r)} is not in properties`);
+}
+
+type Value = string | number | boolean | string[];
+
+function choicesOf(f: ElicitField): string[] | undefined {
+  if (f.type === 'string') return f.enum ?? f.oneOf?.map((o) => o.const);
+  if (f.type === 'array') return 'enum' in f.items ? f.items.enum : f.items.anyOf.map((o) => o.const);
+  return undefined;
+}
+
+/** Checks one value against its field; returns a reason when it does not fit. */
+function misfit(f: ElicitField, v: unknown): string | undefined {
+  const choices = choicesOf(f);
+  switch (f.type) {
+    case 'string':
+      if (typeof v !== 'string') return 'must be a string';
+      if (choices && !choices.includes(v)) return `must be one of ${choices.join(', ')}`;
+      if (f.minLength !== undefined && v.length < f.minLength) return `must be at least ${f.minLength} characters`;
+      if (f.maxLength !== undefined && v.length > f.maxLength) return `must be at most ${f.maxLength} characters`;
+      return undefined;
+    case 'number':
+    case 'integer':
+      if (typeof v !== 'number' || !Number.isFinite(v) || (f.type === 'integer' && !Number.isInteger(v))) return `must be ${f.type === 'integer' ? 'an integer' : 'a number'}`;
+      if (f.minimum !== undefined && v < f.minimum) return `must be at least ${f.minimum}`;
+      if (f.maximum !== undefined && v > f.maximum) return `must be at most ${f.maximum}`;
+      return undefined;
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : 'must be true or false';
+    case 'array':
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) return 'must be a list of strings';
+      if (choices && v.some((x) => !choices.includes(x as string))) return `must be chosen from ${choices.join(', ')}`;
+      return undefined;
+  }
+}
+
+/** Parses what a person typed for a field; empty means the default. @throws AxError validation_error. */
+function parseTyped(name: string, f: ElicitField, raw: string): Value | undefined {
+  const t = raw.trim();
+  if (t === '') return f.default;
+  let v: unknown = t;
+  if (f.type === 'number' || f.type === 'integer') v = Number(t);
+  else if (f.type === 'boolean') v = /^(y|yes|true)$/i.test(t) ? true : /^(n|no|false)$/i.test(t) ? false : t;
+  else if (f.type === 'array') v = t.split(',').map((s) => s.trim()).filter(Boolean);
+  const why = misfit(f, v);
+  if (why) throw new AxError('validation_error', `invalid answer for ${name}: ${why}`, { fix: 'Run the command again and give a valid answer.', context: { reason: 'invalid_answer', field: name } });
+  return v as Value;
+}
+
+function prompt(name: string, f: ElicitField): string {
+  const head = f.title ?? name;
+  const choices = choicesOf(f);
+  const hint = choices ? ` (${choices.join('|')}${f.type === 'array' ? ', comma-separated' : ''})` : f.type === 'boolean' ? ' (y/n)' : '';
+  const def = f.default !== undefined ? ` [${Array.isArray(f.default) ? f.default.join(',') : String(f.default)}]` : '';
+  return `${head}${f.description ? ` — ${f.description}` : ''}${hint}${def}: `;
+}
+
+/**
+ * `ctx.elicit(schema, message)`: the values of a small form. Fields given as flags of the command (a
+ * flag whose long name is the field name, set on this call) are taken from the flags; the others are
+ * asked — through the MCP client when it declared elicitation, else at a terminal (human mode). With
+ * neither, optional fields take their defaults and a missing required field throws `input_required`
+ * whose fix names the flags (or MCP properties) to pass.
+ * @returns the answered values (plus those from flags), keyed by field name.
+ * @throws AxError `declined` (the user declined or cancelled the form), `input_required`,
+ *   `validation_error` (an answer that does not fit its field); TypeError for a malformed schema.
+ */
+export async function elicit(scope: AskScope, schema: ElicitSchema, message: string): Promise<Record<string, Value>> {
+  checkSchema(schema);
+  const { ctx, label } = scope;
+  const flags = flagsOf(ctx.command);
+  const given: Record<string, Value> = {};
+  const missing: string[] = [];
+  for (const name of Object.keys(schema.properties)) {
+    const key = camelCase(name);
+    if (flags.has(name) && ctx.changed(name) && ctx.flags[key] !== undefined) given[name] = ctx.flags[key] as Value;
+    else missing.push(name);
+  }
+  if (missing.length === 0) return given;
+  const rest: ElicitSchema = {
+    type: 'object',
+    properties: Object.fromEntries(missing.map((n) => [n, schema.properties[n]!])),
+    ...(schema.required?.some((r) => missing.includes(r)) ? { required: schema.required.filter((r) => missing.includes(r)) } : {}),
+  };
+  const ask = scope.interaction?.elicit;
+  if (ask) {
+    const answer: ElicitAnswer = await scope.race(ask(message, rest, ctx.signal));
+    if (answer.action !== 'accept') {
+      throw new AxError('declined', `${stripQuestion(message)}: the user ${answer.action === 'cancel' ? 'cancelled' : 'declined'} the form`, {
+        fix: 'Ask the user what they want instead; do not retry without their consent.',
+        context: { action: answer.action, fields: missing },
+      });
+    }
+    const content = answer.content ?? {};
+    for (const name of missing) {
+      const f = rest.properties[name]!;
+      const v = content[name];
+      if (v === undefined) {
+        if (rest.required?.includes(name)) throw new AxError('validation_error', `the answer to the form has no value for the required field ${name}`, { fix: 'Fill in every required field.', context: { reason: 'invalid_answer', field: name } });
+        if (f.default !== undefined) given[name] = f.default;
+        continue;
+      }
+      const why = misfit(f, v);
+      if (why) throw new AxError('validation_error', `invalid answer for ${name}: ${why}`, { fix: 'Answer the form with values that fit its fields.', context: { reason: 'invalid_answer', field: name } });
+      given[name] = v;
+    }
+    return given;
+  }
+  if (ctx.stdinIsTTY && ctx.mode !== 'json') {
+    ctx.stderr.write(`${message}\n`);
+    const lines = await lineReader(ctx.stdin);
+    try {
+      for (const name of missing) {
+        const f = rest.properties[name]!;
+        ctx.stderr.write(prompt(name, f));
+        const v = parseTyped(name, f, await scope.race(lines.next()));
+        if (v === undefined && rest.required?.includes(name)) throw new AxError('validation_error', `no answer for the required field ${name}`, { fix: 'Run the command again and answer every required field.', context: { reason: 'invalid_answer', field: name } });
+        if (v !== undefined) given[name] = v;
+      }
+    } finally {
+      lines.close();
+    }
+    return given;
+  }
+  // Nobody to ask: optional fields take their defaults; a required one missing is an error naming
+  // the flags (or MCP properties) that would have given it.
+  const needed = missing.filter((n) => schema.required?.includes(n));
+  if (needed.length === 0) {
+    for (const n of missing) if (schema.properties[n]!.default !== undefined) given[n] = schema.properties[n]!.default as Value;
+    return given;
+  }
+  const asFlags = needed.filter((n) => flags.has(n));
+  const noFlag = needed.filter((n) => !flags.has(n));
+  const labels = asFlags.map((n) => label(n));
+  const mcp = !label('x').startsWith('-');
+  const where = ctx.stdinIsTTY ? 'prompts are off in json (agent) mode' : 'no terminal or MCP elicitation is available to ask';
+  const fix =
+    noFlag.length === 0
+      ? mcp
+        ? `Set the ${labels.length > 1 ? 'properties' : 'property'} ${list(labels.map((l) => JSON.stringify(l)))}.`
+        : `Pass ${list(labels)}.`
+      : `Run it on a terminal or from an MCP client that supports elicitation: ${list(noFlag)} cannot be given ${mcp ? 'as properties' : 'as flags'}${labels.length ? `; ${mcp ? 'set' : 'pass'} ${list(labels)} for the rest` : ''}.`;
+  throw new AxError('input_required', `${stripQuestion(message)}: input required (${list(needed)}) and ${where}`, {
+    fix,
+    context: { fields: needed, ...(labels.length ? { flags: labels } : {}) },
+  });
+}
+
+/**
+ * `ctx.sample(request)`: asks the MCP client's model (`sampling/createMessage`) when the client
+ * declared sampling. @throws AxError `sampling_unavailable` anywhere else (the command line, a client
+ * without the capability, a stateless HTTP server), `declined` when the client refused.
+ */
+export async function sample(scope: AskScope, request: SampleRequest | string): Promise<SampleResult> {
+  const req: SampleRequest = typeof request === 'string' ? { messages: request } : request;
+  if (!req || (typeof req.messages !== 'string' && !Array.isArray(req.messages))) throw new TypeError('ctx.sample: messages must be a string or an array of {role, text}');
+  const full: SampleRequest = { ...req, maxTokens: req.maxTokens ?? DEFAULT_MAX_TOKENS };
+  const ask = scope.interaction?.sample;
+  if (!ask) {
+    throw new AxError('sampling_unavailable', 'this command asks a language model, and this run has no MCP client that offers sampling', {
+      fix: 'Call it as an MCP tool from a client that declares the sampling capability (over stdio or a stateful HTTP session).',
+    });
+  }
+  return scope.race(ask(full, scope.ctx.signal));
+}
