@@ -13,6 +13,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ABORT_GRACE_MS } from '../lib/run/run.ts';
 import { installChildGuard } from './children.ts';
 import { keepAlive } from './lifecycle.ts';
+import { answerNewerRevision } from './revisions.ts';
+import { MemoryEventStore, type EventStore } from './events.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
 
 /** Settings of the HTTP transport. */
@@ -31,6 +33,11 @@ export interface HttpSettings {
   maxSessions: number;
   /** Host names accepted in Host and Origin (loopback names plus the bound host). */
   allowedHosts: string[];
+  /**
+   * Stateful sessions: makes each session's event store (resumable streams), or `false` for none.
+   * Default: a {@link MemoryEventStore} per session. Stateless mode has no streams to resume.
+   */
+  eventStore?: false | (() => EventStore);
 }
 
 /** A JSON-RPC error response with an HTTP status. */
@@ -109,6 +116,7 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
 
   app.all('/mcp', async (req, res) => {
     try {
+      if (await answerNewerRevision(req, res, settings.maxBodyBytes)) return; // a newer revision's probe: -32022, quietly
       if (settings.stateless) {
         // No session: no standalone GET stream to offer (it would hold a server open that never speaks) and nothing to DELETE.
         if (req.method !== 'POST') return jsonError(res, 405, -32000, 'Method not allowed: stateless server, use POST', { allow: 'POST' });
@@ -145,6 +153,7 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
       let session: Session | undefined;
       const transport = new StreamableHTTPServerTransport({
         ...transportOptions,
+        ...(settings.eventStore === false ? {} : { eventStore: (settings.eventStore ?? (() => new MemoryEventStore()))() }),
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           session = { transport, lastSeen: Date.now(), inflight: 0, close: async () => void (await Promise.allSettled([transport.close(), server.close()])) };
