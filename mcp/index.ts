@@ -12,6 +12,9 @@ import { validationError } from '../lib/contract/errors.ts';
 import { flagsOf } from '../lib/tree/flagset.ts';
 import { camelCase, type Flag, type FlagSpec } from '../lib/tree/flags.ts';
 import type { RunContext } from '../lib/tree/command.ts';
+import type { EventStore } from './events.ts';
+
+export { MemoryEventStore, type MemoryEventStoreOptions, type EventStore } from './events.ts';
 
 export { exclude, toolName, mcp } from '../lib/tree/marks.ts';
 
@@ -49,6 +52,13 @@ export interface ServeOptions extends McpMountOptions {
   signal?: AbortSignal;
   /** Environment for handlers. Default process.env. */
   env?: Record<string, string | undefined>;
+  /**
+   * HTTP, stateful sessions: makes each session's event store, so a client whose SSE stream drops
+   * resumes with `Last-Event-ID` and loses nothing (the SDK's `EventStore` interface; plug in a
+   * shared one here). `false` turns resumability off. Default: a {@link MemoryEventStore} per
+   * session (1000 events, 8 MiB, 5 minutes).
+   */
+  eventStore?: false | (() => EventStore);
 }
 
 const DEFAULTS = { addr: '127.0.0.1:8080', sessionIdleMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024, maxLineBytes: 10 * 1024 * 1024, maxSessions: 1000 } as const;
@@ -74,6 +84,7 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
     version: options.version ?? resolveVersion(root.version),
     instructions: options.instructions,
     env: options.env,
+    eventStore: options.eventStore,
   };
   await runServer(root, settings, options.signal ?? new AbortController().signal);
 }

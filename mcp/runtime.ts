@@ -32,7 +32,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     await serveHttp(
       model,
       options,
-      { host: where.host, port: where.port, stateless: s.stateless, sessionIdleMs: s.sessionIdleMs, maxBodyBytes: s.maxBodyBytes, maxSessions: s.maxSessions ?? 1000, allowedHosts },
+      { host: where.host, port: where.port, stateless: s.stateless, sessionIdleMs: s.sessionIdleMs, maxBodyBytes: s.maxBodyBytes, maxSessions: s.maxSessions ?? 1000, allowedHosts, eventStore: s.eventStore },
       signal,
       (url) => (s.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: listening on ${url}`),
     );

@@ -9,6 +9,7 @@ import { isPlaceholderVersion } from '../lib/run/version.ts';
 import { declarations, toolRefs } from '../lib/schema/walk.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import type { FlagSpec } from '../lib/tree/flags.ts';
+import type { EventStore } from './events.ts';
 
 /** Largest accepted `instructions`, in bytes of UTF-8 (SPEC §8). */
 export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;
@@ -32,6 +33,8 @@ export interface ServeSettings {
   version: string;
   instructions?: string;
   env?: Record<string, string | undefined>;
+  /** HTTP, stateful: each session's event store factory, or false for none. Default in memory. */
+  eventStore?: false | (() => EventStore);
   /** Where the HTTP URL and diagnostics go. Default stderr. */
   log?: (line: string) => void;
   /** Flag values applied to every tool call (the persistent flags given to `mcp-server`). */

@@ -1,0 +1,98 @@
+/**
+ * Resumable Streamable HTTP streams: an in-memory implementation of the SDK's `EventStore`. With one
+ * in place, every message the server sends on an SSE stream gets an event id and is kept for a while,
+ * so a client whose stream drops mid-call reconnects (`GET /mcp` with `Last-Event-ID`) and receives
+ * what it missed — progress, log lines, the result — then the rest live. One store per session (the
+ * SDK's standalone-stream id is the same in every session). Bounded by count, bytes and age.
+ * Source: MCP 2025-11-25 transports, "Resumability and Redelivery"; SDK `EventStore`.
+ */
+import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+/** Limits of a {@link MemoryEventStore}. */
+export interface MemoryEventStoreOptions {
+  /** Most events kept (oldest dropped first). Default 1000. */
+  maxEvents?: number;
+  /** Most bytes of JSON kept. Default 8 MiB. */
+  maxBytes?: number;
+  /** How long an event may be replayed, ms. Default 5 minutes. */
+  ttlMs?: number;
+}
+
+interface Stored {
+  streamId: string;
+  message: JSONRPCMessage;
+  bytes: number;
+  at: number;
+}
+
+/**
+ * The default event store: in memory, per session, bounded (see {@link MemoryEventStoreOptions}). An
+ * event id older than what is kept replays nothing (the client gets the stream from now on).
+ */
+export class MemoryEventStore implements EventStore {
+  private readonly events = new Map<string, Stored>();
+  private readonly streams = new Map<string, string[]>();
+  private seq = 0;
+  private bytes = 0;
+  private readonly maxEvents: number;
+  private readonly maxBytes: number;
+  private readonly ttlMs: number;
+
+  constructor(options: MemoryEventStoreOptions = {}) {
+    this.maxEvents = options.maxEvents ?? 1000;
+    this.maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
+    this.ttlMs = options.ttlMs ?? 5 * 60_000;
+  }
+
+  /** Number of events kept now. */
+  get size(): number {
+    return this.events.size;
+  }
+
+  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    const id = `${++this.seq}`;
+    const bytes = JSON.stringify(message).length;
+    this.events.set(id, { streamId, message, bytes, at: Date.now() });
+    this.bytes += bytes;
+    let ids = this.streams.get(streamId);
+    if (!ids) this.streams.set(streamId, (ids = []));
+    ids.push(id);
+    this.evict();
+    return id;
+  }
+
+  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+    return this.events.get(eventId)?.streamId;
+  }
+
+  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+    this.evict();
+    const last = this.events.get(lastEventId);
+    if (!last) return '';
+    const ids = this.streams.get(last.streamId) ?? [];
+    for (const id of ids.slice(ids.indexOf(lastEventId) + 1)) {
+      const e = this.events.get(id);
+      // priming events (empty, only there to hand the client an id) are not messages
+      if (e && Object.keys(e.message).length > 0) await send(id, e.message);
+    }
+    return last.streamId;
+  }
+
+  /** Drops the oldest events beyond the count, byte and age limits (insertion order is age order). */
+  private evict(): void {
+    const horizon = Date.now() - this.ttlMs;
+    for (const [id, e] of this.events) {
+      if (this.events.size <= this.maxEvents && this.bytes <= this.maxBytes && e.at >= horizon) break;
+      this.events.delete(id);
+      this.bytes -= e.bytes;
+      const ids = this.streams.get(e.streamId);
+      if (ids) {
+        ids.shift(); // the oldest of its stream, too
+        if (ids.length === 0) this.streams.delete(e.streamId);
+      }
+    }
+  }
+}
