@@ -1,9 +1,10 @@
-// Test-only fixture CLI for the MCP conformance suite (@modelcontextprotocol/conformance@0.1.13,
-// `server` mode, run by test/conformance/run.mjs). Its commands, prompts and resources carry the
-// fixture names the suite's scenarios call, so the suite exercises the real bridge: each tool is an
-// ordinary ax-ts command, run in-process by `mcp-server --transport http` exactly as for any CLI.
-// Scenarios that need what a CLI command cannot produce (image/audio/embedded-resource content,
-// sampling, elicitation, subscriptions…) are listed, with reasons, in expected-failures.yml.
+// Test-only fixture CLI for the MCP conformance suite (@modelcontextprotocol/conformance 0.1.13 and
+// 0.1.16, `server` mode, run by test/conformance/run.mjs). Its commands, prompts and resources carry
+// the fixture names the suite's scenarios call, so the suite exercises the real bridge: each tool is
+// an ordinary ax-ts command, run in-process by `mcp-server --transport http` exactly as for any CLI —
+// binary output, attached resources, ctx.elicit and ctx.sample included. What cannot apply
+// (subscriptions to static resources; over stateless HTTP, asking the client) is listed, with
+// reasons, in expected-failures*.yml.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AxError, Command, declarePrompt, declareResource, main } from '../../lib/index.ts';
 import { mountMcpServer } from '../../mcp/index.ts';
@@ -60,6 +61,107 @@ root.addCommand(
   }),
 );
 
+// A 1×1 red PNG and a 1-sample WAV (RIFF header + one 16-bit sample), as a CLI would produce them.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+const WAV = Buffer.from('UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQIAAAAAAA==', 'base64');
+
+root.addCommand(
+  // tools-call-image / tools-call-audio: an opaque command returning bytes of an image/audio media type
+  new Command({ use: 'test_image_content', short: 'Return a PNG image', effects: 'read_only', output: { kind: 'opaque', mediaType: 'image/png' }, run: () => new Uint8Array(PNG) }),
+  new Command({ use: 'test_audio_content', short: 'Return a WAV sound', effects: 'read_only', output: { kind: 'opaque', mediaType: 'audio/wav' }, run: () => new Uint8Array(WAV) }),
+  // tools-call-embedded-resource / tools-call-mixed-content: declared resources attached to the result
+  new Command({
+    use: 'test_embedded_resource',
+    short: 'Return data with a declared resource attached',
+    effects: 'read_only',
+    run: (ctx) => {
+      ctx.attach('test://embedded-resource');
+      return { text: 'See the embedded resource.' };
+    },
+  }),
+  new Command({
+    use: 'test_multiple_content_types',
+    short: 'Return data with an image and a JSON resource attached',
+    effects: 'read_only',
+    run: (ctx) => {
+      ctx.attach('test://pixel');
+      ctx.attach('test://mixed-content-resource');
+      return { text: 'Multiple content types test:' };
+    },
+  }),
+  // tools-call-sampling: ctx.sample asks the client's model
+  new Command({
+    use: 'test_sampling',
+    short: "Ask the client's model",
+    effects: 'read_only',
+    flags: { prompt: { type: 'string', required: true, usage: 'the prompt to send to the model' } },
+    run: async (ctx) => {
+      const r = await ctx.sample({ messages: String(ctx.flags.prompt), maxTokens: 100 });
+      return { text: `LLM response: ${r.text}` };
+    },
+  }),
+  // tools-call-elicitation, elicitation-sep1034-defaults, elicitation-sep1330-enums: ctx.elicit forms
+  new Command({
+    use: 'test_elicitation',
+    short: 'Ask the user for a user name and an email address',
+    effects: 'read_only',
+    flags: { message: { type: 'string', required: true, usage: 'the message to show the user' } },
+    run: async (ctx) => {
+      const content = await ctx.elicit(
+        {
+          type: 'object',
+          properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+          required: ['username', 'email'],
+        },
+        String(ctx.flags.message),
+      );
+      return { text: `User response: <action: accept, content: ${JSON.stringify(content)}>` };
+    },
+  }),
+  new Command({
+    use: 'test_elicitation_sep1034_defaults',
+    short: 'Ask for a form whose fields all have defaults',
+    effects: 'read_only',
+    run: async (ctx) => {
+      const content = await ctx.elicit(
+        {
+          type: 'object',
+          properties: {
+            name: { type: 'string', default: 'John Doe' },
+            age: { type: 'integer', default: 30 },
+            score: { type: 'number', default: 95.5 },
+            status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+            verified: { type: 'boolean', default: true },
+          },
+        },
+        'Please review and update the form fields with defaults',
+      );
+      return { text: `Elicitation completed: action=accept, content=${JSON.stringify(content)}` };
+    },
+  }),
+  new Command({
+    use: 'test_elicitation_sep1330_enums',
+    short: 'Ask for a form with every kind of choice',
+    effects: 'read_only',
+    run: async (ctx) => {
+      const content = await ctx.elicit(
+        {
+          type: 'object',
+          properties: {
+            untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+            titledSingle: { type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] },
+            legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+            untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+            titledMulti: { type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } },
+          },
+        },
+        'Please pick from each kind of choice',
+      );
+      return { text: `Elicitation completed: action=accept, content=${JSON.stringify(content)}` };
+    },
+  }),
+);
+
 // prompts-list, prompts-get-simple
 declarePrompt(root, {
   name: 'test_simple_prompt',
@@ -92,6 +194,29 @@ declareResource(root, {
   description: 'A resource template with one parameter',
   mimeType: 'application/json',
   content: '{"id":"{id}","templateTest":true,"data":"Data for ID: {id}"}',
+});
+
+// tools-call-embedded-resource, tools-call-mixed-content, resources-read-binary, prompts-get-*:
+// declared resources, some of them bytes
+declareResource(root, { name: 'embedded-resource', uri: 'test://embedded-resource', mimeType: 'text/plain', content: 'This is an embedded resource content.' });
+declareResource(root, { name: 'mixed-content-resource', uri: 'test://mixed-content-resource', mimeType: 'application/json', content: '{"test":"data","value":123}' });
+declareResource(root, { name: 'pixel', uri: 'test://pixel', mimeType: 'image/png', content: new Uint8Array(PNG) });
+declareResource(root, { name: 'static-binary', uri: 'test://static-binary', description: 'A binary resource (a PNG)', mimeType: 'image/png', content: new Uint8Array(PNG) });
+declareResource(root, { name: 'example-resource', uri: 'test://example-resource', mimeType: 'text/plain', content: 'Embedded resource content for testing.' });
+// prompts-get-embedded-resource: the resource named by the argument, then the text
+declarePrompt(root, {
+  name: 'test_prompt_with_embedded_resource',
+  description: 'A prompt that embeds the declared resource it is given',
+  arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+  embed: [{ resource: '{{resourceUri}}' }],
+  template: 'Please process the embedded resource above.',
+});
+// prompts-get-with-image
+declarePrompt(root, {
+  name: 'test_prompt_with_image',
+  description: 'A prompt with an image',
+  embed: [{ image: 'test://static-binary' }],
+  template: 'Please analyze the image above.',
 });
 
 mountMcpServer(root);
