@@ -162,6 +162,18 @@ root.addCommand(
   }),
 );
 
+// Beyond the suite: the multi-replica tests (test/mcp-cluster.test.ts) call `echo` with unique ids
+// and check that every answer carries its own id (none crossed), and which replica answered.
+root.addCommand(
+  new Command({
+    use: 'echo',
+    short: 'Echo an id, with the replica that answered',
+    effects: 'read_only',
+    flags: { id: { type: 'string', required: true, usage: 'any text' } },
+    run: (ctx) => ({ id: ctx.flags.id, replica: ctx.env.AX_REPLICA ?? null }),
+  }),
+);
+
 // prompts-list, prompts-get-simple
 declarePrompt(root, {
   name: 'test_simple_prompt',
