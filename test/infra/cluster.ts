@@ -106,6 +106,8 @@ http {
   upstream mcp {
 ${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
     keepalive 32;
+    # shorter than Node's keep-alive (5 s): nginx must never reuse a connection the replica is closing (a 502)
+    keepalive_timeout 4s;
   }
   server {
     listen 127.0.0.1:${listen};
