@@ -1,7 +1,7 @@
 /**
  * Real infrastructure for the "beyond one machine" tests: a redis-server, N stateless replicas of the
- * conformance fixture (`mcp-server --transport http --stateless`, sharing idempotency keys through
- * that Redis), and nginx in front of them (round robin, config generated per run with the replicas'
+ * conformance fixture (`mcp-server --transport http --stateless`, given that Redis's URL as
+ * AX_REDIS_URL for the shared idempotency store still to come), and nginx in front of them (round robin, config generated per run with the replicas'
  * ports, every port picked free). Started by `.ci/run` (through cluster-cli.ts, which exports
  * AX_LB_URL, AX_REDIS_URL and AX_REPLICA_URLS) or, when those are not set, by the tests themselves
  * when the binaries exist. Which binaries: $AX_REDIS_SERVER / $AX_NGINX, else `redis-server` and
@@ -164,7 +164,7 @@ export async function startCluster(options: { replicas?: number; env?: NodeJS.Pr
       await waitFor(redis, 'stdout', /Ready to accept connections/, 'redis-server');
       redisUrl = `redis://127.0.0.1:${port}`;
     }
-    // the replicas: the conformance fixture, stateless, sharing idempotency keys through Redis
+    // the replicas: the conformance fixture, stateless, told where Redis is
     const replicaUrls: string[] = [];
     const ports: number[] = [];
     for (let i = 0; i < n; i++) {
