@@ -8,7 +8,7 @@ export { loadTree, loadCommand } from './tree/lazy.ts';
 export type { FlagSpec, FlagType, FlagValueOf, Completer } from './tree/flags.ts';
 export { parseDuration } from './tree/flags.ts';
 export type { ArgSpec, ArgsValidator, ArgsTarget } from './tree/args.ts';
-export { ArbitraryArgs, NoArgs, ExactArgs, MinimumNArgs, MaximumNArgs, RangeArgs, OnlyValidArgs, MatchAll, DeclaredArgs } from './tree/args.ts';
+export { ArbitraryArgs, NoArgs, ExactArgs, MinimumNArgs, MaximumNArgs, RangeArgs, OnlyValidArgs, NoDuplicateArgs, ExactValidArgs, MatchAll, DeclaredArgs } from './tree/args.ts';
 export type { RunContext } from './tree/command.ts';
 export type { OutputStream } from './contract/envelope.ts';
 export type { Mode } from './contract/mode.ts';

@@ -464,7 +464,7 @@ describe('failures: error line, exit codes, human errors', () => {
       stderr: "Error: unknown command \"gett\" for \"app\"\n\nDid you mean this?\n\tapp get\n\nUsage: app [command]\nFix: Run 'app --help' to list commands.\n",
     },
     { argv: ['get'], stderr: "Error: missing required argument <id>\nUsage: app get <id> [flags]\nFix: Run 'app get --help' to see the arguments it takes.\n" },
-    { argv: ['old-required'], stderr: 'Command "old-required" is deprecated, gone soon\nError: required flag --must not set\nUsage: app old-required [flags]\nFix: Give --must.\nRun \'app old-required --help\' for usage.\n' },
+    { argv: ['old-required'], stderr: 'Command "old-required" is deprecated, gone soon\nError: required flag(s) "must" not set\nUsage: app old-required [flags]\nFix: Give --must.\nRun \'app old-required --help\' for usage.\n' },
     { argv: ['throw', 'auth'], stderr: 'Error: token expired\nFix: Log in again.\n' },
   ])('human error: $argv', async ({ argv, stderr }) => {
     const r = await runCli(tree(), argv, { tty: true });
@@ -480,7 +480,7 @@ describe('failures: error line, exit codes, human errors', () => {
     const lines = r.stderr.split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe('Command "old-required" is deprecated, gone soon');
-    expect(errorOf(r.stderr).error).toMatchObject({ kind: 'validation_error', message: 'required flag --must not set' });
+    expect(errorOf(r.stderr).error).toMatchObject({ kind: 'validation_error', message: 'required flag(s) "must" not set' });
   });
 
   it('the error meta carries the version given to execute', async () => {

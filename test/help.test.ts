@@ -76,12 +76,12 @@ const rootHelp = (schemaShort: string) => [
   '  tool [command]',
   '',
   'Available Commands:',
-  '  completion Generate the autocompletion script for the specified shell',
-  '  get        Get one item',
-  '  help       Help about any command',
-  '  list       List items',
-  '  remote     Manage remotes',
-  `  schema     ${schemaShort}`,
+  '  completion  Generate the autocompletion script for the specified shell',
+  '  get         Get one item',
+  '  help        Help about any command',
+  '  list        List items',
+  '  remote      Manage remotes',
+  `  schema      ${schemaShort}`,
   '',
   'Flags:',
   INJECTED_GLOBALS[0],
@@ -168,8 +168,8 @@ const REMOTE_HELP = [
   '  tool remote [command]',
   '',
   'Available Commands:',
-  '  add        Add a remote',
-  '  rm         Remove a remote',
+  '  add         Add a remote',
+  '  rm          Remove a remote',
   '',
   'Flags:',
   '  -h, --help            help for remote',
@@ -301,7 +301,7 @@ describe('help output', () => {
         '  app db [command]',
         '',
         'Available Commands:',
-        '  drop       Drop it',
+        '  drop        Drop it',
         '',
         'Arguments:',
         '  name   (optional)',
@@ -374,20 +374,21 @@ describe('unknown commands: errors and suggestions', () => {
     { argv: ['internl'], command: 'tool', word: 'internl', suggestions: undefined }, // hidden commands are never suggested
     { argv: ['remote', 'ad', 'x', 'y'], command: 'tool remote', word: 'ad', suggestions: ['tool remote add', 'tool remote rm'] },
     { argv: ['remote', 'delete'], command: 'tool remote', word: 'delete', suggestions: undefined },
-    { argv: ['help', 'lsit'], command: 'tool', word: 'lsit', suggestions: ['tool list'] },
-    { argv: ['help', 'remote', 'rmm'], command: 'tool remote', word: 'rmm', suggestions: ['tool remote rm'] },
-  ])('$argv', async ({ argv, command, word, suggestions }) => {
+    { argv: ['help', 'lsit'], command: 'tool', word: 'lsit', suggestions: ['tool list'], topic: ['lsit'] },
+    { argv: ['help', 'remote', 'rmm'], command: 'tool remote', word: 'rmm', suggestions: ['tool remote rm'], topic: ['remote', 'rmm'] },
+  ] as { argv: string[]; command: string; word: string; suggestions?: string[]; topic?: string[] }[])('$argv', async ({ argv, command, word, suggestions, topic }) => {
     const r = await runCli(tool(), argv);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     const { error } = errorOf(r.stderr);
     expect(error).toStrictEqual({
       kind: 'validation_error',
-      message: `unknown command ${JSON.stringify(word)} for ${JSON.stringify(command)}`,
+      // `help <unknown>` words it as Cobra does: Unknown help topic [`a` `b`]
+      message: topic ? `Unknown help topic [${topic.map((t) => `\`${t}\``).join(' ')}]` : `unknown command ${JSON.stringify(word)} for ${JSON.stringify(command)}`,
       exit_code: 2,
       actionable_fix: suggestions ? `Did you mean '${suggestions[0]}'? Run '${command} --help' to list commands.` : `Run '${command} --help' to list commands.`,
       ...(suggestions ? { suggestions } : {}),
-      context: { reason: 'unknown_command', command, received: word },
+      context: { reason: 'unknown_command', command, received: word, ...(topic ? { topic } : {}) },
     });
   });
 

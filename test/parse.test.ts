@@ -203,17 +203,17 @@ describe('count with a default', () => {
 
 describe('bad flag values (validation_error, exit 2)', () => {
   test.each([
-    { what: 'bad bool', args: ['--all=maybe'], message: 'invalid value "maybe" for --all: expected a boolean (true or false)', flag: '--all' },
-    { what: 'bad bool in short form', args: ['-a=yes'], message: 'invalid value "yes" for --all: expected a boolean (true or false)', flag: '--all' },
-    { what: 'bad int', args: ['--num', 'abc'], message: 'invalid value "abc" for --num: expected an integer', flag: '--num' },
-    { what: 'int with a fraction', args: ['--num', '1.5'], message: 'invalid value "1.5" for --num: expected an integer', flag: '--num' },
-    { what: 'empty int', args: ['--num='], message: 'invalid value "" for --num: expected an integer', flag: '--num' },
-    { what: 'int overflow', args: ['--num', '9007199254740993'], message: 'invalid value "9007199254740993" for --num: expected an integer within ±2^53', flag: '--num' },
-    { what: 'bad float', args: ['--ratio', 'fast'], message: 'invalid value "fast" for --ratio: expected a number', flag: '--ratio' },
-    { what: 'float Infinity', args: ['--ratio', 'Infinity'], message: 'invalid value "Infinity" for --ratio: expected a number', flag: '--ratio' },
-    { what: 'bad duration', args: ['--timeout', '5x'], message: 'invalid value "5x" for --timeout: expected a duration such as 300ms, 1m30s or 2h', flag: '--timeout' },
-    { what: 'bad intSlice item', args: ['--port', '80,http'], message: 'invalid value "http" for --port: expected an integer', flag: '--port' },
-    { what: 'bad count value', args: ['--verbose=lots'], message: 'invalid value "lots" for --verbose: expected an integer', flag: '--verbose' },
+    { what: 'bad bool', args: ['--all=maybe'], message: 'invalid argument "maybe" for "-a, --all" flag: must be true or false', flag: '--all' },
+    { what: 'bad bool in short form', args: ['-a=yes'], message: 'invalid argument "yes" for "-a, --all" flag: must be true or false', flag: '--all' },
+    { what: 'bad int', args: ['--num', 'abc'], message: 'invalid argument "abc" for "-i, --num" flag: must be an integer', flag: '--num' },
+    { what: 'int with a fraction', args: ['--num', '1.5'], message: 'invalid argument "1.5" for "-i, --num" flag: must be an integer', flag: '--num' },
+    { what: 'empty int', args: ['--num='], message: 'invalid argument "" for "-i, --num" flag: must be an integer', flag: '--num' },
+    { what: 'int overflow', args: ['--num', '9007199254740993'], message: 'invalid argument "9007199254740993" for "-i, --num" flag: must be an integer within ±2^53', flag: '--num' },
+    { what: 'bad float', args: ['--ratio', 'fast'], message: 'invalid argument "fast" for "--ratio" flag: must be a number', flag: '--ratio' },
+    { what: 'float Infinity', args: ['--ratio', 'Infinity'], message: 'invalid argument "Infinity" for "--ratio" flag: must be a number', flag: '--ratio' },
+    { what: 'bad duration', args: ['--timeout', '5x'], message: 'invalid argument "5x" for "-t, --timeout" flag: must be a duration like "30s" or "5m"', flag: '--timeout' },
+    { what: 'bad intSlice item', args: ['--port', '80,http'], message: 'invalid argument "80,http" for "--port" flag: must be an integer', flag: '--port' },
+    { what: 'bad count value', args: ['--verbose=lots'], message: 'invalid argument "lots" for "-v, --verbose" flag: must be an integer', flag: '--verbose' },
   ])('$what', async ({ args, message, flag }) => {
     const error = await usageError(args);
     expect(error.message).toBe(message);
@@ -225,7 +225,7 @@ describe('bad flag values (validation_error, exit 2)', () => {
     const error = await usageError(['--mode', 'medium']);
     expect(error).toStrictEqual({
       kind: 'validation_error',
-      message: 'invalid value "medium" for --mode: expected one of fast|slow',
+      message: 'invalid argument "medium" for "--mode" flag: must be one of fast|slow',
       exit_code: 2,
       actionable_fix: 'Pass one of: fast, slow.',
       context: { reason: 'invalid_flag_value', flag: '--mode', value: 'medium', expected: 'one of fast|slow' },
@@ -240,14 +240,14 @@ describe('bad flag values (validation_error, exit 2)', () => {
     { what: 'a JSON string', raw: '"x"' },
   ])('json flag refuses $what: it takes one JSON object', async ({ raw }) => {
     const error = await usageError(['--cfg', raw]);
-    expect(error.message).toBe(`invalid value ${JSON.stringify(raw)} for --cfg: expected a JSON object`);
+    expect(error.message).toBe(`invalid argument ${JSON.stringify(raw)} for "--cfg" flag: must be a JSON object`);
     expect(error.context).toStrictEqual({ reason: 'invalid_flag_value', flag: '--cfg', value: raw, expected: 'a JSON object' });
   });
 
   test.each([
     { what: 'long flag at the end', args: ['--name'], message: 'flag needs an argument: --name' },
-    { what: 'shorthand at the end', args: ['-n'], message: 'flag needs an argument: -n (--name)' },
-    { what: 'shorthand at the end of a group', args: ['-abn'], message: 'flag needs an argument: -n (--name)' },
+    { what: 'shorthand at the end', args: ['-n'], message: "flag needs an argument: 'n' in -n" },
+    { what: 'shorthand at the end of a group', args: ['-abn'], message: "flag needs an argument: 'n' in -n" },
   ])('missing value: $what', async ({ args, message }) => {
     const error = await usageError(args);
     expect(error.message).toBe(message);
@@ -273,8 +273,8 @@ describe('unknown flags', () => {
     { typed: ['--verbos'], message: 'unknown flag: --verbos', suggestions: ['--verbose'] },
     { typed: ['--max'], message: 'unknown flag: --max', suggestions: ['--max-width', '--tag'] }, // prefix, then distance 2 (max→tag)
     { typed: ['--zzzzzz'], message: 'unknown flag: --zzzzzz', suggestions: undefined },
-    { typed: ['-z'], message: 'unknown flag: -z in -z', suggestions: undefined },
-    { typed: ['-abz'], message: 'unknown flag: -z in -abz', suggestions: undefined },
+    { typed: ['-z'], message: "unknown shorthand flag: 'z' in -z", suggestions: undefined },
+    { typed: ['-abz'], message: "unknown shorthand flag: 'z' in -z", suggestions: undefined },
   ])('$typed.0', async ({ typed, message, suggestions }) => {
     const error = await usageError(typed);
     expect(error.message).toBe(message);
@@ -332,7 +332,7 @@ describe('persistent flags', () => {
     expect((await ok(['grp', 'shadow'], true)).flags.level).toBe('lo');
     expect((await ok(['grp', 'shadow', '--level', 'hi'], true)).flags.level).toBe('hi');
     const error = await usageError(['grp', 'shadow', '--level', '3'], true);
-    expect(error.message).toBe('invalid value "3" for --level: expected one of lo|hi');
+    expect(error.message).toBe('invalid argument "3" for "--level" flag: must be one of lo|hi');
     // Elsewhere the root's int flag is in force.
     expect((await ok(['plain', '--level', '3'], true)).flags.level).toBe(3);
     expect((await ok(['grp', 'leaf'], true)).flags.level).toBe(1);
@@ -410,23 +410,23 @@ describe('required flags and flag groups', () => {
     {
       name: 'missing required flag',
       argv: ['deploy', '--id', '1'],
-      error: { message: 'required flag --token not set', context: { reason: 'missing_required_flag', command: 'app deploy', flags: ['--token'] }, fix: 'Give --token.' },
+      error: { message: 'required flag(s) "token" not set', context: { reason: 'missing_required_flag', command: 'app deploy', flags: ['--token'] }, fix: 'Give --token.' },
     },
     {
       name: 'two missing required flags',
       argv: ['many', '--c'],
-      error: { message: 'required flags --a and --b not set', context: { reason: 'missing_required_flag', command: 'app many', flags: ['--a', '--b'] }, fix: 'Give --a and --b.' },
+      error: { message: 'required flag(s) "a", "b" not set', context: { reason: 'missing_required_flag', command: 'app many', flags: ['--a', '--b'] }, fix: 'Give --a and --b.' },
     },
     {
       name: 'three missing required flags',
       argv: ['many'],
-      error: { message: 'required flags --a, --b and --c not set', context: { reason: 'missing_required_flag', command: 'app many', flags: ['--a', '--b', '--c'] }, fix: 'Give --a, --b and --c.' },
+      error: { message: 'required flag(s) "a", "b", "c" not set', context: { reason: 'missing_required_flag', command: 'app many', flags: ['--a', '--b', '--c'] }, fix: 'Give --a, --b and --c.' },
     },
     {
       name: 'mutually exclusive',
       argv: ['deploy', '--token', 't', '--id', '1', '--json', '--csv'],
       error: {
-        message: '--json and --csv cannot be used together',
+        message: 'if any flags in the group [json yaml csv] are set none of the others can be; [csv json] were all set',
         context: { reason: 'mutually_exclusive', command: 'app deploy', group: ['--json', '--yaml', '--csv'], given: ['--json', '--csv'] },
         fix: 'Give only one of --json, --yaml and --csv.',
       },
@@ -435,7 +435,7 @@ describe('required flags and flag groups', () => {
       name: 'mutually exclusive, even when set to false',
       argv: ['deploy', '--token', 't', '--id', '1', '--json=false', '--yaml=false'],
       error: {
-        message: '--json and --yaml cannot be used together',
+        message: 'if any flags in the group [json yaml csv] are set none of the others can be; [json yaml] were all set',
         context: { reason: 'mutually_exclusive', command: 'app deploy', group: ['--json', '--yaml', '--csv'], given: ['--json', '--yaml'] },
         fix: 'Give only one of --json, --yaml and --csv.',
       },
@@ -444,7 +444,7 @@ describe('required flags and flag groups', () => {
       name: 'required together, one missing',
       argv: ['deploy', '--token', 't', '--id', '1', '--pass', 'p'],
       error: {
-        message: '--user and --pass must be given together; missing --user',
+        message: 'if any flags in the group [user pass] are set they must all be set; missing [user]',
         context: { reason: 'required_together', command: 'app deploy', group: ['--user', '--pass'], missing: ['--user'] },
         fix: 'Also give --user, or none of the group.',
       },
@@ -452,19 +452,19 @@ describe('required flags and flag groups', () => {
     {
       name: 'one required, none given',
       argv: ['deploy', '--token', 't'],
-      error: { message: 'at least one of --id and --name is required', context: { reason: 'one_required', command: 'app deploy', group: ['--id', '--name'] }, fix: 'Give one of --id and --name.' },
+      error: { message: 'at least one of the flags in the group [id name] is required', context: { reason: 'one_required', command: 'app deploy', group: ['--id', '--name'] }, fix: 'Give one of --id and --name.' },
     },
     {
       name: 'required flags are checked before groups',
       argv: ['deploy', '--json', '--yaml'],
-      error: { message: 'required flag --token not set', context: { reason: 'missing_required_flag', command: 'app deploy', flags: ['--token'] }, fix: 'Give --token.' },
+      error: { message: 'required flag(s) "token" not set', context: { reason: 'missing_required_flag', command: 'app deploy', flags: ['--token'] }, fix: 'Give --token.' },
     },
     { name: 'markFlags*: satisfied', argv: ['marked', '--x'] },
     {
       name: 'markFlagsMutuallyExclusive',
       argv: ['marked', '--x', '--y', '--z'],
       error: {
-        message: '--x and --y cannot be used together',
+        message: 'if any flags in the group [x y] are set none of the others can be; [x y] were all set',
         context: { reason: 'mutually_exclusive', command: 'app marked', group: ['--x', '--y'], given: ['--x', '--y'] },
         fix: 'Give only one of --x and --y.',
       },
@@ -473,7 +473,7 @@ describe('required flags and flag groups', () => {
       name: 'markFlagsRequiredTogether',
       argv: ['marked', '--y'],
       error: {
-        message: '--y and --z must be given together; missing --z',
+        message: 'if any flags in the group [y z] are set they must all be set; missing [z]',
         context: { reason: 'required_together', command: 'app marked', group: ['--y', '--z'], missing: ['--z'] },
         fix: 'Also give --z, or none of the group.',
       },
@@ -481,14 +481,14 @@ describe('required flags and flag groups', () => {
     {
       name: 'markFlagsOneRequired',
       argv: ['marked'],
-      error: { message: 'at least one of --x and --z is required', context: { reason: 'one_required', command: 'app marked', group: ['--x', '--z'] }, fix: 'Give one of --x and --z.' },
+      error: { message: 'at least one of the flags in the group [x z] is required', context: { reason: 'one_required', command: 'app marked', group: ['--x', '--z'] }, fix: 'Give one of --x and --z.' },
     },
     { name: 'required persistent flag given to a child', argv: ['org', 'child', '--org', 'acme'] },
     { name: 'required persistent flag given before the child word', argv: ['org', '--org', 'acme', 'child'] },
     {
       name: 'required persistent flag enforced on a child',
       argv: ['org', 'child'],
-      error: { message: 'required flag --org not set', context: { reason: 'missing_required_flag', command: 'app org child', flags: ['--org'] }, fix: 'Give --org.' },
+      error: { message: 'required flag(s) "org" not set', context: { reason: 'missing_required_flag', command: 'app org child', flags: ['--org'] }, fix: 'Give --org.' },
     },
   ];
 

@@ -58,7 +58,7 @@ const cases: Case[] = [
     args: ['list', '--limit', 'abc'],
     code: 2,
     error: {
-      kind: 'validation_error', message: 'invalid value "abc" for --limit: expected an integer', exit_code: 2,
+      kind: 'validation_error', message: 'invalid argument "abc" for "--limit" flag: must be an integer', exit_code: 2,
       actionable_fix: 'Pass an integer to --limit.',
       context: { reason: 'invalid_flag_value', flag: '--limit', value: 'abc', expected: 'an integer' },
     },
@@ -171,7 +171,7 @@ const cases: Case[] = [
     args: ['list', '--all', '--status', 'done'],
     code: 2,
     error: {
-      kind: 'validation_error', message: '--status and --all cannot be used together', exit_code: 2,
+      kind: 'validation_error', message: 'if any flags in the group [status all] are set none of the others can be; [all status] were all set', exit_code: 2,
       actionable_fix: 'Give only one of --status and --all.',
       context: { reason: 'mutually_exclusive', command: 'tasks list', group: ['--status', '--all'], given: ['--status', '--all'] },
     },
@@ -181,7 +181,7 @@ const cases: Case[] = [
     args: ['list', '--status', 'closed'],
     code: 2,
     error: {
-      kind: 'validation_error', message: 'invalid value "closed" for --status: expected one of open|done|all', exit_code: 2,
+      kind: 'validation_error', message: 'invalid argument "closed" for "--status" flag: must be one of open|done|all', exit_code: 2,
       actionable_fix: 'Pass one of: open, done, all.',
       context: { reason: 'invalid_flag_value', flag: '--status', value: 'closed', expected: 'one of open|done|all' },
     },
@@ -191,9 +191,9 @@ const cases: Case[] = [
     args: ['list', '--fields', 'id,nope'],
     code: 2,
     error: {
-      kind: 'validation_error', message: 'invalid value "nope" for --fields: expected one of id|title|status|tags|due|created_at|done_at', exit_code: 2,
+      kind: 'validation_error', message: 'invalid argument "id,nope" for "--fields" flag: must be one of id|title|status|tags|due|created_at|done_at', exit_code: 2,
       actionable_fix: 'Pass one of: id, title, status, tags, due, created_at, done_at.',
-      context: { reason: 'invalid_flag_value', flag: '--fields', value: 'nope', expected: 'one of id|title|status|tags|due|created_at|done_at' },
+      context: { reason: 'invalid_flag_value', flag: '--fields', value: 'id,nope', expected: 'one of id|title|status|tags|due|created_at|done_at' },
     },
   },
   {

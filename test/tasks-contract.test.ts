@@ -202,7 +202,7 @@ describe.concurrent('tasks CLI: success in both modes', () => {
     const [rootHelp, bare, addHelp, version] = await Promise.all([b.runTasks(['--help']), b.runTasks([]), b.runTasks(['help', 'add']), b.runTasks(['--version'])]);
     for (const r of [rootHelp, bare, addHelp, version]) expect([r.code, r.stderr]).toEqual([0, '']);
     expect(rootHelp.stdout.startsWith('tasks is the demo CLI of ax-ts')).toBe(true);
-    expect(rootHelp.stdout).toContain('\nAvailable Commands:\n  add        Add a task\n  completion Generate the autocompletion script for the specified shell\n  done       Mark a task done\n  export     Stream every task\n');
+    expect(rootHelp.stdout).toContain('\nAvailable Commands:\n  add         Add a task\n  completion  Generate the autocompletion script for the specified shell\n  done        Mark a task done\n  export      Stream every task\n');
     expect(rootHelp.stdout).toContain('--store string');
     expect(bare.stdout).toBe(rootHelp.stdout);
     expect(addHelp.stdout).toContain('Usage:\n  tasks add <title...> [flags]\n');

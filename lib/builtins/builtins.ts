@@ -6,6 +6,7 @@
  * completion). It imports the layers below it; only `lib/run/` imports it.
  */
 import { Command } from '../tree/command.ts';
+import { AxError } from '../contract/errors.ts';
 import { findCommand, loadPath, unknownCommandError } from '../parse/parse.ts';
 import { helpText } from '../help/help.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
@@ -28,7 +29,11 @@ function helpCommand(root: Command): Command {
       const words = (ctx.args.command as string[]) ?? [];
       await loadPath(root, words);
       const { command, rest } = findCommand(root, words);
-      if (rest.length) throw unknownCommandError(command, rest[0]!);
+      if (rest.length) {
+        // Cobra prints `Unknown help topic [\`a\` \`b\`]` for the words it was given; ax-ts makes it a usage error
+        const e = unknownCommandError(command, rest[0]!);
+        throw new AxError(e.kind, `Unknown help topic [${words.map((w) => `\`${w}\``).join(' ')}]`, { fix: e.fix, suggestions: e.suggestions, usage: e.usage, context: { ...e.context, topic: words } });
+      }
       return helpText(command);
     },
   });
@@ -62,6 +67,7 @@ export function installBuiltins(root: Command): void {
   // Cobra's model: `completion <shell>` prints a script that asks the hidden `__complete` on every TAB
   if (hasChildren && !root.findChild('completion')) root.addCommand(completionCommand(root));
   if (!root.findChild('__complete')) root.addCommand(completeCommand(root));
-  // clispec's `schema`, unless the author has one or the root takes positionals (a word there is an argument)
-  if (!root.findChild('schema') && root.args.length === 0) root.addCommand(clispecCommand(root));
+  // clispec's `schema`, unless the author has one or the root takes positionals (declared ones, or any
+  // its own Args validator accepts): a word there is an argument, and a built-in never changes that
+  if (!root.findChild('schema') && root.args.length === 0 && !(root.runnable() && root.argsValidatorSet())) root.addCommand(clispecCommand(root));
 }

@@ -18,15 +18,43 @@ const TYPE_NAMES: Record<string, string> = {
   stringSlice: 'strings',
   stringArray: 'stringArray',
   intSlice: 'ints',
+  uint: 'uint',
+  boolSlice: 'bools',
+  floatSlice: 'float64Slice',
+  durationSlice: 'durationSlice',
+  stringToString: 'stringToString',
+  stringToInt: 'stringToInt',
   json: 'json',
   bool: '',
 };
 
+/** Go's time.Duration.String for a number of milliseconds (`1m30s`, `300ms`, `2h0m0s`), as pflag prints defaults. */
+export function goDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const sign = ms < 0 ? '-' : '';
+  let d = Math.abs(ms);
+  const num = (x: number) => String(Number(x.toFixed(9)));
+  if (d < 1) return d >= 1e-3 ? `${sign}${num(d * 1e3)}µs` : `${sign}${num(d * 1e6)}ns`;
+  if (d < 1000) return `${sign}${num(d)}ms`;
+  const h = Math.floor(d / 3_600_000);
+  d -= h * 3_600_000;
+  const m = Math.floor(d / 60_000);
+  d -= m * 60_000;
+  return `${sign}${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${num(d / 1000)}s`;
+}
+
+/** pflag's ` (default …)`, left out for a zero value (false, 0, "", empty list or map) as pflag's isZeroValue does. */
 function formatDefault(f: Flag): string {
   const d = f.spec.default;
-  if (d === undefined || d === false || (Array.isArray(d) && d.length === 0) || d === '') return '';
+  if (d === undefined || d === null || d === false || d === 0 || d === '' || d === '0s') return '';
+  if (Array.isArray(d) && d.length === 0) return '';
   if (f.spec.type === 'string') return ` (default ${JSON.stringify(d)})`;
-  if (Array.isArray(d)) return ` (default [${d.join(',')}])`;
+  if (f.spec.type === 'duration' && typeof d === 'number') return ` (default ${goDuration(d)})`;
+  if (Array.isArray(d)) return ` (default [${d.map((x) => (f.spec.type === 'durationSlice' && typeof x === 'number' ? goDuration(x) : String(x))).join(',')}])`;
+  if (typeof d === 'object' && (f.spec.type === 'stringToString' || f.spec.type === 'stringToInt')) {
+    const keys = Object.keys(d).sort();
+    return keys.length ? ` (default [${keys.map((k) => `${k}=${String((d as Record<string, unknown>)[k])}`).join(',')}])` : '';
+  }
   return ` (default ${typeof d === 'object' ? JSON.stringify(d) : String(d)})`;
 }
 
@@ -73,8 +101,9 @@ export function helpText(cmd: Command): string {
   if (cmd.aliases.length) out += section('Aliases', `  ${[cmd.name, ...cmd.aliases].join(', ')}\n`);
   if (cmd.example.trim()) out += section('Examples', cmd.example.replace(/^\n+|\s+$/g, '').split('\n').map((l) => `  ${l.trimStart()}\n`).join(''));
   if (children.length) {
-    const w = Math.max(11, ...children.map((c) => c.name.length + 1));
-    out += section('Available Commands', children.map((c) => `  ${c.name.padEnd(w)}${c.short}\n`).join(''));
+    // Cobra's NamePadding: the longest name among all the parent's children (hidden ones too), at least 11; then one space
+    const w = Math.max(11, ...cmd.commands().map((c) => c.name.length));
+    out += section('Available Commands', children.map((c) => `  ${c.name.padEnd(w)} ${c.short}`.trimEnd() + '\n').join(''));
   }
   if (cmd.args.length) {
     const names = cmd.args.map((a) => `${a.name}${a.variadic ? '...' : ''}`);

@@ -14,6 +14,7 @@ import { applyFlagText, takesValue, type Flag } from '../tree/flags.ts';
 import { flagByShort, flagsOf } from '../tree/flagset.ts';
 import { suggestionsFor } from './suggest.ts';
 import { isUnloaded, loadCommand } from '../tree/lazy.ts';
+import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 
 /** One run's parse state: the command found, the flag values given and the positionals. */
 export interface Invocation {
@@ -120,11 +121,11 @@ export function unknownCommandError(cmd: Command, word: string, afterDashDash = 
   });
 }
 
-function unknownFlagError(cmd: Command, shown: string, typed: string): AxError {
+function unknownFlagError(cmd: Command, shown: string, typed: string, what = 'unknown flag'): AxError {
   const names = [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden).map((f) => `--${f.name}`);
   const suggestions = suggestionsFor(typed.startsWith('--') ? typed : `--${typed.replace(/^-+/, '')}`, names);
   const path = cmd.commandPath();
-  return validationError(`unknown flag: ${shown}`, 'unknown_flag', {
+  return validationError(`${what}: ${shown}`, 'unknown_flag', {
     suggestions,
     context: { command: path, flag: typed },
     fix: suggestions.length ? `Did you mean ${suggestions[0]}? Run '${path} --help' to see its flags.` : `Run '${path} --help' to see its flags.`,
@@ -146,16 +147,21 @@ export function parseArgv(root: Command, argv: readonly string[]): Invocation {
   } catch (e) {
     flagError = e as AxError;
   }
-  // Cobra's legacyArgs: a word that is not a subcommand of a command with subcommands that does not
-  // take positionals (or cannot run) is an unknown command, reported before any flag error. Only
-  // visible subcommands count: a command whose only children are hidden (such as the injected
-  // `__schema`) keeps its own argument errors instead of "unknown command … to list commands".
-  const listsCommands = command.commands().some((c) => !c.hidden);
-  if (listsCommands && inv.positionals.length > 0 && (!command.runnable() || command.args.length === 0)) {
+  // Cobra's legacyArgs, applied (as Cobra does) only when the author gave no Args validator: a word
+  // that is not a subcommand of a command with subcommands that does not take positionals (or cannot
+  // run) is an unknown command, reported before any flag error. Only the author's visible
+  // subcommands count: the commands ax-ts injects (`schema`, `help`, `__schema`…) never change how a
+  // tree parses, so a root without children of its own keeps its own argument errors.
+  if (hasOwnSubcommands(command) && !command.argsValidatorSet() && inv.positionals.length > 0 && (!command.runnable() || command.args.length === 0)) {
     throw unknownCommandError(command, inv.positionals[0]!, inv.dashAt === 0);
   }
   if (flagError) throw flagError;
   return inv;
+}
+
+/** Whether a command has visible children of the author's (not counting what ax-ts injects). */
+export function hasOwnSubcommands(cmd: Command): boolean {
+  return cmd.commands().some((c) => !c.hidden && c.annotations[BUILTIN_ANNOTATION] !== 'true');
 }
 
 function setFlag(inv: Invocation, f: Flag, raw: string | undefined): void {
@@ -193,7 +199,7 @@ function parseFlags(inv: Invocation, tokens: readonly string[]): void {
           continue;
         }
       }
-      if (!f) throw unknownFlagError(cmd, `--${name}`, `--${name}`);
+      if (!f) throw unknownFlagError(cmd, `--${name}`, `--${name}`); // pflag: `unknown flag: --name`
       let raw = inline;
       if (raw === undefined && takesValue(f.spec)) {
         if (i + 1 >= tokens.length) {
@@ -212,7 +218,8 @@ function parseFlags(inv: Invocation, tokens: readonly string[]): void {
     for (let j = 0; j < body.length; j++) {
       const letter = body[j]!;
       const f = flagByShort(cmd, letter);
-      if (!f) throw unknownFlagError(cmd, `-${letter} in ${tok}`, `-${letter}`);
+      // pflag names the shorthands left from the unknown one on: `unknown shorthand flag: 'u' in -ukn`
+      if (!f) throw unknownFlagError(cmd, `'${letter}' in -${body.slice(j)}`, `-${letter}`, 'unknown shorthand flag');
       if (body[j + 1] === '=') {
         setFlag(inv, f, body.slice(j + 2));
         break;
@@ -221,7 +228,7 @@ function parseFlags(inv: Invocation, tokens: readonly string[]): void {
         let raw = body.slice(j + 1);
         if (raw === '') {
           if (i + 1 >= tokens.length) {
-            throw validationError(`flag needs an argument: -${letter} (--${f.name})`, 'missing_flag_value', {
+            throw validationError(`flag needs an argument: '${letter}' in -${body.slice(j)}`, 'missing_flag_value', {
               context: { flag: `--${f.name}` },
               fix: `Give a value: -${letter} <value>.`,
               usage: cmd.commandPath(),

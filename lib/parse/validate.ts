@@ -32,49 +32,79 @@ export function validateInvocation(inv: Invocation): void {
   const cmd = inv.command;
   const path = cmd.commandPath();
   cmd.validateArgs({ commandPath: path, validArgs: cmd.validArgs, args: cmd.args }, inv.positionals);
+  validateFlags(inv);
+}
+
+/**
+ * Cobra's ValidateRequiredFlags then ValidateFlagGroups: required flags first (`required flag(s)
+ * "a", "b" not set`, names sorted), then the flag groups in force for the command — its own and its
+ * ancestors' groups whose flags are all in its flag set (Cobra annotates the flags, so groups of
+ * persistent flags reach descendants) — checked in Cobra's order: required-together groups, then
+ * one-required, then mutually exclusive, each kind in sorted order of the group's names, and the
+ * first violation reported with Cobra's text. Under MCP/`--args-json` the same texts name properties.
+ * @throws AxError `validation_error` with `context.reason` `missing_required_flag`,
+ *   `required_together`, `one_required` or `mutually_exclusive`.
+ */
+export function validateFlags(inv: Invocation): void {
+  const cmd = inv.command;
+  const path = cmd.commandPath();
   const flags = flagsOf(cmd);
   const given = (n: string) => inv.values.has(n);
   const label = (n: string) => flagLabel(inv, n);
+  const values = inv.source === 'values';
   // a required flag is satisfied by its environment variable or config key too
-  const missing = [...flags.values()].filter((f) => f.spec.required && !given(f.name) && !inv.sourced?.has(f.name)).map((f) => f.name);
+  const missing = [...flags.values()].filter((f) => f.spec.required && !given(f.name) && !inv.sourced?.has(f.name)).map((f) => f.name).sort();
   if (missing.length) {
-    const what = inv.source === 'values' ? 'required property' : 'required flag';
-    throw validationError(`${what}${missing.length > 1 ? 's' : ''} ${list(missing.map(label))} not set`, 'missing_required_flag', {
+    const message = values
+      ? `required propert${missing.length > 1 ? 'ies' : 'y'} ${list(missing.map(label))} not set`
+      : `required flag(s) ${missing.map((n) => JSON.stringify(n)).join(', ')} not set`;
+    throw validationError(message, 'missing_required_flag', {
       context: { command: path, flags: missing.map(label) },
       fix: `Give ${list(missing.map(label))}.`,
       usage: path,
     });
   }
-  for (const group of cmd.mutuallyExclusive) {
-    const set = group.filter(given);
-    if (set.length > 1) {
-      throw validationError(`${list(set.map(label))} cannot be used together`, 'mutually_exclusive', {
-        context: { command: path, group: group.map(label), given: set.map(label) },
-        fix: `Give only one of ${list(group.map(label))}.`,
-        usage: path,
-      });
-    }
-  }
-  for (const group of cmd.requiredTogether) {
-    const set = group.filter(given);
-    if (set.length > 0 && set.length < group.length) {
-      const absent = group.filter((n) => !given(n));
-      throw validationError(`${list(group.map(label))} must be given together; missing ${list(absent.map(label))}`, 'required_together', {
+  const what = values ? 'properties' : 'flags';
+  const show = (names: string[]) => `[${names.map((n) => (values ? label(n) : n)).join(' ')}]`;
+  for (const group of groupsInForce(cmd, 'requiredTogether')) {
+    const absent = group.filter((n) => !given(n));
+    if (absent.length > 0 && absent.length < group.length) {
+      throw validationError(`if any ${what} in the group ${show(group)} are set they must all be set; missing ${show([...absent].sort())}`, 'required_together', {
         context: { command: path, group: group.map(label), missing: absent.map(label) },
         fix: `Also give ${list(absent.map(label))}, or none of the group.`,
         usage: path,
       });
     }
   }
-  for (const group of cmd.oneRequired) {
+  for (const group of groupsInForce(cmd, 'oneRequired')) {
     if (!group.some(given)) {
-      throw validationError(`at least one of ${list(group.map(label))} is required`, 'one_required', {
+      throw validationError(`at least one of the ${what} in the group ${show(group)} is required`, 'one_required', {
         context: { command: path, group: group.map(label) },
         fix: `Give one of ${list(group.map(label))}.`,
         usage: path,
       });
     }
   }
+  for (const group of groupsInForce(cmd, 'mutuallyExclusive')) {
+    const set = group.filter(given);
+    if (set.length > 1) {
+      throw validationError(`if any ${what} in the group ${show(group)} are set none of the others can be; ${show([...set].sort())} were all set`, 'mutually_exclusive', {
+        context: { command: path, group: group.map(label), given: set.map(label) },
+        fix: `Give only one of ${list(group.map(label))}.`,
+        usage: path,
+      });
+    }
+  }
+}
+
+/** The groups of one kind in force for `cmd`, deduplicated, sorted by their space-joined names (Cobra's sortedKeys). */
+export function groupsInForce(cmd: Command, kind: 'requiredTogether' | 'oneRequired' | 'mutuallyExclusive'): string[][] {
+  const flags = flagsOf(cmd);
+  const byKey = new Map<string, string[]>();
+  for (let c: Command | undefined = cmd; c; c = c.parent) {
+    for (const g of c[kind]) if (g.every((n) => flags.has(n)) && !byKey.has(g.join(' '))) byKey.set(g.join(' '), g);
+  }
+  return [...byKey.keys()].sort().map((k) => byKey.get(k)!);
 }
 
 /**

@@ -20,7 +20,7 @@ import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import type { RunContext } from '../tree/command.ts';
 import { AxError, toAxError, type AxErrorOptions } from '../contract/errors.ts';
-import { injectedInForce } from '../tree/flagset.ts';
+import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { helpText, useLine } from '../help/help.ts';
 import { findCommand, type Invocation } from '../parse/parse.ts';
 import { renderDefault, visible } from './render.ts';
@@ -203,7 +203,8 @@ export function reportError(thrown: unknown, env: RunEnv): number {
 export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOutcome> {
   const cmd = inv.command;
   try {
-    if (inv.values.get('help') === true && injectedInForce(cmd, 'help')) {
+    // the help flag: the injected one, or an author's own bool `help` flag (Cobra: it is the help flag)
+    if (inv.values.get('help') === true && flagsOf(cmd).get('help')?.spec.type === 'bool') {
       await write(env.stdout, helpText(cmd));
       return { exitCode: 0, help: true };
     }

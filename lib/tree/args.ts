@@ -89,15 +89,33 @@ export function RangeArgs(min: number, max: number): ArgsValidator {
   };
 }
 
-/** Every positional must be in the command's `validArgs`. */
+/**
+ * Every positional must be in the command's `validArgs` (an entry's text after a tab is its
+ * description, as in Cobra). Like Cobra, a command without `validArgs` accepts any positional.
+ */
 export const OnlyValidArgs: ArgsValidator = (t, args) => {
-  const valid = t.validArgs ?? [];
+  const valid = (t.validArgs ?? []).map((v) => v.split('\t')[0]!);
+  if (valid.length === 0) return;
   for (const a of args) {
     if (!valid.includes(a)) {
       throw usageError(t, `invalid argument ${JSON.stringify(a)} for ${JSON.stringify(t.commandPath)}`, 'invalid_argument', { argument: a, valid });
     }
   }
 };
+
+/** No positional may be given twice (Cobra's NoDuplicateArgs). */
+export const NoDuplicateArgs: ArgsValidator = (t, args) => {
+  const seen = new Set<string>();
+  for (const a of args) {
+    if (seen.has(a)) throw usageError(t, `duplicate argument ${JSON.stringify(a)} for ${JSON.stringify(t.commandPath)}`, 'invalid_argument', { argument: a });
+    seen.add(a);
+  }
+};
+
+/** Exactly n positionals, each in `validArgs` (Cobra's deprecated ExactValidArgs = MatchAll(ExactArgs(n), OnlyValidArgs)). */
+export function ExactValidArgs(n: number): ArgsValidator {
+  return MatchAll(ExactArgs(n), OnlyValidArgs);
+}
 
 /** Runs every validator in turn (Cobra's MatchAll). */
 export function MatchAll(...validators: ArgsValidator[]): ArgsValidator {

@@ -171,8 +171,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   readonly persistentFlags: Record<string, FlagSpec>;
   /** Named positional declarations. */
   readonly args: readonly ArgSpec[];
-  /** Args validator in force. */
-  validateArgs: ArgsValidator;
+  private _validateArgs?: ArgsValidator;
   validArgs?: string[];
   readonly mutuallyExclusive: string[][];
   readonly requiredTogether: string[][];
@@ -228,7 +227,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     this.persistentFlags = { ...config.persistentFlags };
     this.args = config.args ? [...config.args] : argsFromUse(use);
     checkArgDecls(this.name, this.args);
-    this.validateArgs = config.validateArgs ?? DeclaredArgs;
+    this._validateArgs = config.validateArgs;
     this.validArgs = config.validArgs;
     this.mutuallyExclusive = config.mutuallyExclusive ?? [];
     this.requiredTogether = config.requiredTogether ?? [];
@@ -253,6 +252,23 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
       this.load = config.load;
     }
     if (config.commands) this.addCommand(...config.commands);
+  }
+
+  /** Args validator in force: the author's, else {@link DeclaredArgs}. */
+  get validateArgs(): ArgsValidator {
+    return this._validateArgs ?? DeclaredArgs;
+  }
+
+  set validateArgs(v: ArgsValidator | undefined) {
+    this._validateArgs = v;
+  }
+
+  /**
+   * Whether the author set an Args validator (Cobra: `Args != nil`). Without one, a command with
+   * subcommands of its own treats a stray word as an unknown command (Cobra's legacyArgs).
+   */
+  argsValidatorSet(): boolean {
+    return this._validateArgs !== undefined;
   }
 
   /** Adds children (re-parenting them). @returns this, for chaining. */

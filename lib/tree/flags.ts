@@ -3,37 +3,56 @@
  * Source: spf13/pflag; SPEC §1.
  */
 import { validationError } from '../contract/errors.ts';
+import { invalidFlagValue, parseGoAtoi, parseGoBool, parseGoFloat, parseGoInt, readPairs } from './flag-text.ts';
 
 /**
- * Flag types. `string`, `bool`, `int`, `float`, `count` and `duration` hold one value;
- * `stringSlice` and `intSlice` split each occurrence on commas (pflag's CSV reading), `stringArray`
- * never splits; `json` takes one JSON object — beyond pflag, for object-valued options that agents
- * pass as structured data (inputSchema `type: object`).
+ * Every flag type, in pflag's terms. `string`, `bool`, `int`, `uint`, `float`, `count` and `duration`
+ * hold one value; `stringSlice`, `intSlice`, `boolSlice`, `floatSlice` and `durationSlice` split each
+ * occurrence on commas (pflag's CSV reading) and accumulate, `stringArray` never splits;
+ * `stringToString` / `stringToInt` read `key=value` pairs (comma-separated, repeatable, as pflag) into
+ * an object; `json` takes one JSON object — beyond pflag, for object-valued options that agents pass
+ * as structured data (inputSchema `type: object`).
  */
-export type FlagType =
-  | 'string'
-  | 'bool'
-  | 'int'
-  | 'float'
-  | 'duration'
-  | 'count'
-  | 'stringSlice'
-  | 'stringArray'
-  | 'intSlice'
-  | 'json';
+export const FLAG_TYPES = [
+  'string',
+  'bool',
+  'int',
+  'uint',
+  'float',
+  'duration',
+  'count',
+  'stringSlice',
+  'stringArray',
+  'intSlice',
+  'boolSlice',
+  'floatSlice',
+  'durationSlice',
+  'stringToString',
+  'stringToInt',
+  'json',
+] as const;
+
+/** A flag type; see {@link FLAG_TYPES}. */
+export type FlagType = (typeof FLAG_TYPES)[number];
 
 /** The run-time value of a flag of type T: durations are milliseconds. */
 export type FlagValueOf<T extends FlagType> = T extends 'bool'
   ? boolean
-  : T extends 'int' | 'float' | 'count' | 'duration'
+  : T extends 'int' | 'uint' | 'float' | 'count' | 'duration'
     ? number
     : T extends 'stringSlice' | 'stringArray'
       ? string[]
-      : T extends 'intSlice'
+      : T extends 'intSlice' | 'floatSlice' | 'durationSlice'
         ? number[]
-        : T extends 'json'
-          ? unknown
-          : string;
+        : T extends 'boolSlice'
+          ? boolean[]
+          : T extends 'stringToString'
+            ? Record<string, string>
+            : T extends 'stringToInt'
+              ? Record<string, number>
+              : T extends 'json'
+                ? unknown
+                : string;
 
 /** A completion callback: returns candidate values for a partial word (used by shell completion). */
 export type Completer = (partial: string) => string[] | Promise<string[]>;
@@ -60,6 +79,13 @@ export interface FlagSpec<T extends FlagType = FlagType> {
   hidden?: boolean;
   /** Deprecation message; using the flag prints `Flag --x has been deprecated, <message>` on stderr. */
   deprecated?: string;
+  /**
+   * pflag's NoOptDefVal: the text the flag takes when given without a value (`--color` alone means
+   * `--color=<noOptDefVal>`). A value must then be attached (`--color=never`, `-c=never`): the next
+   * word is never consumed, and in a shorthand group the letters that follow are other shorthands.
+   * Not for bool/count flags (they already take no value).
+   */
+  noOptDefVal?: string;
   /** bool only: also accept `--no-<name>` to set false (beyond pflag). */
   negatable?: boolean;
   /** Dynamic completion of values. */
@@ -107,14 +133,27 @@ export interface Flag {
   builtin: boolean;
 }
 
-/** Whether a flag consumes a value (`--name value`); bool and count do not. */
+/** Whether a flag consumes a value (`--name value`); bool, count and flags with a `noOptDefVal` do not. */
 export function takesValue(spec: FlagSpec): boolean {
-  return spec.type !== 'bool' && spec.type !== 'count';
+  return spec.type !== 'bool' && spec.type !== 'count' && spec.noOptDefVal === undefined;
+}
+
+const LISTS = new Set<FlagType>(['stringSlice', 'stringArray', 'intSlice', 'boolSlice', 'floatSlice', 'durationSlice']);
+const MAPS = new Set<FlagType>(['stringToString', 'stringToInt']);
+
+/** Whether a flag's value is an array (the slice types and stringArray). */
+export function isList(spec: FlagSpec): boolean {
+  return LISTS.has(spec.type);
+}
+
+/** Whether a flag's value is a `key=value` map (stringToString, stringToInt). */
+export function isMap(spec: FlagSpec): boolean {
+  return MAPS.has(spec.type);
 }
 
 /** Whether a flag may be given several times and accumulates. */
 export function isRepeatable(spec: FlagSpec): boolean {
-  return spec.type === 'stringSlice' || spec.type === 'stringArray' || spec.type === 'intSlice' || spec.type === 'count';
+  return isList(spec) || isMap(spec) || spec.type === 'count';
 }
 
 /** The value a flag has when it is not given: its default, else the type's zero value or undefined. */
@@ -125,18 +164,11 @@ export function defaultValue(spec: FlagSpec): unknown {
     // change the default seen by later or concurrent runs of the same tree.
     return typeof spec.default === 'object' && spec.default !== null ? structuredClone(spec.default) : spec.default;
   }
-  switch (spec.type) {
-    case 'bool':
-      return false;
-    case 'count':
-      return 0;
-    case 'stringSlice':
-    case 'stringArray':
-    case 'intSlice':
-      return [];
-    default:
-      return undefined;
-  }
+  if (spec.type === 'bool') return false;
+  if (spec.type === 'count') return 0;
+  if (isList(spec)) return [];
+  if (isMap(spec)) return {};
+  return undefined;
 }
 
 const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -183,77 +215,132 @@ export function splitCsv(text: string): string[] {
   return out;
 }
 
-function badValue(flagName: string, raw: string, expected: string, choices?: readonly string[]) {
-  return validationError(`invalid value ${JSON.stringify(raw)} for --${flagName}: expected ${expected}`, 'invalid_flag_value', {
-    context: { flag: `--${flagName}`, value: raw, expected },
-    fix: choices ? `Pass one of: ${choices.join(', ')}.` : `Pass ${expected} to --${flagName}.`,
-  });
+const WHY: Partial<Record<FlagType, [why: string, expected: string]>> = {
+  bool: ['must be true or false', 'a boolean (true or false)'],
+  int: ['must be an integer', 'an integer'],
+  count: ['must be an integer', 'an integer'],
+  intSlice: ['must be an integer', 'an integer'],
+  stringToInt: ['must be an integer', 'an integer'],
+  uint: ['must be a non-negative integer', 'a non-negative integer'],
+  float: ['must be a number', 'a number'],
+  floatSlice: ['must be a number', 'a number'],
+  boolSlice: ['must be true or false', 'a boolean (true or false)'],
+  duration: ['must be a duration like "30s" or "5m"', 'a duration such as 300ms, 1m30s or 2h'],
+  durationSlice: ['must be a duration like "30s" or "5m"', 'a duration such as 300ms, 1m30s or 2h'],
+  json: ['must be a JSON object', 'a JSON object'],
+};
+
+function badValue(name: string, spec: FlagSpec, raw: string, item = raw, range = false): never {
+  const [why, expected] = WHY[spec.type] ?? ['invalid value', 'a value'];
+  // a whole-number text beyond ±2^53 is refused with its own reason (JavaScript numbers are exact only that far)
+  if (range) throw invalidFlagValue(name, spec.short, raw, `${why} within ±2^53`, `${expected} within ±2^53`);
+  throw invalidFlagValue(name, spec.short, raw, why, expected);
 }
 
-function parseIntStrict(flagName: string, raw: string): number {
-  const s = raw.trim();
-  if (!/^[+-]?\d+$/.test(s)) throw badValue(flagName, raw, 'an integer');
-  const n = Number(s);
-  if (!Number.isSafeInteger(n)) throw badValue(flagName, raw, 'an integer within ±2^53');
+/** An integer item: Go's ParseInt(s, 0, 64) forms (ParseUint for uint), or Atoi's decimal ones when `atoi`. */
+function intOf(name: string, spec: FlagSpec, raw: string, item = raw, atoi = false): number {
+  const n = atoi ? parseGoAtoi(item) : parseGoInt(item, spec.type === 'uint');
+  if (n === null || Number.isNaN(n)) badValue(name, spec, raw, item, n !== null);
   return n;
 }
 
-function checkChoice(flagName: string, spec: FlagSpec, value: string): void {
+function checkChoice(name: string, spec: FlagSpec, value: string, raw = value): void {
   if (spec.choices && !spec.choices.includes(value)) {
-    throw badValue(flagName, value, `one of ${spec.choices.join('|')}`, spec.choices);
+    throw invalidFlagValue(name, spec.short, raw, `must be one of ${spec.choices.join('|')}`, `one of ${spec.choices.join('|')}`, `Pass one of: ${spec.choices.join(', ')}.`);
+  }
+}
+
+function itemOf(name: string, spec: FlagSpec, raw: string, item: string): unknown {
+  switch (spec.type) {
+    case 'intSlice':
+      return intOf(name, spec, raw, item.trim(), true);
+    case 'boolSlice': {
+      const b = parseGoBool(item.trim());
+      if (b === null) badValue(name, spec, raw, item);
+      return b;
+    }
+    case 'floatSlice': {
+      const n = parseGoFloat(item.trim());
+      if (n === null) badValue(name, spec, raw, item);
+      return n;
+    }
+    case 'durationSlice': {
+      const ms = parseDuration(item);
+      if (Number.isNaN(ms)) badValue(name, spec, raw, item);
+      return ms;
+    }
+    default:
+      checkChoice(name, spec, item, raw);
+      return item;
   }
 }
 
 /**
  * Applies one textual occurrence of a flag (from argv) to its previous value, pflag-style: scalars
- * replace, slices append (the first occurrence replaces the default), count increments.
+ * replace, slices append and maps merge (the first occurrence replaces the default), count
+ * increments. Integers read Go's `strconv.ParseInt(s, 0, 64)` forms (`0x23`, `0o17`, `0b11`,
+ * `1_000`, `0755` octal).
  *
- * @param raw the text after `=` or the next token; `undefined` for a bare bool/count occurrence.
+ * @param raw the text after `=` or the next token; `undefined` for a bare bool/count occurrence (or a
+ *   bare flag with a `noOptDefVal`, which then applies).
  * @param first whether this is the first occurrence in this invocation.
- * @throws AxError `validation_error` (reason `invalid_flag_value`) when the text does not parse.
+ * @throws AxError `validation_error` (reason `invalid_flag_value`) when the text does not parse; its
+ *   message is pflag's `invalid argument "<raw>" for "<-s, --name>" flag: <why>`.
  */
 export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: string | undefined, first: boolean): unknown {
+  if (raw === undefined && spec.noOptDefVal !== undefined) raw = spec.noOptDefVal;
   switch (spec.type) {
     case 'bool': {
       if (raw === undefined) return true;
-      const v = raw.trim().toLowerCase();
-      if (['true', '1', 't'].includes(v)) return true;
-      if (['false', '0', 'f'].includes(v)) return false;
-      throw badValue(name, raw, 'a boolean (true or false)');
+      const b = parseGoBool(raw.trim()) ?? parseGoBool(raw.trim().toLowerCase());
+      if (b === null) badValue(name, spec, raw);
+      return b;
     }
     case 'count':
       // pflag's countValue starts at the default and each bare occurrence adds one.
       if (raw === undefined) return (first ? ((defaultValue(spec) as number | undefined) ?? 0) : (prev as number)) + 1;
-      return parseIntStrict(name, raw);
+      return intOf(name, spec, raw);
     case 'int':
-      return parseIntStrict(name, raw ?? '');
+    case 'uint':
+      return intOf(name, spec, raw ?? '');
     case 'float': {
-      const s = (raw ?? '').trim();
-      const n = Number(s);
-      if (s === '' || !Number.isFinite(n)) throw badValue(name, raw ?? '', 'a number');
+      const n = parseGoFloat((raw ?? '').trim());
+      if (n === null) badValue(name, spec, raw ?? '');
       return n;
     }
     case 'duration': {
       const ms = parseDuration(raw ?? '');
-      if (Number.isNaN(ms)) throw badValue(name, raw ?? '', 'a duration such as 300ms, 1m30s or 2h');
+      if (Number.isNaN(ms)) badValue(name, spec, raw ?? '');
       return ms;
     }
     case 'stringSlice':
     case 'stringArray':
-    case 'intSlice': {
-      const items = spec.type === 'stringArray' ? [raw ?? ''] : splitCsv(raw ?? '');
-      const typed = spec.type === 'intSlice' ? items.map((s) => parseIntStrict(name, s)) : items;
-      if (spec.type !== 'intSlice') for (const s of typed as string[]) checkChoice(name, spec, s);
+    case 'intSlice':
+    case 'boolSlice':
+    case 'floatSlice':
+    case 'durationSlice': {
+      const text = raw ?? '';
+      const items = spec.type === 'stringArray' ? [text] : splitCsv(spec.type === 'boolSlice' ? text.replace(/["'`]/g, '') : text);
+      const typed = items.map((item) => itemOf(name, spec, text, item));
       return first ? typed : [...(prev as unknown[]), ...typed];
+    }
+    case 'stringToString':
+    case 'stringToInt': {
+      const text = raw ?? '';
+      const read = readPairs(text, splitCsv);
+      if ('bad' in read) throw invalidFlagValue(name, spec.short, text, `${read.bad} must be formatted as key=value`, 'key=value pairs', `Pass --${name} key=value (several: k1=v1,k2=v2 or the flag again).`);
+      const out: Record<string, unknown> = first ? {} : { ...(prev as Record<string, unknown>) };
+      for (const [k, v] of read.pairs) out[k] = spec.type === 'stringToInt' ? intOf(name, spec, text, v.trim(), true) : v;
+      return out;
     }
     case 'json': {
       let v: unknown;
       try {
         v = JSON.parse(raw ?? '');
       } catch {
-        throw badValue(name, raw ?? '', 'a JSON object');
+        badValue(name, spec, raw ?? '');
       }
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badValue(name, raw ?? '', 'a JSON object');
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) badValue(name, spec, raw ?? '');
       return v;
     }
     default: {
@@ -283,6 +370,9 @@ export function checkFlagValue(label: string, spec: FlagSpec, value: unknown): u
     case 'count':
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw fail('an integer');
       return value;
+    case 'uint':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw fail('a non-negative integer');
+      return value;
     case 'float':
       if (typeof value !== 'number' || !Number.isFinite(value)) throw fail('a number');
       return value;
@@ -299,6 +389,25 @@ export function checkFlagValue(label: string, spec: FlagSpec, value: unknown): u
     case 'intSlice':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'number' || !Number.isSafeInteger(v))) throw fail('an array of integers');
       return [...value];
+    case 'floatSlice':
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'number' || !Number.isFinite(v))) throw fail('an array of numbers');
+      return [...value];
+    case 'boolSlice':
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'boolean')) throw fail('an array of booleans');
+      return [...value];
+    case 'durationSlice': {
+      const ms = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? parseDuration(v) : NaN)) : [NaN];
+      if (ms.some(Number.isNaN)) throw fail('an array of duration strings such as 300ms, 1m30s or 2h');
+      return ms;
+    }
+    case 'stringToString':
+    case 'stringToInt': {
+      const ok = (v: unknown) => (spec.type === 'stringToInt' ? typeof v === 'number' && Number.isSafeInteger(v) : typeof v === 'string');
+      if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.values(value).every(ok)) {
+        throw fail(`an object of ${spec.type === 'stringToInt' ? 'integer' : 'string'} values`);
+      }
+      return { ...(value as Record<string, unknown>) };
+    }
     case 'json':
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw fail('a JSON object');
       return value;
@@ -326,8 +435,14 @@ export function propertyName(name: string): string {
   return name.replace(/-/g, '_');
 }
 
-/** @throws TypeError when a flag declaration is malformed. */
+/** @throws TypeError when a flag declaration is malformed (an unknown `type` names the accepted ones). */
 export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
+  if (!(FLAG_TYPES as readonly string[]).includes(spec?.type)) {
+    throw new TypeError(`${cmd}: flag --${name} has unknown type ${JSON.stringify(spec?.type)}; accepted types: ${FLAG_TYPES.join(', ')}`);
+  }
+  if (spec.noOptDefVal !== undefined && (spec.type === 'bool' || spec.type === 'count' || typeof spec.noOptDefVal !== 'string')) {
+    throw new TypeError(`${cmd}: noOptDefVal of --${name} must be a string, and bool/count flags take none (they already need no value)`);
+  }
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) throw new TypeError(`${cmd}: flag name ${JSON.stringify(name)} must match ^[A-Za-z0-9][A-Za-z0-9_-]*$`);
   if (spec.short !== undefined && !/^[A-Za-z0-9]$/.test(spec.short)) throw new TypeError(`${cmd}: shorthand of --${name} must be one letter or digit`);
   if (spec.negatable && spec.type !== 'bool') throw new TypeError(`${cmd}: only bool flags are negatable (--${name} is ${spec.type})`);

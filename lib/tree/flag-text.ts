@@ -1,0 +1,91 @@
+/**
+ * Reading flag text the way pflag does: Go's `strconv.ParseInt(s, 0, …)` / `ParseUint` / `ParseBool`
+ * forms, pflag's CSV reading of slices and its `key=value` maps, and pflag's human-readable error
+ * messages (`invalid argument "x" for "-i, --int" flag: must be an integer`).
+ * Source: spf13/pflag (int.go, uint.go, bool_slice.go, string_to_string.go, string_to_int.go,
+ * errors.go); Go strconv (ParseInt base 0, underscoreOK).
+ */
+import { validationError, type AxError } from '../contract/errors.ts';
+
+/**
+ * Parses an integer like Go's `strconv.ParseInt(s, 0, 64)`: optional sign, then decimal, `0x`/`0X`
+ * hex, `0o`/`0O` octal, `0b`/`0B` binary, or a leading `0` for octal (`0755`); underscores only
+ * between digits (`1_000`, `0x_ff`). No surrounding spaces. Beyond Go: the result must be a safe
+ * JavaScript integer (±2^53−1).
+ * @param unsigned refuse a sign (Go's ParseUint).
+ * @returns the number, `null` when the text is not an integer, `NaN` when it is one but out of range.
+ */
+export function parseGoInt(text: string, unsigned = false): number | null {
+  let s = text;
+  let neg = false;
+  if (!unsigned && (s[0] === '+' || s[0] === '-')) {
+    neg = s[0] === '-';
+    s = s.slice(1);
+  }
+  let digits: string;
+  if (/^0[xX](_?[0-9a-fA-F])+$/.test(s)) digits = `0x${s.slice(2)}`;
+  else if (/^0[oO](_?[0-7])+$/.test(s)) digits = `0o${s.slice(2)}`;
+  else if (/^0[bB](_?[01])+$/.test(s)) digits = `0b${s.slice(2)}`;
+  else if (/^0(_?[0-7])*$/.test(s)) digits = `0o${s.slice(1) || '0'}`;
+  else if (/^[1-9](_?[0-9])*$/.test(s)) digits = s;
+  else return null;
+  const big = BigInt(digits.replace(/_/g, ''));
+  const n = Number(neg ? -big : big);
+  return Number.isSafeInteger(n) ? n : NaN;
+}
+
+/** Go's `strconv.Atoi` (pflag's intSlice items, stringToInt values): optional sign and decimal digits only. Same results as {@link parseGoInt}. */
+export function parseGoAtoi(text: string): number | null {
+  if (!/^[+-]?\d+$/.test(text)) return null;
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : NaN;
+}
+
+/** Go's `strconv.ParseBool`: `1 t T TRUE true True` / `0 f F FALSE false False`; else null. */
+export function parseGoBool(text: string): boolean | null {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  return null;
+}
+
+/** Go's `strconv.ParseFloat(s, 64)` for the decimal forms: finite numbers, optional exponent, `_` between digits. */
+export function parseGoFloat(text: string): number | null {
+  if (!/^[+-]?((\d(_?\d)*)(\.(\d(_?\d)*)?)?|\.\d(_?\d)*)([eE][+-]?\d+)?$/.test(text)) return null;
+  const n = Number(text.replace(/_/g, ''));
+  return Number.isFinite(n) ? n : null;
+}
+
+/** How pflag names a flag in a value error: `-i, --int` with a shorthand, else `--int`. */
+export function pflagName(name: string, short?: string): string {
+  return short ? `-${short}, --${name}` : `--${name}`;
+}
+
+/**
+ * pflag's InvalidValueError as an AxError (reason `invalid_flag_value`, exit 2): the message is
+ * pflag's `invalid argument "<raw>" for "<-s, --name>" flag: <why>`; `expected` goes to the context.
+ */
+export function invalidFlagValue(name: string, short: string | undefined, raw: string, why: string, expected: string, fix?: string): AxError {
+  return validationError(`invalid argument ${JSON.stringify(raw)} for ${JSON.stringify(pflagName(name, short))} flag: ${why}`, 'invalid_flag_value', {
+    context: { flag: `--${name}`, value: raw, expected },
+    fix: fix ?? `Pass ${expected} to --${name}.`,
+  });
+}
+
+/**
+ * Reads one `stringToString`/`stringToInt` occurrence like pflag: text with exactly one `=` is one
+ * pair (surrounding double quotes trimmed, commas kept in the value); with several, the text is read
+ * as CSV, each field one `key=value` pair.
+ * @returns the pairs in order, or the offending field when one has no `=`.
+ */
+export function readPairs(text: string, splitCsv: (t: string) => string[]): { pairs: [string, string][] } | { bad: string } {
+  const count = text.split('=').length - 1;
+  if (count === 0) return { bad: text };
+  const fields = count === 1 ? [text.replace(/^"+|"+$/g, '')] : splitCsv(text);
+  const pairs: [string, string][] = [];
+  for (const f of fields) {
+    const at = f.indexOf('=');
+    if (at < 0) return { bad: f };
+    pairs.push([f.slice(0, at), f.slice(at + 1)]);
+  }
+  return { pairs };
+}
