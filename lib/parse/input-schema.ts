@@ -29,6 +29,10 @@ export function flagSchema(spec: FlagSpec, description: string): JsonSchema {
     case 'count':
       s.type = 'integer';
       break;
+    case 'uint':
+      s.type = 'integer';
+      s.minimum = 0;
+      break;
     case 'float':
       s.type = 'number';
       break;
@@ -41,6 +45,26 @@ export function flagSchema(spec: FlagSpec, description: string): JsonSchema {
       s.type = 'array';
       s.items = { type: 'integer' };
       break;
+    case 'floatSlice':
+      s.type = 'array';
+      s.items = { type: 'number' };
+      break;
+    case 'boolSlice':
+      s.type = 'array';
+      s.items = { type: 'boolean' };
+      break;
+    case 'durationSlice':
+      s.type = 'array';
+      s.items = { type: 'string' };
+      break;
+    case 'stringToString':
+      s.type = 'object';
+      s.additionalProperties = { type: 'string' };
+      break;
+    case 'stringToInt':
+      s.type = 'object';
+      s.additionalProperties = { type: 'integer' };
+      break;
     case 'json':
       s.type = 'object';
       break;
@@ -50,7 +74,12 @@ export function flagSchema(spec: FlagSpec, description: string): JsonSchema {
   }
   s.description = description;
   if (spec.default !== undefined) {
-    s.default = spec.type === 'duration' && typeof spec.default === 'number' ? durationText(spec.default) : structuredClone(spec.default);
+    s.default =
+      spec.type === 'duration' && typeof spec.default === 'number'
+        ? durationText(spec.default)
+        : spec.type === 'durationSlice' && Array.isArray(spec.default)
+          ? spec.default.map((d) => (typeof d === 'number' ? durationText(d) : d))
+          : structuredClone(spec.default);
   }
   return s;
 }
@@ -63,6 +92,8 @@ function withNotes(text: string, notes: string): string {
 function flagDescription(name: string, spec: FlagSpec): string {
   let notes = '';
   if (spec.type === 'duration') notes += ' (a duration such as 300ms, 1m30s or 2h)';
+  if (spec.type === 'durationSlice') notes += ' (each item a duration such as 300ms, 1m30s or 2h)';
+  if (spec.type === 'stringToString' || spec.type === 'stringToInt') notes += ' (an object of key/value pairs)';
   if (spec.type === 'stringSlice') notes += ' (each item is passed as is; commas are not split)';
   if (spec.deprecated) notes += ` (deprecated: ${cut(spec.deprecated, 256)})`;
   if (spec.required && (spec.env !== undefined || spec.config !== undefined)) notes += ' (required unless the server environment or config file supplies it)';

@@ -18,6 +18,7 @@ function argType(f: Flag): string {
     case 'bool':
       return 'boolean';
     case 'int':
+    case 'uint':
     case 'count':
       return 'integer';
     case 'float':
@@ -27,7 +28,15 @@ function argType(f: Flag): string {
       return 'string[]';
     case 'intSlice':
       return 'integer[]';
+    case 'floatSlice':
+      return 'number[]';
+    case 'boolSlice':
+      return 'boolean[]';
+    case 'durationSlice':
+      return 'duration[]';
     case 'json':
+    case 'stringToString':
+    case 'stringToInt':
       return 'object';
     case 'duration':
       return 'duration';
