@@ -3,10 +3,10 @@
  * Public entry point: the command tree, the Args validators, execution and the contract helpers.
  */
 export { Command } from './tree/command.ts';
-export type { CommandConfig, CommandLoader, Effects, OutputDecl, RunFn, RenderFn } from './tree/command.ts';
+export type { CommandConfig, CommandLoader, Effects, OutputDecl, RunFn, RenderFn, RunHook, RunHooks, CommandGroup } from './tree/command.ts';
 export { loadTree, loadCommand } from './tree/lazy.ts';
 export type { FlagSpec, FlagType, FlagValueOf, Completer } from './tree/flags.ts';
-export { parseDuration } from './tree/flags.ts';
+export { parseDuration, FLAG_TYPES } from './tree/flags.ts';
 export type { ArgSpec, ArgsValidator, ArgsTarget } from './tree/args.ts';
 export { ArbitraryArgs, NoArgs, ExactArgs, MinimumNArgs, MaximumNArgs, RangeArgs, OnlyValidArgs, NoDuplicateArgs, ExactValidArgs, MatchAll, DeclaredArgs } from './tree/args.ts';
 export type { RunContext } from './tree/command.ts';
@@ -23,7 +23,7 @@ export { detectMode, MODE_DETECTION } from './contract/mode.ts';
 export { newIdempotencyKey, newTraceId } from './contract/ids.ts';
 export { ERROR_SCHEMA_VERSION } from './contract/envelope.ts';
 export { resolveVersion, isPlaceholderVersion, PLACEHOLDER_VERSIONS } from './run/version.ts';
-export { helpText } from './help/help.ts';
+export { helpText, defaultHelpText, usageText } from './help/help.ts';
 export { declarePrompt, declareResource } from './tree/declare.ts';
 export { DECLARATION_LIMITS } from './tree/declarations.ts';
 export type { PromptDecl, PromptArgument, ResourceDecl } from './tree/declarations.ts';

@@ -40,7 +40,7 @@ function helpCommand(root: Command): Command {
 }
 
 /** The names the built-ins take (reserved names: SPEC §4). */
-const BUILTIN_NAMES = new Set(['help', '__schema', 'schema', 'completion', '__complete']);
+const BUILTIN_NAMES = new Set(['help', '__schema', 'schema', 'completion', '__complete', '__completeNoDesc']);
 
 /**
  * Whether a run of `argv` may reach a built-in: the built-ins are children of the root, so a run
@@ -56,17 +56,30 @@ export function builtinsReachable(root: Command, argv: readonly string[]): boole
   return BUILTIN_NAMES.has(top.name);
 }
 
+/**
+ * Cobra's checkCommandGroups: every `groupId` must name a group of the parent.
+ * @throws TypeError naming the command and the id (an author error, Cobra panics).
+ */
+export function checkGroups(cmd: Command): void {
+  for (const c of cmd.commands()) {
+    if (c.groupId && !cmd.containsGroup(c.groupId)) throw new TypeError(`group id '${c.groupId}' is not defined for subcommand '${c.commandPath()}'`);
+    checkGroups(c);
+  }
+}
+
 /** Adds the built-in commands to a root once; idempotent. */
 export function installBuiltins(root: Command): void {
   const r = root as Command & { [INSTALLED]?: true };
   if (r[INSTALLED]) return;
   r[INSTALLED] = true;
+  checkGroups(root);
   const hasChildren = root.hasSubCommands();
   if (hasChildren && !root.findChild('help')) root.addCommand(helpCommand(root));
   if (!root.findChild('__schema')) root.addCommand(schemaCommand(root));
   // Cobra's model: `completion <shell>` prints a script that asks the hidden `__complete` on every TAB
   if (hasChildren && !root.findChild('completion')) root.addCommand(completionCommand(root));
   if (!root.findChild('__complete')) root.addCommand(completeCommand(root));
+  if (!root.findChild('__completeNoDesc')) root.addCommand(completeCommand(root, false));
   // clispec's `schema`, unless the author has one or the root takes positionals (declared ones, or any
   // its own Args validator accepts): a word there is an argument, and a built-in never changes that
   if (!root.findChild('schema') && root.args.length === 0 && !(root.runnable() && root.argsValidatorSet())) root.addCommand(clispecCommand(root));

@@ -5,28 +5,36 @@
 import { Command } from '../tree/command.ts';
 import { loadPath } from '../parse/parse.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
-import { COMPLETE_COMMAND, COMPLETION_COMMAND, completeText } from './completion.ts';
+import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND, COMPLETION_COMMAND, completeText } from './completion.ts';
 import { completionScript, SHELLS, type Shell } from './scripts.ts';
 
-/** The hidden `__complete <words...> <partial>` command for a root. */
-export function completeCommand(root: Command): Command {
+/**
+ * The hidden `__complete <words...> <partial>` command for a root; with `descriptions` false, its
+ * twin `__completeNoDesc` (Cobra's), which prints the values only.
+ */
+export function completeCommand(root: Command, descriptions = true): Command {
+  const name = descriptions ? COMPLETE_COMMAND : COMPLETE_NO_DESC_COMMAND;
   return new Command({
-    use: `${COMPLETE_COMMAND} [words...]`,
+    use: `${name} [words...]`,
     short: 'Request shell completion choices for the given words (used by the completion scripts)',
     long:
       `Prints the completion candidates for a partial command line, one a line (value<TAB>description),\n` +
       `then a line :<directive> with Cobra's ShellCompDirective bits (1 error, 2 no space, 4 no file\n` +
       `completion, 8 filter file extensions, 16 directories only, 32 keep order).\n` +
-      `Usage: ${root.name} ${COMPLETE_COMMAND} -- <words...> <partial>`,
+      `Usage: ${root.name} ${name} -- <words...> <partial>` +
+      (descriptions ? '' : '\nValues only, without descriptions.'),
     hidden: true,
     annotations: { [BUILTIN_ANNOTATION]: 'true' },
     effects: 'read_only',
     output: { kind: 'opaque', mediaType: 'text/plain' },
     args: [{ name: 'words', required: false, variadic: true }],
     validateArgs: () => {},
+    // as Cobra's: every word is one to complete, flags included; the scripts send a leading `--`
+    disableFlagParsing: true,
     run: async (ctx) => {
-      await loadPath(root, ctx.argv); // descend into the lazy subtrees the words name
-      return completeText(root, ctx.argv, ctx.stderr);
+      const words = ctx.argv[0] === '--' ? ctx.argv.slice(1) : ctx.argv;
+      await loadPath(root, words); // descend into the lazy subtrees the words name
+      return completeText(root, words, ctx.stderr, descriptions);
     },
   });
 }
@@ -91,9 +99,9 @@ export function completionCommand(root: Command): Command {
 }
 
 /**
- * The two commands to add to a root: `completion` (bash|zsh|fish|powershell) and the hidden
- * `__complete`. Both are marked built-in (reserved, never MCP tools).
+ * The commands to add to a root: `completion` (bash|zsh|fish|powershell) and the hidden
+ * `__complete` and `__completeNoDesc`. All are marked built-in (reserved, never MCP tools).
  */
 export function completionCommands(root: Command): Command[] {
-  return [completionCommand(root), completeCommand(root)];
+  return [completionCommand(root), completeCommand(root), completeCommand(root, false)];
 }

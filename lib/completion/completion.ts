@@ -46,6 +46,8 @@ export const ShellCompDirective = {
 
 /** Name of the hidden completion command (reserved at the root). */
 export const COMPLETE_COMMAND = '__complete';
+/** Name of its twin that prints values without descriptions (Cobra's ShellCompNoDescRequestCmd). */
+export const COMPLETE_NO_DESC_COMMAND = '__completeNoDesc';
 /** Name of the command that prints the scripts (reserved at the root). */
 export const COMPLETION_COMMAND = 'completion';
 
@@ -229,14 +231,13 @@ function isHelpCommand(cmd: Command): boolean {
   return cmd.name === 'help' && cmd.parent !== undefined && cmd.parent.parent === undefined && cmd.annotations[BUILTIN_ANNOTATION] === 'true';
 }
 
-/** Subcommand names and aliases of `cmd` that start with `partial`. */
+/** Names of the available subcommands of `cmd` that start with `partial` (Cobra offers names, not aliases). */
 function subcommands(cmd: Command, partial: string): Candidate[] {
-  const out: Candidate[] = [];
-  for (const c of cmd.commands().filter(available)) {
-    const description = oneLine(c.short);
-    for (const name of [c.name, ...c.aliases]) if (name.startsWith(partial)) out.push({ value: name, description });
-  }
-  return out;
+  return cmd
+    .commands()
+    .filter(available)
+    .filter((c) => c.name.startsWith(partial))
+    .map((c) => ({ value: c.name, description: oneLine(c.short) }));
 }
 
 /** Words (subcommands, required flags, positional values) for a partial that is not a flag. */
@@ -275,8 +276,16 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
     candidates.push(...(await callCompleter(decl.completer, partial)).filter(byPrefix(partial)));
     return { candidates, directive: NO_FILE };
   }
+  // Cobra: validArgs complete the first positional only (an entry's text after a tab is its
+  // description); with validArgs declared, completion stops there whatever the position
   if (cmd.validArgs?.length) {
-    candidates.push(...cmd.validArgs.map((value) => ({ value })).filter(byPrefix(partial)));
+    if (index === 0 && !pos.afterDashDash) {
+      const valid = cmd.validArgs.map((v) => {
+        const tab = v.indexOf('\t');
+        return tab < 0 ? { value: v } : { value: v.slice(0, tab), description: oneLine(v.slice(tab + 1)) };
+      });
+      candidates.push(...valid.filter(byPrefix(partial)));
+    }
     return { candidates, directive: NO_FILE };
   }
   // A free-form positional: files are a fair guess (Cobra's default). With the default validator and
@@ -330,22 +339,25 @@ export async function complete(root: Command, args: readonly string[]): Promise<
   return nouns(pos, partial);
 }
 
-/** The `__complete` output: candidates one a line (`value\tdescription`), then `:<directive>`. */
-export function formatCompletion(r: CompletionResult): string {
+/**
+ * The `__complete` output: candidates one a line (`value\tdescription`), then `:<directive>`.
+ * @param descriptions false for `__completeNoDesc` (values only, Cobra's ShellCompNoDescRequestCmd).
+ */
+export function formatCompletion(r: CompletionResult, descriptions = true): string {
   const seen = new Set<string>();
   let out = '';
   for (const c of r.candidates) {
     if (seen.has(c.value) || /[\t\r\n]/.test(c.value)) continue;
     seen.add(c.value);
-    out += c.description ? `${c.value}\t${c.description}\n` : `${c.value}\n`;
+    out += c.description && descriptions ? `${c.value}\t${c.description}\n` : `${c.value}\n`;
   }
   return `${out}:${r.directive}\n`;
 }
 
 /** Runs the engine for `__complete` words; never throws: a failure prints `:1`. */
-export async function completeText(root: Command, args: readonly string[], stderr?: { write(s: string): unknown }): Promise<string> {
+export async function completeText(root: Command, args: readonly string[], stderr?: { write(s: string): unknown }, descriptions = true): Promise<string> {
   try {
-    return formatCompletion(await complete(root, args));
+    return formatCompletion(await complete(root, args), descriptions);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     stderr?.write(`[Error] ${oneLine(msg) ?? 'completion failed'}\n`);

@@ -8,6 +8,7 @@
 import type { Command } from '../tree/command.ts';
 import type { Flag } from '../tree/flags.ts';
 import { visibleFlags } from '../tree/flagset.ts';
+import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 
 const TYPE_NAMES: Record<string, string> = {
   string: 'string',
@@ -88,22 +89,60 @@ export function useLine(cmd: Command): string {
   return `${parentPath}${cmd.use}${hasFlags && !cmd.use.includes('[flags]') ? ' [flags]' : ''}`;
 }
 
-/** Full help text of a command, as printed by `-h/--help` and `help <command>`. */
+/** The nearest `key` function on `cmd` or an ancestor (Cobra's help/usage functions are inherited). */
+function inherited<K extends 'helpFunc' | 'usageFunc'>(cmd: Command, key: K): Command[K] {
+  for (let c: Command | undefined = cmd; c; c = c.parent) if (typeof c[key] === 'function') return c[key];
+  return undefined;
+}
+
+/**
+ * Help text of a command, as printed by `-h/--help` and `help <command>`: the nearest `helpFunc` on
+ * the command or an ancestor (Cobra's SetHelpFunc), else {@link defaultHelpText}.
+ */
 export function helpText(cmd: Command): string {
+  const fn = inherited(cmd, 'helpFunc');
+  return fn ? fn(cmd) : defaultHelpText(cmd);
+}
+
+/**
+ * The default help text (Cobra's help template): the long (else short) description, then the usage
+ * part — the nearest `usageFunc` (Cobra's SetUsageFunc), else {@link usageText}. A `helpFunc` can
+ * call this to wrap the default.
+ */
+export function defaultHelpText(cmd: Command): string {
   let out = '';
   const about = (cmd.long || cmd.short).trim();
   if (about) out += `${about}\n\n`;
   if (cmd.deprecated) out += `Deprecated: ${cmd.deprecated}\n\n`;
-  out += 'Usage:\n';
+  const usage = inherited(cmd, 'usageFunc');
+  return out + (usage ? usage(cmd) : usageText(cmd));
+}
+
+/**
+ * The usage part of the help text (Cobra's usage template, from `Usage:` on): usage lines, aliases,
+ * examples, commands (in their groups, then "Additional Commands"), arguments, flag groups, flags,
+ * global flags.
+ */
+export function usageText(cmd: Command): string {
+  let out = 'Usage:\n';
   if (cmd.runnable() || !cmd.hasSubCommands()) out += `  ${useLine(cmd)}\n`;
   const children = cmd.commands().filter((c) => !c.hidden && !c.deprecated); // Cobra lists only available commands
   if (children.length) out += `  ${cmd.commandPath()} [command]\n`;
   if (cmd.aliases.length) out += section('Aliases', `  ${[cmd.name, ...cmd.aliases].join(', ')}\n`);
   if (cmd.example.trim()) out += section('Examples', cmd.example.replace(/^\n+|\s+$/g, '').split('\n').map((l) => `  ${l.trimStart()}\n`).join(''));
   if (children.length) {
-    // Cobra's NamePadding: the longest name among all the parent's children (hidden ones too), at least 11; then one space
-    const w = Math.max(11, ...cmd.commands().map((c) => c.name.length));
-    out += section('Available Commands', children.map((c) => `  ${c.name.padEnd(w)} ${c.short}`.trimEnd() + '\n').join(''));
+    // Cobra's NamePadding: the longest name among all the parent's children (hidden ones too, but not
+    // ax-ts's hidden built-ins such as __completeNoDesc, an alias in Cobra), at least 11; then one space
+    const counted = cmd.commands().filter((c) => !(c.hidden && c.annotations[BUILTIN_ANNOTATION] === 'true'));
+    const w = Math.max(11, ...counted.map((c) => c.name.length));
+    const lines = (cs: Command[]) => cs.map((c) => `  ${c.name.padEnd(w)} ${c.short}`.trimEnd() + '\n').join('');
+    if (cmd.groups.length === 0) out += section('Available Commands', lines(children));
+    else {
+      // Cobra: each group's title as given, its commands; the rest under "Additional Commands"
+      for (const g of cmd.groups) out += `\n${g.title}\n${lines(children.filter((c) => c.groupId === g.id))}`;
+      const rest = children.filter((c) => !c.groupId || !cmd.containsGroup(c.groupId));
+      if (rest.length) out += section('Additional Commands', lines(rest));
+    }
   }
   if (cmd.args.length) {
     const names = cmd.args.map((a) => `${a.name}${a.variadic ? '...' : ''}`);

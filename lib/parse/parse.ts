@@ -143,7 +143,9 @@ export function parseArgv(root: Command, argv: readonly string[]): Invocation {
   const inv: Invocation = { command, values: new Map(), positionals: [], warnings: [], source: 'argv' };
   let flagError: AxError | undefined;
   try {
-    parseFlags(inv, rest);
+    // Cobra's DisableFlagParsing: every word after the command is a positional, `--` and `--help` too
+    if (command.disableFlagParsing) inv.positionals.push(...rest);
+    else parseFlags(inv, rest);
   } catch (e) {
     flagError = e as AxError;
   }
@@ -249,6 +251,7 @@ function parseFlags(inv: Invocation, tokens: readonly string[]): void {
  * on anything else, so that errors found while parsing are already reported in the right mode.
  */
 export function scanFormat(command: Command, argv: readonly string[]): string | undefined {
+  if (command.disableFlagParsing) return undefined; // its words are all positionals
   let found: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const tok = argv[i]!;

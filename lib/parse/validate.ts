@@ -29,10 +29,14 @@ function list(labels: string[]): string {
  *   `required_together` or `one_required`.
  */
 export function validateInvocation(inv: Invocation): void {
-  const cmd = inv.command;
-  const path = cmd.commandPath();
-  cmd.validateArgs({ commandPath: path, validArgs: cmd.validArgs, args: cmd.args }, inv.positionals);
+  validatePositionals(inv);
   validateFlags(inv);
+}
+
+/** Runs the command's Args validator on the positionals (Cobra's ValidateArgs). @throws AxError `validation_error`. */
+export function validatePositionals(inv: Invocation): void {
+  const cmd = inv.command;
+  cmd.validateArgs({ commandPath: cmd.commandPath(), validArgs: cmd.validArgs, args: cmd.args }, inv.positionals);
 }
 
 /**
@@ -47,6 +51,8 @@ export function validateInvocation(inv: Invocation): void {
  */
 export function validateFlags(inv: Invocation): void {
   const cmd = inv.command;
+  // Cobra: a command with DisableFlagParsing has no required flags or flag groups to check
+  if (cmd.disableFlagParsing) return;
   const path = cmd.commandPath();
   const flags = flagsOf(cmd);
   const given = (n: string) => inv.values.has(n);

@@ -49,6 +49,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
   };
   try {
     await loadPath(root, argv); // the lazy subtrees these words select (issue 14)
+    // inside the try: a declaration error found while installing (a bad groupId) is reported, not thrown
     if (builtinsReachable(root, argv)) installBuiltins(root);
     const { command } = findCommand(root, argv);
     spanName = command.commandPath();

@@ -31,6 +31,7 @@ import { readDeclared, type ResourceContent } from '../tree/declarations.ts';
 import type { Interaction } from '../tree/interaction.ts';
 import { declarations } from '../schema/walk.ts';
 import { confirm, elicit, sample, type AskScope } from './ask.ts';
+import { hooksOf } from './hooks.ts';
 
 /** Everything one run needs from outside: IO, environment, signal, ids. */
 export interface RunEnv {
@@ -210,7 +211,9 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     }
     if (cmd === env.root && inv.values.get('version') === true && injectedInForce(cmd, 'version')) {
       const v = env.version();
-      await write(env.stdout, env.mode === 'json' ? successLine({ name: cmd.name, version: v }, baseMeta(env, env.newKey())) : `${cmd.name} version ${v}\n`);
+      // human mode: the root's versionTemplate (Cobra's SetVersionTemplate), else Cobra's default text
+      const human = () => (cmd.versionTemplate ? cmd.versionTemplate({ name: cmd.name, version: v, command: cmd }) : `${cmd.name} version ${v}\n`);
+      await write(env.stdout, env.mode === 'json' ? successLine({ name: cmd.name, version: v }, baseMeta(env, env.newKey())) : human());
       return { exitCode: 0, payload: { name: cmd.name, version: v } };
     }
     const warnings = [...inv.warnings];
@@ -218,6 +221,11 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     for (const w of warnings) env.stderr.write(`${w}\n`);
     const provenance = await resolveSources(inv, env.env);
     if (provenance && inv.values.has('explain') && injectedInForce(cmd, 'explain')) return await explain(inv, env, provenance);
+    // Args validator, required flags and flag groups, then (in runHandler) the pre-run hooks, run and
+    // the post-run hooks. Cobra checks required flags and groups after the pre-run hooks; ax-ts checks
+    // them first on every path, as MCP and --args-json calls are checked against the inputSchema
+    // before anything runs, so no hook ever runs for a call refused as malformed
+    // (docs/cobra-differences.md).
     validateInvocation(inv);
     if (!cmd.runnable()) {
       await write(env.stdout, helpText(cmd));
@@ -264,6 +272,7 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
     flags: flags as RunContext['flags'],
     args: argValues(inv) as RunContext['args'],
     argv: [...inv.positionals],
+    argsLenAtDash: inv.dashAt ?? -1,
     changed: (n) => inv.values.has(n),
     command: cmd,
     stdout,
@@ -336,7 +345,17 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
   };
   try {
     if (env.signal.aborted) throw interrupted(env.signal);
-    const result = await raceAbort(Promise.resolve().then(() => cmd.run!(ctx)), env.signal, cmd.finishOnSigterm);
+    const hooks = hooksOf(cmd);
+    const call = (fn: (c: RunContext) => unknown) => raceAbort(Promise.resolve().then(() => fn(ctx)), env.signal, cmd.finishOnSigterm);
+    const postHooks = async () => {
+      for (const h of hooks.post) await call(h);
+    };
+    for (const h of hooks.pre) await call(h);
+    const result = await call(cmd.run!);
+    // post hooks run before a document is written, so one that fails leaves no success envelope behind;
+    // a stream's run after its last item
+    const streaming = isStream(result) || cmd.output?.kind === 'stream';
+    if (!streaming) await postHooks();
     if (cmd.output?.kind === 'opaque') {
       if (result instanceof Uint8Array) {
         if (env.stdout.isTTY === true) {
@@ -367,6 +386,7 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
       } finally {
         void it.return?.().catch(() => {}); // let the generator run its finally blocks
       }
+      await postHooks();
       return { exitCode: 0, items: items ?? [], stream: true, attachments };
     }
     if (env.mode === 'json') await write(stdout, successLine(result, meta()));

@@ -18,7 +18,7 @@ import { AXGO_EXCLUDE_ANNOTATION, BUILTIN_ANNOTATION, EXCLUDE_ANNOTATION, TOOL_N
 /** Tool names accepted by every major model API (SPEC §4). */
 export const TOOL_NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 /** Names reserved at the root (SPEC §4). */
-export const RESERVED = new Set(['__schema', '__complete', 'mcp-server', 'completion', 'help']);
+export const RESERVED = new Set(['__schema', '__complete', '__completeNoDesc', 'mcp-server', 'completion', 'help']);
 
 /** A command chosen as a tool, with its name; schemas are computed on demand. */
 export interface ToolRef {

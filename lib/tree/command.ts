@@ -3,6 +3,10 @@
  * A tree is a declaration only; parse state lives in each invocation (see parse.ts), so one tree can
  * run many times, concurrently. Source: spf13/cobra command.go; SPEC §1.
  *
+ * Past ~400 lines on purpose: `CommandConfig`, the `Command` class and `RunContext` share their
+ * generic parameters and refer to each other, so splitting them would make a type-import circle
+ * (test/layers.test.ts); shapes that stand alone live in output.ts and hooks.ts.
+ *
  * Layer `lib/tree/`: the declarations — `Command`, flag and positional specs with their Args
  * validators, the typed `ctx` values, prompt/resource declarations and the MCP marks. It knows only
  * declarations and may import only `lib/contract/`.
@@ -29,38 +33,12 @@ export interface ConfigFileDecl {
   maxBytes?: number;
 }
 import type { ElicitSchema, SampleRequest, SampleResult } from './interaction.ts';
+import type { Effects, OutputDecl } from './output.ts';
+import type { CommandGroup, RunHook, RunHooks } from './hooks.ts';
 
-/** What re-running a command does (clispec `effects`; MCP annotations, SPEC §6). */
-export type Effects = 'read_only' | 'idempotent' | 'non_idempotent';
+export type { CommandGroup, RunHook, RunHooks } from './hooks.ts';
 
-/** What a command prints, for schemas (SPEC §6; clispec `output_kind`, `cardinality`, `pagination`). */
-export interface OutputDecl {
-  /** JSON Schema (2020-12) of the payload (`data`); for a stream, of one item. */
-  schema?: Record<string, unknown>;
-  /**
-   * `data` (default): one document, wrapped in the envelope; `stream`: NDJSON items (run yields them);
-   * `opaque`: bytes written verbatim in every mode (run returns a string, or a `Uint8Array` of
-   * bytes), e.g. a completion script or a PNG. Over MCP, bytes with an `image/*` or `audio/*`
-   * `mediaType` become an image or audio content item (base64); other bytes an embedded resource
-   * with a `blob`. Bytes are never written to a terminal (`validation_error`: redirect stdout).
-   */
-  kind?: 'data' | 'stream' | 'opaque';
-  /** Media type of an `opaque` output (`text/plain`, `application/json`). */
-  mediaType?: string;
-  /** How many records: `single`, `bounded` (closed domain) or `unbounded` (needs pagination). */
-  cardinality?: 'single' | 'bounded' | 'unbounded';
-  /** How to page an unbounded result: the flags that drive it (long names without dashes). */
-  pagination?: { style: 'offset' | 'cursor'; limitFlag: string; offsetFlag?: string; cursorFlag?: string; cursorField?: string };
-  /** Flag (long name) that selects output fields. */
-  fieldsFlag?: string;
-  /**
-   * Fields of the payload whose values differ between runs (ids, times): dotted paths into the
-   * payload (for a stream, into one item), array items traversed transparently — `'id'`,
-   * `'created_at'`, `'tasks.id'`. Published in `__schema --as=ax` as `non_deterministic_fields`
-   * (prefixed `data.`, with the envelope's `meta.*` ids), and masked by `ax-ts/golden`.
-   */
-  nonDeterministic?: readonly string[];
-}
+export type { Effects, OutputDecl } from './output.ts';
 
 /** A `run` handler: returns the payload, nothing, or an (async) iterable of stream items. */
 export type RunFn<F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> = (ctx: RunContext<F, A>) => unknown;
@@ -68,8 +46,9 @@ export type RunFn<F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] 
 /** Renders a payload (or one stream item) as text for human mode. Return a string or write to ctx.stdout. */
 export type RenderFn = (data: unknown, ctx: RunContext) => string | void;
 
-/** The declaration a {@link Command} is built from. */
-export interface CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> {
+/** The declaration a {@link Command} is built from (with Cobra's run hooks, see {@link RunHooks}). */
+export interface CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]>
+  extends RunHooks<RunContext<F & P, A>> {
   /** Usage line; its first word is the name: `'show <id>'`, `'add <title...>'`. */
   use: string;
   /** One-line summary (help listings, tool descriptions). */
@@ -142,6 +121,16 @@ export interface CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDe
    * `load: () => import('./deploy.ts')` with `export default new Command({ use: 'deploy', … })`.
    */
   load?: CommandLoader;
+  /** Cobra's GroupID: the id of one of the parent's {@link CommandGroup}s this command is listed under in help. */
+  groupId?: string;
+  /** Cobra's DisableFlagParsing: every word after the command is a positional (`--help` included); it takes no flags from the command line, and over MCP its inputs are its positionals only. */
+  disableFlagParsing?: boolean;
+  /** Cobra's SetHelpFunc: the whole help text of this command and (unless they set their own) its descendants. Default: {@link helpText}. */
+  helpFunc?: (cmd: Command) => string;
+  /** Cobra's SetUsageFunc: the usage part of the help text (from `Usage:` on), inherited like helpFunc. */
+  usageFunc?: (cmd: Command) => string;
+  /** Cobra's SetVersionTemplate, as a function (root only): the `--version` text in human mode. Default: Cobra's `<name> version <version>\n`. */
+  versionTemplate?: (info: { name: string; version: string; command: Command }) => string;
 }
 
 /** Loads a lazy command's body: the Command, or a module whose default export is it. */
@@ -186,6 +175,19 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   version?: string;
   logging?: LoggingDecl;
   config?: ConfigFileDecl;
+  /** Cobra's run hooks (see {@link RunHooks}). */
+  persistentPreRun?: RunHook<RunContext<any, any>>;
+  preRun?: RunHook<RunContext<any, any>>;
+  postRun?: RunHook<RunContext<any, any>>;
+  persistentPostRun?: RunHook<RunContext<any, any>>;
+  enableTraverseRunHooks: boolean;
+  groupId?: string;
+  disableFlagParsing: boolean;
+  helpFunc?: (cmd: Command) => string;
+  usageFunc?: (cmd: Command) => string;
+  versionTemplate?: (info: { name: string; version: string; command: Command }) => string;
+  /** Command groups declared with {@link Command.addGroup}, in order. */
+  readonly groups: CommandGroup[] = [];
   /** Parent command, undefined at the root. */
   parent?: Command;
   private _prompts: readonly Readonly<PromptDecl>[] = Object.freeze([]);
@@ -244,6 +246,16 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     this.logging = config.logging;
     this.config = config.config;
     checkNonDeterministic(this.name, config.output?.nonDeterministic);
+    this.persistentPreRun = config.persistentPreRun as RunHook<RunContext<any, any>> | undefined;
+    this.preRun = config.preRun as RunHook<RunContext<any, any>> | undefined;
+    this.postRun = config.postRun as RunHook<RunContext<any, any>> | undefined;
+    this.persistentPostRun = config.persistentPostRun as RunHook<RunContext<any, any>> | undefined;
+    this.enableTraverseRunHooks = config.enableTraverseRunHooks ?? false;
+    this.groupId = config.groupId;
+    this.disableFlagParsing = config.disableFlagParsing ?? false;
+    this.helpFunc = config.helpFunc;
+    this.usageFunc = config.usageFunc;
+    this.versionTemplate = config.versionTemplate;
     for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)]) checkFlagDecl(this.name, n, s);
     if (config.load !== undefined) {
       if (typeof config.load !== 'function') throw new TypeError(`Command ${this.name}: load must be a function returning the command (or its module)`);
@@ -280,6 +292,24 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     }
     this._invalidate();
     return this;
+  }
+
+  /**
+   * Cobra's AddGroup: declares titled sections for the help listing of children; a child joins one
+   * with `groupId`. @returns this.
+   * @throws TypeError when an id is empty or already declared.
+   */
+  addGroup(...groups: CommandGroup[]): this {
+    for (const g of groups) {
+      if (!g?.id || this.groups.some((x) => x.id === g.id)) throw new TypeError(`Command ${this.name}: group id ${JSON.stringify(g?.id)} is empty or already declared`);
+      this.groups.push({ id: g.id, title: g.title });
+    }
+    return this;
+  }
+
+  /** Whether `id` is one of this command's groups (Cobra's ContainsGroup). */
+  containsGroup(id: string): boolean {
+    return this.groups.some((g) => g.id === id);
   }
 
   /** Removes children. @returns this. */
@@ -414,6 +444,11 @@ export interface RunContext<F extends FlagDecls = FlagDecls, A extends readonly 
   args: ArgValues<A> & Record<string, string | string[] | number | number[] | undefined>;
   /** Positionals in order, as given. */
   argv: string[];
+  /**
+   * Cobra's ArgsLenAtDash: how many positionals came before `--` on the command line, or -1 when
+   * `--` was not given (always -1 for MCP and `--args-json` calls, which have no command line).
+   */
+  argsLenAtDash: number;
   /** Whether a flag (long name) was given explicitly (pflag's Changed). */
   changed(flagName: string): boolean;
   /** The command being run. */

@@ -55,7 +55,8 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   // hidden flags and flags declared `mcp: false` are no tool inputs (SPEC §5); nor is an author's own
   // bool `help` flag: it is the help flag (Cobra), no more an input than the injected one
   const helpFlag = (f: Flag) => f.name === 'help' && f.spec.type === 'bool';
-  const all = [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden && f.spec.mcp !== false && !(f.builtin && NOT_INPUTS.has(f.name)) && !helpFlag(f));
+  // a command with disableFlagParsing takes no flags from the command line, so none is an input either
+  const all = cmd.disableFlagParsing ? [] : [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden && f.spec.mcp !== false && !(f.builtin && NOT_INPUTS.has(f.name)) && !helpFlag(f));
   const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const f of [...all.filter((f) => !f.inherited).sort(byName), ...all.filter((f) => f.inherited).sort(byName)]) {
     const property = propertyName(f.name);
