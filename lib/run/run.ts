@@ -165,6 +165,24 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal, finishOnSigterm = fals
   });
 }
 
+/**
+ * A handler's result, raced against the signal only when it is a promise: a synchronous result needs
+ * no promise, no timer and no abort listener (issue 14: fewer objects per MCP call), only the same
+ * check {@link raceAbort} makes when its promise settles.
+ */
+function settle<T>(run: () => T | Promise<T>, signal: AbortSignal, finishOnSigterm: boolean): T | Promise<T> {
+  let result: T | Promise<T>;
+  try {
+    result = run();
+  } catch (e) {
+    throw signal.aborted && !(e instanceof AxError && e.kind === 'interrupted') ? interrupted(signal) : e;
+  }
+  if (result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function') return raceAbort(Promise.resolve(result), signal, finishOnSigterm);
+  const finishing = finishOnSigterm && signal.reason instanceof AxError && signal.reason.context?.signal === 'SIGTERM';
+  if (signal.aborted && !finishing) throw interrupted(signal);
+  return result as T;
+}
+
 function interrupted(signal: AbortSignal): AxError {
   const r = signal.reason;
   if (r instanceof AxError) return r;
@@ -346,7 +364,7 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
   try {
     if (env.signal.aborted) throw interrupted(env.signal);
     const hooks = hooksOf(cmd);
-    const call = (fn: (c: RunContext) => unknown) => raceAbort(Promise.resolve().then(() => fn(ctx)), env.signal, cmd.finishOnSigterm);
+    const call = (fn: (c: RunContext) => unknown) => settle(() => fn(ctx), env.signal, cmd.finishOnSigterm);
     const postHooks = async () => {
       for (const h of hooks.post) await call(h);
     };
