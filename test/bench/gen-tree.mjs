@@ -7,7 +7,8 @@
  * real CLI's source would be — not built in a loop, so parse and load cost grow with the tree as
  * they would in a real program.
  *
- * The module starts with the benchmark's exit hook: at process exit it writes one line to stderr,
+ * The module starts with the benchmark's exit hook (off with BENCH_NO_HOOK=1, so that
+ * `ax-ts schema-manifest` sees a clean stderr): at process exit it writes one line to stderr,
  *   __bench {"work":<ms>,"total":<ms>,"cpu":<ms>,"maxRSS":<KiB>}
  * where work = performance.now() − performance.nodeTiming.bootstrapComplete (everything after
  * Node's bootstrap: ESM loading of the bundle, building the tree, the walk, printing), total is
@@ -75,7 +76,7 @@ export function lazyTreeFiles(n, libIndex, name) {
 
 /** The exit hook, shared with run.mjs (which puts it in a floor file of its own). */
 export const EXIT_HOOK =
-  "process.on('exit', () => { const p = performance; const now = p.now(); const u = process.resourceUsage(); " +
+  "if (process.env.BENCH_NO_HOOK !== '1') process.on('exit', () => { const p = performance; const now = p.now(); const u = process.resourceUsage(); " +
   "process.stderr.write(`\\n__bench ${JSON.stringify({ work: now - p.nodeTiming.bootstrapComplete, total: now, cpu: (u.userCPUTime + u.systemCPUTime) / 1000, maxRSS: u.maxRSS })}\\n`); });";
 
 const GROUP = 50;

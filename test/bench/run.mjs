@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * ax-ts benchmark (issue 6): `npm run bench` = `npm run build && node test/bench/run.mjs`.
+ * ax-ts benchmark (issues 6 and 14): `npm run bench` = `npm run build && node test/bench/run.mjs`.
  *
  * Measures, in ONE run, the pair members alternated round by round (A B, B A, A B …, never all A then
  * all B), so that load drifting on the machine hits both sides alike, and prints medians, p99 where
@@ -284,7 +284,8 @@ async function prepare(dir) {
     const to = join(dir, 'tree-1000-manifest');
     cpSync(from, to, { recursive: true });
     manifest1000 = join(to, basename(trees.get(1000)));
-    const r = spawnSync(NODE, [join(dirname(bin), 'ax-ts.js'), 'schema-manifest', manifest1000, '--format', 'json'], { env: childEnv({ HOME: os.tmpdir() }), encoding: 'utf8' });
+    const r = spawnSync(NODE, [join(dirname(bin), 'ax-ts.js'), 'schema-manifest', manifest1000, '--format', 'json'], { env: childEnv({ HOME: os.tmpdir(), BENCH_NO_HOOK: '1' }), encoding: 'utf8' });
+    if (r.status === 0 && JSON.parse(r.stdout).data.shapes.length === 0) throw new Error('ax-ts schema-manifest stored no shape (the program printed on stderr)');
     if (r.status !== 0) throw new Error(`ax-ts schema-manifest: exit ${r.status}: ${r.stderr}`);
   }
   return { bin, store1000, store3, commander, peers, minimal, axNoop, floor, trees, treeBytes, dir, manifest1000 };
