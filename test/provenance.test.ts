@@ -99,6 +99,9 @@ describe('--explain <flag>', () => {
   it('is injected only where a flag has a source, listed in --help, and never an MCP input', async () => {
     const help = await runCli(buildSourcesCli(), ['show', '--help']);
     expect(help.stdout).toMatch(/--explain string +say where a flag's value comes from/);
+    expect(help.stdout).toMatch(/-l, --limit int +page size \(default 50\) \(env SRC_LIMIT, config limit\)\n/);
+    expect(help.stdout).toMatch(/--region string +cloud region \(required\) \(env SRC_REGION, config cloud\.region\)\n/);
+    expect(help.stdout).toMatch(/--plain string +no sources\n/);
     const plain = await runCli(buildSourcesCli(), ['--help']);
     expect(plain.stdout).not.toContain('--explain');
     const ax = JSON.parse((await runCli(buildSourcesCli(), ['__schema', '--as=ax'])).stdout);

@@ -69,6 +69,8 @@ export function flagUsages(flags: Flag[]): string {
     let usage = f.spec.usage ?? '';
     usage += formatDefault(f);
     if (f.spec.required) usage += ' (required)';
+    const sources = [f.spec.env !== undefined ? `env ${f.spec.env}` : '', f.spec.config !== undefined ? `config ${f.spec.config}` : ''].filter(Boolean);
+    if (sources.length) usage += ` (${sources.join(', ')})`;
     if (f.spec.deprecated) usage += ` (DEPRECATED: ${f.spec.deprecated})`;
     // Without usage text the annotations would start with a space and break the column.
     return { left, usage: usage.trimStart() };
