@@ -51,7 +51,7 @@ describe('kill -9 loop on the demo store (issue 13)', () => {
     let killed = 0;
     const t0 = Date.now();
     const lane = async (l: number) => {
-      for (let i = 0; i < 20; i++) {
+      for (let i = 0; i < 50; i++) {
         const title = `cli-${l}-${i}`;
         const child = spawn(process.execPath, [BIN, 'add', title, '--format', 'json'], { env: env(file), stdio: ['ignore', 'pipe', 'pipe'] });
         let out = '';
@@ -90,7 +90,7 @@ describe('kill -9 loop on the demo store (issue 13)', () => {
     let rounds = 0;
     const t0 = Date.now();
     const lane = async (l: number) => {
-      for (let i = 0; i < 50; i++) {
+      for (let i = 0; i < 20; i++) {
         const child = spawn(process.execPath, [BIN, 'mcp-server'], { env: env(file), stdio: ['pipe', 'pipe', 'pipe'] });
         child.stdin.on('error', () => {});
         let buf = '';
