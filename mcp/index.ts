@@ -81,12 +81,12 @@ export interface ServeOptions extends McpMountOptions {
 const DEFAULTS = { addr: '127.0.0.1:8080', sessionIdleMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024, maxLineBytes: 10 * 1024 * 1024, maxSessions: 1000 } as const;
 
 /**
- * Serves a tree programmatically until stopped. Loads the SDK on call.
+ * Serves a tree programmatically until stopped. Loads the SDK on call (under the stdio supervisor,
+ * in the re-executed server process only).
  * @throws AxError `validation_error` on a failed startup check (placeholder version, bad or
  *   non-loopback address, instructions too long, tool-name collision, duplicate declarations).
  */
 export async function serve(root: Command, options: ServeOptions = {}): Promise<void> {
-  const { runServer } = await import('./runtime.ts');
   const settings: ServeSettings = {
     transport: options.transport ?? 'stdio',
     addr: options.addr ?? DEFAULTS.addr,
@@ -106,7 +106,30 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
     env: options.env,
     eventStore: options.eventStore,
   };
-  await runServer(root, settings, options.signal ?? new AbortController().signal);
+  await startServer(root, settings, options.signal ?? new AbortController().signal);
+}
+
+/**
+ * Starts the server: under stdio (unless `isolate` is false, or this process cannot re-execute
+ * itself) as the supervisor of a re-executed server process (supervise.ts), which needs only the
+ * SDK-free start-up checks here — the MCP runtime loads in the server process alone; otherwise the
+ * runtime in this process. @throws AxError on a failed start-up check or a failed server process.
+ */
+async function startServer(root: Command, settings: ServeSettings, signal: AbortSignal): Promise<void> {
+  if (settings.transport === 'stdio' && settings.isolate !== false) {
+    const supervision = await import('./supervise.ts');
+    if (!process.env[supervision.WIRE_ENV] && supervision.canSupervise()) {
+      const { checkStartup, checkTree } = await import('./startup.ts');
+      checkStartup(root, settings); // fail closed here, exit 2, before the server process starts
+      checkTree(root);
+      const { exclusionWarnings } = await import('../lib/schema/walk.ts');
+      const log = settings.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+      for (const line of exclusionWarnings(root)) log(line);
+      return supervision.superviseStdio(signal);
+    }
+  }
+  const { runServer } = await import('./runtime.ts');
+  await runServer(root, settings, signal);
 }
 
 /**
@@ -268,8 +291,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         return `${JSON.stringify(clientConfig(options.name ?? root.name, undefined, http, carriedFlags(ctx)), null, 2)}\n`;
       }
       await loadTree(root); // tools/list describes every command: load the lazy subtrees first
-      const { runServer } = await import('./runtime.ts');
-      await runServer(root, settings, ctx.signal);
+      await startServer(root, settings, ctx.signal);
       return undefined;
     },
   });
