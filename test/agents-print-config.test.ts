@@ -49,7 +49,7 @@ describe('mcp-server --print-config', () => {
     }
   }, T);
 
-  it('refuses what the server would refuse: port 0, a non-loopback address without --allow-non-loopback', async () => {
+  it('refuses what the server would refuse: port 0, a non-loopback address without --allow-non-loopback or without a token', async () => {
     const zero = await runCasesCli(['mcp-server', '--print-config', '--transport', 'http', '--addr', '127.0.0.1:0'], { cli: DEMO });
     expect(zero.code).toBe(2);
     expect(zero.stdout.length).toBe(0);
@@ -57,9 +57,14 @@ describe('mcp-server --print-config', () => {
     const wild = await runCasesCli(['mcp-server', '--print-config', '--transport', 'http', '--addr', '0.0.0.0:8080'], { cli: DEMO });
     expect(wild.code).toBe(2);
     expect(lastError(wild.stderr)).toMatchObject({ context: { reason: 'non_loopback_bind' } });
-    const allowed = await runCasesCli(['mcp-server', '--print-config', '--transport', 'http', '--addr', '0.0.0.0:8080', '--allow-non-loopback'], { cli: DEMO });
+    // a non-loopback bind also needs a bearer token (issue 13): refused without, printed with its header
+    const tokenless = await runCasesCli(['mcp-server', '--print-config', '--transport', 'http', '--addr', '0.0.0.0:8080', '--allow-non-loopback'], { cli: DEMO });
+    expect(tokenless.code).toBe(2);
+    expect(lastError(tokenless.stderr)).toMatchObject({ context: { reason: 'token_required' } });
+    const token = 'print-config-token-0123456789';
+    const allowed = await runCasesCli(['mcp-server', '--print-config', '--transport', 'http', '--addr', '0.0.0.0:8080', '--allow-non-loopback'], { cli: DEMO, env: { AX_MCP_TOKEN: token } });
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect(JSON.parse(allowed.stdout.toString()).mcpServers.tasks).toEqual({ type: 'http', url: 'http://0.0.0.0:8080/mcp' });
+    expect(JSON.parse(allowed.stdout.toString()).mcpServers.tasks).toEqual({ type: 'http', url: 'http://0.0.0.0:8080/mcp', headers: { Authorization: `Bearer ${token}` } });
     const ok = await runCasesCli(['mcp-server', '--print-config', '--transport', 'http', '--addr', ':8080'], { cli: DEMO });
     expect(JSON.parse(ok.stdout.toString()).mcpServers.tasks).toEqual({ type: 'http', url: 'http://127.0.0.1:8080/mcp' });
     const badBody = await runCasesCli(['mcp-server', '--print-config', '--max-body', '0'], { cli: DEMO });
