@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Command, declarePrompt, declareResource, MAX_DESCRIPTION, mcp } from '../lib/index.ts';
 import { runCli, envelope } from './helpers/run.ts';
-import { axCommand, axDoc, compileAll, lintTool, mcpDoc, schemaFailure, tool, toolNames, type Json } from './fixtures/schema-trees.ts';
+import { axCommand, axDoc, compileAll, lintTool, mcpDoc, schemaFailure, tool, toolNames, type Json, flat } from './fixtures/schema-trees.ts';
 
 const echo = (ctx: Json) => ({ flags: ctx.flags, args: ctx.args });
 
@@ -29,7 +29,7 @@ describe('B04 — multi-word flags, default-true booleans', () => {
     });
 
   it('advertises snake_case properties with typed defaults; verify and color default true', async () => {
-    const s = tool(await mcpDoc(tree()), 'fmt').inputSchema;
+    const s = flat(tool(await mcpDoc(tree()), 'fmt').inputSchema);
     expect(s.properties.skip_blank).toMatchObject({ type: 'boolean' });
     expect(s.properties.skip_blank).not.toHaveProperty('default');
     expect(s.properties.max_width).toMatchObject({ type: 'integer', default: 80 });
@@ -68,17 +68,17 @@ describe('B06 — positionals: multi-word values and variadics', () => {
 
   it('query and issue are required; labels is an array of strings with minItems 1; no catch-all args', async () => {
     const doc = await mcpDoc(tree());
-    const search = tool(doc, 'search').inputSchema;
+    const search = flat(tool(doc, 'search').inputSchema);
     expect(search.required).toEqual(['query']);
     expect(search.properties.query).toMatchObject({ type: 'string' });
     expect(search.properties.tag).toMatchObject({ type: 'array', items: { type: 'string' } });
-    const add = tool(doc, 'label_add').inputSchema;
+    const add = flat(tool(doc, 'label_add').inputSchema);
     expect(add.required).toEqual(['issue', 'labels']);
     expect(add.properties.issue).toMatchObject({ type: 'string' });
     expect(add.properties.labels).toMatchObject({ type: 'array', items: { type: 'string' }, minItems: 1 });
     for (const t of doc.tools) {
-      expect(t.inputSchema.properties).not.toHaveProperty('args');
-      expect(t.inputSchema.properties).not.toHaveProperty('arguments');
+      expect(flat(t.inputSchema).properties).not.toHaveProperty('args');
+      expect(flat(t.inputSchema).properties).not.toHaveProperty('arguments');
       expect(t.inputSchema.additionalProperties).toBe(false);
     }
   });
@@ -92,10 +92,10 @@ describe('B06 — positionals: multi-word values and variadics', () => {
     expect(axCommand(ax, ['search']).args.map((a: Json) => [a.name, a.position, a.variadic])).toEqual([['query', 1, false]]);
   });
 
-  it('the tool description gives the usage with the positionals', async () => {
+  it('the tool description names the required positionals, as properties', async () => {
     const doc = await mcpDoc(tree());
-    expect(tool(doc, 'label_add').description).toContain('Usage: yourcli label add <issue> <labels...>');
-    expect(tool(doc, 'search').description).toContain('Usage: yourcli search <query>');
+    expect(tool(doc, 'label_add').description).toContain('Required: issue, labels.');
+    expect(tool(doc, 'search').description).toContain('Required: query.');
   });
 });
 
@@ -106,14 +106,15 @@ describe('B07 — repeatable flags containing commas; object-valued flags', () =
       commands: [
         new Command({
           use: 'send',
-          flags: { header: { type: 'stringArray', usage: 'a header, repeatable' }, data: { type: 'json', usage: 'a JSON object' }, id: { type: 'intSlice', usage: 'ids' } },
+          // data declares its schema, so agents send the object itself (without one: JSON text, see below)
+          flags: { header: { type: 'stringArray', usage: 'a header, repeatable' }, data: { type: 'json', usage: 'a JSON object', schema: { type: 'object' } }, id: { type: 'intSlice', usage: 'ids' } },
           run: echo,
         }),
       ],
     });
 
   it('advertises header as an array of strings, data as an object, id as an array of integers', async () => {
-    const s = tool(await mcpDoc(tree()), 'send').inputSchema;
+    const s = flat(tool(await mcpDoc(tree()), 'send').inputSchema);
     expect(s.properties.header).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(s.properties.data).toMatchObject({ type: 'object' });
     expect(s.properties.id).toMatchObject({ type: 'array', items: { type: 'integer' } });
@@ -136,7 +137,7 @@ describe('B09 — every tool has a usable inputSchema', () => {
 
   it('status (no flags, no positionals) has properties, type object, additionalProperties false', async () => {
     const doc = await mcpDoc(tree(false));
-    const s = tool(doc, 'status').inputSchema;
+    const s = flat(tool(doc, 'status').inputSchema);
     expect(s.type).toBe('object');
     expect(s).toHaveProperty('properties');
     expect(typeof s.properties).toBe('object');
@@ -146,10 +147,10 @@ describe('B09 — every tool has a usable inputSchema', () => {
 
   it('with nothing left at all, properties is present and empty: {"type":"object","properties":{}}', async () => {
     const doc = await mcpDoc(tree(true));
-    const s = tool(doc, 'status').inputSchema;
+    const s = flat(tool(doc, 'status').inputSchema);
     expect(s).toEqual({ type: 'object', properties: {}, additionalProperties: false });
     expect(JSON.stringify(s)).toContain('"properties":{}');
-    expect(tool(doc, 'greet').inputSchema.properties).toEqual({ name: { type: 'string', description: 'name' } });
+    expect(flat(tool(doc, 'greet').inputSchema).properties).toEqual({ name: { type: 'string', description: 'name' } });
   });
 
   it('every tool has an inputSchema whose root is type object, with properties', async () => {
@@ -158,7 +159,7 @@ describe('B09 — every tool has a usable inputSchema', () => {
       expect(toolNames(doc)).toEqual(['greet', 'status']);
       for (const t of doc.tools) {
         expect(t.inputSchema.type).toBe('object');
-        expect(t.inputSchema.properties).toBeTypeOf('object');
+        expect(flat(t.inputSchema).properties).toBeTypeOf('object');
       }
       compileAll(doc);
     }
@@ -209,16 +210,17 @@ describe('B11 — portable schema subset and description budget', () => {
       // rule 1–4 (+ root shape): the lint
       expect(lintTool(t)).toEqual([]);
       compileAll(doc);
-      expect(t.inputSchema.properties.level).toMatchObject({ type: 'string', enum: ['1', '2', '3'] });
-      expect(t.inputSchema.properties.path).toMatchObject({ type: 'array', items: { type: 'string' } });
-      expect(t.inputSchema.properties.url).toEqual({ type: 'string', description: 'a URI to fetch' });
+      expect(flat(t.inputSchema).properties.level).toMatchObject({ type: 'string', enum: ['1', '2', '3'] });
+      expect(flat(t.inputSchema).properties.path).toMatchObject({ type: 'array', items: { type: 'string' } });
+      expect(flat(t.inputSchema).properties.url).toEqual({ type: 'string', description: 'a URI to fetch' });
+      // no top-level combinator; a property's anyOf [value, null] is how optional is spelled
       for (const k of ['oneOf', 'anyOf', 'allOf', 'not']) expect(t.inputSchema).not.toHaveProperty(k);
       // rule 5: ≤ 2048 characters, opening with the summary and the usage (positionals + required flags)
       expect(t.description.length).toBeLessThanOrEqual(MAX_DESCRIPTION);
       const opener = t.description.split('\n')[0]!;
       expect(opener.length).toBeLessThan(600);
-      if (summary) expect(opener.startsWith(`${summary}. Usage: `)).toBe(true);
-      expect(opener).toContain('Usage: yourcli render <file> --out <string>.');
+      if (summary) expect(opener.startsWith(`${summary}. Required: `)).toBe(true);
+      expect(opener).toContain('Required: file, out.');
       expect(opener).toContain('At most one of mode, preset may be given.');
       // the full long help stays available through __schema --as=ax
       expect(axCommand(await axDoc(tree(short, long)), ['render']).long).toBe(long);
@@ -300,12 +302,12 @@ describe('B25 — global flags colliding with a command’s own flag (schema sid
 
   it('export has exactly one format property (the local enum); report has one dry_run (the local string)', async () => {
     const doc = await mcpDoc(tree());
-    const exp = tool(doc, 'export').inputSchema;
+    const exp = flat(tool(doc, 'export').inputSchema);
     expect(exp.properties.format).toMatchObject({ type: 'string', enum: ['csv', 'xlsx'] });
-    const rep = tool(doc, 'report').inputSchema;
+    const rep = flat(tool(doc, 'report').inputSchema);
     expect(rep.properties.dry_run).toMatchObject({ type: 'string', enum: ['plan', 'none'] });
     for (const t of doc.tools) {
-      const keys = Object.keys(t.inputSchema.properties);
+      const keys = Object.keys(flat(t.inputSchema).properties);
       expect(new Set(keys).size).toBe(keys.length);
     }
   });

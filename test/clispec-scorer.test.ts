@@ -5,7 +5,7 @@
  * and after the command words, explicit effects/cardinality, pagination and fields on unbounded lists,
  * and every declared example runs.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -222,6 +222,65 @@ describe('clispec scorer checks against the demo process', () => {
       expect(r.code).toBe(0);
       expect(r.stdout.toLowerCase()).toContain('schema');
       expect(r.stdout).toMatch(/^ {2}schema +/m);
+    },
+    T,
+  );
+});
+
+describe('clispec scorer checks with an empty store (no file yet)', () => {
+  let emptyDir: string;
+  let emptyEnv: Record<string, string | undefined>;
+  beforeAll(() => {
+    emptyDir = mkdtempSync(join(tmpdir(), 'ax-clispec-empty-'));
+    mkdirSync(join(emptyDir, 'home'));
+    emptyEnv = { TASKS_FILE: join(emptyDir, 'tasks.json'), HOME: join(emptyDir, 'home') };
+  });
+  afterAll(() => rmSync(emptyDir, { recursive: true, force: true }));
+
+  it(
+    'all 24 per-command checks pass (6 commands × effects, cardinality, example runs, output matches stdout_schema); nothing is written',
+    async () => {
+      const doc = JSON.parse((await tasks(['schema'], emptyEnv)).stdout) as Json;
+      const catalogue = new Map((doc.errors as Json[]).map((e) => [e.kind, e.exit_code]));
+      const results = await pool(
+        (doc.commands as Json[]).map((c) => async () => {
+          const args = [...(c.example?.args ?? []), ...(c.effects === 'read_only' ? [] : ['--dry-run'])];
+          return [c, args, await tasks(args, emptyEnv)] as const;
+        }),
+      );
+      const failed: string[] = [];
+      let score = 0;
+      for (const [c, args, r] of results) {
+        const check = (ok: boolean, what: string) => (ok ? score++ : failed.push(`${c.name}: ${what}`));
+        check(['read_only', 'idempotent', 'non_idempotent'].includes(c.effects) && c.extensions?.['x-ax-ts']?.effects_declared !== false, 'effects declared');
+        check((c.output_kind ?? 'data') !== 'data' || (['single', 'bounded', 'unbounded'].includes(c.cardinality) && c.extensions?.['x-ax-ts']?.cardinality_declared !== false), 'cardinality declared');
+        // the example runs: it succeeds, or fails with a structured error of a kind the catalogue
+        // declares, under that kind's exit code (an id that is not there yet is not_found, exit 5)
+        const last = r.stderr.trim().split('\n').pop() ?? '';
+        const error = r.code === 0 ? undefined : (JSON.parse(last) as Json).error;
+        check(r.code === 0 || (r.stdout === '' && catalogue.get(error?.kind) === r.code), `example ${args.join(' ')} runs (exit ${r.code}: ${last})`);
+        const validate = new Ajv2020({ strict: false }).compile(c.stdout_schema ?? {});
+        check(r.code !== 0 || r.stdout.trimEnd().split('\n').filter(Boolean).every((l) => validate(JSON.parse(l))), 'output matches stdout_schema');
+      }
+      expect(failed).toEqual([]);
+      expect(score).toBe(24);
+      expect(existsSync(join(emptyDir, 'tasks.json'))).toBe(false);
+    },
+    T,
+  );
+
+  it(
+    '--format json and --format text work before and after the command words on an empty store',
+    async () => {
+      for (const words of [['list'], ['export'], ['add', 'water', 'plants', '--dry-run']]) {
+        for (const fmt of ['json', 'text']) {
+          for (const args of [['--format', fmt, ...words], [...words, '--format', fmt]]) {
+            const r = await tasks(args, emptyEnv);
+            expect(r.code, `tasks ${args.join(' ')}\n${r.stderr}`).toBe(0);
+            if (fmt === 'json') for (const l of r.stdout.trimEnd().split('\n').filter(Boolean)) expect(Object.keys(JSON.parse(l))).toEqual(['data', 'meta']);
+          }
+        }
+      }
     },
     T,
   );

@@ -249,7 +249,7 @@ describe('clispec document of the demo (tasks)', () => {
       fields_arg: '--fields',
     });
     expect(byName.get('rm')).toMatchObject({ effects: 'non_idempotent', confirmation_bypass_arg: '--yes' });
-    expect(byName.get('show')).toMatchObject({ effects: 'read_only', cardinality: 'single', args: [{ name: 'id', type: 'string', required: true }] });
+    expect(byName.get('show')).toMatchObject({ effects: 'read_only', cardinality: 'single', args: [{ name: 'id', type: 'integer', required: true }] });
     const list = byName.get('list')!;
     expect((list.args as Json[]).find((a) => a.name === '--status')).toMatchObject({ type: 'string', enum: ['open', 'done', 'all'], default: 'open' });
     expect((list.args as Json[]).find((a) => a.name === '--all')).toMatchObject({ type: 'boolean', short: '-a' });

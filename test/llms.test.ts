@@ -4,6 +4,7 @@
  * exactly `__schema --as=mcp`'s tools.
  */
 import { Readable } from 'node:stream';
+import { flat } from './fixtures/schema-trees.ts';
 import { describe, expect, it } from 'vitest';
 import { Command, execute, mcp } from '../lib/index.ts';
 import { buildTasksCli } from '../cmd/tasks/cli.ts';
@@ -126,10 +127,10 @@ describe('llms manifest details', () => {
     const { doc: llms } = await doc(buildTasksCli, 'llms');
     expect(llms.tools.map((t: Json) => t.name)).toEqual(['help', 'add', 'done', 'export', 'list', 'rm', 'show']);
     const rm = llms.tools.find((t: Json) => t.name === 'rm');
-    expect(rm.inputSchema.properties.yes).toMatchObject({ type: 'boolean' });
+    expect(flat(rm.inputSchema).properties.yes).toMatchObject({ type: 'boolean' });
     expect(rm.inputSchema.required).toEqual(['id']);
-    expect(Object.keys(rm.inputSchema.properties)).not.toContain('args_json');
-    expect(Object.keys(rm.inputSchema.properties)).not.toContain('format');
+    expect(Object.keys(flat(rm.inputSchema).properties)).not.toContain('args_json');
+    expect(Object.keys(flat(rm.inputSchema).properties)).not.toContain('format');
     expect(toolCommands(llms.tools[0].description)).toEqual(
       new Map([
         ['add', ['tasks', 'add']],

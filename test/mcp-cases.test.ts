@@ -11,6 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, connectStdio, envelopeOf, runCasesCli, tempDir, until, type StdioConnection } from './helpers/mcp.ts';
+import { flat } from './fixtures/schema-trees.ts';
 
 const T = 30_000;
 const dir = tempDir('ax-mcp-cases-');
@@ -76,7 +77,7 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
     expect(e.context?.bypass_flag).toBe('yes');
     expect(e.actionable_fix).not.toContain('--yes');
     expect(existsSync(marker)).toBe(true);
-    expect(tool('rm').inputSchema.properties).toHaveProperty('yes');
+    expect(flat(tool('rm').inputSchema).properties).toHaveProperty('yes');
     // 4. --yes deletes.
     const r = await runCasesCli(['rm', '42', '--yes', '--format', 'json'], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -88,7 +89,7 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
   }, T);
 
   it('B04: snake_case properties, default-true booleans settable to false, MCP-vocabulary errors', async () => {
-    const schema = tool('fmt').inputSchema as { properties: Record<string, { type: string; default?: unknown }> };
+    const schema = flat(tool('fmt').inputSchema) as { properties: Record<string, { type: string; default?: unknown }> };
     const props = schema.properties;
     expect(Object.keys(props).every((k) => /^[a-z0-9_]+$/.test(k))).toBe(true);
     expect(props.skip_blank).toMatchObject({ type: 'boolean' });
@@ -124,10 +125,10 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
   }, T);
 
   it('B06: multi-word positionals and variadics arrive intact; missing query names the property', async () => {
-    const search = tool('search').inputSchema as { properties: Record<string, unknown>; required?: string[] };
+    const search = flat(tool('search').inputSchema) as { properties: Record<string, unknown>; required?: string[] };
     expect(search.required).toContain('query');
     expect(search.properties).not.toHaveProperty('args');
-    const label = tool('label_add').inputSchema as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+    const label = flat(tool('label_add').inputSchema) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
     expect(label.required).toEqual(expect.arrayContaining(['issue', 'labels']));
     expect(label.properties.labels).toMatchObject({ type: 'array', items: { type: 'string' }, minItems: 1 });
     expect(label.properties).not.toHaveProperty('args');
@@ -147,7 +148,7 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
   }, T);
 
   it('B07: array flags keep commas, objects arrive as objects, int arrays as numbers; CLI repeats', async () => {
-    const props = (tool('send').inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
+    const props = (flat(tool('send').inputSchema) as { properties: Record<string, Record<string, unknown>> }).properties;
     expect(props.header).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(props.id).toMatchObject({ type: 'array', items: { type: 'integer' } });
     expect(props.data).toMatchObject({ type: 'object' });
@@ -337,11 +338,11 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
   }, T);
 
   it('B25: a local --format / --dry-run wins over the global one, and reaches the handler', async () => {
-    const exp = tool('export').inputSchema as { properties: Record<string, Record<string, unknown>> };
+    const exp = flat(tool('export').inputSchema) as { properties: Record<string, Record<string, unknown>> };
     expect(Object.keys(exp.properties).filter((k) => k === 'format')).toHaveLength(1);
     expect(exp.properties.format).toMatchObject({ type: 'string', enum: ['csv', 'xlsx'] });
     expect(dataOf(await call('export', { format: 'csv' }))).toEqual({ format: 'csv', out: null });
-    const rep = tool('report').inputSchema as { properties: Record<string, Record<string, unknown>> };
+    const rep = flat(tool('report').inputSchema) as { properties: Record<string, Record<string, unknown>> };
     expect(rep.properties.dry_run).toMatchObject({ type: 'string' });
     const r = await call('report', { dry_run: 'plan' });
     expect(dataOf(r)).toEqual({ dryRun: 'plan', ctxDryRun: false });

@@ -148,11 +148,12 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
 
   const stdio = () => ['-e', `TASKS_FILE=${join(dir, 'stdio.json')}`, process.execPath, '--import', 'tsx', DEMO, 'mcp-server'];
 
-  it('stdio: tools/list --strict exits 0 (no error-severity lint)', async () => {
+  it('stdio: tools/list --strict exits 0 with no portability warning or error', async () => {
     const o = await inspector([...stdio(), '--method', 'tools/list', '--strict']);
     expect(o.code, o.stderr).toBe(0);
     expect(doc(o).tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['add', 'list']));
     expect(lint(o.stderr, 'Error')).toEqual([]);
+    expect(lint(o.stderr, 'Warning')).toEqual([]);
   }, 90_000);
 
   it('stdio: tools/call add, then list sees the task', async () => {
@@ -188,6 +189,7 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
       const listTools = await inspector([url, '--method', 'tools/list', '--strict']);
       expect(listTools.code, listTools.stderr).toBe(0);
       expect(lint(listTools.stderr, 'Error')).toEqual([]);
+      expect(lint(listTools.stderr, 'Warning')).toEqual([]);
       const add = await inspector([url, '--method', 'tools/call', '--tool-name', 'add', '--tool-arg', 'title=["over","http"]']);
       expect(add.code, add.stderr).toBe(0);
       expect(envelopeOf(doc(add)).data.title).toBe('over http');

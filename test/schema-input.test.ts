@@ -6,14 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { Command, inputSchema, MAX_DESCRIPTION, outputSchema, toolDescription, type FlagSpec } from '../lib/index.ts';
 import { buildTasksCli } from '../cmd/tasks/cli.ts';
-import { compileAll, kitchenSinkTree, lintTool, mcpDoc, schemaFailure, schemaRun, tool, type Json } from './fixtures/schema-trees.ts';
+import { compileAll, flat, kitchenSinkTree, lintTool, mcpDoc, schemaFailure, schemaRun, tool, type Json } from './fixtures/schema-trees.ts';
 
 const ok = () => ({ ok: true });
 
 /** The inputSchema of the tool `t` of a one-command tree whose command has these flags. */
 async function schemaWithFlags(flags: Record<string, FlagSpec>, extra: Partial<ConstructorParameters<typeof Command>[0]> = {}): Promise<Json> {
   const root = new Command({ use: 'yourcli', commands: [new Command({ use: 't', run: ok, flags, ...extra })] });
-  return tool(await mcpDoc(root), 't').inputSchema;
+  // optional properties are nullable (anyOf [value, null]); flat() shows each as its value schema
+  return flat(tool(await mcpDoc(root), 't').inputSchema);
 }
 
 /** Every JSON Schema node reachable through properties/items. */
@@ -41,8 +42,9 @@ describe('inputSchema: one row per flag type (SPEC §5)', () => {
     ['string choices', { type: 'string', choices: ['x', 'y'], default: 'y' }, { type: 'string', enum: ['x', 'y'], default: 'y' }],
     ['stringSlice choices', { type: 'stringSlice', choices: ['p', 'q'] }, { type: 'array', items: { type: 'string', enum: ['p', 'q'] } }],
     ['stringArray choices', { type: 'stringArray', choices: ['p'] }, { type: 'array', items: { type: 'string', enum: ['p'] } }],
-    ['json', { type: 'json' }, { type: 'object' }],
-    ['json with object default', { type: 'json', default: { a: [1] } }, { type: 'object', default: { a: [1] } }],
+    ['json (no schema: JSON text)', { type: 'json' }, { type: 'string' }],
+    ['json with object default (as JSON text)', { type: 'json', default: { a: [1] } }, { type: 'string', default: '{"a":[1]}' }],
+    ['json with a declared schema', { type: 'json', schema: { type: 'array', items: { type: 'integer' } } }, { type: 'array', items: { type: 'integer' } }],
   ])('%s', async (_label, spec, expected) => {
     const s = await schemaWithFlags({ opt: spec });
     const { description, ...rest } = s.properties.opt;
@@ -68,7 +70,7 @@ describe('inputSchema: one row per flag type (SPEC §5)', () => {
   it('the declared usage is the description; deprecations and durations are explained', async () => {
     const s = await schemaWithFlags({ out: { type: 'string', usage: 'where to write' }, old: { type: 'string', deprecated: 'use --out' }, wait: { type: 'duration' } });
     expect(s.properties.out.description).toBe('where to write');
-    expect(s.properties.old.description).toContain('deprecated: use --out');
+    expect(s.properties.old.description).toContain('deprecated: use out'); // MCP vocabulary: the property, not --out
     expect(s.properties.wait.description).toMatch(/duration/);
   });
 
@@ -94,7 +96,7 @@ describe('inputSchema: one row per flag type (SPEC §5)', () => {
     }
     expect(p.file.description.endsWith('(positional 1)')).toBe(true);
     expect(p.more.description.endsWith('(positional, variadic)')).toBe(true);
-    expect(p.old.description.endsWith('(deprecated: use --new)')).toBe(true);
+    expect(p.old.description.endsWith('(deprecated: use --new)')).toBe(true); // --new is no flag of t: left as written
     expect(p.old.description).toContain('(a duration such as');
   });
 
@@ -131,7 +133,7 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
         }),
       ],
     });
-    const s = tool(await mcpDoc(root), 'cp').inputSchema;
+    const s = flat(tool(await mcpDoc(root), 'cp').inputSchema);
     expect(s.required).toEqual(['src', 'dst', 'aa_first', 'zz_top']);
     expect(Object.keys(s.properties).slice(0, 3)).toEqual(['src', 'dst', 'extra']);
     expect(s.properties.src).toEqual({ type: 'string', description: 'the src argument (positional 1)' });
@@ -147,11 +149,11 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
       ],
     });
     const doc = await mcpDoc(root);
-    const a = tool(doc, 'a').inputSchema;
-    expect(a.properties.kind).toEqual({ type: 'string', enum: ['x', 'y'], description: 'the kind (positional 1)' });
+    const a = flat(tool(doc, 'a').inputSchema);
+    expect(a.properties.kind).toEqual({ type: 'string', enum: ['x', 'y'], description: 'the kind (positional 1) (one of: x, y)' });
     expect(a.properties.files).toMatchObject({ type: 'array', items: { type: 'string' }, minItems: 1 });
     expect(a.required).toEqual(['kind', 'files']);
-    const b = tool(doc, 'b').inputSchema;
+    const b = flat(tool(doc, 'b').inputSchema);
     expect(b.properties.opt_files).toMatchObject({ type: 'array', items: { type: 'string', enum: ['p'] } });
     expect(b.properties.opt_files).not.toHaveProperty('minItems');
     expect(b.required).toBeUndefined();
@@ -171,7 +173,7 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
     const leaf = new Command({ use: 'leaf', run: ok, flags: { shown: { type: 'string' }, secret: { type: 'string', hidden: true } } });
     const mid = new Command({ use: 'mid', persistentFlags: { region: { type: 'string', choices: ['eu', 'us'] }, internal: { type: 'bool', hidden: true } }, commands: [leaf] });
     const root = new Command({ use: 'yourcli', persistentFlags: { verbose: { type: 'count' } }, commands: [mid] });
-    const s = tool(await mcpDoc(root), 'mid_leaf').inputSchema;
+    const s = flat(tool(await mcpDoc(root), 'mid_leaf').inputSchema);
     expect(Object.keys(s.properties)).toEqual(['shown', 'dry_run', 'idempotency_key', 'region', 'verbose']);
     expect(s.properties.region.enum).toEqual(['eu', 'us']);
   });
@@ -190,10 +192,10 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
     const exp = new Command({ use: 'export', run: ok, flags: { format: { type: 'string', choices: ['csv', 'xlsx'], default: 'csv' }, out: { type: 'string' } } });
     const root = new Command({ use: 'yourcli', commands: [exp, new Command({ use: 'other', run: ok })] });
     const doc = await mcpDoc(root);
-    const s = tool(doc, 'export').inputSchema;
+    const s = flat(tool(doc, 'export').inputSchema);
     expect(Object.keys(s.properties).filter((k) => k === 'format')).toHaveLength(1);
     expect(s.properties.format).toMatchObject({ type: 'string', enum: ['csv', 'xlsx'], default: 'csv' });
-    expect(tool(doc, 'other').inputSchema.properties).not.toHaveProperty('format');
+    expect(flat(tool(doc, 'other').inputSchema).properties).not.toHaveProperty('format');
   });
 
   it('properties is present (and {}) when a command has no inputs at all', async () => {
@@ -258,9 +260,35 @@ describe('portable subset and Ajv 2020 strict (B11)', () => {
     expect(t.description).toContain('At least one of name, data is required.');
   });
 
-  it('the description opens with the summary and the usage (positionals and required flags)', async () => {
+  it('the description opens with the summary and what is required (positionals and required flags), named as properties', async () => {
     const t = tool(await mcpDoc(kitchenSinkTree()), 'all');
-    expect(t.description.startsWith('Every flag type. Usage: sink all <target> [mode] [rest...] --limit <int>.')).toBe(true);
+    expect(t.description.startsWith('Every flag type. Required: target, limit.')).toBe(true);
+    expect(t.description).not.toMatch(/--[a-z]/);
+  });
+
+  it('a deprecated command\'s description begins with "Deprecated: <message>."; --flags of the command are named as properties', async () => {
+    const root = new Command({
+      use: 'yourcli',
+      commands: [
+        new Command({
+          use: 'old',
+          short: 'Sync the old way (see --max-width)',
+          long: 'Use --max-width to wrap, --no-cache to skip the cache, --help for help.',
+          deprecated: 'use "yourcli new" with --max-width instead',
+          flags: { 'max-width': { type: 'int', usage: 'wrap at this width (like --max-width in new)' }, cache: { type: 'bool', negatable: true, default: true } },
+          run: ok,
+        }),
+      ],
+    });
+    const t = tool(await mcpDoc(root), 'old');
+    expect(t.description).toBe('Deprecated: use "yourcli new" with max_width instead. Sync the old way (see max_width).\n\nUse max_width to wrap, cache: false to skip the cache, --help for help.');
+    expect(t.inputSchema.properties.max_width.description).toBe('wrap at this width (like max_width in new)');
+  });
+
+  it('a property with choices lists them in its description too (clients that drop enum keep them)', async () => {
+    const s = await schemaWithFlags({ color: { type: 'string', choices: ['red', 'blue'], usage: 'the colour' }, tags: { type: 'stringArray', choices: ['a', 'b'], usage: 'tags' } });
+    expect(s.properties.color.description).toBe('the colour (one of: red, blue)');
+    expect(s.properties.tags.description).toContain('(each item one of: a, b)');
   });
 
   it('the lint itself catches each rule (self-test of the checker)', () => {

@@ -138,9 +138,9 @@ const cases: Case[] = [
     args: ['show', '--', '--help'],
     code: 2,
     error: {
-      kind: 'validation_error', message: 'invalid task id "--help": expected a positive integer', exit_code: 2,
-      actionable_fix: "Pass a task id such as 1; run 'tasks list --status all' to see ids.",
-      context: { reason: 'invalid_argument', argument: 'id', value: '--help' },
+      kind: 'validation_error', message: 'invalid value "--help" for <id>: expected an integer', exit_code: 2,
+      actionable_fix: "Run 'tasks show --help' to see the arguments it takes.",
+      context: { reason: 'invalid_argument', command: 'tasks show', argument: 'id', value: '--help', expected: 'an integer' },
     },
   },
   {
@@ -221,9 +221,9 @@ const cases: Case[] = [
     args: ['show', 'abc'],
     code: 2,
     error: {
-      kind: 'validation_error', message: 'invalid task id "abc": expected a positive integer', exit_code: 2,
-      actionable_fix: "Pass a task id such as 1; run 'tasks list --status all' to see ids.",
-      context: { reason: 'invalid_argument', argument: 'id', value: 'abc' },
+      kind: 'validation_error', message: 'invalid value "abc" for <id>: expected an integer', exit_code: 2,
+      actionable_fix: "Run 'tasks show --help' to see the arguments it takes.",
+      context: { reason: 'invalid_argument', command: 'tasks show', argument: 'id', value: 'abc', expected: 'an integer' },
     },
   },
   {
@@ -231,9 +231,9 @@ const cases: Case[] = [
     args: ['done', '0'],
     code: 2,
     error: {
-      kind: 'validation_error', message: 'invalid task id "0": expected a positive integer', exit_code: 2,
+      kind: 'validation_error', message: 'invalid task id 0: expected a positive integer', exit_code: 2,
       actionable_fix: "Pass a task id such as 1; run 'tasks list --status all' to see ids.",
-      context: { reason: 'invalid_argument', argument: 'id', value: '0' },
+      context: { reason: 'invalid_argument', argument: 'id', value: 0 },
     },
   },
   {

@@ -98,10 +98,13 @@ describe('readStore', () => {
     expect(await fs.readFile(file, 'utf8')).toBe(content);
   });
 
-  it('names the JSON parse error', async () => {
+  it('says where the JSON breaks, never quoting the file (an agent may read the message)', async () => {
     const file = path.join(await tmpDir(), 'tasks.json');
-    await fs.writeFile(file, '{not json');
-    expect((await storeError(() => readStore(file))).message).toMatch(/invalid JSON: .+/);
+    await fs.writeFile(file, '{"secret-token-abc123": nope');
+    const message = (await storeError(() => readStore(file))).message;
+    expect(message).toMatch(/is corrupt: invalid JSON( \(at byte offset \d+\))?$/);
+    expect(message).not.toContain('secret-token');
+    expect(message).not.toContain('nope');
   });
 });
 

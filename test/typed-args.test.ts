@@ -1,4 +1,5 @@
 /** Typed positionals (`type: 'int' | 'float'`): parsed and checked on the CLI, numbers in ctx.args and in the inputSchema. */
+import { flat } from './fixtures/schema-trees.ts';
 import { describe, expect, it } from 'vitest';
 import { Command, inputSchema } from '../lib/index.ts';
 import { errorOf, envelope, runCli } from './helpers/run.ts';
@@ -39,7 +40,7 @@ describe('typed positionals', () => {
   });
 
   it('are integer/number in the inputSchema, and --args-json takes numbers (a string is refused)', async () => {
-    const schema = inputSchema(tree().findChild('get')!);
+    const schema = flat(inputSchema(tree().findChild('get')!));
     expect(schema.properties).toMatchObject({ id: { type: 'integer' }, ratio: { type: 'number' }, more: { type: 'array', items: { type: 'integer' } } });
     const ok = await runCli(tree(), ['get', '--args-json', '{"id":7,"ratio":2,"more":[1]}']);
     expect(ok.code, ok.stderr).toBe(0);

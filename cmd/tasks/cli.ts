@@ -28,6 +28,8 @@ export function buildTasksCli(): Command {
     persistentFlags: {
       store: {
         type: 'string',
+        // which file the program reads and writes is the operator's choice, never an MCP client's
+        mcp: false,
         usage: 'path of the task store file (default: $TASKS_FILE, else $XDG_DATA_HOME/ax-tasks/tasks.json or ~/.local/share/ax-tasks/tasks.json)',
       },
     },

@@ -17,9 +17,10 @@ const TASK_PROPERTIES = {
   title: { type: 'string', description: 'What to do.' },
   status: { type: 'string', enum: ['open', 'done'], description: 'open until marked done.' },
   tags: { type: 'array', items: { type: 'string' }, description: 'Labels, in the order given.' },
-  due: { type: ['string', 'null'], pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Due date (YYYY-MM-DD) or null.' },
+  // nullable as anyOf branches of one type each: a type array is less portable (Gemini's subset)
+  due: { anyOf: [{ type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, { type: 'null' }], description: 'Due date (YYYY-MM-DD) or null.' },
   created_at: { type: 'string', description: 'Creation time, ISO-8601 UTC.' },
-  done_at: { type: ['string', 'null'], description: 'When it was marked done (ISO-8601 UTC), or null.' },
+  done_at: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'When it was marked done (ISO-8601 UTC), or null.' },
 } as const;
 
 /** JSON Schema (2020-12) of one task. */
@@ -38,17 +39,19 @@ export function storePath(ctx: RunContext): Promise<string> {
   return withStore(async () => resolveStorePath(flag, ctx.env));
 }
 
-/** Parses a task id argument: a positive integer written in plain decimal. @throws validation_error */
-export function parseId(raw: string): number {
-  const n = /^[1-9][0-9]*$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!Number.isSafeInteger(n)) {
-    throw invalidValue(`invalid task id ${JSON.stringify(raw)}: expected a positive integer`, "Pass a task id such as 1; run 'tasks list --status all' to see ids.", {
+/**
+ * Checks a task id argument (declared `type: 'int'`, so already an integer on every path): it must
+ * be positive. @throws validation_error
+ */
+export function parseId(id: number): number {
+  if (!Number.isSafeInteger(id) || id < 1) {
+    throw invalidValue(`invalid task id ${id}: expected a positive integer`, "Pass a task id such as 1; run 'tasks list --status all' to see ids.", {
       reason: 'invalid_argument',
       argument: 'id',
-      value: raw,
+      value: id,
     });
   }
-  return n;
+  return id;
 }
 
 /** Whether `s` is a real calendar date written YYYY-MM-DD. */

@@ -205,10 +205,19 @@ async function loadStore(file: string): Promise<{ data: StoreData; raw: string |
   }
   let parsed: unknown;
   let problem: string | null;
-  try { parsed = JSON.parse(raw); problem = shapeProblem(parsed); } catch (e) { problem = `invalid JSON: ${errMsg(e)}`; }
+  try { parsed = JSON.parse(raw); problem = shapeProblem(parsed); } catch (e) { problem = jsonProblem(e); }
   if (!problem) return { data: parsed as StoreData, raw };
   throw new StoreError('store_corrupt', `Store file ${file} is corrupt: ${problem}`, file,
     `Repair ${file} by hand or move it away (e.g. mv '${file}' '${file}.bak'); a missing store file is treated as empty.`);
+}
+
+/**
+ * What is wrong with unparsable store text, without quoting any of it: JSON.parse's own message
+ * cites the file's content, which must never reach an error message (an agent reads those).
+ */
+function jsonProblem(e: unknown): string {
+  const at = /position (\d+)/.exec(errMsg(e));
+  return at ? `invalid JSON (at byte offset ${at[1]})` : 'invalid JSON';
 }
 
 function taskProblem(t: unknown): string | null {

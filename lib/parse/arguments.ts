@@ -10,6 +10,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import type { JsonSchema } from './input-schema.ts';
+import type { FlagSpec } from '../tree/flags.ts';
 import { unknownPropertyError } from './validate.ts';
 
 let ajv: Ajv2020 | undefined;
@@ -17,7 +18,9 @@ const cache = new WeakMap<Command, ValidateFunction>();
 
 function instance(): Ajv2020 {
   // validateSchema: false skips compiling the meta-schema on first use (10–25 ms); our schemas are generated.
-  return (ajv ??= new Ajv2020({ strict: true, allErrors: false, validateSchema: false }));
+  // strict: false — inputSchemas embed authors' own schemas (json flags), whose extra keywords are
+  // annotations in 2020-12, not errors
+  return (ajv ??= new Ajv2020({ strict: false, allErrors: false, validateSchema: false }));
 }
 
 /** The compiled validator of a command's inputSchema (cached per command). */
@@ -50,8 +53,10 @@ function propertyOf(e: ErrorObject): string {
 
 /** Turns the first Ajv error into a `validation_error` naming the MCP property. */
 export function toValidationError(cmd: Command, e: ErrorObject): AxError {
-  if (e.keyword === 'additionalProperties') return unknownPropertyError(cmd, String((e.params as { additionalProperty: string }).additionalProperty));
-  if (e.keyword === 'required') {
+  // inside a property's value (a json flag's declared schema), these keywords are about that value
+  const nested = e.instancePath !== '';
+  if (e.keyword === 'additionalProperties' && !nested) return unknownPropertyError(cmd, String((e.params as { additionalProperty: string }).additionalProperty));
+  if (e.keyword === 'required' && !nested) {
     const prop = String((e.params as { missingProperty: string }).missingProperty);
     return validationError(`missing required property ${JSON.stringify(prop)}`, 'missing_required_property', {
       context: { property: prop, command: cmd.commandPath() },
@@ -81,4 +86,29 @@ export function validateArguments(cmd: Command, schema: JsonSchema, args: unknow
   const v = validatorFor(cmd, schema);
   if (!v(cleaned)) throw toValidationError(cmd, v.errors![0]!);
   return cleaned;
+}
+
+const flagValidators = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Checks a `json` flag's value against the flag's declared schema (argv and every other path, so a
+ * value means the same wherever it comes from). No-op for flags without a schema.
+ * @throws AxError `validation_error` (reason `invalid_flag_value`) naming `label` (`--meta` on the
+ *   command line, `meta` under MCP) and the failing keyword.
+ */
+export function checkJsonFlag(label: string, spec: FlagSpec, value: unknown): void {
+  if (!spec.schema) return;
+  let v = flagValidators.get(spec.schema);
+  if (!v) {
+    const { $schema: _drop, ...schema } = spec.schema;
+    v = instance().compile(schema);
+    flagValidators.set(spec.schema, v);
+  }
+  if (v(value)) return;
+  const e = v.errors![0]!;
+  const where = e.instancePath ? `${label}${e.instancePath.replace(/\//g, '.')}` : label;
+  throw validationError(`invalid value for ${where}: ${e.message ?? 'does not match its schema'}`, 'invalid_flag_value', {
+    context: { flag: label, keyword: e.keyword, path: e.instancePath },
+    fix: `Pass ${label} as JSON matching its schema (see __schema: the flag's schema, or the tool's inputSchema).`,
+  });
 }

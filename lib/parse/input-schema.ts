@@ -1,12 +1,18 @@
 /**
  * The inputs of one command as JSON Schema: the inputSchema that `--args-json` and MCP `tools/call`
- * arguments are validated against, one property per positional and flag. A portable JSON Schema subset (B11): root `type: object` with `properties` always present,
- * `additionalProperties: false`, string-only enums, typed `items` on every array, no `$schema`,
- * no `format`, no top-level combinators. Source: SPEC §5–6; cases B04, B06, B07, B09, B11, B13.
+ * arguments are validated against, one property per positional and flag. A portable JSON Schema
+ * subset (B11) that the OpenAI strict, Anthropic strict and Gemini converters keep usable (none of
+ * them rejects it or closes an object an agent must fill): root `type: object` with `properties`
+ * always present, `additionalProperties: false`, string-only enums, typed `items` on every array,
+ * no `$schema`, no `format`, no top-level combinators, no `type` arrays. An optional property is
+ * `{"anyOf": [<its schema>, {"type": "null"}], "description", "default"?}` — `null` means "not
+ * given" (B08), which is how strict converters spell optional. Descriptions use the MCP vocabulary
+ * (property names, not `--flags`) and list the choices of an enum. Source: SPEC §5–6; cases B04,
+ * B06, B07, B08, B09, B11, B13; issue 12 (items 7, 8).
  */
 import type { Command } from '../tree/command.ts';
 import type { FlagSpec } from '../tree/flags.ts';
-import { toolProperties } from '../tree/properties.ts';
+import { mcpVocabulary, toolProperties } from '../tree/properties.ts';
 
 /** A JSON Schema object (2020-12). */
 export type JsonSchema = Record<string, unknown>;
@@ -18,70 +24,70 @@ function durationText(ms: number): string {
   return `${ms}ms`;
 }
 
-/** The JSON Schema of one flag's value. */
-export function flagSchema(spec: FlagSpec, description: string): JsonSchema {
-  const s: JsonSchema = {};
+/**
+ * The JSON Schema of one flag's value, without annotations (description, default). A `json` flag is
+ * its declared `schema`, or without one a string holding JSON text of an object.
+ */
+export function flagValueSchema(spec: FlagSpec): JsonSchema {
   switch (spec.type) {
     case 'bool':
-      s.type = 'boolean';
-      break;
+      return { type: 'boolean' };
     case 'int':
     case 'count':
-      s.type = 'integer';
-      break;
+      return { type: 'integer' };
     case 'uint':
-      s.type = 'integer';
-      s.minimum = 0;
-      break;
+      return { type: 'integer', minimum: 0 };
     case 'float':
-      s.type = 'number';
-      break;
+      return { type: 'number' };
     case 'stringSlice':
     case 'stringArray':
-      s.type = 'array';
-      s.items = spec.choices ? { type: 'string', enum: [...spec.choices] } : { type: 'string' };
-      break;
+      return { type: 'array', items: spec.choices ? { type: 'string', enum: [...spec.choices] } : { type: 'string' } };
     case 'intSlice':
-      s.type = 'array';
-      s.items = { type: 'integer' };
-      break;
+      return { type: 'array', items: { type: 'integer' } };
     case 'floatSlice':
-      s.type = 'array';
-      s.items = { type: 'number' };
-      break;
+      return { type: 'array', items: { type: 'number' } };
     case 'boolSlice':
-      s.type = 'array';
-      s.items = { type: 'boolean' };
-      break;
+      return { type: 'array', items: { type: 'boolean' } };
     case 'durationSlice':
-      s.type = 'array';
-      s.items = { type: 'string' };
-      break;
+      return { type: 'array', items: { type: 'string' } };
     case 'stringToString':
-      s.type = 'object';
-      s.additionalProperties = { type: 'string' };
-      break;
+      return { type: 'object', additionalProperties: { type: 'string' } };
     case 'stringToInt':
-      s.type = 'object';
-      s.additionalProperties = { type: 'integer' };
-      break;
-    case 'json':
-      s.type = 'object';
-      break;
+      return { type: 'object', additionalProperties: { type: 'integer' } };
+    case 'json': {
+      if (!spec.schema) return { type: 'string' };
+      const { $schema: _drop, ...declared } = structuredClone(spec.schema);
+      return declared;
+    }
     default:
-      s.type = 'string';
-      if (spec.choices) s.enum = [...spec.choices];
+      return spec.choices ? { type: 'string', enum: [...spec.choices] } : { type: 'string' };
   }
-  s.description = description;
-  if (spec.default !== undefined) {
-    s.default =
-      spec.type === 'duration' && typeof spec.default === 'number'
-        ? durationText(spec.default)
-        : spec.type === 'durationSlice' && Array.isArray(spec.default)
-          ? spec.default.map((d) => (typeof d === 'number' ? durationText(d) : d))
-          : structuredClone(spec.default);
+}
+
+/**
+ * One property: the value schema with its description (and default), made nullable when optional.
+ * A required property is the value schema itself; an optional one wraps it as
+ * `anyOf: [value, {type: null}]` with the annotations beside it.
+ */
+export function propertySchema(value: JsonSchema, description: string, required: boolean, def?: unknown): JsonSchema {
+  if (required) {
+    const s: JsonSchema = { ...value, description };
+    if (def !== undefined) s.default = def;
+    return s;
   }
+  const s: JsonSchema = { anyOf: [value, { type: 'null' }], description };
+  if (def !== undefined) s.default = def;
   return s;
+}
+
+/** The typed default of a flag as the schema shows it (durations as `<ms>ms`). */
+function flagDefault(spec: FlagSpec): unknown {
+  if (spec.default === undefined) return undefined;
+  // a json flag without a schema is JSON text over MCP, so is its default
+  if (spec.type === 'json' && !spec.schema) return JSON.stringify(spec.default);
+  if (spec.type === 'duration' && typeof spec.default === 'number') return durationText(spec.default);
+  if (spec.type === 'durationSlice' && Array.isArray(spec.default)) return spec.default.map((d) => (typeof d === 'number' ? durationText(d) : d));
+  return structuredClone(spec.default);
 }
 
 /** A property description: the text cut so that, with its notes, it stays within {@link MAX_DESCRIPTION}. */
@@ -89,20 +95,29 @@ function withNotes(text: string, notes: string): string {
   return cut(text, Math.max(MAX_DESCRIPTION - notes.length, 64)) + notes;
 }
 
-function flagDescription(name: string, spec: FlagSpec): string {
+/** `(one of: a, b, c)`: several clients drop `enum` when converting, so the choices are written out too. */
+function choicesNote(choices: readonly string[] | undefined, items: boolean): string {
+  if (!choices?.length) return '';
+  return ` (${items ? 'each item one of' : 'one of'}: ${choices.join(', ')})`;
+}
+
+function flagDescription(cmd: Command, name: string, spec: FlagSpec): string {
   let notes = '';
   if (spec.type === 'duration') notes += ' (a duration such as 300ms, 1m30s or 2h)';
   if (spec.type === 'durationSlice') notes += ' (each item a duration such as 300ms, 1m30s or 2h)';
   if (spec.type === 'stringToString' || spec.type === 'stringToInt') notes += ' (an object of key/value pairs)';
-  if (spec.type === 'stringSlice') notes += ' (each item is passed as is; commas are not split)';
-  if (spec.deprecated) notes += ` (deprecated: ${cut(spec.deprecated, 256)})`;
+  if (spec.type === 'json' && !spec.schema) notes += ' (a JSON object written as JSON text, e.g. "{\\"key\\": \\"value\\"}")';
+  if (['stringSlice', 'stringArray', 'intSlice', 'floatSlice', 'boolSlice', 'durationSlice'].includes(spec.type)) notes += ' (an array; each item is passed as is, commas are not split)';
+  notes += choicesNote(spec.choices, spec.type === 'stringSlice' || spec.type === 'stringArray');
+  if (spec.deprecated) notes += ` (deprecated: ${cut(mcpVocabulary(cmd, spec.deprecated), 256)})`;
   if (spec.required && (spec.env !== undefined || spec.config !== undefined)) notes += ' (required unless the server environment or config file supplies it)';
-  return withNotes(spec.usage?.trim() || name.replace(/-/g, ' '), notes);
+  return withNotes(mcpVocabulary(cmd, spec.usage?.trim() || name.replace(/-/g, ' ')), notes);
 }
 
 /**
  * The inputSchema of a command: every positional and every visible flag except the injected
- * `--format` (the bridge forces json), `--help`, `--version` and `--args-json`.
+ * `--format` (the bridge forces json), `--help`, `--version`, `--args-json` and flags declared
+ * `mcp: false`.
  */
 export function inputSchema(cmd: Command): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
@@ -110,17 +125,19 @@ export function inputSchema(cmd: Command): JsonSchema {
   for (const p of toolProperties(cmd)) {
     if (p.arg) {
       const a = p.arg;
-      const desc = a.description?.trim() || `the ${a.name.replace(/-/g, ' ')} argument`;
+      const isRequired = a.required !== false;
+      const desc = mcpVocabulary(cmd, a.description?.trim() || `the ${a.name.replace(/-/g, ' ')} argument`);
       const item: JsonSchema = a.type === 'int' ? { type: 'integer' } : a.type === 'float' ? { type: 'number' } : a.choices ? { type: 'string', enum: [...a.choices] } : { type: 'string' };
-      properties[p.property] = a.variadic
-        ? { type: 'array', items: item, ...(a.required !== false ? { minItems: 1 } : {}), description: withNotes(desc, ' (positional, variadic)') }
-        : { ...item, description: withNotes(desc, ` (positional ${p.argIndex! + 1})`) };
-      if (a.required !== false) required.push(p.property);
+      const value: JsonSchema = a.variadic ? { type: 'array', items: item, ...(isRequired ? { minItems: 1 } : {}) } : item;
+      const notes = (a.variadic ? ' (positional, variadic)' : ` (positional ${p.argIndex! + 1})`) + choicesNote(a.choices, a.variadic === true);
+      properties[p.property] = propertySchema(value, withNotes(desc, notes), isRequired);
+      if (isRequired) required.push(p.property);
     } else {
       const f = p.flag!;
-      properties[p.property] = flagSchema(f.spec, flagDescription(f.name, f.spec));
       // a required flag with an env or config source may be supplied by the server side: checked when run
-      if (f.spec.required && f.spec.env === undefined && f.spec.config === undefined) required.push(p.property);
+      const isRequired = f.spec.required === true && f.spec.env === undefined && f.spec.config === undefined;
+      properties[p.property] = propertySchema(flagValueSchema(f.spec), flagDescription(cmd, f.name, f.spec), isRequired, flagDefault(f.spec));
+      if (isRequired) required.push(p.property);
     }
   }
   const schema: JsonSchema = { type: 'object', properties };

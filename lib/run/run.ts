@@ -219,6 +219,17 @@ export function reportError(thrown: unknown, env: RunEnv): number {
  * Runs a parsed invocation to completion and writes its output. Usage errors, handler failures and
  * interruptions are reported here too; the returned outcome carries the exit code.
  */
+/**
+ * Checks every given `json` flag that declares a schema against it (ajv loads only then).
+ * @throws AxError `validation_error` naming the flag as this invocation spells it.
+ */
+async function checkJsonFlags(inv: Invocation): Promise<void> {
+  const withSchema = [...inv.values.keys()].map((n) => flagsOf(inv.command).get(n)).filter((f) => f?.spec.type === 'json' && f.spec.schema);
+  if (!withSchema.length) return;
+  const { checkJsonFlag } = await import('../parse/arguments.ts');
+  for (const f of withSchema) checkJsonFlag(flagLabel(inv, f!.name), f!.spec, inv.values.get(f!.name));
+}
+
 export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOutcome> {
   const cmd = inv.command;
   try {
@@ -245,6 +256,7 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     // before anything runs, so no hook ever runs for a call refused as malformed
     // (docs/cobra-differences.md).
     validateInvocation(inv);
+    await checkJsonFlags(inv);
     if (!cmd.runnable()) {
       await write(env.stdout, helpText(cmd));
       return { exitCode: 0, help: true };

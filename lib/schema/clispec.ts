@@ -60,9 +60,18 @@ const FIELD_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object',
 /** A JSON Schema node as a clispec type node (`{type, nullable?, enum?, items?, fields?}`), or undefined when it has no single type. */
 function typeNode(schema: unknown): Json | undefined {
   if (!schema || typeof schema !== 'object') return undefined;
-  const s = schema as Json;
-  let type = s.type;
+  let s = schema as Json;
   let nullable = false;
+  // `anyOf: [X, {type: null}]` is the portable spelling of a nullable X
+  if (Array.isArray(s.anyOf) && s.anyOf.length === 2 && s.type === undefined) {
+    const nonNull = (s.anyOf as Json[]).filter((b) => b?.type !== 'null');
+    if (nonNull.length === 1 && nonNull[0] && typeof nonNull[0] === 'object') {
+      const { anyOf: _a, ...annotations } = s;
+      s = { ...nonNull[0], ...annotations };
+      nullable = true;
+    }
+  }
+  let type = s.type;
   if (Array.isArray(type)) {
     const nonNull = type.filter((t) => t !== 'null');
     nullable = nonNull.length < type.length;

@@ -3,7 +3,7 @@
  * annotations. Source: SPEC §5–6; cases B11, B13.
  */
 import type { Command } from '../tree/command.ts';
-import { toolProperties } from '../tree/properties.ts';
+import { mcpVocabulary, toolProperties } from '../tree/properties.ts';
 import { cut, MAX_DESCRIPTION, type JsonSchema } from '../parse/input-schema.ts';
 
 /** MCP tool annotations derived from `effects`. */
@@ -61,22 +61,29 @@ function shortSummary(text: string): string {
 }
 
 /**
- * A tool description of at most {@link MAX_DESCRIPTION} characters whose first sentence is the
- * summary plus the usage (positionals and required flags), then flag-group rules, then the long help.
+ * A tool description of at most {@link MAX_DESCRIPTION} characters, in the MCP vocabulary (property
+ * names, never `--flags`): `Deprecated: <message>.` first for a deprecated command, then the
+ * summary and `Required: <properties>.` (the positionals and flags that must be given), then the
+ * flag-group rules, then the long help.
  */
 export function toolDescription(cmd: Command): string {
-  const summary = shortSummary((cmd.short || cmd.long.trim().split('\n')[0] || cmd.name).trim().replace(/\.$/, ''));
-  const words = [cmd.commandPath(), ...cmd.args.map((a) => (a.required === false ? `[${a.name}${a.variadic ? '...' : ''}]` : `<${a.name}${a.variadic ? '...' : ''}>`))];
-  for (const p of toolProperties(cmd)) if (p.flag?.spec.required) words.push(`--${p.flag.name} <${p.flag.spec.type}>`);
-  let text = `${summary}. Usage: ${words.join(' ')}.`;
+  const say = (t: string) => mcpVocabulary(cmd, t);
+  const summary = shortSummary(say((cmd.short || cmd.long.trim().split('\n')[0] || cmd.name).trim()).replace(/\.$/, ''));
+  const required = toolProperties(cmd)
+    // as the inputSchema's required: a flag the server's environment or config may supply is not
+    .filter((p) => (p.arg ? p.arg.required !== false : p.flag!.spec.required === true && p.flag!.spec.env === undefined && p.flag!.spec.config === undefined))
+    .map((p) => p.property);
+  let text = cmd.deprecated ? `Deprecated: ${say(cmd.deprecated.trim()).replace(/\.$/, '')}. ` : '';
+  text += `${summary}.`;
+  if (required.length) text += ` Required: ${required.join(', ')}.`;
+  const prop = (n: string) => n.replace(/-/g, '_');
   const rules = [
-    ...cmd.mutuallyExclusive.map((g) => `At most one of ${g.map((n) => n.replace(/-/g, '_')).join(', ')} may be given.`),
-    ...cmd.requiredTogether.map((g) => `${g.map((n) => n.replace(/-/g, '_')).join(', ')} must be given together.`),
-    ...cmd.oneRequired.map((g) => `At least one of ${g.map((n) => n.replace(/-/g, '_')).join(', ')} is required.`),
+    ...cmd.mutuallyExclusive.map((g) => `At most one of ${g.map(prop).join(', ')} may be given.`),
+    ...cmd.requiredTogether.map((g) => `${g.map(prop).join(', ')} must be given together.`),
+    ...cmd.oneRequired.map((g) => `At least one of ${g.map(prop).join(', ')} is required.`),
   ];
   if (rules.length) text += ` ${rules.join(' ')}`;
-  if (cmd.deprecated) text += ` Deprecated: ${cmd.deprecated}.`;
   const long = cmd.long.trim();
-  if (long && long !== cmd.short.trim()) text += `\n\n${long}`;
+  if (long && long !== cmd.short.trim()) text += `\n\n${say(long)}`;
   return cut(text, MAX_DESCRIPTION);
 }

@@ -338,9 +338,11 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
       try {
         v = JSON.parse(raw ?? '');
       } catch {
+        if (spec.schema) throw invalidFlagValue(name, spec.short, raw ?? '', 'invalid JSON', "JSON matching the flag's schema (see __schema)");
         badValue(name, spec, raw ?? '');
       }
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) badValue(name, spec, raw ?? '');
+      // with a declared schema any JSON value may do (the schema is checked before the handler runs)
+      if (!spec.schema && (v === null || typeof v !== 'object' || Array.isArray(v))) badValue(name, spec, raw ?? '');
       return v;
     }
     default: {
@@ -408,9 +410,21 @@ export function checkFlagValue(label: string, spec: FlagSpec, value: unknown): u
       }
       return { ...(value as Record<string, unknown>) };
     }
-    case 'json':
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw fail('a JSON object');
-      return value;
+    case 'json': {
+      // with a declared schema the value is the JSON itself (already checked against that schema)
+      if (spec.schema) return structuredClone(value);
+      // without one the property is a string of JSON text (the portable spelling), parsed here
+      const expected = 'a string of JSON text holding an object, e.g. "{\\"key\\": 1}"';
+      if (typeof value !== 'string') throw fail(expected);
+      let v: unknown;
+      try {
+        v = JSON.parse(value);
+      } catch {
+        throw fail(expected);
+      }
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) throw fail(expected);
+      return v;
+    }
     default:
       if (typeof value !== 'string') throw fail('a string');
       if (spec.choices && !spec.choices.includes(value)) throw fail(`one of ${spec.choices.join('|')}`);

@@ -66,3 +66,27 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   cache.properties = out;
   return out;
 }
+
+/**
+ * Rewrites the CLI spelling of a command's flags in a text into the MCP vocabulary, for text an
+ * agent reads over MCP (tool and property descriptions): `--max-width` → `max_width`,
+ * `--no-cache` (a negatable bool) → `cache: false`, for every flag that is a property of this
+ * command's inputSchema. Other text — and flags that are no property, such as `--help` or one
+ * declared `mcp: false` — stays as written.
+ */
+export function mcpVocabulary(cmd: Command, text: string): string {
+  if (!text.includes('--')) return text;
+  const byFlag = new Map<string, ToolProperty>();
+  for (const p of toolProperties(cmd)) if (p.flag) byFlag.set(p.flag.name, p);
+  return text.replace(/(^|[^\w-])--(no-)?([A-Za-z0-9][A-Za-z0-9_-]*)/g, (whole, pre: string, no: string | undefined, name: string) => {
+    if (no) {
+      const literal = byFlag.get(`no-${name}`);
+      if (literal) return `${pre}${literal.property}`;
+      const negated = byFlag.get(name);
+      if (negated?.flag?.spec.negatable) return `${pre}${negated.property}: false`;
+      return whole;
+    }
+    const p = byFlag.get(name);
+    return p ? `${pre}${p.property}` : whole;
+  });
+}

@@ -29,7 +29,7 @@ export function listCommand(): Command {
     long:
       'List tasks in id order. By default only open tasks are shown (--status done or --status all for the others, --all for all).\n' +
       '--tag keeps tasks carrying that tag. Results are paged: --limit (default 50) and --offset (default 0).\n' +
-      '--fields selects the fields of each task (comma-separated: ' + TASK_FIELDS.join(',') + ').',
+      '--fields selects the fields of each task (' + TASK_FIELDS.join(', ') + ').',
     example: ['tasks list', 'tasks list --status all --tag home', 'tasks list --limit 10 --offset 20', 'tasks list --fields id,title --format json'].join('\n'),
     flags: {
       status: { type: 'string', choices: ['open', 'done', 'all'], default: 'open', usage: 'which tasks to show' },
@@ -37,7 +37,7 @@ export function listCommand(): Command {
       tag: { type: 'string', usage: 'only tasks with this tag' },
       limit: { type: 'int', default: 50, usage: 'at most this many tasks' },
       offset: { type: 'int', default: 0, usage: 'skip this many tasks first' },
-      fields: { type: 'stringSlice', choices: TASK_FIELDS, usage: 'only these fields of each task (comma-separated)' },
+      fields: { type: 'stringSlice', choices: TASK_FIELDS, usage: 'only these fields of each task' },
     },
     mutuallyExclusive: [['status', 'all']],
     effects: 'read_only',

@@ -6,13 +6,13 @@ import { taskDetails } from '../render.ts';
 import { readStore } from '../store.ts';
 
 /** The positional every single-task command takes. */
-export const ID_ARG = [{ name: 'id', description: "task id (a positive integer, see 'tasks list --status all')" }] as const;
+export const ID_ARG = [{ name: 'id', type: 'int', description: 'task id, a positive integer (list with status all shows every id)' }] as const;
 
 export function showCommand(): Command {
   return new Command({
     use: 'show <id>',
     short: 'Show one task',
-    long: "Show every field of one task. Unknown ids fail with not_found (exit 5); 'tasks list --status all' lists the ids.",
+    long: 'Show every field of one task. Unknown ids fail with not_found (exit 5); list with status all shows every id.',
     example: ['tasks show 1', 'tasks show 1 --format json'].join('\n'),
     args: ID_ARG,
     effects: 'read_only',
