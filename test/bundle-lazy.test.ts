@@ -104,7 +104,7 @@ describe('bundle: the MCP chunk carries its own copy of lib and still agrees wit
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['add', 'done', 'export', 'list', 'rm', 'show']);
-      const missing = (await client.callTool({ name: 'show', arguments: { id: '99' } })) as { isError?: boolean; content: { text: string }[] };
+      const missing = (await client.callTool({ name: 'show', arguments: { id: 99 } })) as { isError?: boolean; content: { text: string }[] };
       expect(missing.isError).toBe(true);
       // not_found is defined by the demo (exit 5): the chunk's lib copy must see the entry's catalogue and AxError
       expect(JSON.parse(missing.content[0]!.text).error).toMatchObject({ kind: 'not_found', exit_code: 5 });
@@ -113,7 +113,7 @@ describe('bundle: the MCP chunk carries its own copy of lib and still agrees wit
     } finally {
       await client.close();
     }
-    const viaFlag = spawnSync(process.execPath, [BIN, 'show', '--args-json', '{"id":"1"}'], { encoding: 'utf8', env });
+    const viaFlag = spawnSync(process.execPath, [BIN, 'show', '--args-json', '{"id":1}'], { encoding: 'utf8', env });
     expect(viaFlag.status, viaFlag.stderr).toBe(0);
     expect(JSON.parse(viaFlag.stdout).data.title).toBe('from mcp');
   }, 60_000);

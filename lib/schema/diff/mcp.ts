@@ -56,12 +56,30 @@ export function propType(s: unknown): string {
   return t === 'array' && isObj(s.items) ? `array<${schemaTypes(s.items)?.join('|') ?? 'any'}>` : t;
 }
 
+/**
+ * A property with its nullable wrapper unwrapped (an optional property is advertised as
+ * `anyOf: [<value>, {type: null}]` beside its annotations), so that a property turning optional or
+ * required compares by its value schema.
+ */
+function unwrap(p: unknown): unknown {
+  if (!isObj(p) || !Array.isArray(p.anyOf) || p.anyOf.length !== 2) return p;
+  const branches = p.anyOf as unknown[];
+  const value = branches.filter((b) => !(isObj(b) && b.type === 'null'));
+  if (value.length !== 1 || !isObj(value[0])) return p;
+  const { anyOf: _a, ...annotations } = p;
+  return { ...value[0], ...annotations };
+}
+
+function unwrapAll(props: Json): Json {
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, unwrap(v)]));
+}
+
 export function diffTool(c: Collector, name: string, t: Json, u: Json): void {
   const target = `tool ${name}`;
   const ia = isObj(t.inputSchema) ? t.inputSchema : {};
   const ib = isObj(u.inputSchema) ? u.inputSchema : {};
-  const pa = isObj(ia.properties) ? ia.properties : {};
-  const pb = isObj(ib.properties) ? ib.properties : {};
+  const pa = unwrapAll(isObj(ia.properties) ? ia.properties : {});
+  const pb = unwrapAll(isObj(ib.properties) ? ib.properties : {});
   const ra = list(ia.required);
   const rb = list(ib.required);
   for (const [k, s] of Object.entries(pa)) {
