@@ -2,6 +2,7 @@
  * Flag declarations and their values, with pflag semantics (types, zero values, slice handling).
  * Source: spf13/pflag; SPEC §1.
  */
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../contract/depth.ts';
 import { validationError } from '../contract/errors.ts';
 
 /**
@@ -254,6 +255,7 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
         throw badValue(name, raw ?? '', 'a JSON object');
       }
       if (v === null || typeof v !== 'object' || Array.isArray(v)) throw badValue(name, raw ?? '', 'a JSON object');
+      if (nestsDeeperThan(v)) throw badValue(name, `${(raw ?? '').slice(0, 40)}…`, `a JSON object nested at most ${MAX_INPUT_DEPTH} levels deep`);
       return v;
     }
     default: {
