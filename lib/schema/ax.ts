@@ -156,7 +156,7 @@ export function axDocument(root: Command, version: string): Json {
     mode_detection: MODE_DETECTION,
     success_envelope: {
       stream: 'stdout',
-      format: 'json mode: one line {"data":<payload>,"meta":{"trace_id","span_id","idempotency_key","dry_run"?,"warnings"?,"would"?,"provenance"?}}; a stream (output.kind "stream") writes one such line per item (NDJSON)',
+      format: 'json mode: one line {"data":<payload>,"meta":{"trace_id","span_id","idempotency_key","dry_run"?,"warnings"?,"would"?,"provenance"?,"replayed"?}}; a stream (output.kind "stream") writes one such line per item (NDJSON)',
     },
     error_envelope: {
       stream: 'stderr',
