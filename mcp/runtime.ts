@@ -20,7 +20,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   const model = buildModel(root);
   const log = s.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   for (const line of exclusionWarnings(root)) log(line);
-  const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log, presets: s.presets };
+  const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log, presets: s.presets, dryRun: s.dryRun, idempotencyStore: s.idempotencyStore, idempotencyTtlMs: s.idempotencyTtlMs };
   if (s.transport === 'stdio') {
     const { serveStdio } = await import('./stdio.ts');
     return serveStdio(model, options, signal, { input: process.stdin, maxLineBytes: s.maxLineBytes });

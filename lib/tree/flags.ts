@@ -2,6 +2,7 @@
  * Flag declarations and their values, with pflag semantics (types, zero values, slice handling).
  * Source: spf13/pflag; SPEC §1.
  */
+import { nestsDeeperThan } from '../contract/depth.ts';
 import { validationError } from '../contract/errors.ts';
 import { invalidFlagValue, parseGoAtoi, parseGoBool, parseGoFloat, parseGoInt, readPairs } from './flag-text.ts';
 
@@ -341,6 +342,7 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
         badValue(name, spec, raw ?? '');
       }
       if (v === null || typeof v !== 'object' || Array.isArray(v)) badValue(name, spec, raw ?? '');
+      if (nestsDeeperThan(v)) badValue(name, spec, `${(raw ?? '').slice(0, 40)}…`);
       return v;
     }
     default: {
