@@ -10,11 +10,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttpServer } from 'node:http';
 import express from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ABORT_GRACE_MS } from '../lib/run/run.ts';
 import { installChildGuard } from './children.ts';
-import { keepAlive } from './lifecycle.ts';
 import { answerNewerRevision } from './revisions.ts';
 import { MemoryEventStore, type EventStore } from './events.ts';
+import { bearerGuard, hostOriginGuard, InflightIds, isJsonType, jsonError, onClientError, readJsonBody } from './http-guard.ts';
+import { keepAlive, shutdownCalls } from './lifecycle.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
 
 /** Settings of the HTTP transport. */
@@ -38,42 +38,8 @@ export interface HttpSettings {
    * Default: a {@link MemoryEventStore} per session. Stateless mode has no streams to resume.
    */
   eventStore?: false | (() => EventStore);
-}
-
-/** A JSON-RPC error response with an HTTP status. */
-function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent) return;
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-  res.end(body);
-}
-
-/** The host name of a Host header value (`[::1]:8080` → `::1`). */
-export function hostnameOf(hostHeader: string): string {
-  const h = hostHeader.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(1, h.indexOf(']'));
-  const colon = h.lastIndexOf(':');
-  return colon > 0 && h.indexOf(':') === colon ? h.slice(0, colon) : h;
-}
-
-/** Express middleware: 403 (JSON-RPC body) for a Host or Origin whose host is not allowed (DNS rebinding). */
-export function hostOriginGuard(allowed: string[]) {
-  const ok = new Set(allowed.map((h) => h.toLowerCase()));
-  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    const host = req.headers.host;
-    if (!host || !ok.has(hostnameOf(host))) return jsonError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed`);
-    const origin = req.headers.origin;
-    if (origin !== undefined) {
-      let oh: string | undefined;
-      try {
-        oh = new URL(origin).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-      } catch {
-        oh = undefined;
-      }
-      if (!oh || !ok.has(oh)) return jsonError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
-    }
-    next();
-  };
+  /** The bearer token every request must carry (`Authorization: Bearer …`); none when undefined. */
+  token?: string;
 }
 
 interface Session {
@@ -82,6 +48,8 @@ interface Session {
   lastSeen: number;
   /** POSTs still being answered: a session with one in flight is not idle (a long call is not cut off). */
   inflight: number;
+  /** JSON-RPC ids in flight (a duplicate is refused). */
+  ids: InflightIds;
 }
 
 /**
@@ -92,27 +60,14 @@ interface Session {
 export async function serveHttp(model: McpModel, options: McpServerOptions, settings: HttpSettings, signal: AbortSignal, announce: (url: string) => void): Promise<void> {
   const life = keepAlive(options.log);
   const children = installChildGuard(false);
-  // In-flight calls, so shutdown can let an aborted call send its `interrupted` result before the
-  // streams close (else the client waits for its request timeout).
-  const calls = new Set<Promise<void>>();
-  const track = (ac: AbortController) => {
-    const untrack = life.track(ac);
-    let settle = () => {};
-    const done = new Promise<void>((r) => (settle = r));
-    calls.add(done);
-    return () => {
-      untrack();
-      calls.delete(done);
-      settle();
-    };
-  };
-  const serverOptions = { ...options, track };
+  const serverOptions = { ...options, track: life.track };
   const sessions = new Map<string, Session>();
   const transportOptions = { maxRequestBodySize: settings.maxBodyBytes };
 
   const app = express();
   app.disable('x-powered-by');
   app.use(hostOriginGuard(settings.allowedHosts));
+  app.use(bearerGuard(settings.token));
 
   app.all('/mcp', async (req, res) => {
     try {
@@ -127,7 +82,9 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
           void server.close().catch(() => {});
         });
         await server.connect(transport);
-        await transport.handleRequest(req, res);
+        const read = req.method === 'POST' && isJsonType(req.headers['content-type']) ? await readJsonBody(req, res, settings.maxBodyBytes) : { body: undefined };
+        if (!read) return;
+        await transport.handleRequest(req, res, read.body);
         return;
       }
       const sid = req.headers['mcp-session-id'];
@@ -135,14 +92,20 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
         const s = sessions.get(sid);
         if (!s) return jsonError(res, 404, -32001, 'Session not found: initialize a new session');
         s.lastSeen = Date.now();
+        let body: unknown;
         if (req.method === 'POST') {
           s.inflight += 1;
           res.once('close', () => {
             s.inflight -= 1;
             s.lastSeen = Date.now();
           });
+          if (isJsonType(req.headers['content-type'])) {
+            const read = await readJsonBody(req, res, settings.maxBodyBytes);
+            if (!read || !s.ids.claim(read.body, res)) return;
+            body = read.body;
+          }
         }
-        await s.transport.handleRequest(req, res);
+        await s.transport.handleRequest(req, res, body);
         return;
       }
       if (req.method !== 'POST') return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -156,7 +119,7 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
         ...(settings.eventStore === false ? {} : { eventStore: (settings.eventStore ?? (() => new MemoryEventStore()))() }),
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          session = { transport, lastSeen: Date.now(), inflight: 0, close: async () => void (await Promise.allSettled([transport.close(), server.close()])) };
+          session = { transport, lastSeen: Date.now(), inflight: 0, ids: new InflightIds(), close: async () => void (await Promise.allSettled([transport.close(), server.close()])) };
           sessions.set(id, session);
         },
         onsessionclosed: (id) => void sessions.delete(id),
@@ -165,7 +128,8 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      const read = isJsonType(req.headers['content-type']) ? await readJsonBody(req, res, settings.maxBodyBytes) : { body: undefined };
+      if (read) await transport.handleRequest(req, res, read.body);
       if (!session) {
         // not an initialize request: nothing to keep
         await Promise.allSettled([transport.close(), server.close()]);
@@ -195,6 +159,7 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
     // requireHostHeader: false lets a request without Host reach the guard, which answers 403 with a
     // JSON-RPC body (Node's own refusal is an empty 400).
     const s = createHttpServer({ requireHostHeader: false }, app);
+    s.on('clientError', onClientError);
     s.once('error', reject);
     s.listen(settings.port, settings.host, () => {
       s.off('error', reject);
@@ -236,10 +201,9 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
       timers.add(t);
     });
   const closed = new Promise<void>((r) => httpServer.close(() => r()));
-  life.abortAll();
-  // an aborted call settles within ABORT_GRACE_MS (reported `interrupted`); let its result go out
-  await Promise.race([Promise.allSettled([...calls]), delay(ABORT_GRACE_MS + 100)]);
-  await Promise.race([children.killAll(), delay(500)]);
+  // abort every call, give it the abort grace (a handler that ignores it is answered `interrupted`
+  // by the run's race), kill children: all within the shutdown budget the run gives this command
+  await shutdownCalls(life, false, () => children.killAll());
   await delay(20); // the results just produced are written to their streams
   await Promise.allSettled([...sessions.values()].map((s) => s.close()));
   // ended streams finish writing; connections still open after a moment are cut

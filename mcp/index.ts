@@ -11,6 +11,7 @@ import type { ServeSettings } from './startup.ts';
 import { AxError, validationError } from '../lib/contract/errors.ts';
 import type { IdempotencyStore } from '../lib/run/idempotency.ts';
 import { replaySettingsOf } from '../lib/run/run.ts';
+import { TOKEN_ENV } from './token.ts';
 import { flagsOf } from '../lib/tree/flagset.ts';
 import { camelCase, type Flag, type FlagSpec } from '../lib/tree/flags.ts';
 import type { RunContext } from '../lib/tree/command.ts';
@@ -36,6 +37,14 @@ export interface McpMountOptions {
   idempotencyStore?: IdempotencyStore;
   /** How long a recorded outcome replays, ms. Default: the run's, else 24 h. */
   idempotencyTtlMs?: number;
+  /**
+   * stdio: serve from a re-executed copy of the program whose fd 1 is stderr, so that nothing in the
+   * process (handlers, libraries, children, `fs.writeSync(1)`) can reach the protocol pipe. Default
+   * true. The program runs a second time with the same arguments and environment, so code before
+   * the server starts runs twice. false: serve in this process, guarding `process.stdout` only
+   * (about one Node start faster).
+   */
+  isolateStdio?: boolean;
 }
 
 /** Options of {@link serve}: the mount options plus the transport settings (`mcp-server`'s flags). */
@@ -58,6 +67,14 @@ export interface ServeOptions extends McpMountOptions {
   maxSessions?: number;
   /** HTTP: extra host names accepted in Host/Origin (loopback names and the bound host always are). */
   allowedHosts?: string[];
+  /**
+   * HTTP: the bearer token every request must carry (`Authorization: Bearer <token>`; else 401),
+   * at least 16 characters. Default: the content of `tokenFile`, else `$AX_MCP_TOKEN`, else none.
+   * Required to bind a non-loopback address.
+   */
+  token?: string;
+  /** HTTP: a file holding the bearer token (trimmed). */
+  tokenFile?: string;
   /** Stops the server when aborted. */
   signal?: AbortSignal;
   /** Environment for handlers. Default process.env. */
@@ -74,12 +91,12 @@ export interface ServeOptions extends McpMountOptions {
 const DEFAULTS = { addr: '127.0.0.1:8080', sessionIdleMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024, maxLineBytes: 10 * 1024 * 1024, maxSessions: 1000 } as const;
 
 /**
- * Serves a tree programmatically until stopped. Loads the SDK on call.
+ * Serves a tree programmatically until stopped. Loads the SDK on call (under the stdio supervisor,
+ * in the re-executed server process only).
  * @throws AxError `validation_error` on a failed startup check (placeholder version, bad or
  *   non-loopback address, instructions too long, tool-name collision, duplicate declarations).
  */
 export async function serve(root: Command, options: ServeOptions = {}): Promise<void> {
-  const { runServer } = await import('./runtime.ts');
   const settings: ServeSettings = {
     transport: options.transport ?? 'stdio',
     addr: options.addr ?? DEFAULTS.addr,
@@ -90,13 +107,39 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
     maxLineBytes: options.maxLineBytes ?? DEFAULTS.maxLineBytes,
     maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
     allowedHosts: options.allowedHosts ?? [],
+    token: options.token,
+    tokenFile: options.tokenFile,
+    isolate: options.isolateStdio,
     name: options.name,
     version: options.version ?? resolveVersion(root.version),
     instructions: options.instructions,
     env: options.env,
     eventStore: options.eventStore,
   };
-  await runServer(root, settings, options.signal ?? new AbortController().signal);
+  await startServer(root, settings, options.signal ?? new AbortController().signal);
+}
+
+/**
+ * Starts the server: under stdio (unless `isolate` is false, or this process cannot re-execute
+ * itself) as the supervisor of a re-executed server process (supervise.ts), which needs only the
+ * SDK-free start-up checks here — the MCP runtime loads in the server process alone; otherwise the
+ * runtime in this process. @throws AxError on a failed start-up check or a failed server process.
+ */
+async function startServer(root: Command, settings: ServeSettings, signal: AbortSignal): Promise<void> {
+  if (settings.transport === 'stdio' && settings.isolate !== false) {
+    const supervision = await import('./supervise.ts');
+    if (!process.env[supervision.WIRE_ENV] && supervision.canSupervise()) {
+      const { checkStartup, checkTree } = await import('./startup.ts');
+      checkStartup(root, settings); // fail closed here, exit 2, before the server process starts
+      checkTree(root);
+      const { exclusionWarnings } = await import('../lib/schema/walk.ts');
+      const log = settings.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+      for (const line of exclusionWarnings(root)) log(line);
+      return supervision.superviseStdio(signal);
+    }
+  }
+  const { runServer } = await import('./runtime.ts');
+  await runServer(root, settings, signal);
 }
 
 /**
@@ -105,8 +148,8 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
  * bare `npx` that must be found on PATH (case B27). `args` (e.g. persistent flags such as
  * `--store=/data/tasks.json`) go between the script and `mcp-server`.
  */
-export function clientConfig(name: string, entry: string = process.argv[1] ?? '', http?: { url: string }, args: readonly string[] = []): Record<string, unknown> {
-  if (http) return { mcpServers: { [name]: { type: 'http', url: http.url } } };
+export function clientConfig(name: string, entry: string = process.argv[1] ?? '', http?: { url: string; token?: string }, args: readonly string[] = []): Record<string, unknown> {
+  if (http) return { mcpServers: { [name]: { type: 'http', url: http.url, ...(http.token ? { headers: { Authorization: `Bearer ${http.token}` } } : {}) } } };
   let script = entry;
   try {
     script = realpathSync(entry);
@@ -192,7 +235,7 @@ function absoluteExecArgv(argv: string[]): string[] {
 /**
  * Adds the `mcp-server` command to a tree (opt-in: it runs commands on a client's behalf).
  * Flags: `--transport stdio|http`, `--addr`, `--allow-non-loopback`, `--stateless`,
- * `--session-idle`, `--max-body`, `--max-line`, `--max-sessions`, `--allowed-host`, `--print-config`. @returns the added command.
+ * `--session-idle`, `--max-body`, `--max-line`, `--max-sessions`, `--allowed-host`, `--token-file`, `--print-config`. @returns the added command.
  */
 export function mountMcpServer(root: Command, options: McpMountOptions = {}): Command {
   const cmd = new Command({
@@ -200,7 +243,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
     short: 'Serve this program\'s commands as MCP tools (stdio or loopback HTTP)',
     long:
       'Serve every command as an MCP tool, with the declared prompts and resources, over stdio (default) or Streamable HTTP at /mcp.\n' +
-      'HTTP binds loopback only unless --allow-non-loopback is given; Host and Origin are checked.\n' +
+      'HTTP binds loopback only unless --allow-non-loopback is given (then --token-file is required); Host and Origin are checked.\n' +
       'With --dry-run the server is a preview: every tool call runs as a dry run and nothing is changed.\n' +
       'Use --print-config to get the mcpServers block for Claude Desktop, Claude Code or Cursor.',
     example: `${root.name} mcp-server\n${root.name} mcp-server --transport http --addr 127.0.0.1:8080\n${root.name} mcp-server --print-config`,
@@ -211,12 +254,13 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
     flags: {
       transport: { type: 'string', choices: ['stdio', 'http'], default: 'stdio', usage: 'transport' },
       addr: { type: 'string', default: DEFAULTS.addr, usage: 'HTTP address to bind (host:port; port 0 picks a free one)' },
-      'allow-non-loopback': { type: 'bool', usage: 'allow binding a non-loopback address (put authentication in front!)' },
+      'allow-non-loopback': { type: 'bool', usage: 'allow binding a non-loopback address (requires a bearer token: --token-file)' },
       stateless: { type: 'bool', usage: 'HTTP without sessions (for several replicas behind a load balancer)' },
       'session-idle': { type: 'duration', default: '30m', usage: 'HTTP: close sessions idle this long' },
       'max-body': { type: 'int', default: DEFAULTS.maxBodyBytes, usage: 'HTTP: largest request body in bytes' },
       'max-line': { type: 'int', default: DEFAULTS.maxLineBytes, usage: 'stdio: largest message (one line) in bytes; a longer one is skipped and answered with a JSON-RPC error' },
       'max-sessions': { type: 'int', default: DEFAULTS.maxSessions, usage: 'HTTP: most sessions kept at once (a new one beyond it gets 503)' },
+      'token-file': { type: 'string', usage: `HTTP: file holding the bearer token clients must send (else $${TOKEN_ENV}); required for a non-loopback --addr` },
       'allowed-host': { type: 'stringArray', usage: 'HTTP: another host name accepted in Host/Origin (repeatable; e.g. the name a proxy uses)' },
       'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
     },
@@ -237,6 +281,8 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         maxLineBytes: ctx.flags.maxLine as number,
         maxSessions: ctx.flags.maxSessions as number,
         allowedHosts: ctx.flags.allowedHost as string[],
+        tokenFile: ctx.flags.tokenFile as string | undefined,
+        isolate: options.isolateStdio,
         name: options.name,
         version: options.version ?? resolveVersion(root.version),
         instructions: options.instructions,
@@ -252,7 +298,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         const { checkStartup, checkTree } = await import('./startup.ts');
         const where = checkStartup(root, settings);
         checkTree(root);
-        let http: { url: string } | undefined;
+        let http: { url: string; token?: string } | undefined;
         if (settings.transport === 'http') {
           if (where.port === 0) {
             throw validationError(`--print-config needs the port the server will listen on; --addr ${settings.addr} picks a free one at start, which no client could find`, 'invalid_address', {
@@ -261,13 +307,12 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
             });
           }
           // the client connects to a running server: print its URL (start it separately)
-          http = { url: `http://${String(settings.addr).replace(/^:/, '127.0.0.1:')}/mcp` };
+          http = { url: `http://${String(settings.addr).replace(/^:/, '127.0.0.1:')}/mcp`, token: settings.token };
         }
         return `${JSON.stringify(clientConfig(options.name ?? root.name, undefined, http, carriedFlags(ctx)), null, 2)}\n`;
       }
       await loadTree(root); // tools/list describes every command: load the lazy subtrees first
-      const { runServer } = await import('./runtime.ts');
-      await runServer(root, settings, ctx.signal);
+      await startServer(root, settings, ctx.signal);
       // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)
       const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : undefined;
       if (reason instanceof AxError && reason.kind === 'interrupted' && reason.context?.signal === 'SIGINT') throw reason;

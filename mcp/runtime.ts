@@ -5,11 +5,11 @@
 import type { Command } from '../lib/tree/command.ts';
 import { AxError } from '../lib/contract/errors.ts';
 import { buildModel } from './server.ts';
-import { checkStartup, type ServeSettings } from './startup.ts';
+import { checkStartup, isWildcard, type ServeSettings } from './startup.ts';
 
 import { exclusionWarnings } from '../lib/schema/walk.ts';
 
-export { checkStartup, isLoopback, MAX_INSTRUCTIONS_BYTES, parseAddr, type ServeSettings } from './startup.ts';
+export { checkStartup, isLoopback, isWildcard, loopbackSpelling, MAX_INSTRUCTIONS_BYTES, parseAddr, type ServeSettings } from './startup.ts';
 
 /**
  * Runs the server until it is stopped (stdin EOF or SIGTERM for stdio; SIGINT/SIGTERM or `signal`
@@ -19,20 +19,26 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   const where = checkStartup(root, s);
   const model = buildModel(root);
   const log = s.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  for (const line of exclusionWarnings(root)) log(line);
+  const supervision = s.transport === 'stdio' ? await import('./supervise.ts') : undefined;
+  const wire = await supervision?.takeWire(s.env);
+  if (!wire) for (const line of exclusionWarnings(root)) log(line); // once: not again in the supervised server process
   const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log, presets: s.presets, dryRun: s.dryRun, idempotencyStore: s.idempotencyStore, idempotencyTtlMs: s.idempotencyTtlMs };
-  if (s.transport === 'stdio') {
+  if (supervision) {
+    const { canSupervise, superviseStdio } = supervision;
     const { serveStdio } = await import('./stdio.ts');
+    if (wire) return serveStdio(model, options, signal, { input: wire.socket, output: wire.socket, maxLineBytes: s.maxLineBytes, parentPid: wire.parentPid });
+    if (s.isolate !== false && canSupervise()) return superviseStdio(signal);
     return serveStdio(model, options, signal, { input: process.stdin, maxLineBytes: s.maxLineBytes });
   }
   // express and its body parsers load only for HTTP (in the bundle, a chunk of their own)
   const { serveHttp } = await import('./http.ts');
-  const allowedHosts = ['localhost', '127.0.0.1', '::1', where.host, ...(s.allowedHosts ?? [])];
+  // a wildcard bind address (0.0.0.0, ::) is never a name a legitimate client sends in Host
+  const allowedHosts = ['localhost', '127.0.0.1', '::1', ...(isWildcard(where.host) ? [] : [where.host]), ...(s.allowedHosts ?? [])];
   try {
     await serveHttp(
       model,
       options,
-      { host: where.host, port: where.port, stateless: s.stateless, sessionIdleMs: s.sessionIdleMs, maxBodyBytes: s.maxBodyBytes, maxSessions: s.maxSessions ?? 1000, allowedHosts, eventStore: s.eventStore },
+      { host: where.host, port: where.port, stateless: s.stateless, sessionIdleMs: s.sessionIdleMs, maxBodyBytes: s.maxBodyBytes, maxSessions: s.maxSessions ?? 1000, allowedHosts, eventStore: s.eventStore, token: s.token },
       signal,
       (url) => (s.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: listening on ${url}`),
     );

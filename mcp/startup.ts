@@ -11,6 +11,7 @@ import { declarations, toolRefs } from '../lib/schema/walk.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import type { FlagSpec } from '../lib/tree/flags.ts';
 import type { EventStore } from './events.ts';
+import { resolveToken } from './token.ts';
 
 /** Largest accepted `instructions`, in bytes of UTF-8 (SPEC §8). */
 export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;
@@ -26,6 +27,16 @@ export interface ServeSettings {
   maxBodyBytes: number;
   /** stdio: largest message (one line), in bytes; a longer one is skipped and answered -32600. Default 10 MiB. */
   maxLineBytes?: number;
+  /**
+   * stdio: run the server in a re-executed process whose fd 1 is stderr, so nothing a handler or a
+   * child does can reach the protocol pipe (supervise.ts). Default true; false serves in this
+   * process behind the `process.stdout` guard only (one Node start less).
+   */
+  isolate?: boolean;
+  /** HTTP: file holding the bearer token (else `$AX_MCP_TOKEN`; see token.ts). */
+  tokenFile?: string;
+  /** HTTP: the bearer token itself (serve()); wins over the file. Set by {@link checkStartup} once resolved. */
+  token?: string;
   /** HTTP: most sessions kept at once (default 1000). */
   maxSessions?: number;
   /** Extra host names accepted in Host/Origin. */
@@ -70,9 +81,37 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.has(host.toLowerCase()) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/** Whether a host is a wildcard address (all interfaces): never a name a client sends in Host. */
+export function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || /^(?:0*:){2,7}0*$/.test(host);
+}
+
+/**
+ * Why an address that is loopback in another spelling is refused, or undefined: `127.1`, `2130706433`
+ * or `0x7f.1` (short or numeric IPv4 forms), `::ffff:127.0.0.1` (IPv4-mapped), `0:0:0:0:0:0:0:1`
+ * (::1 written out). Clients send these spellings in Host, where they would not match.
+ */
+export function loopbackSpelling(host: string): string | undefined {
+  const h = host.toLowerCase();
+  if (/^::ffff:(?:0+:)?127\./.test(h) || /^(?:0{1,4}:){5}ffff:127\./.test(h)) {
+    return `${host} is 127.0.0.1 written as an IPv4-mapped IPv6 address; bind 127.0.0.1 (or ::1) so clients and the Host check name the same address`;
+  }
+  if (h.includes(':') && h !== '::1' && /^[0:]*1$/.test(h.replace(/^0*:/, ':'))) {
+    return `${host} is ::1 written out; bind ::1 (or 127.0.0.1) so clients and the Host check name the same address`;
+  }
+  if (!isLoopback(h) && /^(?:0x[0-9a-f]+|\d+)(?:\.(?:0x[0-9a-f]+|\d+)){0,3}$/.test(h)) {
+    const parts = h.split('.').map((p) => Number(p));
+    const first = parts.length === 1 ? Math.floor(parts[0]! / 2 ** 24) : parts[0];
+    if (first === 127) return `${host} is a short or numeric spelling of a 127.x.x.x loopback address; bind it as four decimal parts, such as 127.0.0.1`;
+  }
+  return undefined;
+}
+
 /**
  * The fail-closed startup checks: version not a placeholder, instructions ≤ 8 KiB of valid UTF-8,
- * address parsable and loopback unless allowed, tree walk clean. @throws AxError validation_error.
+ * sizes and durations positive; for HTTP the address parsable, not a loopback address in another
+ * spelling, loopback unless allowed, and a bearer token (resolved into `s.token`) for a non-loopback
+ * bind. @throws AxError validation_error (exit 2).
  */
 export function checkStartup(root: Command, s: ServeSettings): { host: string; port: number } {
   if (isPlaceholderVersion(s.version)) {
@@ -104,10 +143,21 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
   let where = { host: '127.0.0.1', port: 8080 };
   if (s.transport === 'http') {
     where = parseAddr(s.addr);
+    const spelling = loopbackSpelling(where.host);
+    if (spelling) {
+      throw validationError(`refusing to bind ${where.host}: ${spelling}`, 'loopback_spelling', { context: { addr: s.addr }, fix: 'Pass --addr 127.0.0.1:<port> (or [::1]:<port>).' });
+    }
     if (!isLoopback(where.host) && !s.allowNonLoopback) {
       throw validationError(`refusing to bind ${where.host}: not a loopback address`, 'non_loopback_bind', {
         context: { addr: s.addr },
-        fix: 'Bind 127.0.0.1 (the default), or pass --allow-non-loopback and put authentication in front of the server.',
+        fix: 'Bind 127.0.0.1 (the default), or pass --allow-non-loopback with --token-file (or $AX_MCP_TOKEN).',
+      });
+    }
+    s.token = resolveToken(s.tokenFile, s.env ?? process.env, s.token);
+    if (!isLoopback(where.host) && s.token === undefined) {
+      throw validationError(`refusing to bind ${where.host} without a bearer token: anyone who can reach the address could run the tools`, 'token_required', {
+        context: { addr: s.addr },
+        fix: 'Pass --token-file FILE (or set $AX_MCP_TOKEN) with a token of 16+ characters, e.g. from `openssl rand -hex 32`.',
       });
     }
   }

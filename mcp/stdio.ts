@@ -86,6 +86,11 @@ export interface StdioWire {
   output?: Writable;
   /** Largest message, bytes. Default 10 MiB. */
   maxLineBytes?: number;
+  /**
+   * Under the supervisor: its pid. An input end while it is gone (we were re-parented) means it was
+   * killed and nobody reads the answers: calls are aborted at once instead of drained.
+   */
+  parentPid?: number;
 }
 
 /**
@@ -104,10 +109,13 @@ export async function serveStdio(model: McpModel, options: McpServerOptions, sig
   const transport = new JsonLineTransport(input, output, { maxLineBytes: wire.maxLineBytes, log: options.log, hold: life.hold });
   const server = createServer(model, { ...options, track: life.track });
   let onTerm = () => {};
+  const orphaned = () => wire.parentPid !== undefined && process.ppid !== wire.parentPid;
   const stopped = new Promise<'eof' | 'stop'>((resolve) => {
-    input.once('end', () => resolve('eof'));
-    input.once('close', () => resolve('eof'));
-    input.once('error', () => resolve('eof'));
+    // the kernel closes a killed supervisor's socket just before it re-parents us: look again shortly after
+    const ended = () => setTimeout(() => resolve(orphaned() ? 'stop' : 'eof'), wire.parentPid === undefined ? 0 : 50);
+    input.once('end', ended);
+    input.once('close', ended);
+    input.once('error', ended);
     onTerm = () => resolve('stop');
     process.once('SIGTERM', onTerm);
     if (signal.aborted) resolve('stop');
@@ -121,10 +129,17 @@ export async function serveStdio(model: McpModel, options: McpServerOptions, sig
   const cut = new Promise<void>((r) => (cutNow = r));
   process.on('SIGTERM', cutNow);
   signal.addEventListener('abort', cutNow, { once: true });
+  const watch = wire.parentPid === undefined ? undefined : setInterval(() => orphaned() && cutNow(), 100);
   const kill = () => children.killAll();
   await Promise.race([shutdownCalls(life, why === 'eof', kill), cut.then(() => shutdownCalls(life, false, kill))]);
   process.off('SIGTERM', cutNow);
   signal.removeEventListener('abort', cutNow);
+  clearInterval(watch);
+  if (wire.output) {
+    // the supervisor's relay ends with it; the socket is let go once the answers are out
+    wire.output.once('finish', () => input.destroy());
+    wire.output.end();
+  }
   process.off('SIGTERM', onTerm);
   await new Promise<void>((r) => setImmediate(r)); // the answers just produced are handed to the stream
   await server.close().catch(() => {});

@@ -131,12 +131,13 @@ describe('fail-closed startup', () => {
     }
   }, 30_000);
 
-  it('with --allow-non-loopback, 0.0.0.0 starts and answers on loopback', async () => {
-    const server = await startServer(['--allow-non-loopback'], { addr: '0.0.0.0:0' });
+  it('with --allow-non-loopback and a token, 0.0.0.0 starts and answers on loopback', async () => {
+    const token = 'a-token-of-enough-length-0123456789';
+    const server = await startServer(['--allow-non-loopback'], { addr: '0.0.0.0:0', env: { AX_MCP_TOKEN: token } });
     try {
       expect(server.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
       const url = `http://127.0.0.1:${server.port}/mcp`;
-      const r = await post(url, initializeBody(), postHeaders());
+      const r = await post(url, initializeBody(), postHeaders({ authorization: `Bearer ${token}` }));
       expect(r.status).toBe(200);
       expect(r.messages[0].result.serverInfo.name).toBe('httpcli');
     } finally {

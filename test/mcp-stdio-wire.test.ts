@@ -88,3 +88,27 @@ describe.concurrent('stdio through a shell pipeline (issue 13)', () => {
     expect(errorOf(r.byId(20))!.message).toMatch(/params\.name: .*expected string/);
   }, T);
 });
+
+describe.concurrent('item 4: the protocol pipe is out of reach (supervisor), through a shell pipeline', () => {
+  const ways = ['writesync', 'stream', 'devstdout', 'captured-spawn', 'stdout-end'];
+  const lines = [...INIT_LINES, ...ways.map((how, i) => call(30 + i, 'bypass', { how })), call(40, 'pong')];
+
+  it('fs.writeSync(1), createWriteStream({fd: 1}), /dev/stdout, a pre-captured spawn with inherited stdio and process.stdout.end(): every stdout byte is JSON-RPC, the bytes go to stderr, the server goes on', async () => {
+    const r = await pipeline(lines);
+    expect(r.code).toBe(0);
+    // r.messages parsed every stdout line as JSON; each is a JSON-RPC message
+    for (const m of r.messages) expect(m.jsonrpc).toBe('2.0');
+    for (const [i, how] of ways.entries()) {
+      expect(textOf(r.byId(30 + i)).data, how).toEqual({ how });
+      expect(r.stderr).toContain(`stray bytes by ${how}`);
+    }
+    expect(r.stderr).toContain('after end');
+    expect(textOf(r.byId(40)).data).toEqual({ pong: true });
+  }, T);
+
+  it('the control: served in-process (isolateStdio: false), the same handlers do corrupt stdout — which is why the supervisor exists', async () => {
+    const r = await pipeline(lines.slice(0, 4), [], { env: { MCP_CASES_VARIANT: 'in-process' } }).catch((e: Error) => e);
+    // the stray lines are not JSON, so parsing the output fails
+    expect(r).toBeInstanceOf(Error);
+  }, T);
+});

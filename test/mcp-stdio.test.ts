@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { isAbsolute, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { alive, CASES_CLI, childrenOf, connectStdio, envelopeOf, isJsonRpc, rawStdio, REPO, runCasesCli, TSX_LOADER, until, type RawMessage, type RawServer } from './helpers/mcp.ts';
+import { alive, CASES_CLI, connectStdio, descendantsOf, envelopeOf, isJsonRpc, rawStdio, REPO, runCasesCli, TSX_LOADER, until, type RawMessage, type RawServer } from './helpers/mcp.ts';
 
 const T = 30_000;
 const BIG = 'é😀東'.repeat(70_000);
@@ -89,7 +89,7 @@ describe('B27: the launch environment of desktop clients', () => {
       const pid = Number(/child-pid=(\d+)/.exec(await s.waitStderr(/child-pid=\d+/))![1]);
       expect(alive(pid)).toBe(true);
       await sleep(200); // let the reaper start and read the pid
-      const kids = childrenOf(s.child.pid!);
+      const kids = descendantsOf(s.child.pid!); // the server process under the supervisor, its reaper, the handler's child
       if (process.platform === 'linux') expect(kids).toContain(pid);
       s.child.kill('SIGKILL');
       await s.exited;

@@ -230,6 +230,105 @@ describe('updateStore', () => {
   });
 });
 
+describe('updateStore under attack (issue 13 items 9-11)', () => {
+  it('item 9: a lock always names its owner: taken by linking a written file, never empty (checked while 4 writers race)', async () => {
+    const dir = await tmpDir();
+    const file = path.join(dir, 'tasks.json');
+    let seen = 0;
+    let bad = '';
+    let stop = false;
+    const watch = (async () => {
+      while (!stop) {
+        try {
+          const raw = await fs.readFile(`${file}.lock`, 'utf8');
+          seen++;
+          const body = JSON.parse(raw) as { pid?: unknown };
+          if (typeof body.pid !== 'number') bad = raw;
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') bad = String(e);
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    await Promise.all(Array.from({ length: 4 }, () => (async () => {
+      for (let i = 0; i < 15; i++) await updateStore(file, (d) => { d.tasks.push(task(d.next_id++)); });
+    })()));
+    stop = true;
+    await watch;
+    expect(bad).toBe('');
+    expect(seen).toBeGreaterThan(0);
+    expect((await readStore(file)).tasks).toHaveLength(60);
+  }, 30_000);
+
+  it('item 9: a dead owner\'s lock is recovered at once; so is a dead breaker\'s guard', async () => {
+    const dir = await tmpDir();
+    const file = path.join(dir, 'tasks.json');
+    const pid = await deadPid();
+    await fs.writeFile(`${file}.lock`, JSON.stringify({ pid, created_at: new Date().toISOString(), token: 'x' }));
+    await fs.writeFile(`${file}.lock.break`, JSON.stringify({ pid, created_at: new Date().toISOString(), token: 'y' }));
+    const t0 = Date.now();
+    expect(await updateStore(file, () => 'ok', { lockTimeoutMs: 5000 })).toBe('ok');
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(await fs.readdir(dir)).toEqual(['tasks.json']);
+  });
+
+  it('item 9: an empty lock (a writer of an older version killed between create and write) blocks for about 1 s, not 30 s', async () => {
+    const dir = await tmpDir();
+    const file = path.join(dir, 'tasks.json');
+    await fs.writeFile(`${file}.lock`, '');
+    const t0 = Date.now();
+    expect(await updateStore(file, () => 'ok', { lockTimeoutMs: 10_000 })).toBe('ok');
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it('item 10: a symlinked store is written through to its target; the link stays and the mode is kept', async () => {
+    const dir = await tmpDir();
+    const target = path.join(dir, 'real', 'tasks.json');
+    await fs.mkdir(path.dirname(target));
+    await fs.writeFile(target, `${JSON.stringify(emptyStore())}\n`, { mode: 0o640 });
+    await fs.chmod(target, 0o640);
+    const link = path.join(dir, 'link.json');
+    await fs.symlink(path.relative(dir, target), link);
+    await updateStore(link, (d) => { d.tasks.push(task(d.next_id++)); });
+    await updateStore(link, (d) => { d.tasks.push(task(d.next_id++)); });
+    expect((await fs.lstat(link)).isSymbolicLink()).toBe(true);
+    expect((await readStore(target)).tasks.map((t) => t.id)).toEqual([1, 2]);
+    expect((await fs.stat(target)).mode & 0o777).toBe(0o640);
+    expect((await fs.readdir(path.dirname(target))).sort()).toEqual(['tasks.json']);
+    // a dangling link: the target is created
+    const dangling = path.join(dir, 'dangling.json');
+    await fs.symlink('real/new.json', dangling);
+    await updateStore(dangling, (d) => { d.tasks.push(task(d.next_id++)); });
+    expect((await fs.lstat(dangling)).isSymbolicLink()).toBe(true);
+    expect((await readStore(path.join(dir, 'real', 'new.json'))).tasks).toHaveLength(1);
+  });
+
+  it('item 11: temp files of killed writers (store and lock temps with a dead pid) are removed; a live writer\'s are kept', async () => {
+    const dir = await tmpDir();
+    const file = path.join(dir, 'tasks.json');
+    const pid = await deadPid();
+    const leftovers = [`tasks.json.${pid}.a1b2c3d4e5f6.tmp`, `tasks.json.lock.${pid}.0a0b0c0d0e0f.tmp`];
+    for (const n of leftovers) await fs.writeFile(path.join(dir, n), 'partial');
+    const live = `tasks.json.${process.pid}.ffffffffffff.tmp`;
+    await fs.writeFile(path.join(dir, live), 'in progress');
+    await updateStore(file, (d) => { d.tasks.push(task(d.next_id++)); });
+    expect((await fs.readdir(dir)).sort()).toEqual(['tasks.json', live].sort());
+  });
+
+  it('item 11: a next_id past 2^53 − 1 is store_corrupt (in the file, or reached by an add), and nothing is written', async () => {
+    const dir = await tmpDir();
+    const file = path.join(dir, 'tasks.json');
+    await fs.writeFile(file, '{"version":1,"next_id":9007199254740993,"tasks":[],"idempotency":{}}\n');
+    expect((await storeError(() => updateStore(file, () => 1))).code).toBe('store_corrupt');
+    const max = `{"version":1,"next_id":${Number.MAX_SAFE_INTEGER},"tasks":[],"idempotency":{}}\n`;
+    await fs.writeFile(file, max);
+    const err = await storeError(() => updateStore(file, (d) => { d.tasks.push(task(d.next_id++)); }));
+    expect(err.code).toBe('store_corrupt');
+    expect(err.message).toMatch(/2\^53/);
+    expect(await fs.readFile(file, 'utf8')).toBe(max);
+  });
+});
+
 describe('fingerprintArgs', () => {
   it('is a sha256 hex independent of key order', () => {
     const a = fingerprintArgs({ title: 'x', tags: ['a'], due: undefined });

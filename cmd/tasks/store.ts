@@ -1,6 +1,12 @@
-/** Persistence of the `tasks` demo CLI: one JSON file, read-modify-write under a cross-process lock, atomic replace. */
+/**
+ * Persistence of the `tasks` demo CLI: one JSON file, read-modify-write under a cross-process lock
+ * (lock.ts), atomic replace. A symlinked store is written through to its target, keeping its mode.
+ */
 import { closeSync, fstatSync, openSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { acquireLock, LockIoError, randomHex, releaseLock, STALE_LOCK_MS, sweepTemps } from './lock.ts';
+
+export { STALE_LOCK_MS } from './lock.ts';
 
 /** Lifecycle state of a task. */
 export type TaskStatus = 'open' | 'done';
@@ -46,9 +52,6 @@ export interface UpdateOptions {
   lockTimeoutMs?: number;
 }
 
-/** A lock older than this (milliseconds) is considered stale even if its holder pid looks alive. */
-export const STALE_LOCK_MS = 30_000;
-
 /** Returns a new empty store: `{version: 1, next_id: 1, tasks: [], idempotency: {}}`. */
 export function emptyStore(): StoreData {
   return { version: 1, next_id: 1, tasks: [], idempotency: {} };
@@ -60,27 +63,6 @@ export function emptyStore(): StoreData {
  * Crypto is loaded at start (each costs 2–4 ms, issue 14).
  */
 const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
-
-/** `n` random bytes as hex (temp-file names, lock tokens). */
-function randomHex(n: number): string {
-  return nodeCrypto().randomBytes(n).toString('hex');
-}
-
-/** Waits `ms` milliseconds; rejects with the signal's reason if it aborts first. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** A store file at most this big (bytes) is read synchronously: cheaper than four thread-pool hops. */
 const SYNC_READ_MAX = 1 << 20;
@@ -137,26 +119,42 @@ export async function readStore(filePath: string): Promise<StoreData> {
 }
 
 /**
- * Read-modify-write of the store at `filePath` under an exclusive cross-process lock (`<file>.lock`).
- * Creates missing parent directories (mode 0o700). `mutate` gets the current data (empty store if the
- * file is missing), edits it in place and returns any value, which `updateStore` returns. Unless the
- * serialised data equals the file's current bytes, it is written atomically: `<file>.<pid>.<random>.tmp` (mode 0o600) in the same directory,
- * fsync, rename over the file, fsync the directory (best effort). The lock is always released.
+ * Read-modify-write of the store at `filePath` under an exclusive cross-process lock (`<file>.lock`,
+ * next to the real file when `filePath` is a symlink). Creates missing parent directories (mode
+ * 0o700). `mutate` gets the current data (empty store if the file is missing), edits it in place
+ * and returns any value, which `updateStore` returns. Unless the serialised data equals the file's
+ * current bytes, it is written atomically: `<file>.<pid>.<random>.tmp` in the same directory (the
+ * file's mode, 0o600 for a new file), fsync, rename over the file, fsync the directory (best
+ * effort). A symlink is followed (also a dangling one): its target is replaced, the link stays.
+ * The lock is always released. Temp files of killed writers are removed.
  * Nothing is written if the store is corrupt (then `mutate` is not called) or if `mutate` throws
  * (its error propagates unchanged).
- * A lock whose holder pid is dead or that is older than {@link STALE_LOCK_MS} is removed and retried.
- * @throws StoreError `store_corrupt`, `store_locked` (lock not acquired within `lockTimeoutMs`), `store_io`;
- *   the signal's reason if `opts.signal` aborts while waiting; RangeError for a negative/NaN `lockTimeoutMs`;
- *   Error if `mutate` leaves the data in an invalid shape (nothing is written then either).
+ * A lock whose holder is dead is removed at once; one older than {@link STALE_LOCK_MS} too.
+ * @throws StoreError `store_corrupt` (also when `next_id` would pass 2^53 − 1), `store_locked` (lock
+ *   not acquired within `lockTimeoutMs`), `store_io`; the signal's reason if `opts.signal` aborts
+ *   while waiting; RangeError for a negative/NaN `lockTimeoutMs`; Error if `mutate` leaves the data
+ *   in another invalid shape (nothing is written then either).
  */
 export async function updateStore<T>(filePath: string, mutate: (data: StoreData) => T | Promise<T>, opts: UpdateOptions = {}): Promise<T> {
-  const file = path.resolve(filePath);
+  const file = await realTarget(path.resolve(filePath));
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true, mode: 0o700 }).catch((e: unknown) => { throw ioError(dir, 'create directory', e); });
-  const lock = await acquireLock(file, opts.lockTimeoutMs ?? 10_000, opts.signal);
+  const lockPath = `${file}.lock`;
+  const timeoutMs = opts.lockTimeoutMs ?? 10_000;
+  const lock = await acquireLock(lockPath, timeoutMs, opts.signal).catch((e: unknown) => { throw e instanceof LockIoError ? ioError(e.path, e.action, e.cause) : e; });
+  if ('timedOut' in lock) {
+    const holder = lock.pid !== undefined ? ` (held by pid ${lock.pid})` : '';
+    throw new StoreError('store_locked', `Store ${file} is locked by another process${holder}; gave up after ${timeoutMs} ms.`, lockPath,
+      `Wait for the other tasks command to finish and retry; if none is running, delete the lock file ${lockPath}.`);
+  }
   try {
+    await sweepTemps(dir, [path.basename(file), path.basename(lockPath), `${path.basename(lockPath)}.break`]); // temps of killed writers and lockers
     const { data, raw } = await loadStore(file);
     const result = await mutate(data);
+    if (typeof data.next_id === 'number' && !Number.isSafeInteger(data.next_id)) {
+      throw new StoreError('store_corrupt', `Store file ${file} cannot take another task: next_id would pass 2^53 − 1 (${Number.MAX_SAFE_INTEGER})`, file,
+        `Renumber the tasks in ${file} (set next_id to one more than the highest id) or start a new store with --store / TASKS_FILE.`);
+    }
     const problem = shapeProblem(data);
     if (problem) throw new Error(`updateStore: mutate left the store in an invalid shape: ${problem}`);
     const text = `${JSON.stringify(data, null, 2)}\n`;
@@ -165,6 +163,24 @@ export async function updateStore<T>(filePath: string, mutate: (data: StoreData)
   } finally {
     await releaseLock(lock);
   }
+}
+
+/** The file a path finally names: symlinks followed, a dangling one to the path it points to (at most 40 links). */
+async function realTarget(file: string): Promise<string> {
+  let p = file;
+  for (let i = 0; i < 40; i++) {
+    let target: string;
+    try {
+      target = await fs.readlink(p);
+    } catch (e) {
+      if (errCode(e) === 'EINVAL' || errCode(e) === 'ENOENT') break; // not a link, or nothing there
+      throw ioError(p, 'read link', e);
+    }
+    p = path.resolve(path.dirname(p), target);
+  }
+  // a symlinked directory on the way: resolve it too, so the lock and temp files sit by the real file
+  const dir = await fs.realpath(path.dirname(p)).catch(() => path.dirname(p));
+  return path.join(dir, path.basename(p));
 }
 
 // ---- internals ----
@@ -234,9 +250,11 @@ function shapeProblem(v: unknown): string | null {
 
 async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.${randomHex(6)}.tmp`;
+  const mode = await fs.stat(file).then((st) => st.mode & 0o7777, () => 0o600);
   let h: fs.FileHandle | undefined;
   try {
     h = await fs.open(tmp, 'wx', 0o600);
+    if (mode !== 0o600) await h.chmod(mode); // the file's own mode, not the umask's
     await h.writeFile(text, 'utf8');
     await h.sync();
     await h.close();
@@ -251,95 +269,4 @@ async function writeAtomic(file: string, text: string): Promise<void> {
     const d = await fs.open(path.dirname(file), 'r');
     try { await d.sync(); } finally { await d.close(); }
   } catch { /* ignore */ }
-}
-
-interface HeldLock { path: string; token: string }
-interface LockInfo { pid?: number; token?: string; stale: boolean }
-
-/** Reads a lock file; stale = holder pid is dead (ESRCH) or the lock is older than STALE_LOCK_MS. null if absent. */
-async function inspectLock(lockPath: string): Promise<LockInfo | null> {
-  let raw: string;
-  let mtimeMs: number;
-  try {
-    [raw, mtimeMs] = await Promise.all([fs.readFile(lockPath, 'utf8'), fs.stat(lockPath).then((s) => s.mtimeMs)]);
-  } catch (e) {
-    if (errCode(e) === 'ENOENT') return null;
-    throw ioError(lockPath, 'read lock file', e);
-  }
-  let body: Obj = {};
-  try { const p: unknown = JSON.parse(raw); if (isObj(p)) body = p; } catch { /* being written right now, or garbage */ }
-  const pid = Number.isSafeInteger(body.pid) && (body.pid as number) > 0 ? (body.pid as number) : undefined;
-  const at = typeof body.created_at === 'string' ? Date.parse(body.created_at) : NaN;
-  let stale = Date.now() - (Number.isNaN(at) ? mtimeMs : at) > STALE_LOCK_MS;
-  if (pid !== undefined && !stale) {
-    try { process.kill(pid, 0); } catch (e) { stale = errCode(e) === 'ESRCH'; }
-  }
-  return { pid, token: typeof body.token === 'string' ? body.token : undefined, stale };
-}
-
-/**
- * Removes `lockPath` if still stale; true if it did. A `<lock>.break` guard plus the re-check under it
- * stops a slow breaker from deleting a lock that another process freshly took after an earlier break.
- */
-async function breakStaleLock(lockPath: string): Promise<boolean> {
-  const guard = `${lockPath}.break`;
-  let g: fs.FileHandle;
-  try {
-    g = await fs.open(guard, 'wx', 0o600);
-  } catch (e) {
-    if (errCode(e) !== 'EEXIST') throw ioError(guard, 'create', e);
-    const st = await fs.stat(guard).catch(() => null); // a breaker crashed mid-way: drop its guard
-    if (st && Date.now() - st.mtimeMs > STALE_LOCK_MS) await fs.unlink(guard).catch(() => {});
-    return false;
-  }
-  try {
-    if (!(await inspectLock(lockPath))?.stale) return false;
-    await fs.unlink(lockPath).catch(() => {});
-    return true;
-  } finally {
-    await g.close().catch(() => {});
-    await fs.unlink(guard).catch(() => {});
-  }
-}
-
-async function acquireLock(file: string, timeoutMs: number, signal?: AbortSignal): Promise<HeldLock> {
-  const lockPath = `${file}.lock`;
-  if (!(timeoutMs >= 0)) throw new RangeError(`lockTimeoutMs must be >= 0, got ${timeoutMs}`);
-  const deadline = Date.now() + timeoutMs;
-  const token = randomHex(8);
-  for (;;) {
-    signal?.throwIfAborted();
-    let h: fs.FileHandle | undefined;
-    try {
-      h = await fs.open(lockPath, 'wx', 0o600);
-    } catch (e) {
-      if (errCode(e) !== 'EEXIST') throw ioError(lockPath, 'create lock file', e);
-    }
-    if (h) {
-      try {
-        await h.writeFile(`${JSON.stringify({ pid: process.pid, created_at: new Date().toISOString(), token })}\n`);
-        await h.close();
-        return { path: lockPath, token };
-      } catch (e) {
-        await h.close().catch(() => {});
-        await fs.unlink(lockPath).catch(() => {});
-        throw ioError(lockPath, 'write lock file', e);
-      }
-    }
-    const info = await inspectLock(lockPath);
-    if (info?.stale && (await breakStaleLock(lockPath))) continue;
-    if (info && Date.now() >= deadline) {
-      const holder = info?.pid !== undefined ? ` (held by pid ${info.pid})` : '';
-      throw new StoreError('store_locked', `Store ${file} is locked by another process${holder}; gave up after ${timeoutMs} ms.`, lockPath,
-        `Wait for the other tasks command to finish and retry; if none is running, delete the lock file ${lockPath}.`);
-    }
-    await sleep(5 + Math.random() * 20, signal).catch((e: unknown) => { throw signal?.aborted ? signal.reason : e; });
-  }
-}
-
-/** Deletes the lock only if it is still ours (it may have been broken as stale and re-taken by someone else). */
-async function releaseLock(lock: HeldLock): Promise<void> {
-  try {
-    if ((await inspectLock(lock.path))?.token === lock.token) await fs.unlink(lock.path);
-  } catch { /* nothing useful to do; a leftover lock is broken as stale later */ }
 }

@@ -461,7 +461,26 @@ function vm(pid) {
   }
 }
 
-/** Spawns a stdio server, times spawn → initialize result, then reads VmRSS once idle. */
+/** VmRSS/VmHWM of `pid` plus its descendants (a supervised stdio server is two processes). */
+function vmTree(pid) {
+  const kids = (p) => {
+    try {
+      return readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  let rss = 0;
+  let hwm = 0;
+  for (const q of [pid, ...kids(pid).flatMap((k) => [k, ...kids(k)])]) {
+    const m = vm(q);
+    if (Number.isFinite(m.rss)) rss += m.rss;
+    if (Number.isFinite(m.hwm)) hwm += m.hwm;
+  }
+  return { rss: rss || NaN, hwm: hwm || NaN };
+}
+
+/** Spawns a stdio server, times spawn → initialize result, then reads VmRSS (of its process tree) once idle. */
 async function initOnce(argv, env) {
   const t0 = now();
   const child = spawn(NODE, argv, { env, stdio: ['pipe', 'pipe', 'ignore'] });
@@ -481,7 +500,7 @@ async function initOnce(argv, env) {
   if (!/"result"/.test(buf)) throw new Error(`${argv.join(' ')}: initialize failed: ${buf.slice(0, 500)}`);
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   await sleep(150);
-  const mem = vm(child.pid);
+  const mem = vmTree(child.pid);
   child.removeAllListeners('exit');
   const exited = new Promise((r) => child.once('exit', r));
   child.stdin.end();
@@ -498,13 +517,14 @@ async function serverInit(p, report) {
     { key: 'ax', label: 'ax-ts `tasks mcp-server`', argv: [p.bin, 'mcp-server'] },
     { key: 'noop', label: 'ax-ts, one no-op tool', argv: [p.axNoop, 'mcp-server'] },
     { key: 'minimal', label: 'minimal SDK server', argv: [p.minimal] },
+    { key: 'noopIn', label: 'ax-ts, one no-op tool, in-process (isolateStdio: false)', argv: [p.axNoop, 'mcp-server'], env: { AX_BENCH_IN_PROCESS: '1' } },
   ];
   const res = new Map(members.map((m) => [m, { t: [], rss: [], hwm: [] }]));
-  for (const m of members) await initOnce(m.argv, env); // warm-up
+  for (const m of members) await initOnce(m.argv, { ...env, ...m.env }); // warm-up
   const prog = progressLine('spawn → initialize');
   for (let r = 0; r < COUNTS.init; r++) {
     for (const m of rotate(members, r)) {
-      const x = await initOnce(m.argv, env);
+      const x = await initOnce(m.argv, { ...env, ...m.env });
       const o = res.get(m);
       o.t.push(x.t);
       o.rss.push(x.rss);
@@ -512,7 +532,7 @@ async function serverInit(p, report) {
     }
     prog(r + 1, COUNTS.init);
   }
-  const [a, nb, b] = members.map((m) => res.get(m));
+  const [a, nb, b, nin] = members.map((m) => res.get(m));
   const r = ratio(median(a.t), median(b.t));
   const rn = ratio(median(nb.t), median(b.t));
   report.init = {
@@ -521,6 +541,13 @@ async function serverInit(p, report) {
       '|---|---:|---:|---:|---:|---:|---|---|',
       `| spawn → initialize answered, median | ${ms(median(a.t))} ms | ${ms(median(nb.t))} ms | ${ms(median(b.t))} ms | ${rx(r)} | ${rx(rn)} | ≤ 1.20× | ${pf(r <= 1.2)} |`,
       `| p99 | ${ms(p99(a.t))} ms | ${ms(p99(nb.t))} ms | ${ms(p99(b.t))} ms | ${rx(ratio(p99(a.t), p99(b.t)))} | ${rx(ratio(p99(nb.t), p99(b.t)))} | — | — |`,
+      '',
+      'The stdio supervisor (the server re-executes itself so fd 1 is stderr, docs/mcp-server.md#stdio): the no-op server with and without it.',
+      '',
+      '| | supervised (default) | in-process (`isolateStdio: false`) | cost of the supervisor |',
+      '|---|---:|---:|---:|',
+      `| spawn → initialize answered, median | ${ms(median(nb.t))} ms | ${ms(median(nin.t))} ms | +${ms(median(nb.t) - median(nin.t))} ms (${rx(ratio(median(nb.t), median(nin.t)))}) |`,
+      `| idle RSS of the process tree, median | ${mib(median(nb.rss))} | ${mib(median(nin.rss))} | +${mib(median(nb.rss) - median(nin.rss))} |`,
     ],
     mem: Object.fromEntries(members.map((m) => [m.key, { label: m.label, rss: median(res.get(m).rss), hwm: median(res.get(m).hwm) }])),
   };

@@ -272,6 +272,13 @@ export function childrenOf(pid: number): number[] {
   return out;
 }
 
+/** Pids of every live descendant of `pid` (children, their children, …; Linux only). */
+export function descendantsOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const c of childrenOf(pid)) out.push(c, ...descendantsOf(c));
+  return out;
+}
+
 /** Polls `fn` until it is true or `ms` pass; resolves with the last value. */
 export async function until(fn: () => boolean, ms: number, every = 25): Promise<boolean> {
   const end = Date.now() + ms;

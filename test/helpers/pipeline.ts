@@ -42,7 +42,7 @@ export async function pipeline(input: string[] | Buffer, args: string[] = [], op
     writeFileSync(inFile, Array.isArray(input) ? `${input.join('\n')}\n` : input);
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     const server = [process.execPath, '--import', TSX_LOADER, opts.cli ?? CASES_CLI, 'mcp-server', ...args].map(q).join(' ');
-    const script = `cat ${q(inFile)} | ${server} 2>${q(join(dir.path, 'err'))} | cat >${q(join(dir.path, 'out'))}; echo "\${PIPESTATUS[1]}" >${q(join(dir.path, 'rc'))}`;
+    const script = `cat ${q(inFile)} | ${server} 2>>${q(join(dir.path, 'err'))} | cat >${q(join(dir.path, 'out'))}; echo "\${PIPESTATUS[1]}" >${q(join(dir.path, 'rc'))}`;
     const t0 = Date.now();
     await new Promise<void>((resolve, reject) => {
       const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...(opts.env ?? {}) };
