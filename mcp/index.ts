@@ -8,8 +8,10 @@ import { Command } from '../lib/tree/command.ts';
 import { loadTree } from '../lib/tree/lazy.ts';
 import { resolveVersion } from '../lib/run/version.ts';
 import type { ServeSettings } from './startup.ts';
+import { AxError, validationError } from '../lib/contract/errors.ts';
+import type { IdempotencyStore } from '../lib/run/idempotency.ts';
+import { replaySettingsOf } from '../lib/run/run.ts';
 import { TOKEN_ENV } from './token.ts';
-import { validationError } from '../lib/contract/errors.ts';
 import { flagsOf } from '../lib/tree/flagset.ts';
 import { camelCase, type Flag, type FlagSpec } from '../lib/tree/flags.ts';
 import type { RunContext } from '../lib/tree/command.ts';
@@ -27,6 +29,14 @@ export interface McpMountOptions {
   instructions?: string;
   /** serverInfo.name. Default: the root command's name. */
   name?: string;
+  /**
+   * Where the tools' replayed retries are recorded. Default: the `idempotencyStore` given to
+   * `execute`/`main` for the run that started the server, else the file store under the state
+   * directory — the same one the CLI uses, so a CLI call and a tool call with one key replay each other.
+   */
+  idempotencyStore?: IdempotencyStore;
+  /** How long a recorded outcome replays, ms. Default: the run's, else 24 h. */
+  idempotencyTtlMs?: number;
   /**
    * stdio: serve from a re-executed copy of the program whose fd 1 is stderr, so that nothing in the
    * process (handlers, libraries, children, `fs.writeSync(1)`) can reach the protocol pipe. Default
@@ -234,9 +244,11 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
     long:
       'Serve every command as an MCP tool, with the declared prompts and resources, over stdio (default) or Streamable HTTP at /mcp.\n' +
       'HTTP binds loopback only unless --allow-non-loopback is given (then --token-file is required); Host and Origin are checked.\n' +
+      'With --dry-run the server is a preview: every tool call runs as a dry run and nothing is changed.\n' +
       'Use --print-config to get the mcpServers block for Claude Desktop, Claude Code or Cursor.',
     example: `${root.name} mcp-server\n${root.name} mcp-server --transport http --addr 127.0.0.1:8080\n${root.name} mcp-server --print-config`,
     effects: 'non_idempotent',
+    replay: false, // a server is not a call to replay; --idempotency-key is refused below
     output: { kind: 'opaque', mediaType: 'application/json' },
     finishOnSigterm: true, // SIGTERM is the normal way to stop a server: shut down cleanly, exit 0
     flags: {
@@ -253,6 +265,12 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
     },
     run: async (ctx) => {
+      if (ctx.idempotencyKeyGiven) {
+        throw validationError('--idempotency-key makes no sense for mcp-server: a server is not a call that can be retried', 'invalid_flag_for_command', {
+          context: { flag: ctx.flagLabel('idempotency-key'), command: ctx.command.commandPath() },
+          fix: 'Drop --idempotency-key; a client gives idempotency_key per tool call instead.',
+        });
+      }
       const settings: ServeSettings = {
         transport: ctx.flags.transport as 'stdio' | 'http',
         addr: ctx.flags.addr as string,
@@ -271,6 +289,9 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         env: ctx.env,
         log: (line) => ctx.stderr.write(`${line}\n`),
         presets: presetFlags(ctx),
+        dryRun: ctx.dryRun,
+        idempotencyStore: options.idempotencyStore ?? replaySettingsOf(ctx)?.store,
+        idempotencyTtlMs: options.idempotencyTtlMs ?? replaySettingsOf(ctx)?.ttlMs,
       };
       if (ctx.flags.printConfig) {
         // refuse what the server would refuse, without loading the server stack
@@ -292,6 +313,9 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       }
       await loadTree(root); // tools/list describes every command: load the lazy subtrees first
       await startServer(root, settings, ctx.signal);
+      // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)
+      const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : undefined;
+      if (reason instanceof AxError && reason.kind === 'interrupted' && reason.context?.signal === 'SIGINT') throw reason;
       return undefined;
     },
   });

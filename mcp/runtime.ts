@@ -22,7 +22,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   const supervision = s.transport === 'stdio' ? await import('./supervise.ts') : undefined;
   const wire = await supervision?.takeWire(s.env);
   if (!wire) for (const line of exclusionWarnings(root)) log(line); // once: not again in the supervised server process
-  const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log, presets: s.presets };
+  const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log, presets: s.presets, dryRun: s.dryRun, idempotencyStore: s.idempotencyStore, idempotencyTtlMs: s.idempotencyTtlMs };
   if (supervision) {
     const { canSupervise, superviseStdio } = supervision;
     const { serveStdio } = await import('./stdio.ts');

@@ -23,10 +23,12 @@ import type { Command } from '../lib/tree/command.ts';
 import { errorEnvelope } from '../lib/contract/envelope.ts';
 import { endSpan, startTrace } from '../lib/run/trace.ts';
 import type { NotificationLevel } from '../lib/run/logger.ts';
-import { toAxError } from '../lib/contract/errors.ts';
-import { readDeclared } from '../lib/tree/declarations.ts';
+import { toAxError, validationError } from '../lib/contract/errors.ts';
+import { readDeclared, renderTemplate } from '../lib/tree/declarations.ts';
 import type { Interaction } from '../lib/tree/interaction.ts';
 import { completeValue } from '../lib/completion/completion.ts';
+import { injectedInForce } from '../lib/tree/flagset.ts';
+import type { IdempotencyStore } from '../lib/run/idempotency.ts';
 import { invokeCommand, type InvokeOptions } from '../lib/run/invoke.ts';
 import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
@@ -51,6 +53,15 @@ export interface McpServerOptions {
   log?: (line: string) => void;
   /** Flag values applied to every call (the persistent flags given to `mcp-server`); see InvokeOptions.presets. */
   presets?: InvokeOptions['presets'];
+  /**
+   * A preview server (`mcp-server --dry-run`): every tools/call runs as a dry run, whatever the
+   * client sends as `dry_run`; results carry `meta.dry_run: true`; the instructions say so.
+   */
+  dryRun?: boolean;
+  /** Where replayed retries are recorded; default the file store (see ExecuteOptions.idempotencyStore). */
+  idempotencyStore?: IdempotencyStore;
+  /** How long a recorded outcome replays, ms. Default 24 h. */
+  idempotencyTtlMs?: number;
 }
 
 /** The tree's MCP view, computed once per server process and shared by every session. */
@@ -153,6 +164,16 @@ export async function callTool(
   try {
     const { validateArguments } = (argumentsModule ??= await import('../lib/parse/arguments.ts')); // ajv loads on the first call, not at start
     values = validateArguments(ref.command, def.inputSchema, args);
+    if (options.dryRun) {
+      // a preview server: the client cannot turn the dry run off
+      if (!injectedInForce(ref.command, 'dry-run')) {
+        throw validationError(`${name} cannot run as a dry run (its own dry_run flag replaces the standard one), and this server only previews`, 'dry_run_unavailable', {
+          context: { tool: name },
+          fix: 'Ask the user to run the server without --dry-run to call this tool.',
+        });
+      }
+      values = { ...values, dry_run: true };
+    }
   } catch (e) {
     const err = toAxError(e);
     const env = options.env ?? process.env;
@@ -178,6 +199,8 @@ export async function callTool(
         traceparent: extra.trace?.traceparent,
         tracestate: extra.trace?.tracestate,
         tool: name,
+        idempotencyStore: options.idempotencyStore,
+        idempotencyTtlMs: options.idempotencyTtlMs,
       }),
     );
     if (r.exitCode !== 0) {
@@ -202,6 +225,16 @@ export async function callTool(
   }
 }
 
+/** The sentence a preview server (`--dry-run`) adds to its `instructions`. */
+export const PREVIEW_INSTRUCTIONS =
+  'This server is a preview (started with --dry-run): every tool call runs as a dry run and nothing will be changed; results carry meta.dry_run: true and meta.would lists what a real call would do.';
+
+/** The `instructions` of initialize: the author's, and for a preview server the note that nothing will be changed. */
+export function serverInstructions(options: Pick<McpServerOptions, 'instructions' | 'dryRun'>): string | undefined {
+  if (!options.dryRun) return options.instructions;
+  return options.instructions ? `${options.instructions}\n\n${PREVIEW_INSTRUCTIONS}` : PREVIEW_INSTRUCTIONS;
+}
+
 /** A connected-ready SDK Server for one session (stdio: the only one; HTTP: one per session). */
 export function createServer(model: McpModel, options: McpServerOptions): Server {
   const capabilities: Record<string, object> = { tools: { listChanged: false }, logging: {} };
@@ -210,7 +243,7 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
   if (model.prompts.length || model.resources.some((r) => r.decl.uriTemplate)) capabilities.completions = {};
   const server = new AxServer(
     { name: options.name ?? model.root.name, version: options.version },
-    { capabilities, ...(options.instructions ? { instructions: options.instructions } : {}) },
+    { capabilities, ...(serverInstructions(options) ? { instructions: serverInstructions(options) } : {}) },
   );
   // A client's mistake the transport has already answered (400, 406, 415…) is not the server's
   // error: it leaves no line on stderr unless AX_DEBUG is set.

@@ -3,6 +3,7 @@
  * them too (it refuses what the server would refuse) without loading the server stack.
  * Source: SPEC §8.
  */
+import type { IdempotencyStore } from '../lib/run/idempotency.ts';
 import type { Command } from '../lib/tree/command.ts';
 import { validationError } from '../lib/contract/errors.ts';
 import { isPlaceholderVersion } from '../lib/run/version.ts';
@@ -50,6 +51,12 @@ export interface ServeSettings {
   log?: (line: string) => void;
   /** Flag values applied to every tool call (the persistent flags given to `mcp-server`). */
   presets?: ReadonlyMap<string, { spec: FlagSpec; value: unknown }>;
+  /** A preview server: every tools/call runs as a dry run (`mcp-server --dry-run`). */
+  dryRun?: boolean;
+  /** Where replayed retries are recorded; default the file store. */
+  idempotencyStore?: IdempotencyStore;
+  /** How long a recorded outcome replays, ms. Default 24 h. */
+  idempotencyTtlMs?: number;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);

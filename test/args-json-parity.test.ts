@@ -199,7 +199,8 @@ describe('MCP tools/call and --args-json give the same envelope: surfaces fixtur
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'ax-parity-surf-'));
-    session = await connect(FIXTURE, env(home));
+    // each side records replayed keys in its own state directory, so a key used on both replays on neither
+    session = await connect(FIXTURE, { ...env(home), XDG_STATE_HOME: join(home, 'mcp-state') });
     const llms = JSON.parse((await runCli(FIXTURE, ['__schema', '--as=llms'], env(home))).stdout) as Json;
     expect(llms.tools.slice(1)).toEqual(session.tools); // the manifest lists exactly what the server lists
     conv = conventionOf(llms);
@@ -227,7 +228,7 @@ describe('MCP tools/call and --args-json give the same envelope: surfaces fixtur
       }
       const mcp: Outcome[] = [];
       for (const [tool, , args] of cases) mcp.push(await viaMcp(session, tool, args));
-      const cli = await pool(cases.map(([tool, , args]) => () => viaCli(FIXTURE, conv, tool, args, env(home))));
+      const cli = await pool(cases.map(([tool, , args]) => () => viaCli(FIXTURE, conv, tool, args, { ...env(home), XDG_STATE_HOME: join(home, 'cli-state') })));
       cases.forEach(([tool, what, args], i) => expectSame(`${tool} (${what}) ${JSON.stringify(args)}`, mcp[i]!, cli[i]!));
       // Both paths were really exercised: successes and failures of several kinds.
       const kinds = new Set(mcp.filter((m): m is { ok: false; envelope: Json } => !m.ok).map((m) => `${m.envelope.error.kind}/${m.envelope.error.context?.reason ?? ''}`));
@@ -279,7 +280,7 @@ describe('MCP tools/call and --args-json give the same envelope: the demo (tasks
     mkdirSync(join(dir, 'home'));
     env = { TASKS_FILE: file, HOME: join(dir, 'home') };
     seed();
-    session = await connect(TASKS, env);
+    session = await connect(TASKS, { ...env, XDG_STATE_HOME: join(dir, 'mcp-state') }); // see above: one state directory per side
     const llms = JSON.parse((await runCli(TASKS, ['__schema', '--as=llms'], env)).stdout) as Json;
     expect(llms.tools.slice(1)).toEqual(session.tools);
     conv = conventionOf(llms);
@@ -302,7 +303,7 @@ describe('MCP tools/call and --args-json give the same envelope: the demo (tasks
           seed();
           const mcp = await viaMcp(session, tool.name, args);
           seed();
-          const cli = await viaCli(TASKS, conv, tool.name, args, env);
+          const cli = await viaCli(TASKS, conv, tool.name, args, { ...env, XDG_STATE_HOME: join(dir, 'cli-state') });
           expectSame(`${tool.name} (${what}) ${JSON.stringify(args)}`, mcp, cli);
           n++;
         }

@@ -259,7 +259,7 @@ describe('clispec document of the demo (tasks)', () => {
   it('declares the error catalogue with exit codes, and the global arguments', async () => {
     const { doc } = await schemaOf(buildTasksCli());
     const codes = Object.fromEntries((doc.errors as Json[]).map((e) => [e.kind, e.exit_code]));
-    expect(codes).toMatchObject({ validation_error: 2, confirmation_required: 2, internal_error: 1, not_found: 5, idempotency_conflict: 6, store_corrupt: 7, store_locked: 8, store_error: 9, interrupted: 130 });
+    expect(codes).toMatchObject({ validation_error: 2, confirmation_required: 2, internal_error: 1, not_found: 5, idempotency_conflict: 2, store_corrupt: 7, store_locked: 8, store_error: 9, interrupted: 130 });
     expect((doc.global_args as Json[]).map((a) => a.name)).toEqual(['--args-json', '--dry-run', '--format', '--idempotency-key', '--store']);
     expect((doc.global_args as Json[]).find((a) => a.name === '--format')!.enum).toEqual(['json', 'text']);
   });

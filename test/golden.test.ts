@@ -217,7 +217,7 @@ describe('golden: tasks demo CLI (real process)', () => {
 
   it.concurrent.each(TASKS_CASES)('$name', async (c) => {
     const { dir, file } = seededStore(c.store);
-    const env = { TASKS_FILE: file, ...c.env };
+    const env = { TASKS_FILE: file, XDG_STATE_HOME: join(dir, 'state'), ...c.env }; // replayed keys are recorded there
     for (const args of c.before ?? []) expect((await goldenRun(TASKS, args, { env })).code).toBe(0);
     const r = await goldenRun(TASKS, c.args, { env, stdin: c.stdin, program: 'tasks' });
     pin(`tasks/${c.name}`, r, buildTasksCli, dir);

@@ -61,8 +61,17 @@ const INJECTED_GLOBALS = [
   "      --args-json string         all arguments as one JSON object shaped like the command's inputSchema (see __schema --as=llms)",
   '      --dry-run                  show what would change without changing anything',
   '      --format string            output format: json or text (json also: agent, machine; text also: human)',
-  '      --idempotency-key string   key that makes a retried call safe (default: a fresh UUID v4)',
+  KEY_REPLAYS_LINE(),
 ];
+/** The key's help line says per command whether a retry with it replays: it does on a runnable command with undeclared effects… */
+function KEY_REPLAYS_LINE(): string {
+  return '      --idempotency-key string   key that makes a retry safe: a retry with the same key and arguments replays the first outcome instead of running again (default: a fresh UUID v4)';
+}
+/** …and a group (which runs nothing itself) says what the key does on the commands below it. */
+const KEY_ECHOED =
+  "      --idempotency-key string   on a command that replays, a retry with the same key and arguments gets the first outcome again; elsewhere it is only echoed in meta.idempotency_key (each command's help says which; default: a fresh UUID v4)";
+/** The injected flags as a group's help lists them. */
+const GROUP_GLOBALS = [...INJECTED_GLOBALS.slice(0, 3), KEY_ECHOED];
 
 /**
  * Root help. ax-ts adds a visible `schema` command (clispec) to roots that take no positionals; its
@@ -88,7 +97,7 @@ const rootHelp = (schemaShort: string) => [
   INJECTED_GLOBALS[1],
   INJECTED_GLOBALS[2],
   '  -h, --help                     help for tool',
-  INJECTED_GLOBALS[3],
+  KEY_ECHOED, // the root is a group
   '  -V, --verbose count            more output',
   '  -v, --version                  version for tool',
   '',
@@ -176,7 +185,7 @@ const REMOTE_HELP = [
   '  -r, --remote string   remote name',
   '',
   'Global Flags:',
-  ...INJECTED_GLOBALS,
+  ...GROUP_GLOBALS, // remote is a group
   '  -V, --verbose count            more output',
   '',
   'Use "tool remote [command] --help" for more information about a command.',

@@ -266,7 +266,8 @@ describe('schemaDiff (mcp shape)', () => {
       t.db.commands()[0]!.effects = 'non_idempotent';
     }, 'mcp');
     expect(d.breaking.map((c) => `${c.kind} ${c.target}`)).toEqual(['effects_weakened tool db_migrate', 'required_property_added tool list owner']);
-    expect(d.additive.map((c) => `${c.kind} ${c.target}`)).toEqual(['property_added tool list sort']);
+    // a command that becomes non_idempotent replays a retried call: its tool gains idempotency_key
+    expect(d.additive.map((c) => `${c.kind} ${c.target}`)).toEqual(['property_added tool db_migrate idempotency_key', 'property_added tool list sort']);
   });
 
   it('refuses documents of different shapes, or that are not __schema documents', () => {

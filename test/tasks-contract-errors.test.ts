@@ -319,21 +319,23 @@ describe.concurrent('tasks CLI: bad input gives exit code, empty stdout and one 
     expect(b.read()).toBe(before);
   }, TIMEOUT);
 
-  it('idempotency conflict: same key, other arguments → idempotency_conflict (exit 6), nothing created', async () => {
+  it('idempotency conflict: same key, other arguments → idempotency_conflict (exit 2, the toolkit\'s), nothing created', async () => {
     const b = box();
     const first = await b.runTasks(['add', 'water plants', '--idempotency-key', 'k-1']);
     expect(first.code).toBe(0);
     const before = b.read();
     const r = await b.runTasks(['add', 'water the plants', '--idempotency-key', 'k-1']);
-    expectFailure(r, 6, 'idempotency_conflict');
+    expectFailure(r, 2, 'idempotency_conflict');
     expect(b.mask(r.stderr)).toBe(errLine({
-      kind: 'idempotency_conflict', message: 'idempotency key "k-1" was already used with different arguments (it created task 3)', exit_code: 6,
-      actionable_fix: 'Use a new --idempotency-key for a new task, or repeat the original arguments exactly to get the original result again.',
-      context: { idempotency_key: 'k-1', task_id: 3 },
+      kind: 'idempotency_conflict', message: '--idempotency-key "k-1" was already used with different arguments', exit_code: 2, retryable: false,
+      actionable_fix: "Use a new --idempotency-key for a new call, or repeat the first call's arguments exactly to get its outcome again.",
+      context: { idempotency_key: 'k-1', command: 'tasks add' },
     }));
     expect(b.read()).toBe(before);
-    // The same conflict is reported in a dry run.
-    expectFailure(await b.runTasks(['add', '--dry-run', 'other', '--idempotency-key', 'k-1']), 6, 'idempotency_conflict');
+    // A dry run never consults or records a key: it previews the new task.
+    const dry = await b.runTasks(['add', '--dry-run', 'other', '--idempotency-key', 'k-1']);
+    expect(dry.code).toBe(0);
+    expect(b.read()).toBe(before);
   }, TIMEOUT);
 
   it('human mode: a readable error with the fix on stderr (no JSON), same exit code', async () => {

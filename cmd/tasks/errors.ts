@@ -13,13 +13,6 @@ export const notFound = defineError({
   description: 'No task has the given id (it never existed or was deleted). Nothing was changed.',
 });
 
-/** The same --idempotency-key was used before with different arguments. Exit 6. */
-export const idempotencyConflict = defineError({
-  kind: 'idempotency_conflict',
-  exitCode: 6,
-  description: 'The --idempotency-key was already used with different arguments; nothing was created.',
-});
-
 /** The store file exists but is not a valid tasks store. Exit 7. */
 export const storeCorrupt = defineError({
   kind: 'store_corrupt',

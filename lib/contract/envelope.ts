@@ -27,6 +27,8 @@ export interface SuccessMeta {
   provenance?: Record<string, unknown>;
   /** URIs of the declared resources the handler attached (`ctx.attach`); over MCP their content follows the text item. */
   attached?: string[];
+  /** This outcome was recorded by an earlier call with the same idempotency key and arguments. */
+  replayed?: true;
 }
 
 /**
@@ -42,11 +44,14 @@ export interface ErrorMeta {
   trace_id: string;
   tool: string;
   version: string;
+  /** The failure was recorded by an earlier call with the same idempotency key and arguments. */
+  replayed?: true;
 }
 
 /** The error line: `{"error":{kind,message,exit_code,…},"meta":{trace_id,tool,version,schema_version}}\n`. */
 export function errorLine(err: AxError, meta: ErrorMeta): string {
-  return `${JSON.stringify({ error: err.toJSON(), meta: { ...meta, schema_version: ERROR_SCHEMA_VERSION } })}\n`;
+  const { replayed, ...rest } = meta;
+  return `${JSON.stringify({ error: err.toJSON(), meta: { ...rest, schema_version: ERROR_SCHEMA_VERSION, ...(replayed ? { replayed } : {}) } })}\n`;
 }
 
 /** The error object an MCP `isError` result carries (same shape as the CLI error line). */

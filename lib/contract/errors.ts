@@ -24,6 +24,10 @@ export const ExitCode = {
   auth: 4,
   /** Interrupted by SIGINT. */
   interrupted: 130,
+  /** The reader of stdout went away (`… | head -1`): 128 + SIGPIPE, as a shell reports it. */
+  stdoutClosed: 141,
+  /** Terminated by SIGTERM: 128 + 15. */
+  terminated: 143,
 } as const;
 
 /** One entry of the error catalogue, as listed by `__schema` (`errors`). */
@@ -54,6 +58,15 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
   { kind: 'timeout', exitCode: 3, description: 'The operation did not finish in time.', retryable: true },
   { kind: 'auth_error', exitCode: 4, description: 'Authentication or authorization failed.' },
   { kind: 'interrupted', exitCode: 130, description: 'The run was interrupted (SIGINT or cancellation) before it finished.', retryable: true },
+  { kind: 'idempotency_conflict', exitCode: 2, description: 'The idempotency key was already used with different arguments; nothing was run. Use a new key for a new call.', retryable: false },
+  {
+    kind: 'idempotency_in_progress',
+    exitCode: 2,
+    description: 'Another call with the same idempotency key and arguments is still running; nothing was run. Retry after retry_after_seconds to get its outcome.',
+    retryable: true,
+  },
+  { kind: 'idempotency_store_unavailable', exitCode: 1, description: 'An idempotency key was given but its store cannot be used (no state directory, no permission); nothing was run.', retryable: false },
+  { kind: 'command_failed', exitCode: 1, description: 'The handler reported failure by setting process.exitCode instead of throwing; exit_code is the code it set and context.data what it returned.' },
 ];
 
 const KIND_RE = /^[a-z][a-z0-9_]*$/;
@@ -166,7 +179,9 @@ export class AxError extends Error {
     this.suggestions = options.suggestions?.length ? options.suggestions : undefined;
     this.context = options.context;
     this.retryable = options.retryable ?? catalogue.get(this.kind)?.retryable;
-    this.retryAfterSeconds = options.retryAfterSeconds;
+    // a wait that is not a positive finite number of seconds tells the caller nothing: dropped
+    const after = options.retryAfterSeconds;
+    this.retryAfterSeconds = typeof after === 'number' && Number.isFinite(after) && after > 0 ? after : undefined;
     this.usage = options.usage;
   }
 
@@ -187,13 +202,49 @@ export function validationError(message: string, reason: string, options: AxErro
   return new AxError('validation_error', message, { ...options, context: { reason, ...options.context } });
 }
 
+/** How many `cause` links {@link toAxError} follows (a cycle or an absurd chain stops there). */
+const MAX_CAUSE_DEPTH = 16;
+
 /**
- * Turns anything thrown into an {@link AxError}: an AxError passes through; an AbortError becomes
- * `interrupted`; anything else becomes `internal_error` with a readable message (plain objects are
- * JSON-encoded, never `[object Object]`). Stacks never reach stdout.
+ * Turns anything thrown into an {@link AxError}, in this order:
+ * - an AxError passes through;
+ * - an AxError anywhere in the `cause` chain (`new Error('load config', { cause: axErr })`) gives its
+ *   kind, exit code, fix, context and retry fields, with the outer messages in front of its own;
+ * - a `TimeoutError` (from `AbortSignal.timeout()`, `fetch`), itself or in the chain, becomes a
+ *   retryable `timeout` (exit 3);
+ * - an `AbortError` becomes `interrupted`;
+ * - anything else becomes `internal_error` with a readable message (plain objects are JSON-encoded,
+ *   never `[object Object]`). Stacks never reach stdout.
  */
 export function toAxError(thrown: unknown): AxError {
   if (thrown instanceof AxError) return thrown;
+  const chain: unknown[] = [thrown];
+  for (let c = thrown; chain.length <= MAX_CAUSE_DEPTH && c instanceof Error && c.cause !== undefined && !chain.includes(c.cause); ) {
+    c = c.cause;
+    chain.push(c);
+  }
+  const inner = chain.find((c): c is AxError => c instanceof AxError);
+  if (inner) {
+    const outer = chain.slice(0, chain.indexOf(inner)).map((c) => describeThrown(c)).filter((m) => m && m !== inner.message);
+    return new AxError(inner.kind, [...outer, inner.message].join(': '), {
+      cause: thrown,
+      exitCode: inner.exitCode,
+      fix: inner.fix,
+      suggestions: inner.suggestions,
+      context: inner.context,
+      retryable: inner.retryable,
+      retryAfterSeconds: inner.retryAfterSeconds,
+      usage: inner.usage,
+    });
+  }
+  const timedOut = chain.find((c) => c instanceof Error && c.name === 'TimeoutError');
+  if (timedOut) {
+    return new AxError('timeout', describeThrown(thrown) || 'the operation timed out', {
+      cause: thrown,
+      retryable: true,
+      fix: 'Retry later, or allow more time if the command has a timeout setting.',
+    });
+  }
   if (thrown instanceof Error && thrown.name === 'AbortError') {
     return new AxError('interrupted', 'the run was cancelled before it finished', { cause: thrown });
   }

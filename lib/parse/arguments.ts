@@ -12,6 +12,7 @@ import { validationError, type AxError } from '../contract/errors.ts';
 import type { JsonSchema } from './input-schema.ts';
 import type { FlagSpec } from '../tree/flags.ts';
 import { unknownPropertyError } from './validate.ts';
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../contract/depth.ts';
 
 let ajv: Ajv2020 | undefined;
 const cache = new WeakMap<Command, ValidateFunction>();
@@ -79,6 +80,12 @@ export function validateArguments(cmd: Command, schema: JsonSchema, args: unknow
   if (args === undefined || args === null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) {
     throw validationError('tool arguments must be a JSON object', 'invalid_arguments', { fix: 'Send arguments as an object shaped like the inputSchema.' });
+  }
+  if (nestsDeeperThan(args)) {
+    throw validationError(`tool arguments nest more than ${MAX_INPUT_DEPTH} levels deep`, 'too_deep', {
+      context: { max_depth: MAX_INPUT_DEPTH },
+      fix: `Send arguments nested at most ${MAX_INPUT_DEPTH} levels deep, shaped like the inputSchema.`,
+    });
   }
   const known = (schema.properties ?? {}) as Record<string, unknown>;
   for (const k of Object.keys(args as object)) if (!Object.hasOwn(known, k)) throw unknownPropertyError(cmd, k);

@@ -14,6 +14,7 @@ import { endSpan } from './trace.ts';
 import type { NotificationLevel } from './logger.ts';
 import type { ResourceContent } from '../tree/declarations.ts';
 import type { Interaction } from '../tree/interaction.ts';
+import type { IdempotencyStore } from './idempotency.ts';
 
 /** Options of {@link invokeCommand}. */
 export interface InvokeOptions {
@@ -48,6 +49,12 @@ export interface InvokeOptions {
    * `dry-run: true` applies always — a call cannot turn it off.
    */
   presets?: ReadonlyMap<string, { spec: FlagSpec; value: unknown }>;
+  /** Where replayed retries are recorded (see ExecuteOptions.idempotencyStore). */
+  idempotencyStore?: IdempotencyStore;
+  /** How long a recorded outcome replays, ms. Default 24 h. */
+  idempotencyTtlMs?: number;
+  /** How long a retry waits for a call holding its key, ms. Default 5000. */
+  idempotencyWaitMs?: number;
 }
 
 /** What an in-process call produced. */
@@ -82,7 +89,7 @@ function buffer(): { stream: { write(s: string | Uint8Array): boolean; isTTY: fa
 export async function invokeCommand(root: Command, cmd: Command, values: Record<string, unknown>, options: InvokeOptions = {}): Promise<InvokeResult> {
   const out = buffer();
   const err = buffer();
-  const env: RunEnv = runEnv(root, { stdout: out.stream, stderr: err.stream, stdinIsTTY: false, env: options.env, signal: options.signal, version: options.version, onProgress: options.onProgress }, 'json', { traceparent: options.traceparent, tracestate: options.tracestate });
+  const env: RunEnv = runEnv(root, { stdout: out.stream, stderr: err.stream, stdinIsTTY: false, env: options.env, signal: options.signal, version: options.version, onProgress: options.onProgress, idempotencyStore: options.idempotencyStore, idempotencyTtlMs: options.idempotencyTtlMs, idempotencyWaitMs: options.idempotencyWaitMs }, 'json', { traceparent: options.traceparent, tracestate: options.tracestate });
   let stdin: Readable | undefined;
   env.stdin = () => (stdin ??= Readable.from([])); // an empty stream, made only if the handler reads it
   env.onLog = options.onLog;

@@ -9,9 +9,9 @@ import { execute } from './execute.ts';
 import { type ExecuteOptions } from './options.ts';
 
 /** Exit code when the reader of stdout goes away (`| head -1`): 128 + SIGPIPE, as a shell reports it. */
-export const EXIT_STDOUT_CLOSED = 141;
+export const EXIT_STDOUT_CLOSED = ExitCode.stdoutClosed;
 /** Exit code for SIGTERM: 128 + 15. */
-export const EXIT_TERMINATED = 143;
+export const EXIT_TERMINATED = ExitCode.terminated;
 
 /** Options of {@link main}. */
 export interface MainOptions extends ExecuteOptions {
@@ -22,7 +22,9 @@ export interface MainOptions extends ExecuteOptions {
 /**
  * Runs the tree as the real process and sets `process.exitCode`:
  * - SIGINT aborts `ctx.signal` and ends in `interrupted` (exit 130); SIGTERM likewise with exit 143;
- *   a second signal (of either kind) exits at once, still writing the error line;
+ *   a second signal (of either kind) exits at once, still writing the error line; a signal that
+ *   arrives once the command has finished (its outcome written) changes nothing: the process
+ *   flushes and ends with the run's own exit code;
  * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141; any other stdout
  *   write error is reported as `internal_error` on stderr (exit 1); stderr write errors are ignored;
  * - a stray rejection or exception from a handler's leftovers fails the run with `internal_error`
@@ -50,7 +52,10 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
       context: { signal: name },
       fix: 'Run the command again; if it changed state, check that state first.',
     });
-    if (signals.SIGINT + signals.SIGTERM > 1 || finished) exitNow(error, exitCode); // a second signal, of either kind, exits at once
+    // The run is over and its outcome written: nothing was interrupted, so say nothing more and end
+    // with the run's own exit code (a signal now must not turn a committed write into `interrupted`).
+    if (finished) flushThenExit?.();
+    else if (signals.SIGINT + signals.SIGTERM > 1) exitNow(error, exitCode); // a second signal, of either kind, exits at once
     else ac.abort(error);
   };
   const onInt = onSignal('SIGINT');
@@ -90,6 +95,7 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   const outer = options.signal;
   if (outer) outer.addEventListener('abort', () => ac.abort(outer.reason), { once: true });
   let code: number;
+  let flushThenExit: (() => void) | undefined;
   try {
     code = await execute(root, { ...options, signal: ac.signal, onReporter: (r) => (report = r) });
   } finally {
@@ -98,7 +104,7 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   }
   process.exitCode = code;
   const grace = options.graceMs ?? 2000;
-  const flushThenExit = () => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  flushThenExit = () => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   // After a signal the run is over for good: a handle left by a handler that ignored the abort (a
   // server's hung call) must not hold the exit past the shutdown budget. Flush, then exit at once.
   if (signals.SIGINT + signals.SIGTERM > 0) flushThenExit();

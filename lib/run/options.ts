@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { OutputStream } from '../contract/envelope.ts';
+import type { IdempotencyStore } from './idempotency.ts';
 
 /** Options of {@link execute}. Everything defaults to the real process. */
 export interface ExecuteOptions {
@@ -23,6 +24,20 @@ export interface ExecuteOptions {
   version?: string;
   /** Aborting it interrupts the run: exit 130, kind `interrupted`. */
   signal?: AbortSignal;
+  /**
+   * Where replayed retries are recorded (SPEC §2 "Replay"). Default: a file store under
+   * `$XDG_STATE_HOME/<program>/idempotency/` (else `~/.local/state/<program>/idempotency/`), created
+   * on the first call that gives a key to a command that replays. Pass a shared one (e.g. Redis) to
+   * replay across machines.
+   */
+  idempotencyStore?: IdempotencyStore;
+  /** How long a recorded outcome replays, ms. Default 24 hours (`DEFAULT_IDEMPOTENCY_TTL_MS`). */
+  idempotencyTtlMs?: number;
+  /**
+   * How long a retry waits for a call that still holds its key before it answers the retryable
+   * `idempotency_in_progress`, ms. Default 5000.
+   */
+  idempotencyWaitMs?: number;
   /** Receives `ctx.progress` reports. */
   onProgress?: (done: number, total?: number, message?: string) => void;
   /**

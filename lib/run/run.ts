@@ -20,12 +20,17 @@ import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import type { RunContext } from '../tree/command.ts';
 import { AxError, toAxError, type AxErrorOptions } from '../contract/errors.ts';
-import { flagsOf, injectedInForce } from '../tree/flagset.ts';
+import { camelCase } from '../tree/flags.ts';
+import { flagsOf, injectedInForce, replays } from '../tree/flagset.ts';
 import { helpText, useLine } from '../help/help.ts';
 import { findCommand, type Invocation } from '../parse/parse.ts';
-import { renderDefault, visible } from './render.ts';
+import { renderDefault } from './render.ts';
+import { isStream, renderItem, toAsync, write, writeReplayed } from './output.ts';
+import { exitCodeSet, interruptedFix, isReplayed, replayedError, unrecorded } from './failures.ts';
 import type { ExecuteOptions } from './options.ts';
 import { isPlaceholderVersion, resolveVersion } from './version.ts';
+import { DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_IDEMPOTENCY_WAIT_MS } from './idempotency.ts';
+import type { ReplayGate, ReplaySettings } from './replay.ts';
 import { argValues, flagLabel, flagValues, validateInvocation } from '../parse/validate.ts';
 import { readDeclared, type ResourceContent } from '../tree/declarations.ts';
 import type { Interaction } from '../tree/interaction.ts';
@@ -61,6 +66,8 @@ export interface RunEnv {
   onLog?: (level: NotificationLevel, data: unknown) => void;
   /** The client channel `ctx.confirm`, `ctx.elicit` and `ctx.sample` may ask through (MCP). */
   interaction?: Interaction;
+  /** Where and how long replayed retries are recorded. */
+  replay: ReplaySettings;
 }
 
 /**
@@ -87,6 +94,16 @@ export function runEnv(root: Command, options: ExecuteOptions, mode: Mode, given
     newKey: newIdempotencyKey,
     version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
     onProgress: options.onProgress,
+    replay: replaySettings(options),
+  };
+}
+
+/** The replay settings of a run's options (store, TTL and wait, with their defaults). */
+export function replaySettings(options: Pick<ExecuteOptions, 'idempotencyStore' | 'idempotencyTtlMs' | 'idempotencyWaitMs'>): ReplaySettings {
+  return {
+    store: options.idempotencyStore,
+    ttlMs: options.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
+    waitMs: options.idempotencyWaitMs ?? DEFAULT_IDEMPOTENCY_WAIT_MS,
   };
 }
 
@@ -107,19 +124,6 @@ export interface RunOutcome {
   attachments?: ResourceContent[];
 }
 
-async function write(s: OutputStream, text: string | Uint8Array): Promise<void> {
-  if (text.length === 0) return;
-  const ok = s.write(text);
-  const ev = s as unknown as { once?: (e: string, cb: () => void) => unknown; writableNeedDrain?: boolean };
-  if (ok === false && typeof ev.once === 'function') await new Promise<void>((r) => ev.once!('drain', r));
-}
-
-function isStream(v: unknown): v is AsyncIterable<unknown> | Iterable<unknown> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  if (Symbol.asyncIterator in v) return true;
-  return Symbol.iterator in v && typeof (v as { next?: unknown }).next === 'function';
-}
-
 /** How long a handler may take to settle after its signal aborts before the run is reported interrupted (ms). */
 export const ABORT_GRACE_MS = 1000;
 
@@ -133,12 +137,14 @@ export const SHUTDOWN_BUDGET_MS = 3000;
 /**
  * Resolves to `p` unless `signal` aborts. After an abort, `p` gets up to {@link ABORT_GRACE_MS}
  * ({@link SHUTDOWN_BUDGET_MS} for a `finishOnSigterm` command) to settle (so a handler can stop
- * cleanly: close files, shut a server down), then the run rejects with `interrupted` (exit 130)
- * whatever `p` did — except that a `finishOnSigterm` command that settles after SIGTERM finishes
- * normally; a late result is dropped.
+ * cleanly: close files, shut a server down, or finish a write it has started). A result that
+ * arrives within the grace stands, for SIGINT as for SIGTERM: the work is done, and reporting it
+ * `interrupted` would make a blind retry repeat it. A rejection after the abort, or no answer
+ * within the grace, ends the run `interrupted` (a late result is dropped). An abort whose reason is
+ * another AxError (`main()`'s stray-error and never-settles aborts) fails the run with that error
+ * even if a result arrives.
  */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal, finishOnSigterm = false): Promise<T> {
-  const finishing = () => finishOnSigterm && signal.reason instanceof AxError && signal.reason.context?.signal === 'SIGTERM';
   p.catch(() => {}); // a rejection after the abort must not become an unhandled rejection
   return new Promise<T>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
@@ -154,7 +160,8 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal, finishOnSigterm = fals
     p.then(
       (v) => {
         done();
-        if (signal.aborted && !finishing()) reject(interrupted(signal));
+        // an abort for a stray error or a promise that can never settle fails the run whatever it returns
+        if (signal.aborted && signal.reason instanceof AxError && signal.reason.kind !== 'interrupted') reject(signal.reason);
         else resolve(v);
       },
       (e) => {
@@ -203,7 +210,7 @@ export function reportError(thrown: unknown, env: RunEnv): number {
     env.stderr.write(`${err.cause.stack}\n`);
   }
   if (env.mode === 'json') {
-    env.stderr.write(errorLine(err, { trace_id: env.traceId, tool: env.root.name, version: env.version() }));
+    env.stderr.write(errorLine(err, { trace_id: env.traceId, tool: env.root.name, version: env.version(), ...(isReplayed(err) ? { replayed: true as const } : {}) }));
   } else {
     let usage: string | undefined;
     if (err.usage) {
@@ -348,7 +355,8 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
     perform: async (description, effect, rehearsal) => {
       if (dryRun) {
         would.push(description);
-        return rehearsal;
+        // ax-go's Perform: a function rehearsal runs in the dry run, and its error is the run's error
+        return (typeof rehearsal === 'function' ? (rehearsal as () => unknown)() : rehearsal) as never;
       }
       return effect();
     },
@@ -373,7 +381,30 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
     if (provenance) m.provenance = provenance;
     return m;
   };
+  contexts.set(ctx, env.replay);
+  const replaying = givenKey !== '' && !dryRun && replays(cmd);
+  let gate: ReplayGate | undefined;
+  let running: Promise<unknown> | undefined;
   try {
+    if (replaying) {
+      const { openGate, fingerprint } = await import('./replay.ts');
+      const builtin = [...flagsOf(cmd).values()].filter((f) => f.builtin).map((f) => camelCase(f.name));
+      const bound = Object.fromEntries(Object.entries(flags).filter(([k]) => !builtin.includes(k)));
+      const opened = await openGate({
+        scope: { program: env.root.name, command: cmd.commandPath(), key: givenKey },
+        fingerprint: await fingerprint({ flags: bound, args: ctx.args }),
+        settings: env.replay,
+        env: env.env,
+        signal: env.signal,
+        keyLabel: label('idempotency-key'),
+      });
+      if ('replay' in opened) {
+        const rec = opened.replay;
+        if (rec.kind === 'error') throw replayedError(rec);
+        return { exitCode: 0, ...(await writeReplayed(rec, cmd, ctx, { mode: env.mode, stdout, stderr }, meta())) };
+      }
+      gate = opened.gate;
+    }
     if (env.signal.aborted) throw interrupted(env.signal);
     const hooks = hooksOf(cmd);
     const call = (fn: (c: RunContext) => unknown) => settle(() => fn(ctx), env.signal, cmd.finishOnSigterm);
@@ -381,7 +412,15 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
       for (const h of hooks.post) await call(h);
     };
     for (const h of hooks.pre) await call(h);
-    const result = await call(cmd.run!);
+    const exitCodeBefore = process.exitCode;
+    // `running` is the handler's own promise: after an interrupt, a late success is still recorded
+    const result = await call((c) => {
+      const r = cmd.run!(c);
+      running = Promise.resolve(r);
+      return r;
+    });
+    const failed = exitCodeSet(exitCodeBefore, result);
+    if (failed) throw failed;
     // post hooks run before a document is written, so one that fails leaves no success envelope behind;
     // a stream's run after its last item
     const streaming = isStream(result) || cmd.output?.kind === 'stream';
@@ -394,12 +433,23 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
             context: { reason: 'binary_to_terminal', media_type: cmd.output.mediaType ?? null },
           });
         }
+        // bytes are not recorded for replay: a retry with the key runs again (and says so)
+        if (gate) {
+          await gate.release();
+          gate = undefined;
+          ctx.warn(unrecorded(label));
+        }
         await write(stdout, result);
-      } else if (result !== undefined && result !== null) await write(stdout, typeof result === 'string' ? result : `${JSON.stringify(result)}\n`);
+      } else {
+        const text = result === undefined || result === null ? '' : typeof result === 'string' ? result : `${JSON.stringify(result)}\n`;
+        if (gate && !(await gate.complete({ exitCode: 0, kind: 'opaque', text }))) ctx.warn(unrecorded(label));
+        await write(stdout, text);
+      }
       return { exitCode: 0, payload: result, attachments };
     }
     if (isStream(result) || cmd.output?.kind === 'stream') {
       const items: unknown[] | undefined = env.collectItems ? [] : undefined; // only the MCP bridge needs them all
+      const texts: string[] | undefined = gate ? [] : undefined; // what a replay writes again
       const iterable = (result ?? []) as AsyncIterable<unknown>;
       const it = (Symbol.asyncIterator in iterable ? iterable : toAsync(iterable as Iterable<unknown>))[Symbol.asyncIterator]();
       try {
@@ -407,6 +457,7 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
           const step = await raceAbort(it.next(), env.signal);
           if (step.done) break;
           items?.push(step.value);
+          texts?.push(JSON.stringify(step.value === undefined ? null : step.value));
           await write(stdout, env.mode === 'json' ? successLine(step.value, meta()) : renderItem(cmd, step.value, ctx));
           // A generator that never awaits I/O would starve the event loop: signals and a closed stdout
           // (EPIPE) could never be noticed. Let the loop turn now and then.
@@ -416,9 +467,14 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
       } finally {
         void it.return?.().catch(() => {}); // let the generator run its finally blocks
       }
+      const late = exitCodeSet(exitCodeBefore, items);
+      if (late) throw late;
       await postHooks();
+      if (gate && !(await gate.complete({ exitCode: 0, kind: 'stream', items: texts }))) ctx.warn(unrecorded(label));
       return { exitCode: 0, items: items ?? [], stream: true, attachments };
     }
+    // recorded before it is written: once a caller can see the result, a retry replays it
+    if (gate && !(await gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) }))) ctx.warn(unrecorded(label));
     if (env.mode === 'json') await write(stdout, successLine(result, meta()));
     else {
       const text = cmd.render ? cmd.render(result, ctx) : renderDefault(result);
@@ -426,6 +482,21 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
       if (dryRun) stderr.write(`Dry run: nothing was changed.${would.length ? ` Would: ${would.join('; ')}.` : ''}\n`);
     }
     return { exitCode: 0, payload: result, attachments };
+  } catch (e) {
+    let err = toAxError(e);
+    if (err.kind === 'interrupted') err = interruptedFix(err, cmd, replaying, label);
+    if (gate) {
+      if (err.kind === 'interrupted' && running) {
+        // the handler may still finish its work: record a late success so a retry replays it
+        const g = gate;
+        running.then(
+          (v) => void (isStream(v) || (cmd.output?.kind ?? 'data') !== 'data' ? g.release() : g.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(v === undefined ? null : v) })),
+          () => void g.release(),
+        );
+      } else if (err.retryable || err.kind === 'interrupted') await gate.release();
+      else await gate.complete({ exitCode: err.exitCode, kind: 'error', error: err.toJSON() });
+    }
+    throw err;
   } finally {
     closed = true;
   }
@@ -445,14 +516,12 @@ function runLogger(cmd: Command, env: RunEnv, stderr: OutputStream, isClosed: ()
   });
 }
 
-async function* toAsync<T>(it: Iterable<T>): AsyncIterable<T> {
-  yield* it;
-}
+const contexts = new WeakMap<RunContext, ReplaySettings>();
 
-function renderItem(cmd: Command, item: unknown, ctx: RunContext): string {
-  if (cmd.render) {
-    const t = cmd.render(item, ctx);
-    return typeof t === 'string' ? (t.endsWith('\n') ? t : `${t}\n`) : '';
-  }
-  return typeof item === 'string' ? `${visible(item)}\n` : `${JSON.stringify(item)}\n`;
+/**
+ * @internal The replay settings of the run a context belongs to: `mcp-server` hands its run's store
+ * (the `idempotencyStore` option of execute/main) to the calls it serves.
+ */
+export function replaySettingsOf(ctx: RunContext): ReplaySettings | undefined {
+  return contexts.get(ctx);
 }

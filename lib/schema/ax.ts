@@ -129,6 +129,19 @@ const ERROR_LINE_SCHEMA: Json = {
 };
 
 /**
+ * Every code a run can end with, code → name: the fixed table ({@link ExitCode}: 0–4, 130, 141
+ * `stdout_closed`, 143 `terminated`)
+ * and each catalogue kind's code, an author's code named by its kinds (`"5": "not_found"`).
+ */
+function exitCodeTable(): Record<string, string> {
+  const names = new Map<number, string>(Object.entries(ExitCode).map(([k, v]) => [v as number, k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]));
+  const byCode = new Map<number, string[]>();
+  for (const e of errorCatalogue()) if (!names.has(e.exitCode)) byCode.set(e.exitCode, [...(byCode.get(e.exitCode) ?? []), e.kind]);
+  for (const [code, kinds] of byCode) names.set(code, kinds.join(', '));
+  return Object.fromEntries([...names].sort((a, b) => a[0] - b[0]).map(([c, n]) => [String(c), n]));
+}
+
+/**
  * The ax document of a tree.
  * @throws AxError `validation_error` (exit 2) on a tool-name collision, an invalid tool name or a
  *   duplicate prompt/resource declaration (the same checks the MCP server makes at start).
@@ -143,14 +156,14 @@ export function axDocument(root: Command, version: string): Json {
     mode_detection: MODE_DETECTION,
     success_envelope: {
       stream: 'stdout',
-      format: 'json mode: one line {"data":<payload>,"meta":{"trace_id","span_id","idempotency_key","dry_run"?,"warnings"?,"would"?,"provenance"?}}; a stream (output.kind "stream") writes one such line per item (NDJSON)',
+      format: 'json mode: one line {"data":<payload>,"meta":{"trace_id","span_id","idempotency_key","dry_run"?,"warnings"?,"would"?,"provenance"?,"replayed"?}}; a stream (output.kind "stream") writes one such line per item (NDJSON)',
     },
     error_envelope: {
       stream: 'stderr',
       format: 'json mode: exactly one JSON line, the last line of stderr; stdout carries nothing more',
       schema_version: ERROR_SCHEMA_VERSION,
       schema: ERROR_LINE_SCHEMA,
-      exit_codes: Object.fromEntries(Object.entries(ExitCode).map(([k, v]) => [String(v), k])),
+      exit_codes: exitCodeTable(),
     },
     errors: errorCatalogue().map((e) => ({ kind: e.kind, exit_code: e.exitCode, retryable: e.retryable === true, description: e.description })),
     command: commandEntry(root, toolNames),

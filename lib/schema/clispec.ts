@@ -213,7 +213,8 @@ function commandEntry(root: Command, cmd: Command): Json {
     return x;
   });
   for (const f of [...flagsOf(cmd).values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (f.spec.hidden || global.get(f.name) === f.spec || f.name === 'help') continue;
+    // an injected flag is global even where its usage is worded for the command (--idempotency-key)
+    if (f.spec.hidden || global.get(f.name) === f.spec || (f.builtin && global.has(f.name)) || f.name === 'help') continue;
     args.push(flagArg(f));
   }
   e.args = args;

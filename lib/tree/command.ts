@@ -88,14 +88,20 @@ export interface CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDe
    * `non_idempotent`, false otherwise. Set false for a command that only adds (a create).
    */
   destructive?: boolean;
+  /**
+   * Whether a retry with the same `--idempotency-key` and arguments replays the first outcome
+   * (SPEC §2 "Replay"). Default: true for `non_idempotent` and undeclared `effects`; read-only and
+   * idempotent commands never record. Set false to opt out (the key is then only echoed in `meta`).
+   */
+  replay?: boolean;
   /** Output declaration. */
   output?: OutputDecl;
   /** Flag (long name) that bypasses this command's confirmation prompt (clispec `confirmation_bypass_arg`). */
   confirmationFlag?: string;
   /**
-   * SIGTERM asks this command to finish rather than interrupts it: its signal still aborts, but if
-   * the handler then completes within the grace period its own result stands (a server shutting down
-   * cleanly exits 0). Default false: SIGTERM is reported as `interrupted`, exit 143.
+   * The command shuts something down when signalled (a server): after SIGINT or SIGTERM its handler
+   * gets `SHUTDOWN_BUDGET_MS` (3 s) instead of the usual 1 s to settle. Default false. (For every
+   * command, a result that arrives within its grace stands; docs/contract.md "Signals".)
    */
   finishOnSigterm?: boolean;
   /** Handler; absent = a pure group that prints its help. */
@@ -167,6 +173,8 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   readonly oneRequired: string[][];
   effects?: Effects;
   destructive?: boolean;
+  /** `false`: a retry with the same key runs again (see {@link CommandConfig.replay}). */
+  replay?: boolean;
   output?: OutputDecl;
   confirmationFlag?: string;
   finishOnSigterm: boolean;
@@ -236,6 +244,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     this.oneRequired = config.oneRequired ?? [];
     this.effects = config.effects;
     this.destructive = config.destructive;
+    this.replay = config.replay;
     this.output = config.output;
     this.confirmationFlag = config.confirmationFlag;
     this.finishOnSigterm = config.finishOnSigterm ?? false;
@@ -504,10 +513,13 @@ export interface RunContext<F extends FlagDecls = FlagDecls, A extends readonly 
    */
   guard(description: string): boolean;
   /**
-   * Runs `effect` unless this is a dry run; in a dry run records `description` and returns `rehearsal`
-   * (default undefined) instead.
+   * Runs `effect` unless this is a dry run; in a dry run records `description` in `meta.would` and
+   * returns `rehearsal` (default undefined) instead. A function rehearsal (ax-go's `Perform`) is
+   * called in the dry run and its result returned; if it throws or rejects, that error is the run's
+   * error, so a dry run fails exactly where the real run would (a value that is itself a function
+   * must therefore be wrapped: `() => fn`).
    */
-  perform<T>(description: string, effect: () => T | Promise<T>, rehearsal?: T): Promise<T | undefined>;
+  perform<T>(description: string, effect: () => T | Promise<T>, rehearsal?: T | (() => T | Promise<T>)): Promise<T | undefined>;
   /**
    * Asks for confirmation before a destructive step. Returns at once when the bypass flag
    * (`bypassFlag`, e.g. `'yes'`) is set. Under MCP, when the client declared the elicitation

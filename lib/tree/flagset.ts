@@ -34,7 +34,10 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
   for (let a = cmd.parent; a; a = a.parent) for (const [n, s] of Object.entries(a.persistentFlags)) add(n, s, true, true, false);
   const root = cmd.root();
   for (const [n, s] of Object.entries(INJECTED_PERSISTENT)) {
-    if (!(n in root.persistentFlags) && !(n in root.localFlags)) add(n, s, true, cmd !== root, true);
+    if (n in root.persistentFlags || n in root.localFlags) continue;
+    // the key's help says, per command, whether a retry with it replays (only when the injected flag is in force here)
+    const spec = n === 'idempotency-key' && !out.has(n) ? { ...s, usage: idempotencyKeyUsage(cmd, replaysByDeclaration(cmd)) } : s;
+    add(n, spec, true, cmd !== root, true);
   }
   const shorts = new Map<string, string>();
   for (const f of out.values()) {
@@ -53,6 +56,33 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
   }
   cache.flags = out;
   return out;
+}
+
+/**
+ * Whether a caller-given `--idempotency-key` makes a retry of `cmd` replay the first outcome (SPEC §2
+ * "Replay"): the command runs, its `effects` is `non_idempotent` or undeclared, it has not opted out
+ * with `replay: false`, and the injected `--idempotency-key` is in force (not shadowed by an author's
+ * flag). Read-only and idempotent commands never record: a retry of them is safe without a key. The
+ * one predicate help, the schemas, the inputSchema and the runner share.
+ */
+export function replays(cmd: Command): boolean {
+  return replaysByDeclaration(cmd) && injectedInForce(cmd, 'idempotency-key');
+}
+
+function replaysByDeclaration(cmd: Command): boolean {
+  return cmd.runnable() && cmd.replay !== false && cmd.effects !== 'read_only' && cmd.effects !== 'idempotent';
+}
+
+/** What `--idempotency-key` does on a command, in words for its help text and schema descriptions. */
+function idempotencyKeyUsage(cmd: Command, replaying: boolean): string {
+  if (replaying) return 'key that makes a retry safe: a retry with the same key and arguments replays the first outcome instead of running again (default: a fresh UUID v4)';
+  if (cmd.effects === 'read_only' || cmd.effects === 'idempotent') {
+    return `key echoed in meta.idempotency_key; this command is ${cmd.effects === 'read_only' ? 'read-only' : 'idempotent'}, so a retry is safe without it and nothing is replayed (default: a fresh UUID v4)`;
+  }
+  if (!cmd.runnable()) {
+    return "on a command that replays, a retry with the same key and arguments gets the first outcome again; elsewhere it is only echoed in meta.idempotency_key (each command's help says which; default: a fresh UUID v4)";
+  }
+  return 'key echoed in meta.idempotency_key; this command does not replay, so a retry with it runs again (default: a fresh UUID v4)';
 }
 
 /** The flag a shorthand letter names in a command's set, if any. */

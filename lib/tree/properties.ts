@@ -8,7 +8,7 @@ import { cacheOf, type Command } from './command.ts';
 import type { Flag } from './flags.ts';
 import { validationError } from '../contract/errors.ts';
 import { propertyName } from './flags.ts';
-import { flagsOf } from './flagset.ts';
+import { flagsOf, replays } from './flagset.ts';
 
 /** One inputSchema property and what it binds to: exactly one of `flag` or `arg`. */
 export interface ToolProperty {
@@ -27,7 +27,8 @@ const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json', 'explain']
  * The properties of a command's inputSchema: declared positionals in order, then visible flags not
  * declared `mcp: false` (own
  * local and persistent first, then inherited, each sorted by name). A command's own `--format` (which
- * shadows the global one) is an input; the injected one is not.
+ * shadows the global one) is an input; the injected one is not. The injected `--idempotency-key` is
+ * an input (`idempotency_key`) only on a command that replays ({@link replays}).
  * @throws AxError `validation_error` (exit 2, reason `property_collision`) when two inputs map to the
  *   same property name (e.g. `--max-width` and `--max_width`, or a flag and a positional of one
  *   name), naming both — an author error, refused like a tool-name collision.
@@ -53,10 +54,16 @@ export function toolProperties(cmd: Command): ToolProperty[] {
     out.push({ property, arg, argIndex });
   });
   // hidden flags and flags declared `mcp: false` are no tool inputs (SPEC §5); nor is an author's own
-  // bool `help` flag: it is the help flag (Cobra), no more an input than the injected one
+  // bool `help` flag: it is the help flag (Cobra), no more an input than the injected one; and
+  // `idempotency_key` only where a retry with it replays: elsewhere the key would only be echoed
   const helpFlag = (f: Flag) => f.name === 'help' && f.spec.type === 'bool';
+  const keyIsInput = replays(cmd);
   // a command with disableFlagParsing takes no flags from the command line, so none is an input either
-  const all = cmd.disableFlagParsing ? [] : [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden && f.spec.mcp !== false && !(f.builtin && NOT_INPUTS.has(f.name)) && !helpFlag(f));
+  const all = cmd.disableFlagParsing
+    ? []
+    : [...flagsOf(cmd).values()].filter(
+        (f) => !f.spec.hidden && f.spec.mcp !== false && !(f.builtin && (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput))) && !helpFlag(f),
+      );
   const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const f of [...all.filter((f) => !f.inherited).sort(byName), ...all.filter((f) => f.inherited).sort(byName)]) {
     const property = propertyName(f.name);

@@ -1,9 +1,9 @@
-/** `tasks add <title...> [--tag t]... [--due YYYY-MM-DD]`: create a task (dry-run and idempotency aware). */
+/** `tasks add <title...> [--tag t]... [--due YYYY-MM-DD]`: create a task (dry-run aware; retries replay through ax-ts). */
 import { Command, type RunContext } from '../../../lib/index.ts';
-import { idempotencyConflict, invalidValue, withStore } from '../errors.ts';
+import { invalidValue, withStore } from '../errors.ts';
 import { isIsoDate, storePath, taskSchema } from '../model.ts';
 import { taskRef } from '../render.ts';
-import { fingerprintArgs, readStore, updateStore, type StoreData, type Task } from '../store.ts';
+import { readStore, updateStore, type Task } from '../store.ts';
 
 interface AddArgs {
   title: string;
@@ -38,18 +38,6 @@ function addArgs(ctx: RunContext, words: string[], tagsIn: string[], dueIn: stri
   return { title, tags, due: dueIn ?? null };
 }
 
-/** The result remembered under `key`, if the same arguments were used; a conflict error if others were. */
-function replay(ctx: RunContext, data: StoreData, key: string, fingerprint: string): Task | undefined {
-  const prior = data.idempotency[key];
-  if (!prior) return undefined;
-  if (prior.fingerprint === fingerprint) return prior.result;
-  const flag = ctx.flagLabel('idempotency-key');
-  throw idempotencyConflict(`idempotency key ${JSON.stringify(key)} was already used with different arguments (it created task ${prior.result.id})`, {
-    fix: `Use a new ${flag} for a new task, or repeat the original arguments exactly to get the original result again.`,
-    context: { idempotency_key: key, task_id: prior.result.id },
-  });
-}
-
 function newTask(id: number, a: AddArgs): Task {
   return { id, title: a.title, status: 'open', tags: [...a.tags], due: a.due, created_at: new Date().toISOString(), done_at: null };
 }
@@ -78,15 +66,13 @@ export function addCommand(): Command {
     effects: 'non_idempotent',
     destructive: false, // it only adds a task: clients need not treat it as destructive
     output: { schema: taskSchema(), cardinality: 'single', nonDeterministic: ['created_at'] },
+    // A retry with the same --idempotency-key and arguments replays the first result: ax-ts records
+    // it (effects non_idempotent), so the handler below runs at most once per key.
     run: async (ctx) => {
       const a = addArgs(ctx, ctx.args.title, ctx.flags.tag, ctx.flags.due);
       const file = await storePath(ctx);
-      const key = ctx.idempotencyKeyGiven ? ctx.idempotencyKey : undefined;
-      const fp = fingerprintArgs({ command: 'add', title: a.title, tags: a.tags, due: a.due });
       if (ctx.dryRun) {
         const data = await withStore(() => readStore(file));
-        const prior = key === undefined ? undefined : replay(ctx, data, key, fp);
-        if (prior) return prior;
         ctx.guard(`add task ${data.next_id} (${JSON.stringify(a.title)})`);
         return newTask(data.next_id, a);
       }
@@ -94,12 +80,9 @@ export function addCommand(): Command {
         updateStore(
           file,
           (data) => {
-            const prior = key === undefined ? undefined : replay(ctx, data, key, fp);
-            if (prior) return prior;
             const task = newTask(data.next_id, a);
             data.next_id += 1;
             data.tasks.push(task);
-            if (key !== undefined) data.idempotency[key] = { fingerprint: fp, result: structuredClone(task) };
             return task;
           },
           { signal: ctx.signal },

@@ -1,0 +1,66 @@
+/**
+ * The failures a run can end with besides what its handler throws: a recorded failure replayed
+ * (`meta.replayed`), a handler that set `process.exitCode` (`command_failed`), and the fix of an
+ * `interrupted` error of a command that changes state. Used by run.ts.
+ */
+import type { Command } from '../tree/command.ts';
+import { AxError } from '../contract/errors.ts';
+import type { ReplayRecord } from './idempotency.ts';
+import { isStream } from './output.ts';
+
+/** Errors written from a record (their line carries `meta.replayed: true`). */
+const replayedErrors = new WeakSet<AxError>();
+
+/** Whether an error was written from a record (its error line then carries `meta.replayed: true`). */
+export function isReplayed(err: AxError): boolean {
+  return replayedErrors.has(err);
+}
+
+/** The recorded failure as an AxError that prints exactly the recorded `error` object. */
+export function replayedError(rec: ReplayRecord): AxError {
+  const e = rec.error ?? {};
+  const err = new AxError(String(e.kind ?? 'internal_error'), String(e.message ?? ''), { exitCode: rec.exitCode });
+  err.toJSON = () => e;
+  replayedErrors.add(err);
+  return err;
+}
+
+/** The warning of a run whose outcome could not be recorded. */
+export function unrecorded(label: (n: string) => string): string {
+  return `The outcome could not be recorded in the idempotency store: a retry with this ${label('idempotency-key')} would run the command again.`;
+}
+
+/**
+ * A handler that set `process.exitCode` to a non-zero value without throwing (the usual Node way
+ * for lint-style commands) failed: the code it set is restored and becomes the run's exit code,
+ * with what it returned in `context.data` (nothing is lost). `process.exitCode` is process-wide: of
+ * calls that run at the same time in one process (an MCP server), the first to finish while it is
+ * set is the one that fails — such commands should throw instead.
+ */
+export function exitCodeSet(before: typeof process.exitCode, result: unknown): AxError | undefined {
+  const now = process.exitCode;
+  if (now === before || now === undefined || now === null) return undefined;
+  process.exitCode = before;
+  const code = Number(now);
+  if (!Number.isInteger(code) || code === 0) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(JSON.stringify(result === undefined ? null : result)) as unknown;
+  } catch {
+    data = undefined; // not encodable as JSON (a stream, a cycle): left out
+  }
+  return new AxError('command_failed', `the command failed: its handler set process.exitCode to ${code}`, {
+    exitCode: code > 0 && code <= 255 ? code : 1,
+    context: isStream(result) ? { exit_code_set: code } : { exit_code_set: code, data },
+  });
+}
+
+/** The `interrupted` error of a command that changes state says how a retry can be safe. */
+export function interruptedFix(err: AxError, cmd: Command, replaying: boolean, label: (n: string) => string): AxError {
+  if (cmd.effects === 'read_only' || cmd.effects === 'idempotent' || cmd.replay === false) return err; // the default fix already says to check the state
+  const key = label('idempotency-key');
+  const fix = replaying
+    ? `It may have changed state before it stopped. Retry only with the same ${key}: if the first call finished its work, the retry replays its outcome instead of running again.`
+    : `It may have changed state before it stopped: a retry is safe only with the same ${key}, and this call had none that replays, so check that state before running it again.`;
+  return new AxError('interrupted', err.message, { exitCode: err.exitCode, context: err.context, retryable: err.retryable, fix, cause: err.cause ?? err });
+}

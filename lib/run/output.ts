@@ -1,0 +1,74 @@
+/**
+ * Writing a run's output: a chunk with backpressure, stream detection, one stream item in human mode,
+ * and the replay of a recorded outcome (byte for byte, `meta.replayed: true`). Used by run.ts.
+ */
+import type { Command, RunContext } from '../tree/command.ts';
+import type { OutputStream, SuccessMeta } from '../contract/envelope.ts';
+import type { Mode } from '../contract/mode.ts';
+import type { ReplayRecord } from './idempotency.ts';
+import { renderDefault, visible } from './render.ts';
+
+/** Writes `text`, waiting for `drain` when the stream asks for it. */
+export async function write(s: OutputStream, text: string | Uint8Array): Promise<void> {
+  if (text.length === 0) return;
+  const ok = s.write(text);
+  const ev = s as unknown as { once?: (e: string, cb: () => void) => unknown; writableNeedDrain?: boolean };
+  if (ok === false && typeof ev.once === 'function') await new Promise<void>((r) => ev.once!('drain', r));
+}
+
+/** Whether a handler's result is a stream (an iterator or async iterable, not an array). */
+export function isStream(v: unknown): v is AsyncIterable<unknown> | Iterable<unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  if (Symbol.asyncIterator in v) return true;
+  return Symbol.iterator in v && typeof (v as { next?: unknown }).next === 'function';
+}
+
+/** An iterable as an async iterable. */
+export async function* toAsync<T>(it: Iterable<T>): AsyncIterable<T> {
+  yield* it;
+}
+
+/** One stream item in human mode: the command's `render`, else a string as it is (escaped) or JSON. */
+export function renderItem(cmd: Command, item: unknown, ctx: RunContext): string {
+  if (cmd.render) {
+    const t = cmd.render(item, ctx);
+    return typeof t === 'string' ? (t.endsWith('\n') ? t : `${t}\n`) : '';
+  }
+  return typeof item === 'string' ? `${visible(item)}\n` : `${JSON.stringify(item)}\n`;
+}
+
+
+/** Where a replay writes. */
+export interface ReplayTarget {
+  mode: Mode;
+  stdout: OutputStream;
+  stderr: OutputStream;
+}
+
+/**
+ * Writes a recorded success again: in json mode the recorded `data` (or each item, or the opaque
+ * text) byte for byte with this run's `meta` plus `replayed: true`; in human mode the same values
+ * rendered, and a note on stderr. @returns the values for the run's outcome.
+ */
+export async function writeReplayed(rec: ReplayRecord, cmd: Command, ctx: RunContext, out: ReplayTarget, meta: SuccessMeta): Promise<{ payload?: unknown; items?: unknown[]; stream?: boolean }> {
+  const m = JSON.stringify({ ...meta, replayed: true });
+  if (out.mode === 'human') out.stderr.write('Replayed: a call with this idempotency key and these arguments already ran; this is its outcome.\n');
+  if (rec.kind === 'opaque') {
+    await write(out.stdout, rec.text ?? '');
+    return {};
+  }
+  if (rec.kind === 'stream') {
+    const items = (rec.items ?? []).map((t) => JSON.parse(t) as unknown);
+    for (let i = 0; i < items.length; i++) {
+      await write(out.stdout, out.mode === 'json' ? `{"data":${rec.items![i]},"meta":${m}}\n` : renderItem(cmd, items[i], ctx));
+    }
+    return { items, stream: true };
+  }
+  const payload = JSON.parse(rec.data ?? 'null') as unknown;
+  if (out.mode === 'json') await write(out.stdout, `{"data":${rec.data ?? 'null'},"meta":${m}}\n`);
+  else {
+    const text = cmd.render ? cmd.render(payload, ctx) : renderDefault(payload);
+    if (typeof text === 'string') await write(out.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  }
+  return { payload };
+}

@@ -1,0 +1,142 @@
+/**
+ * Replayed retries (SPEC §2 "Replay", beyond ax-go): the gate a run with a caller-given key passes
+ * before its handler runs. It claims the key in the {@link IdempotencyStore}, replays a recorded
+ * outcome, refuses other arguments (`idempotency_conflict`), waits for a run that holds the key
+ * (then replays it, or answers `idempotency_in_progress`), and records the outcome at the end.
+ * Loaded only by runs that give a key to a command that replays.
+ */
+import { AxError } from '../contract/errors.ts';
+import { fileIdempotencyStore, defaultIdempotencyDir } from './file-store.ts';
+import { CLAIM_LEASE_MS, type IdempotencyStore, type ReplayRecord, type ReplayScope } from './idempotency.ts';
+
+/** How a run reaches its store and how long it keeps and waits. */
+export interface ReplaySettings {
+  /** The author's store; default: the file store under the state directory of `program`. */
+  store?: IdempotencyStore;
+  /** How long an outcome is kept, ms. */
+  ttlMs: number;
+  /** How long a retry waits for a run holding its key, ms. */
+  waitMs: number;
+}
+
+/** An open claim: record or release it exactly once. */
+export interface ReplayGate {
+  /** Records the outcome (a success or a non-retryable failure). @returns false when the store failed. */
+  complete(record: Omit<ReplayRecord, 'recordedAt'>): Promise<boolean>;
+  /** Frees the key without recording (a retryable failure or an interrupt). Never throws. */
+  release(): Promise<void>;
+}
+
+const fileStores = new Map<string, IdempotencyStore>();
+
+/** The store a run uses. @throws AxError `idempotency_store_unavailable` when there is none. */
+function storeFor(settings: ReplaySettings, program: string, env: Record<string, string | undefined>, keyLabel: string): IdempotencyStore {
+  if (settings.store) return settings.store;
+  const dir = defaultIdempotencyDir(program, env);
+  if (!dir) {
+    throw new AxError('idempotency_store_unavailable', `${keyLabel} was given but there is no place to record it: neither XDG_STATE_HOME nor HOME is set`, {
+      fix: `Set XDG_STATE_HOME (or HOME) so retries can replay, or call without ${keyLabel}.`,
+      context: { reason: 'no_state_directory' },
+    });
+  }
+  let s = fileStores.get(dir);
+  if (!s) fileStores.set(dir, (s = fileIdempotencyStore(dir)));
+  return s;
+}
+
+function unavailable(e: unknown, keyLabel: string): AxError {
+  return new AxError('idempotency_store_unavailable', `${keyLabel} was given but its store cannot be used: ${e instanceof Error ? e.message : String(e)}`, {
+    cause: e,
+    fix: `Make the state directory writable (XDG_STATE_HOME or ~/.local/state), or call without ${keyLabel}.`,
+    context: { reason: 'store_failed' },
+  });
+}
+
+/**
+ * SHA-256 (hex) of the canonical JSON of the bound values (object keys sorted, `undefined` dropped):
+ * the same arguments give the same fingerprint whatever their order on the command line or in JSON.
+ */
+export async function fingerprint(values: Record<string, unknown>): Promise<string> {
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canon)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k) => [k, canon((v as Record<string, unknown>)[k])]))
+        : v;
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(JSON.stringify(canon(values)) ?? 'null').digest('hex');
+}
+
+/** What the gate needs from the run. */
+export interface GateRequest {
+  scope: ReplayScope;
+  fingerprint: string;
+  settings: ReplaySettings;
+  env: Record<string, string | undefined>;
+  signal: AbortSignal;
+  /** `--idempotency-key` on the CLI, `idempotency_key` over MCP. */
+  keyLabel: string;
+}
+
+/**
+ * Passes the gate: resolves with the recorded outcome to replay, or with an open claim.
+ * @throws AxError `idempotency_conflict` (the key was used with other arguments), `idempotency_in_progress`
+ *   (its run still holds it after `waitMs`), `idempotency_store_unavailable`, or `interrupted`.
+ */
+export async function openGate(req: GateRequest): Promise<{ replay: ReplayRecord } | { gate: ReplayGate }> {
+  const store = storeFor(req.settings, req.scope.program, req.env, req.keyLabel);
+  const deadline = Date.now() + req.settings.waitMs;
+  for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
+    let claim;
+    try {
+      claim = await store.claim(req.scope, req.fingerprint, { leaseMs: CLAIM_LEASE_MS });
+    } catch (e) {
+      throw unavailable(e, req.keyLabel);
+    }
+    if (claim.state !== 'claimed' && claim.fingerprint !== req.fingerprint) throw conflict(req);
+    if (claim.state === 'recorded') return { replay: claim.record };
+    if (claim.state === 'claimed') return { gate: openClaim(store, req, claim.token) };
+    if (Date.now() + wait > deadline) {
+      throw new AxError('idempotency_in_progress', `another call with ${req.keyLabel} ${JSON.stringify(req.scope.key)} is still running`, {
+        retryAfterSeconds: 1,
+        fix: `Retry the same call with the same ${req.keyLabel} in a moment: you will get the first call's outcome.`,
+        context: { idempotency_key: req.scope.key },
+      });
+    }
+    if (req.signal.aborted) throw req.signal.reason instanceof AxError ? req.signal.reason : new AxError('interrupted', 'interrupted while waiting for another call with the same idempotency key');
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+function conflict(req: GateRequest): AxError {
+  return new AxError('idempotency_conflict', `${req.keyLabel} ${JSON.stringify(req.scope.key)} was already used with different arguments`, {
+    fix: `Use a new ${req.keyLabel} for a new call, or repeat the first call's arguments exactly to get its outcome again.`,
+    context: { idempotency_key: req.scope.key, command: req.scope.command },
+  });
+}
+
+function openClaim(store: IdempotencyStore, req: GateRequest, token: string): ReplayGate {
+  // keep the claim alive while the handler runs; a holder that dies lets it expire after the lease
+  const timer = setInterval(() => void store.renew(req.scope, token, CLAIM_LEASE_MS).catch(() => {}), CLAIM_LEASE_MS / 3);
+  timer.unref();
+  let done = false;
+  return {
+    async complete(record) {
+      if (done) return true;
+      done = true;
+      clearInterval(timer);
+      try {
+        await store.complete(req.scope, token, req.fingerprint, { ...record, recordedAt: Date.now() }, req.settings.ttlMs);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async release() {
+      if (done) return;
+      done = true;
+      clearInterval(timer);
+      await store.release(req.scope, token).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * The six paths a command runs by, behind one `call`: the CLI process, `--args-json` (a process),
+ * in-process `execute`, and MCP `tools/call` over stdio, HTTP stateful and HTTP stateless (real SDK
+ * clients against real server processes). Every path reports the same {@link Outcome}, so one
+ * table of rules can run through all of them (issue 11: "every path means the same").
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Command } from '../../lib/index.ts';
+import { connectStdio, type StdioConnection } from './mcp.ts';
+import { runCli } from './run.ts';
+import { runScript, TSX_LOADER } from './spawn.ts';
+
+type Json = Record<string, any>;
+
+/** What one call produced, the same shape on every path. */
+export interface Outcome {
+  /** The exit code (MCP: `error.exit_code` of an isError result, else 0). */
+  code: number;
+  /** CLI: stdout; MCP: the text of the result (what `--format json` prints on stdout). */
+  stdout: string;
+  /** The error line / isError envelope (`{error, meta}`), when the call failed. */
+  error?: Json;
+  /** MCP only: the result's isError. */
+  isError?: boolean;
+}
+
+/** One call, in both spellings: argv for the CLI paths, the tool's arguments for the JSON paths. */
+export interface Call {
+  /** The tool name (the command path below the root joined with `_`). */
+  tool: string;
+  /** The command line after the program name. */
+  argv: string[];
+  /** The tool's arguments (MCP `arguments`, the `--args-json` object). */
+  json: Json;
+}
+
+/** A path: how it spells arguments (`argv` or `json`) and how it calls. */
+export interface Path {
+  name: 'cli' | 'args-json' | 'in-process' | 'mcp-stdio' | 'mcp-http' | 'mcp-http-stateless';
+  /** Which spelling of a call this path uses. */
+  spelling: 'argv' | 'json';
+  /** Whether it is an MCP path (tools/list, isError, no `mcp-server` or `__schema` command). */
+  mcp: boolean;
+  call(c: Call): Promise<Outcome>;
+  /** MCP only: the inputSchema of a tool as listed. */
+  inputSchema?(tool: string): Promise<Json>;
+  /** MCP only: the initialize instructions. */
+  instructions?(): string | undefined;
+  close(): Promise<void>;
+}
+
+function lastJsonLine(text: string): Json | undefined {
+  const last = text.trimEnd().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(last) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+function fromProcess(r: { code: number | null; stdout: string; stderr: string }): Outcome {
+  const code = r.code ?? -1;
+  return code === 0 ? { code, stdout: r.stdout } : { code, stdout: r.stdout, error: lastJsonLine(r.stderr) };
+}
+
+function fromTool(result: Json): Outcome {
+  const text = (result.content as { type: string; text: string }[])[0]!.text;
+  if (result.isError) {
+    const error = JSON.parse(text) as Json;
+    return { code: error.error.exit_code as number, stdout: '', error, isError: true };
+  }
+  return { code: 0, stdout: text, isError: false };
+}
+
+/** A process path: `cli` (argv) or `args-json` (the command words, then `--args-json '<json>'`). */
+export function processPath(name: 'cli' | 'args-json', script: string, env: Record<string, string>): Path {
+  return {
+    name,
+    spelling: name === 'cli' ? 'argv' : 'json',
+    mcp: false,
+    call: async (c) => {
+      const argv = name === 'cli' ? c.argv : [...c.tool.split('_'), '--args-json', JSON.stringify(c.json)];
+      return fromProcess(await runScript(script, argv, { ...minimalEnv(), ...env }));
+    },
+    close: async () => {},
+  };
+}
+
+/** The in-process path: `execute` on a fresh tree, with captured streams. */
+export function inProcessPath(build: () => Command, env: Record<string, string>): Path {
+  return {
+    name: 'in-process',
+    spelling: 'argv',
+    mcp: false,
+    call: async (c) => fromProcess(await runCli(build(), c.argv, { env })),
+    close: async () => {},
+  };
+}
+
+/** PATH, TMPDIR, LANG of this process: nothing that changes a CLI's behaviour. */
+export function minimalEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const k of ['PATH', 'TMPDIR', 'LANG']) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+  return env;
+}
+
+function mcpPath(name: Path['name'], client: Client, close: () => Promise<void>): Path {
+  const schemas = new Map<string, Json>();
+  return {
+    name,
+    spelling: 'json',
+    mcp: true,
+    call: async (c) => fromTool((await client.callTool({ name: c.tool, arguments: c.json }, undefined, { timeout: 60_000 })) as Json),
+    inputSchema: async (tool) => {
+      if (!schemas.size) for (const t of (await client.listTools()).tools) schemas.set(t.name, t.inputSchema as Json);
+      return schemas.get(tool)!;
+    },
+    instructions: () => client.getInstructions(),
+    close,
+  };
+}
+
+/** MCP over stdio: `<script> mcp-server ...extra` with the SDK's stdio client. */
+export async function stdioPath(script: string, env: Record<string, string>, extra: string[] = []): Promise<Path & { conn: StdioConnection }> {
+  const conn = await connectStdio(['mcp-server', ...extra], env, script);
+  return { ...mcpPath('mcp-stdio', conn.client, () => conn.close()), conn };
+}
+
+/** A running HTTP server process and its URL. */
+export interface HttpServer {
+  proc: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `<script> mcp-server --transport http --addr 127.0.0.1:0 ...extra` and waits for its URL. */
+export function startHttp(script: string, env: Record<string, string>, extra: string[] = []): Promise<HttpServer> {
+  const proc = spawn(process.execPath, ['--import', TSX_LOADER, script, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...minimalEnv(), HOME: process.env.HOME ?? '/nonexistent', ...env },
+  });
+  let err = '';
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`no URL announced; stderr:\n${err}`));
+    }, 30_000);
+    proc.stderr!.setEncoding('utf8').on('data', (c: string) => {
+      err += c;
+      const m = /listening on (http:\/\/\S+\/mcp)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          proc,
+          url: m[1]!,
+          stop: async () => {
+            if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+            const force = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+            await exited;
+            clearTimeout(force);
+          },
+        });
+      }
+    });
+    void exited.then(() => reject(new Error(`server exited before listening; stderr:\n${err}`)));
+  });
+}
+
+/** An SDK client session on a running HTTP server (stateful or stateless, as the server was started). */
+export async function httpClient(url: string): Promise<Client> {
+  const client = new Client({ name: 'ax-ts-paths', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+/** MCP over HTTP: one server process, one SDK client session. */
+export async function httpPath(script: string, env: Record<string, string>, stateless: boolean, extra: string[] = []): Promise<Path & { server: HttpServer }> {
+  const server = await startHttp(script, env, [...(stateless ? ['--stateless'] : []), ...extra]);
+  const client = await httpClient(server.url);
+  return {
+    ...mcpPath(stateless ? 'mcp-http-stateless' : 'mcp-http', client, async () => {
+      await client.close().catch(() => {});
+      await server.stop();
+    }),
+    server,
+  };
+}
