@@ -240,12 +240,12 @@ async function zsh(script: string, lines: string[], extraEnv: Record<string, str
 }
 
 describe.skipIf(!available.zsh)(title('zsh'), () => {
-  it('completes commands and aliases with descriptions', { timeout: SHELL_TIMEOUT }, async () => {
+  it('completes commands (with descriptions), never aliases (Cobra) or hidden ones', { timeout: SHELL_TIMEOUT }, async () => {
     const [all, d] = await zsh(scripts.zsh!, ['axcomp ', 'axcomp d']);
-    expect(all!.values).toEqual(expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'dp', 'ship', 'help', 'logs']));
-    for (const absent of ['internal-debug', 'legacy', '__complete']) expect(all!.values).not.toContain(absent);
+    expect(all!.values).toEqual(expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'exec', 'help', 'logs']));
+    for (const absent of ['internal-debug', 'legacy', '__complete', '__schema', 'dp', 'ship']) expect(all!.values).not.toContain(absent);
     expect(all!.descriptions.deploy).toBe('Deploy services to an environment');
-    expect(sorted(d!.values)).toEqual(['deploy', 'dp']);
+    expect(sorted(d!.values)).toEqual(['deploy']);
   });
 
   it('completes flags and flag values, --flag=value included', { timeout: SHELL_TIMEOUT }, async () => {
@@ -285,12 +285,12 @@ async function fish(script: string, lines: string[], extraEnv: Record<string, st
 }
 
 describe.skipIf(!available.fish)(title('fish'), () => {
-  it('completes commands and aliases with descriptions', { timeout: SHELL_TIMEOUT }, async () => {
+  it('completes commands (with descriptions), never aliases (Cobra) or hidden ones', { timeout: SHELL_TIMEOUT }, async () => {
     const [all, d] = await fish(scripts.fish!, ['axcomp ', 'axcomp d']);
-    expect(all!.values).toEqual(expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'dp', 'ship', 'help', 'logs']));
-    for (const absent of ['internal-debug', 'legacy', '__complete']) expect(all!.values).not.toContain(absent);
+    expect(all!.values).toEqual(expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'exec', 'help', 'logs']));
+    for (const absent of ['internal-debug', 'legacy', '__complete', '__schema', 'dp', 'ship']) expect(all!.values).not.toContain(absent);
     expect(all!.descriptions.deploy).toBe('Deploy services to an environment');
-    expect(d!.values).toEqual(expect.arrayContaining(['deploy', 'dp']));
+    expect(d!.values).toEqual(['deploy']);
   });
 
   it('completes flags and flag values, --flag=value included', { timeout: SHELL_TIMEOUT }, async () => {

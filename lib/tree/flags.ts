@@ -2,7 +2,7 @@
  * Flag declarations and their values, with pflag semantics (types, zero values, slice handling).
  * Source: spf13/pflag; SPEC §1.
  */
-import { nestsDeeperThan } from '../contract/depth.ts';
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../contract/depth.ts';
 import { validationError } from '../contract/errors.ts';
 import { invalidFlagValue, parseGoAtoi, parseGoBool, parseGoFloat, parseGoInt, readPairs } from './flag-text.ts';
 
@@ -344,7 +344,7 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
       }
       // with a declared schema any JSON value may do (the schema is checked before the handler runs)
       if (!spec.schema && (v === null || typeof v !== 'object' || Array.isArray(v))) badValue(name, spec, raw ?? '');
-      if (nestsDeeperThan(v)) badValue(name, spec, `${(raw ?? '').slice(0, 40)}…`);
+      if (nestsDeeperThan(v)) throw invalidFlagValue(name, spec.short, `${(raw ?? '').slice(0, 40)}…`, `nested more than ${MAX_INPUT_DEPTH} levels deep`, `a JSON object nested at most ${MAX_INPUT_DEPTH} levels deep`);
       return v;
     }
     default: {
