@@ -51,10 +51,10 @@ export async function mcpDemo(main: string, execArgv: string[], env: Record<stri
     const calls: [string, Record<string, unknown>, (r: ToolText) => boolean, string][] = [
       ['add', { title: ['buy', 'milk'], tag: ['home'] }, (r) => !r.isError && (r.structuredContent as { id?: number })?.id === 1, 'task 1 created'],
       ['add', { title: ['call the plumber'], due: '2026-12-01' }, (r) => !r.isError && (r.structuredContent as { id?: number })?.id === 2, 'task 2 created'],
-      ['done', { id: '1' }, (r) => !r.isError && (r.structuredContent as { status?: string })?.status === 'done', 'task 1 done'],
+      ['done', { id: 1 }, (r) => !r.isError && (r.structuredContent as { status?: string })?.status === 'done', 'task 1 done'],
       ['list', { status: 'all' }, (r) => !r.isError && ((r.structuredContent as { result?: unknown[] })?.result?.length ?? 0) === 2, 'two tasks listed'],
-      ['show', { id: '99' }, (r) => r.isError === true && text(r).includes('"kind":"not_found"'), 'an isError result with not_found'],
-      ['rm', { id: '2' }, (r) => r.isError === true && text(r).includes('\\"yes\\"'), 'confirmation_required naming the property yes'],
+      ['show', { id: 99 }, (r) => r.isError === true && text(r).includes('"kind":"not_found"'), 'an isError result with not_found'],
+      ['rm', { id: 2 }, (r) => r.isError === true && text(r).includes('\\"yes\\"'), 'confirmation_required naming the property yes'],
       ['add', { titel: ['typo'] }, (r) => r.isError === true && text(r).includes('did you mean \\"title\\"'), 'unknown property refused, pointing to title'],
     ];
     for (const [name, args, ok, what] of calls) {
