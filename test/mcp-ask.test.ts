@@ -17,6 +17,7 @@ import { CreateMessageRequestSchema, ElicitRequestSchema, type ElicitResult } fr
 import { execute } from '../lib/index.ts';
 import { envelopeOf, REPO, runCasesCli, TSX_LOADER } from './helpers/mcp.ts';
 import { BLOB, PNG, root, WAV } from './fixtures/ask-cli.ts';
+import { announcedUrl } from './helpers/spawn.ts';
 
 const CLI = `${REPO}/test/fixtures/ask-cli.ts`;
 type Mode = 'stdio' | 'http' | 'stateless';
@@ -45,19 +46,9 @@ async function startHttp(mode: 'http' | 'stateless'): Promise<void> {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   servers.push(proc);
-  let err = '';
-  stderrOf.set(mode, () => err);
-  const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no URL announced: ${err}`)), 30_000);
-    proc.stderr!.setEncoding('utf8').on('data', (c: string) => {
-      err += c;
-      const m = /listening on (http:\/\/\S+\/mcp)/.exec(err);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1]!);
-      }
-    });
-  });
+  const announced = announcedUrl(proc);
+  stderrOf.set(mode, announced.stderr);
+  const url = await announced.url;
   urls.set(mode, url);
 }
 

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_CLI, killAll, startServer, type RunningServer } from './fixtures/http-harness.ts';
+import { announcedUrl } from './helpers/spawn.ts';
 
 /** The pinned Inspector; 2.12.0 runs on Node 20 although its engines field asks for 22. */
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
@@ -173,19 +174,7 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
       env: { ...process.env, TASKS_FILE: join(dir, 'http.json') },
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        const t = setTimeout(() => reject(new Error(`demo did not announce its URL:\n${err}`)), 30_000);
-        proc.stderr!.setEncoding('utf8').on('data', (c: string) => {
-          err += c;
-          const m = /listening on (http:\/\/\S+\/mcp)/.exec(err);
-          if (m) {
-            clearTimeout(t);
-            resolve(m[1]!);
-          }
-        });
-        proc.once('exit', (code) => reject(new Error(`demo exited ${code}:\n${err}`)));
-      });
+      const url = await announcedUrl(proc).url;
       const listTools = await inspector([url, '--method', 'tools/list', '--strict']);
       expect(listTools.code, listTools.stderr).toBe(0);
       expect(lint(listTools.stderr, 'Error')).toEqual([]);

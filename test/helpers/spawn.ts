@@ -1,5 +1,5 @@
 /** Running a TypeScript entry as a real process (through tsx) and bounding how many run at once. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
@@ -42,4 +42,29 @@ export async function pool<T>(jobs: (() => Promise<T>)[], n = 4): Promise<T[]> {
     }),
   );
   return out;
+}
+
+/**
+ * Waits for an HTTP MCP server process to announce `listening on http://…/mcp` on stderr.
+ * `stderr()` returns everything it has written so far (also after the URL came). The promise rejects
+ * after `timeoutMs` (default 30 s) or when the process exits first, with the stderr text.
+ */
+export function announcedUrl(proc: ChildProcess, timeoutMs = 30_000): { url: Promise<string>; stderr: () => string } {
+  let err = '';
+  const url = new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no URL announced:\n${err}`)), timeoutMs);
+    proc.stderr!.setEncoding('utf8').on('data', (c: string) => {
+      err += c;
+      const m = /listening on (http:\/\/\S+\/mcp)/.exec(err);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]!);
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(t);
+      reject(new Error(`exited ${code} before announcing its URL:\n${err}`));
+    });
+  });
+  return { url, stderr: () => err };
 }
