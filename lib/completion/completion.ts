@@ -98,6 +98,11 @@ interface Position {
   afterDashDash: boolean;
   /** The last word was a flag that still needs its value: the partial is that value. */
   pending?: Flag;
+  /**
+   * Without TraverseChildren, a flag given before a later command word that the final command does
+   * not accept (an ancestor's local flag): Cobra's parse of the line fails and nothing is completed.
+   */
+  stray?: boolean;
 }
 
 /** Finds a flag by long name, accepting `no-<name>` for negatable bools. */
@@ -118,6 +123,7 @@ function longFlag(cmd: Command, name: string): Flag | undefined {
  */
 function locate(root: Command, words: readonly string[]): Position {
   const pos: Position = { command: root, positionals: [], given: new Set(), afterDashDash: false };
+  const levels: [Command, Flag][] = [];
   for (let i = 0; i < words.length; i++) {
     const tok = words[i]!;
     const cmd = pos.command;
@@ -135,6 +141,7 @@ function locate(root: Command, words: readonly string[]): Position {
         const f = longFlag(cmd, eq >= 0 ? tok.slice(2, eq) : tok.slice(2));
         if (!f) continue;
         pos.given.add(f.name);
+        levels.push([cmd, f]);
         if (eq < 0 && takesValue(f.spec) && f.name === tok.slice(2)) {
           if (i + 1 < words.length) i++;
           else pos.pending = f;
@@ -146,6 +153,7 @@ function locate(root: Command, words: readonly string[]): Position {
         const f = flagByShort(cmd, body[j]!);
         if (!f) continue;
         pos.given.add(f.name);
+        levels.push([cmd, f]);
         if (body[j + 1] === '=') break;
         if (takesValue(f.spec)) {
           if (j === body.length - 1) {
@@ -164,6 +172,9 @@ function locate(root: Command, words: readonly string[]): Position {
     }
     pos.positionals.push(tok);
   }
+  // Cobra's Find hands every flag word to the final command; under TraverseChildren each ancestor
+  // has read its own (Cobra's Traverse)
+  if (!root.traverseChildren) pos.stray = levels.some(([c, f]) => c !== pos.command && flagsOf(pos.command).get(f.name)?.spec !== f.spec && !f.builtin);
   return pos;
 }
 
@@ -255,7 +266,10 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
     }
     return { candidates: subcommands(target, partial), directive: NO_FILE };
   }
-  if (!pos.afterDashDash && index === 0 && cmd.commands().some(available)) {
+  // Cobra: no subcommand names once a local, non-persistent flag of the command was given (unless
+  // TraverseChildren, where a parent's local flags are given before its child's word)
+  const localGiven = !cmd.root().traverseChildren && [...pos.given].some((n) => Object.hasOwn(cmd.localFlags, n));
+  if (!pos.afterDashDash && index === 0 && !localGiven && cmd.commands().some(available)) {
     candidates.push(...subcommands(cmd, partial));
     directive = NO_FILE;
   }
@@ -327,6 +341,7 @@ export async function complete(root: Command, args: readonly string[]): Promise<
   const words = args.slice(0, -1);
   const partial = args.length ? args[args.length - 1]! : '';
   const pos = locate(root, words);
+  if (pos.stray) return { candidates: [], directive: ShellCompDirective.Default };
   if (pos.pending) return flagValues(pos.pending, partial);
   if (!pos.afterDashDash && partial.startsWith('-')) {
     const eq = partial.indexOf('=');

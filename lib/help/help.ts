@@ -159,7 +159,7 @@ export function usageText(cmd: Command): string {
         .join(''),
     );
   }
-  const { local, inherited } = visibleFlags(cmd);
+  const { local, inherited, traversed } = visibleFlags(cmd);
   if (cmd.mutuallyExclusive.length || cmd.requiredTogether.length || cmd.oneRequired.length) {
     const fl = (g: string[]) => g.map((n) => `--${n}`).join(', ');
     const lines = [
@@ -171,6 +171,14 @@ export function usageText(cmd: Command): string {
   }
   out += section('Flags', flagUsages(local));
   out += section('Global Flags', flagUsages(inherited));
+  // Cobra's TraverseChildren: the ancestors' local flags this command reads, each ancestor's in its
+  // own section, saying where on the command line they go (Cobra's help does not list them)
+  const names = cmd.pathNames();
+  for (let depth = 1; depth < names.length; depth++) {
+    const from = names.slice(0, depth).join(' ');
+    const mine = traversed.filter((f) => f.traversedFrom === from);
+    if (mine.length) out += section(`Flags of ${JSON.stringify(from)} (give them between ${JSON.stringify(names[depth - 1])} and ${JSON.stringify(names[depth])})`, flagUsages(mine));
+  }
   if (children.length) out += `\nUse "${cmd.commandPath()} [command] --help" for more information about a command.\n`;
   return out;
 }

@@ -101,8 +101,10 @@ function choicesNote(choices: readonly string[] | undefined, items: boolean): st
   return ` (${items ? 'each item one of' : 'one of'}: ${choices.join(', ')})`;
 }
 
-function flagDescription(cmd: Command, name: string, spec: FlagSpec): string {
+function flagDescription(cmd: Command, name: string, spec: FlagSpec, traversedFrom?: string): string {
   let notes = '';
+  // Cobra's TraverseChildren: an ancestor's local flag this command reads
+  if (traversedFrom !== undefined) notes += ` (a flag of ${JSON.stringify(traversedFrom)}, read by this command too)`;
   if (spec.type === 'duration') notes += ' (a duration such as 300ms, 1m30s or 2h)';
   if (spec.type === 'durationSlice') notes += ' (each item a duration such as 300ms, 1m30s or 2h)';
   if (spec.type === 'stringToString' || spec.type === 'stringToInt') notes += ' (an object of key/value pairs)';
@@ -136,7 +138,7 @@ export function inputSchema(cmd: Command): JsonSchema {
       const f = p.flag!;
       // a required flag with an env or config source may be supplied by the server side: checked when run
       const isRequired = f.spec.required === true && f.spec.env === undefined && f.spec.config === undefined;
-      properties[p.property] = propertySchema(flagValueSchema(f.spec), flagDescription(cmd, f.name, f.spec), isRequired, flagDefault(f.spec));
+      properties[p.property] = propertySchema(flagValueSchema(f.spec), flagDescription(cmd, f.name, f.spec, f.traversedFrom), isRequired, flagDefault(f.spec));
       if (isRequired) required.push(p.property);
     }
   }

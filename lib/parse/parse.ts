@@ -11,7 +11,7 @@
 import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import { applyFlagText, takesValue, type Flag } from '../tree/flags.ts';
-import { flagByShort, flagsOf } from '../tree/flagset.ts';
+import { flagByShort, flagsOf, traversedFlags } from '../tree/flagset.ts';
 import { suggestionsFor } from './suggest.ts';
 import { isUnloaded, loadCommand } from '../tree/lazy.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
@@ -56,12 +56,50 @@ function skipFlag(cmd: Command, argv: readonly string[], i: number): number {
   return i;
 }
 
+/** One step of Cobra's Traverse: the flag words between a command's word and the next command's. */
+interface TraversedLevel {
+  command: Command;
+  tokens: string[];
+}
+
+/**
+ * Cobra's Traverse (TraverseChildren on the root): walks the words from the start; the flags (and
+ * their values) before each command word belong to the command before it; the walk stops at `--` or
+ * at the first word that is not a child. @returns the command, the flag words of each ancestor on the
+ * way, and the words after the last command word.
+ */
+function traverse(root: Command, argv: readonly string[]): { command: Command; levels: TraversedLevel[]; rest: string[] } {
+  let cmd = root;
+  let start = 0;
+  const levels: TraversedLevel[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i]!;
+    if (tok === '--') break;
+    if (isFlagToken(tok)) {
+      i = skipFlag(cmd, argv, i);
+      continue;
+    }
+    const next = cmd.findChild(tok);
+    if (!next) break;
+    levels.push({ command: cmd, tokens: argv.slice(start, i) });
+    cmd = next;
+    start = i + 1;
+  }
+  return { command: cmd, levels, rest: argv.slice(start) };
+}
+
 /**
  * Finds the command named by the leading non-flag words of argv (names or aliases), skipping flags
- * and their values, stopping at `--` or at the first word that is not a child (Cobra's Find).
+ * and their values, stopping at `--` or at the first word that is not a child (Cobra's Find). With
+ * `traverseChildren` on the root, Cobra's Traverse: each flag word is read by the command before it,
+ * so a parent's local flags (and their values) are skipped as the parent reads them.
  * @returns the command and argv without the command words.
  */
 export function findCommand(root: Command, argv: readonly string[]): { command: Command; rest: string[] } {
+  if (root.traverseChildren) {
+    const t = traverse(root, argv);
+    return { command: t.command, rest: [...t.levels.flatMap((l) => l.tokens), ...t.rest] };
+  }
   let cmd = root;
   const rest = [...argv];
   for (;;) {
@@ -121,14 +159,30 @@ export function unknownCommandError(cmd: Command, word: string, afterDashDash = 
   });
 }
 
+/** The long name of the traversed ancestor flag with shorthand `letter`, if any. */
+function flagsOfAncestorsByShort(cmd: Command, letter: string): string | undefined {
+  for (const f of traversedFlags(cmd).values()) if (f.spec.short === letter) return f.name;
+  return undefined;
+}
+
 function unknownFlagError(cmd: Command, shown: string, typed: string, what = 'unknown flag'): AxError {
   const names = [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden).map((f) => `--${f.name}`);
   const suggestions = suggestionsFor(typed.startsWith('--') ? typed : `--${typed.replace(/^-+/, '')}`, names);
   const path = cmd.commandPath();
+  // under TraverseChildren, an ancestor's local flag given after a later command's word
+  const long = typed.startsWith('--') ? typed.slice(2) : flagsOfAncestorsByShort(cmd, typed.slice(1));
+  const misplaced = long === undefined ? undefined : traversedFlags(cmd).get(long);
+  const at = misplaced?.traversedFrom;
+  const nextWord = at === undefined ? '' : cmd.pathNames()[at.split(' ').length];
   return validationError(`${what}: ${shown}`, 'unknown_flag', {
     suggestions,
-    context: { command: path, flag: typed },
-    fix: suggestions.length ? `Did you mean ${suggestions[0]}? Run '${path} --help' to see its flags.` : `Run '${path} --help' to see its flags.`,
+    context: { command: path, flag: typed, ...(at !== undefined ? { declared_on: at } : {}) },
+    fix:
+      at !== undefined
+        ? `--${misplaced!.name} is a flag of ${JSON.stringify(at)}: give it before ${JSON.stringify(nextWord)}, as in '${at} --${misplaced!.name} … ${nextWord} …'.`
+        : suggestions.length
+          ? `Did you mean ${suggestions[0]}? Run '${path} --help' to see its flags.`
+          : `Run '${path} --help' to see its flags.`,
     usage: path,
   });
 }
@@ -139,8 +193,12 @@ function unknownFlagError(cmd: Command, shown: string, typed: string, what = 'un
  *   `missing_flag_value`, `invalid_flag_value`.
  */
 export function parseArgv(root: Command, argv: readonly string[]): Invocation {
-  const { command, rest } = findCommand(root, argv);
+  const t = root.traverseChildren ? traverse(root, argv) : { ...findCommand(root, argv), levels: [] };
+  const { command, rest } = t;
   const inv: Invocation = { command, values: new Map(), positionals: [], warnings: [], source: 'argv' };
+  // Cobra's Traverse: each ancestor parses the flags before the next command word (an error there is
+  // reported at once, about that ancestor, as Cobra's Traverse returns it)
+  for (const level of t.levels) parseFlags(inv, level.tokens, level.command);
   let flagError: AxError | undefined;
   try {
     // Cobra's DisableFlagParsing: every word after the command is a positional, `--` and `--help` too
@@ -166,15 +224,41 @@ export function hasOwnSubcommands(cmd: Command): boolean {
   return cmd.commands().some((c) => !c.hidden && c.annotations[BUILTIN_ANNOTATION] !== 'true');
 }
 
+/**
+ * The flag of the running command that a flag word read by the ancestor `level` sets (Cobra's
+ * Traverse): the same declaration in the command's set (a persistent or injected flag), or an
+ * ancestor's local flag it reads ({@link traversedFlags}).
+ * @throws AxError `validation_error` (reason `unknown_flag`) when the running command cannot read it:
+ *   a flag of its own of that name shadows it, or it is the root's `--version`.
+ */
+function traversedTarget(inv: Invocation, level: Command, f: Flag): Flag {
+  const own = flagsOf(inv.command).get(f.name);
+  if (own && (own.spec === f.spec || (own.builtin && f.builtin))) return own;
+  const traversed = traversedFlags(inv.command).get(f.name);
+  if (!own && traversed?.spec === f.spec) return traversed;
+  const path = inv.command.commandPath();
+  throw validationError(`flag --${f.name} of ${JSON.stringify(level.commandPath())} is not read by ${JSON.stringify(path)}${own ? `, whose own --${f.name} shadows it` : ''}`, 'unknown_flag', {
+    context: { command: path, flag: `--${f.name}`, declared_on: level.commandPath() },
+    fix: own ? `Give --${f.name} after '${path}' to set ${JSON.stringify(path)}'s own flag.` : `Leave --${f.name} out: run '${path} --help' to see the flags it reads.`,
+    usage: path,
+  });
+}
+
 function setFlag(inv: Invocation, f: Flag, raw: string | undefined): void {
   const first = !inv.values.has(f.name);
   inv.values.set(f.name, applyFlagText(f.name, f.spec, inv.values.get(f.name), raw, first));
   if (first && f.spec.deprecated) inv.warnings.push(`Flag --${f.name} has been deprecated, ${f.spec.deprecated}`);
 }
 
-function parseFlags(inv: Invocation, tokens: readonly string[]): void {
-  const cmd = inv.command;
+/**
+ * Parses flag words into `inv.values`: the running command's, or (`level`, under TraverseChildren)
+ * the words an ancestor reads before the next command word, each stored as the running command's
+ * flag it sets ({@link traversedTarget}).
+ */
+function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command): void {
+  const cmd = level ?? inv.command;
   const flags = flagsOf(cmd);
+  const set = level ? (f: Flag, raw: string | undefined) => setFlag(inv, traversedTarget(inv, level, f), raw) : (f: Flag, raw: string | undefined) => setFlag(inv, f, raw);
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!;
     if (tok === '--') {
@@ -197,7 +281,7 @@ function parseFlags(inv: Invocation, tokens: readonly string[]): void {
           if (inline !== undefined) {
             throw validationError(`flag --${name} does not take a value`, 'invalid_flag_value', { context: { flag: `--${name}` }, fix: `Pass --${name} alone, or --${pos.name}=false.` });
           }
-          setFlag(inv, pos, 'false');
+          set(pos, 'false');
           continue;
         }
       }
@@ -213,7 +297,7 @@ function parseFlags(inv: Invocation, tokens: readonly string[]): void {
         }
         raw = tokens[++i]!;
       }
-      setFlag(inv, f, raw);
+      set(f, raw);
       continue;
     }
     const body = tok.slice(1);
@@ -223,7 +307,7 @@ function parseFlags(inv: Invocation, tokens: readonly string[]): void {
       // pflag names the shorthands left from the unknown one on: `unknown shorthand flag: 'u' in -ukn`
       if (!f) throw unknownFlagError(cmd, `'${letter}' in -${body.slice(j)}`, `-${letter}`, 'unknown shorthand flag');
       if (body[j + 1] === '=') {
-        setFlag(inv, f, body.slice(j + 2));
+        set(f, body.slice(j + 2));
         break;
       }
       if (takesValue(f.spec)) {
@@ -238,10 +322,10 @@ function parseFlags(inv: Invocation, tokens: readonly string[]): void {
           }
           raw = tokens[++i]!;
         }
-        setFlag(inv, f, raw);
+        set(f, raw);
         break;
       }
-      setFlag(inv, f, undefined);
+      set(f, undefined);
     }
   }
 }

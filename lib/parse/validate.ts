@@ -7,7 +7,7 @@
 import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import { camelCase, checkFlagValue, defaultValue } from '../tree/flags.ts';
-import { flagsOf } from '../tree/flagset.ts';
+import { flagsOf, traversedFlags } from '../tree/flagset.ts';
 import type { Invocation } from './parse.ts';
 import { toolProperties } from '../tree/properties.ts';
 import { argNumber } from '../tree/args.ts';
@@ -189,12 +189,14 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
 }
 
 /**
- * The `ctx.flags` object: every flag of the command (given or default), camelCase keys.
+ * The `ctx.flags` object: every flag of the command (given or default), camelCase keys, and under
+ * TraverseChildren the ancestors' local flags it reads (`traversedFlags`).
  * Hidden and built-in flags are included too, so handlers can read `--help`-free values uniformly.
  */
 export function flagValues(inv: Invocation): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of flagsOf(inv.command).values()) {
+  // under TraverseChildren also the ancestors' local flags the command reads (none share a name with its own)
+  for (const f of [...flagsOf(inv.command).values(), ...traversedFlags(inv.command).values()]) {
     const v = inv.values.has(f.name) ? inv.values.get(f.name) : inv.sourced?.has(f.name) ? inv.sourced.get(f.name) : defaultValue(f.spec);
     out[camelCase(f.name)] = v;
   }

@@ -36,6 +36,7 @@ function flagEntry(f: Flag): Json {
   if (f.spec.env !== undefined) e.env = f.spec.env;
   if (f.spec.config !== undefined) e.config_key = f.spec.config;
   if (f.builtin) e.builtin = true;
+  if (f.traversedFrom !== undefined) e.traversed_from = f.traversedFrom;
   return e;
 }
 
@@ -49,7 +50,7 @@ type FlagMemo = WeakMap<Flag['spec'], Map<string, Json>>;
 function memoFlagEntry(memo: FlagMemo, f: Flag, inherited: boolean): Json {
   let bySpec = memo.get(f.spec);
   if (!bySpec) memo.set(f.spec, (bySpec = new Map()));
-  const key = `${f.name}\0${f.persistent}\0${f.builtin}\0${inherited}`;
+  const key = `${f.name}\0${f.persistent}\0${f.builtin}\0${inherited}\0${f.traversedFrom ?? ''}`;
   let e = bySpec.get(key);
   if (!e) bySpec.set(key, (e = inherited ? { ...flagEntry(f), inherited: true } : flagEntry(f)));
   return e;
@@ -76,8 +77,8 @@ function commandEntry(cmd: Command, toolNames: Map<Command, string>, memo: FlagM
   }
   if (cmd.runnable()) e.non_deterministic_fields = nonDeterministicFields(cmd);
   if (cmd.confirmationFlag) e.confirmation_flag = cmd.confirmationFlag;
-  const { local, inherited } = visibleFlags(cmd);
-  e.flags = [...local.map((f) => memoFlagEntry(memo, f, false)), ...inherited.map((f) => memoFlagEntry(memo, f, true))];
+  const { local, inherited, traversed } = visibleFlags(cmd);
+  e.flags = [...local.map((f) => memoFlagEntry(memo, f, false)), ...inherited.map((f) => memoFlagEntry(memo, f, true)), ...traversed.map((f) => memoFlagEntry(memo, f, true))];
   e.args = cmd.args.map((a, i) => {
     const x: Json = { name: a.name, property: propertyName(a.name), position: i + 1, type: a.type ?? 'string', description: a.description ?? '', required: a.required !== false, variadic: a.variadic === true };
     if (a.choices) x.choices = [...a.choices];

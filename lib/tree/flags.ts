@@ -132,6 +132,12 @@ export interface Flag {
   inherited: boolean;
   /** Injected by ax-ts (`--format`, `--dry-run`, `--idempotency-key`, `--help`, `--version`). */
   builtin: boolean;
+  /**
+   * Set on an ancestor's local flag that a command reads under Cobra's TraverseChildren (see
+   * `traversedFlags`): the path of the command that declares it (`root`, `root sub`). On the command
+   * line it is given between that command's word and the next command's.
+   */
+  traversedFrom?: string;
 }
 
 /** Whether a flag consumes a value (`--name value`); bool, count and flags with a `noOptDefVal` do not. */

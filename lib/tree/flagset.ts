@@ -59,6 +59,30 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
 }
 
 /**
+ * Cobra's TraverseChildren (on when the root sets `traverseChildren`): the local flags of `cmd`'s
+ * ancestors that its handler reads in `ctx.flags` — the nearest declaration of each name, left out
+ * when a flag of `cmd`'s own set ({@link flagsOf}) has that name (it shadows the ancestor's). They
+ * are not in {@link flagsOf}: after `cmd`'s word on the command line they are unknown flags, as in
+ * Cobra; each is given between its command's word and the next command's. Each carries
+ * `traversedFrom`. Empty without TraverseChildren. Cached like {@link flagsOf}.
+ */
+export function traversedFlags(cmd: Command): Map<string, Flag> {
+  const cache = cacheOf(cmd);
+  if (cache.traversed) return cache.traversed;
+  const out = new Map<string, Flag>();
+  if (cmd.root().traverseChildren) {
+    const own = flagsOf(cmd);
+    for (let a = cmd.parent; a; a = a.parent) {
+      for (const [name, spec] of Object.entries(a.localFlags)) {
+        if (!own.has(name) && !out.has(name)) out.set(name, { name, spec, persistent: false, inherited: true, builtin: false, traversedFrom: a.commandPath() });
+      }
+    }
+  }
+  cache.traversed = out;
+  return out;
+}
+
+/**
  * Whether a caller-given `--idempotency-key` makes a retry of `cmd` replay the first outcome (SPEC §2
  * "Replay"): the command runs, its `effects` is `non_idempotent` or undeclared, it has not opted out
  * with `replay: false`, and the injected `--idempotency-key` is in force (not shadowed by an author's
@@ -99,9 +123,14 @@ export function injectedInForce(cmd: Command, name: string): boolean {
   return flagsOf(cmd).get(name)?.builtin === true;
 }
 
-/** Local flags (own local + own persistent) then inherited, each sorted by name; hidden ones left out. */
-export function visibleFlags(cmd: Command): { local: Flag[]; inherited: Flag[] } {
+/**
+ * Local flags (own local + own persistent) then inherited, each sorted by name; hidden ones left out;
+ * and, under TraverseChildren, the ancestors' local flags the command reads ({@link traversedFlags}),
+ * sorted by name.
+ */
+export function visibleFlags(cmd: Command): { local: Flag[]; inherited: Flag[]; traversed: Flag[] } {
   const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const all = [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden);
-  return { local: all.filter((f) => !f.inherited).sort(byName), inherited: all.filter((f) => f.inherited).sort(byName) };
+  const traversed = [...traversedFlags(cmd).values()].filter((f) => !f.spec.hidden).sort(byName);
+  return { local: all.filter((f) => !f.inherited).sort(byName), inherited: all.filter((f) => f.inherited).sort(byName), traversed };
 }

@@ -8,7 +8,7 @@ import { cacheOf, type Command } from './command.ts';
 import type { Flag } from './flags.ts';
 import { validationError } from '../contract/errors.ts';
 import { propertyName } from './flags.ts';
-import { flagsOf, replays } from './flagset.ts';
+import { flagsOf, replays, traversedFlags } from './flagset.ts';
 
 /** One inputSchema property and what it binds to: exactly one of `flag` or `arg`. */
 export interface ToolProperty {
@@ -25,8 +25,8 @@ const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json', 'explain']
 
 /**
  * The properties of a command's inputSchema: declared positionals in order, then visible flags not
- * declared `mcp: false` (own
- * local and persistent first, then inherited, each sorted by name). A command's own `--format` (which
+ * declared `mcp: false` (own local and persistent first, then inherited, then — under Cobra's
+ * TraverseChildren — the ancestors' local flags the command reads, each sorted by name). A command's own `--format` (which
  * shadows the global one) is an input; the injected one is not. The injected `--idempotency-key` is
  * an input (`idempotency_key`) only on a command that replays ({@link replays}).
  * @throws AxError `validation_error` (exit 2, reason `property_collision`) when two inputs map to the
@@ -59,13 +59,18 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   const helpFlag = (f: Flag) => f.name === 'help' && f.spec.type === 'bool';
   const keyIsInput = replays(cmd);
   // a command with disableFlagParsing takes no flags from the command line, so none is an input either
+  // under TraverseChildren the ancestors' local flags the command reads are inputs too (after the
+  // inherited ones): over MCP no word has a place, so "before the child's word" has no equivalent
   const all = cmd.disableFlagParsing
     ? []
-    : [...flagsOf(cmd).values()].filter(
+    : [...flagsOf(cmd).values(), ...traversedFlags(cmd).values()].filter(
         (f) => !f.spec.hidden && f.spec.mcp !== false && !(f.builtin && (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput))) && !helpFlag(f),
       );
   const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  for (const f of [...all.filter((f) => !f.inherited).sort(byName), ...all.filter((f) => f.inherited).sort(byName)]) {
+  const own = all.filter((f) => !f.inherited).sort(byName);
+  const inherited = all.filter((f) => f.inherited && f.traversedFrom === undefined).sort(byName);
+  const traversed = all.filter((f) => f.traversedFrom !== undefined).sort(byName);
+  for (const f of [...own, ...inherited, ...traversed]) {
     const property = propertyName(f.name);
     claim(property, `flag --${f.name}`);
     out.push({ property, flag: f });

@@ -8,8 +8,8 @@
  * have are listed under "Not ported" in docs/cobra-differences.md.
  */
 import { describe, expect, it } from 'vitest';
-import { ArbitraryArgs, Command, ExactArgs, NoArgs, defaultHelpText, type RunContext } from '../../lib/index.ts';
-import { emptyRun, executeCommand } from './harness.ts';
+import { ArbitraryArgs, Command, ExactArgs, NoArgs, defaultHelpText, findCommand, type RunContext } from '../../lib/index.ts';
+import { emptyRun, executeCommand, jsonError } from './harness.ts';
 import { runCli } from '../helpers/run.ts';
 
 const onetwo = 'one two';
@@ -484,5 +484,46 @@ describe('cobra command_test.go: suggestions', () => {
     expect(r.stderr.startsWith(`Error: unknown command "${typo}" for "root"\n`)).toBe(true);
     if (suggestion) expect(r.stderr).toContain(`\n\nDid you mean this?\n\troot ${suggestion}\n\n`);
     else expect(r.stderr).not.toContain('Did you mean this?');
+  });
+});
+
+describe('cobra command_test.go: TraverseChildren (Cobra calls Traverse; the port finds the command with findCommand and runs it)', () => {
+  it('TestTraverseWithParentFlags', async () => {
+    let seen: unknown;
+    const child = new Command({ use: 'child', flags: { int: { type: 'int', default: -1 } }, run: (ctx) => void (seen = [ctx.flags.str, ctx.flags.bool, ctx.flags.int]) });
+    const root = new Command({ use: 'root', traverseChildren: true, flags: { str: { type: 'string' }, bool: { type: 'bool', short: 'b' } }, run: emptyRun, commands: [child] });
+    const argv = ['-b', '--str', 'ok', 'child', '--int'];
+    expect(findCommand(root, argv)).toStrictEqual({ command: child, rest: ['-b', '--str', 'ok', '--int'] });
+    // the child then parses its own flags: `--int` needs its value
+    expect((await executeCommand(root, ...argv)).error).toBe('flag needs an argument: --int');
+    expect((await executeCommand(root, ...argv, '7')).error).toBeUndefined();
+    expect(seen).toStrictEqual(['ok', true, 7]);
+  });
+
+  it('TestTraverseNoParentFlags', async () => {
+    const child = new Command({ use: 'child', flags: { str: { type: 'string' } }, run: emptyRun });
+    const root = new Command({ use: 'root', traverseChildren: true, flags: { foo: { type: 'string', usage: 'foo things' } }, run: emptyRun, commands: [child] });
+    expect(findCommand(root, ['child'])).toStrictEqual({ command: child, rest: [] });
+    expect((await executeCommand(root, 'child')).error).toBeUndefined();
+  });
+
+  it('TestTraverseWithBadParentFlags (the error is the root\'s: Cobra returns no command)', async () => {
+    const root = new Command({ use: 'root', traverseChildren: true, run: emptyRun, commands: [new Command({ use: 'child', flags: { str: { type: 'string' } }, run: emptyRun })] });
+    expect((await executeCommand(root, '--str', 'ok', 'child')).error).toContain('unknown flag: --str');
+    expect((await jsonError(root, '--str', 'ok', 'child'))!.context.command).toBe('root');
+  });
+
+  it('TestTraverseWithBadChildFlag (the last command\'s words are not parsed while traversing)', async () => {
+    const child = new Command({ use: 'child', run: emptyRun });
+    const root = new Command({ use: 'root', traverseChildren: true, flags: { str: { type: 'string' } }, run: emptyRun, commands: [child] });
+    expect(findCommand(root, ['child', '--str'])).toStrictEqual({ command: child, rest: ['--str'] });
+    // running it, the child meets --str, which is not its flag (as Cobra's child parse does)
+    expect((await executeCommand(root, 'child', '--str')).error).toBe('unknown flag: --str');
+  });
+
+  it('TestTraverseWithTwoSubcommands', () => {
+    const subsub = new Command({ use: 'subsub', run: emptyRun });
+    const root = new Command({ use: 'root', traverseChildren: true, commands: [new Command({ use: 'sub', traverseChildren: true, commands: [subsub] })] });
+    expect(findCommand(root, ['sub', 'subsub']).command).toBe(subsub);
   });
 });

@@ -47,8 +47,7 @@ describe('cobra completions_test.go', () => {
     ]);
   });
 
-  it('TestNoCmdNameCompletionInGo (the cases without TraverseChildren)', async () => {
-    const root = () => new Command({ use: 'root', run: emptyRun, flags: { localroot: { type: 'string', usage: 'local root flag' } }, commands: [child1()] });
+  it('TestNoCmdNameCompletionInGo', async () => {
     const child1 = () => new Command({
       use: 'childCmd1',
       short: 'First command',
@@ -58,8 +57,19 @@ describe('cobra completions_test.go', () => {
       flags: { nonPersistent: { type: 'string', short: 'n', usage: 'non-persistent flag' } },
       commands: [new Command({ use: 'childCmd2', run: emptyRun })],
     });
+    const root = (traverseChildren = false) => new Command({ use: 'root', run: emptyRun, traverseChildren, flags: { localroot: { type: 'string', usage: 'local root flag' } }, commands: [child1()] });
     // not completed if there is an argument already
     expect(await complete(root(), '__completeNoDesc', 'childCmd1', 'arg1', '')).toStrictEqual([':0']);
+    // not completed if a local non-persistent flag is present
+    expect(await complete(root(), '__completeNoDesc', 'childCmd1', '--nonPersistent', 'value', '')).toStrictEqual([':0']);
+    // completed if a local non-persistent flag is present and TraverseChildren is set on the root
+    expect(await complete(root(true), '__completeNoDesc', '--localroot', 'value', '')).toStrictEqual(['childCmd1', 'completion', 'help', ':4']);
+    // a child's subcommands are completed with a local flag of the root and of the child (TraverseChildren)
+    expect(await complete(root(true), '__completeNoDesc', '--localroot', 'value', 'childCmd1', '--nonPersistent', 'value', '')).toStrictEqual(['childCmd2', ':4']);
+    // without TraverseChildren the same line is invalid (the root's flag given to the child): nothing
+    expect(await complete(root(), '__completeNoDesc', '--localroot', 'value', 'childCmd1', '')).toStrictEqual([':0']);
+    // not completed with a local non-persistent short flag
+    expect(await complete(root(), '__completeNoDesc', 'childCmd1', '-n', 'value', '')).toStrictEqual([':0']);
     // completed with a persistent flag given (long and short)
     expect(await complete(root(), '__completeNoDesc', 'childCmd1', '--persistent', 'value', '')).toStrictEqual(['childCmd2', ':4']);
     expect(await complete(root(), '__completeNoDesc', 'childCmd1', '-p', 'value', '')).toStrictEqual(['childCmd2', ':4']);

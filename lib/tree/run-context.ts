@@ -1,0 +1,134 @@
+/**
+ * The shape of `ctx`, the run context a `run` handler and the run hooks receive. It takes the command
+ * type as a parameter (`Cmd`) so this module needs nothing from command.ts (no type-import circle);
+ * command.ts instantiates it as {@link RunContext}. Source: SPEC §2; Cobra passes `cmd, args`, ax-ts
+ * one context object.
+ */
+import type { Readable } from 'node:stream';
+import type { AxError, AxErrorOptions } from '../contract/errors.ts';
+import type { OutputStream } from '../contract/envelope.ts';
+import type { Mode } from '../contract/mode.ts';
+import type { ArgSpec } from './args.ts';
+import type { ArgValues, FlagDecls, FlagValues } from './values.ts';
+import type { Logger } from './logging.ts';
+import type { ElicitSchema, SampleRequest, SampleResult } from './interaction.ts';
+/** The context passed to `run(ctx)`, for a command type `Cmd` (see `RunContext` in command.ts). */
+export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> {
+  /**
+   * Every flag value (own, inherited and injected; under the root's `traverseChildren` also the
+   * ancestors' local flags the command reads), camelCase keys; unset flags without default are undefined.
+   */
+  flags: FlagValues<F> & Record<string, unknown>;
+  /** Named positionals, camelCase keys. */
+  args: ArgValues<A> & Record<string, string | string[] | number | number[] | undefined>;
+  /** Positionals in order, as given. */
+  argv: string[];
+  /**
+   * Cobra's ArgsLenAtDash: how many positionals came before `--` on the command line, or -1 when
+   * `--` was not given (always -1 for MCP and `--args-json` calls, which have no command line).
+   */
+  argsLenAtDash: number;
+  /** Whether a flag (long name) was given explicitly (pflag's Changed). */
+  changed(flagName: string): boolean;
+  /** The command being run. */
+  command: Cmd;
+  /** stdout of this invocation. In json mode, write nothing here: return the payload instead. */
+  stdout: OutputStream;
+  /** stderr of this invocation: logs and diagnostics. */
+  stderr: OutputStream;
+  /** stdin of this invocation (empty under MCP). */
+  stdin: Readable;
+  /** Whether stdin is a terminal a person can answer at. */
+  stdinIsTTY: boolean;
+  /** Environment of this invocation. */
+  env: Record<string, string | undefined>;
+  /** Aborted on SIGINT, on MCP cancellation or on server shutdown. */
+  signal: AbortSignal;
+  /** Detected output mode. */
+  mode: Mode;
+  /** `--dry-run` was given (false when a command's own `--dry-run` flag shadows the global one). */
+  dryRun: boolean;
+  /** `--idempotency-key`, or a fresh UUID v4 when none was given. */
+  idempotencyKey: string;
+  /** Whether the idempotency key was supplied by the caller (not generated). */
+  idempotencyKeyGiven: boolean;
+  /** The program's version for this run (the `version` option of execute, else resolveVersion). */
+  readonly version: string;
+  /** 32 lower-hex trace id of this invocation. */
+  traceId: string;
+  /** 16 lower-hex span id of this invocation (its parent is the caller's span when the run continues a trace). */
+  spanId: string;
+  /** This run's span as a W3C `traceparent` (`00-<traceId>-<spanId>-<flags>`). */
+  readonly traceparent: string;
+  /**
+   * The environment for a child process this handler starts: {@link env} plus `extra`, with
+   * `TRACEPARENT` (this run's span) and `TRACESTATE` (the caller's) set, so the child continues the
+   * trace. Usage: `spawn('git', args, { env: ctx.childEnv() })`.
+   */
+  childEnv(extra?: Record<string, string | undefined>): Record<string, string>;
+  /**
+   * The structured logger of this run (pino, loaded on first use): JSON lines on stderr with
+   * trace_id, span_id, command, program, version and the root's labels; see {@link Logger}.
+   */
+  readonly logger: Logger;
+  /** Reports progress (MCP `notifications/progress` when the caller asked for it; a no-op otherwise). */
+  progress(done: number, total?: number, message?: string): void;
+  /** Writes one diagnostic line to stderr (never stdout); under MCP also a `notifications/message` (level info). */
+  log(message: string): void;
+  /** Adds a warning to the envelope's `meta.warnings` and writes it to stderr; under MCP also a `notifications/message` (level warning). */
+  warn(message: string): void;
+  /**
+   * In a dry run returns `false` after recording `description` in `meta.would` (the side effect is
+   * skipped); otherwise returns true. Usage: `if (ctx.guard('delete task 3')) deleteTask(3)`.
+   */
+  guard(description: string): boolean;
+  /**
+   * Runs `effect` unless this is a dry run; in a dry run records `description` in `meta.would` and
+   * returns `rehearsal` (default undefined) instead. A function rehearsal (ax-go's `Perform`) is
+   * called in the dry run and its result returned; if it throws or rejects, that error is the run's
+   * error, so a dry run fails exactly where the real run would (a value that is itself a function
+   * must therefore be wrapped: `() => fn`).
+   */
+  perform<T>(description: string, effect: () => T | Promise<T>, rehearsal?: T | (() => T | Promise<T>)): Promise<T | undefined>;
+  /**
+   * Asks for confirmation before a destructive step. Returns at once when the bypass flag
+   * (`bypassFlag`, e.g. `'yes'`) is set. Under MCP, when the client declared the elicitation
+   * capability, it asks the user through `elicitation/create` (a one-field form, `confirm: boolean`)
+   * and returns if they accept with `confirm: true`. On a terminal (human mode) it asks on stderr and
+   * reads one line; anything but y/yes declines. Anywhere else (pipes, CI, json mode, an MCP client
+   * without elicitation, stateless HTTP) it never prompts. Every refusal — declined, cancelled or no
+   * one to ask — throws `confirmation_required` whose fix names the bypass flag.
+   */
+  confirm(question: string, bypassFlag: string): Promise<void>;
+  /**
+   * Asks for a small form (MCP's restricted `requestedSchema`: flat string, number, integer, boolean,
+   * enum and multi-select fields with defaults). Fields whose name is a long flag of this command
+   * that was given on this call are taken from that flag; the rest are asked — under MCP through
+   * `elicitation/create` when the client declared elicitation, on a terminal (human mode) one
+   * field per line on stderr (empty = the default). Elsewhere nothing is asked: optional fields take
+   * their defaults, and a missing required field throws `input_required` at once, whose fix names the
+   * flags (or MCP properties) to pass. Answers are checked against the fields.
+   * @returns the values by field name. @throws AxError `input_required`, `declined` (the user declined
+   *   or cancelled), `validation_error` (an answer that does not fit); TypeError for a malformed schema.
+   */
+  elicit<T extends Record<string, unknown> = Record<string, string | number | boolean | string[]>>(schema: ElicitSchema, message: string): Promise<T>;
+  /**
+   * Asks the MCP client's language model (`sampling/createMessage`; a string is one user message,
+   * `maxTokens` defaults to 1024). Only under MCP, when the client declared sampling.
+   * @throws AxError `sampling_unavailable` anywhere else (the command line, a client without the
+   *   capability, stateless HTTP), `declined` when the client refused, `timeout` when it did not answer.
+   */
+  sample(request: SampleRequest | string): Promise<SampleResult>;
+  /**
+   * Attaches a declared resource (`declareResource`, a static URI or one matching a template) to
+   * the result. Its URI is listed in the envelope's `meta.attached` on every path; over MCP the
+   * result also carries its content: an `image`/`audio` item for an image/audio resource with bytes,
+   * else an embedded `resource` item (text, or a base64 blob for bytes).
+   * @throws TypeError when no declared resource has that URI.
+   */
+  attach(uri: string): void;
+  /** Builds an {@link AxError}: `throw ctx.fail('not_found', 'no task 9')`. */
+  fail(kind: string, message: string, options?: AxErrorOptions): AxError;
+  /** Property/flag spelling for messages: `--yes` on the CLI, `yes` under MCP. */
+  flagLabel(flagName: string): string;
+}
