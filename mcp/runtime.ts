@@ -26,7 +26,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   if (supervision) {
     const { canSupervise, superviseStdio } = supervision;
     const { serveStdio } = await import('./stdio.ts');
-    if (wire) return serveStdio(model, options, signal, { input: wire.socket, output: wire.socket, maxLineBytes: s.maxLineBytes, parentPid: wire.parentPid });
+    if (wire) return serveStdio(model, options, signal, { input: wire.input, output: wire.output, maxLineBytes: s.maxLineBytes, parentPid: wire.parentPid });
     if (s.isolate !== false && canSupervise()) return superviseStdio(signal);
     return serveStdio(model, options, signal, { input: process.stdin, maxLineBytes: s.maxLineBytes });
   }

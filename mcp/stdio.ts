@@ -78,7 +78,10 @@ export function guardStdin(): () => void {
   };
 }
 
-/** Where the protocol flows: the process's own stdin/stdout, or the supervisor's channel (supervise.ts). */
+/** How often a supervised server checks that its supervisor is still there, ms. */
+const ORPHAN_POLL_MS = 200;
+
+/** Where the protocol flows: the process's own stdin/stdout, or what the supervisor gave (supervise.ts). */
 export interface StdioWire {
   /** The client's bytes. Its end is the client's EOF. */
   input: Readable;
@@ -109,6 +112,7 @@ export async function serveStdio(model: McpModel, options: McpServerOptions, sig
   const transport = new JsonLineTransport(input, output, { maxLineBytes: wire.maxLineBytes, log: options.log, hold: life.hold });
   const server = createServer(model, { ...options, track: life.track });
   let onTerm = () => {};
+  let parentWatch: NodeJS.Timeout | undefined;
   const orphaned = () => wire.parentPid !== undefined && process.ppid !== wire.parentPid;
   const stopped = new Promise<'eof' | 'stop'>((resolve) => {
     // the kernel closes a killed supervisor's socket just before it re-parents us: look again shortly after
@@ -121,9 +125,13 @@ export async function serveStdio(model: McpModel, options: McpServerOptions, sig
     if (signal.aborted) resolve('stop');
     signal.addEventListener('abort', () => resolve('stop'), { once: true });
     server.onclose = () => resolve('stop');
+    // passed pipes do not end when the supervisor dies (the client still holds them): watch its pid
+    if (wire.parentPid !== undefined) parentWatch = setInterval(() => orphaned() && resolve('stop'), ORPHAN_POLL_MS);
+    parentWatch?.unref();
   });
   await server.connect(transport);
   const why = await stopped;
+  clearInterval(parentWatch);
   // a SIGTERM or abort during the drain cuts it short
   let cutNow = () => {};
   const cut = new Promise<void>((r) => (cutNow = r));
@@ -136,9 +144,16 @@ export async function serveStdio(model: McpModel, options: McpServerOptions, sig
   signal.removeEventListener('abort', cutNow);
   clearInterval(watch);
   if (wire.output) {
-    // the supervisor's relay ends with it; the socket is let go once the answers are out
-    wire.output.once('finish', () => input.destroy());
-    wire.output.end();
+    // the supervisor's relay (or the passed stdout pipe) ends with it, let go once the answers are out
+    const output = wire.output;
+    if ((output as unknown) !== input) input.destroy();
+    const letGo = () => {
+      input.destroy();
+      output.destroy();
+    };
+    output.once('finish', letGo);
+    output.once('error', letGo);
+    output.end();
   }
   process.off('SIGTERM', onTerm);
   await new Promise<void>((r) => setImmediate(r)); // the answers just produced are handed to the stream

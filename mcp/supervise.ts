@@ -1,24 +1,39 @@
 /**
  * The stdio supervisor: Node has no `dup2`, so the only way to make the protocol pipe unreachable
  * from handlers, libraries and their children is to keep it out of the process that runs them. The
- * `mcp-server` process (the supervisor) holds the client's stdin and stdout and re-executes the
- * program with fd 0 = /dev/null and fd 1 = its stderr; that server process connects back over a Unix
- * socket in a private (0700) temporary directory, proves itself with a one-time token, and speaks
- * JSON-RPC on that socket, which libuv opens close-on-exec (its children never inherit it). So
- * `fs.writeSync(1)`, `fs.createWriteStream('', {fd: 1})`, `/dev/stdout`, a child spawned through a
- * `child_process` function captured before the server started, and `process.stdout.end()` all land
- * on stderr. The supervisor relays bytes (it parses nothing), forwards SIGTERM/SIGINT as SIGTERM, and
- * exits when the server does. Start-up cost: one more Node start (docs/performance.md).
+ * `mcp-server` process (the supervisor) re-executes the program with fd 0 = /dev/null and fd 1 = its
+ * stderr, and gives that server process the client's streams in one of two ways:
+ * - **passed** (stdin and stdout are pipes or sockets, as every MCP client spawns its server): the
+ *   supervisor sends the two pipe handles over a Node IPC channel; they arrive in the server process
+ *   as new descriptors opened close-on-exec (its children never inherit them), and the channel is
+ *   closed at once. The server then reads and writes the client's pipes itself: no byte is relayed,
+ *   so a call costs no more CPU or latency than in one process (docs/performance.md).
+ * - **relayed** (a terminal, a file, anything else): the server process connects back over a Unix
+ *   socket in a private (0700) temporary directory, proves itself with a one-time token, and speaks
+ *   JSON-RPC on that socket, which libuv opens close-on-exec; the supervisor relays bytes (it parses
+ *   nothing).
+ * Either way `fs.writeSync(1)`, `fs.createWriteStream('', {fd: 1})`, `/dev/stdout`, a child spawned
+ * through a `child_process` function captured before the server started, and `process.stdout.end()`
+ * all land on stderr. The supervisor forwards SIGTERM/SIGINT as SIGTERM and exits when the server
+ * does; the server stops when the supervisor is gone (it watches its parent pid). Start-up cost: one
+ * more Node start (docs/performance.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type Socket } from 'node:net';
+import { createConnection, createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxError } from '../lib/contract/errors.ts';
 
-/** Environment variable naming the supervisor's socket (read and removed by the server process). */
+/**
+ * Environment variable naming the supervisor's socket, or {@link PASSED} when the client's pipes come
+ * over the IPC channel (read and removed by the server process).
+ */
 export const WIRE_ENV = 'AX_MCP_WIRE';
+/** {@link WIRE_ENV}'s value when the pipes are passed, not relayed. */
+export const PASSED = 'ipc';
+/** How long the server process waits for the passed pipes before giving up, ms. */
+const PASS_WAIT_MS = 10_000;
 /** Environment variable with the one-time token the server process sends first. */
 export const WIRE_TOKEN_ENV = 'AX_MCP_WIRE_TOKEN';
 
@@ -33,12 +48,23 @@ export function canSupervise(): boolean {
   return typeof process.argv[1] === 'string' && process.argv[1] !== '' && !process.execArgv.some((a) => a === '-e' || a === '--eval' || a === '-p' || a === '--print');
 }
 
+/** The client's streams as the server process holds them (see {@link takeWire}). */
+export interface Wire {
+  /** The client's bytes; its end is the client's EOF. */
+  input: Socket;
+  /** Where JSON-RPC goes (the same socket as `input` when relayed). */
+  output: Socket;
+  /** The supervisor's pid: when it changes, the supervisor is gone. */
+  parentPid: number;
+}
+
 /**
  * In the server process: takes the wire from the environment (removing it, so handlers and children
- * never see it) and connects. Undefined when this process is not a supervised server.
- * @throws AxError internal_error when the socket cannot be reached.
+ * never see it) — the passed pipes from the IPC channel (which is then closed), or a connection to
+ * the supervisor's socket. Undefined when this process is not a supervised server.
+ * @throws AxError internal_error when the pipes do not arrive or the socket cannot be reached.
  */
-export async function takeWire(env?: Record<string, string | undefined>): Promise<{ socket: Socket; parentPid: number } | undefined> {
+export async function takeWire(env?: Record<string, string | undefined>): Promise<Wire | undefined> {
   const path = process.env[WIRE_ENV];
   const token = process.env[WIRE_TOKEN_ENV];
   delete process.env[WIRE_ENV];
@@ -47,6 +73,7 @@ export async function takeWire(env?: Record<string, string | undefined>): Promis
     delete env[WIRE_ENV];
     delete env[WIRE_TOKEN_ENV];
   }
+  if (path === PASSED && typeof process.send === 'function') return receivePipes();
   if (!path || !token) return undefined;
   const parentPid = process.ppid;
   const socket = await new Promise<Socket>((resolve, reject) => {
@@ -58,34 +85,70 @@ export async function takeWire(env?: Record<string, string | undefined>): Promis
   });
   socket.on('error', () => {}); // the supervisor died: seen as the end of input
   socket.write(`${token}\n`);
-  return { socket, parentPid };
+  return { input: socket, output: socket, parentPid };
+}
+
+/** The client's stdin and stdout pipes, sent by the supervisor; then the IPC channel is closed. */
+function receivePipes(): Promise<Wire> {
+  const parentPid = process.ppid;
+  return new Promise<Wire>((resolve, reject) => {
+    const got: { in?: object; out?: object } = {};
+    const timer = setTimeout(() => done(new Error(`they did not arrive within ${PASS_WAIT_MS} ms`)), PASS_WAIT_MS);
+    const onMessage = (m: unknown, handle: unknown) => {
+      const which = (m as { ax?: unknown } | null)?.ax;
+      if ((which === 'in' || which === 'out') && handle) got[which] = handle as object;
+      if (got.in && got.out) done();
+    };
+    const onGone = () => done(new Error('the supervisor closed the channel first'));
+    const done = (e?: Error) => {
+      clearTimeout(timer);
+      process.off('message', onMessage);
+      process.off('disconnect', onGone);
+      // its descriptor is not close-on-exec (children must not inherit it): closed once Node has
+      // acknowledged the handles it is delivering (a disconnect inside 'message' breaks that)
+      setImmediate(() => process.connected && process.disconnect());
+      if (e) return reject(new AxError('internal_error', `mcp-server: the client's pipes were not passed to the server process: ${e.message}`, { fix: 'Start mcp-server again.' }));
+      // handles received over IPC are opened close-on-exec: a handler's children never inherit them
+      const input = new Socket({ handle: got.in, readable: true, writable: false } as ConstructorParameters<typeof Socket>[0]);
+      const output = new Socket({ handle: got.out, readable: false, writable: true } as ConstructorParameters<typeof Socket>[0]);
+      input.on('error', () => {}); // a client gone: seen as the end of input
+      output.on('error', () => {}); // nobody reads the answers any more: nothing to tell
+      resolve({ input, output, parentPid });
+    };
+    process.on('message', onMessage);
+    process.once('disconnect', onGone);
+  });
+}
+
+/** The pipe handle (libuv `uv_pipe_t`: a pipe, FIFO or Unix socket) behind a std stream, if it has one. */
+function pipeHandle(stream: NodeJS.ReadStream | NodeJS.WriteStream): object | undefined {
+  if ((stream as { isTTY?: boolean }).isTTY) return undefined;
+  const h = (stream as unknown as { _handle?: { constructor?: { name?: string } } })._handle;
+  return h && h.constructor?.name === 'Pipe' ? h : undefined;
 }
 
 /**
- * In the `mcp-server` process: starts the server process and relays the client's stdin and stdout
- * to it until it exits. Resolves when it has exited with 0; SIGTERM/SIGINT (`signal`) are passed on
- * as SIGTERM, so it answers its calls and exits within the shutdown budget.
+ * In the `mcp-server` process: starts the server process and hands it the client's stdin and stdout
+ * (passed when both are pipes, relayed otherwise: see the module comment) until it exits. Resolves
+ * when it has exited with 0; SIGTERM/SIGINT (`signal`) are passed on as SIGTERM, so it answers its
+ * calls and exits within the shutdown budget.
  * @throws AxError internal_error when the server process fails to start or exits with another code.
  */
 export async function superviseStdio(signal: AbortSignal): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'ax-mcp-')); // mode 0700: only this user can reach the socket
-  const path = join(dir, 'wire');
-  const token = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('hex');
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  const listener = createServer({ allowHalfOpen: true, pauseOnConnect: true });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      listener.once('error', reject);
-      listener.listen(path, () => resolve());
-    });
-  } catch (e) {
-    cleanup();
-    throw new AxError('internal_error', `mcp-server: cannot open the server socket in ${dir}: ${(e as Error).message}`, { fix: 'Check that the temporary directory is writable (TMPDIR).' });
+  const stdinPipe = pipeHandle(process.stdin);
+  const stdoutPipe = pipeHandle(process.stdout);
+  const pass = stdinPipe !== undefined && stdoutPipe !== undefined;
+  let relay: Awaited<ReturnType<typeof openRelay>> | undefined;
+  const wireEnv: Record<string, string> = { [WIRE_ENV]: PASSED };
+  if (!pass) {
+    relay = await openRelay();
+    wireEnv[WIRE_ENV] = relay.path;
+    wireEnv[WIRE_TOKEN_ENV] = relay.token;
   }
   const args = [...process.execArgv.filter((a) => !SKIP_EXEC_ARG.test(a)), process.argv[1]!, ...process.argv.slice(2)];
   const child: ChildProcess = spawn(process.execPath, args, {
-    stdio: ['ignore', 2, 'inherit'],
-    env: { ...process.env, [WIRE_ENV]: path, [WIRE_TOKEN_ENV]: token },
+    stdio: ['ignore', 2, 'inherit', ...(pass ? (['ipc'] as const) : [])],
+    env: { ...process.env, ...wireEnv },
     detached: true, // its own process group: a terminal's Ctrl-C reaches it once, through us, as SIGTERM
   });
   const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((resolve) => {
@@ -103,14 +166,21 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
     }
   };
   signal.addEventListener('abort', forward, { once: true });
-  const socket = await Promise.race([accept(listener, token), exited.then(() => undefined)]);
-  listener.close();
-  cleanup();
-  if (socket) {
-    // the relay: bytes only, in both directions; stdin's end is passed on as the socket's end
-    process.stdin.pipe(socket);
-    socket.pipe(process.stdout, { end: false });
-    socket.on('error', () => {});
+  let connected: boolean;
+  let socket: Socket | undefined;
+  if (pass) {
+    connected = await passPipes(child, stdinPipe, stdoutPipe, exited);
+  } else {
+    socket = await Promise.race([accept(relay!.listener, relay!.token), exited.then(() => undefined)]);
+    relay!.listener.close();
+    relay!.cleanup();
+    connected = socket !== undefined;
+    if (socket) {
+      // the relay: bytes only, in both directions; stdin's end is passed on as the socket's end
+      process.stdin.pipe(socket);
+      socket.pipe(process.stdout, { end: false });
+      socket.on('error', () => {});
+    }
   }
   const { code, sig } = await exited;
   if (socket) {
@@ -123,15 +193,56 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
     process.stdin.unpipe(socket);
     socket.destroy();
   }
-  process.stdin.pause();
-  process.stdin.unref?.();
+  if (!pass) {
+    process.stdin.pause();
+    process.stdin.unref?.();
+  }
   signal.removeEventListener('abort', forward);
   if (code === 0 || (forwarded && sig === 'SIGTERM')) return;
   const what = sig ? `was killed by ${sig}` : code === null ? 'could not be started' : `exited with code ${code}`;
-  throw new AxError('internal_error', `mcp-server: the server process ${what}${socket ? '' : ' before it connected'}`, {
+  throw new AxError('internal_error', `mcp-server: the server process ${what}${connected ? '' : ' before it connected'}`, {
     fix: 'See the lines above on stderr for the cause; then start mcp-server again.',
     context: { exit_code: code, signal: sig },
   });
+}
+
+/**
+ * Sends the stdin and stdout pipe handles to the server process over its IPC channel and lets go
+ * of the channel. Resolves true once both have been received, false when it exited first.
+ */
+async function passPipes(child: ChildProcess, stdin: object, stdout: object, exited: Promise<unknown>): Promise<boolean> {
+  const send = (which: 'in' | 'out', handle: object) =>
+    new Promise<boolean>((resolve) => {
+      try {
+        // a raw handle ('net.Native'): this process keeps its own descriptor, and never reads or writes it
+        child.send({ ax: which }, handle as never, (e) => resolve(!e));
+      } catch {
+        resolve(false);
+      }
+    });
+  const sent = await Promise.race([(async () => (await send('in', stdin)) && (await send('out', stdout)))(), exited.then(() => false)]);
+  child.channel?.unref();
+  child.on('error', () => {}); // a late send error once it is gone
+  return sent;
+}
+
+/** The listening socket of the relayed mode, in a private (0700) temporary directory. */
+async function openRelay(): Promise<{ listener: import('node:net').Server; path: string; token: string; cleanup: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'ax-mcp-')); // mode 0700: only this user can reach the socket
+  const path = join(dir, 'wire');
+  const token = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('hex');
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  const listener = createServer({ allowHalfOpen: true, pauseOnConnect: true });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen(path, () => resolve());
+    });
+  } catch (e) {
+    cleanup();
+    throw new AxError('internal_error', `mcp-server: cannot open the server socket in ${dir}: ${(e as Error).message}`, { fix: 'Check that the temporary directory is writable (TMPDIR).' });
+  }
+  return { listener, path, token, cleanup };
 }
 
 /** Resolves with the first connection that sends the token as its first line. */

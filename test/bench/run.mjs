@@ -586,7 +586,7 @@ async function startHttp(argv, env) {
 }
 
 const SIDES = {
-  ax: { label: 'ax-ts `tasks` (`show`)', argv: (p) => [p.bin, 'mcp-server'], http: (p) => [p.bin, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], params: { name: 'show', arguments: { id: '1' } } },
+  ax: { label: 'ax-ts `tasks` (`show`)', argv: (p) => [p.bin, 'mcp-server'], http: (p) => [p.bin, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], params: { name: 'show', arguments: { id: 1 } } },
   noop: { label: 'ax-ts no-op', argv: (p) => [p.axNoop, 'mcp-server'], http: (p) => [p.axNoop, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], params: { name: 'noop', arguments: {} } },
   minimal: { label: 'minimal SDK', argv: (p) => [p.minimal], http: (p) => [p.minimal, '--http'], params: { name: 'noop', arguments: {} } },
 };
@@ -621,18 +621,36 @@ async function connect(kind, side, p, env) {
 }
 
 /**
- * CPU time (ms) a server process has used so far, all threads, from the schedstat file of each of
- * its tasks under /proc/<pid>/task
- * (nanoseconds on the CPU; far finer than the 10 ms ticks of /proc/<pid>/stat). NaN off Linux.
+ * CPU time (ms) a server has used so far: the process `pid` and its descendants (a supervised stdio
+ * server is two processes, the supervisor relaying bytes and the server running handlers), all
+ * threads, from the schedstat file of each task under /proc/<pid>/task (nanoseconds on the CPU; far
+ * finer than the 10 ms ticks of /proc/<pid>/stat). NaN off Linux.
  */
 function serverCpu(pid) {
   try {
     let ns = 0;
-    for (const t of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+    for (const q of descendants(pid)) for (const t of readdirSync(`/proc/${q}/task`)) ns += Number(readFileSync(`/proc/${q}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
     return ns / 1e6;
   } catch {
     return NaN;
   }
+}
+
+/** `pid` and every process below it (from /proc/<pid>/task/<tid>/children). */
+function descendants(pid) {
+  const out = [];
+  const walk = (p) => {
+    out.push(p);
+    let kids = [];
+    try {
+      for (const t of readdirSync(`/proc/${p}/task`)) kids.push(...readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+    } catch {
+      kids = [];
+    }
+    for (const k of kids) walk(k);
+  };
+  walk(pid);
+  return out;
 }
 
 async function throughputRound(call, n) {
