@@ -71,7 +71,7 @@ describe.runIf(linux).concurrent('the stdio supervisor passes pipes, relays the 
     const c = await connectStdio();
     try {
       const res = await c.client.callTool({ name: 'fds', arguments: {} });
-      const w = where(envelopeOf(res).data as Fds);
+      const w = where(envelopeOf(res as { content?: unknown }).data as Fds);
       expect(w.protocol.every((p) => p.startsWith('socket:['))).toBe(true);
       expect(w.inServer).toEqual(w.protocol);
       expect(w.inChild).toEqual([]);
