@@ -285,8 +285,16 @@ async function prepare(dir) {
     cpSync(from, to, { recursive: true });
     manifest1000 = join(to, basename(trees.get(1000)));
     const r = spawnSync(NODE, [join(dirname(bin), 'ax-ts.js'), 'schema-manifest', manifest1000, '--format', 'json'], { env: childEnv({ HOME: os.tmpdir(), BENCH_NO_HOOK: '1' }), encoding: 'utf8' });
-    if (r.status === 0 && JSON.parse(r.stdout).data.shapes.length === 0) throw new Error('ax-ts schema-manifest stored no shape (the program printed on stderr)');
     if (r.status !== 0) throw new Error(`ax-ts schema-manifest: exit ${r.status}: ${r.stderr}`);
+    const stored = JSON.parse(r.stdout).data.shapes;
+    if (!stored.includes('ax') || !stored.includes('mcp')) throw new Error(`ax-ts schema-manifest stored ${stored.join(', ') || 'no shape'} (a shape the program printed with something on stderr is not stored)`);
+    // The row must measure the manifest: the answer is the walk's byte for byte, and the tree is not
+    // loaded at all (the generated tree's exit hook, which lives in the bundle, prints nothing).
+    const env = childEnv({ HOME: os.tmpdir() });
+    const served = spawnSync(NODE, [manifest1000, '__schema'], { env, maxBuffer: 1 << 30 });
+    const walked = spawnSync(NODE, [trees.get(1000), '__schema'], { env, maxBuffer: 1 << 30 });
+    if (served.status !== 0 || walked.status !== 0 || !served.stdout.equals(walked.stdout)) throw new Error('the schema manifest does not answer `__schema` with the bytes the walk prints');
+    if (String(served.stderr).includes('__bench')) throw new Error('`__schema` with a schema manifest loaded the tree (the manifest was not used)');
   }
   return { bin, store1000, store3, commander, peers, minimal, axNoop, floor, trees, treeBytes, dir, manifest1000 };
 }
@@ -358,20 +366,22 @@ const SHAPES = {
 async function trees(p, report) {
   log('\n[2/5] __schema on generated trees (5 flags per command)');
   const env = childEnv({ HOME: os.tmpdir() });
-  const byTree = new Map();
   const node0 = { label: 'node -e 0', argv: ['-e', '0'] };
-  for (const n of [1, ...SIZES]) {
+  const floor = { label: 'floor', argv: [p.floor] };
+  // Every size in ONE interleaved run (the tree of 1 beside the others in every round): a per-command
+  // figure subtracts the tree of 1 from the tree of n, and measured in separate runs the two drifted
+  // apart with the load of the machine (the last loaded run printed a negative cost per command).
+  const bySize = [1, ...SIZES].map((n) => {
     const shapes = Object.entries(SHAPES).filter(([, sh]) => !(sh.imperative && n === 1));
-    const byShape = shapes.map(([k, sh]) => [k, { label: `tree ${n} ${k}`, argv: [p.trees.get(sh.imperative ? `${n}i` : n), ...sh.args] }]);
-    const members = [node0, ...byShape.map(([, m]) => m)];
-    const floor = { label: 'floor', argv: [p.floor] };
-    if (n === 1) members.push(floor);
-    // the floor tree is cheap and its noise enters every per-command figure: run it twice as often
-    const runs = n === 1 ? COUNTS.tree * 2 : COUNTS.tree;
-    const res = interleave(members, runs, env, progressLine(n === 1 ? 'tree of 1 (floor)' : `tree of ${n.toLocaleString('en')}`));
+    return [n, shapes.map(([k, sh]) => [k, { label: `tree ${n} ${k}`, argv: [p.trees.get(sh.imperative ? `${n}i` : n), ...sh.args] }])];
+  });
+  const members = [node0, floor, ...bySize.flatMap(([, ms]) => ms.map(([, m]) => m))];
+  const res = interleave(members, COUNTS.tree, env, progressLine(`trees of ${[1, ...SIZES].map((n) => n.toLocaleString('en')).join(', ')}`));
+  const byTree = new Map();
+  for (const [n, byShape] of bySize) {
     byTree.set(n, {
       node: median(res.get(node0).wall),
-      floorWork: n === 1 ? median(res.get(floor).work) : undefined,
+      floorWork: median(res.get(floor).work),
       shapes: Object.fromEntries(
         byShape.map(([k, m]) => {
           const o = res.get(m);
@@ -382,28 +392,32 @@ async function trees(p, report) {
   }
   const base = byTree.get(1);
   const lines = [
-    '| commands | invocation | node -e 0 | wall | wall / node | work in process | CPU in process¹ | work per command² | peak RSS | output |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| commands | invocation | node -e 0 | wall | wall / node | work in process | CPU in process¹ | work per command² | CPU per command³ | peak RSS | output |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const perCmd = {};
+  const cpuPerCmd = {};
   for (const shape of Object.keys(SHAPES)) {
     for (const [n, t] of byTree) {
       const s = t.shapes[shape];
       if (!s) continue;
-      const floorWork = base.shapes[SHAPES[shape].imperative ? 'ax' : shape].work; // the tree of 1 is only built declaratively
-      const per = n > 1 ? ((s.work - floorWork) / (n - 1)) * 1000 : NaN;
+      const b = base.shapes[SHAPES[shape].imperative ? 'ax' : shape]; // the tree of 1 is only built declaratively
+      const per = n > 1 ? ((s.work - b.work) / (n - 1)) * 1000 : NaN;
+      const cpuPer = n > 1 ? ((s.cpuIn - b.cpuIn) / (n - 1)) * 1000 : NaN;
       (perCmd[shape] ??= {})[n] = per;
+      (cpuPerCmd[shape] ??= {})[n] = cpuPer;
       lines.push(
-        `| ${n === 1 ? '1 (floor)' : n.toLocaleString('en')} | ${SHAPES[shape].label} | ${ms(t.node)} | ${ms(s.wall)} | ${rx(ratio(s.wall, t.node))} | ${ms(s.work)} ms | ${ms(s.cpuIn)} ms | ${n > 1 ? `${ms(per, 1)} µs` : '—'} | ${mib(s.maxRSS)} | ${(s.bytes / 1024).toFixed(0)} KiB |`,
+        `| ${n === 1 ? '1 (floor)' : n.toLocaleString('en')} | ${SHAPES[shape].label} | ${ms(t.node)} | ${ms(s.wall)} | ${rx(ratio(s.wall, t.node))} | ${ms(s.work)} ms | ${ms(s.cpuIn)} ms | ${n > 1 ? `${ms(per, 1)} µs` : '—'} | ${n > 1 ? `${ms(cpuPer, 1)} µs` : '—'} | ${mib(s.maxRSS)} | ${(s.bytes / 1024).toFixed(0)} KiB |`,
       );
     }
   }
   const notes = [
     `Declarations: ${(([n, b]) => `${(b.source / n / 1024).toFixed(2)} KiB of source per command; the ${n.toLocaleString('en')}-command bundle and its group chunks are ${(b.bundle / 2 ** 20).toFixed(2)} MiB`)([...p.treeBytes].at(-1))} (lib included).`,
     '¹ user + system CPU time of the whole process (all threads, bootstrap included), from `process.resourceUsage()` at exit.',
-    `² (work(n) − work(tree of 1)) / (n − 1). A CommonJS file holding nothing but the exit hook does ${ms(base.floorWork)} ms of "work": that much of every row is not ax-ts.`,
+    `² (work(n) − work(tree of 1)) / (n − 1), medians of one interleaved run of every size. A CommonJS file holding nothing but the exit hook does ${ms(base.floorWork)} ms of "work": that much of every row is not ax-ts.`,
+    '³ (CPU(n) − CPU(tree of 1)) / (n − 1), the same from the in-process CPU time: less sensitive to other load on the machine than ² (but it counts V8\'s background threads too).',
   ];
-  report.trees = { lines, notes, byTree, perCmd };
+  report.trees = { lines, notes, byTree, perCmd, cpuPerCmd };
   // The issue-14 targets, paired: the members alternate within one interleaved run.
   if (p.trees.has(1000)) {
     const t1 = p.trees.get(1);
@@ -434,13 +448,15 @@ async function trees(p, report) {
   if (lo !== hi) {
     for (const shape of Object.keys(SHAPES).filter((k) => !SHAPES[k].noTarget)) {
       const c = perCmd[shape];
+      const u = cpuPerCmd[shape];
       const r = c[hi] / c[lo];
       const mid = SIZES.filter((n) => n !== lo && n !== hi).map((n) => `${ms(c[n])} → `).join('');
+      const cpuMid = SIZES.filter((n) => n !== lo && n !== hi).map((n) => `${ms(u[n])} → `).join('');
       // Linear: the cost per command does not grow with the tree (a quadratic walk would make this hi/lo, i.e. 50×).
       // If the smallest tree's cost is lost in the noise (≤ 0), the ratio is meaningless: no verdict.
       report.targets.push({
         target: `${SHAPES[shape].label} linear: work per command ${hi.toLocaleString('en')} vs ${lo} ≤ 2×`,
-        value: `${c[lo] > 0 ? rx(r) : 'n/a'} (${ms(c[lo])} → ${mid}${ms(c[hi])} µs)`,
+        value: `${c[lo] > 0 ? rx(r) : 'n/a'} (${ms(c[lo])} → ${mid}${ms(c[hi])} µs; CPU ${u[lo] > 0 ? rx(u[hi] / u[lo]) : 'n/a'}, ${ms(u[lo])} → ${cpuMid}${ms(u[hi])} µs)`,
         ok: c[lo] > 0 ? r <= 2 : undefined,
       });
     }
