@@ -87,7 +87,8 @@ function flagDefault(spec: FlagSpec): unknown {
   if (spec.type === 'json' && !spec.schema) return JSON.stringify(spec.default);
   if (spec.type === 'duration' && typeof spec.default === 'number') return durationText(spec.default);
   if (spec.type === 'durationSlice' && Array.isArray(spec.default)) return spec.default.map((d) => (typeof d === 'number' ? durationText(d) : d));
-  return structuredClone(spec.default);
+  // a copy, so that no document shares (and no reader can change) the declaration's own value
+  return typeof spec.default === 'object' && spec.default !== null ? structuredClone(spec.default) : spec.default;
 }
 
 /** A property description: the text cut so that, with its notes, it stays within {@link MAX_DESCRIPTION}. */

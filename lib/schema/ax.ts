@@ -10,7 +10,7 @@ import { errorCatalogue, ExitCode } from '../contract/errors.ts';
 import type { Flag } from '../tree/flags.ts';
 import { propertyName } from '../tree/flags.ts';
 import { visibleFlags } from '../tree/flagset.ts';
-import { outputSchema } from './tool.ts';
+import { outputWrapping } from './tool.ts';
 import { declarations, defaultToolName, isReserved, toolRefs, toolStatus, promptListEntry, resourceListEntry } from './walk.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import { nonDeterministicFields } from './nondeterministic.ts';
@@ -20,9 +20,11 @@ export const AX_SCHEMA_VERSION = '1.0.0';
 
 type Json = Record<string, unknown>;
 
-function flagEntry(f: Flag): Json {
+function flagEntry(f: Flag, inherited: boolean): Json {
+  const e: Json = { name: f.name, cli: `--${f.name}` };
   // a flag kept out of MCP (`mcp: false`) has no property: no tool or --args-json accepts it
-  const e: Json = { name: f.name, cli: `--${f.name}`, ...(f.spec.mcp === false ? {} : { property: propertyName(f.name) }), type: f.spec.type };
+  if (f.spec.mcp !== false) e.property = propertyName(f.name);
+  e.type = f.spec.type;
   if (f.spec.short) e.shorthand = f.spec.short;
   if (f.spec.default !== undefined) e.default = f.spec.default;
   e.usage = f.spec.usage ?? '';
@@ -37,48 +39,63 @@ function flagEntry(f: Flag): Json {
   if (f.spec.config !== undefined) e.config_key = f.spec.config;
   if (f.builtin) e.builtin = true;
   if (f.traversedFrom !== undefined) e.traversed_from = f.traversedFrom;
+  if (inherited) e.inherited = true;
   return e;
 }
 
 /**
  * Flag entries of one document, memoized: every command repeats its inherited flags (the injected
  * ones, the root's persistent ones), which are the same Flag data each time (issue 14). The entries
- * are shared within the document only (each axDocument call has its own memo).
+ * are shared within the document only (each axDocument call has its own memo). Keyed by the spec,
+ * then the name, then the three marks as an index (no key string built per flag).
  */
-type FlagMemo = WeakMap<Flag['spec'], Map<string, Json>>;
+type FlagMemo = WeakMap<Flag['spec'], Map<string, (Json | undefined)[]>>;
 
 function memoFlagEntry(memo: FlagMemo, f: Flag, inherited: boolean): Json {
   let bySpec = memo.get(f.spec);
   if (!bySpec) memo.set(f.spec, (bySpec = new Map()));
-  const key = `${f.name}\0${f.persistent}\0${f.builtin}\0${inherited}\0${f.traversedFrom ?? ''}`;
-  let e = bySpec.get(key);
-  if (!e) bySpec.set(key, (e = inherited ? { ...flagEntry(f), inherited: true } : flagEntry(f)));
-  return e;
+  // a traversed flag (an ancestor's local one, TraverseChildren) also depends on where it comes from
+  const name = f.traversedFrom === undefined ? f.name : `${f.name}\0${f.traversedFrom}`;
+  let byMarks = bySpec.get(name);
+  if (!byMarks) bySpec.set(name, (byMarks = []));
+  const i = (f.persistent ? 1 : 0) | (f.builtin ? 2 : 0) | (inherited ? 4 : 0);
+  return (byMarks[i] ??= flagEntry(f, inherited));
 }
 
-function commandEntry(cmd: Command, toolNames: Map<Command, string>, memo: FlagMemo = new WeakMap()): Json {
-  const e: Json = { name: cmd.name, path: cmd.commandPath(), use: cmd.use, short: cmd.short, long: cmd.long, example: cmd.example };
+/** What one walk of the ax document shares between commands. */
+interface AxWalk {
+  toolNames: Map<Command, string>;
+  memo: FlagMemo;
+}
+
+function commandEntry(cmd: Command, walk: AxWalk, path: string): Json {
+  const e: Json = { name: cmd.name, path, use: cmd.use, short: cmd.short, long: cmd.long, example: cmd.example };
   if (cmd.aliases.length) e.aliases = [...cmd.aliases];
   if (cmd.deprecated) e.deprecated = cmd.deprecated;
-  e.runnable = cmd.runnable();
+  const runnable = cmd.runnable();
+  e.runnable = runnable;
   const status = toolStatus(cmd);
-  e.mcp = status === 'tool' ? { tool: toolNames.get(cmd) ?? defaultToolName(cmd) } : { tool: null, reason: status };
+  e.mcp = status === 'tool' ? { tool: walk.toolNames.get(cmd) ?? defaultToolName(cmd) } : { tool: null, reason: status };
   if (cmd.effects) e.effects = cmd.effects;
   if (cmd.output) {
     const o: Json = { kind: cmd.output.kind ?? 'data' };
     if (cmd.output.cardinality) o.cardinality = cmd.output.cardinality;
     if (cmd.output.schema) o.schema = cmd.output.schema;
-    const wrapped = outputSchema(cmd);
-    if (wrapped && wrapped.wrapping !== 'object') o.mcp_structured_content = wrapped.wrapping === 'result' ? 'wrapped as {"result": <payload>}' : 'stream items wrapped as {"items": [...]}';
+    const wrapping = outputWrapping(cmd);
+    if (wrapping && wrapping !== 'object') o.mcp_structured_content = wrapping === 'result' ? 'wrapped as {"result": <payload>}' : 'stream items wrapped as {"items": [...]}';
     if (cmd.output.pagination) o.pagination = cmd.output.pagination;
     if (cmd.output.fieldsFlag) o.fields_flag = cmd.output.fieldsFlag;
     if (cmd.output.mediaType) o.media_type = cmd.output.mediaType;
     e.output = o;
   }
-  if (cmd.runnable()) e.non_deterministic_fields = nonDeterministicFields(cmd);
+  if (runnable) e.non_deterministic_fields = nonDeterministicFields(cmd);
   if (cmd.confirmationFlag) e.confirmation_flag = cmd.confirmationFlag;
   const { local, inherited, traversed } = visibleFlags(cmd);
-  e.flags = [...local.map((f) => memoFlagEntry(memo, f, false)), ...inherited.map((f) => memoFlagEntry(memo, f, true)), ...traversed.map((f) => memoFlagEntry(memo, f, true))];
+  const flags: Json[] = [];
+  for (const f of local) flags.push(memoFlagEntry(walk.memo, f, false));
+  for (const f of inherited) flags.push(memoFlagEntry(walk.memo, f, true));
+  for (const f of traversed) flags.push(memoFlagEntry(walk.memo, f, true));
+  e.flags = flags;
   e.args = cmd.args.map((a, i) => {
     const x: Json = { name: a.name, property: propertyName(a.name), position: i + 1, type: a.type ?? 'string', description: a.description ?? '', required: a.required !== false, variadic: a.variadic === true };
     if (a.choices) x.choices = [...a.choices];
@@ -88,18 +105,28 @@ function commandEntry(cmd: Command, toolNames: Map<Command, string>, memo: FlagM
   if (cmd.mutuallyExclusive.length) groups.mutually_exclusive = cmd.mutuallyExclusive;
   if (cmd.requiredTogether.length) groups.required_together = cmd.requiredTogether;
   if (cmd.oneRequired.length) groups.one_required = cmd.oneRequired;
-  if (Object.keys(groups).length) e.flag_groups = groups;
-  const ann = Object.fromEntries(Object.entries(cmd.annotations).filter(([k]) => k !== BUILTIN_ANNOTATION).sort(([a], [b]) => (a < b ? -1 : 1)));
-  if (Object.keys(ann).length) e.annotations = ann;
+  if (cmd.mutuallyExclusive.length || cmd.requiredTogether.length || cmd.oneRequired.length) e.flag_groups = groups;
+  const ann = authorAnnotations(cmd.annotations);
+  if (ann) e.annotations = ann;
   // under a hidden root the children's declarations are dropped with them, as the server drops them
   const declared = !(cmd.parent && status === 'hidden');
   if (declared && cmd.prompts.length) e.prompts = cmd.prompts.map((p) => ({ ...promptListEntry(p), template: p.template }));
   if (declared && cmd.resources.length) e.resources = cmd.resources.map(resourceListEntry);
-  e.commands = cmd
-    .commands()
-    .filter((c) => !c.hidden && !(isReserved(c) && c.annotations[BUILTIN_ANNOTATION] === 'true'))
-    .map((c) => commandEntry(c, toolNames, memo));
+  const commands: Json[] = [];
+  for (const c of cmd.commands()) if (!c.hidden && !(isReserved(c) && c.annotations[BUILTIN_ANNOTATION] === 'true')) commands.push(commandEntry(c, walk, `${path} ${c.name}`));
+  e.commands = commands;
   return e;
+}
+
+/** The author's annotations sorted by key (ax-ts's own builtin mark left out), or undefined when none. */
+function authorAnnotations(annotations: Record<string, string>): Json | undefined {
+  let keys: string[] | undefined;
+  for (const k in annotations) if (Object.hasOwn(annotations, k) && k !== BUILTIN_ANNOTATION) (keys ??= []).push(k);
+  if (!keys) return undefined;
+  keys.sort((a, b) => (a < b ? -1 : 1));
+  const out: Json = {};
+  for (const k of keys) out[k] = annotations[k];
+  return out;
 }
 
 /** A JSON Schema of the error line, published as `error_envelope.schema`. */
@@ -167,6 +194,6 @@ export function axDocument(root: Command, version: string): Json {
       exit_codes: exitCodeTable(),
     },
     errors: errorCatalogue().map((e) => ({ kind: e.kind, exit_code: e.exitCode, retryable: e.retryable === true, description: e.description })),
-    command: commandEntry(root, toolNames),
+    command: commandEntry(root, { toolNames, memo: new WeakMap() }, root.commandPath()),
   };
 }

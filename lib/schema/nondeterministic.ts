@@ -15,7 +15,9 @@ export const ENVELOPE_NON_DETERMINISTIC = ['meta.idempotency_key', 'meta.span_id
  */
 export function nonDeterministicFields(cmd: Command): string[] {
   if (!cmd.runnable() || cmd.output?.kind === 'opaque') return [];
+  const declared = cmd.output?.nonDeterministic;
+  if (!declared?.length) return [...ENVELOPE_NON_DETERMINISTIC]; // already sorted
   const out = new Set<string>(ENVELOPE_NON_DETERMINISTIC);
-  for (const p of cmd.output?.nonDeterministic ?? []) out.add(`data.${p}`);
+  for (const p of declared) out.add(`data.${p}`);
   return [...out].sort();
 }

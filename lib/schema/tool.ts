@@ -32,6 +32,18 @@ export function outputSchema(cmd: Command): { schema: JsonSchema; wrapping: Outp
   return { schema: wrap({ result: nested }, ['result']), wrapping: 'result' };
 }
 
+/**
+ * How a command's payload is wrapped in `structuredContent` — the `wrapping` of {@link outputSchema}
+ * without building the schema (the ax document and every `tools/call` only need this); undefined
+ * when no output schema is declared.
+ */
+export function outputWrapping(cmd: Command): OutputWrapping | undefined {
+  const declared = cmd.output?.schema;
+  if (!declared || cmd.output?.kind === 'opaque') return undefined;
+  if (cmd.output?.kind === 'stream') return 'items';
+  return (declared as JsonSchema).type === 'object' ? 'object' : 'result';
+}
+
 /** MCP annotations from `effects`; undefined when effects are not declared (clients assume destructive). */
 export function toolAnnotations(cmd: Command): ToolAnnotations | undefined {
   switch (cmd.effects) {

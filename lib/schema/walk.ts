@@ -11,7 +11,7 @@
 import type { Command } from '../tree/command.ts';
 import { validationError } from '../contract/errors.ts';
 import { inputSchema, type JsonSchema } from '../parse/input-schema.ts';
-import { outputSchema, toolAnnotations, toolDescription, type OutputWrapping, type ToolAnnotations } from './tool.ts';
+import { outputSchema, outputWrapping, toolAnnotations, toolDescription, type OutputWrapping, type ToolAnnotations } from './tool.ts';
 import { declarationError, validatePrompt, validateResource, type PromptDecl, type ResourceDecl } from '../tree/declarations.ts';
 import { AXGO_EXCLUDE_ANNOTATION, BUILTIN_ANNOTATION, EXCLUDE_ANNOTATION, TOOL_NAME_ANNOTATION } from '../tree/marks.ts';
 
@@ -168,7 +168,7 @@ export function toolDef(ref: ToolRef): ToolDef {
 
 /** How a tool's payload becomes structuredContent (undefined: no outputSchema, no structuredContent). */
 export function toolWrapping(cmd: Command): OutputWrapping | undefined {
-  return outputSchema(cmd)?.wrapping;
+  return outputWrapping(cmd);
 }
 
 /** A prompt or resource with the command that declared it. */

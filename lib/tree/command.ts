@@ -115,8 +115,11 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   _loaded?: Command;
   /** @internal the load in progress. */
   _loading?: Promise<Command>;
-  /** @internal derived-data caches (flag set, tool properties), valid while {@link treeGeneration} is unchanged. */
-  _cache?: { gen: number; flags?: Map<string, Flag>; traversed?: Map<string, Flag>; properties?: unknown };
+  /**
+   * @internal derived-data caches (flag set, traversed flags, the persistent flags its children
+   * inherit, tool properties, the MCP vocabulary), valid while {@link treeGeneration} is unchanged.
+   */
+  _cache?: { gen: number; flags?: Map<string, Flag>; traversed?: Map<string, Flag>; inheritable?: readonly Flag[]; properties?: unknown; vocabulary?: unknown };
 
   constructor(config: CommandConfig<F, P, A>) {
     const use = config.use?.trim();

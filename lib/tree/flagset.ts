@@ -17,9 +17,55 @@ export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
 /** Names of the injected persistent flags. */
 export const INJECTED_NAMES = Object.keys(INJECTED_PERSISTENT);
 
+/** The spec of the `--explain` flag ax-ts adds where some flag has an environment variable or config key. */
+const EXPLAIN_SPEC: FlagSpec = { type: 'string', usage: 'say where a flag\'s value comes from (flag > env > config > default) and what it beat; the command does not run' };
+
+/**
+ * Shared Flag records of the injected persistent flags (issue 14): one per spec and `inherited`
+ * value, so every command below the root holds the same four records instead of building its own
+ * (and the schema walk's per-flag memo finds them). The `--idempotency-key` spec has one variant
+ * per help text ({@link idempotencyKeyUsage}), shared the same way.
+ */
+const injectedFlags = new Map<FlagSpec, [Flag, Flag]>();
+const keySpecs = new Map<string, FlagSpec>();
+
+function injectedFlag(name: string, spec: FlagSpec, inherited: boolean): Flag {
+  let pair = injectedFlags.get(spec);
+  if (!pair) injectedFlags.set(spec, (pair = [{ name, spec, persistent: true, inherited: false, builtin: true }, { name, spec, persistent: true, inherited: true, builtin: true }]));
+  return pair[inherited ? 1 : 0];
+}
+
+function keySpec(usage: string): FlagSpec {
+  let spec = keySpecs.get(usage);
+  if (!spec) keySpecs.set(usage, (spec = { ...INJECTED_PERSISTENT['idempotency-key']!, usage }));
+  return spec;
+}
+
+/**
+ * The persistent flags a child of `cmd` inherits: `cmd`'s own, then its ancestors' nearest first
+ * (a name declared nearer wins), as records marked `inherited`. Cached per command until the tree
+ * changes, so each level is collected once for all the commands below it instead of once per
+ * command (issue 14); the records are shared by every descendant.
+ */
+function inheritable(cmd: Command): readonly Flag[] {
+  const cache = cacheOf(cmd);
+  if (cache.inheritable) return cache.inheritable;
+  const own = Object.keys(cmd.persistentFlags);
+  const above = cmd.parent ? inheritable(cmd.parent) : [];
+  let out: Flag[];
+  if (own.length === 0) out = above as Flag[];
+  else {
+    out = own.map((name) => ({ name, spec: cmd.persistentFlags[name]!, persistent: true, inherited: true, builtin: false }));
+    for (const f of above) if (!Object.hasOwn(cmd.persistentFlags, f.name)) out.push(f);
+  }
+  cache.inheritable = out;
+  return out;
+}
+
 /**
  * The flags a command accepts, keyed by long name, in precedence order (own local, own persistent,
  * ancestors' persistent nearest first, injected). Cached on the command until the tree changes.
+ * Records of inherited and injected flags are shared between commands: treat them as read-only.
  * @throws TypeError when two flags in the set share a shorthand (an author error, like Cobra's panic).
  */
 export function flagsOf(cmd: Command): Map<string, Flag> {
@@ -29,27 +75,27 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
   const add = (name: string, spec: FlagSpec, persistent: boolean, inherited: boolean, builtin: boolean) => {
     if (!out.has(name)) out.set(name, { name, spec, persistent, inherited, builtin });
   };
-  for (const [n, s] of Object.entries(cmd.localFlags)) add(n, s, false, false, false);
-  for (const [n, s] of Object.entries(cmd.persistentFlags)) add(n, s, true, false, false);
-  for (let a = cmd.parent; a; a = a.parent) for (const [n, s] of Object.entries(a.persistentFlags)) add(n, s, true, true, false);
+  for (const n in cmd.localFlags) add(n, cmd.localFlags[n]!, false, false, false);
+  for (const n in cmd.persistentFlags) add(n, cmd.persistentFlags[n]!, true, false, false);
+  if (cmd.parent) for (const f of inheritable(cmd.parent)) if (!out.has(f.name)) out.set(f.name, f);
   const root = cmd.root();
-  for (const [n, s] of Object.entries(INJECTED_PERSISTENT)) {
-    if (n in root.persistentFlags || n in root.localFlags) continue;
+  for (const n of INJECTED_NAMES) {
+    if (n in root.persistentFlags || n in root.localFlags || out.has(n)) continue;
     // the key's help says, per command, whether a retry with it replays (only when the injected flag is in force here)
-    const spec = n === 'idempotency-key' && !out.has(n) ? { ...s, usage: idempotencyKeyUsage(cmd, replaysByDeclaration(cmd)) } : s;
-    add(n, spec, true, cmd !== root, true);
+    const spec = n === 'idempotency-key' ? keySpec(idempotencyKeyUsage(cmd, replaysByDeclaration(cmd))) : INJECTED_PERSISTENT[n]!;
+    out.set(n, injectedFlag(n, spec, cmd !== root));
   }
   const shorts = new Map<string, string>();
+  let sourced = false;
   for (const f of out.values()) {
+    if (f.spec.env !== undefined || f.spec.config !== undefined) sourced = true;
     if (!f.spec.short) continue;
     const prior = shorts.get(f.spec.short);
     if (prior) throw new TypeError(`${cmd.commandPath()}: flags --${prior} and --${f.name} both use the shorthand -${f.spec.short}`);
     shorts.set(f.spec.short, f.name);
   }
   // --explain <flag>: only where some flag has an environment variable or config key to explain
-  if (!out.has('explain') && [...out.values()].some((f) => f.spec.env !== undefined || f.spec.config !== undefined)) {
-    add('explain', { type: 'string', usage: 'say where a flag\'s value comes from (flag > env > config > default) and what it beat; the command does not run' }, false, false, true);
-  }
+  if (sourced && !out.has('explain')) add('explain', EXPLAIN_SPEC, false, false, true);
   if (!out.has('help')) add('help', { type: 'bool', short: shorts.has('h') ? undefined : 'h', usage: `help for ${cmd.name}` }, false, false, true);
   if (cmd === root && !out.has('version')) {
     add('version', { type: 'bool', short: shorts.has('v') ? undefined : 'v', usage: `version for ${cmd.name}` }, false, false, true);
@@ -129,8 +175,12 @@ export function injectedInForce(cmd: Command, name: string): boolean {
  * sorted by name.
  */
 export function visibleFlags(cmd: Command): { local: Flag[]; inherited: Flag[]; traversed: Flag[] } {
-  const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  const all = [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden);
-  const traversed = [...traversedFlags(cmd).values()].filter((f) => !f.spec.hidden).sort(byName);
-  return { local: all.filter((f) => !f.inherited).sort(byName), inherited: all.filter((f) => f.inherited).sort(byName), traversed };
+  const local: Flag[] = [];
+  const inherited: Flag[] = [];
+  for (const f of flagsOf(cmd).values()) if (!f.spec.hidden) (f.inherited ? inherited : local).push(f);
+  const traversed: Flag[] = [];
+  for (const f of traversedFlags(cmd).values()) if (!f.spec.hidden) traversed.push(f);
+  return { local: local.sort(byName), inherited: inherited.sort(byName), traversed: traversed.sort(byName) };
 }
+
+const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

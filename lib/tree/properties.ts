@@ -61,16 +61,16 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   // a command with disableFlagParsing takes no flags from the command line, so none is an input either
   // under TraverseChildren the ancestors' local flags the command reads are inputs too (after the
   // inherited ones): over MCP no word has a place, so "before the child's word" has no equivalent
-  const all = cmd.disableFlagParsing
-    ? []
-    : [...flagsOf(cmd).values(), ...traversedFlags(cmd).values()].filter(
-        (f) => !f.spec.hidden && f.spec.mcp !== false && !(f.builtin && (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput))) && !helpFlag(f),
-      );
+  const own: Flag[] = [];
+  const inherited: Flag[] = [];
+  const traversed: Flag[] = [];
+  const isInput = (f: Flag) => !f.spec.hidden && f.spec.mcp !== false && !(f.builtin && (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput))) && !helpFlag(f);
+  if (!cmd.disableFlagParsing) {
+    for (const f of flagsOf(cmd).values()) if (isInput(f)) (f.inherited ? inherited : own).push(f);
+    for (const f of traversedFlags(cmd).values()) if (isInput(f)) traversed.push(f);
+  }
   const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  const own = all.filter((f) => !f.inherited).sort(byName);
-  const inherited = all.filter((f) => f.inherited && f.traversedFrom === undefined).sort(byName);
-  const traversed = all.filter((f) => f.traversedFrom !== undefined).sort(byName);
-  for (const f of [...own, ...inherited, ...traversed]) {
+  for (const f of [...own.sort(byName), ...inherited.sort(byName), ...traversed.sort(byName)]) {
     const property = propertyName(f.name);
     claim(property, `flag --${f.name}`);
     out.push({ property, flag: f });
@@ -88,17 +88,23 @@ export function toolProperties(cmd: Command): ToolProperty[] {
  */
 export function mcpVocabulary(cmd: Command, text: string): string {
   if (!text.includes('--')) return text;
-  const byFlag = new Map<string, ToolProperty>();
-  for (const p of toolProperties(cmd)) if (p.flag) byFlag.set(p.flag.name, p);
+  const cache = cacheOf(cmd);
+  let byFlag = cache.vocabulary as Map<string, ToolProperty> | undefined;
+  if (!byFlag) {
+    byFlag = new Map<string, ToolProperty>();
+    for (const p of toolProperties(cmd)) if (p.flag) byFlag.set(p.flag.name, p);
+    cache.vocabulary = byFlag;
+  }
+  const props = byFlag;
   return text.replace(/(^|[^\w-])--(no-)?([A-Za-z0-9][A-Za-z0-9_-]*)/g, (whole, pre: string, no: string | undefined, name: string) => {
     if (no) {
-      const literal = byFlag.get(`no-${name}`);
+      const literal = props.get(`no-${name}`);
       if (literal) return `${pre}${literal.property}`;
-      const negated = byFlag.get(name);
+      const negated = props.get(name);
       if (negated?.flag?.spec.negatable) return `${pre}${negated.property}: false`;
       return whole;
     }
-    const p = byFlag.get(name);
+    const p = props.get(name);
     return p ? `${pre}${p.property}` : whole;
   });
 }
