@@ -120,7 +120,9 @@ describe('V8 code cache', () => {
     expect(masked(first)).toEqual(want);
     const files = cacheFiles(xdg);
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(new RegExp(`^tasks-[0-9a-f]{8}-${process.version.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{16}-\\d+-\\d+\\.bin$`));
+    // a bare __schema runs without V8's optimizing compiler, so its cache has a key of its own
+    const variant = args[0] === '__schema' ? '-noopt' : '';
+    expect(files[0]).toMatch(new RegExp(`^tasks-[0-9a-f]{8}-${process.version.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{16}-\\d+-\\d+${variant}\\.bin$`));
     const file = join(xdg, 'ax-ts/v8', files[0]!);
     const written = statSync(file).mtimeMs;
     const bytes = readFileSync(file);
@@ -129,6 +131,26 @@ describe('V8 code cache', () => {
     // accepted: a later run does not write it again
     expect(statSync(file).mtimeMs).toBe(written);
     expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('a bare __schema (no optimizing compiler) and an ordinary run keep a cache each, and neither rewrites the other', () => {
+    const xdg = mkdtempSync(join(tmpdir(), 'ax-xdg-'));
+    const env = { XDG_CACHE_HOME: xdg, TASKS_FILE: join(xdg, 'tasks.json'), AX_PRECOMPUTED: '0' };
+    const list = ['list', '--format', 'json'];
+    expect(run(BIN, list, env).status).toBe(0);
+    expect(run(BIN, ['__schema', '--as=mcp'], env).status).toBe(0);
+    const files = cacheFiles(xdg).sort();
+    expect(files).toHaveLength(2);
+    expect(files.filter((f) => f.endsWith('-noopt.bin'))).toHaveLength(1);
+    const mtimes = () => files.map((f) => statSync(join(xdg, 'ax-ts/v8', f)).mtimeMs);
+    const before = mtimes();
+    const wantSchema = masked(reference(BIN, ['__schema', '--as=mcp'], env));
+    expect(masked(run(BIN, list, env))).toEqual(masked(reference(BIN, list, env)));
+    expect(masked(run(BIN, ['__schema', '--as=mcp'], env))).toEqual(wantSchema);
+    expect(mtimes()).toEqual(before);
+    // AX_SCHEMA_NO_OPT=0: the same bytes with V8's flags left alone (then it shares the ordinary cache)
+    expect(masked(run(BIN, ['__schema', '--as=mcp'], { ...env, AX_SCHEMA_NO_OPT: '0' }))).toEqual(wantSchema);
+    expect(mtimes()).toEqual(before);
   });
 
   it('the chunks a run requires are cached too (mcp-server: the MCP runtime), and still work from the cache', () => {
