@@ -1,7 +1,7 @@
 /**
  * The schema walk's caches change no byte (issue 14). On a generated tree that uses every
  * declaration the walk reads (test/fixtures/rich-tree.ts):
- * - every `__schema` shape is pinned, command by command, in golden/testdata/schema-walk.golden
+ * - every `__schema` shape is pinned, command by command, in golden/testdata/schema-walk*.golden
  *   (a digest per command entry and per tool, and of each whole document), written from the walk
  *   as it was before its caches were added; `npm run golden:update` rewrites it on purpose;
  * - the tree declared literally, built Cobra-style one `addCommand`/`addFlag` at a time, and
@@ -10,7 +10,9 @@
  *   tree gives: no cache outlives a change;
  * - each command's flag list (`--as=ax`) and input properties (`--as=mcp`) equal a straightforward
  *   reference computed here from the declarations alone (Cobra's merge of persistent flags:
- *   own local, own persistent, ancestors' persistent nearest first, then the injected ones).
+ *   own local, own persistent, ancestors' persistent nearest first, then the injected ones; under
+ *   TraverseChildren, then the ancestors' local flags).
+ * Each check runs on the tree as generated and with TraverseChildren on.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -18,7 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { expectGolden } from '../golden/index.ts';
 import { Command, loadTree, SCHEMA_SHAPES } from '../lib/index.ts';
 import { runCli } from './helpers/run.ts';
-import { richTree, richTreeLazyMarks, type RichStyle } from './fixtures/rich-tree.ts';
+import { richTree, richTreeLazyMarks, type RichOptions, type RichStyle } from './fixtures/rich-tree.ts';
 import type { Json } from './fixtures/schema-trees.ts';
 
 const GOLDEN_DIR = join(new URL('..', import.meta.url).pathname, 'golden', 'testdata');
@@ -34,14 +36,20 @@ async function documents(root: Command): Promise<Record<string, string>> {
   return out;
 }
 
-async function built(style: RichStyle): Promise<Command> {
-  const root = richTree(style);
+async function built(style: RichStyle, options: RichOptions): Promise<Command> {
+  const root = richTree(style, 14, options);
   if (style === 'lazy') {
     await loadTree(root);
-    richTreeLazyMarks(root);
+    richTreeLazyMarks(root, 14, options);
   }
   return root;
 }
+
+/** The tree as generated, and with Cobra's TraverseChildren on (each pinned in its own golden). */
+const VARIANTS: [string, RichOptions][] = [
+  ['schema-walk', {}],
+  ['schema-walk-traverse', { traverse: true }],
+];
 
 /** One line per ax command entry and per MCP tool (a digest of its JSON), then one per whole document. */
 function pinText(docs: Record<string, string>): string {
@@ -59,22 +67,23 @@ function pinText(docs: Record<string, string>): string {
   return `${lines.join('\n')}\n`;
 }
 
-describe('schema walk: caches change no byte (issue 14)', () => {
+describe.each(VARIANTS)('schema walk: caches change no byte (issue 14): %s', (golden, options) => {
   it('pins every shape of the generated tree, command by command', async () => {
-    const docs = await documents(await built('literal'));
+    const docs = await documents(await built('literal', options));
     const ax = JSON.parse(docs.ax!.split('\0')[0]!) as Json;
     // the tree is as rich as it claims: deep, with tools, exclusions, shadowing and lazy-loadable groups
     expect(JSON.stringify(ax).match(/"path":"rich( g\d+){3} /)).not.toBeNull();
     expect(docs.ax).toContain('"reason":"excluded"');
     expect(docs.ax).toContain('"inherited":true');
     expect(docs.mcp).toContain('"resourceTemplates":[{');
-    expectGolden('schema-walk', pinText(docs), { dir: GOLDEN_DIR });
+    if (options.traverse) expect(docs.ax).toContain('"traversed_from":"rich g');
+    expectGolden(golden, pinText(docs), { dir: GOLDEN_DIR });
   });
 
   it('a literal, an addCommand-built and a lazy tree give the same bytes in every shape', async () => {
-    const want = await documents(await built('literal'));
+    const want = await documents(await built('literal', options));
     for (const style of ['imperative', 'lazy'] as const) {
-      const got = await documents(await built(style));
+      const got = await documents(await built(style, options));
       for (const shape of SCHEMA_SHAPES) expect({ style, shape, same: got[shape] === want[shape] }).toEqual({ style, shape, same: true });
     }
   });
@@ -86,10 +95,10 @@ describe('schema walk: caches change no byte (issue 14)', () => {
       g.addCommand(new Command({ use: 'late', short: 'added after a walk', flags: { profile: { type: 'int', usage: 'shadows' } }, run: () => null }));
       root.addFlag('late-root', { type: 'bool', usage: 'a persistent flag of the root, added late' }, { persistent: true });
     };
-    const walked = await built('literal');
+    const walked = await built('literal', options);
     await documents(walked); // fills every cache
     change(walked);
-    const fresh = await built('literal');
+    const fresh = await built('literal', options);
     change(fresh);
     const [a, b] = [await documents(walked), await documents(fresh)];
     for (const shape of SCHEMA_SHAPES) expect({ shape, same: a[shape] === b[shape] }).toEqual({ shape, same: true });
@@ -97,7 +106,7 @@ describe('schema walk: caches change no byte (issue 14)', () => {
   });
 
   it("each command's flags and input properties equal a reference computed from the declarations", async () => {
-    const root = await built('literal');
+    const root = await built('literal', options);
     const docs = await documents(root);
     const ax = JSON.parse(docs.ax!.split('\0')[0]!) as Json;
     const mcpDoc = JSON.parse(docs.mcp!.split('\0')[0]!) as Json;
@@ -112,9 +121,9 @@ describe('schema walk: caches change no byte (issue 14)', () => {
     const check = (e: Json) => {
       const cmd = byPath.get(e.path)!;
       const ref = referenceFlags(cmd);
-      expect({ path: e.path, flags: e.flags.map((f: Json) => [f.name, f.persistent, f.inherited === true, f.builtin === true, f.type, f.usage]) }).toEqual({
+      expect({ path: e.path, flags: e.flags.map((f: Json) => [f.name, f.persistent, f.inherited === true, f.builtin === true, f.type, f.usage, f.traversed_from]) }).toEqual({
         path: e.path,
-        flags: ref.map((f) => [f.name, f.persistent, f.inherited, f.builtin, f.type, f.builtin ? expect.any(String) : f.usage]),
+        flags: ref.map((f) => [f.name, f.persistent, f.inherited, f.builtin, f.type, f.builtin ? expect.any(String) : f.usage, f.from]),
       });
       if (e.mcp.tool) {
         const t = tools.get(e.mcp.tool)!;
@@ -137,6 +146,8 @@ interface RefFlag {
   builtin: boolean;
   hidden: boolean;
   mcp: boolean;
+  /** TraverseChildren: the ancestor whose local flag this is. */
+  from?: string;
 }
 
 const INJECTED = ['format', 'dry-run', 'idempotency-key', 'args-json'];
@@ -159,8 +170,17 @@ function referenceFlags(cmd: Command): RefFlag[] {
   add('help', { type: 'bool' }, false, false, true);
   if (cmd === root) add('version', { type: 'bool' }, false, false, true);
   const byName = (a: RefFlag, b: RefFlag) => (a.name < b.name ? -1 : 1);
+  // TraverseChildren: the ancestors' local flags (nearest first) not shadowed by the command's own set
+  const traversed: RefFlag[] = [];
+  if (root.traverseChildren) {
+    for (let a = cmd.parent; a; a = a.parent) {
+      for (const [n, s] of Object.entries(a.localFlags)) {
+        if (!all.some((f) => f.name === n) && !traversed.some((f) => f.name === n)) traversed.push({ name: n, type: s.type, usage: s.usage ?? '', persistent: false, inherited: true, builtin: false, hidden: s.hidden === true, mcp: s.mcp !== false, from: a.commandPath() });
+      }
+    }
+  }
   const visible = all.filter((f) => !f.hidden);
-  return [...visible.filter((f) => !f.inherited).sort(byName), ...visible.filter((f) => f.inherited).sort(byName)];
+  return [...visible.filter((f) => !f.inherited).sort(byName), ...visible.filter((f) => f.inherited).sort(byName), ...traversed.filter((f) => !f.hidden).sort(byName)];
 }
 
 /** The inputSchema's properties: positionals, then the flag list minus what is no input (SPEC §5). */
@@ -170,5 +190,6 @@ function referenceProperties(cmd: Command, flags: RefFlag[]): string[] {
   const inputs = cmd.disableFlagParsing
     ? []
     : flags.filter((f) => f.mcp && !(f.builtin && ['help', 'version', 'format', 'args-json', 'explain'].includes(f.name)) && !(f.builtin && f.name === 'idempotency-key' && !(replays && keyInForce)) && !(f.name === 'help' && f.type === 'bool'));
+  // the inputs keep the flag list's order: own, inherited, then traversed (each sorted by name)
   return [...cmd.args.map((a) => a.name), ...inputs.map((f) => f.name)].map((n) => n.replace(/-/g, '_'));
 }
