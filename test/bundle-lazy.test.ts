@@ -5,7 +5,7 @@
  * module resolve hook. Requires `npm run build` (npm test runs it first).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,4 +147,31 @@ describe('bundle: lazy subtrees are chunks of their own, loaded only when select
     expect(schema.chunks.sort()).toEqual([chunkOf('db'), chunkOf('ops')].sort());
     expect(JSON.parse(schema.stdout).tools.map((t: { name: string }) => t.name).sort()).toEqual(['db_migrate', 'ops_deploy', 'ops_status', 'ping']);
   }, 120_000);
+});
+
+describe('bundle: an ordinary run loads only the Node built-ins it uses', () => {
+  // Each built-in module costs a start its compile (issue 14): fs/promises drags in readline and the
+  // fs watchers, timers/promises is a module of its own. They load only when a feature needs them.
+  // (net loads here because stdout and stderr are pipes.)
+  const PRINT = "process.on('exit',()=>require('fs').writeSync(2,'\\nBUILTINS '+JSON.stringify(process.moduleLoadList.filter(m=>m.startsWith('NativeModule ')).map(m=>m.slice(13)))+'\\n'))";
+  const builtins = (args: string[]) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ax-builtins-'));
+    writeFileSync(join(dir, 'print.cjs'), PRINT);
+    const r = spawnSync(process.execPath, ['-r', join(dir, 'print.cjs'), BIN, ...args], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: dir, TASKS_FILE: join(dir, 't.json'), XDG_CACHE_HOME: dir },
+      input: '',
+    });
+    const line = r.stderr.split('\n').find((l) => l.startsWith('BUILTINS '));
+    expect(line, r.stderr).toBeDefined();
+    return { status: r.status, list: JSON.parse(line!.slice(9)) as string[] };
+  };
+  for (const args of [['list', '--format', 'json'], ['--help'], ['__schema']]) {
+    it(`tasks ${args.join(' ')}: no fs/promises, readline, timers/promises, child_process or crypto`, () => {
+      const { status, list } = builtins(args);
+      expect(status).toBe(0);
+      expect(list).toContain('fs'); // the list is real
+      for (const m of ['fs/promises', 'internal/fs/promises', 'readline', 'internal/readline/interface', 'timers/promises', 'child_process', 'crypto']) expect(list, m).not.toContain(m);
+    });
+  }
 });

@@ -6,7 +6,8 @@
  * Source: ax-go config (ParseFile, PatchFile, DefaultMaxBytes = 1 MiB, config_too_large,
  * config_invalid, config_patch_invalid).
  */
-import { open, realpath, rename, rm, chmod, type FileHandle } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AxError, validationError } from '../contract/errors.ts';
 import { applyJsoncPatch, parseJsonc, type PatchOperation } from './config-patch.ts';
@@ -41,7 +42,7 @@ function cannotRead(path: string, e: unknown): AxError {
 async function readBounded(path: string, max: number): Promise<{ text: string; mode: number }> {
   let fh: FileHandle;
   try {
-    fh = await open(path, 'r');
+    fh = await fsp.open(path, 'r');
   } catch (e) {
     throw cannotRead(path, e);
   }
@@ -121,21 +122,21 @@ export async function patchConfig(path: string, patch: readonly PatchOperation[]
 
 /** Writes `text` to a temporary file beside `path` (same mode), fsyncs it and renames it over `path`. */
 async function writeAtomic(path: string, text: string, mode: number): Promise<void> {
-  const real = await realpath(path).catch(() => path); // a symlinked config keeps its link: the target is replaced
+  const real = await fsp.realpath(path).catch(() => path); // a symlinked config keeps its link: the target is replaced
   const tmp = join(dirname(real), `.${basename(real)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   let fh: FileHandle | undefined;
   try {
-    fh = await open(tmp, 'wx', mode);
+    fh = await fsp.open(tmp, 'wx', mode);
     await fh.writeFile(text, 'utf8');
     await fh.chmod(mode); // the umask may have narrowed the mode given to open
     await fh.sync();
     await fh.close();
     fh = undefined;
-    await rename(tmp, real);
+    await fsp.rename(tmp, real);
   } catch (e) {
     await fh?.close().catch(() => {});
-    await rm(tmp, { force: true }).catch(() => {});
+    await fsp.rm(tmp, { force: true }).catch(() => {});
     throw new AxError('internal_error', `cannot write the config file ${path}: ${(e as Error).message}`, { cause: e, context: { path }, fix: `Check that the directory of ${path} is writable; the file was not changed.` });
   }
-  await chmod(real, mode).catch(() => {});
+  await fsp.chmod(real, mode).catch(() => {});
 }

@@ -8,8 +8,10 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { scopeId, type ClaimOptions, type ClaimResult, type IdempotencyStore, type ReplayRecord, type ReplayScope } from './idempotency.ts';
+
+/** A pause of `ms` milliseconds (not node:timers/promises: importing it costs every start a module). */
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A lock file older than this is left over by a crashed process and is removed, ms. */
 export const STALE_ENTRY_LOCK_MS = 10_000;

@@ -6,7 +6,7 @@
  * it; json envelopes carry it in `meta.provenance`. Source: ax-go's documented precedence (flags
  * over environment over config over defaults, as in viper); issue 16.
  */
-import { homedir } from 'node:os';
+import os from 'node:os';
 import type { Command } from '../tree/command.ts';
 import type { Flag } from '../tree/flags.ts';
 import { applyFlagText, checkFlagValue } from '../tree/flags.ts';
@@ -38,7 +38,7 @@ function configPath(root: Command, env: Record<string, string | undefined>): str
   if (!decl) return undefined;
   const p = typeof decl.file === 'function' ? decl.file(env) : decl.file;
   if (!p) return undefined;
-  return p.startsWith('~/') ? `${env.HOME ?? homedir()}${p.slice(1)}` : p;
+  return p.startsWith('~/') ? `${env.HOME ?? os.homedir()}${p.slice(1)}` : p;
 }
 
 function lookup(doc: unknown, key: string): { found: boolean; value?: unknown } {
