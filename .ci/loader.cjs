@@ -180,16 +180,16 @@ function fnv(s) {
  * A bare `__schema [--as=X]` that no manifest answered is one pass over the whole tree that ends
  * the process: V8's optimizing compiler (TurboFan) compiles the walk's hot functions on a
  * background thread for longer than the walk runs, and the process then waits for those compile
- * jobs before it exits (issue 14: −35 % of the CPU time of `__schema` on 1,000 commands). So that
- * run turns it off (`--no-opt`, set before any of the program is compiled; the interpreter and the
- * baseline compiler still run), and keeps its code cache under a key of its own, since V8 rejects
+ * jobs before it exits (issue 14: about a third of the CPU time of `__schema` on 1,000 commands). So that
+ * run turns it off (`--no-turbofan`, set before any of the program is compiled; the interpreter
+ * and the baseline compiler still run), and keeps its code cache under a key of its own, since V8 rejects
  * a cache made under other flags (`AX_SCHEMA_NO_OPT=0`: leave V8's flags alone).
  */
 function run() {
   const path = require('path');
   const vm = require('vm');
   const noOpt = schemaShape(process.argv.slice(2)) !== undefined && env.AX_SCHEMA_NO_OPT !== '0';
-  if (noOpt) require('v8').setFlagsFromString('--no-opt');
+  if (noOpt) require('v8').setFlagsFromString('--no-turbofan'); // `--no-opt` is its alias
   const file = path.join(__dirname, CONFIG.main);
   let cache; // { dir, prefix, key }
   if (env.AX_CODE_CACHE !== '0') {
