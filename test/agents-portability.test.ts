@@ -1,6 +1,6 @@
 /**
- * Tool schemas survive the model providers' converters (issue 12; cases B11): the tools of the demo
- * and of the reference fixture go through
+ * Tool schemas survive the model providers' converters (issue 12; cases B11): the tools of the demo,
+ * of the reference fixture and of the Cobra flag-type fixture (maps, uint, slices) go through
  * - `openai`'s strict-schema transform (`toStrictJsonSchema`, what strict function tools use),
  * - `@anthropic-ai/sdk`'s `transformJSONSchema` (strict tools),
  * - `@google/genai`'s request builder: a real `models.generateContent` call with the tools as
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpDocument, type Command } from '../lib/index.ts';
 import { buildRefCli } from '../golden/fixtures/ref-cli.ts';
 import { buildTasksCli } from '../cmd/tasks/cli.ts';
+import { typesTree } from './fixtures/cobra-types-tree.ts';
 
 type Json = Record<string, any>;
 interface Tool {
@@ -27,9 +28,12 @@ interface Tool {
   outputSchema?: Json;
 }
 
-const TREES: [string, () => Command][] = [
-  ['demo', buildTasksCli],
-  ['ref', buildRefCli],
+// [label, tree, how many tools at least]: the demo, the reference fixture, and the Cobra flag-type
+// fixture (stringToString/stringToInt maps, uint, the slices, an optional value)
+const TREES: [string, () => Command, number][] = [
+  ['demo', buildTasksCli, 4],
+  ['ref', buildRefCli, 4],
+  ['cobra-types', typesTree, 1],
 ];
 
 function toolsOf(build: () => Command): Tool[] {
@@ -123,11 +127,31 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => gemini.close(() => r())));
 
-describe.each(TREES)('%s tools through the providers\' converters', (_label, build) => {
+describe('the checks fail where they should', () => {
+  // a map as an open object, the shape stringToString had before: strict converters close it, Gemini rejects it
+  const open = { type: 'object', properties: { label: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['label'], additionalProperties: false };
+
+  it('openai strict rejects an open object; anthropic strict closes it', () => {
+    expect(() => toStrictJsonSchema(structuredClone(open) as never)).toThrow(/additionalProperties: false/);
+    expect(closedNodes(open, transformJSONSchema(structuredClone(open) as never) as Json)).toEqual(['<root>.properties.label: an open object became {}']);
+  });
+
+  it('Gemini\'s Schema has no object without properties', () => {
+    expect(geminiProblems({ type: 'OBJECT', properties: { label: { type: 'OBJECT' } } })).toEqual(['<root>.properties.label: OBJECT without properties']);
+  });
+
+  it('the cobra-types fixture\'s maps are in the inputSchema (so the converters above meet them)', () => {
+    const echo = toolsOf(typesTree)[0]!.inputSchema;
+    expect(echo.properties.label.anyOf[0]).toMatchObject({ type: 'array', items: { type: 'object', required: ['key', 'value'], additionalProperties: false } });
+    expect(echo.properties.limit.anyOf[0].items.properties.value).toEqual({ type: 'integer' });
+  });
+});
+
+describe.each(TREES)('%s tools through the providers\' converters', (_label, build, least) => {
   const tools = toolsOf(build);
 
   it('has tools to convert', () => {
-    expect(tools.length).toBeGreaterThan(3);
+    expect(tools.length).toBeGreaterThanOrEqual(least);
   });
 
   it('openai toStrictJsonSchema (strict function tools): no tool rejected, no object closed', () => {

@@ -11,7 +11,7 @@
  * B06, B07, B08, B09, B11, B13; issue 12 (items 7, 8).
  */
 import type { Command } from '../tree/command.ts';
-import type { FlagSpec } from '../tree/flags.ts';
+import { mapEntries, mapEntriesSchema, type FlagSpec } from '../tree/flags.ts';
 import { mcpVocabulary, toolProperties } from '../tree/properties.ts';
 
 /** A JSON Schema object (2020-12). */
@@ -51,9 +51,8 @@ export function flagValueSchema(spec: FlagSpec): JsonSchema {
     case 'durationSlice':
       return { type: 'array', items: { type: 'string' } };
     case 'stringToString':
-      return { type: 'object', additionalProperties: { type: 'string' } };
     case 'stringToInt':
-      return { type: 'object', additionalProperties: { type: 'integer' } };
+      return mapEntriesSchema(spec.type) as JsonSchema;
     case 'json': {
       if (!spec.schema) return { type: 'string' };
       const { $schema: _drop, ...declared } = structuredClone(spec.schema);
@@ -86,6 +85,7 @@ function flagDefault(spec: FlagSpec): unknown {
   // a json flag without a schema is JSON text over MCP, so is its default
   if (spec.type === 'json' && !spec.schema) return JSON.stringify(spec.default);
   if (spec.type === 'duration' && typeof spec.default === 'number') return durationText(spec.default);
+  if ((spec.type === 'stringToString' || spec.type === 'stringToInt') && typeof spec.default === 'object' && spec.default !== null) return mapEntries(spec.default as Record<string, unknown>);
   if (spec.type === 'durationSlice' && Array.isArray(spec.default)) return spec.default.map((d) => (typeof d === 'number' ? durationText(d) : d));
   // a copy, so that no document shares (and no reader can change) the declaration's own value
   return typeof spec.default === 'object' && spec.default !== null ? structuredClone(spec.default) : spec.default;
@@ -108,7 +108,7 @@ function flagDescription(cmd: Command, name: string, spec: FlagSpec, traversedFr
   if (traversedFrom !== undefined) notes += ` (a flag of ${JSON.stringify(traversedFrom)}, read by this command too)`;
   if (spec.type === 'duration') notes += ' (a duration such as 300ms, 1m30s or 2h)';
   if (spec.type === 'durationSlice') notes += ' (each item a duration such as 300ms, 1m30s or 2h)';
-  if (spec.type === 'stringToString' || spec.type === 'stringToInt') notes += ' (an object of key/value pairs)';
+  if (spec.type === 'stringToString' || spec.type === 'stringToInt') notes += ' (key/value pairs, one {"key", "value"} item each; a later item with the same key wins)';
   if (spec.type === 'json' && !spec.schema) notes += ' (a JSON object written as JSON text, e.g. "{\\"key\\": \\"value\\"}")';
   if (['stringSlice', 'stringArray', 'intSlice', 'floatSlice', 'boolSlice', 'durationSlice'].includes(spec.type)) notes += ' (an array; each item is passed as is, commas are not split)';
   notes += choicesNote(spec.choices, spec.type === 'stringSlice' || spec.type === 'stringArray');

@@ -9,7 +9,7 @@
 import os from 'node:os';
 import type { Command } from '../tree/command.ts';
 import type { Flag } from '../tree/flags.ts';
-import { applyFlagText, checkFlagValue } from '../tree/flags.ts';
+import { applyFlagText, checkFlagValue, mapEntries } from '../tree/flags.ts';
 import { flagsOf } from '../tree/flagset.ts';
 import { AxError, validationError } from '../contract/errors.ts';
 import type { Invocation } from '../parse/parse.ts';
@@ -106,7 +106,10 @@ export async function resolveSources(inv: Invocation, env: Record<string, string
     } else if (cfg.found) {
       p.source = 'config';
       try {
-        sourced.set(name, checkFlagValue(`${spec.config}`, spec, cfg.value));
+        // a config file writes a map flag's value as a JSON object ({"a": "1"}), the natural spelling
+        // of a file; MCP and --args-json send the inputSchema's portable [{key, value}] items
+        const isMap = (spec.type === 'stringToString' || spec.type === 'stringToInt') && cfg.value !== null && typeof cfg.value === 'object' && !Array.isArray(cfg.value);
+        sourced.set(name, checkFlagValue(`${spec.config}`, spec, isMap ? mapEntries(cfg.value as Record<string, unknown>) : cfg.value));
       } catch (e) {
         const why = e instanceof AxError ? String(e.context?.expected ?? e.message) : String(e);
         throw new AxError('config_invalid', `the config key ${JSON.stringify(spec.config)} in ${file} (for ${label}) holds ${JSON.stringify(cfg.value)}: expected ${why}`, {

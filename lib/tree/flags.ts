@@ -337,7 +337,7 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
       const read = readPairs(text, splitCsv);
       if ('bad' in read) throw invalidFlagValue(name, spec.short, text, `${read.bad} must be formatted as key=value`, 'key=value pairs', `Pass --${name} key=value (several: k1=v1,k2=v2 or the flag again).`);
       const out: Record<string, unknown> = first ? {} : { ...(prev as Record<string, unknown>) };
-      for (const [k, v] of read.pairs) out[k] = spec.type === 'stringToInt' ? intOf(name, spec, text, v.trim(), true) : v;
+      for (const [k, v] of read.pairs) setKey(out, k, spec.type === 'stringToInt' ? intOf(name, spec, text, v.trim(), true) : v);
       return out;
     }
     case 'json': {
@@ -359,6 +359,30 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
       return v;
     }
   }
+}
+
+/** Sets a map key as an own data property, whatever the key (`__proto__` included). */
+function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The portable spelling of a `stringToString` / `stringToInt` map in MCP arguments, `--args-json`
+ * and the inputSchema: an array of `{"key", "value"}` items, since an open object
+ * (`additionalProperties: {…}`) is closed to `{}` by strict converters (OpenAI, Anthropic) and
+ * rejected by Gemini's legacy schema (test/agents-portability.test.ts). The handler still gets an
+ * object (`ctx.flags.label` is `{ a: '1' }`), whichever path the value came by.
+ */
+export function mapEntriesSchema(type: 'stringToString' | 'stringToInt'): Record<string, unknown> {
+  return {
+    type: 'array',
+    items: { type: 'object', properties: { key: { type: 'string' }, value: { type: type === 'stringToInt' ? 'integer' : 'string' } }, required: ['key', 'value'], additionalProperties: false },
+  };
+}
+
+/** A map value (or default) in its portable spelling: `{a: '1'}` → `[{key: 'a', value: '1'}]`. */
+export function mapEntries(map: Record<string, unknown>): { key: string; value: unknown }[] {
+  return Object.entries(map).map(([key, value]) => ({ key, value }));
 }
 
 /**
@@ -412,11 +436,15 @@ export function checkFlagValue(label: string, spec: FlagSpec, value: unknown): u
     }
     case 'stringToString':
     case 'stringToInt': {
+      // the portable spelling of a map (see mapEntriesSchema): [{key, value}, …]; a later item with
+      // the same key wins, as a later pair does on the command line
       const ok = (v: unknown) => (spec.type === 'stringToInt' ? typeof v === 'number' && Number.isSafeInteger(v) : typeof v === 'string');
-      if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.values(value).every(ok)) {
-        throw fail(`an object of ${spec.type === 'stringToInt' ? 'integer' : 'string'} values`);
-      }
-      return { ...(value as Record<string, unknown>) };
+      const entry = (e: unknown): e is { key: string; value: unknown } =>
+        e !== null && typeof e === 'object' && !Array.isArray(e) && typeof (e as { key?: unknown }).key === 'string' && ok((e as { value?: unknown }).value) && Object.keys(e).every((k) => k === 'key' || k === 'value');
+      if (!Array.isArray(value) || !value.every(entry)) throw fail(`an array of {"key": <string>, "value": <${spec.type === 'stringToInt' ? 'integer' : 'string'}>} items`);
+      const out: Record<string, unknown> = {};
+      for (const e of value) setKey(out, e.key, e.value);
+      return out;
     }
     case 'json': {
       // with a declared schema the value is the JSON itself (already checked against that schema)

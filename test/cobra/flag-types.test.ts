@@ -20,9 +20,9 @@ const cases: [string, string[], Record<string, unknown>, Record<string, unknown>
   ['boolSlice (comma-split, repeatable)', ['--bs', 'true,F', '--bs=1'], { bs: [true, false, true] }, { bs: [true, false, true] }],
   ['floatSlice', ['--fs=1.5,-2e3'], { fs: [1.5, -2000] }, { fs: [1.5, -2000] }],
   ['durationSlice (milliseconds)', ['--ds', '1s,300ms', '--ds=1m'], { ds: ['1s', '300ms', '1m'] }, { ds: [1000, 300, 60000] }],
-  ['stringToString (comma-split and repeated, later keys win)', ['--label', 'a=1,b=2', '--label', 'b=3'], { label: { a: '1', b: '3' } }, { label: { a: '1', b: '3' } }],
-  ['stringToString: one pair keeps its commas', ['--label', 'k=x,y'], { label: { k: 'x,y' } }, { label: { k: 'x,y' } }],
-  ['stringToInt', ['--limit=cpu=2,mem=512'], { limit: { cpu: 2, mem: 512 } }, { limit: { cpu: 2, mem: 512 } }],
+  ['stringToString (comma-split and repeated, later keys win)', ['--label', 'a=1,b=2', '--label', 'b=3'], { label: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }, { key: 'b', value: '3' }] }, { label: { a: '1', b: '3' } }],
+  ['stringToString: one pair keeps its commas', ['--label', 'k=x,y'], { label: [{ key: 'k', value: 'x,y' }] }, { label: { k: 'x,y' } }],
+  ['stringToInt', ['--limit=cpu=2,mem=512'], { limit: [{ key: 'cpu', value: 2 }, { key: 'mem', value: 512 }] }, { limit: { cpu: 2, mem: 512 } }],
   ['noOptDefVal: --color alone is "auto"', ['--color'], { color: 'auto' }, { color: 'auto' }],
   ['noOptDefVal: --color=never', ['--color=never'], { color: 'never' }, { color: 'never' }],
 ];
@@ -60,15 +60,28 @@ describe('new flag types: CLI and --args-json', () => {
     expect(p.bs).toMatchObject({ type: 'array', items: { type: 'boolean' } });
     expect(p.fs).toMatchObject({ type: 'array', items: { type: 'number' } });
     expect(p.ds).toMatchObject({ type: 'array', items: { type: 'string' } });
-    expect(p.label).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
-    expect(p.limit).toMatchObject({ type: 'object', additionalProperties: { type: 'integer' } });
+    // a map is an array of {key, value} items over MCP and --args-json (an open object is not portable)
+    const entries = (value: string) => ({ type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, value: { type: value } }, required: ['key', 'value'], additionalProperties: false } });
+    expect(p.label).toMatchObject(entries('string'));
+    expect(p.limit).toMatchObject(entries('integer'));
     expect(p.color).toMatchObject({ type: 'string', enum: ['auto', 'always', 'never'] });
   });
 
-  it('--args-json refuses a value of the wrong shape, as the inputSchema says', async () => {
-    const r = await runCli(typesTree(), ['echo', '--args-json', JSON.stringify({ limit: { cpu: 'two' } })]);
+  it.each([
+    ['an item\'s value of the wrong type', { limit: [{ key: 'cpu', value: 'two' }] }],
+    ['an object instead of the items', { label: { a: '1' } }],
+    ['an item with another key', { label: [{ key: 'a', value: '1', extra: true }] }],
+  ])('--args-json refuses a map of the wrong shape, as the inputSchema says: %s', async (_n, args) => {
+    const r = await runCli(typesTree(), ['echo', '--args-json', JSON.stringify(args)]);
     expect(r.code).toBe(2);
     expect(errorOf(r.stderr).error.kind).toBe('validation_error');
+  });
+
+  it('a map key is an own property whatever it is (`__proto__` included), on the CLI and --args-json', async () => {
+    const cli = await runCli(typesTree(), ['echo', '--label', '__proto__=x']);
+    expect(envelope(cli.stdout).data).toMatchObject({ label: { ['__proto__']: 'x' } });
+    const json = await runCli(typesTree(), ['echo', '--args-json', JSON.stringify({ label: [{ key: '__proto__', value: 'x' }] })]);
+    expect(JSON.parse(json.stdout).data.label).toStrictEqual(JSON.parse('{"__proto__":"x"}'));
   });
 });
 
@@ -88,5 +101,26 @@ describe('new flag types: MCP tools/call (stdio server, SDK client)', () => {
   it('tools/list advertises the same inputSchema', async () => {
     const { tools } = await conn.client.listTools();
     expect(tools.find((t) => t.name === 'echo')!.inputSchema.properties).toStrictEqual(inputSchema(typesTree().findChild('echo')!).properties);
+  });
+});
+
+describe('new flag types: a map from a config file', () => {
+  it('is a JSON object in the file; the handler gets the same object as from the CLI or --args-json', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'ax-maps-')), 'app.jsonc');
+    writeFileSync(file, '{ "labels": { "a": "1", "b": "2" }, "limits": [{ "key": "cpu", "value": 2 }] }');
+    const { Command } = await import('../../lib/index.ts');
+    const tree = () =>
+      new Command({
+        use: 'app',
+        config: { file },
+        flags: { label: { type: 'stringToString', config: 'labels' }, limit: { type: 'stringToInt', config: 'limits' } },
+        run: (ctx) => ({ label: ctx.flags.label, limit: ctx.flags.limit }),
+      });
+    const r = await runCli(tree(), []);
+    expect(r.stderr).toBe('');
+    // an object in the file, or the inputSchema's [{key, value}] items
+    expect(envelope(r.stdout).data).toStrictEqual({ label: { a: '1', b: '2' }, limit: { cpu: 2 } });
   });
 });
