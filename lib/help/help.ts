@@ -59,14 +59,39 @@ function formatDefault(f: Flag): string {
   return ` (default ${typeof d === 'object' ? JSON.stringify(d) : String(d)})`;
 }
 
-/** pflag-style flag lines, aligned: `  -t, --tag stringArray   usage (default …)`. */
+/**
+ * pflag's UnquoteUsage: a name in back quotes in the usage text is the value's name in the flag
+ * line, and the quotes are dropped from the text (`set relative \`path\` for imports` →
+ * `--D path   set relative path for imports`). @returns the name (undefined when none) and the text.
+ */
+export function unquoteUsage(usage: string): { name?: string; usage: string } {
+  const i = usage.indexOf('`');
+  const j = i < 0 ? -1 : usage.indexOf('`', i + 1);
+  if (j < 0) return { usage };
+  const name = usage.slice(i + 1, j);
+  return { name, usage: usage.slice(0, i) + name + usage.slice(j + 1) };
+}
+
+/** pflag's `[=value]` after a flag with a NoOptDefVal (`[="bar"]` for a string flag). */
+function noOptSuffix(f: Flag): string {
+  const v = f.spec.noOptDefVal;
+  if (v === undefined || v === '') return '';
+  return f.spec.type === 'string' ? `[="${v}"]` : `[=${v}]`;
+}
+
+/**
+ * pflag-style flag lines (pflag v1.0.9's FlagUsages, the version Cobra pins), aligned:
+ * `  -t, --tag stringArray   usage (default …)`; a value name in back quotes in the usage names the
+ * value, a NoOptDefVal is shown as `[=value]`, a deprecated shorthand is left out.
+ */
 export function flagUsages(flags: Flag[]): string {
   const rows = flags.map((f) => {
-    const short = f.spec.short ? `-${f.spec.short}, ` : '    ';
+    const short = f.spec.short && f.spec.shorthandDeprecated === undefined ? `-${f.spec.short}, ` : '    ';
     const neg = f.spec.negatable ? `, --no-${f.name}` : '';
-    const type = f.spec.choices ? f.spec.choices.join('|') : TYPE_NAMES[f.spec.type] ?? f.spec.type;
-    const left = `  ${short}--${f.name}${neg}${type ? ` ${type}` : ''}`;
-    let usage = f.spec.usage ?? '';
+    const quoted = unquoteUsage(f.spec.usage ?? '');
+    const type = quoted.name ?? (f.spec.choices ? f.spec.choices.join('|') : TYPE_NAMES[f.spec.type] ?? f.spec.type);
+    const left = `  ${short}--${f.name}${neg}${type ? ` ${type}` : ''}${noOptSuffix(f)}`;
+    let usage = quoted.usage;
     usage += formatDefault(f);
     if (f.spec.required) usage += ' (required)';
     const sources = [f.spec.env !== undefined ? `env ${f.spec.env}` : '', f.spec.config !== undefined ? `config ${f.spec.config}` : ''].filter(Boolean);

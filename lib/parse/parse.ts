@@ -306,6 +306,9 @@ function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command)
       const f = flagByShort(cmd, letter);
       // pflag names the shorthands left from the unknown one on: `unknown shorthand flag: 'u' in -ukn`
       if (!f) throw unknownFlagError(cmd, `'${letter}' in -${body.slice(j)}`, `-${letter}`, 'unknown shorthand flag');
+      // pflag: `Flag shorthand -n has been deprecated, <message>`, once per run
+      const note = f.spec.shorthandDeprecated === undefined ? undefined : `Flag shorthand -${letter} has been deprecated, ${f.spec.shorthandDeprecated}`;
+      if (note !== undefined && !inv.warnings.includes(note)) inv.warnings.push(note);
       if (body[j + 1] === '=') {
         set(f, body.slice(j + 2));
         break;

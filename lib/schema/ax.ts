@@ -33,6 +33,7 @@ function flagEntry(f: Flag, inherited: boolean): Json {
   e.persistent = f.persistent;
   if (f.spec.negatable) e.negatable = true;
   if (f.spec.deprecated) e.deprecated = f.spec.deprecated;
+  if (f.spec.shorthandDeprecated !== undefined) e.shorthand_deprecated = f.spec.shorthandDeprecated;
   if (f.spec.mcp === false) e.mcp = false;
   if (f.spec.schema) e.schema = f.spec.schema;
   if (f.spec.env !== undefined) e.env = f.spec.env;

@@ -64,7 +64,11 @@ export interface FlagSpec<T extends FlagType = FlagType> {
   type: T;
   /** One-character shorthand (`'n'` for `-n`). */
   short?: string;
-  /** One line of help text. */
+  /**
+   * One line of help text. As in pflag (UnquoteUsage), a word in back quotes names the value in the
+   * help's flag line: `'dial \`timeout\`'` prints `--maxT timeout   dial timeout` (the quotes are
+   * dropped there; schemas keep the text as written).
+   */
   usage?: string;
   /**
    * Value when the flag is not given. Without one: bool → false, count → 0, slices → [],
@@ -80,6 +84,12 @@ export interface FlagSpec<T extends FlagType = FlagType> {
   hidden?: boolean;
   /** Deprecation message; using the flag prints `Flag --x has been deprecated, <message>` on stderr. */
   deprecated?: string;
+  /**
+   * pflag's MarkShorthandDeprecated: the shorthand still works, but using it prints `Flag shorthand
+   * -n has been deprecated, <message>` on stderr (and in `meta.warnings`), and help shows the flag
+   * without it. Needs `short` (a TypeError otherwise).
+   */
+  shorthandDeprecated?: string;
   /**
    * pflag's NoOptDefVal: the text the flag takes when given without a value (`--color` alone means
    * `--color=<noOptDefVal>`). A value must then be attached (`--color=never`, `-c=never`): the next
@@ -495,6 +505,9 @@ export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
   }
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) throw new TypeError(`${cmd}: flag name ${JSON.stringify(name)} must match ^[A-Za-z0-9][A-Za-z0-9_-]*$`);
   if (spec.short !== undefined && !/^[A-Za-z0-9]$/.test(spec.short)) throw new TypeError(`${cmd}: shorthand of --${name} must be one letter or digit`);
+  if (spec.shorthandDeprecated !== undefined && (spec.short === undefined || typeof spec.shorthandDeprecated !== 'string' || spec.shorthandDeprecated === '')) {
+    throw new TypeError(`${cmd}: shorthandDeprecated of --${name} must be a non-empty message, and the flag needs a short to deprecate`);
+  }
   if (spec.negatable && spec.type !== 'bool') throw new TypeError(`${cmd}: only bool flags are negatable (--${name} is ${spec.type})`);
   if (spec.choices && !['string', 'stringSlice', 'stringArray'].includes(spec.type)) {
     throw new TypeError(`${cmd}: choices are for string flags (--${name} is ${spec.type})`);
