@@ -38,8 +38,9 @@ export const cjsBase = {
   // ctx.logger, the OpenTelemetry SDK when OTEL_EXPORTER_OTLP_ENDPOINT is set, jsonc-parser for
   // readConfig/patchConfig. Bundled, they would add ~1 MB that an ordinary run never executes (and
   // the V8 code cache would carry it); pino also resolves worker files at run time and its docs warn
-  // against bundling it without a plugin. External, they load exactly as for the ESM library.
-  external: ['pino', 'jsonc-parser', '@opentelemetry/*'],
+  // against bundling it without a plugin. External, they load exactly as for the ESM library. So
+  // does the `redis` client (an optional dependency), required only by the Redis idempotency store.
+  external: ['pino', 'jsonc-parser', '@opentelemetry/*', 'redis', '@redis/*'],
 };
 
 /** The heavy chunks: source module → output file under chunks/. */

@@ -39,8 +39,9 @@ function loadedFiles(args: string[], extraEnv: Record<string, string> = {}): { f
   return { files, required, status: r.status, stdout: r.stdout };
 }
 
-/** pino, OpenTelemetry and jsonc-parser: external to the bundle, required from node_modules only when used. */
-const OBSERVE = /node_modules\/(pino|jsonc-parser|@opentelemetry)\//;
+/** pino, OpenTelemetry, jsonc-parser and the Redis client: external to the bundle, required from node_modules only when used. */
+const OBSERVE = /node_modules\/(pino|jsonc-parser|@opentelemetry|redis|@redis)\//;
+const REDIS = /node_modules\/(redis|@redis)\//;
 
 describe('bundle: the MCP stack is loaded only by mcp-server', () => {
   it('the build split the SDK, express and ajv into chunks the entry does not import statically', () => {
@@ -84,6 +85,19 @@ describe('bundle: the MCP stack is loaded only by mcp-server', () => {
     expect(traced.required.some((f) => /node_modules\/@opentelemetry\/sdk-trace-base\//.test(f))).toBe(true);
     expect(traced.required.some((f) => /node_modules\/(pino|jsonc-parser)\//.test(f))).toBe(false);
     expect(JSON.parse(traced.stdout).data).toEqual(JSON.parse(plain.stdout).data);
+  });
+
+  it('the Redis client is required only when AX_IDEMPOTENCY_STORE names a Redis: not by a write with a key, nor by mcp-server', () => {
+    const withKey = loadedFiles(['add', 'milk', '--idempotency-key', 'k1', '--format', 'json']);
+    expect(withKey.status, withKey.stdout).toBe(0);
+    expect(withKey.required.filter((f) => REDIS.test(f))).toEqual([]);
+    const server = loadedFiles(['mcp-server']);
+    expect(server.required.filter((f) => REDIS.test(f))).toEqual([]);
+    // nothing listens on port 9: the client is required, the run fails closed (exit 1) before adding anything
+    const shared = loadedFiles(['add', 'milk', '--idempotency-key', 'k1', '--format', 'json'], { AX_IDEMPOTENCY_STORE: 'redis://127.0.0.1:9' });
+    expect(shared.status).toBe(1);
+    expect(shared.stdout).toBe('');
+    expect(shared.required.some((f) => /node_modules\/@redis\/client\//.test(f))).toBe(true);
   });
 
   it('mcp-server --print-config stays light; a starting server loads the SDK chunk (the recorder works)', () => {

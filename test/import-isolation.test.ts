@@ -82,11 +82,14 @@ describe.concurrent('import isolation: no SDK, express or ajv outside mcp-server
   }, 60_000);
 });
 
-/** The observability and config libraries: loaded only by the feature that uses them (issue 16). */
-const OBSERVE: Record<string, string> = { pino: '/node_modules/pino/', otel: '/node_modules/@opentelemetry/', jsonc: '/node_modules/jsonc-parser/' };
+/**
+ * The observability and config libraries (issue 16) and the Redis client (the shared idempotency
+ * store, issue 15): loaded only by the feature that uses them.
+ */
+const OBSERVE: Record<string, string> = { pino: '/node_modules/pino/', otel: '/node_modules/@opentelemetry/', jsonc: '/node_modules/jsonc-parser/', redis: '/node_modules/@redis/' };
 const loadedLibs = (o: Outcome) => Object.entries(OBSERVE).filter(([, f]) => [...o.urls, ...o.cjs].some((u) => u.replace(/\\/g, '/').includes(f))).map(([k]) => k);
 
-describe.concurrent('import isolation: pino, OpenTelemetry and jsonc-parser load only when used', () => {
+describe.concurrent('import isolation: pino, OpenTelemetry, jsonc-parser and the Redis client load only when used', () => {
   it.each([
     ['schema-ax', []],
     ['command', []],
@@ -97,6 +100,8 @@ describe.concurrent('import isolation: pino, OpenTelemetry and jsonc-parser load
     ['logger', ['pino']],
     ['otel', ['otel']],
     ['config', ['jsonc']],
+    ['replay-file', []],
+    ['replay-redis', ['redis']],
   ])('%s loads %j', async (name, expected) => {
     const o = await scenario(name);
     expect(o.code).toBe(name === 'command-error' ? 2 : 0);

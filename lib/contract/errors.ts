@@ -65,7 +65,7 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
     description: 'Another call with the same idempotency key and arguments is still running; nothing was run. Retry after retry_after_seconds to get its outcome.',
     retryable: true,
   },
-  { kind: 'idempotency_store_unavailable', exitCode: 1, description: 'An idempotency key was given but its store cannot be used (no state directory, no permission); nothing was run.', retryable: false },
+  { kind: 'idempotency_store_unavailable', exitCode: 1, description: 'An idempotency key was given but its store cannot be used (no state directory, no permission, a shared store that did not answer: that one is retryable); nothing was run.', retryable: false },
   { kind: 'command_failed', exitCode: 1, description: 'The handler reported failure by setting process.exitCode instead of throwing; exit_code is the code it set and context.data what it returned.' },
 ];
 

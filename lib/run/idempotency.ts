@@ -98,6 +98,13 @@ export const CLAIM_LEASE_MS = 30_000;
 export const DEFAULT_IDEMPOTENCY_WAIT_MS = 5_000;
 
 /**
+ * The environment variable that points every run without an `idempotencyStore` option at a shared
+ * Redis (`redis://host:6379/0`, `rediss://…`; see redisIdempotencyStore): how stateless replicas are
+ * pointed at one store without code. Unset or blank: the file store.
+ */
+export const IDEMPOTENCY_STORE_ENV = 'AX_IDEMPOTENCY_STORE';
+
+/**
  * A stable string naming a scope (`["tasks","tasks add","k1"]`), for stores that key by one string;
  * hash it if the backend limits key length.
  */

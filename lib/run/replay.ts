@@ -7,7 +7,7 @@
  */
 import { AxError } from '../contract/errors.ts';
 import { fileIdempotencyStore, defaultIdempotencyDir } from './file-store.ts';
-import { CLAIM_LEASE_MS, type IdempotencyStore, type ReplayRecord, type ReplayScope } from './idempotency.ts';
+import { CLAIM_LEASE_MS, IDEMPOTENCY_STORE_ENV, type IdempotencyStore, type ReplayRecord, type ReplayScope } from './idempotency.ts';
 
 /** How a run reaches its store and how long it keeps and waits. */
 export interface ReplaySettings {
@@ -29,9 +29,15 @@ export interface ReplayGate {
 
 const fileStores = new Map<string, IdempotencyStore>();
 
-/** The store a run uses. @throws AxError `idempotency_store_unavailable` when there is none. */
-function storeFor(settings: ReplaySettings, program: string, env: Record<string, string | undefined>, keyLabel: string): IdempotencyStore {
+/**
+ * The store a run uses: the author's option, else the Redis store `AX_IDEMPOTENCY_STORE` names
+ * (lib/run/redis-store.ts, imported only then), else the file store.
+ * @throws AxError `idempotency_store_unavailable` when there is none.
+ */
+async function storeFor(settings: ReplaySettings, program: string, env: Record<string, string | undefined>, keyLabel: string): Promise<IdempotencyStore> {
   if (settings.store) return settings.store;
+  const shared = env[IDEMPOTENCY_STORE_ENV]?.trim();
+  if (shared) return (await import('./redis-store.ts')).redisStoreFromEnv(shared);
   const dir = defaultIdempotencyDir(program, env);
   if (!dir) {
     throw new AxError('idempotency_store_unavailable', `${keyLabel} was given but there is no place to record it: neither XDG_STATE_HOME nor HOME is set`, {
@@ -44,11 +50,15 @@ function storeFor(settings: ReplaySettings, program: string, env: Record<string,
   return s;
 }
 
-function unavailable(e: unknown, keyLabel: string): AxError {
+/** The failure of a store, as the run reports it: a store's own AxError keeps its fix, reason and retryability. */
+function unavailable(e: unknown, keyLabel: string, store: 'file' | 'custom'): AxError {
+  const own = e instanceof AxError && e.kind === 'idempotency_store_unavailable' ? e : undefined;
   return new AxError('idempotency_store_unavailable', `${keyLabel} was given but its store cannot be used: ${e instanceof Error ? e.message : String(e)}`, {
     cause: e,
-    fix: `Make the state directory writable (XDG_STATE_HOME or ~/.local/state), or call without ${keyLabel}.`,
-    context: { reason: 'store_failed' },
+    fix: own?.fix ?? (store === 'file' ? `Make the state directory writable (XDG_STATE_HOME or ~/.local/state), or call without ${keyLabel}.` : `Check the idempotency store the program was given, or call without ${keyLabel}.`),
+    retryable: own?.retryable,
+    retryAfterSeconds: own?.retryAfterSeconds,
+    context: { reason: 'store_failed', ...own?.context },
   });
 }
 
@@ -84,14 +94,15 @@ export interface GateRequest {
  *   (its run still holds it after `waitMs`), `idempotency_store_unavailable`, or `interrupted`.
  */
 export async function openGate(req: GateRequest): Promise<{ replay: ReplayRecord } | { gate: ReplayGate }> {
-  const store = storeFor(req.settings, req.scope.program, req.env, req.keyLabel);
+  const store = await storeFor(req.settings, req.scope.program, req.env, req.keyLabel);
+  const kind = req.settings.store || req.env[IDEMPOTENCY_STORE_ENV]?.trim() ? 'custom' : 'file';
   const deadline = Date.now() + req.settings.waitMs;
   for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
     let claim;
     try {
       claim = await store.claim(req.scope, req.fingerprint, { leaseMs: CLAIM_LEASE_MS });
     } catch (e) {
-      throw unavailable(e, req.keyLabel);
+      throw unavailable(e, req.keyLabel, kind);
     }
     if (claim.state !== 'claimed' && claim.fingerprint !== req.fingerprint) throw conflict(req);
     if (claim.state === 'recorded') return { replay: claim.record };

@@ -1,7 +1,7 @@
 /**
  * Real infrastructure for the "beyond one machine" tests: a redis-server, N stateless replicas of the
  * conformance fixture (`mcp-server --transport http --stateless`, given that Redis's URL as
- * AX_REDIS_URL for the shared idempotency store still to come), and nginx in front of them (round robin, config generated per run with the replicas'
+ * AX_IDEMPOTENCY_STORE, the shared idempotency store, and as AX_REDIS_URL), and nginx in front of them (round robin, config generated per run with the replicas'
  * ports, every port picked free). Started by `.ci/run` (through cluster-cli.ts, which exports
  * AX_LB_URL, AX_REDIS_URL and AX_REPLICA_URLS) or, when those are not set, by the tests themselves
  * when the binaries exist. Which binaries: $AX_REDIS_SERVER / $AX_NGINX, else `redis-server` and
@@ -89,6 +89,35 @@ async function untilConnects(port: number, ms = 10_000): Promise<void> {
   }
 }
 
+/** A private redis-server on a free loopback port, nothing persisted (its files in `dir`). */
+export interface RedisServer {
+  url: string;
+  port: number;
+  proc: ChildProcess;
+  /** Stops it (SIGTERM, then SIGKILL after 3 s). */
+  stop(): Promise<void>;
+}
+
+/** Starts redis-server on a free port. @throws when the binary is missing or it does not start. */
+export async function startRedisServer(dir: string): Promise<RedisServer> {
+  const bin = findBinary('redis-server', 'AX_REDIS_SERVER');
+  if (!bin) throw new Error('redis-server not installed (apt-get install redis-server, or set AX_REDIS_SERVER)');
+  const port = await freePort();
+  const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await waitFor(proc, 'stdout', /Ready to accept connections/, 'redis-server');
+  return { url: `redis://127.0.0.1:${port}`, port, proc, stop: () => stopProcess(proc) };
+}
+
+function stopProcess(p: ChildProcess): Promise<void> {
+  return new Promise<void>((r) => {
+    if (p.exitCode !== null || p.signalCode !== null) return r();
+    const t = setTimeout(() => p.kill('SIGKILL'), 3000);
+    p.once('exit', () => (clearTimeout(t), r()));
+    p.kill('SIGCONT'); // a test may have stopped it
+    p.kill('SIGTERM');
+  });
+}
+
 /** The nginx configuration: round robin over the replicas, SSE unbuffered, the upstream named in a header. */
 export function nginxConfig(dir: string, listen: number, upstreams: number[]): string {
   return `worker_processes 1;
@@ -141,36 +170,25 @@ export async function startCluster(options: { replicas?: number; env?: NodeJS.Pr
   const dir = mkdtempSync(join(tmpdir(), 'ax-cluster-'));
   const procs: ChildProcess[] = [];
   const stop = async () => {
-    await Promise.all(
-      procs.map(
-        (p) =>
-          new Promise<void>((r) => {
-            if (p.exitCode !== null || p.signalCode !== null) return r();
-            const t = setTimeout(() => p.kill('SIGKILL'), 3000);
-            p.once('exit', () => (clearTimeout(t), r()));
-            p.kill('SIGTERM');
-          }),
-      ),
-    );
+    await Promise.all(procs.map(stopProcess));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     // redis-server on a free port, nothing persisted
     let redisUrl = process.env.AX_REDIS_URL;
     if (!redisUrl) {
-      const port = await freePort();
-      const redis = spawn(findBinary('redis-server', 'AX_REDIS_SERVER')!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-      procs.push(redis);
-      await waitFor(redis, 'stdout', /Ready to accept connections/, 'redis-server');
-      redisUrl = `redis://127.0.0.1:${port}`;
+      const redis = await startRedisServer(dir);
+      procs.push(redis.proc);
+      redisUrl = redis.url;
     }
-    // the replicas: the conformance fixture, stateless, told where Redis is
+    // the replicas: the conformance fixture, stateless, sharing the Redis idempotency store (the
+    // environment route: AX_IDEMPOTENCY_STORE) and a side-effect counter in the same Redis
     const replicaUrls: string[] = [];
     const ports: number[] = [];
     for (let i = 0; i < n; i++) {
       const p = spawn(process.execPath, ['--import', TSX_LOADER, FIXTURE, 'mcp-server', '--transport', 'http', '--stateless', '--addr', '127.0.0.1:0'], {
         cwd: REPO,
-        env: { ...process.env, ...options.env, AX_REDIS_URL: redisUrl, AX_REPLICA: String(i + 1) },
+        env: { ...process.env, ...options.env, AX_REDIS_URL: redisUrl, AX_IDEMPOTENCY_STORE: redisUrl, AX_REPLICA: String(i + 1) },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       procs.push(p);
