@@ -3,7 +3,12 @@
  * retries, exit codes, error classification, rehearsals, injected flags) runs through all six
  * paths — the CLI process, `--args-json`, in-process `execute`, MCP stdio, MCP HTTP stateful and
  * stateless — against the fixture CLI test/fixtures/contract-tree.ts (public API only), with every
- * path sharing one state directory (the default file store) and one side-effect log. Races, the
+ * path sharing one state directory (the default file store) and one side-effect log. The rules that
+ * touch the idempotency store run again, unchanged, with every path sharing one real redis-server
+ * instead (test/helpers/redis.ts; skipped without redis-server unless AX_INFRA_REQUIRED=1): the
+ * Redis store replays exactly as the file store does, reached by both routes — the environment
+ * (AX_IDEMPOTENCY_STORE: cli, mcp-stdio, mcp-http-stateless) and the public option
+ * (`idempotencyStore: redisIdempotencyStore(…)`: args-json, in-process, mcp-http). Races, the
  * preview server and the SIGINT rounds follow in test/contract-races.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -11,8 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { redisIdempotencyStore, type RedisIdempotencyStore } from '../lib/index.ts';
 import { buildContractCli } from './fixtures/contract-tree.ts';
+import { freePort } from './infra/cluster.ts';
 import { httpPath, inProcessPath, processPath, stdioPath, type Call, type Outcome, type Path } from './helpers/paths.ts';
+import { redisMissing, testRedis, type TestRedis } from './helpers/redis.ts';
 
 type Json = Record<string, any>;
 
@@ -68,6 +77,8 @@ function expectError(o: Outcome, code: number, kind: string): Json {
 
 interface Rule {
   name: string;
+  /** The rule touches the idempotency store: it runs on every store (file and Redis), not only the file store. */
+  store?: true;
   /** Which paths the rule applies to (default all). */
   on?: (p: Path) => boolean;
   run: (p: Path, id: string) => Promise<void>;
@@ -75,6 +86,7 @@ interface Rule {
 
 const RULES: Rule[] = [
   {
+    store: true,
     name: 'replay: same key and arguments (in any order) → the first outcome, byte-identical data and exit code, meta.replayed; one side effect',
     run: async (p, id) => {
       const first = await p.call(writeCall('write', id, { key: `k-${id}`, tags: ['a', 'b'] }));
@@ -89,6 +101,7 @@ const RULES: Rule[] = [
     },
   },
   {
+    store: true,
     name: 'conflict: same key, other arguments → idempotency_conflict (exit 2, not retryable, fix: a new key); the log is unchanged',
     run: async (p, id) => {
       expect((await p.call(writeCall('write', id, { key: `k-${id}` }))).code).toBe(0);
@@ -101,6 +114,7 @@ const RULES: Rule[] = [
     },
   },
   {
+    store: true,
     name: 'undeclared effects replay too',
     run: async (p, id) => {
       const a = await p.call(writeCall('note', id, { key: `k-${id}` }));
@@ -111,6 +125,7 @@ const RULES: Rule[] = [
     },
   },
   {
+    store: true,
     name: 'replay: false and read-only commands never record: on argv the key is echoed and the call runs again; as JSON they have no idempotency_key property',
     run: async (p, id) => {
       if (p.spelling === 'argv') {
@@ -138,6 +153,7 @@ const RULES: Rule[] = [
     },
   },
   {
+    store: true,
     name: 'a non-retryable failure is recorded and replayed: same exit code, the same error object, meta.replayed',
     run: async (p, id) => {
       const a = await p.call({ tool: 'gone', argv: ['gone', id, '--idempotency-key', `k-${id}`], json: { id, idempotency_key: `k-${id}` } });
@@ -151,6 +167,7 @@ const RULES: Rule[] = [
     },
   },
   {
+    store: true,
     name: 'a retryable failure is not recorded: the retry runs again',
     run: async (p, id) => {
       const c: Call = { tool: 'flaky', argv: ['flaky', id, '--idempotency-key', `k-${id}`], json: { name: id, idempotency_key: `k-${id}` } };
@@ -160,6 +177,7 @@ const RULES: Rule[] = [
     },
   },
   {
+    store: true,
     name: 'a dry run never records a key: it rehearses (meta.dry_run, meta.would), then a real call with the key runs once',
     run: async (p, id) => {
       const dry = await p.call(writeCall('write', id, { key: `k-${id}`, dryRun: true }));
@@ -246,40 +264,82 @@ const RULES: Rule[] = [
   },
 ];
 
-const paths: Path[] = [];
+type StoreName = 'file' | 'redis';
+/** Each store's six paths. */
+const paths: Record<StoreName, Path[]> = { file: [], redis: [] };
+/** Keys on a shared Redis outlive a run: ids of this run never meet another's. */
+const RUN = `${process.pid}-${Date.now().toString(36)}`;
+let redis: TestRedis | undefined;
+let inProcessStore: RedisIdempotencyStore | undefined;
 beforeAll(async () => {
-  paths.push(processPath('cli', CONTRACT_CLI, ENV), processPath('args-json', CONTRACT_CLI, ENV), inProcessPath(buildContractCli, ENV));
-  paths.push(...(await Promise.all([stdioPath(CONTRACT_CLI, ENV), httpPath(CONTRACT_CLI, ENV, false), httpPath(CONTRACT_CLI, ENV, true)])));
-}, 90_000);
+  paths.file.push(processPath('cli', CONTRACT_CLI, ENV), processPath('args-json', CONTRACT_CLI, ENV), inProcessPath(buildContractCli, ENV));
+  paths.file.push(...(await Promise.all([stdioPath(CONTRACT_CLI, ENV), httpPath(CONTRACT_CLI, ENV, false), httpPath(CONTRACT_CLI, ENV, true)])));
+  if (redisMissing) return;
+  redis = await testRedis();
+  // no XDG_STATE_HOME: the file store is not in play (the process paths have no HOME either)
+  const viaEnv = { CONTRACT_LOG: LOG, AX_IDEMPOTENCY_STORE: redis.url };
+  const viaOption = { CONTRACT_LOG: LOG, CONTRACT_REDIS_URL: redis.url };
+  inProcessStore = redisIdempotencyStore({ url: redis.url });
+  paths.redis.push(processPath('cli', CONTRACT_CLI, viaEnv), processPath('args-json', CONTRACT_CLI, viaOption), inProcessPath(buildContractCli, { CONTRACT_LOG: LOG }, inProcessStore));
+  paths.redis.push(...(await Promise.all([stdioPath(CONTRACT_CLI, viaEnv), httpPath(CONTRACT_CLI, viaOption, false), httpPath(CONTRACT_CLI, viaEnv, true)])));
+}, 120_000);
 afterAll(async () => {
-  await Promise.all(paths.map((p) => p.close()));
+  await Promise.all([...paths.file, ...paths.redis].map((p) => p.close()));
+  await inProcessStore?.close();
+  await redis?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
 const NAMES: Path['name'][] = ['cli', 'args-json', 'in-process', 'mcp-stdio', 'mcp-http', 'mcp-http-stateless'];
-describe.each(NAMES)('path %s', (name) => {
-  RULES.forEach((rule, i) => {
-    it.concurrent(rule.name, async () => {
-      const p = paths.find((x) => x.name === name)!;
-      if (rule.on && !rule.on(p)) return; // a rule that has no meaning on this path (e.g. __schema over MCP)
-      await rule.run(p, `${name}-r${i}`);
-    }, 120_000);
+const STORES: { store: StoreName; skip?: string }[] = [{ store: 'file' }, { store: 'redis', skip: redisMissing }];
+const pathOf = (store: StoreName, name: string) => paths[store].find((x) => x.name === name)!;
+/** A call id unique to its store, path and rule (and, on Redis, to this run). */
+const idOf = (store: StoreName, name: string, rule: number) => (store === 'file' ? `${name}-r${rule}` : `redis-${name}-r${rule}-${RUN}`);
+
+describe.each(STORES)('$store store', ({ store, skip }) => {
+  describe.each(NAMES)('path %s', (name) => {
+    RULES.forEach((rule, i) => {
+      if (store !== 'file' && !rule.store) return; // the rule does not touch the store: run once, on the file store
+      (skip ? it.skip : it.concurrent)(skip ? `${rule.name} (skipped: ${skip})` : rule.name, async () => {
+        const p = pathOf(store, name);
+        if (rule.on && !rule.on(p)) return; // a rule that has no meaning on this path (e.g. __schema over MCP)
+        await rule.run(p, idOf(store, name, i));
+      }, 120_000);
+    });
   });
 });
 
-describe('one store for every path', () => {
-  it('a key used on the CLI replays over MCP (stdio and HTTP) and in-process, and back', async () => {
-    const [cli, inproc, stdio, http] = ['cli', 'in-process', 'mcp-stdio', 'mcp-http'].map((n) => paths.find((p) => p.name === n)!);
-    const first = await cli!.call(writeCall('write', 'shared', { key: 'k-shared', tags: ['x'] }));
-    for (const p of [stdio!, http!, inproc!]) {
-      const again = await p.call(writeCall('write', 'shared', { key: 'k-shared', tags: ['x'] }));
-      expect(dataBytes(again.stdout), p.name).toBe(dataBytes(first.stdout));
-      expect(meta(again).replayed).toBe(true);
+describe.each(STORES)('one $store store for every path', ({ store, skip }) => {
+  (skip ? it.skip : it)(`a key used on the CLI replays over MCP (stdio and HTTP, stateful and stateless), --args-json and in-process, and back${skip ? ` (skipped: ${skip})` : ''}`, async () => {
+    const name = store === 'file' ? 'shared' : `redis-shared-${RUN}`;
+    const call = writeCall('write', name, { key: `k-${name}`, tags: ['x'] });
+    const first = await pathOf(store, 'cli').call(call);
+    expect(first.code, JSON.stringify(first)).toBe(0);
+    for (const n of ['mcp-stdio', 'mcp-http', 'mcp-http-stateless', 'args-json', 'in-process']) {
+      const p = pathOf(store, n);
+      const again = await p.call(call);
+      expect(again.code, `${n}: ${JSON.stringify(again)}`).toBe(0);
+      expect(dataBytes(again.stdout), n).toBe(dataBytes(first.stdout));
+      expect(meta(again).replayed, n).toBe(true);
     }
-    expect(effects('shared')).toHaveLength(1);
+    expect(effects(name)).toHaveLength(1);
+    if (store === 'redis') {
+      // and the record is in Redis, under the documented key
+      const raw = createClient({ url: redis!.url });
+      await raw.connect();
+      try {
+        const keys = await raw.keys('ax-ts:idempotency:contractfx:*');
+        const values = await Promise.all(keys.map(async (k) => JSON.parse((await raw.get(k)) ?? 'null') as Json));
+        expect(values.filter((v) => v?.scope?.key === `k-${name}`)).toMatchObject([{ v: 1, state: 'recorded', scope: { program: 'contractfx', command: 'contractfx write', key: `k-${name}` } }]);
+      } finally {
+        raw.destroy();
+      }
+    }
   }, 60_000);
+});
 
-  it('a key given but no usable store: idempotency_store_unavailable (exit 1) before anything runs', async () => {
+describe('a key given but no usable store', () => {
+  it('no state directory: idempotency_store_unavailable (exit 1) before anything runs', async () => {
     const noState = { CONTRACT_LOG: LOG }; // neither XDG_STATE_HOME nor HOME
     for (const p of [processPath('cli', CONTRACT_CLI, noState), inProcessPath(buildContractCli, noState)]) {
       const e = expectError(await p.call(writeCall('write', `nostore-${p.name}`, { key: 'k' })), 1, 'idempotency_store_unavailable');
@@ -289,4 +349,27 @@ describe('one store for every path', () => {
       expect((await p.call(writeCall('write', `nostore-${p.name}`))).code).toBe(0);
     }
   }, 60_000);
+
+  it('Redis not answering, by either route and on every kind of path: idempotency_store_unavailable (exit 1, retryable, a fix naming the server) before anything runs', async () => {
+    const port = await freePort(); // nothing listens there
+    const down = `redis://127.0.0.1:${port}`;
+    const viaEnv = { CONTRACT_LOG: LOG, AX_IDEMPOTENCY_STORE: down };
+    const viaOption = { CONTRACT_LOG: LOG, CONTRACT_REDIS_URL: down };
+    const optionStore = redisIdempotencyStore({ url: down });
+    const stdio = await stdioPath(CONTRACT_CLI, viaEnv);
+    const http = await httpPath(CONTRACT_CLI, viaOption, true);
+    try {
+      for (const p of [processPath('cli', CONTRACT_CLI, viaEnv), processPath('args-json', CONTRACT_CLI, viaOption), inProcessPath(buildContractCli, { CONTRACT_LOG: LOG }, optionStore), stdio, http]) {
+        const name = `redis-down-${p.name}`;
+        const e = expectError(await p.call(writeCall('write', name, { key: 'k' })), 1, 'idempotency_store_unavailable');
+        expect(e.retryable, p.name).toBe(true);
+        expect(e.context, p.name).toMatchObject({ reason: 'store_unreachable', store: 'redis' });
+        expect(e.actionable_fix, p.name).toContain(`Redis at 127.0.0.1:${port}`);
+        expect(effects(name)).toHaveLength(0);
+        expect((await p.call(writeCall('write', name))).code, p.name).toBe(0); // without a key it runs
+      }
+    } finally {
+      await Promise.all([stdio.close(), http.close(), optionStore.close()]);
+    }
+  }, 90_000);
 });

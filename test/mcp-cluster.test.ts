@@ -1,8 +1,10 @@
 /**
  * Beyond one machine: three `--stateless` replicas of the conformance fixture behind a real nginx
  * (round robin), sharing state through a real redis-server (test/infra/cluster.ts; started by
- * `.ci/run`, or here when the binaries exist). Against the nginx address: the conformance suite, and
- * 2,000 calls with unique ids from 16 concurrent SDK clients — every one answered with its own id.
+ * `.ci/run`, or here when the binaries exist). Against the nginx address: the conformance suite,
+ * 2,000 calls with unique ids from 16 concurrent SDK clients — every one answered with its own id —
+ * and a retried call that lands on another replica (nginx's X-Upstream header says which answered):
+ * it replays from the shared Redis idempotency store, with exactly one side effect.
  * Without nginx and redis-server the suite is skipped with the reason in its title, unless
  * AX_INFRA_REQUIRED=1 (set by .ci/run): then it fails.
  */
@@ -11,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createClient } from 'redis';
 import { missingInfra, startCluster, type Cluster } from './infra/cluster.ts';
 
 const RUN = fileURLToPath(new URL('./conformance/run.mjs', import.meta.url));
@@ -30,6 +33,55 @@ describe.skipIf(missing !== undefined)(title, () => {
     expect(run.status, tail).toBe(0);
     expect(tail).toContain('conformance: 23 passed, 0 failed, 7 skipped');
   }, 420_000);
+
+  it('a retry that lands on another replica replays: one side effect, the second answer marked meta.replayed', async () => {
+    // every response's X-Upstream (nginx: the replica that answered), read through the SDK client's fetch
+    const upstreams: string[] = [];
+    const fetchSeeingUpstream: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (init?.method === 'POST') upstreams.push(res.headers.get('x-upstream') ?? '');
+      return res;
+    };
+    const client = new Client({ name: 'replay-across', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(cluster.lbUrl), { fetch: fetchSeeingUpstream }));
+    const counter = `across-${process.pid}-${Date.now().toString(36)}`;
+    const call = async () => {
+      const r = (await client.callTool({ name: 'bump', arguments: { counter, idempotency_key: `k-${counter}` } })) as { isError?: boolean; content: { text: string }[] };
+      expect(r.isError, r.content[0]!.text).toBeFalsy();
+      return { upstream: upstreams.at(-1)!, text: r.content[0]!.text, envelope: JSON.parse(r.content[0]!.text) as { data: { count: number; replica: string }; meta: Record<string, unknown> } };
+    };
+    const first = await call();
+    expect(first.upstream).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(first.envelope.data.count).toBe(1);
+    expect(first.envelope.meta.replayed).toBeUndefined();
+    // retry until nginx sends the retry elsewhere (round robin: at once, or within a few tries)
+    const retries = [];
+    for (let i = 0; i < 20; i++) {
+      const again = await call();
+      retries.push(again);
+      if (again.upstream !== first.upstream) break;
+    }
+    const elsewhere = retries.at(-1)!;
+    expect(elsewhere.upstream, JSON.stringify(retries.map((r) => r.upstream))).not.toBe(first.upstream);
+    for (const r of retries) {
+      expect(r.envelope.meta).toMatchObject({ idempotency_key: `k-${counter}`, replayed: true });
+      expect(r.text.slice(0, r.text.indexOf(',"meta":'))).toBe(first.text.slice(0, first.text.indexOf(',"meta":'))); // the first call's data, byte for byte
+    }
+    expect(elsewhere.envelope.data.replica).toBe(first.envelope.data.replica); // another replica answered with the first one's outcome
+    await client.close();
+    const redis = createClient({ url: cluster.redisUrl });
+    await redis.connect();
+    try {
+      expect(await redis.get(`ax-test:bump:${counter}`)).toBe('1'); // one side effect in all
+      // the outcome the other replica replayed is the record in Redis (each replica has a state directory of its own)
+      const keys = await redis.keys('ax-ts:idempotency:conformance-cli:*');
+      const records = (await Promise.all(keys.map(async (k) => JSON.parse((await redis.get(k)) ?? 'null') as { state: string; scope: { key: string } } | null))).filter((v) => v?.scope.key === `k-${counter}`);
+      expect(records.map((r) => r!.state)).toEqual(['recorded']);
+    } finally {
+      redis.destroy();
+    }
+    process.stdout.write(`cluster: replay across replicas: first on ${first.upstream}, replayed on ${elsewhere.upstream} after ${retries.length} retr${retries.length === 1 ? 'y' : 'ies'}\n`);
+  }, 60_000);
 
   it('2,000 calls with unique ids from 16 concurrent clients: all answered, none crossed, every replica used', async () => {
     const CLIENTS = 16;

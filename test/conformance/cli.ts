@@ -172,6 +172,29 @@ root.addCommand(
     flags: { id: { type: 'string', required: true, usage: 'any text' } },
     run: (ctx) => ({ id: ctx.flags.id, replica: ctx.env.AX_REPLICA ?? null }),
   }),
+  // the cross-replica replay test: one countable side effect per run (INCR of a counter in the
+  // cluster's Redis, AX_REDIS_URL), so a replayed retry on another replica provably ran nothing
+  new Command({
+    use: 'bump',
+    short: 'Add one to a counter in Redis (a side effect), with the replica that ran it',
+    effects: 'non_idempotent',
+    destructive: false,
+    flags: { counter: { type: 'string', required: true, usage: 'name of the counter' } },
+    run: async (ctx) => {
+      const url = ctx.env.AX_REDIS_URL;
+      if (!url) throw new AxError('validation_error', 'AX_REDIS_URL is not set', { fix: 'Start the fixture with AX_REDIS_URL=redis://host:port.' });
+      const { createClient } = await import('redis');
+      const client = createClient({ url, socket: { connectTimeout: 2000, reconnectStrategy: false } });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        const count = await client.incr(`ax-test:bump:${String(ctx.flags.counter)}`);
+        return { counter: ctx.flags.counter, count, replica: ctx.env.AX_REPLICA ?? null };
+      } finally {
+        client.destroy();
+      }
+    },
+  }),
 );
 
 // prompts-list, prompts-get-simple

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Command } from '../../lib/index.ts';
+import type { Command, IdempotencyStore } from '../../lib/index.ts';
 import { connectStdio, type StdioConnection } from './mcp.ts';
 import { runCli } from './run.ts';
 import { runScript, TSX_LOADER } from './spawn.ts';
@@ -88,13 +88,13 @@ export function processPath(name: 'cli' | 'args-json', script: string, env: Reco
   };
 }
 
-/** The in-process path: `execute` on a fresh tree, with captured streams. */
-export function inProcessPath(build: () => Command, env: Record<string, string>): Path {
+/** The in-process path: `execute` on a fresh tree, with captured streams (and `idempotencyStore`, if given). */
+export function inProcessPath(build: () => Command, env: Record<string, string>, idempotencyStore?: IdempotencyStore): Path {
   return {
     name: 'in-process',
     spelling: 'argv',
     mcp: false,
-    call: async (c) => fromProcess(await runCli(build(), c.argv, { env })),
+    call: async (c) => fromProcess(await runCli(build(), c.argv, { env, idempotencyStore })),
     close: async () => {},
   };
 }

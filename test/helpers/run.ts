@@ -3,7 +3,7 @@
  * streams, so tests assert exactly what a process would print and the exit code it would end with.
  */
 import { Readable } from 'node:stream';
-import { execute, type Command, type ExecuteOptions } from '../../lib/index.ts';
+import { execute, type Command, type ExecuteOptions, type IdempotencyStore } from '../../lib/index.ts';
 
 /** Options of {@link runCli}; anything not set is isolated from the real process. */
 export interface RunCliOptions {
@@ -18,6 +18,8 @@ export interface RunCliOptions {
   version?: string;
   signal?: AbortSignal;
   onProgress?: ExecuteOptions['onProgress'];
+  /** Where replayed retries are recorded (execute's option); default the file store. */
+  idempotencyStore?: IdempotencyStore;
 }
 
 /** What one run printed and how it ended. */
@@ -54,6 +56,7 @@ export async function runCli(root: Command, args: readonly string[], opts: RunCl
     version: 'version' in opts ? opts.version : '1.2.3',
     signal: opts.signal,
     onProgress: opts.onProgress,
+    idempotencyStore: opts.idempotencyStore,
   });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }

@@ -188,7 +188,8 @@ export async function startCluster(options: { replicas?: number; env?: NodeJS.Pr
     for (let i = 0; i < n; i++) {
       const p = spawn(process.execPath, ['--import', TSX_LOADER, FIXTURE, 'mcp-server', '--transport', 'http', '--stateless', '--addr', '127.0.0.1:0'], {
         cwd: REPO,
-        env: { ...process.env, ...options.env, AX_REDIS_URL: redisUrl, AX_IDEMPOTENCY_STORE: redisUrl, AX_REPLICA: String(i + 1) },
+        // a state directory each, as on separate machines: only Redis is shared
+        env: { ...process.env, ...options.env, AX_REDIS_URL: redisUrl, AX_IDEMPOTENCY_STORE: redisUrl, AX_REPLICA: String(i + 1), XDG_STATE_HOME: join(dir, `replica-${i + 1}-state`) },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       procs.push(p);
