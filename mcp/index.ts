@@ -10,7 +10,7 @@ import { resolveVersion } from '../lib/run/version.ts';
 import type { ServeSettings } from './startup.ts';
 import { AxError, validationError } from '../lib/contract/errors.ts';
 import type { IdempotencyStore } from '../lib/run/idempotency.ts';
-import { replaySettingsOf } from '../lib/run/run.ts';
+import { replaySettingsOf } from '../lib/run/context.ts';
 import { TOKEN_ENV } from './token.ts';
 import { flagsOf } from '../lib/tree/flagset.ts';
 import { camelCase, type Flag, type FlagSpec } from '../lib/tree/flags.ts';

@@ -14,7 +14,8 @@ import { findCommand, loadPath, parseArgv, scanFormat, type Invocation } from '.
 import { toAxError, validationError } from '../contract/errors.ts';
 import { inputSchema } from '../parse/input-schema.ts';
 import { bindValues } from '../parse/validate.ts';
-import { reportError, runEnv, runInvocation, type RunEnv } from './run.ts';
+import { reportError, runInvocation } from './run.ts';
+import { runEnv, type RunEnv } from './run-env.ts';
 import { endSpan } from './trace.ts';
 import type { ExecuteOptions } from './options.ts';
 

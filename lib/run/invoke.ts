@@ -6,7 +6,8 @@
 import { Readable } from 'node:stream';
 import type { Command } from '../tree/command.ts';
 import { toAxError, type AxError } from '../contract/errors.ts';
-import { runEnv, runInvocation, reportError, type RunEnv } from './run.ts';
+import { runInvocation, reportError } from './run.ts';
+import { runEnv, type RunEnv } from './run-env.ts';
 import { bindValues } from '../parse/validate.ts';
 import { flagsOf } from '../tree/flagset.ts';
 import type { FlagSpec } from '../tree/flags.ts';
