@@ -19,7 +19,7 @@
  */
 import { Command } from '../tree/command.ts';
 import { DeclaredArgs, type ArgSpec } from '../tree/args.ts';
-import { isRepeatable, takesValue, type Flag } from '../tree/flags.ts';
+import { isList, isMap, takesValue, type Completer, type CompletionReply, type Flag } from '../tree/flags.ts';
 import { flagByShort, flagsOf } from '../tree/flagset.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import { completionScript, SHELLS, type Shell } from './scripts.ts';
@@ -187,17 +187,38 @@ function fromCompleter(v: unknown): Candidate | undefined {
   return { value, description: tab >= 0 ? oneLine(v.slice(tab + 1)) : undefined };
 }
 
-async function callCompleter(fn: (partial: string) => string[] | Promise<string[]>, partial: string): Promise<Candidate[]> {
-  const values = await fn(partial);
-  if (!Array.isArray(values)) throw new TypeError('a completer must return an array of strings');
-  return values.map(fromCompleter).filter((c): c is Candidate => c !== undefined);
-}
-
 const byPrefix = (partial: string) => (c: Candidate) => c.value.startsWith(partial);
 
-/** Values of a flag: choices, else its completer, else files for string-like flags (nothing for numbers). */
-async function flagValues(f: Flag, partial: string): Promise<CompletionResult> {
+/** Whether a completer answered Cobra's `{completions, directive}`. */
+function isReply(v: unknown): v is CompletionReply {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Array.isArray((v as CompletionReply).completions);
+}
+
+/**
+ * Calls a completer: plain values are filtered by the partial (directive NoFileComp); Cobra's
+ * `{completions, directive}` is taken as given (see {@link Completer}).
+ * @throws TypeError when it returns anything else; whatever the completer throws.
+ */
+async function callCompleter(fn: Completer, partial: string, cmd: Command, args: readonly string[]): Promise<CompletionResult> {
+  const answer = await fn(partial, { args: [...args], commandPath: cmd.commandPath() });
+  const reply = isReply(answer);
+  const values = reply ? answer.completions : answer;
+  if (!Array.isArray(values) || (reply && answer.directive !== undefined && !Number.isInteger(answer.directive))) {
+    throw new TypeError('a completer must return an array of strings or {completions: string[], directive?: number}');
+  }
+  const candidates = values.map(fromCompleter).filter((c): c is Candidate => c !== undefined);
+  return reply ? { candidates, directive: answer.directive ?? ShellCompDirective.Default } : { candidates: candidates.filter(byPrefix(partial)), directive: NO_FILE };
+}
+
+/**
+ * Values of a flag, in Cobra's order: its file extensions (FilterFileExt) or directory
+ * (FilterDirs), then choices, then its completer, `true`/`false` for a bool, else files for
+ * string-like flags (nothing for numbers).
+ */
+async function flagValues(f: Flag, partial: string, cmd: Command, args: readonly string[]): Promise<CompletionResult> {
   const spec = f.spec;
+  if (spec.fileExts?.length) return { candidates: spec.fileExts.map((value) => ({ value })), directive: ShellCompDirective.FilterFileExt };
+  if (spec.dirname !== undefined) return { candidates: spec.dirname === true ? [] : [{ value: spec.dirname }], directive: ShellCompDirective.FilterDirs };
   if (spec.type === 'bool') return { candidates: ['true', 'false'].map((value) => ({ value })).filter(byPrefix(partial)), directive: NO_FILE };
   // stringSlice with choices: complete the item after the last comma, keeping the ones before.
   const comma = spec.type === 'stringSlice' && spec.choices ? partial.lastIndexOf(',') : -1;
@@ -208,24 +229,43 @@ async function flagValues(f: Flag, partial: string): Promise<CompletionResult> {
     const candidates = spec.choices.filter((c) => !taken.has(c)).map((c) => ({ value: head + c }));
     return { candidates: candidates.filter(byPrefix(head + item)), directive: NO_FILE };
   }
-  if (spec.completer) return { candidates: (await callCompleter(spec.completer, partial)).filter(byPrefix(partial)), directive: NO_FILE };
+  if (spec.completer) return callCompleter(spec.completer, partial, cmd, args);
   if (['string', 'stringSlice', 'stringArray'].includes(spec.type)) return { candidates: [], directive: ShellCompDirective.Default };
   return { candidates: [], directive: NO_FILE };
 }
 
-/** Flag names for a partial starting with `-`: `--name` (and `-x` when the partial is `-` or `-x`). */
-function flagNames(pos: Position, partial: string): CompletionResult {
+/** Cobra's getFlagNameCompletions: `--name` (and `--no-name` for a negatable bool), then `-x`, those starting with the partial. */
+function nameCandidates(f: Flag, partial: string): Candidate[] {
   const out: Candidate[] = [];
+  const description = oneLine(f.spec.usage);
+  if (`--${f.name}`.startsWith(partial)) out.push({ value: `--${f.name}`, description });
+  if (f.spec.negatable && partial.length > 2 && `--no-${f.name}`.startsWith(partial)) out.push({ value: `--no-${f.name}`, description });
+  if (f.spec.short && `-${f.spec.short}`.startsWith(partial)) out.push({ value: `-${f.spec.short}`, description });
+  return out;
+}
+
+const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Cobra's completeRequireFlags: the required flags not given yet, sorted by name. */
+function requiredFlags(pos: Position, partial: string): Candidate[] {
+  return [...flagsOf(pos.command).values()]
+    .filter((f) => f.spec.required && completableFlag(f) && !pos.given.has(f.name))
+    .sort(byName)
+    .flatMap((f) => nameCandidates(f, partial));
+}
+
+/**
+ * Flag names for a partial starting with `-`, as Cobra's getCompletions: the required flags not
+ * given yet when some match; else every flag — inherited ones first, then the command's own, each
+ * sorted — leaving out those already given unless they take several values (slices, arrays, maps).
+ */
+function flagNames(pos: Position, partial: string): CompletionResult {
+  const required = requiredFlags(pos, partial);
+  if (required.length) return { candidates: required, directive: NO_FILE };
   const all = [...flagsOf(pos.command).values()].filter(completableFlag);
-  const local = all.filter((f) => !f.inherited).sort((a, b) => (a.name < b.name ? -1 : 1));
-  const inherited = all.filter((f) => f.inherited).sort((a, b) => (a.name < b.name ? -1 : 1));
-  for (const f of [...local, ...inherited]) {
-    if (pos.given.has(f.name) && !isRepeatable(f.spec)) continue;
-    const description = oneLine(f.spec.usage);
-    if (`--${f.name}`.startsWith(partial)) out.push({ value: `--${f.name}`, description });
-    if (f.spec.negatable && partial.length > 2 && `--no-${f.name}`.startsWith(partial)) out.push({ value: `--no-${f.name}`, description });
-    if (f.spec.short && `-${f.spec.short}`.startsWith(partial)) out.push({ value: `-${f.spec.short}`, description });
-  }
+  const inherited = all.filter((f) => f.inherited).sort(byName);
+  const own = all.filter((f) => !f.inherited).sort(byName);
+  const out = [...inherited, ...own].filter((f) => !pos.given.has(f.name) || isList(f.spec) || isMap(f.spec)).flatMap((f) => nameCandidates(f, partial));
   return { candidates: out, directive: NO_FILE };
 }
 
@@ -274,21 +314,15 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
     directive = NO_FILE;
   }
   // Cobra offers flags marked required even without a leading '-' (only reachable with an empty partial).
-  if (!pos.afterDashDash) {
-    for (const f of flagsOf(cmd).values()) {
-      if (f.spec.required && completableFlag(f) && !pos.given.has(f.name) && `--${f.name}`.startsWith(partial)) {
-        candidates.push({ value: `--${f.name}`, description: oneLine(f.spec.usage) });
-      }
-    }
-  }
+  if (!pos.afterDashDash) candidates.push(...requiredFlags(pos, partial));
   const decl = argAt(cmd, index);
   if (decl?.choices) {
     candidates.push(...decl.choices.map((value) => ({ value, description: oneLine(decl.description) })).filter(byPrefix(partial)));
     return { candidates, directive: NO_FILE };
   }
   if (decl?.completer) {
-    candidates.push(...(await callCompleter(decl.completer, partial)).filter(byPrefix(partial)));
-    return { candidates, directive: NO_FILE };
+    const r = await callCompleter(decl.completer, partial, cmd, pos.positionals);
+    return { candidates: [...candidates, ...r.candidates], directive: r.directive };
   }
   // Cobra: validArgs complete the first positional only (an entry's text after a tab is its
   // description); with validArgs declared, completion stops there whatever the position
@@ -301,6 +335,11 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
       candidates.push(...valid.filter(byPrefix(partial)));
     }
     return { candidates, directive: NO_FILE };
+  }
+  // Cobra's ValidArgsFunction: its candidates after the subcommand names, and its directive
+  if (cmd.validArgsFunction) {
+    const r = await callCompleter(cmd.validArgsFunction, partial, cmd, pos.positionals);
+    return { candidates: [...candidates, ...r.candidates], directive: r.directive };
   }
   // A free-form positional: files are a fair guess (Cobra's default). With the default validator and
   // nothing left to declare, nothing more can come, so no files either.
@@ -322,13 +361,19 @@ export async function completeValue(cmd: Command, name: string, partial: string)
   const decl = cmd.args.find((a) => a.name === name || a.name === kebab);
   if (decl) {
     if (decl.choices) return decl.choices.map((value) => ({ value, description: oneLine(decl.description) })).filter(byPrefix(partial));
-    if (decl.completer) return (await callCompleter(decl.completer, partial)).filter(byPrefix(partial));
-    return (cmd.validArgs ?? []).map((value) => ({ value })).filter(byPrefix(partial));
+    if (decl.completer) return valuesOnly(await callCompleter(decl.completer, partial, cmd, []));
+    if (cmd.validArgs?.length) return cmd.validArgs.map((value) => ({ value })).filter(byPrefix(partial));
+    return cmd.validArgsFunction ? valuesOnly(await callCompleter(cmd.validArgsFunction, partial, cmd, [])) : [];
   }
   const flags = flagsOf(cmd);
   const f = flags.get(name) ?? flags.get(kebab);
   if (!f || !completableFlag(f)) return [];
-  return (await flagValues(f, partial)).candidates;
+  return valuesOnly(await flagValues(f, partial, cmd, []));
+}
+
+/** The candidates that are values: none when the directive asks the shell for files or directories (the candidates are then extensions or a directory). */
+function valuesOnly(r: CompletionResult): Candidate[] {
+  return r.directive & (ShellCompDirective.FilterFileExt | ShellCompDirective.FilterDirs) ? [] : r.candidates;
 }
 
 /**
@@ -342,14 +387,14 @@ export async function complete(root: Command, args: readonly string[]): Promise<
   const partial = args.length ? args[args.length - 1]! : '';
   const pos = locate(root, words);
   if (pos.stray) return { candidates: [], directive: ShellCompDirective.Default };
-  if (pos.pending) return flagValues(pos.pending, partial);
+  if (pos.pending) return flagValues(pos.pending, partial, pos.command, pos.positionals);
   if (!pos.afterDashDash && partial.startsWith('-')) {
     const eq = partial.indexOf('=');
     if (eq < 0) return flagNames(pos, partial);
     // --name=<value> or -x=<value> (the last letter of a shorthand group): complete the value.
     const f = partial.startsWith('--') ? longFlag(pos.command, partial.slice(2, eq)) : eq >= 2 ? flagByShort(pos.command, partial[eq - 1]!) : undefined;
     if (!f || (partial.startsWith('--') && f.name !== partial.slice(2, eq))) return { candidates: [], directive: NO_FILE };
-    return flagValues(f, partial.slice(eq + 1));
+    return flagValues(f, partial.slice(eq + 1), pos.command, pos.positionals);
   }
   return nouns(pos, partial);
 }

@@ -3,6 +3,7 @@
  * Source: spf13/cobra args.go.
  */
 import { validationError } from '../contract/errors.ts';
+import type { Completer } from './flags.ts';
 
 /** Declaration of one positional argument. Order of declaration is the order on the command line. */
 export interface ArgSpec {
@@ -23,7 +24,7 @@ export interface ArgSpec {
    */
   type?: 'string' | 'int' | 'float';
   /** Dynamic completion of values (shell completion). */
-  completer?: (partial: string) => string[] | Promise<string[]>;
+  completer?: Completer;
 }
 
 /** What an Args validator sees: the command's display path and its declarations. */

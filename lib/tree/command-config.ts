@@ -6,6 +6,7 @@
  */
 import type { ArgSpec, ArgsValidator } from './args.ts';
 import type { FlagDecls } from './values.ts';
+import type { Completer } from './flags.ts';
 import type { LoggingDecl } from './logging.ts';
 import type { Effects, OutputDecl } from './output.ts';
 import type { RunHooks } from './hooks.ts';
@@ -53,6 +54,15 @@ export interface CommandConfigOf<Cmd, Ctx, AnyCtx, F extends FlagDecls = FlagDec
   validateArgs?: ArgsValidator;
   /** Cobra ValidArgs (for OnlyValidArgs and completion). */
   validArgs?: string[];
+  /**
+   * Cobra's ValidArgsFunction: completes this command's positionals dynamically (after its
+   * subcommand names, when it has some; not when `validArgs` or the positional's own `choices` or
+   * `completer` answer). It gets the partial word and `{args, commandPath}` — `args`, the positionals
+   * already given — and returns plain values (filtered by the partial) or Cobra's
+   * `{completions, directive}`, taken as given (see `Completer` in flags.ts). MCP
+   * `completion/complete` for a prompt argument or resource-template variable of the command asks it too.
+   */
+  validArgsFunction?: Completer;
   /** Groups of flags of which at most one may be given. */
   mutuallyExclusive?: string[][];
   /** Groups of flags that must be given together or not at all. */

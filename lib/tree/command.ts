@@ -13,7 +13,7 @@
  */
 import { argsFromUse, checkArgDecls, DeclaredArgs, type ArgSpec, type ArgsValidator } from './args.ts';
 import type { FlagDecls } from './values.ts';
-import { checkFlagDecl, type Flag, type FlagSpec } from './flags.ts';
+import { checkFlagDecl, type Completer, type Flag, type FlagSpec } from './flags.ts';
 import type { PromptDecl, ResourceDecl } from './declarations.ts';
 import { checkLoggingDecl, type LoggingDecl } from './logging.ts';
 import { checkNonDeterministic } from './nondeterministic.ts';
@@ -64,6 +64,8 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   readonly args: readonly ArgSpec[];
   private _validateArgs?: ArgsValidator;
   validArgs?: string[];
+  /** Cobra's ValidArgsFunction (see {@link CommandConfigOf.validArgsFunction}). */
+  validArgsFunction?: Completer;
   readonly mutuallyExclusive: string[][];
   readonly requiredTogether: string[][];
   readonly oneRequired: string[][];
@@ -139,6 +141,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     checkArgDecls(this.name, this.args);
     this._validateArgs = config.validateArgs;
     this.validArgs = config.validArgs;
+    this.validArgsFunction = config.validArgsFunction;
     this.mutuallyExclusive = config.mutuallyExclusive ?? [];
     this.requiredTogether = config.requiredTogether ?? [];
     this.oneRequired = config.oneRequired ?? [];
@@ -169,7 +172,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)]) checkFlagDecl(this.name, n, s);
     if (config.load !== undefined) {
       if (typeof config.load !== 'function') throw new TypeError(`Command ${this.name}: load must be a function returning the command (or its module)`);
-      const extra = (['long', 'example', 'annotations', 'flags', 'persistentFlags', 'args', 'validateArgs', 'validArgs', 'mutuallyExclusive', 'requiredTogether', 'oneRequired', 'effects', 'destructive', 'output', 'confirmationFlag', 'run', 'render', 'version', 'commands'] as const).filter((k) => config[k] !== undefined);
+      const extra = (['long', 'example', 'annotations', 'flags', 'persistentFlags', 'args', 'validateArgs', 'validArgs', 'validArgsFunction', 'mutuallyExclusive', 'requiredTogether', 'oneRequired', 'effects', 'destructive', 'output', 'confirmationFlag', 'run', 'render', 'version', 'commands'] as const).filter((k) => config[k] !== undefined);
       if (extra.length) throw new TypeError(`Command ${this.name}: a lazy command (load) declares only use, short, aliases, hidden and deprecated; ${extra.join(', ')} belong to the loaded command`);
       this.load = config.load;
     }

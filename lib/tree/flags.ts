@@ -55,8 +55,33 @@ export type FlagValueOf<T extends FlagType> = T extends 'bool'
                 ? unknown
                 : string;
 
-/** A completion callback: returns candidate values for a partial word (used by shell completion). */
-export type Completer = (partial: string) => string[] | Promise<string[]>;
+/** What a {@link Completer} is told besides the partial word (Cobra passes `cmd, args, toComplete`). */
+export interface CompletionContext {
+  /** The positionals already given on the command line (Cobra's `args`; `[]` under MCP). */
+  args: readonly string[];
+  /** The path of the command being completed (`app deploy`). */
+  commandPath: string;
+}
+
+/**
+ * Cobra's answer of a completion function: the candidates (`value` or `value\tdescription`) and a
+ * ShellCompDirective bit set (`ShellCompDirective` of ax-ts's completion; default 0, Default). Taken
+ * as given — not filtered by the partial (the function does that, as in Cobra).
+ */
+export interface CompletionReply {
+  completions: string[];
+  directive?: number;
+}
+
+/**
+ * A completion callback for a flag's value, a positional, or a command's positionals
+ * (`validArgsFunction`, Cobra's ValidArgsFunction). It gets the partial word and a
+ * {@link CompletionContext}, and returns (or resolves to) either plain values — which ax-ts filters
+ * by the partial, directive NoFileComp — or a {@link CompletionReply} (Cobra's `([]string,
+ * ShellCompDirective)`), taken as given. Values may carry a description after a tab. A throw (or
+ * anything else returned) makes shell completion answer `:1` and MCP `completion/complete` an error.
+ */
+export type Completer = (partial: string, ctx: CompletionContext) => string[] | CompletionReply | Promise<string[] | CompletionReply>;
 
 /** Declaration of one flag. Its name is the key it is declared under (`'max-width'`). */
 export interface FlagSpec<T extends FlagType = FlagType> {
@@ -99,8 +124,20 @@ export interface FlagSpec<T extends FlagType = FlagType> {
   noOptDefVal?: string;
   /** bool only: also accept `--no-<name>` to set false (beyond pflag). */
   negatable?: boolean;
-  /** Dynamic completion of values. */
+  /** Dynamic completion of values (Cobra's RegisterFlagCompletionFunc); see {@link Completer}. */
   completer?: Completer;
+  /**
+   * Cobra's MarkFlagFilename: the value is a file name with one of these extensions (`['yaml',
+   * 'yml']`, no dot): shell completion offers those files (directive FilterFileExt). An empty list
+   * means any file, the default for string flags. Takes precedence over `completer`, as in Cobra.
+   */
+  fileExts?: string[];
+  /**
+   * Cobra's MarkFlagDirname: the value is a directory — `true` for any, a path for the
+   * subdirectories of that directory only (Cobra's BashCompSubdirsInDir); directive FilterDirs.
+   * Takes precedence over `completer`, as in Cobra.
+   */
+  dirname?: true | string;
   /**
    * `false` keeps the flag out of every MCP tool's inputSchema and of `--args-json` (a call that sends
    * it gets the unknown-property error; the handler does not run) — for flags only the person at the
@@ -508,6 +545,11 @@ export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
   if (spec.shorthandDeprecated !== undefined && (spec.short === undefined || typeof spec.shorthandDeprecated !== 'string' || spec.shorthandDeprecated === '')) {
     throw new TypeError(`${cmd}: shorthandDeprecated of --${name} must be a non-empty message, and the flag needs a short to deprecate`);
   }
+  if ((spec.fileExts !== undefined || spec.dirname !== undefined) && !takesValue(spec)) throw new TypeError(`${cmd}: fileExts and dirname are for flags that take a value (--${name} is ${spec.type})`);
+  if (spec.fileExts !== undefined && (!Array.isArray(spec.fileExts) || spec.fileExts.some((e) => typeof e !== 'string' || e === '' || /[\s/]/.test(e)))) {
+    throw new TypeError(`${cmd}: fileExts of --${name} must be an array of extensions without dots or spaces, e.g. ['yaml', 'yml']`);
+  }
+  if (spec.dirname !== undefined && spec.dirname !== true && (typeof spec.dirname !== 'string' || spec.dirname === '')) throw new TypeError(`${cmd}: dirname of --${name} must be true or a directory path`);
   if (spec.negatable && spec.type !== 'bool') throw new TypeError(`${cmd}: only bool flags are negatable (--${name} is ${spec.type})`);
   if (spec.choices && !['string', 'stringSlice', 'stringArray'].includes(spec.type)) {
     throw new TypeError(`${cmd}: choices are for string flags (--${name} is ${spec.type})`);

@@ -1,15 +1,21 @@
 /**
- * Port of part of spf13/cobra completions_test.go: command-name and validArgs completion through the
- * hidden `__complete` / `__completeNoDesc` commands, with Cobra's expected candidate lines and
- * directive. Cobra's tests also read its "Completion ended with directive: …" debug line, which
- * Cobra writes to stderr; ax-ts does not print it, so the port compares the stdout protocol only.
- * ax-ts's visible built-in `schema` command is left out of the compared candidates (it is not in
- * Cobra). The tests not ported are listed in docs/cobra-differences.md.
+ * Port of spf13/cobra completions_test.go: command-name, flag-name, flag-value, validArgs and
+ * ValidArgsFunction completion through the hidden `__complete` / `__completeNoDesc` commands, with
+ * Cobra's expected candidate lines and directive. Cobra's tests also read its "Completion ended with
+ * directive: …" debug line, which Cobra writes to stderr; ax-ts does not print it, so the port
+ * compares the stdout protocol only. ax-ts's visible built-in `schema` command is left out of the
+ * compared candidates (it is not in Cobra), and so are the injected contract flags where flag names
+ * are compared. Cobra's RegisterFlagCompletionFunc is a flag's `completer`, MarkFlagFilename its
+ * `fileExts`, MarkFlagDirname its `dirname`. The tests not ported are listed in
+ * docs/cobra-differences.md.
  */
-import { describe, expect, it } from 'vitest';
-import { ArbitraryArgs, Command, MinimumNArgs } from '../../lib/index.ts';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArbitraryArgs, Command, MinimumNArgs, NoArgs, ShellCompDirective } from '../../lib/index.ts';
 import { runCli } from '../helpers/run.ts';
 import { emptyRun } from './harness.ts';
+import { connectStdio, REPO, type StdioConnection } from '../helpers/mcp.ts';
+import { completionTree } from '../fixtures/cobra-completion-tree.ts';
 
 /** Runs `root __complete…` and returns its stdout lines without ax-ts's own `schema` command. */
 async function complete(root: Command, ...args: string[]): Promise<string[]> {
@@ -87,5 +93,263 @@ describe('cobra completions_test.go', () => {
     const root = () => new Command({ use: 'root', validArgs: ['one', 'two'], validateArgs: ArbitraryArgs, run: emptyRun, commands: [new Command({ use: 'thechild', run: emptyRun })] });
     expect(await complete(root(), '__completeNoDesc', '')).toStrictEqual(['completion', 'help', 'thechild', 'one', 'two', ':4']);
     expect(await complete(root(), '__completeNoDesc', 't')).toStrictEqual(['thechild', 'two', ':4']);
+  });
+});
+
+/**
+ * `complete` without ax-ts's injected contract flags (`--format`, `--dry-run`, `--idempotency-key`,
+ * `--args-json`) and the root's `--version`/`-v` (Cobra has it only where `Version` is set; ax-ts on
+ * every root and only there — docs/cobra-differences.md), so Cobra's expected lines compare as they are.
+ */
+async function completeFlags(root: Command, ...args: string[]): Promise<string[]> {
+  return (await complete(root, ...args)).filter((l) => !/^(--(format|dry-run|idempotency-key|args-json|version)|-v)(\t|$)/.test(l));
+}
+
+/** Cobra's validArgsFunc / validArgsFunc2 (completions_test.go), as a ValidArgsFunction reply. */
+const validArgsFunc = (values: string[]) => (toComplete: string, ctx: { args: readonly string[] }) =>
+  ctx.args.length !== 0 ? { completions: [], directive: ShellCompDirective.NoFileComp } : { completions: values.filter((v) => v.startsWith(toComplete)), directive: ShellCompDirective.Default };
+const one = validArgsFunc(['one\tThe first', 'two\tThe second']);
+const three = validArgsFunc(['three\tThe third', 'four\tThe fourth']);
+
+describe('cobra completions_test.go: flag names', () => {
+  const tree = (first = 'first flag') =>
+    new Command({
+      use: 'root',
+      run: emptyRun,
+      flags: { first: { type: 'int', short: 'f', default: -1, usage: first } },
+      persistentFlags: { second: { type: 'bool', short: 's', usage: 'second flag' } },
+      commands: [new Command({ use: 'childCmd', short: 'first command', run: emptyRun, flags: { subFlag: { type: 'string', usage: 'sub flag' } } })],
+    });
+
+  it('TestFlagNameCompletionInGo (the child has no --version: ax-ts puts it on the root only)', async () => {
+    expect(await completeFlags(tree(), '__completeNoDesc', '')).toStrictEqual(['childCmd', 'completion', 'help', ':4']);
+    expect(await completeFlags(tree(), '__completeNoDesc', '-')).toStrictEqual(['--first', '-f', '--help', '-h', '--second', '-s', ':4']);
+    expect(await completeFlags(tree(), '__completeNoDesc', '--f')).toStrictEqual(['--first', ':4']);
+    expect(await completeFlags(tree(), '__completeNoDesc', 'childCmd', '-')).toStrictEqual(['--second', '-s', '--help', '-h', '--subFlag', ':4']);
+  });
+
+  it('TestFlagNameCompletionInGoWithDesc', async () => {
+    const root = () => tree('first flag\nlonger description for flag');
+    expect(await completeFlags(root(), '__complete', '')).toStrictEqual([
+      'childCmd\tfirst command',
+      'completion\tGenerate the autocompletion script for the specified shell',
+      'help\tHelp about any command',
+      ':4',
+    ]);
+    expect(await completeFlags(root(), '__complete', '-')).toStrictEqual(['--first\tfirst flag', '-f\tfirst flag', '--help\thelp for root', '-h\thelp for root', '--second\tsecond flag', '-s\tsecond flag', ':4']);
+    expect(await completeFlags(root(), '__complete', '--f')).toStrictEqual(['--first\tfirst flag', ':4']);
+    expect(await completeFlags(root(), '__complete', 'childCmd', '-')).toStrictEqual(['--second\tsecond flag', '-s\tsecond flag', '--help\thelp for childCmd', '-h\thelp for childCmd', '--subFlag\tsub flag', ':4']);
+  });
+
+  it('TestFlagNameCompletionRepeat (without the custom multi Value: no custom types)', async () => {
+    const root = () =>
+      new Command({
+        use: 'root',
+        run: emptyRun,
+        flags: {
+          first: { type: 'int', short: 'f', default: -1, usage: 'first flag' },
+          second: { type: 'bool', short: 's', usage: 'second flag' },
+          array: { type: 'stringArray', short: 'a', usage: 'array flag' },
+          slice: { type: 'intSlice', short: 'l', usage: 'slice flag' },
+          bslice: { type: 'boolSlice', short: 'b', usage: 'bool slice flag' },
+        },
+        commands: [new Command({ use: 'childCmd', short: 'first command', run: emptyRun })],
+      });
+    expect(await completeFlags(root(), '__completeNoDesc', '--first', '1', '--')).toStrictEqual(['--array', '--bslice', '--help', '--second', '--slice', ':4']);
+    expect(await completeFlags(root(), '__completeNoDesc', '--first', '1', '--second=false', '--')).toStrictEqual(['--array', '--bslice', '--help', '--slice', ':4']);
+    expect(await completeFlags(root(), '__completeNoDesc', '--slice', '1', '--slice=2', '--array', 'val', '--bslice', 'true', '--')).toStrictEqual([
+      '--array', '--bslice', '--first', '--help', '--second', '--slice', ':4',
+    ]);
+    expect(await completeFlags(root(), '__completeNoDesc', '-l', '1', '-l=2', '-a', 'val', '-')).toStrictEqual([
+      '--array', '-a', '--bslice', '-b', '--first', '-f', '--help', '-h', '--second', '-s', '--slice', '-l', ':4',
+    ]);
+    expect(await completeFlags(root(), '__completeNoDesc', '-l', '1', '-l=2', '-a', 'val', '-a')).toStrictEqual(['-a', ':4']);
+  });
+
+  it('TestRequiredFlagNameCompletionInGo', async () => {
+    const root = () =>
+      new Command({
+        use: 'root',
+        validArgs: ['realArg'],
+        validateArgs: ArbitraryArgs,
+        run: emptyRun,
+        flags: {
+          requiredFlag: { type: 'int', short: 'r', default: -1, usage: 'required flag', required: true },
+          release: { type: 'string', short: 'R', usage: 'Release name' },
+        },
+        persistentFlags: { requiredPersistent: { type: 'int', short: 'p', default: -1, usage: 'required persistent', required: true } },
+        commands: [
+          new Command({
+            use: 'childCmd',
+            validArgsFunction: () => ({ completions: ['subArg'], directive: ShellCompDirective.NoFileComp }),
+            run: emptyRun,
+            flags: { subRequired: { type: 'bool', short: 's', usage: 'sub required flag', required: true }, subNotRequired: { type: 'bool', short: 'n', usage: 'sub not required flag' } },
+          }),
+        ],
+      });
+    const c = (...w: string[]) => completeFlags(root(), '__completeNoDesc', ...w);
+    expect(await c('')).toStrictEqual(['childCmd', 'completion', 'help', '--requiredFlag', '-r', '--requiredPersistent', '-p', 'realArg', ':4']);
+    expect(await c('-')).toStrictEqual(['--requiredFlag', '-r', '--requiredPersistent', '-p', ':4']);
+    expect(await c('--relea')).toStrictEqual(['--release', ':4']);
+    expect(await c('childCmd', '')).toStrictEqual(['--requiredPersistent', '-p', '--subRequired', '-s', 'subArg', ':4']);
+    expect(await c('childCmd', '-')).toStrictEqual(['--requiredPersistent', '-p', '--subRequired', '-s', ':4']);
+    expect(await c('childCmd', '--subNot')).toStrictEqual(['--subNotRequired', ':4']);
+    expect(await c('--requiredFlag', '1', '')).toStrictEqual(['--requiredPersistent', '-p', 'realArg', ':4']);
+    expect(await c('--requiredPersistent', '1', '')).toStrictEqual(['childCmd', 'completion', 'help', '--requiredFlag', '-r', 'realArg', ':4']);
+    // all required flags given: normal completion (a local flag was given, so no subcommand names)
+    expect(await c('--requiredFlag', '1', '--requiredPersistent', '1', '')).toStrictEqual(['realArg', ':4']);
+  });
+});
+
+describe('cobra completions_test.go: flag values', () => {
+  it('TestFlagFileExtFilterCompletionInGo', async () => {
+    const root = () =>
+      new Command({
+        use: 'root',
+        run: emptyRun,
+        flags: {
+          file: { type: 'string', short: 'f', usage: 'file flag', fileExts: [] },
+          log: { type: 'string', short: 'l', usage: 'log flag', fileExts: ['log'] },
+          yaml: { type: 'string', short: 'y', usage: 'yaml flag', fileExts: ['yaml', 'yml'] },
+          text: { type: 'string', short: 't', usage: 'text flag', fileExts: ['txt'] },
+        },
+      });
+    const c = (...w: string[]) => complete(root(), '__completeNoDesc', ...w);
+    expect(await c('--file', '')).toStrictEqual([':0']);
+    expect(await c('--log', '')).toStrictEqual(['log', ':8']);
+    for (const w of [['--yaml', ''], ['--yaml='], ['-y', ''], ['-y=']]) expect(await c(...w)).toStrictEqual(['yaml', 'yml', ':8']);
+    expect(await c('--text', '')).toStrictEqual(['txt', ':8']);
+  });
+
+  it('TestFlagDirFilterCompletionInGo (a list of several directories has no ax-ts spelling: `dirname` is one)', async () => {
+    const root = () =>
+      new Command({ use: 'root', run: emptyRun, flags: { dir: { type: 'string', short: 'd', usage: 'dir flag', dirname: true }, subdir: { type: 'string', short: 's', usage: 'subdir', dirname: 'themes' } } });
+    const c = (...w: string[]) => complete(root(), '__completeNoDesc', ...w);
+    expect(await c('--dir', '')).toStrictEqual([':16']);
+    expect(await c('-d', '')).toStrictEqual([':16']);
+    for (const w of [['--subdir', ''], ['--subdir='], ['-s', ''], ['-s=']]) expect(await c(...w)).toStrictEqual(['themes', ':16']);
+  });
+
+  const flagTree = () =>
+    new Command({
+      use: 'root',
+      run: emptyRun,
+      flags: {
+        introot: {
+          type: 'int', short: 'i', default: -1, usage: 'help message for flag introot',
+          completer: (toComplete) => ({ completions: ['1\tThe first', '2\tThe second', '10\tThe tenth'].filter((c) => c.startsWith(toComplete)), directive: ShellCompDirective.Default }),
+        },
+        filename: {
+          type: 'string', usage: 'Enter a filename',
+          completer: (toComplete) => ({ completions: ['file.yaml\tYAML format', 'myfile.json\tJSON format', 'file.xml\tXML format'].filter((c) => c.startsWith(toComplete)), directive: ShellCompDirective.NoSpace | ShellCompDirective.NoFileComp }),
+        },
+      },
+    });
+
+  it('TestFlagCompletionInGo', async () => {
+    const c = (...w: string[]) => complete(flagTree(), '__completeNoDesc', ...w);
+    expect(await c('--introot', '')).toStrictEqual(['1', '2', '10', ':0']);
+    expect(await c('--introot', '1')).toStrictEqual(['1', '10', ':0']);
+    expect(await c('--filename', '')).toStrictEqual(['file.yaml', 'myfile.json', 'file.xml', ':6']);
+    expect(await c('--filename', 'f')).toStrictEqual(['file.yaml', 'file.xml', ':6']);
+  });
+
+  it('TestFlagCompletionInGoWithDesc', async () => {
+    const c = (...w: string[]) => complete(flagTree(), '__complete', ...w);
+    expect(await c('--introot', '')).toStrictEqual(['1\tThe first', '2\tThe second', '10\tThe tenth', ':0']);
+    expect(await c('--introot', '1')).toStrictEqual(['1\tThe first', '10\tThe tenth', ':0']);
+    expect(await c('--filename', '')).toStrictEqual(['file.yaml\tYAML format', 'myfile.json\tJSON format', 'file.xml\tXML format', ':6']);
+    expect(await c('--filename', 'f')).toStrictEqual(['file.yaml\tYAML format', 'file.xml\tXML format', ':6']);
+  });
+
+  it('TestFlagCompletionForPersistentFlagsCalledFromSubCmd', async () => {
+    const root = new Command({
+      use: 'root',
+      run: emptyRun,
+      persistentFlags: { string: { type: 'string', usage: 'test string flag', completer: () => ({ completions: ['myval'], directive: ShellCompDirective.Default }) } },
+      commands: [new Command({ use: 'child', run: emptyRun, flags: { bool: { type: 'bool', usage: 'test bool flag' } } })],
+    });
+    expect(await complete(root, '__completeNoDesc', 'child', '--string', '')).toStrictEqual(['myval', ':0']);
+  });
+});
+
+describe('cobra completions_test.go: ValidArgsFunction', () => {
+  it('TestValidArgsFuncSingleCmd', async () => {
+    const root = () => new Command({ use: 'root', validateArgs: ArbitraryArgs, validArgsFunction: one, run: emptyRun });
+    expect(await complete(root(), '__completeNoDesc', '')).toStrictEqual(['one', 'two', ':0']);
+    expect(await complete(root(), '__completeNoDesc', 't')).toStrictEqual(['two', ':0']);
+  });
+
+  it('TestValidArgsFuncSingleCmdInvalidArg', async () => {
+    const root = new Command({ use: 'root', validateArgs: MinimumNArgs(1), validArgsFunction: one, run: emptyRun });
+    expect(await complete(root, '__completeNoDesc', 'unexpectedArg', 't')).toStrictEqual([':4']);
+  });
+
+  // [test, request command, the candidates of child1 and child2 with or without descriptions]
+  it.each([
+    ['TestValidArgsFuncChildCmds', '__completeNoDesc', ['one', 'two'], ['three', 'four']],
+    ['TestValidArgsFuncChildCmdsWithDesc', '__complete', ['one\tThe first', 'two\tThe second'], ['three\tThe third', 'four\tThe fourth']],
+  ])('%s', async (_n, request, child1, child2) => {
+    const root = () =>
+      new Command({
+        use: 'root',
+        validateArgs: NoArgs,
+        run: emptyRun,
+        commands: [new Command({ use: 'child1', validateArgs: ArbitraryArgs, validArgsFunction: one, run: emptyRun }), new Command({ use: 'child2', validateArgs: ArbitraryArgs, validArgsFunction: three, run: emptyRun })],
+      });
+    const c = (...w: string[]) => complete(root(), request, ...w);
+    expect(await c('child1', '')).toStrictEqual([...child1, ':0']);
+    expect(await c('child1', 't')).toStrictEqual([child1[1], ':0']);
+    expect(await c('child1', 'unexpectedArg', 't')).toStrictEqual([':4']);
+    expect(await c('child2', '')).toStrictEqual([...child2, ':0']);
+    expect(await c('child2', 't')).toStrictEqual([child2[0], ':0']);
+    expect(await c('child2', 'unexpectedArg', 't')).toStrictEqual([':4']);
+  });
+
+  it('TestValidArgsFuncAliases', async () => {
+    const root = () => new Command({ use: 'root', validateArgs: NoArgs, run: emptyRun, commands: [new Command({ use: 'child', aliases: ['son', 'daughter'], validateArgs: ArbitraryArgs, validArgsFunction: one, run: emptyRun })] });
+    expect(await complete(root(), '__completeNoDesc', 'son', '')).toStrictEqual(['one', 'two', ':0']);
+    expect(await complete(root(), '__completeNoDesc', 'daughter', 't')).toStrictEqual(['two', ':0']);
+    expect(await complete(root(), '__completeNoDesc', 'son', 'unexpectedArg', 't')).toStrictEqual([':4']);
+  });
+
+  it('TestValidArgsFuncAndCmdCompletionInGo', async () => {
+    const root = () => new Command({ use: 'root', validateArgs: ArbitraryArgs, validArgsFunction: one, run: emptyRun, commands: [new Command({ use: 'thechild', short: 'The child command', run: emptyRun })] });
+    expect(await complete(root(), '__completeNoDesc', '')).toStrictEqual(['completion', 'help', 'thechild', 'one', 'two', ':0']);
+    expect(await complete(root(), '__completeNoDesc', 't')).toStrictEqual(['thechild', 'two', ':0']);
+    expect(await complete(root(), '__complete', 't')).toStrictEqual(['thechild\tThe child command', 'two\tThe second', ':0']);
+  });
+
+  it('TestValidArgsNotValidArgsFunc (validArgs win: the function is not called)', async () => {
+    let called = false;
+    const root = () =>
+      new Command({ use: 'root', validArgs: ['one\tThe first', 'two\tThe second'], validateArgs: ArbitraryArgs, validArgsFunction: () => ((called = true), ['three', 'four']), run: emptyRun });
+    expect(await complete(root(), '__completeNoDesc', '')).toStrictEqual(['one', 'two', ':4']);
+    expect(await complete(root(), '__complete', 't')).toStrictEqual(['two\tThe second', ':4']);
+    expect(called).toBe(false);
+  });
+});
+
+describe('completers with Cobra\'s directives: shell completion and MCP completion/complete agree', () => {
+  let conn: StdioConnection;
+  beforeAll(async () => {
+    conn = await connectStdio(['mcp-server'], {}, join(REPO, 'test/fixtures/cobra-completion-cli.ts'));
+  }, 60_000);
+  afterAll(async () => conn?.close());
+
+  const mcp = async (name: string, value: string) => (await conn.client.complete({ ref: { type: 'ref/prompt', name: 'deploy_plan' }, argument: { name, value } })).completion.values;
+
+  it.each([
+    ['env (validArgsFunction)', ['deploy', 's'], 'env', 's', ['staging', ':2']],
+    ['region (a flag completer\'s reply)', ['deploy', '--region', 'e'], 'region', 'e', ['eu-west', ':0']],
+  ])('%s', async (_n, words, name, partial, shell) => {
+    const lines = await complete(completionTree(), '__completeNoDesc', ...words);
+    expect(lines).toStrictEqual(shell);
+    expect(await mcp(name, partial)).toStrictEqual(lines.slice(0, -1));
+  });
+
+  it('a file-extension flag: the shell gets the extensions and directive 8; MCP gets no values (they are not values)', async () => {
+    expect(await complete(completionTree(), '__completeNoDesc', 'deploy', '--manifest', '')).toStrictEqual(['yaml', 'yml', ':8']);
+    expect(await mcp('manifest', '')).toStrictEqual([]);
   });
 });
