@@ -5,7 +5,7 @@
 export { Command } from './tree/command.ts';
 export type { CommandConfig, CommandLoader, Effects, OutputDecl, RunFn, RenderFn, RunHook, RunHooks, CommandGroup } from './tree/command.ts';
 export { loadTree, loadCommand } from './tree/lazy.ts';
-export type { FlagSpec, FlagType, FlagValueOf, Completer } from './tree/flags.ts';
+export type { FlagSpec, FlagType, FlagValueOf, Completer, CompletionContext, CompletionReply } from './tree/flags.ts';
 export { parseDuration, FLAG_TYPES } from './tree/flags.ts';
 export type { ArgSpec, ArgsValidator, ArgsTarget } from './tree/args.ts';
 export { ArbitraryArgs, NoArgs, ExactArgs, MinimumNArgs, MaximumNArgs, RangeArgs, OnlyValidArgs, NoDuplicateArgs, ExactValidArgs, MatchAll, DeclaredArgs } from './tree/args.ts';
@@ -44,7 +44,7 @@ export type { JsonSchema } from './parse/input-schema.ts';
 export { renderDefault, renderTable, visible } from './run/render.ts';
 export { schemaDiff, formatDiff, diffSummary, schemaShape } from './schema/diff/diff.ts';
 export type { Change, SchemaDiff, Severity } from './schema/diff/diff.ts';
-export { complete, ShellCompDirective } from './completion/completion.ts';
+export { complete, fixedCompletions, ShellCompDirective } from './completion/completion.ts';
 export { completionCommands } from './completion/commands.ts';
 export { completionScript, SHELLS } from './completion/scripts.ts';
 export { skillMarkdown, agentsMarkdown, skillName, SKILL_LIMITS } from './schema/skill.ts';

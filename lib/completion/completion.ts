@@ -22,6 +22,7 @@ import { DeclaredArgs, type ArgSpec } from '../tree/args.ts';
 import { isList, isMap, takesValue, type Completer, type CompletionReply, type Flag } from '../tree/flags.ts';
 import { flagByShort, flagsOf } from '../tree/flagset.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
+import { groupsInForce } from '../parse/validate.ts';
 import { completionScript, SHELLS, type Shell } from './scripts.ts';
 
 export { completionScript, SHELLS, type Shell } from './scripts.ts';
@@ -99,6 +100,14 @@ interface Position {
   /** The last word was a flag that still needs its value: the partial is that value. */
   pending?: Flag;
   /**
+   * Cobra's enforceFlagGroupsForCompletion: flags its flag groups make required for now (the rest of
+   * a required-together group one of whose flags was given; every flag of a one-required group none
+   * of whose flags was given), and flags they hide (the others of a mutually exclusive group one of
+   * whose flags was given). Filled by {@link applyFlagGroups}.
+   */
+  groupRequired: Set<string>;
+  groupHidden: Set<string>;
+  /**
    * Without TraverseChildren, a flag given before a later command word that the final command does
    * not accept (an ancestor's local flag): Cobra's parse of the line fails and nothing is completed.
    */
@@ -122,7 +131,7 @@ function longFlag(cmd: Command, name: string): Flag | undefined {
  * values, `--`), without failing on anything: unknown flags and bad values are skipped.
  */
 function locate(root: Command, words: readonly string[]): Position {
-  const pos: Position = { command: root, positionals: [], given: new Set(), afterDashDash: false };
+  const pos: Position = { command: root, positionals: [], given: new Set(), afterDashDash: false, groupRequired: new Set(), groupHidden: new Set() };
   const levels: [Command, Flag][] = [];
   for (let i = 0; i < words.length; i++) {
     const tok = words[i]!;
@@ -246,10 +255,24 @@ function nameCandidates(f: Flag, partial: string): Candidate[] {
 
 const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-/** Cobra's completeRequireFlags: the required flags not given yet, sorted by name. */
+/** Cobra's enforceFlagGroupsForCompletion (see {@link Position.groupRequired}), over the groups in force for the command. */
+function applyFlagGroups(pos: Position): void {
+  if (pos.command.disableFlagParsing) return;
+  for (const g of groupsInForce(pos.command, 'requiredTogether')) if (g.some((n) => pos.given.has(n))) for (const n of g) pos.groupRequired.add(n);
+  for (const g of groupsInForce(pos.command, 'oneRequired')) if (!g.some((n) => pos.given.has(n))) for (const n of g) pos.groupRequired.add(n);
+  // the given flag itself stays: a slice or array may be given again
+  for (const g of groupsInForce(pos.command, 'mutuallyExclusive')) for (const set of g.filter((n) => pos.given.has(n))) for (const n of g) if (n !== set) pos.groupHidden.add(n);
+}
+
+/** A flag offered by name here: completable, and not hidden by a mutually exclusive group. */
+function offered(pos: Position, f: Flag): boolean {
+  return completableFlag(f) && !pos.groupHidden.has(f.name);
+}
+
+/** Cobra's completeRequireFlags: the required flags (declared, or by a flag group for now) not given yet, sorted by name. */
 function requiredFlags(pos: Position, partial: string): Candidate[] {
   return [...flagsOf(pos.command).values()]
-    .filter((f) => f.spec.required && completableFlag(f) && !pos.given.has(f.name))
+    .filter((f) => (f.spec.required || pos.groupRequired.has(f.name)) && offered(pos, f) && !pos.given.has(f.name))
     .sort(byName)
     .flatMap((f) => nameCandidates(f, partial));
 }
@@ -262,7 +285,7 @@ function requiredFlags(pos: Position, partial: string): Candidate[] {
 function flagNames(pos: Position, partial: string): CompletionResult {
   const required = requiredFlags(pos, partial);
   if (required.length) return { candidates: required, directive: NO_FILE };
-  const all = [...flagsOf(pos.command).values()].filter(completableFlag);
+  const all = [...flagsOf(pos.command).values()].filter((f) => offered(pos, f));
   const inherited = all.filter((f) => f.inherited).sort(byName);
   const own = all.filter((f) => !f.inherited).sort(byName);
   const out = [...inherited, ...own].filter((f) => !pos.given.has(f.name) || isList(f.spec) || isMap(f.spec)).flatMap((f) => nameCandidates(f, partial));
@@ -275,6 +298,12 @@ function argAt(cmd: Command, index: number): ArgSpec | undefined {
   if (index < decls.length) return decls[index];
   const last = decls[decls.length - 1];
   return last?.variadic ? last : undefined;
+}
+
+/** Whether a flag word (`--help`, `-h`) names one of the flags ax-ts injects on `cmd`. */
+function isBuiltinFlag(cmd: Command, word: string): boolean {
+  const f = word.startsWith('--') ? flagsOf(cmd).get(word.slice(2)) : flagByShort(cmd, word.slice(1));
+  return f?.builtin === true;
 }
 
 /** Whether `cmd` is the injected `help [command...]`. */
@@ -348,6 +377,16 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
 }
 
 /**
+ * Cobra's FixedCompletions: a completer that answers `choices` (each may carry `\tdescription`)
+ * and `directive`, whatever the partial — as Cobra's, it does not filter them (the shell does).
+ * Usage: `validArgsFunction: fixedCompletions(['apple', 'banana'], ShellCompDirective.NoFileComp)`.
+ */
+export function fixedCompletions(choices: readonly string[], directive: number = ShellCompDirective.Default): Completer {
+  const completions = [...choices];
+  return () => ({ completions: [...completions], directive });
+}
+
+/**
  * Candidates for the value named `name` on `cmd`, from the same declarations that feed shell
  * completion: its positional of that name (choices, completer, else the command's validArgs), else
  * its flag of that long name (choices, completer, `true`/`false` for a bool). `name` may be spelled
@@ -387,10 +426,21 @@ export async function complete(root: Command, args: readonly string[]): Promise<
   const partial = args.length ? args[args.length - 1]! : '';
   const pos = locate(root, words);
   if (pos.stray) return { candidates: [], directive: ShellCompDirective.Default };
+  applyFlagGroups(pos);
   if (pos.pending) return flagValues(pos.pending, partial, pos.command, pos.positionals);
   if (!pos.afterDashDash && partial.startsWith('-')) {
     const eq = partial.indexOf('=');
-    if (eq < 0) return flagNames(pos, partial);
+    if (eq < 0) {
+      const names = flagNames(pos, partial);
+      // Cobra: with DisableFlagParsing the command may know flags Cobra does not, so its
+      // validArgsFunction is asked too, after the flags Cobra knows (its --help is then a word like
+      // any other, not a flag)
+      if (!pos.command.disableFlagParsing) return names;
+      const known = names.candidates.filter((c) => !/^(--help|-h|--version|-v)$/.test(c.value) || !isBuiltinFlag(pos.command, c.value));
+      if (!pos.command.validArgsFunction) return { candidates: known, directive: names.directive };
+      const r = await callCompleter(pos.command.validArgsFunction, partial, pos.command, pos.positionals);
+      return { candidates: [...known, ...r.candidates], directive: r.directive };
+    }
     // --name=<value> or -x=<value> (the last letter of a shorthand group): complete the value.
     const f = partial.startsWith('--') ? longFlag(pos.command, partial.slice(2, eq)) : eq >= 2 ? flagByShort(pos.command, partial[eq - 1]!) : undefined;
     if (!f || (partial.startsWith('--') && f.name !== partial.slice(2, eq))) return { candidates: [], directive: NO_FILE };

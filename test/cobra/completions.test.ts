@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArbitraryArgs, Command, MinimumNArgs, NoArgs, ShellCompDirective } from '../../lib/index.ts';
+import { ArbitraryArgs, Command, fixedCompletions, MinimumNArgs, NoArgs, ShellCompDirective } from '../../lib/index.ts';
 import { runCli } from '../helpers/run.ts';
 import { emptyRun } from './harness.ts';
 import { connectStdio, REPO, type StdioConnection } from '../helpers/mcp.ts';
@@ -237,11 +237,11 @@ describe('cobra completions_test.go: flag values', () => {
       flags: {
         introot: {
           type: 'int', short: 'i', default: -1, usage: 'help message for flag introot',
-          completer: (toComplete) => ({ completions: ['1\tThe first', '2\tThe second', '10\tThe tenth'].filter((c) => c.startsWith(toComplete)), directive: ShellCompDirective.Default }),
+          completer: (toComplete: string) => ({ completions: ['1\tThe first', '2\tThe second', '10\tThe tenth'].filter((c) => c.startsWith(toComplete)), directive: ShellCompDirective.Default }),
         },
         filename: {
           type: 'string', usage: 'Enter a filename',
-          completer: (toComplete) => ({ completions: ['file.yaml\tYAML format', 'myfile.json\tJSON format', 'file.xml\tXML format'].filter((c) => c.startsWith(toComplete)), directive: ShellCompDirective.NoSpace | ShellCompDirective.NoFileComp }),
+          completer: (toComplete: string) => ({ completions: ['file.yaml\tYAML format', 'myfile.json\tJSON format', 'file.xml\tXML format'].filter((c) => c.startsWith(toComplete)), directive: ShellCompDirective.NoSpace | ShellCompDirective.NoFileComp }),
         },
       },
     });
@@ -351,5 +351,140 @@ describe('completers with Cobra\'s directives: shell completion and MCP completi
   it('a file-extension flag: the shell gets the extensions and directive 8; MCP gets no values (they are not values)', async () => {
     expect(await complete(completionTree(), '__completeNoDesc', 'deploy', '--manifest', '')).toStrictEqual(['yaml', 'yml', ':8']);
     expect(await mcp('manifest', '')).toStrictEqual([]);
+  });
+});
+
+describe('cobra completions_test.go: flag groups in completion (Cobra 1.6+)', () => {
+  const groupTree = (kind: 'requiredTogether' | 'oneRequired' | 'mutuallyExclusive', slice = false) => () =>
+    new Command({
+      use: 'root',
+      run: emptyRun,
+      persistentFlags: { ingroup1: slice ? { type: 'intSlice', default: [1], usage: 'ingroup1' } : { type: 'int', default: -1, usage: 'ingroup1' }, ingroup2: { type: 'string', usage: 'ingroup2' } },
+      commands: [
+        new Command({
+          use: 'child',
+          validateArgs: ArbitraryArgs,
+          validArgsFunction: () => ({ completions: ['subArg'], directive: ShellCompDirective.NoFileComp }),
+          run: emptyRun,
+          flags: { ingroup3: { type: 'bool', usage: 'ingroup3' }, nogroup: { type: 'bool', usage: 'nogroup' } },
+          [kind]: [['ingroup1', 'ingroup2', 'ingroup3']],
+        }),
+      ],
+    });
+
+  // [test, tree, words, expected]
+  it.each([
+    ['TestCompletionForGroupedFlags: not suggested without -', groupTree('requiredTogether'), ['child', ''], ['subArg', ':4']],
+    ['TestCompletionForGroupedFlags: suggested with -', groupTree('requiredTogether'), ['child', '-'], ['--ingroup1', '--ingroup2', '--help', '-h', '--ingroup3', '--nogroup', ':4']],
+    ['TestCompletionForGroupedFlags: one given, the others suggested without -', groupTree('requiredTogether'), ['child', '--ingroup2', 'value', ''], ['--ingroup1', '--ingroup3', 'subArg', ':4']],
+    ['TestCompletionForGroupedFlags: all given', groupTree('requiredTogether'), ['child', '--ingroup1', '8', '--ingroup2', 'value2', '--ingroup3', ''], ['subArg', ':4']],
+    ['TestCompletionForGroupedFlags: ignored where some flags do not apply', groupTree('requiredTogether'), ['--ingroup2', 'value', ''], ['child', 'completion', 'help', ':4']],
+    ['TestCompletionForOneRequiredGroupFlags: suggested without -', groupTree('oneRequired'), ['child', ''], ['--ingroup1', '--ingroup2', '--ingroup3', 'subArg', ':4']],
+    ['TestCompletionForOneRequiredGroupFlags: only they with -', groupTree('oneRequired'), ['child', '-'], ['--ingroup1', '--ingroup2', '--ingroup3', ':4']],
+    ['TestCompletionForOneRequiredGroupFlags: one given, none suggested', groupTree('oneRequired'), ['child', '--ingroup2', 'value', ''], ['subArg', ':4']],
+    ['TestCompletionForOneRequiredGroupFlags: all given', groupTree('oneRequired'), ['child', '--ingroup1', '8', '--ingroup2', 'value2', '--ingroup3', ''], ['subArg', ':4']],
+    ['TestCompletionForOneRequiredGroupFlags: ignored where some flags do not apply', groupTree('oneRequired'), ['--ingroup2', 'value', ''], ['child', 'completion', 'help', ':4']],
+    ['TestCompletionForMutuallyExclusiveFlags: not suggested without -', groupTree('mutuallyExclusive', true), ['child', ''], ['subArg', ':4']],
+    ['TestCompletionForMutuallyExclusiveFlags: suggested with -', groupTree('mutuallyExclusive', true), ['child', '-'], ['--ingroup1', '--ingroup2', '--help', '-h', '--ingroup3', '--nogroup', ':4']],
+    ['TestCompletionForMutuallyExclusiveFlags: one given hides the others (a slice is suggested again)', groupTree('mutuallyExclusive', true), ['child', '--ingroup1', '8', '-'], ['--ingroup1', '--help', '-h', '--nogroup', ':4']],
+    ['TestCompletionForMutuallyExclusiveFlags: ignored where some flags do not apply', groupTree('mutuallyExclusive', true), ['--ingroup1', '8', '-'], ['--help', '-h', '--ingroup1', '--ingroup2', ':4']],
+  ])('%s', async (_n, tree, words, expected) => {
+    expect(await completeFlags(tree(), '__completeNoDesc', ...words)).toStrictEqual(expected);
+  });
+});
+
+describe('cobra completions_test.go: help, shorthand groups, disableFlagParsing, a lone root', () => {
+  it('TestCompleteHelp', async () => {
+    const root = () =>
+      new Command({ use: 'root', validateArgs: NoArgs, run: emptyRun, commands: [new Command({ use: 'child1', run: emptyRun, commands: [new Command({ use: 'child3', run: emptyRun })] }), new Command({ use: 'child2', run: emptyRun })] });
+    expect(await complete(root(), '__completeNoDesc', '')).toStrictEqual(['child1', 'child2', 'completion', 'help', ':4']);
+    // `<program> help help` is a valid command, so `help` is completed too
+    expect(await complete(root(), '__completeNoDesc', 'help', '')).toStrictEqual(['child1', 'child2', 'completion', 'help', ':4']);
+    expect(await complete(root(), '__completeNoDesc', 'help', 'child1', '')).toStrictEqual(['child3', ':4']);
+  });
+
+  it('TestMultipleShorthandFlagCompletion', async () => {
+    const root = () =>
+      new Command({
+        use: 'root',
+        validArgs: ['foo', 'bar'],
+        validateArgs: ArbitraryArgs,
+        run: emptyRun,
+        flags: {
+          short: { type: 'bool', short: 's', usage: 'short flag 1' },
+          short2: { type: 'bool', short: 'd', usage: 'short flag 2' },
+          short3: { type: 'string', short: 'f', usage: 'short flag 3', completer: () => ({ completions: ['works'], directive: ShellCompDirective.NoFileComp }) },
+        },
+      });
+    const c = (...w: string[]) => complete(root(), '__completeNoDesc', ...w);
+    expect(await c('-s', '')).toStrictEqual(['foo', 'bar', ':4']);
+    expect(await c('-sd', '')).toStrictEqual(['foo', 'bar', ':4']);
+    expect(await c('-sdf', '')).toStrictEqual(['works', ':4']);
+    expect(await c('-sdf=')).toStrictEqual(['works', ':4']);
+    expect(await c('-sdf=abc', '')).toStrictEqual(['foo', 'bar', ':4']);
+  });
+
+  it('TestCompleteWithDisableFlagParsing: the flags Cobra knows, then the validArgsFunction\'s; without it, Cobra\'s alone', async () => {
+    const root = (disableFlagParsing: boolean) =>
+      new Command({
+        use: 'root',
+        validateArgs: NoArgs,
+        run: emptyRun,
+        persistentFlags: { persistent: { type: 'string', short: 'p', usage: 'persistent flag' } },
+        commands: [
+          new Command({
+            use: 'child',
+            run: emptyRun,
+            disableFlagParsing,
+            validArgsFunction: () => ({ completions: ['--flag', '-f'], directive: ShellCompDirective.NoFileComp }),
+            flags: { nonPersistent: { type: 'string', short: 'n', usage: 'non-persistent flag' } },
+          }),
+        ],
+      });
+    expect(await completeFlags(root(true), '__completeNoDesc', 'child', '-')).toStrictEqual(['--persistent', '-p', '--nonPersistent', '-n', '--flag', '-f', ':4']);
+    expect(await completeFlags(root(false), '__completeNoDesc', 'child', '-')).toStrictEqual(['--persistent', '-p', '--help', '-h', '--nonPersistent', '-n', ':4']);
+  });
+
+  it('TestCompleteWithRootAndLegacyArgs', async () => {
+    const root = () => new Command({ use: 'root', run: emptyRun, validArgsFunction: () => ({ completions: ['arg1', 'arg2'], directive: ShellCompDirective.NoFileComp }) });
+    expect(await complete(root(), '__completeNoDesc', '')).toStrictEqual(['arg1', 'arg2', ':4']);
+    expect(await complete(root(), '__completeNoDesc', 'arg1', '')).toStrictEqual(['arg1', 'arg2', ':4']);
+  });
+});
+
+describe('cobra completions_test.go: fixed completions, words that look like flags, declaration order', () => {
+  it('TestFixedCompletions (not filtered by the partial, as Cobra\'s)', async () => {
+    const root = new Command({ use: 'root', validateArgs: NoArgs, run: emptyRun, commands: [new Command({ use: 'child', validateArgs: ArbitraryArgs, validArgsFunction: fixedCompletions(['apple', 'banana', 'orange'], ShellCompDirective.NoFileComp), run: emptyRun })] });
+    expect(await complete(root, '__completeNoDesc', 'child', 'a')).toStrictEqual(['apple', 'banana', 'orange', ':4']);
+  });
+
+  it.each([[['']], [['service', '']], [['1-123', 'service', '']], [['service', '11-123', '']], [['service', '1-123', '']]])('TestArgsNotDetectedAsFlagsCompletionInGo %j', async (words) => {
+    const root = new Command({ use: 'root', validateArgs: ArbitraryArgs, validArgsFunction: () => ({ completions: ['service', '1-123', '11-123'], directive: ShellCompDirective.NoFileComp }) });
+    expect(await complete(root, '__completeNoDesc', ...words)).toStrictEqual(['service', '1-123', '11-123', ':4']);
+  });
+
+  it('TestFlagCompletionWorksRootCommandAddedAfterFlags', async () => {
+    const child = new Command({
+      use: 'child',
+      run: emptyRun,
+      validArgsFunction: () => ({ completions: ['--validarg', 'test'], directive: ShellCompDirective.Default }),
+      flags: { bool: { type: 'bool', usage: 'test bool flag' }, string: { type: 'string', usage: 'test string flag', completer: () => ({ completions: ['myval'], directive: ShellCompDirective.Default }) } },
+    });
+    const root = new Command({ use: 'root', run: emptyRun });
+    root.addCommand(child); // after the flags and their completer were declared
+    expect(await complete(root, '__complete', 'child', '--string', '')).toStrictEqual(['myval', ':0']);
+  });
+});
+
+describe('cobra completions_test.go: the completion command', () => {
+  it('TestCompleteCompletion — DIFFERENCE: a root without subcommands has no completion command to complete', async () => {
+    const root = () => new Command({ use: 'root', validateArgs: NoArgs, run: emptyRun });
+    // as in Cobra, a root without subcommands has no `completion` command
+    expect(await complete(root(), '__completeNoDesc', 'completion')).toStrictEqual([':0']);
+    // Cobra then creates it anyway for `__complete completion …`; ax-ts does not (the root takes no words)
+    expect(await complete(root(), '__completeNoDesc', 'completion', '')).toStrictEqual([':0']);
+    const withSub = () => new Command({ use: 'root', validateArgs: NoArgs, run: emptyRun, commands: [new Command({ use: 'sub', run: emptyRun })] });
+    expect(await complete(withSub(), '__completeNoDesc', 'completion', '')).toStrictEqual(['bash', 'fish', 'powershell', 'zsh', ':4']);
+    for (const shell of ['bash', 'fish', 'powershell', 'zsh']) expect(await complete(withSub(), '__completeNoDesc', 'completion', shell, '')).toStrictEqual([':4']);
   });
 });
