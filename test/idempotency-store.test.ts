@@ -5,18 +5,21 @@
  * redis-server unless AX_INFRA_REQUIRED=1). Claims are exclusive under concurrency (for Redis: from
  * several clients, as several replicas would be), records replay until their TTL, leases expire and
  * can be taken over, only the holder renews or releases, and another run's claim or record is never
- * overwritten. Then what is particular to each: the file store's files and directory, Redis's keys,
+ * overwritten; and, through `execute`, a retry waits for a run holding its key, then gets
+ * idempotency_in_progress or the replay. Then what is particular to each: the file store's files and directory, Redis's keys,
  * values and expiries, and Redis that is down, stalled or misconfigured (a clear error, fast). The
  * cross-process races run in test/contract-paths.test.ts; every path with Redis in test/replay-redis.test.ts.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxError, CLAIM_LEASE_MS, DEFAULT_IDEMPOTENCY_TTL_MS, defaultIdempotencyDir, fileIdempotencyStore, redisIdempotencyStore, scopeId, type IdempotencyStore, type RedisIdempotencyStore, type ReplayRecord, type ReplayScope } from '../lib/index.ts';
+import { buildContractCli } from './fixtures/contract-tree.ts';
 import { freePort } from './infra/cluster.ts';
+import { runCli } from './helpers/run.ts';
 import { privateRedis, redisMissing, runPrefix, testRedis, type TestRedis } from './helpers/redis.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'ax-idem-store-'));
@@ -148,6 +151,28 @@ describe.each(KINDS)('the IdempotencyStore contract: $name store', (kind) => {
     await store.complete(scope('late'), late.token, 'fp', record, 60_000);
     expect((await peer().claim(scope('late'), 'fp', { leaseMs: 30_000 })).state).toBe('recorded');
   });
+});
+
+describe.each(KINDS)('a run that waits for another holding its key: $name store', (kind) => {
+  const test = kind.skip ? it.skip : it;
+  test(`waits up to idempotencyWaitMs, then idempotency_in_progress (exit 2, retryable); a patient retry replays the first outcome; one side effect${kind.skip ? ` (skipped: ${kind.skip})` : ''}`, async () => {
+    const { store, peer } = kind.fresh();
+    const log = join(root, `effects-${kind.name}-${++n}.log`);
+    const argv = ['write', 'slow', '--delay-ms', '3000', '--idempotency-key', 'k-slow'];
+    const first = runCli(buildContractCli(), argv, { env: { CONTRACT_LOG: log }, idempotencyStore: store });
+    await sleep(800); // the first run claims its key within milliseconds, then sleeps 3 s in its handler
+    const t = Date.now();
+    const impatient = await runCli(buildContractCli(), argv, { env: { CONTRACT_LOG: log }, idempotencyStore: peer(), idempotencyWaitMs: 200 });
+    expect(Date.now() - t).toBeLessThan(2_000); // it gave up after its wait, long before the first call ended
+    expect(impatient.code, impatient.stderr).toBe(2);
+    expect(JSON.parse(impatient.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ kind: 'idempotency_in_progress', exit_code: 2, retryable: true });
+    const patient = await runCli(buildContractCli(), argv, { env: { CONTRACT_LOG: log }, idempotencyStore: peer() });
+    const done = await first;
+    expect([done.code, patient.code]).toEqual([0, 0]);
+    expect(JSON.parse(patient.stdout).meta.replayed).toBe(true);
+    expect(JSON.parse(patient.stdout).data).toEqual(JSON.parse(done.stdout).data);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
+  }, 30_000);
 });
 
 describe('file store specifics', () => {

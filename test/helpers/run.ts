@@ -20,6 +20,8 @@ export interface RunCliOptions {
   onProgress?: ExecuteOptions['onProgress'];
   /** Where replayed retries are recorded (execute's option); default the file store. */
   idempotencyStore?: IdempotencyStore;
+  /** execute's idempotencyWaitMs; default its default (5 s). */
+  idempotencyWaitMs?: number;
 }
 
 /** What one run printed and how it ended. */
@@ -57,6 +59,7 @@ export async function runCli(root: Command, args: readonly string[], opts: RunCl
     signal: opts.signal,
     onProgress: opts.onProgress,
     idempotencyStore: opts.idempotencyStore,
+    idempotencyWaitMs: opts.idempotencyWaitMs,
   });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
