@@ -120,6 +120,9 @@ export async function serveStdio(model: McpModel, options: McpServerOptions, sig
     input.once('end', ended);
     input.once('close', ended);
     input.once('error', ended);
+    // an input that ended before we listened (a client that closed stdin at once: its 'end' came
+    // while the runtime was still loading) emits nothing more
+    if (input.readableEnded || input.destroyed) ended();
     onTerm = () => resolve('stop');
     process.once('SIGTERM', onTerm);
     if (signal.aborted) resolve('stop');
