@@ -300,9 +300,9 @@ function argAt(cmd: Command, index: number): ArgSpec | undefined {
   return last?.variadic ? last : undefined;
 }
 
-/** Whether a flag word (`--help`, `-h`) names one of the flags ax-ts injects on `cmd`. */
+/** Whether a flag word (`--help`, `-h`, `--no-x`) names one of the flags ax-ts injects on `cmd`. */
 function isBuiltinFlag(cmd: Command, word: string): boolean {
-  const f = word.startsWith('--') ? flagsOf(cmd).get(word.slice(2)) : flagByShort(cmd, word.slice(1));
+  const f = word.startsWith('--') ? longFlag(cmd, word.slice(2)) : flagByShort(cmd, word.slice(1));
   return f?.builtin === true;
 }
 
@@ -426,6 +426,9 @@ export async function complete(root: Command, args: readonly string[]): Promise<
   const partial = args.length ? args[args.length - 1]! : '';
   const pos = locate(root, words);
   if (pos.stray) return { candidates: [], directive: ShellCompDirective.Default };
+  // Cobra's helpOrVersionFlagPresent: after the --help or --version ax-ts injects, the command runs
+  // no further, so nothing more is completed (an author's own help/version flag does not count)
+  if (!pos.command.disableFlagParsing && ['help', 'version'].some((n) => pos.given.has(n) && flagsOf(pos.command).get(n)?.builtin)) return { candidates: [], directive: NO_FILE };
   applyFlagGroups(pos);
   if (pos.pending) return flagValues(pos.pending, partial, pos.command, pos.positionals);
   if (!pos.afterDashDash && partial.startsWith('-')) {
@@ -433,10 +436,10 @@ export async function complete(root: Command, args: readonly string[]): Promise<
     if (eq < 0) {
       const names = flagNames(pos, partial);
       // Cobra: with DisableFlagParsing the command may know flags Cobra does not, so its
-      // validArgsFunction is asked too, after the flags Cobra knows (its --help is then a word like
-      // any other, not a flag)
+      // validArgsFunction is asked too, after the flags Cobra knows; the flags ax-ts injects
+      // (--help, --format…) are words like any other there, so they are not offered
       if (!pos.command.disableFlagParsing) return names;
-      const known = names.candidates.filter((c) => !/^(--help|-h|--version|-v)$/.test(c.value) || !isBuiltinFlag(pos.command, c.value));
+      const known = names.candidates.filter((c) => !isBuiltinFlag(pos.command, c.value));
       if (!pos.command.validArgsFunction) return { candidates: known, directive: names.directive };
       const r = await callCompleter(pos.command.validArgsFunction, partial, pos.command, pos.positionals);
       return { candidates: [...known, ...r.candidates], directive: r.directive };

@@ -488,3 +488,53 @@ describe('cobra completions_test.go: the completion command', () => {
     for (const shell of ['bash', 'fish', 'powershell', 'zsh']) expect(await complete(withSub(), '__completeNoDesc', 'completion', shell, '')).toStrictEqual([':4']);
   });
 });
+
+describe('cobra completions_test.go: after the help and version flags', () => {
+  const cobraTree = () =>
+    new Command({
+      use: 'root',
+      run: emptyRun,
+      commands: [
+        new Command({ use: 'child', run: emptyRun, validateArgs: ArbitraryArgs, validArgsFunction: fixedCompletions(['extra'], ShellCompDirective.NoFileComp), flags: { bool: { type: 'bool', usage: 'A bool flag', required: true } } }),
+        new Command({
+          use: 'child2',
+          run: emptyRun,
+          validateArgs: ArbitraryArgs,
+          validArgsFunction: fixedCompletions(['extra2'], ShellCompDirective.NoFileComp),
+          flags: { help: { type: 'bool', short: 'h', usage: 'My own help' }, version: { type: 'bool', short: 'v', usage: 'My own version' } },
+        }),
+        new Command({ use: 'child3', run: emptyRun, validateArgs: ArbitraryArgs, validArgsFunction: fixedCompletions(['extra3'], ShellCompDirective.NoFileComp), flags: { verbose: { type: 'bool', short: 'v', usage: 'Not a version flag' } } }),
+        new Command({ use: 'child4', run: emptyRun, disableFlagParsing: true, validArgsFunction: fixedCompletions(['extra4'], ShellCompDirective.NoFileComp) }),
+        new Command({
+          use: 'child5',
+          run: emptyRun,
+          disableFlagParsing: true,
+          validArgsFunction: fixedCompletions(['extra5'], ShellCompDirective.NoFileComp),
+          flags: { help: { type: 'bool', short: 'h', usage: 'My own help' }, version: { type: 'bool', short: 'v', usage: 'My own version' } },
+        }),
+      ],
+    });
+  /** Without the contract flags only (the root's --version is compared here). */
+  const c = async (...words: string[]) => (await complete(cobraTree(), '__completeNoDesc', ...words)).filter((l) => !/^--(format|dry-run|idempotency-key|args-json)(\t|$)/.test(l));
+
+  // The cases about a child's own --version are not here: ax-ts has --version on the root only
+  // (Cobra: on every command with a Version) — "no completion after --version/-v" of child and child3.
+  it.each([
+    ['completion of help and version flags', ['-'], ['--help', '-h', '--version', '-v', ':4']],
+    ['no completion after --help flag', ['--help', ''], [':4']],
+    ['no completion after -h flag', ['-h', ''], [':4']],
+    ['no completion after --version flag', ['--version', ''], [':4']],
+    ['no completion after -v flag', ['-v', ''], [':4']],
+    ['no completion after --help flag even with other completions', ['child', '--help', ''], [':4']],
+    ['no completion after -h flag even with other completions', ['child', '-h', ''], [':4']],
+    ['completion after --help flag when created by program', ['child2', '--help', ''], ['extra2', ':4']],
+    ['completion after -h flag when created by program', ['child2', '-h', ''], ['extra2', ':4']],
+    ['completion after --version flag when created by program', ['child2', '--version', ''], ['extra2', ':4']],
+    ['completion after -v flag when created by program', ['child2', '-v', ''], ['extra2', ':4']],
+    ['completion after -v flag when only -v flag was created by program', ['child3', '-v', ''], ['extra3', ':4']],
+    ['no completion for --help/-h and --version/-v flags when DisableFlagParsing=true', ['child4', '-'], ['extra4', ':4']],
+    ['completions for program-defined --help/-h and --version/-v flags even when DisableFlagParsing=true', ['child5', '-'], ['--help', '-h', '--version', '-v', 'extra5', ':4']],
+  ])('TestCompletionCobraFlags: %s', async (_n, words, expected) => {
+    expect(await c(...words)).toStrictEqual(expected);
+  });
+});
