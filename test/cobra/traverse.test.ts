@@ -97,6 +97,12 @@ describe('traverseChildren on the command line: where each flag goes', () => {
     expect(errorOf(r.stderr).error.context).toMatchObject({ reason: 'unknown_command', received: 'nothing' });
   });
 
+  it('DIFFERENCE: the walk stops at `--` (Cobra reads `--` as a flag and swallows the next word): `trav -- x child` gives the root two positionals', async () => {
+    const r = await runCli(traverseTree(), ['--', 'x', 'child']);
+    // the root declares none, so it refuses them — it does not run `child`
+    expect(errorOf(r.stderr).error.context).toMatchObject({ reason: 'unknown_command', received: 'x', after_dash_dash: true });
+  });
+
   it('the root itself reads its flags after its word as always', async () => {
     const r = await runCli(traverseTree(), ['--str', 'x', '-b', '--format', 'json']);
     expect(JSON.parse(r.stdout).data).toStrictEqual({ ...none, str: 'x', bool: true, str_changed: true });
