@@ -1,18 +1,26 @@
 /**
  * Cobra's run-hook order for one command: which persistent hooks apply (the nearest, or with
  * `enableTraverseRunHooks` on the root every one on the path) and in which order they run.
+ * The commands ax-ts injects (help, completion, __complete, __schema, schema, mcp-server) run none
+ * of the author's hooks — a difference from Cobra (docs/cobra-differences.md): an agent must be able
+ * to read the schema, and a person to get help or completion, whatever the author's set-up needs
+ * (a login, a config file), and `mcp-server` runs the hooks for each tool call, where they belong.
  * Source: spf13/cobra command.go (execute, EnableTraverseRunHooks).
  */
 import type { Command, RunContext } from '../tree/command.ts';
 import type { RunHook } from '../tree/hooks.ts';
+import { isReserved } from '../schema/walk.ts';
 
 type Hook = RunHook<RunContext<any, any>>;
 
-/** The hooks to run before `run` (persistentPreRun(s) then preRun) and after it (postRun then persistentPostRun(s)). */
+/** The hooks to run before `run` (persistentPreRun(s) then preRun) and after it (postRun then persistentPostRun(s)); none for an injected command. */
 export function hooksOf(cmd: Command): { pre: Hook[]; post: Hook[] } {
   const traverse = cmd.root().enableTraverseRunHooks;
   const path: Command[] = [];
-  for (let c: Command | undefined = cmd; c; c = c.parent) path.push(c); // cmd first, root last
+  for (let c: Command | undefined = cmd; c; c = c.parent) {
+    if (isReserved(c)) return { pre: [], post: [] }; // an injected command, or under one
+    path.push(c); // cmd first, root last
+  }
   const persistent = (key: 'persistentPreRun' | 'persistentPostRun', order: Command[]): Hook[] => {
     const found = order.map((c) => c[key]).filter((h): h is Hook => typeof h === 'function');
     return traverse ? found : found.slice(0, 1);

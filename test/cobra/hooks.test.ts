@@ -108,6 +108,40 @@ describe('run hooks: CLI (execute)', () => {
   });
 });
 
+describe('run hooks: the injected commands run none of the author\'s hooks (a difference from Cobra)', () => {
+  // a failing root persistentPreRun (a login, a config check) must not break help, completion or the schema
+  it.each([
+    ['__schema', ['__schema']],
+    ['__schema --as=mcp', ['__schema', '--as=mcp']],
+    ['schema', ['schema']],
+    ['help <command>', ['help', 'child']],
+    ['completion bash', ['completion', 'bash']],
+    ['__complete', ['__complete', 'ch']],
+    ['__completeNoDesc', ['__completeNoDesc', 'ch']],
+  ])('%s: exit 0, no hook ran, even with --fail root.persistentPreRun', async (_n, args) => {
+    const trace: string[] = [];
+    const r = await runCli(hooksTree((l) => trace.push(l)), [...args, '--fail', 'root.persistentPreRun']);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(trace).toStrictEqual([]);
+  });
+
+  it('mcp-server: no hook at start-up (supervisor or server process); the hooks run for each tools/call', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ax-hooks-mcp-'));
+    const trace = join(dir, 'trace');
+    writeFileSync(trace, '');
+    const conn = await connectStdio(['mcp-server'], { HOOKS_TRACE: trace }, CLI);
+    try {
+      await conn.client.listTools();
+      expect(readFileSync(trace, 'utf8')).toBe('');
+      await conn.client.callTool({ name: 'plain', arguments: {} });
+      expect(readFileSync(trace, 'utf8').trim().split('\n')).toStrictEqual(['persistentPreRun root plain', 'run plain', 'persistentPostRun root plain']);
+    } finally {
+      await conn.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('run hooks: --args-json', () => {
   it.each(cases)('$name', async (c) => {
     const trace: string[] = [];
