@@ -12,7 +12,7 @@ import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import { applyFlagText, takesValue, type Flag } from '../tree/flags.ts';
 import { flagByShort, flagsOf, traversedFlags } from '../tree/flagset.ts';
-import { suggestionsFor } from './suggest.ts';
+import { suggestionsFor } from '../tree/suggest.ts';
 import { isUnloaded, loadCommand } from '../tree/lazy.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 

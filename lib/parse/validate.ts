@@ -11,7 +11,7 @@ import { flagsOf, traversedFlags } from '../tree/flagset.ts';
 import type { Invocation } from './parse.ts';
 import { toolProperties } from '../tree/properties.ts';
 import { argNumber } from '../tree/args.ts';
-import { suggestionsFor } from './suggest.ts';
+import { suggestionsFor } from '../tree/suggest.ts';
 
 /** How a flag is named in messages of this invocation: `--max-width` on the CLI, `max_width` under MCP. */
 export function flagLabel(inv: Invocation, flagName: string): string {

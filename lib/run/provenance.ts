@@ -14,7 +14,7 @@ import { flagsOf } from '../tree/flagset.ts';
 import { AxError, validationError } from '../contract/errors.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { flagLabel } from '../parse/validate.ts';
-import { suggestionsFor } from '../parse/suggest.ts';
+import { suggestionsFor } from '../tree/suggest.ts';
 
 /** The provenance of one flag's value. */
 export interface FlagProvenance {

@@ -21,6 +21,7 @@ import type { Effects, OutputDecl } from './output.ts';
 import type { CommandGroup, RunHook } from './hooks.ts';
 import type { CommandConfigOf, ConfigFileDecl } from './command-config.ts';
 import type { RunContextOf } from './run-context.ts';
+import { ARG_SPEC_KEYS, checkKnownKeys, commandKeys, FLAG_SPEC_KEYS } from './known-keys.ts';
 
 export type { CommandGroup, RunHook, RunHooks } from './hooks.ts';
 export type { Effects, OutputDecl } from './output.ts';
@@ -44,6 +45,21 @@ export type CommandLoader = () => Command<any, any, any> | { default: Command<an
  *
  * @throws TypeError from the constructor when `use` is empty or argument declarations are inconsistent.
  */
+/** Every option `new Command()` takes (checked against CommandConfigOf at compile time). */
+const COMMAND_KEYS = commandKeys([
+  'use', 'short', 'long', 'example', 'aliases', 'hidden', 'deprecated', 'annotations', 'flags', 'persistentFlags', 'args',
+  'validateArgs', 'validArgs', 'validArgsFunction', 'mutuallyExclusive', 'requiredTogether', 'oneRequired', 'effects',
+  'destructive', 'replay', 'output', 'confirmationFlag', 'finishOnSigterm', 'run', 'render', 'version', 'logging', 'config',
+  'commands', 'load', 'groupId', 'traverseChildren', 'disableFlagParsing', 'helpFunc', 'usageFunc', 'versionTemplate',
+  'persistentPreRun', 'preRun', 'postRun', 'persistentPostRun', 'enableTraverseRunHooks',
+] as const);
+
+/** A flag declaration's keys, then its values (flags.ts). @throws TypeError. */
+function checkFlag(cmd: string, name: string, spec: FlagSpec): void {
+  if (spec !== null && typeof spec === 'object') checkKnownKeys(cmd, `flag --${name}`, spec, FLAG_SPEC_KEYS);
+  checkFlagDecl(cmd, name, spec);
+}
+
 export class Command<const F extends FlagDecls = {}, const P extends FlagDecls = {}, const A extends readonly ArgSpec[] = readonly ArgSpec[]> {
   /** Usage line. */
   readonly use: string;
@@ -124,6 +140,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   _cache?: { gen: number; flags?: Map<string, Flag>; traversed?: Map<string, Flag>; inheritable?: readonly Flag[]; properties?: unknown; vocabulary?: unknown };
 
   constructor(config: CommandConfig<F, P, A>) {
+    if (config !== null && typeof config === 'object') checkKnownKeys(`Command ${JSON.stringify(String((config as { use?: unknown }).use ?? ''))}`, 'option', config, COMMAND_KEYS);
     const use = config.use?.trim();
     if (!use) throw new TypeError('Command: use must be a non-empty usage line such as "get <id>"');
     this.use = use;
@@ -138,6 +155,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     this.localFlags = { ...config.flags };
     this.persistentFlags = { ...config.persistentFlags };
     this.args = config.args ? [...config.args] : argsFromUse(use);
+    for (const a of this.args) if (a !== null && typeof a === 'object') checkKnownKeys(`Command ${this.name}`, `positional ${JSON.stringify(a.name)}`, a, ARG_SPEC_KEYS);
     checkArgDecls(this.name, this.args);
     this._validateArgs = config.validateArgs;
     this.validArgs = config.validArgs;
@@ -169,7 +187,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     this.helpFunc = config.helpFunc;
     this.usageFunc = config.usageFunc;
     this.versionTemplate = config.versionTemplate;
-    for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)]) checkFlagDecl(this.name, n, s);
+    for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)]) checkFlag(this.name, n, s);
     if (config.load !== undefined) {
       if (typeof config.load !== 'function') throw new TypeError(`Command ${this.name}: load must be a function returning the command (or its module)`);
       const extra = (['long', 'example', 'annotations', 'flags', 'persistentFlags', 'args', 'validateArgs', 'validArgs', 'validArgsFunction', 'mutuallyExclusive', 'requiredTogether', 'oneRequired', 'effects', 'destructive', 'output', 'confirmationFlag', 'run', 'render', 'version', 'commands'] as const).filter((k) => config[k] !== undefined);
@@ -322,7 +340,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
 
   /** Adds a local flag after construction. @returns this. */
   addFlag(name: string, spec: FlagSpec, options: { persistent?: boolean } = {}): this {
-    checkFlagDecl(this.name, name, spec);
+    checkFlag(this.name, name, spec);
     (options.persistent ? this.persistentFlags : this.localFlags)[name] = spec;
     this._invalidate();
     return this;

@@ -55,6 +55,18 @@ describe('declarations', () => {
     );
     expect(() => new Command({ use: 'c' }).addFlag('x', { type: 'strng' as 'string' })).toThrow(TypeError);
   });
+
+  // not Cobra's (Go's compiler refuses such keys); generic flags/args inference lets TypeScript miss them
+  it('a misspelled key in a flag, a positional or the command itself is a TypeError naming it, with a suggestion', () => {
+    const build = (config: object) => () => new Command(config as ConstructorParameters<typeof Command>[0]);
+    expect(build({ use: 'c', flags: { n: { type: 'int', defualt: 5 } } })).toThrow(/^c: unknown flag --n key "defualt" \(did you mean "default"\?\); accepted: type, short, usage, default,/);
+    expect(build({ use: 'c', persistentFlags: { v: { type: 'bool', shorthand: 'v' } } })).toThrow(/unknown flag --v key "shorthand" \(did you mean "short"\?\)/);
+    expect(build({ use: 'c [n]', args: [{ name: 'n', optional: true }] })).toThrow(/^Command c: unknown positional "n" key "optional" \(did you mean required: false\?\); accepted: name, description,/);
+    expect(build({ use: 'c', shrot: 'x' })).toThrow(/^Command "c": unknown option key "shrot" \(did you mean "short"\?\)/);
+    expect(() => new Command({ use: 'c' }).addFlag('x', { type: 'string', usgae: 'u' } as never)).toThrow(/unknown flag --x key "usgae" \(did you mean "usage"\?\)/);
+    // every documented key is accepted
+    expect(build({ use: 'c', short: 's', flags: { n: { type: 'int', default: 1, usage: 'u', short: 'n', hidden: false, env: 'N', config: 'a.n' } }, args: [] })).not.toThrow();
+  });
 });
 
 describe("pflag's and Cobra's error texts in human mode", () => {
