@@ -32,6 +32,19 @@ const dataOf = (stdout: string) => (JSON.parse(stdout) as { data: unknown }).dat
 const store = (b: Sandbox) => JSON.parse(b.read()) as StoreData;
 
 describe.concurrent('tasks CLI: success in both modes', () => {
+  it('text mode never sends control characters from the data to the terminal (add, list, show): they are shown escaped', async () => {
+    const b = box();
+    const title = 'a\u001b]0;pwned\u0007b';
+    expect(await b.runTasks(['add', title, '--format', 'text'])).toEqual({ code: 0, stderr: '', stdout: 'Added #1 a\\u001b]0;pwned\\u0007b\n' });
+    for (const args of [['list', '--format', 'text'], ['show', '1', '--format', 'text']]) {
+      const r = await b.runTasks(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('a\\u001b]0;pwned\\u0007b');
+      expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    }
+    expect(dataOf((await b.runTasks(['show', '1', '--format', 'json'])).stdout)).toMatchObject({ title }); // the data itself is kept as given
+  }, TIMEOUT);
+
   it('add: json envelope on a piped stdout; text line with --format text; tags kept as given', async () => {
     const b = box();
     const r = await b.runTasks(['add', 'buy', 'milk', '-t', 'home', '--tag', 'a,b', '-t', 'home', '--due', '2030-01-31']);

@@ -1,14 +1,18 @@
-/** Human-mode text of the `tasks` commands: plain text, no colours or escape codes. */
+/**
+ * Human-mode text of the `tasks` commands: plain text, no colours or escape codes — and none from
+ * the data either: a title holding ESC or BEL is shown escaped (visible), never sent to the terminal.
+ */
+import { visible } from '../../lib/index.ts';
 import type { Task } from './store.ts';
 
 const HEADERS: Record<string, string> = { id: 'ID', title: 'TITLE', status: 'STATUS', tags: 'TAGS', due: 'DUE', created_at: 'CREATED', done_at: 'DONE AT' };
 const DEFAULT_COLUMNS = ['id', 'status', 'due', 'title', 'tags'];
 
-/** One cell: arrays comma-joined, null as '-', line breaks and tabs flattened to spaces. */
+/** One cell: arrays comma-joined, null as '-', line breaks and tabs flattened to spaces, control characters escaped. */
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '-';
-  if (Array.isArray(v)) return v.length ? v.map(String).join(',') : '-';
-  return String(v).replace(/[\r\n\t]+/g, ' ');
+  if (Array.isArray(v)) return v.length ? visible(v.map(String).join(',')) : '-';
+  return visible(String(v).replace(/[\r\n\t]+/g, ' '));
 }
 
 /**
