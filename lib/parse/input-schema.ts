@@ -11,7 +11,8 @@
  * B06, B07, B08, B09, B11, B13; issue 12 (items 7, 8).
  */
 import type { Command } from '../tree/command.ts';
-import { mapEntries, mapEntriesSchema, type FlagSpec } from '../tree/flags.ts';
+import type { FlagSpec } from '../tree/flags.ts';
+import { mapEntries, mapEntriesSchema } from '../tree/flag-values.ts';
 import { mcpVocabulary, toolProperties } from '../tree/properties.ts';
 
 /** A JSON Schema object (2020-12). */

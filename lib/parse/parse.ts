@@ -10,7 +10,8 @@
  */
 import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
-import { applyFlagText, takesValue, type Flag } from '../tree/flags.ts';
+import { takesValue, type Flag } from '../tree/flags.ts';
+import { applyFlagText } from '../tree/flag-values.ts';
 import { flagByShort, flagsOf, traversedFlags } from '../tree/flagset.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
 import { isUnloaded, loadCommand } from '../tree/lazy.ts';

@@ -6,7 +6,8 @@
  */
 import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
-import { camelCase, checkFlagValue, defaultValue } from '../tree/flags.ts';
+import { camelCase, defaultValue } from '../tree/flags.ts';
+import { checkFlagValue } from '../tree/flag-values.ts';
 import { flagsOf, traversedFlags } from '../tree/flagset.ts';
 import type { Invocation } from './parse.ts';
 import { toolProperties } from '../tree/properties.ts';

@@ -9,7 +9,7 @@
 import os from 'node:os';
 import type { Command } from '../tree/command.ts';
 import type { Flag } from '../tree/flags.ts';
-import { applyFlagText, checkFlagValue, mapEntries } from '../tree/flags.ts';
+import { applyFlagText, checkFlagValue, mapEntries } from '../tree/flag-values.ts';
 import { flagsOf } from '../tree/flagset.ts';
 import { AxError, validationError } from '../contract/errors.ts';
 import type { Invocation } from '../parse/parse.ts';

@@ -89,3 +89,23 @@ export function readPairs(text: string, splitCsv: (t: string) => string[]): { pa
   }
   return { pairs };
 }
+
+const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * Parses a Go duration string (`300ms`, `1.5h`, `2h45m`, `-1m`) into milliseconds. Like Go, a bare
+ * number needs a unit (only `0` may stand alone): `--timeout 5` is refused rather than read as 5 ms.
+ * Source: Go's time.ParseDuration.
+ * @returns milliseconds, or NaN when the text is not a duration.
+ */
+export function parseDuration(text: string): number {
+  const s = text.trim();
+  if (/^[+-]?0+(\.0+)?$/.test(s)) return 0;
+  const m = /^([+-])?((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/.exec(s);
+  if (!m) return NaN;
+  let total = 0;
+  for (const part of s.replace(/^[+-]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) {
+    total += Number(part[1]) * DURATION_UNITS[part[2]!]!;
+  }
+  return m[1] === '-' ? -total : total;
+}
