@@ -293,6 +293,16 @@ describe('completion command', () => {
     );
   });
 
+  it('an unknown shell is an unknown command of `completion`, with the shells as suggestions (not "takes no arguments")', async () => {
+    const r = await runCli(completionTree(), ['completion', 'tcsh']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const err = (JSON.parse(r.stderr.trim()) as { error: { message: string; context: Record<string, unknown>; suggestions?: string[] } }).error;
+    expect(err.message).toBe('unknown command "tcsh" for "axcomp completion"');
+    expect(err.context.reason).toBe('unknown_command');
+    expect(err.suggestions).toEqual(['axcomp completion bash', 'axcomp completion fish', 'axcomp completion zsh']);
+  });
+
   it('--no-descriptions turns descriptions off in the script', async () => {
     const on = await runCli(completionTree(), ['completion', 'bash']);
     const off = await runCli(completionTree(), ['completion', 'bash', '--no-descriptions']);

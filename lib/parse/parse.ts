@@ -222,7 +222,9 @@ export function parseArgv(root: Command, argv: readonly string[]): Invocation {
 
 /** Whether a command has visible children of the author's (not counting what ax-ts injects). */
 export function hasOwnSubcommands(cmd: Command): boolean {
-  return cmd.commands().some((c) => !c.hidden && c.annotations[BUILTIN_ANNOTATION] !== 'true');
+  // an injected command's children (completion's shells) are its own; the user's commands' are theirs
+  const injected = cmd.annotations[BUILTIN_ANNOTATION] === 'true';
+  return cmd.commands().some((c) => !c.hidden && (injected || c.annotations[BUILTIN_ANNOTATION] !== 'true'));
 }
 
 /**
