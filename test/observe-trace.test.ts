@@ -110,6 +110,18 @@ describe('span export over OTLP/HTTP', () => {
     expect(col.paths.at(-1)).toBe('/v1/traces');
   }, 60_000);
 
+  it('shell completion (__complete, asked on every TAB) exports no span; the next run does', async () => {
+    const before = col.spans.length;
+    for (const cmd of ['__complete', '__completeNoDesc']) {
+      const r = await runScript(CLI, [cmd, '--', 'pl'], env({ TRACEPARENT: TP, OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint }));
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('plain');
+    }
+    await runScript(CLI, ['plain', '--format', 'json'], env({ TRACEPARENT: TP, OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint }));
+    const spans = (await col.waitFor(before + 1)).slice(before);
+    expect(spans.map((s) => s.name)).toEqual(['obs plain']);
+  }, 60_000);
+
   it('CLI: without TRACEPARENT a new root span; a failure marks the span as an error', async () => {
     const before = col.spans.length;
     const r = await runScript(CLI, ['fail', '--format', 'json'], env({ OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint }));

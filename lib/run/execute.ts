@@ -17,6 +17,8 @@ import { bindValues } from '../parse/validate.ts';
 import { reportError, runInvocation } from './run.ts';
 import { runEnv, type RunEnv } from './run-env.ts';
 import { endSpan } from './trace.ts';
+import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND } from '../completion/completion.ts';
+import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import type { ExecuteOptions } from './options.ts';
 
 function stdoutIsTTY(s: OutputStream): boolean {
@@ -44,8 +46,10 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     /* reported below */
   }
   let spanName = root.name;
+  // shell completion asks on every TAB: it exports no span (nor waits for a flush)
+  let traced = true;
   const finish = async (env: RunEnv, code: number, errorKind?: string) => {
-    await endSpan(env.trace, env.env, { name: spanName, program: root.name, version: env.version(), exitCode: code, errorKind });
+    if (traced) await endSpan(env.trace, env.env, { name: spanName, program: root.name, version: env.version(), exitCode: code, errorKind });
     return code;
   };
   try {
@@ -54,6 +58,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     if (builtinsReachable(root, argv)) installBuiltins(root);
     const { command } = findCommand(root, argv);
     spanName = command.commandPath();
+    traced = !(command.annotations[BUILTIN_ANNOTATION] === 'true' && (command.name === COMPLETE_COMMAND || command.name === COMPLETE_NO_DESC_COMMAND));
     if (injectedInForce(command, 'format')) fmt = scanFormat(command, argv);
     mode = fmt?.trim() ? detectMode(fmt, undefined, tty) : detectMode(undefined, envVars.AGENT_MODE, tty);
   } catch (e) {
