@@ -24,7 +24,7 @@ import { errorEnvelope } from '../lib/contract/envelope.ts';
 import { endSpan, startTrace } from '../lib/run/trace.ts';
 import type { NotificationLevel } from '../lib/run/logger.ts';
 import { toAxError, validationError } from '../lib/contract/errors.ts';
-import { readDeclared, renderTemplate } from '../lib/tree/declarations.ts';
+import { readDeclared } from '../lib/tree/declarations.ts';
 import type { Interaction } from '../lib/tree/interaction.ts';
 import { completeValue } from '../lib/completion/completion.ts';
 import { injectedInForce } from '../lib/tree/flagset.ts';

@@ -23,7 +23,6 @@ import { isList, isMap, takesValue, type Completer, type CompletionReply, type F
 import { flagByShort, flagsOf } from '../tree/flagset.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import { groupsInForce } from '../parse/validate.ts';
-import { completionScript, SHELLS, type Shell } from './scripts.ts';
 
 export { completionScript, SHELLS, type Shell } from './scripts.ts';
 
@@ -65,7 +64,7 @@ export interface CompletionResult {
   directive: number;
 }
 
-const { Error: ERROR, NoSpace: NO_SPACE, NoFileComp: NO_FILE } = ShellCompDirective;
+const { Error: ERROR, NoFileComp: NO_FILE } = ShellCompDirective;
 
 /** Whether a token is a flag (`-x`, `--x`), not `-` alone. */
 function isFlagToken(tok: string): boolean {

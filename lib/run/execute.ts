@@ -3,7 +3,6 @@
  * writes the envelope or the error line; `main(root)` wires it to the real process.
  * Source: SPEC §2; cobra's Execute; ax-go contract.
  */
-import type { Readable } from 'node:stream';
 import type { Command } from '../tree/command.ts';
 import { builtinsReachable, installBuiltins } from '../builtins/builtins.ts';
 import { detectMode } from '../contract/mode.ts';

@@ -8,7 +8,7 @@
  * listings said stays true.
  */
 import { AxError } from '../contract/errors.ts';
-import { Command, type CommandLoader } from './command.ts';
+import { Command } from './command.ts';
 
 /** Whether `cmd` is a stub whose body has not been loaded yet. */
 export function isUnloaded(cmd: Command): boolean {
