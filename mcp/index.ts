@@ -171,8 +171,8 @@ function givenPersistent(ctx: RunContext): Flag[] {
  * The values every tool call gets from the server's own command line (`tasks --store X mcp-server`
  * serves store X to every call): see InvokeOptions.presets.
  */
-function presetFlags(ctx: RunContext): Map<string, { spec: FlagSpec; value: unknown }> {
-  return new Map(givenPersistent(ctx).map((f) => [f.name, { spec: f.spec, value: ctx.flags[camelCase(f.name)] }]));
+function presetFlags(ctx: RunContext): Map<string, { spec: FlagSpec; value: unknown; builtin: boolean }> {
+  return new Map(givenPersistent(ctx).map((f) => [f.name, { spec: f.spec, value: ctx.flags[camelCase(f.name)], builtin: f.builtin }]));
 }
 
 /**

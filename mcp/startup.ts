@@ -50,7 +50,7 @@ export interface ServeSettings {
   /** Where the HTTP URL and diagnostics go. Default stderr. */
   log?: (line: string) => void;
   /** Flag values applied to every tool call (the persistent flags given to `mcp-server`). */
-  presets?: ReadonlyMap<string, { spec: FlagSpec; value: unknown }>;
+  presets?: ReadonlyMap<string, { spec: FlagSpec; value: unknown; builtin?: boolean }>;
   /** A preview server: every tools/call runs as a dry run (`mcp-server --dry-run`). */
   dryRun?: boolean;
   /** Where replayed retries are recorded; default the file store. */

@@ -49,7 +49,7 @@ export interface InvokeOptions {
    * give that flag and the command has that very flag (not one of its own of the same name);
    * `dry-run: true` applies always — a call cannot turn it off.
    */
-  presets?: ReadonlyMap<string, { spec: FlagSpec; value: unknown }>;
+  presets?: ReadonlyMap<string, { spec: FlagSpec; value: unknown; builtin?: boolean }>;
   /** Where replayed retries are recorded (see ExecuteOptions.idempotencyStore). */
   idempotencyStore?: IdempotencyStore;
   /** How long a recorded outcome replays, ms. Default 24 h. */
@@ -100,7 +100,9 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
   try {
     const inv = bindValues(cmd, values);
     for (const [name, preset] of options.presets ?? []) {
-      if (flagsOf(cmd).get(name)?.spec !== preset.spec) continue;
+      const own = flagsOf(cmd).get(name);
+      // the very flag: the same declaration, or the same injected flag (whichever copy of lib built its record)
+      if (!own || (own.spec !== preset.spec && !(own.builtin && preset.builtin))) continue;
       if (!inv.values.has(name) || (name === 'dry-run' && preset.value === true)) inv.values.set(name, preset.value);
     }
     outcome = await runInvocation(inv, env);
@@ -109,7 +111,8 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
     outcome = { exitCode: reportError(error, env), error };
   }
   // the span is exported in the background (bounded): a call's answer never waits for a collector
-  void endSpan(env.trace, env.env, { name: cmd.commandPath(), program: root.name, version: env.version(), exitCode: outcome.exitCode, errorKind: outcome.error?.kind, tool: options.tool });
+  const ended = outcome;
+  void endSpan(env.trace, env.env, () => ({ name: cmd.commandPath(), program: root.name, version: env.version(), exitCode: ended.exitCode, errorKind: ended.error?.kind, tool: options.tool }));
   const stderr = err.text();
   const result: InvokeResult = { exitCode: outcome.exitCode, stdout: out.text(), stderr, payload: outcome.payload, items: outcome.items, error: outcome.error, attachments: outcome.attachments };
   if (outcome.error) {

@@ -137,7 +137,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
    * @internal derived-data caches (flag set, traversed flags, the persistent flags its children
    * inherit, tool properties, the MCP vocabulary), valid while {@link treeGeneration} is unchanged.
    */
-  _cache?: { gen: number; flags?: Map<string, Flag>; traversed?: Map<string, Flag>; inheritable?: readonly Flag[]; properties?: unknown; vocabulary?: unknown };
+  _cache?: { gen: number; path?: string; flags?: Map<string, Flag>; traversed?: Map<string, Flag>; inheritable?: readonly Flag[]; properties?: unknown; vocabulary?: unknown };
 
   constructor(config: CommandConfig<F, P, A>) {
     if (config !== null && typeof config === 'object') checkKnownKeys(`Command ${JSON.stringify(String((config as { use?: unknown }).use ?? ''))}`, 'option', config, COMMAND_KEYS);
@@ -301,7 +301,8 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
 
   /** `tasks show`: the command path as typed. */
   commandPath(): string {
-    return this.pathNames().join(' ');
+    const cache = cacheOf(this); // per tree generation: every run and MCP call asks again
+    return (cache.path ??= this.pathNames().join(' '));
   }
 
   /** Whether the command has a handler (a pure group has none). */
@@ -323,18 +324,21 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
   /** Cobra's MarkFlagsMutuallyExclusive. @returns this. */
   markFlagsMutuallyExclusive(...names: string[]): this {
     this.mutuallyExclusive.push(names);
+    this._invalidate();
     return this;
   }
 
   /** Cobra's MarkFlagsRequiredTogether. @returns this. */
   markFlagsRequiredTogether(...names: string[]): this {
     this.requiredTogether.push(names);
+    this._invalidate();
     return this;
   }
 
   /** Cobra's MarkFlagsOneRequired. @returns this. */
   markFlagsOneRequired(...names: string[]): this {
     this.oneRequired.push(names);
+    this._invalidate();
     return this;
   }
 
@@ -356,11 +360,18 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
 
   /** @internal marks every derived cache stale (O(1): caches compare generations). */
   _invalidate(): void {
-    generation += 1;
+    TREE.generation += 1;
   }
 }
 
-let generation = 0;
+/**
+ * The tree-shape generation, one counter per process: shared through a global symbol by every copy
+ * of this module, because a bundled program carries more than one — its main bundle and each heavy
+ * chunk (the MCP runtime, the --args-json validator: .ci/bundle.mjs) — and all of them cache on the
+ * same Command objects. With a counter per copy, each copy's cache records looked stale to the
+ * other, and every MCP call rebuilt a command's flag set, tool properties and more, twice (issue 14).
+ */
+const TREE = ((globalThis as Record<symbol, unknown>)[Symbol.for('ax-ts.tree-generation')] ??= { generation: 0 }) as { generation: number };
 
 /**
  * The tree-shape generation: bumped by every addCommand/removeCommand/addFlag anywhere, so caches
@@ -368,11 +379,12 @@ let generation = 0;
  * one addCommand at a time stays O(n).
  */
 export function treeGeneration(): number {
-  return generation;
+  return TREE.generation;
 }
 
 /** @internal the cache record of a command for the current generation. */
 export function cacheOf(cmd: Command): NonNullable<Command['_cache']> {
+  const generation = TREE.generation;
   if (!cmd._cache || cmd._cache.gen !== generation) cmd._cache = { gen: generation };
   return cmd._cache;
 }
