@@ -178,7 +178,7 @@ export async function callTool(
     const err = toAxError(e);
     const env = options.env ?? process.env;
     const trace = startTrace(env, extra.trace);
-    void endSpan(trace, env, { name: ref.command.commandPath(), program: model.root.name, version: options.version, exitCode: err.exitCode, errorKind: err.kind, tool: name });
+    void endSpan(trace, env, () => ({ name: ref.command.commandPath(), program: model.root.name, version: options.version, exitCode: err.exitCode, errorKind: err.kind, tool: name }));
     const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorEnvelope(err, meta)) }] };
   }
@@ -208,12 +208,13 @@ export async function callTool(
       return { isError: true, content: [{ type: 'text', text }] };
     }
     const output = ref.command.output;
-    const attached = (r.attachments ?? []).map(attachmentItem);
+    const attached = r.attachments?.length ? r.attachments.map(attachmentItem) : undefined;
     if (output?.kind === 'opaque' && r.payload instanceof Uint8Array) {
       // bytes: the item itself is the result (there is no text to give); attachments follow
-      return { content: [bytesItem(r.payload, output.mediaType, name), ...attached] as CallToolResult['content'] };
+      return { content: [bytesItem(r.payload, output.mediaType, name), ...(attached ?? [])] as CallToolResult['content'] };
     }
-    const result: CallToolResult = { content: [{ type: 'text', text: r.stdout }, ...attached] as CallToolResult['content'] };
+    const text = { type: 'text' as const, text: r.stdout };
+    const result: CallToolResult = { content: (attached ? [text, ...attached] : [text]) as CallToolResult['content'] };
     const wrapping = toolWrapping(ref.command);
     if (wrapping === 'object') result.structuredContent = (r.payload ?? {}) as Record<string, unknown>;
     else if (wrapping === 'result') result.structuredContent = { result: r.payload ?? null };

@@ -6,7 +6,7 @@
  */
 import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
-import { camelCase, defaultValue } from '../tree/flags.ts';
+import { camelCase, defaultValue, type Flag } from '../tree/flags.ts';
 import { checkFlagValue } from '../tree/flag-values.ts';
 import { flagsOf, traversedFlags } from '../tree/flagset.ts';
 import type { Invocation } from './parse.ts';
@@ -60,8 +60,10 @@ export function validateFlags(inv: Invocation): void {
   const label = (n: string) => flagLabel(inv, n);
   const values = inv.source === 'values';
   // a required flag is satisfied by its environment variable or config key too
-  const missing = [...flags.values()].filter((f) => f.spec.required && !given(f.name) && !inv.sourced?.has(f.name)).map((f) => f.name).sort();
-  if (missing.length) {
+  let missing: string[] | undefined;
+  for (const f of flags.values()) if (f.spec.required && !given(f.name) && !inv.sourced?.has(f.name)) (missing ??= []).push(f.name);
+  if (missing) {
+    missing.sort();
     const message = values
       ? `required propert${missing.length > 1 ? 'ies' : 'y'} ${list(missing.map(label))} not set`
       : `required flag(s) ${missing.map((n) => JSON.stringify(n)).join(', ')} not set`;
@@ -106,6 +108,9 @@ export function validateFlags(inv: Invocation): void {
 
 /** The groups of one kind in force for `cmd`, deduplicated, sorted by their space-joined names (Cobra's sortedKeys). */
 export function groupsInForce(cmd: Command, kind: 'requiredTogether' | 'oneRequired' | 'mutuallyExclusive'): string[][] {
+  let declared = false; // the common case, no group of this kind on the path, builds nothing
+  for (let c: Command | undefined = cmd; c && !declared; c = c.parent) declared = c[kind].length > 0;
+  if (!declared) return [];
   const flags = flagsOf(cmd);
   const byKey = new Map<string, string[]>();
   for (let c: Command | undefined = cmd; c; c = c.parent) {
@@ -197,10 +202,11 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
 export function flagValues(inv: Invocation): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // under TraverseChildren also the ancestors' local flags the command reads (none share a name with its own)
-  for (const f of [...flagsOf(inv.command).values(), ...traversedFlags(inv.command).values()]) {
-    const v = inv.values.has(f.name) ? inv.values.get(f.name) : inv.sourced?.has(f.name) ? inv.sourced.get(f.name) : defaultValue(f.spec);
-    out[camelCase(f.name)] = v;
-  }
+  const put = (f: Flag) => {
+    out[camelCase(f.name)] = inv.values.has(f.name) ? inv.values.get(f.name) : inv.sourced?.has(f.name) ? inv.sourced.get(f.name) : defaultValue(f.spec);
+  };
+  flagsOf(inv.command).forEach(put);
+  traversedFlags(inv.command).forEach(put);
   return out;
 }
 

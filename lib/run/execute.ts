@@ -48,7 +48,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
   // shell completion asks on every TAB: it exports no span (nor waits for a flush)
   let traced = true;
   const finish = async (env: RunEnv, code: number, errorKind?: string) => {
-    if (traced) await endSpan(env.trace, env.env, { name: spanName, program: root.name, version: env.version(), exitCode: code, errorKind });
+    if (traced) await endSpan(env.trace, env.env, () => ({ name: spanName, program: root.name, version: env.version(), exitCode: code, errorKind }));
     return code;
   };
   try {

@@ -13,14 +13,21 @@ import { isReserved } from '../schema/walk.ts';
 
 type Hook = RunHook<RunContext<any, any>>;
 
+/** The hooks of a command with none (shared, frozen: the common case builds nothing per run). */
+const NO_HOOKS: { pre: Hook[]; post: Hook[] } = Object.freeze({ pre: Object.freeze([]) as unknown as Hook[], post: Object.freeze([]) as unknown as Hook[] });
+
 /** The hooks to run before `run` (persistentPreRun(s) then preRun) and after it (postRun then persistentPostRun(s)); none for an injected command. */
 export function hooksOf(cmd: Command): { pre: Hook[]; post: Hook[] } {
+  // one walk up first: an injected command runs none, and a path without any hook needs no arrays
+  let any = false;
+  for (let c: Command | undefined = cmd; c; c = c.parent) {
+    if (isReserved(c)) return NO_HOOKS; // an injected command, or under one
+    if (c.persistentPreRun || c.persistentPostRun) any = true;
+  }
+  if (!any && !cmd.preRun && !cmd.postRun) return NO_HOOKS;
   const traverse = cmd.root().enableTraverseRunHooks;
   const path: Command[] = [];
-  for (let c: Command | undefined = cmd; c; c = c.parent) {
-    if (isReserved(c)) return { pre: [], post: [] }; // an injected command, or under one
-    path.push(c); // cmd first, root last
-  }
+  for (let c: Command | undefined = cmd; c; c = c.parent) path.push(c); // cmd first, root last
   const persistent = (key: 'persistentPreRun' | 'persistentPostRun', order: Command[]): Hook[] => {
     const found = order.map((c) => c[key]).filter((h): h is Hook => typeof h === 'function');
     return traverse ? found : found.slice(0, 1);

@@ -8,12 +8,17 @@ import type { Mode } from '../contract/mode.ts';
 import type { ReplayRecord } from './idempotency.ts';
 import { renderDefault, visible } from './render.ts';
 
-/** Writes `text`, waiting for `drain` when the stream asks for it. */
-export async function write(s: OutputStream, text: string | Uint8Array): Promise<void> {
-  if (text.length === 0) return;
+/**
+ * Writes `text`, waiting for `drain` when the stream asks for it.
+ * @returns a promise of the drain, or undefined when the stream took the text at once (the common
+ *   case: no promise is made — issue 14, one fewer per MCP call).
+ */
+export function write(s: OutputStream, text: string | Uint8Array): Promise<void> | undefined {
+  if (text.length === 0) return undefined;
   const ok = s.write(text);
   const ev = s as unknown as { once?: (e: string, cb: () => void) => unknown; writableNeedDrain?: boolean };
-  if (ok === false && typeof ev.once === 'function') await new Promise<void>((r) => ev.once!('drain', r));
+  if (ok === false && typeof ev.once === 'function') return new Promise<void>((r) => ev.once!('drain', r));
+  return undefined;
 }
 
 /** Whether a handler's result is a stream (an iterator or async iterable, not an array). */

@@ -53,14 +53,17 @@ function lookup(doc: unknown, key: string): { found: boolean; value?: unknown } 
 /**
  * Fills `inv.sourced` with the env and config values of the flags not given, and returns the
  * provenance of every flag that has an env or config source (keyed by its label: `--limit` on the
- * CLI, `limit` over MCP); undefined when the command has none (nothing is read).
+ * CLI, `limit` over MCP); undefined — not a promise — when the command has none (nothing is read).
  * @throws AxError `validation_error` (reason `invalid_env_value`) when an environment variable does
  *   not parse as the flag's type; `config_invalid` when the config file is invalid or a key holds a
  *   value of the wrong type; `config_too_large` as readConfig.
  */
-export async function resolveSources(inv: Invocation, env: Record<string, string | undefined>): Promise<Record<string, FlagProvenance> | undefined> {
+export function resolveSources(inv: Invocation, env: Record<string, string | undefined>): Promise<Record<string, FlagProvenance>> | undefined {
   const flags = sourcedFlags(inv.command);
-  if (flags.length === 0) return undefined;
+  return flags.length === 0 ? undefined : resolveFrom(inv, env, flags); // none: no promise either (issue 14)
+}
+
+async function resolveFrom(inv: Invocation, env: Record<string, string | undefined>, flags: ReturnType<typeof sourcedFlags>): Promise<Record<string, FlagProvenance>> {
   const root = inv.command.root();
   const file = flags.some((f) => f.spec.config !== undefined) ? configPath(root, env) : undefined;
   let doc: unknown;

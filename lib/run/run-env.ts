@@ -71,6 +71,10 @@ export function runEnv(root: Command, options: ExecuteOptions, mode: Mode, given
     newKey: newIdempotencyKey,
     version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
     onProgress: options.onProgress,
+    // set by the in-process callers (invoke.ts) after this: declared here so every RunEnv has one shape
+    collectItems: undefined,
+    onLog: undefined,
+    interaction: undefined,
     replay: replaySettings(options),
   };
 }

@@ -13,7 +13,7 @@ import { errorLine, humanError, successLine, type SuccessMeta } from '../contrac
 import { explainTarget, explainText, resolveSources, type FlagProvenance } from './provenance.ts';
 import type { RunContext } from '../tree/command.ts';
 import { AxError, toAxError } from '../contract/errors.ts';
-import { camelCase } from '../tree/flags.ts';
+import { camelCase, type Flag } from '../tree/flags.ts';
 import { flagsOf, injectedInForce, replays } from '../tree/flagset.ts';
 import { helpText, useLine } from '../help/help.ts';
 import { findCommand, type Invocation } from '../parse/parse.ts';
@@ -74,13 +74,21 @@ export function reportError(thrown: unknown, env: RunEnv): number {
  */
 /**
  * Checks every given `json` flag that declares a schema against it (ajv loads only then).
+ * @returns undefined when there is none to check, else a promise that rejects with the AxError.
  * @throws AxError `validation_error` naming the flag as this invocation spells it.
  */
-async function checkJsonFlags(inv: Invocation): Promise<void> {
-  const withSchema = [...inv.values.keys()].map((n) => flagsOf(inv.command).get(n)).filter((f) => f?.spec.type === 'json' && f.spec.schema);
-  if (!withSchema.length) return;
-  const { checkJsonFlag } = await import('../parse/arguments.ts');
-  for (const f of withSchema) checkJsonFlag(flagLabel(inv, f!.name), f!.spec, inv.values.get(f!.name));
+function checkJsonFlags(inv: Invocation): Promise<void> | undefined {
+  let withSchema: Flag[] | undefined;
+  const flags = flagsOf(inv.command);
+  for (const n of inv.values.keys()) {
+    const f = flags.get(n);
+    if (f?.spec.type === 'json' && f.spec.schema) (withSchema ??= []).push(f);
+  }
+  if (!withSchema) return undefined; // the common case: no promise, no import
+  const checked = withSchema;
+  return import('../parse/arguments.ts').then(({ checkJsonFlag }) => {
+    for (const f of checked) checkJsonFlag(flagLabel(inv, f.name), f.spec, inv.values.get(f.name));
+  });
 }
 
 export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOutcome> {
@@ -101,7 +109,8 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     const warnings = [...inv.warnings];
     if (cmd.deprecated) warnings.unshift(`Command ${JSON.stringify(cmd.name)} is deprecated, ${cmd.deprecated}`);
     for (const w of warnings) env.stderr.write(`${w}\n`);
-    const provenance = await resolveSources(inv, env.env);
+    const sources = resolveSources(inv, env.env);
+    const provenance = sources && (await sources);
     if (provenance && inv.values.has('explain') && injectedInForce(cmd, 'explain')) return await explain(inv, env, provenance);
     // Args validator, required flags and flag groups, then (in runHandler) the pre-run hooks, run and
     // the post-run hooks. Cobra checks required flags and groups after the pre-run hooks; ax-ts checks
@@ -109,7 +118,8 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     // before anything runs, so no hook ever runs for a call refused as malformed
     // (docs/cobra-differences.md).
     validateInvocation(inv);
-    await checkJsonFlags(inv);
+    const checking = checkJsonFlags(inv);
+    if (checking) await checking;
     if (!cmd.runnable()) {
       await write(env.stdout, helpText(cmd));
       return { exitCode: 0, help: true };
@@ -196,7 +206,7 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
     // post hooks run before a document is written, so one that fails leaves no success envelope behind;
     // a stream's run after its last item
     const streaming = isStream(result) || cmd.output?.kind === 'stream';
-    if (!streaming) await postHooks();
+    if (!streaming && hooks.post.length) await postHooks();
     if (cmd.output?.kind === 'opaque') {
       if (result instanceof Uint8Array) {
         if (env.stdout.isTTY === true) {
@@ -247,7 +257,10 @@ async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], prov
     }
     // recorded before it is written: once a caller can see the result, a retry replays it
     if (gate && !(await gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) }))) ctx.warn(unrecorded(label));
-    if (env.mode === 'json') await write(stdout, successLine(result, meta()));
+    if (env.mode === 'json') {
+      const writing = write(stdout, successLine(result, meta()));
+      if (writing) await writing;
+    }
     else {
       const text = cmd.render ? cmd.render(result, ctx) : renderDefault(result);
       if (typeof text === 'string') await write(stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);

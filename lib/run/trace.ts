@@ -106,10 +106,16 @@ export interface SpanEnd {
  * Ends the run's span: when an OTLP endpoint is configured in `env`, loads the SDK (first time
  * only), records the span and waits for its export at most {@link FLUSH_BOUND_MS}. Never throws and
  * never writes: a collector that is down or slow changes neither the exit code nor any output.
+ * `end` is a function, called only when a span is exported: a run without tracing builds nothing
+ * (issue 14: an MCP call ends a span each time).
+ * @returns the export's promise (resolves, never rejects), or undefined when nothing is exported.
  */
-export async function endSpan(t: RunTrace, env: Record<string, string | undefined>, end: SpanEnd): Promise<void> {
+export function endSpan(t: RunTrace, env: Record<string, string | undefined>, end: () => SpanEnd): Promise<void> | undefined {
   const url = tracesUrl(env);
-  if (!url) return;
+  return url ? exportEnd(t, env, url, end()) : undefined;
+}
+
+async function exportEnd(t: RunTrace, env: Record<string, string | undefined>, url: string, end: SpanEnd): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const { exportSpan } = await import('./otel.ts');
