@@ -52,13 +52,12 @@ function take(n: number): number {
   return at;
 }
 
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+/** The pool as a Buffer (same memory): its `toString('hex', …)` makes an id in one native call, one flat string. */
+const poolHex = Buffer.from(pool.buffer, pool.byteOffset, POOL);
 
 function hex(n: number): string {
   const at = take(n);
-  let s = '';
-  for (let i = at; i < at + n; i++) s += HEX[pool[i]!]!;
-  return s;
+  return poolHex.toString('hex', at, at + n);
 }
 
 /** A fresh W3C trace id: 32 lower-hex characters (128 random bits; never all zero in practice). */
@@ -81,10 +80,6 @@ export function newIdempotencyKey(): string {
   const b = pool;
   b[at + 6] = (b[at + 6]! & 0x0f) | 0x40; // version 4
   b[at + 8] = (b[at + 8]! & 0x3f) | 0x80; // variant 10xx
-  let s = '';
-  for (let i = 0; i < 16; i++) {
-    s += HEX[b[at + i]!]!;
-    if (i === 3 || i === 5 || i === 7 || i === 9) s += '-';
-  }
-  return s;
+  const h = poolHex.toString('hex', at, at + 16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

@@ -4,8 +4,15 @@
  * per-run state the runner reads back from it (what a dry run would do, attached resources).
  * Built once per run by {@link createRunContext}; closed when the run ends, after which its
  * streams, progress and log calls do nothing.
+ *
+ * Shape (issue 14: a context is built for every run and every MCP call): the context's own
+ * properties are its data (flags, args, ids, streams…); its functions (`ctx.log`, `ctx.guard`…) and
+ * the values worth computing only when read (`ctx.stdin`, `ctx.version`, `ctx.logger`,
+ * `ctx.traceparent`) are getters on one shared prototype that build the member on first read and
+ * keep it for the run. A handler sees no difference — `const { log, flags } = ctx` works, a member
+ * read twice is the same function, and assigning one replaces it — except that an own-keys copy
+ * (`{...ctx}`) holds only the data.
  */
-import type { Readable } from 'node:stream';
 import type { Command, RunContext } from '../tree/command.ts';
 import type { Logger } from '../tree/logging.ts';
 import type { OutputStream } from '../contract/envelope.ts';
@@ -17,6 +24,7 @@ import { declarations } from '../schema/walk.ts';
 import { childEnv, traceparentOf } from './trace.ts';
 import { createLogger, logLevelOf } from './logger.ts';
 import { confirm, elicit, sample, type AskScope } from './ask.ts';
+import type { ElicitSchema } from '../tree/interaction.ts';
 import { raceAbort } from './settle.ts';
 import type { ReplaySettings } from './replay.ts';
 import type { RunEnv } from './run-env.ts';
@@ -37,31 +45,77 @@ export interface HandlerScope {
   close(): void;
 }
 
+/** The per-run state behind a context: what its lazily built members close over. */
+interface RunState {
+  readonly inv: Invocation;
+  readonly env: RunEnv;
+  readonly warnings: string[];
+  readonly would: string[];
+  readonly attachments: ResourceContent[];
+  readonly dryRun: boolean;
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  readonly label: (name: string) => string;
+  closed: boolean;
+  /** The members built so far, by name. */
+  readonly built: Record<string, unknown>;
+  ask?: AskScope;
+}
+
+/**
+ * The key of a context's state. A global symbol: a bundled program carries lib more than once (its
+ * main bundle and each heavy chunk, .ci/bundle.mjs), and a context one copy built may be read by another.
+ */
+const STATE = Symbol.for('ax-ts.run-context.state');
+
+type WithState = { [STATE]: RunState };
+
+/** One run's stdout or stderr: writes pass through until the run is closed, then do nothing. */
+class GuardedStream implements OutputStream {
+  readonly isTTY: boolean | undefined;
+  constructor(
+    private readonly target: OutputStream,
+    private readonly state: { closed: boolean },
+  ) {
+    this.isTTY = target.isTTY;
+  }
+  write(chunk: string | Uint8Array): unknown {
+    return this.state.closed ? true : this.target.write(chunk);
+  }
+}
+
 /**
  * Builds the context of one handler run. `state` is what the runner decided before: the dry run,
  * the idempotency key (`givenKey` empty when the caller gave none) and the bound flag values.
  */
 export function createRunContext(inv: Invocation, env: RunEnv, warnings: string[], state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> }): HandlerScope {
   const { dryRun, key, givenKey, flags } = state;
-  const cmd = inv.command;
-  const would: string[] = [];
-  let closed = false;
-  const guardStream = (s: OutputStream): OutputStream => ({ isTTY: s.isTTY, write: (c: string | Uint8Array) => (closed ? true : s.write(c)) });
-  const attachments: ResourceContent[] = [];
-  const stdout = guardStream(env.stdout);
-  const stderr = guardStream(env.stderr);
-  const label = (n: string) => flagLabel(inv, n);
-  const lazy: LazyParts = { env, logger: undefined, makeLogger: () => runLogger(cmd, env, stderr, () => closed) };
-  // the four lazily read members live on a shared prototype (see LAZY_CONTEXT)
-  const own: Omit<RunContext, keyof typeof LAZY_CONTEXT> & { __proto__: typeof LAZY_CONTEXT; [LAZY]: LazyParts } = {
-    __proto__: LAZY_CONTEXT,
-    [LAZY]: lazy,
+  const s: RunState = {
+    inv,
+    env,
+    warnings,
+    would: [],
+    attachments: [],
+    dryRun,
+    stdout: undefined as unknown as OutputStream,
+    stderr: undefined as unknown as OutputStream,
+    label: (n: string) => flagLabel(inv, n),
+    closed: false,
+    built: {},
+    ask: undefined,
+  };
+  const stdout = new GuardedStream(env.stdout, s);
+  const stderr = new GuardedStream(env.stderr, s);
+  (s as { stdout: OutputStream }).stdout = stdout;
+  (s as { stderr: OutputStream }).stderr = stderr;
+  const own: Pick<RunContext, DataKey> & { __proto__: object } & WithState = {
+    __proto__: CONTEXT_PROTOTYPE,
+    [STATE]: s,
     flags: flags as RunContext['flags'],
     args: argValues(inv) as RunContext['args'],
     argv: [...inv.positionals],
     argsLenAtDash: inv.dashAt ?? -1,
-    changed: (n) => inv.values.has(n),
-    command: cmd,
+    command: inv.command,
     stdout,
     stderr,
     env: env.env,
@@ -72,78 +126,95 @@ export function createRunContext(inv: Invocation, env: RunEnv, warnings: string[
     idempotencyKeyGiven: givenKey !== '',
     traceId: env.traceId,
     spanId: env.spanId,
-    traceparent: traceparentOf(env.trace),
-    childEnv: (extra) => childEnv(env.trace, env.env, extra),
-    progress: (done, total, message) => {
-      if (!closed) env.onProgress?.(done, total, message);
-    },
-    log: (m) => {
-      stderr.write(`${m}\n`);
-      if (!closed) env.onLog?.('info', m);
-    },
-    warn: (m) => {
-      warnings.push(m);
-      stderr.write(`${m}\n`);
-      if (!closed) env.onLog?.('warning', m);
-    },
-    guard: (description) => {
-      if (dryRun) would.push(description);
-      return !dryRun;
-    },
-    perform: async (description, effect, rehearsal) => {
-      if (dryRun) {
-        would.push(description);
-        // ax-go's Perform: a function rehearsal runs in the dry run, and its error is the run's error
-        return (typeof rehearsal === 'function' ? (rehearsal as () => unknown)() : rehearsal) as never;
-      }
-      return effect();
-    },
-    confirm: (question, bypassFlag) => confirm(ask, question, bypassFlag),
-    elicit: (schema, message) => elicit(ask, schema, message) as never,
-    sample: (request) => sample(ask, request),
-    attach: (uri) => {
-      const found = typeof uri === 'string' ? readDeclared(declarations(env.root).resources.map((r) => r.decl), uri) : undefined;
-      if (!found) throw new TypeError(`ctx.attach: no declared resource has the URI ${JSON.stringify(uri)} (declare it with declareResource)`);
-      if (!closed) attachments.push(found);
-    },
-    fail: (kind: string, message: string, options?: AxErrorOptions) => new AxError(kind, message, options),
-    flagLabel: label,
   };
-  const ctx = own as unknown as RunContext;
-  contexts.set(ctx, env.replay);
-  const ask: AskScope = { ctx, interaction: env.interaction, label, race: (p) => raceAbort(p, env.signal) };
-  return { ctx, stdout, stderr, label, would, attachments, close: () => void (closed = true) };
+  return {
+    ctx: own as unknown as RunContext,
+    stdout,
+    stderr,
+    label: s.label,
+    would: s.would,
+    attachments: s.attachments,
+    close: () => void (s.closed = true),
+  };
 }
 
-const LAZY = Symbol('ax-ts.run-context.lazy');
-/** What the lazily read members of one run's context need. */
-interface LazyParts {
-  env: RunEnv;
-  logger: Logger | undefined;
-  makeLogger: () => Logger;
-}
-/**
- * The prototype of every run context: `stdin`, `stdinIsTTY`, `version` and `logger` are getters here,
- * not in each context's literal. An object literal with accessors is built on V8's slow path (about
- * 2.5 µs per context, measured: most of a no-op MCP call's own time); with them on a shared prototype
- * the literal is a plain one. Reading, destructuring and `in` behave the same; only an own-keys copy
- * (`{...ctx}`) leaves these four out.
- */
-const LAZY_CONTEXT = {
-  get stdin(): Readable {
-    return (this as unknown as { [LAZY]: LazyParts })[LAZY].env.stdin();
+/** The members a context holds as its own data properties. */
+type DataKey = 'flags' | 'args' | 'argv' | 'argsLenAtDash' | 'command' | 'stdout' | 'stderr' | 'env' | 'signal' | 'mode' | 'dryRun' | 'idempotencyKey' | 'idempotencyKeyGiven' | 'traceId' | 'spanId';
+
+/** How each lazily built member is made from the run's state (a function member, or a value read once). */
+const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: RunContext) => RunContext[K] } = {
+  stdin: (s) => s.env.stdin(),
+  stdinIsTTY: (s) => s.env.stdinIsTTY(),
+  version: (s) => s.env.version(),
+  logger: (s) => runLogger(s.inv.command, s.env, s.stderr, () => s.closed),
+  traceparent: (s) => traceparentOf(s.env.trace),
+  changed: (s) => (n) => s.inv.values.has(n),
+  childEnv: (s) => (extra) => childEnv(s.env.trace, s.env.env, extra),
+  progress: (s) => (done, total, message) => {
+    if (!s.closed) s.env.onProgress?.(done, total, message);
   },
-  get stdinIsTTY(): boolean {
-    return (this as unknown as { [LAZY]: LazyParts })[LAZY].env.stdinIsTTY();
+  log: (s) => (m) => {
+    s.stderr.write(`${m}\n`);
+    if (!s.closed) s.env.onLog?.('info', m);
   },
-  get version(): string {
-    return (this as unknown as { [LAZY]: LazyParts })[LAZY].env.version();
+  warn: (s) => (m) => {
+    s.warnings.push(m);
+    s.stderr.write(`${m}\n`);
+    if (!s.closed) s.env.onLog?.('warning', m);
   },
-  get logger(): Logger {
-    const l = (this as unknown as { [LAZY]: LazyParts })[LAZY];
-    return (l.logger ??= l.makeLogger());
+  guard: (s) => (description) => {
+    if (s.dryRun) s.would.push(description);
+    return !s.dryRun;
   },
+  perform: (s) =>
+    (async (description: string, effect: () => unknown, rehearsal?: unknown) => {
+      if (s.dryRun) {
+        s.would.push(description);
+        // ax-go's Perform: a function rehearsal runs in the dry run, and its error is the run's error
+        return typeof rehearsal === 'function' ? (rehearsal as () => unknown)() : rehearsal;
+      }
+      return effect();
+    }) as RunContext['perform'],
+  confirm: (s, ctx) => (question, bypassFlag) => confirm(askOf(s, ctx), question, bypassFlag),
+  elicit: (s, ctx) => ((schema: ElicitSchema, message: string) => elicit(askOf(s, ctx), schema, message)) as RunContext['elicit'],
+  sample: (s, ctx) => (request) => sample(askOf(s, ctx), request),
+  attach: (s) => (uri) => {
+    const found = typeof uri === 'string' ? readDeclared(declarations(s.env.root).resources.map((r) => r.decl), uri) : undefined;
+    if (!found) throw new TypeError(`ctx.attach: no declared resource has the URI ${JSON.stringify(uri)} (declare it with declareResource)`);
+    if (!s.closed) s.attachments.push(found);
+  },
+  fail: () => (kind: string, message: string, options?: AxErrorOptions) => new AxError(kind, message, options),
+  flagLabel: (s) => s.label,
 };
+
+/** The channel confirm/elicit/sample ask through (built on the first question). */
+function askOf(s: RunState, ctx: RunContext): AskScope {
+  return (s.ask ??= { ctx, interaction: s.env.interaction, label: s.label, race: (p) => raceAbort(p, s.env.signal) });
+}
+
+/**
+ * The prototype of every run context: one getter per lazily built member (building it on first read
+ * and keeping it in the run's state) and a setter that makes an assigned value the context's own.
+ */
+const CONTEXT_PROTOTYPE: object = Object.create(
+  Object.prototype,
+  Object.fromEntries(
+    Object.entries(MEMBERS).map(([name, make]) => [
+      name,
+      {
+        configurable: true,
+        enumerable: false,
+        get(this: WithState) {
+          const s = this[STATE];
+          return name in s.built ? s.built[name] : (s.built[name] = (make as (s: RunState, ctx: unknown) => unknown)(s, this));
+        },
+        set(this: object, value: unknown) {
+          Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
+        },
+      } satisfies PropertyDescriptor,
+    ]),
+  ),
+);
 
 /** The run's `ctx.logger` (built on first use; pino loads then). */
 function runLogger(cmd: Command, env: RunEnv, stderr: OutputStream, isClosed: () => boolean): Logger {
@@ -159,12 +230,10 @@ function runLogger(cmd: Command, env: RunEnv, stderr: OutputStream, isClosed: ()
   });
 }
 
-const contexts = new WeakMap<RunContext, ReplaySettings>();
-
 /**
  * @internal The replay settings of the run a context belongs to: `mcp-server` hands its run's store
  * (the `idempotencyStore` option of execute/main) to the calls it serves.
  */
 export function replaySettingsOf(ctx: RunContext): ReplaySettings | undefined {
-  return contexts.get(ctx);
+  return (ctx as unknown as Partial<WithState>)[STATE]?.env.replay;
 }
