@@ -6,7 +6,6 @@
  * API (levels, bindings, child loggers, `formatters.level`); ax-go logging (every line carries
  * trace_id/span_id and the labels set once).
  */
-import { createRequire } from 'node:module';
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import { LOG_LEVELS, type LogLevel, type Logger } from '../tree/logging.ts';
@@ -46,11 +45,12 @@ function humanLine(o: Record<string, unknown>, hidden: Set<string>): string {
 }
 
 /**
- * Builds the logger of one run. pino is required here, on first use.
+ * Builds the logger of one run. pino is required here, on first use (through `node:module`, taken
+ * then with `process.getBuiltinModule`: a static import would load it at every start).
  * @throws Error only if pino cannot be loaded (it is a dependency of ax-ts).
  */
 export function createLogger(s: LoggerSetup): Logger {
-  const pino = createRequire(import.meta.url)('pino') as typeof import('pino').default;
+  const pino = process.getBuiltinModule('node:module').createRequire(import.meta.url)('pino') as typeof import('pino').default;
   const hidden = new Set(['level', 'time', 'msg', ...Object.keys(s.base)]);
   const min = rank(s.level);
   const destination = {
