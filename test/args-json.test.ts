@@ -110,12 +110,14 @@ describe('--args-json conflicts and malformed input', () => {
     expect(camel).toMatchObject({ context: { reason: 'unknown_property' }, suggestions: ['limit'] });
     const flagName = failure(await surf(['items', 'create', '--args-json', '{"name":"x","kind":"tool","dry-run":true}']));
     expect(flagName).toMatchObject({ context: { reason: 'unknown_property', property: 'dry-run' }, suggestions: ['dry_run'] });
-    expect(failure(await surf(['echo', '--args-json', '{"token":5}'])).context).toMatchObject({ reason: 'invalid_property_value', property: 'token' });
+    expect(failure(await surf(['echo', '--args-json', '{"token":5}'])).context).toMatchObject({ reason: 'invalid_property_value', property: 'token', command: 'surf echo' });
     expect(failure(await surf(['echo', '--args-json', '{"token":"t","count":"3"}'])).context).toMatchObject({ reason: 'invalid_property_value', property: 'count' });
     expect(failure(await surf(['echo', '--args-json', '{"token":"t","labels":"a,b"}'])).context).toMatchObject({ reason: 'invalid_property_value', property: 'labels' });
     expect(failure(await surf(['echo', '--args-json', '{"token":"t","color":"pink"}'])).context).toMatchObject({ reason: 'invalid_property_value', property: 'color', allowed: ['red', 'green', 'blue'] });
     expect(failure(await surf(['echo', '--args-json', '{}'])).context).toMatchObject({ reason: 'missing_required_property', property: 'token' });
-    expect(failure(await surf(['items', 'tag', '--args-json', '{"id":"a1","tags":[]}'])).context).toMatchObject({ reason: 'invalid_property_value', property: 'tags' });
+    expect(failure(await surf(['items', 'tag', '--args-json', '{"id":"a1","tags":[]}'])).context).toMatchObject({ reason: 'invalid_property_value', property: 'tags', command: 'surf items tag' });
+    // every schema violation names the command, as unknown and missing properties do
+    expect(failure(await surf(['echo', '--args-json', '[1]'])).context).toMatchObject({ command: 'surf echo' });
   });
 
   it('null for an optional property means "not given"; null for a required one is missing', async () => {

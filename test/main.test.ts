@@ -88,6 +88,8 @@ describe('newcomer findings, pinned', () => {
     const { renderDefault } = await import('../lib/index.ts');
     expect(renderDefault({ title: 'evil\u001b[31mred' })).toBe('title: evil\\u001b[31mred\n');
     expect(renderDefault([{ t: 'a\u0007b' }])).toBe('T\na\\u0007b\n');
+    // a key with an undefined value is not shown (the JSON envelope drops it too); null is an empty field
+    expect(renderDefault({ id: 1, due: undefined, done_at: null })).toBe('id:      1\ndone_at:\n');
   });
 
   it('a duration needs a unit: a bare 5 is refused (not read as 5 ms); 0 is fine', async () => {

@@ -67,7 +67,7 @@ export function toValidationError(cmd: Command, e: ErrorObject): AxError {
   const prop = propertyOf(e) || '(arguments)';
   const where = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || prop;
   return validationError(`invalid value for ${where}: ${e.message ?? 'does not match the schema'}`, 'invalid_property_value', {
-    context: { property: prop, keyword: e.keyword, ...(e.keyword === 'enum' ? { allowed: (e.params as { allowedValues: unknown[] }).allowedValues } : {}) },
+    context: { property: prop, keyword: e.keyword, command: cmd.commandPath(), ...(e.keyword === 'enum' ? { allowed: (e.params as { allowedValues: unknown[] }).allowedValues } : {}) },
     fix: e.keyword === 'enum' ? `Pass one of ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).map((x) => JSON.stringify(x)).join(', ')} as ${prop}.` : `Pass ${prop} as the inputSchema describes (${e.message ?? ''}).`,
   });
 }
@@ -79,11 +79,11 @@ export function toValidationError(cmd: Command, e: ErrorObject): AxError {
 export function validateArguments(cmd: Command, schema: JsonSchema, args: unknown): Record<string, unknown> {
   if (args === undefined || args === null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) {
-    throw validationError('tool arguments must be a JSON object', 'invalid_arguments', { fix: 'Send arguments as an object shaped like the inputSchema.' });
+    throw validationError('tool arguments must be a JSON object', 'invalid_arguments', { context: { command: cmd.commandPath() }, fix: 'Send arguments as an object shaped like the inputSchema.' });
   }
   if (nestsDeeperThan(args)) {
     throw validationError(`tool arguments nest more than ${MAX_INPUT_DEPTH} levels deep`, 'too_deep', {
-      context: { max_depth: MAX_INPUT_DEPTH },
+      context: { max_depth: MAX_INPUT_DEPTH, command: cmd.commandPath() },
       fix: `Send arguments nested at most ${MAX_INPUT_DEPTH} levels deep, shaped like the inputSchema.`,
     });
   }

@@ -35,7 +35,8 @@ export function renderTable(rows: Record<string, unknown>[]): string {
 
 /**
  * Default text for a payload: strings as they are; arrays of objects as a table; other arrays one
- * item a line; objects as `key: value` lines; null/undefined as nothing.
+ * item a line; objects as `key: value` lines (a key whose value is undefined is left out, as the
+ * JSON envelope leaves it out; a null value shows as an empty field); null/undefined as nothing.
  */
 export function renderDefault(data: unknown): string {
   if (data === undefined || data === null) return '';
@@ -46,7 +47,7 @@ export function renderDefault(data: unknown): string {
     return data.map((d) => `${cell(d)}\n`).join('');
   }
   if (isRecord(data)) {
-    const keys = Object.keys(data);
+    const keys = Object.keys(data).filter((k) => data[k] !== undefined);
     const w = Math.max(0, ...keys.map((k) => k.length)) + 1;
     return keys.map((k) => `${`${k}:`.padEnd(w)} ${cell(data[k])}`.trimEnd() + '\n').join('');
   }
