@@ -1,49 +1,29 @@
 /**
- * Running one parsed invocation: checks, replay, hooks and the handler (its context is built by
- * context.ts, its environment by run-env.ts, its abort semantics are settle.ts's), and the output
- * contract (envelope, NDJSON stream, human rendering, error line). Shared by the CLI (`execute`)
- * and the MCP bridge, which both hand it an {@link Invocation}. Source: SPEC §2.
+ * Running one parsed invocation: help and version, the flag sources and `--explain`, the checks
+ * (Args validator, required flags, flag groups, json flag schemas), then the handler (handler.ts:
+ * replay, hooks, the output contract; its context is built by context.ts, its environment by
+ * run-env.ts, its abort semantics are settle.ts's), and the error line of a failure. Shared by the
+ * CLI (`execute`) and the MCP bridge, which both hand it an {@link Invocation}. Source: SPEC §2.
  *
  * Layer `lib/run/` (the highest): running a tree — `execute`, `main`, the in-process invoke used by
  * the MCP bridge, the run context handed to handlers, version resolution and human rendering. It
  * owns every byte written, and may import every layer below; only `lib/index.ts` and `mcp/` import
  * it.
  */
-import { errorLine, humanError, successLine, type SuccessMeta } from '../contract/envelope.ts';
+import { errorLine, humanError, successLine } from '../contract/envelope.ts';
 import { explainTarget, explainText, resolveSources, type FlagProvenance } from './provenance.ts';
-import type { RunContext } from '../tree/command.ts';
-import { AxError, toAxError } from '../contract/errors.ts';
-import { camelCase, type Flag } from '../tree/flags.ts';
-import { flagsOf, injectedInForce, replays } from '../tree/flagset.ts';
+import { toAxError } from '../contract/errors.ts';
+import type { Flag } from '../tree/flags.ts';
+import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { helpText, useLine } from '../help/help.ts';
 import { findCommand, type Invocation } from '../parse/parse.ts';
-import { renderDefault } from './render.ts';
-import { isStream, renderItem, toAsync, write, writeReplayed } from './output.ts';
-import { exitCodeSet, interruptedFix, isReplayed, replayedError, unrecorded } from './failures.ts';
-import type { ReplayGate } from './replay.ts';
-import { flagLabel, flagValues, validateInvocation } from '../parse/validate.ts';
-import type { ResourceContent } from '../tree/declarations.ts';
-import { hooksOf } from './hooks.ts';
-import { interrupted, raceAbort, settle } from './settle.ts';
-import { createRunContext } from './context.ts';
+import { write } from './output.ts';
+import { isReplayed } from './failures.ts';
+import { flagLabel, validateInvocation } from '../parse/validate.ts';
+import { baseMeta, runHandler, type RunOutcome } from './handler.ts';
 import type { RunEnv } from './run-env.ts';
 
-/** What a run produced, for callers that need more than the exit code (the MCP bridge). */
-export interface RunOutcome {
-  exitCode: number;
-  /** The payload (success, non-stream). */
-  payload?: unknown;
-  /** Items written (stream). */
-  items?: unknown[];
-  /** Whether the command produced a stream. */
-  stream?: boolean;
-  /** The failure, when exitCode ≠ 0. */
-  error?: AxError;
-  /** Whether help text was printed instead of running. */
-  help?: boolean;
-  /** Declared resources the handler attached (`ctx.attach`), in order, read for their URIs. */
-  attachments?: ResourceContent[];
-}
+export type { RunOutcome } from './handler.ts';
 
 /**
  * Writes a failure per the contract (json: one error line on stderr; human: readable text) and
@@ -131,10 +111,6 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
   }
 }
 
-function baseMeta(env: RunEnv, key: string): SuccessMeta {
-  return { trace_id: env.traceId, span_id: env.spanId, idempotency_key: key };
-}
-
 /** `--explain <flag>`: the provenance of one flag (human text, or an envelope with all of them in meta.provenance). */
 async function explain(inv: Invocation, env: RunEnv, provenance: Record<string, FlagProvenance>): Promise<RunOutcome> {
   const target = explainTarget(inv, String(inv.values.get('explain')));
@@ -144,145 +120,4 @@ async function explain(inv: Invocation, env: RunEnv, provenance: Record<string, 
   if (env.mode === 'json') await write(env.stdout, successLine(data, { ...baseMeta(env, env.newKey()), provenance }));
   else await write(env.stdout, explainText(label, p));
   return { exitCode: 0, payload: data };
-}
-
-async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], provenance?: Record<string, FlagProvenance>): Promise<RunOutcome> {
-  const cmd = inv.command;
-  const flags = flagValues(inv);
-  const dryRun = injectedInForce(cmd, 'dry-run') && flags.dryRun === true;
-  const rawKey = injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
-  const givenKey = rawKey.trim() === '' ? '' : rawKey; // opaque: kept as given; blank means none
-  const key = givenKey || env.newKey();
-  const scope = createRunContext(inv, env, warnings, { dryRun, key, givenKey, flags });
-  const { ctx, stdout, stderr, label, would, attachments } = scope;
-  const meta = (): SuccessMeta => {
-    const m = baseMeta(env, key);
-    if (attachments.length) m.attached = attachments.map((a) => a.uri);
-    if (dryRun) m.dry_run = true;
-    if (warnings.length) m.warnings = [...warnings];
-    if (would.length) m.would = [...would];
-    if (provenance) m.provenance = provenance;
-    return m;
-  };
-  const replaying = givenKey !== '' && !dryRun && replays(cmd);
-  let gate: ReplayGate | undefined;
-  let running: Promise<unknown> | undefined;
-  try {
-    if (replaying) {
-      const { openGate, fingerprint } = await import('./replay.ts');
-      const builtin = [...flagsOf(cmd).values()].filter((f) => f.builtin).map((f) => camelCase(f.name));
-      const bound = Object.fromEntries(Object.entries(flags).filter(([k]) => !builtin.includes(k)));
-      const opened = await openGate({
-        scope: { program: env.root.name, command: cmd.commandPath(), key: givenKey },
-        fingerprint: await fingerprint({ flags: bound, args: ctx.args }),
-        settings: env.replay,
-        env: env.env,
-        signal: env.signal,
-        keyLabel: label('idempotency-key'),
-      });
-      if ('replay' in opened) {
-        const rec = opened.replay;
-        if (rec.kind === 'error') throw replayedError(rec);
-        return { exitCode: 0, ...(await writeReplayed(rec, cmd, ctx, { mode: env.mode, stdout, stderr }, meta())) };
-      }
-      gate = opened.gate;
-    }
-    if (env.signal.aborted) throw interrupted(env.signal);
-    const hooks = hooksOf(cmd);
-    const call = (fn: (c: RunContext) => unknown) => settle(() => fn(ctx), env.signal, cmd.finishOnSigterm);
-    const postHooks = async () => {
-      for (const h of hooks.post) await call(h);
-    };
-    for (const h of hooks.pre) await call(h);
-    const exitCodeBefore = process.exitCode;
-    // `running` is the handler's own promise: after an interrupt, a late success is still recorded
-    const result = await call((c) => {
-      const r = cmd.run!(c);
-      running = Promise.resolve(r);
-      return r;
-    });
-    const failed = exitCodeSet(exitCodeBefore, result);
-    if (failed) throw failed;
-    // post hooks run before a document is written, so one that fails leaves no success envelope behind;
-    // a stream's run after its last item
-    const streaming = isStream(result) || cmd.output?.kind === 'stream';
-    if (!streaming && hooks.post.length) await postHooks();
-    if (cmd.output?.kind === 'opaque') {
-      if (result instanceof Uint8Array) {
-        if (env.stdout.isTTY === true) {
-          throw new AxError('validation_error', `refusing to write ${result.byteLength} bytes of ${cmd.output.mediaType ?? 'binary data'} to a terminal`, {
-            fix: 'Redirect stdout to a file or a pipe (> out.bin).',
-            context: { reason: 'binary_to_terminal', media_type: cmd.output.mediaType ?? null },
-          });
-        }
-        // bytes are not recorded for replay: a retry with the key runs again (and says so)
-        if (gate) {
-          await gate.release();
-          gate = undefined;
-          ctx.warn(unrecorded(label));
-        }
-        await write(stdout, result);
-      } else {
-        const text = result === undefined || result === null ? '' : typeof result === 'string' ? result : `${JSON.stringify(result)}\n`;
-        if (gate && !(await gate.complete({ exitCode: 0, kind: 'opaque', text }))) ctx.warn(unrecorded(label));
-        await write(stdout, text);
-      }
-      return { exitCode: 0, payload: result, attachments };
-    }
-    if (isStream(result) || cmd.output?.kind === 'stream') {
-      const items: unknown[] | undefined = env.collectItems ? [] : undefined; // only the MCP bridge needs them all
-      const texts: string[] | undefined = gate ? [] : undefined; // what a replay writes again
-      const iterable = (result ?? []) as AsyncIterable<unknown>;
-      const it = (Symbol.asyncIterator in iterable ? iterable : toAsync(iterable as Iterable<unknown>))[Symbol.asyncIterator]();
-      try {
-        for (let n = 1; ; n++) {
-          const step = await raceAbort(it.next(), env.signal);
-          if (step.done) break;
-          items?.push(step.value);
-          texts?.push(JSON.stringify(step.value === undefined ? null : step.value));
-          await write(stdout, env.mode === 'json' ? successLine(step.value, meta()) : renderItem(cmd, step.value, ctx));
-          // A generator that never awaits I/O would starve the event loop: signals and a closed stdout
-          // (EPIPE) could never be noticed. Let the loop turn now and then.
-          if (n % 64 === 0) await new Promise((r) => setImmediate(r));
-          if (env.signal.aborted) throw interrupted(env.signal);
-        }
-      } finally {
-        void it.return?.().catch(() => {}); // let the generator run its finally blocks
-      }
-      const late = exitCodeSet(exitCodeBefore, items);
-      if (late) throw late;
-      await postHooks();
-      if (gate && !(await gate.complete({ exitCode: 0, kind: 'stream', items: texts }))) ctx.warn(unrecorded(label));
-      return { exitCode: 0, items: items ?? [], stream: true, attachments };
-    }
-    // recorded before it is written: once a caller can see the result, a retry replays it
-    if (gate && !(await gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) }))) ctx.warn(unrecorded(label));
-    if (env.mode === 'json') {
-      const writing = write(stdout, successLine(result, meta()));
-      if (writing) await writing;
-    }
-    else {
-      const text = cmd.render ? cmd.render(result, ctx) : renderDefault(result);
-      if (typeof text === 'string') await write(stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
-      if (dryRun) stderr.write(`Dry run: nothing was changed.${would.length ? ` Would: ${would.join('; ')}.` : ''}\n`);
-    }
-    return { exitCode: 0, payload: result, attachments };
-  } catch (e) {
-    let err = toAxError(e);
-    if (err.kind === 'interrupted') err = interruptedFix(err, cmd, replaying, label);
-    if (gate) {
-      if (err.kind === 'interrupted' && running) {
-        // the handler may still finish its work: record a late success so a retry replays it
-        const g = gate;
-        running.then(
-          (v) => void (isStream(v) || (cmd.output?.kind ?? 'data') !== 'data' ? g.release() : g.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(v === undefined ? null : v) })),
-          () => void g.release(),
-        );
-      } else if (err.retryable || err.kind === 'interrupted') await gate.release();
-      else await gate.complete({ exitCode: err.exitCode, kind: 'error', error: err.toJSON() });
-    }
-    throw err;
-  } finally {
-    scope.close();
-  }
 }

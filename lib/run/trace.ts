@@ -63,13 +63,14 @@ export function childEnv(t: RunTrace, base: Record<string, string | undefined>, 
 
 /** The OTLP/HTTP traces URL from the environment, per the OpenTelemetry spec; undefined = no export. */
 export function tracesUrl(env: Record<string, string | undefined>): string | undefined {
+  // the endpoints first: without one nothing is exported, and the two switches need not be read
+  // (every run and every MCP call asks; each read of process.env is a call into the runtime)
+  const signal = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const base = signal ? undefined : env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!signal && !base) return undefined;
   if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return undefined;
   if ((env.OTEL_TRACES_EXPORTER ?? '').trim().toLowerCase() === 'none') return undefined;
-  const signal = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
-  if (signal) return signal;
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  if (!base) return undefined;
-  return `${base.replace(/\/+$/, '')}/v1/traces`;
+  return signal || `${base!.replace(/\/+$/, '')}/v1/traces`;
 }
 
 /** `OTEL_EXPORTER_OTLP_HEADERS` / `…_TRACES_HEADERS`: `k=v,k2=v2`, values percent-decoded. */

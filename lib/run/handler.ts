@@ -1,0 +1,253 @@
+/**
+ * Running a command's handler once its invocation has passed every check (run.ts): the replay gate
+ * of an idempotency key, the run hooks, the handler, and writing what it produced — a document, a
+ * stream of items (NDJSON in json mode) or opaque bytes — per the output contract. Source: SPEC §2;
+ * Cobra's hook order (hooks.ts).
+ *
+ * Shape (issue 14): {@link runHandler} is the path every run and every MCP call takes; the rare
+ * branches (a replayed retry, a stream, opaque output, a failure with a gate open) are functions of
+ * their own, so the hot async function keeps few live values across its awaits (each await saves
+ * them all) and V8 compiles a small function.
+ */
+import { successLine, type SuccessMeta } from '../contract/envelope.ts';
+import type { FlagProvenance } from './provenance.ts';
+import type { Command, RunContext } from '../tree/command.ts';
+import { AxError, toAxError } from '../contract/errors.ts';
+import { camelCase } from '../tree/flags.ts';
+import { flagsOf, injectedInForce, replays } from '../tree/flagset.ts';
+import type { Invocation } from '../parse/parse.ts';
+import { renderDefault } from './render.ts';
+import { isStream, renderItem, toAsync, write, writeReplayed } from './output.ts';
+import { exitCodeSet, interruptedFix, replayedError, unrecorded } from './failures.ts';
+import type { ReplayGate } from './replay.ts';
+import { flagValues } from '../parse/validate.ts';
+import type { ResourceContent } from '../tree/declarations.ts';
+import { hooksOf } from './hooks.ts';
+import { interrupted, raceAbort, settle } from './settle.ts';
+import { createRunContext, type HandlerScope } from './context.ts';
+import type { RunEnv } from './run-env.ts';
+
+/** What a run produced, for callers that need more than the exit code (the MCP bridge). */
+export interface RunOutcome {
+  exitCode: number;
+  /** The payload (success, non-stream). */
+  payload?: unknown;
+  /** Items written (stream). */
+  items?: unknown[];
+  /** Whether the command produced a stream. */
+  stream?: boolean;
+  /** The failure, when exitCode ≠ 0. */
+  error?: AxError;
+  /** Whether help text was printed instead of running. */
+  help?: boolean;
+  /** Declared resources the handler attached (`ctx.attach`), in order, read for their URIs. */
+  attachments?: ResourceContent[];
+}
+
+/** The meta every success envelope of a run starts from. */
+export function baseMeta(env: RunEnv, key: string): SuccessMeta {
+  return { trace_id: env.traceId, span_id: env.spanId, idempotency_key: key };
+}
+
+/**
+ * The replay state of a run that gave an idempotency key to a command that replays: the gate that
+ * holds the key, and the handler's own promise (after an interrupt, a late success is still recorded).
+ */
+interface Replay {
+  gate?: ReplayGate;
+  running?: Promise<unknown>;
+}
+
+type Hooks = ReturnType<typeof hooksOf>;
+
+/**
+ * Runs the handler of a checked invocation (with its hooks and the replay gate of its idempotency
+ * key) and writes its output. Failures are thrown as AxErrors, already recorded for replay.
+ */
+export async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], provenance?: Record<string, FlagProvenance>): Promise<RunOutcome> {
+  const cmd = inv.command;
+  const flags = flagValues(inv);
+  const dryRun = injectedInForce(cmd, 'dry-run') && flags.dryRun === true;
+  const rawKey = injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
+  const givenKey = rawKey.trim() === '' ? '' : rawKey; // opaque: kept as given; blank means none
+  const key = givenKey || env.newKey();
+  const scope = createRunContext(inv, env, warnings, { dryRun, key, givenKey, flags });
+  const meta = (): SuccessMeta => successMeta(env, key, scope, warnings, dryRun, provenance);
+  const replay: Replay | undefined = givenKey !== '' && !dryRun && replays(cmd) ? {} : undefined;
+  try {
+    if (replay) {
+      const replayed = await openReplay(replay, cmd, env, scope, flags, givenKey, meta);
+      if (replayed) return replayed;
+    }
+    if (env.signal.aborted) throw interrupted(env.signal);
+    const ctx = scope.ctx;
+    const hooks = hooksOf(cmd);
+    for (const h of hooks.pre) await settle(() => h(ctx), env.signal, cmd.finishOnSigterm);
+    const exitCodeBefore = process.exitCode;
+    const run = cmd.run!;
+    const result = await settle(
+      replay
+        ? () => {
+            const r = run(ctx);
+            replay.running = Promise.resolve(r);
+            return r;
+          }
+        : () => run(ctx),
+      env.signal,
+      cmd.finishOnSigterm,
+    );
+    const failed = exitCodeSet(exitCodeBefore, result);
+    if (failed) throw failed;
+    // post hooks run before a document is written, so one that fails leaves no success envelope behind;
+    // a stream's run after its last item
+    const kind = cmd.output?.kind;
+    const streaming = kind === 'stream' || isStream(result);
+    if (!streaming && hooks.post.length) await postHooks(hooks, ctx, env, cmd);
+    if (kind === 'opaque') return await writeOpaque(result, replay, cmd, env, scope);
+    if (streaming) return await writeStream(result, replay, exitCodeBefore, hooks, cmd, env, scope, meta);
+    // recorded before it is written: once a caller can see the result, a retry replays it
+    if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) }))) ctx.warn(unrecorded(scope.label));
+    if (env.mode === 'json') {
+      const writing = write(scope.stdout, successLine(result, meta()));
+      if (writing) await writing;
+    } else await writeHuman(result, dryRun, cmd, scope);
+    return { exitCode: 0, payload: result, attachments: scope.attachments };
+  } catch (e) {
+    throw await failure(e, cmd, replay, scope.label);
+  } finally {
+    scope.close();
+  }
+}
+
+/** The meta of this run's success envelope(s), as the run stands when it is written. */
+function successMeta(env: RunEnv, key: string, scope: HandlerScope, warnings: string[], dryRun: boolean, provenance: Record<string, FlagProvenance> | undefined): SuccessMeta {
+  const m = baseMeta(env, key);
+  if (scope.attachments.length) m.attached = scope.attachments.map((a) => a.uri);
+  if (dryRun) m.dry_run = true;
+  if (warnings.length) m.warnings = [...warnings];
+  if (scope.would.length) m.would = [...scope.would];
+  if (provenance) m.provenance = provenance;
+  return m;
+}
+
+/** The post-run hooks (postRun, then the persistent ones), each raced against the run's signal like the handler. */
+async function postHooks(hooks: Hooks, ctx: RunContext, env: RunEnv, cmd: Command): Promise<void> {
+  for (const h of hooks.post) await settle(() => h(ctx), env.signal, cmd.finishOnSigterm);
+}
+
+/**
+ * Opens the replay gate of the run's idempotency key. @returns the outcome of a recorded run written
+ * again (a replayed retry), or undefined with `replay.gate` set (this run holds the key).
+ * @throws the recorded failure of a replayed retry; the gate's errors (conflict, in progress).
+ */
+async function openReplay(replay: Replay, cmd: Command, env: RunEnv, scope: HandlerScope, flags: Record<string, unknown>, givenKey: string, meta: () => SuccessMeta): Promise<RunOutcome | undefined> {
+  const { openGate, fingerprint } = await import('./replay.ts');
+  const builtin = [...flagsOf(cmd).values()].filter((f) => f.builtin).map((f) => camelCase(f.name));
+  const bound = Object.fromEntries(Object.entries(flags).filter(([k]) => !builtin.includes(k)));
+  const opened = await openGate({
+    scope: { program: env.root.name, command: cmd.commandPath(), key: givenKey },
+    fingerprint: await fingerprint({ flags: bound, args: scope.ctx.args }),
+    settings: env.replay,
+    env: env.env,
+    signal: env.signal,
+    keyLabel: scope.label('idempotency-key'),
+  });
+  if ('replay' in opened) {
+    const rec = opened.replay;
+    if (rec.kind === 'error') throw replayedError(rec);
+    return { exitCode: 0, ...(await writeReplayed(rec, cmd, scope.ctx, { mode: env.mode, stdout: scope.stdout, stderr: scope.stderr }, meta())) };
+  }
+  replay.gate = opened.gate;
+  return undefined;
+}
+
+/** Human mode: the command's `render`, else the default rendering; a dry run says so on stderr. */
+async function writeHuman(result: unknown, dryRun: boolean, cmd: Command, scope: HandlerScope): Promise<void> {
+  const text = cmd.render ? cmd.render(result, scope.ctx) : renderDefault(result);
+  if (typeof text === 'string') await write(scope.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  if (dryRun) scope.stderr.write(`Dry run: nothing was changed.${scope.would.length ? ` Would: ${scope.would.join('; ')}.` : ''}\n`);
+}
+
+/**
+ * An opaque command's output: bytes as they are (never to a terminal; not recorded for replay, so a
+ * retry with the key runs again and says so), anything else as text.
+ * @throws AxError validation_error (reason binary_to_terminal) for bytes to a terminal.
+ */
+async function writeOpaque(result: unknown, replay: Replay | undefined, cmd: Command, env: RunEnv, scope: HandlerScope): Promise<RunOutcome> {
+  const output = cmd.output!;
+  if (result instanceof Uint8Array) {
+    if (env.stdout.isTTY === true) {
+      throw new AxError('validation_error', `refusing to write ${result.byteLength} bytes of ${output.mediaType ?? 'binary data'} to a terminal`, {
+        fix: 'Redirect stdout to a file or a pipe (> out.bin).',
+        context: { reason: 'binary_to_terminal', media_type: output.mediaType ?? null },
+      });
+    }
+    if (replay?.gate) {
+      await replay.gate.release();
+      replay.gate = undefined;
+      scope.ctx.warn(unrecorded(scope.label));
+    }
+    await write(scope.stdout, result);
+  } else {
+    const text = result === undefined || result === null ? '' : typeof result === 'string' ? result : `${JSON.stringify(result)}\n`;
+    if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'opaque', text }))) scope.ctx.warn(unrecorded(scope.label));
+    await write(scope.stdout, text);
+  }
+  return { exitCode: 0, payload: result, attachments: scope.attachments };
+}
+
+/**
+ * A stream's items, each written as it comes (an envelope line in json mode, the item's text in
+ * human mode), raced against the run's signal; then the post hooks, and the record for replay.
+ */
+async function writeStream(result: unknown, replay: Replay | undefined, exitCodeBefore: typeof process.exitCode, hooks: Hooks, cmd: Command, env: RunEnv, scope: HandlerScope, meta: () => SuccessMeta): Promise<RunOutcome> {
+  const gate = replay?.gate;
+  const ctx = scope.ctx;
+  const items: unknown[] | undefined = env.collectItems ? [] : undefined; // only the MCP bridge needs them all
+  const texts: string[] | undefined = gate ? [] : undefined; // what a replay writes again
+  const iterable = (result ?? []) as AsyncIterable<unknown>;
+  const it = (Symbol.asyncIterator in iterable ? iterable : toAsync(iterable as Iterable<unknown>))[Symbol.asyncIterator]();
+  try {
+    for (let n = 1; ; n++) {
+      const step = await raceAbort(it.next(), env.signal);
+      if (step.done) break;
+      items?.push(step.value);
+      texts?.push(JSON.stringify(step.value === undefined ? null : step.value));
+      await write(scope.stdout, env.mode === 'json' ? successLine(step.value, meta()) : renderItem(cmd, step.value, ctx));
+      // A generator that never awaits I/O would starve the event loop: signals and a closed stdout
+      // (EPIPE) could never be noticed. Let the loop turn now and then.
+      if (n % 64 === 0) await new Promise((r) => setImmediate(r));
+      if (env.signal.aborted) throw interrupted(env.signal);
+    }
+  } finally {
+    void it.return?.().catch(() => {}); // let the generator run its finally blocks
+  }
+  const late = exitCodeSet(exitCodeBefore, items);
+  if (late) throw late;
+  await postHooks(hooks, ctx, env, cmd);
+  if (gate && !(await gate.complete({ exitCode: 0, kind: 'stream', items: texts }))) ctx.warn(unrecorded(scope.label));
+  return { exitCode: 0, items: items ?? [], stream: true, attachments: scope.attachments };
+}
+
+/**
+ * The run's failure as the AxError to report, after recording it for replay: a retryable or
+ * interrupted failure releases the key (a late success of an interrupted handler is still
+ * recorded), any other is recorded so a retry gets the same error.
+ */
+async function failure(e: unknown, cmd: Command, replay: Replay | undefined, label: (name: string) => string): Promise<AxError> {
+  let err = toAxError(e);
+  if (err.kind === 'interrupted') err = interruptedFix(err, cmd, replay !== undefined, label);
+  const gate = replay?.gate;
+  if (gate) {
+    const running = replay.running;
+    if (err.kind === 'interrupted' && running) {
+      // the handler may still finish its work: record a late success so a retry replays it
+      running.then(
+        (v) => void (isStream(v) || (cmd.output?.kind ?? 'data') !== 'data' ? gate.release() : gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(v === undefined ? null : v) })),
+        () => void gate.release(),
+      );
+    } else if (err.retryable || err.kind === 'interrupted') await gate.release();
+    else await gate.complete({ exitCode: err.exitCode, kind: 'error', error: err.toJSON() });
+  }
+  return err;
+}
