@@ -13,6 +13,7 @@
 //   AX_CODE_CACHE=0    run the bundle without the code cache (neither read nor written)
 //   AX_PRECOMPUTED=0   never answer from the precomputed answers or a schema manifest
 //   AX_SCHEMA_NO_OPT=0 a bare `__schema` keeps V8's optimizing compiler on (see run())
+//   AX_MCP_EARLY=0     a bare `mcp-server` starts its server process only when the program asks (see earlyServer())
 'use strict';
 const CONFIG = /*@CONFIG@*/ { main: 'main.js', hash: '', size: 0, name: 'program', answers: null };
 const fs = require('fs');
@@ -262,7 +263,105 @@ function run() {
     });
   }
   const m = { exports: {}, id: file, filename: file, loaded: false, children: [], paths: module.paths };
-  compile(file, '').call(m.exports, m.exports, requireFrom(__dirname), m, file, __dirname);
+  const program = compile(file, '');
+  const runProgram = () => program.call(m.exports, m.exports, requireFrom(__dirname), m, file, __dirname);
+  // an early server process also loads the MCP runtime while it waits: module code only, which
+  // prints nothing (a failure is left for the program to meet when it requires it)
+  const preload = () => {
+    const runtime = path.join(chunkDir, 'mcp-runtime.js');
+    if (!fs.existsSync(runtime)) return;
+    try {
+      requireFrom(__dirname)('./chunks/mcp-runtime.js');
+    } catch {
+      chunks.delete(runtime);
+      delete require.cache[runtime];
+    }
+  };
+  if (!holdUntilAdopted(runProgram, preload)) runProgram();
 }
 
-if (!precomputed()) run();
+/**
+ * A bare `mcp-server` over pipes (how every MCP client starts a stdio server) becomes a supervisor
+ * that re-executes the program as the server process (mcp/supervise.ts). That process is started
+ * here, before this one compiles and runs the program, so the two start side by side (issue 14:
+ * otherwise the server's own Node start only begins once the supervisor has run the whole program,
+ * ~25 ms later). It is started exactly as superviseStdio would start it, and it waits: its entry
+ * (holdUntilAdopted) compiles the program and loads the MCP runtime, and runs the program only when
+ * this process has run it as far as `mcp-server` (a `go` message, mcp/supervise.ts
+ * startEarlyServer); even then it reports nothing before it has the client's pipes (mcp/runtime.ts),
+ * which superviseStdio passes only once the start-up checks have passed. So a supervisor that fails
+ * a check, is not a supervisor after all (isolateStdio false, HTTP, no mcp-server command) or exits
+ * for any reason leaves no trace of it: it is killed unseen (at once by the program, else when this
+ * process exits). Until adopted it keeps nothing of this process alive.
+ */
+function earlyServer() {
+  const args = process.argv.slice(2);
+  if (args.length !== 1 || args[0] !== 'mcp-server' || env.AX_MCP_WIRE || env.AX_MCP_EARLY === '0') return;
+  if (process.execArgv.some((a) => a === '-e' || a === '--eval' || a === '-p' || a === '--print')) return;
+  try {
+    const i = fs.fstatSync(0);
+    const o = fs.fstatSync(1);
+    if (!(i.isFIFO() || i.isSocket()) || !(o.isFIFO() || o.isSocket())) return; // relayed, not passed: the program starts it
+  } catch {
+    return;
+  }
+  const execArgs = process.execArgv.filter((a) => !/^--(inspect|inspect-brk|inspect-port|debug-port)(=|$)/.test(a));
+  let child;
+  try {
+    child = require('child_process').spawn(process.execPath, [...execArgs, process.argv[1], ...args], {
+      stdio: ['ignore', 2, 'inherit', 'ipc'],
+      env: { ...env, AX_MCP_WIRE: 'ipc', AX_MCP_EARLY: '1' },
+      detached: true,
+    });
+  } catch {
+    return;
+  }
+  const key = Symbol.for('ax-ts.early-server');
+  const drop = () => {
+    if (globalThis[key]?.child !== child) return; // adopted (or already dropped)
+    delete globalThis[key];
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      /* gone */
+    }
+  };
+  child.on('error', drop); // could not be started: the program starts its own
+  // until it is adopted it must not keep this process alive (a failed check exits at once)
+  child.unref();
+  child.channel?.unref();
+  globalThis[key] = { child, drop };
+  process.once('exit', drop);
+}
+
+/**
+ * In a server process started by earlyServer: compile the program and load the MCP runtime now
+ * (`preload`), run the program once the supervisor says `go`, and exit silently if it goes away
+ * first. Messages that arrive with or
+ * after `go` (the client's pipes) are kept for the program (supervise.ts receivePipes).
+ * @returns true when this process is such a server (the program then runs later).
+ */
+function holdUntilAdopted(runProgram, preload) {
+  if (env.AX_MCP_EARLY !== '1' || typeof process.send !== 'function') return false;
+  delete env.AX_MCP_EARLY;
+  const queue = [];
+  let started = false;
+  const onMessage = (m, handle) => {
+    if (!started && m && m.ax === 'go') {
+      started = true;
+      process.off('disconnect', onGone);
+      runProgram();
+    } else queue.push([m, handle]);
+  };
+  const onGone = () => process.exit(0); // the supervisor went away (or dropped us) before adopting us
+  process.on('message', onMessage);
+  process.once('disconnect', onGone);
+  globalThis[Symbol.for('ax-ts.early-wire')] = { queue, stop: () => process.off('message', onMessage) };
+  preload();
+  return true;
+}
+
+if (!precomputed()) {
+  earlyServer();
+  run();
+}

@@ -126,9 +126,10 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
  * runtime in this process. @throws AxError on a failed start-up check or a failed server process.
  */
 async function startServer(root: Command, settings: ServeSettings, signal: AbortSignal): Promise<void> {
+  const supervision = await import('./supervise.ts');
   if (settings.transport === 'stdio' && settings.isolate !== false) {
-    const supervision = await import('./supervise.ts');
     if (!process.env[supervision.WIRE_ENV] && supervision.canSupervise()) {
+      supervision.startEarlyServer(); // a server process started by the entry runs alongside these checks
       const { checkStartup, checkTree } = await import('./startup.ts');
       checkStartup(root, settings); // fail closed here, exit 2, before the server process starts
       checkTree(root);
@@ -138,6 +139,7 @@ async function startServer(root: Command, settings: ServeSettings, signal: Abort
       return supervision.superviseStdio(signal);
     }
   }
+  supervision.dropEarlyServer(); // the server runs in this process: no other is needed
   const { runServer } = await import('./runtime.ts');
   await runServer(root, settings, signal);
 }

@@ -16,11 +16,20 @@ export { checkStartup, isLoopback, isWildcard, loopbackSpelling, MAX_INSTRUCTION
  * for both). @throws AxError on startup failure (nothing was opened).
  */
 export async function runServer(root: Command, s: ServeSettings, signal: AbortSignal): Promise<void> {
-  const where = checkStartup(root, s);
-  const model = buildModel(root);
+  // A supervised server process reports nothing before it has its wire: one the entry started early
+  // (.ci/loader.cjs) runs alongside the supervisor's own checks, which send the wire only if they pass
+  // (otherwise this process is killed unseen). The checks' verdict waits for the wire.
+  let checked: { where: ReturnType<typeof checkStartup>; model: ReturnType<typeof buildModel> } | { failed: unknown };
+  try {
+    checked = { where: checkStartup(root, s), model: buildModel(root) };
+  } catch (e) {
+    checked = { failed: e };
+  }
   const log = s.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const supervision = s.transport === 'stdio' ? await import('./supervise.ts') : undefined;
   const wire = await supervision?.takeWire(s.env);
+  if ('failed' in checked) throw checked.failed;
+  const { where, model } = checked;
   if (!wire) for (const line of exclusionWarnings(root)) log(line); // once: not again in the supervised server process
   const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log, presets: s.presets, dryRun: s.dryRun, idempotencyStore: s.idempotencyStore, idempotencyTtlMs: s.idempotencyTtlMs };
   if (supervision) {

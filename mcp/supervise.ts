@@ -16,7 +16,10 @@
  * through a `child_process` function captured before the server started, and `process.stdout.end()`
  * all land on stderr. The supervisor forwards SIGTERM/SIGINT as SIGTERM and exits when the server
  * does; the server stops when the supervisor is gone (it watches its parent pid). Start-up cost: one
- * more Node start (docs/performance.md).
+ * more Node start (docs/performance.md), mostly hidden for a bundled program: for a bare
+ * `mcp-server` over pipes its entry (.ci/loader.cjs) starts the server process at once, beside this
+ * one, and {@link superviseStdio} adopts it instead of spawning another; it runs the program when
+ * told `go` ({@link startEarlyServer}) and reports nothing before the pipes reach it (runtime.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -115,9 +118,58 @@ function receivePipes(): Promise<Wire> {
       output.on('error', () => {}); // nobody reads the answers any more: nothing to tell
       resolve({ input, output, parentPid });
     };
+    // a server process the entry started early (.ci/loader.cjs) may have received them already
+    const early = (globalThis as Record<symbol, unknown>)[EARLY_WIRE] as { queue: [unknown, unknown][]; stop: () => void } | undefined;
+    if (early) {
+      delete (globalThis as Record<symbol, unknown>)[EARLY_WIRE];
+      early.stop();
+    }
     process.on('message', onMessage);
     process.once('disconnect', onGone);
+    for (const [m, handle] of early?.queue ?? []) onMessage(m, handle);
   });
+}
+
+/** Where the entry keeps the server process it started early (.ci/loader.cjs earlyServer). */
+const EARLY_SERVER = Symbol.for('ax-ts.early-server');
+/** Where the early server process's entry keeps the messages that came with its `go` (holdUntilAdopted). */
+const EARLY_WIRE = Symbol.for('ax-ts.early-wire');
+
+/** The server process the entry started early, taken (no one else can adopt it); undefined if none. */
+function takeEarlyServer(): ChildProcess | undefined {
+  const early = (globalThis as Record<symbol, unknown>)[EARLY_SERVER] as { child: ChildProcess; drop: () => void } | undefined;
+  if (!early) return undefined;
+  delete (globalThis as Record<symbol, unknown>)[EARLY_SERVER];
+  // the entry let go of it until now; from here it keeps this process alive, like one spawned here
+  early.child.ref();
+  (early.child.channel as { ref?: () => void } | null | undefined)?.ref?.();
+  return early.child;
+}
+
+/**
+ * Lets the server process the entry started early run the program now, in parallel with this
+ * supervisor's start-up checks: it can get no further than waiting for the client's pipes (runtime.ts
+ * takes the wire before it reports any check), which only {@link superviseStdio} sends, once the
+ * checks have passed; otherwise it is killed unseen when this process exits.
+ */
+export function startEarlyServer(): void {
+  const early = (globalThis as Record<symbol, unknown>)[EARLY_SERVER] as { child: ChildProcess; started?: boolean } | undefined;
+  if (!early || early.started) return;
+  early.started = true;
+  try {
+    early.child.send({ ax: 'go' });
+  } catch {
+    /* gone: superviseStdio sees it */
+  }
+}
+
+/**
+ * Kills the server process the entry started early, unseen (it has run nothing of the program yet):
+ * for a `mcp-server` that does not supervise (in-process, HTTP) or supervises through a relay.
+ */
+export function dropEarlyServer(): void {
+  const early = (globalThis as Record<symbol, unknown>)[EARLY_SERVER] as { drop: () => void } | undefined;
+  early?.drop();
 }
 
 /** The pipe handle (libuv `uv_pipe_t`: a pipe, FIFO or Unix socket) behind a std stream, if it has one. */
@@ -141,20 +193,29 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
   let relay: Awaited<ReturnType<typeof openRelay>> | undefined;
   const wireEnv: Record<string, string> = { [WIRE_ENV]: PASSED };
   if (!pass) {
+    dropEarlyServer();
     relay = await openRelay();
     wireEnv[WIRE_ENV] = relay.path;
     wireEnv[WIRE_TOKEN_ENV] = relay.token;
   }
+  // passed pipes: the server process the entry started alongside this one (.ci/loader.cjs), started
+  // the same way as here, when there is one (told `go` by now, or here)
+  if (pass) startEarlyServer();
+  const early = pass ? takeEarlyServer() : undefined;
   const args = [...process.execArgv.filter((a) => !SKIP_EXEC_ARG.test(a)), process.argv[1]!, ...process.argv.slice(2)];
-  const child: ChildProcess = spawn(process.execPath, args, {
-    stdio: ['ignore', 2, 'inherit', ...(pass ? (['ipc'] as const) : [])],
-    env: { ...process.env, ...wireEnv },
-    detached: true, // its own process group: a terminal's Ctrl-C reaches it once, through us, as SIGTERM
-  });
+  const child: ChildProcess =
+    early ??
+    spawn(process.execPath, args, {
+      stdio: ['ignore', 2, 'inherit', ...(pass ? (['ipc'] as const) : [])],
+      env: { ...process.env, ...wireEnv },
+      detached: true, // its own process group: a terminal's Ctrl-C reaches it once, through us, as SIGTERM
+    });
   const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, sig: child.signalCode }); // an early one that is gone already
     child.once('exit', (code, sig) => resolve({ code, sig }));
     child.once('error', () => resolve({ code: null, sig: null }));
   });
+
   let forwarded = false;
   const forward = () => {
     if (forwarded) return;
