@@ -13,7 +13,7 @@
 //   AX_CODE_CACHE=0    run the bundle without the code cache (neither read nor written)
 //   AX_PRECOMPUTED=0   never answer from the precomputed answers or a schema manifest
 //   AX_SCHEMA_NO_OPT=0 a bare `__schema` keeps V8's optimizing compiler on (see run())
-//   AX_MCP_EARLY=0     a bare `mcp-server` starts its server process only when the program asks (see earlyServer())
+//   AX_MCP_EARLY=0     a bare `mcp-server`'s server process is started by the program, not here (see earlyServer())
 'use strict';
 const CONFIG = /*@CONFIG@*/ { main: 'main.js', hash: '', size: 0, name: 'program', answers: null };
 const fs = require('fs');
@@ -305,6 +305,7 @@ function earlyServer() {
   } catch {
     return;
   }
+  // the Node options superviseStdio passes on (its SKIP_EXEC_ARG: a debugger port cannot be taken twice)
   const execArgs = process.execArgv.filter((a) => !/^--(inspect|inspect-brk|inspect-port|debug-port)(=|$)/.test(a));
   let child;
   try {
@@ -337,8 +338,7 @@ function earlyServer() {
 /**
  * In a server process started by earlyServer: compile the program and load the MCP runtime now
  * (`preload`), run the program once the supervisor says `go`, and exit silently if it goes away
- * first. Messages that arrive with or
- * after `go` (the client's pipes) are kept for the program (supervise.ts receivePipes).
+ * first. Every other message (the client's pipes) is kept for the program (supervise.ts receivePipes).
  * @returns true when this process is such a server (the program then runs later).
  */
 function holdUntilAdopted(runProgram, preload) {

@@ -135,9 +135,22 @@ const EARLY_SERVER = Symbol.for('ax-ts.early-server');
 /** Where the early server process's entry keeps the messages that came with its `go` (holdUntilAdopted). */
 const EARLY_WIRE = Symbol.for('ax-ts.early-wire');
 
+/** The entry's record of the server process it started early: the process, and how to kill it unseen. */
+interface EarlyServer {
+  child: ChildProcess;
+  drop(): void;
+  /** Whether it was told `go`. */
+  started?: boolean;
+}
+
+/** The early server process's record, if the entry started one and nobody has taken or dropped it. */
+function earlyServer(): EarlyServer | undefined {
+  return (globalThis as Record<symbol, unknown>)[EARLY_SERVER] as EarlyServer | undefined;
+}
+
 /** The server process the entry started early, taken (no one else can adopt it); undefined if none. */
 function takeEarlyServer(): ChildProcess | undefined {
-  const early = (globalThis as Record<symbol, unknown>)[EARLY_SERVER] as { child: ChildProcess; drop: () => void } | undefined;
+  const early = earlyServer();
   if (!early) return undefined;
   delete (globalThis as Record<symbol, unknown>)[EARLY_SERVER];
   // the entry let go of it until now; from here it keeps this process alive, like one spawned here
@@ -153,7 +166,7 @@ function takeEarlyServer(): ChildProcess | undefined {
  * checks have passed; otherwise it is killed unseen when this process exits.
  */
 export function startEarlyServer(): void {
-  const early = (globalThis as Record<symbol, unknown>)[EARLY_SERVER] as { child: ChildProcess; started?: boolean } | undefined;
+  const early = earlyServer();
   if (!early || early.started) return;
   early.started = true;
   try {
@@ -164,12 +177,12 @@ export function startEarlyServer(): void {
 }
 
 /**
- * Kills the server process the entry started early, unseen (it has run nothing of the program yet):
- * for a `mcp-server` that does not supervise (in-process, HTTP) or supervises through a relay.
+ * Kills the server process the entry started early, unseen (it has reported nothing: before it has
+ * the client's pipes it cannot): for a `mcp-server` that does not supervise (in-process, HTTP) or
+ * supervises through a relay.
  */
 export function dropEarlyServer(): void {
-  const early = (globalThis as Record<symbol, unknown>)[EARLY_SERVER] as { drop: () => void } | undefined;
-  early?.drop();
+  earlyServer()?.drop();
 }
 
 /** The pipe handle (libuv `uv_pipe_t`: a pipe, FIFO or Unix socket) behind a std stream, if it has one. */
@@ -215,7 +228,6 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
     child.once('exit', (code, sig) => resolve({ code, sig }));
     child.once('error', () => resolve({ code: null, sig: null }));
   });
-
   let forwarded = false;
   const forward = () => {
     if (forwarded) return;

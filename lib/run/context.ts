@@ -56,7 +56,8 @@ interface RunState {
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
   readonly label: (name: string) => string;
-  closed: boolean;
+  /** Whether the run has ended (then writes, progress and log calls do nothing); shared with its streams. */
+  readonly gate: { closed: boolean };
   /** The members built so far, by name. */
   readonly built: Record<string, unknown>;
   ask?: AskScope;
@@ -90,24 +91,10 @@ class GuardedStream implements OutputStream {
  */
 export function createRunContext(inv: Invocation, env: RunEnv, warnings: string[], state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> }): HandlerScope {
   const { dryRun, key, givenKey, flags } = state;
-  const s: RunState = {
-    inv,
-    env,
-    warnings,
-    would: [],
-    attachments: [],
-    dryRun,
-    stdout: undefined as unknown as OutputStream,
-    stderr: undefined as unknown as OutputStream,
-    label: (n: string) => flagLabel(inv, n),
-    closed: false,
-    built: {},
-    ask: undefined,
-  };
-  const stdout = new GuardedStream(env.stdout, s);
-  const stderr = new GuardedStream(env.stderr, s);
-  (s as { stdout: OutputStream }).stdout = stdout;
-  (s as { stderr: OutputStream }).stderr = stderr;
+  const gate = { closed: false };
+  const stdout = new GuardedStream(env.stdout, gate);
+  const stderr = new GuardedStream(env.stderr, gate);
+  const s: RunState = { inv, env, warnings, would: [], attachments: [], dryRun, stdout, stderr, label: (n: string) => flagLabel(inv, n), gate, built: {}, ask: undefined };
   const own: Pick<RunContext, DataKey> & { __proto__: object } & WithState = {
     __proto__: CONTEXT_PROTOTYPE,
     [STATE]: s,
@@ -134,7 +121,7 @@ export function createRunContext(inv: Invocation, env: RunEnv, warnings: string[
     label: s.label,
     would: s.would,
     attachments: s.attachments,
-    close: () => void (s.closed = true),
+    close: () => void (gate.closed = true),
   };
 }
 
@@ -146,21 +133,21 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
   stdin: (s) => s.env.stdin(),
   stdinIsTTY: (s) => s.env.stdinIsTTY(),
   version: (s) => s.env.version(),
-  logger: (s) => runLogger(s.inv.command, s.env, s.stderr, () => s.closed),
+  logger: (s) => runLogger(s.inv.command, s.env, s.stderr, () => s.gate.closed),
   traceparent: (s) => traceparentOf(s.env.trace),
   changed: (s) => (n) => s.inv.values.has(n),
   childEnv: (s) => (extra) => childEnv(s.env.trace, s.env.env, extra),
   progress: (s) => (done, total, message) => {
-    if (!s.closed) s.env.onProgress?.(done, total, message);
+    if (!s.gate.closed) s.env.onProgress?.(done, total, message);
   },
   log: (s) => (m) => {
     s.stderr.write(`${m}\n`);
-    if (!s.closed) s.env.onLog?.('info', m);
+    if (!s.gate.closed) s.env.onLog?.('info', m);
   },
   warn: (s) => (m) => {
     s.warnings.push(m);
     s.stderr.write(`${m}\n`);
-    if (!s.closed) s.env.onLog?.('warning', m);
+    if (!s.gate.closed) s.env.onLog?.('warning', m);
   },
   guard: (s) => (description) => {
     if (s.dryRun) s.would.push(description);
@@ -181,7 +168,7 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
   attach: (s) => (uri) => {
     const found = typeof uri === 'string' ? readDeclared(declarations(s.env.root).resources.map((r) => r.decl), uri) : undefined;
     if (!found) throw new TypeError(`ctx.attach: no declared resource has the URI ${JSON.stringify(uri)} (declare it with declareResource)`);
-    if (!s.closed) s.attachments.push(found);
+    if (!s.gate.closed) s.attachments.push(found);
   },
   fail: () => (kind: string, message: string, options?: AxErrorOptions) => new AxError(kind, message, options),
   flagLabel: (s) => s.label,
