@@ -283,9 +283,9 @@ function run() {
 /**
  * A bare `mcp-server` over pipes (how every MCP client starts a stdio server) becomes a supervisor
  * that re-executes the program as the server process (mcp/supervise.ts). That process is started
- * here, before this one compiles and runs the program, so the two start side by side (issue 14:
- * otherwise the server's own Node start only begins once the supervisor has run the whole program,
- * ~25 ms later). It is started exactly as superviseStdio would start it, and it waits: its entry
+ * here, before this one compiles and runs the program, so its start overlaps the supervisor's run
+ * of the program as far as `mcp-server` (issue 14: 3–7 ms of spawn → initialize; the supervisor's
+ * own Node start cannot be overlapped). It is started exactly as superviseStdio would start it, and it waits: its entry
  * (holdUntilAdopted) compiles the program and loads the MCP runtime, and runs the program only when
  * this process has run it as far as `mcp-server` (a `go` message, mcp/supervise.ts
  * startEarlyServer); even then it reports nothing before it has the client's pipes (mcp/runtime.ts),

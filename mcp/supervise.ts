@@ -16,7 +16,7 @@
  * through a `child_process` function captured before the server started, and `process.stdout.end()`
  * all land on stderr. The supervisor forwards SIGTERM/SIGINT as SIGTERM and exits when the server
  * does; the server stops when the supervisor is gone (it watches its parent pid). Start-up cost: one
- * more Node start (docs/performance.md), mostly hidden for a bundled program: for a bare
+ * more Node start (docs/performance.md), a few milliseconds less for a bundled program: for a bare
  * `mcp-server` over pipes its entry (.ci/loader.cjs) starts the server process at once, beside this
  * one, and {@link superviseStdio} adopts it instead of spawning another; it runs the program when
  * told `go` ({@link startEarlyServer}) and reports nothing before the pipes reach it (runtime.ts).
