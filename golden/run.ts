@@ -76,7 +76,8 @@ export function nodeCommand(entry: string): string[] {
   return /\.[mc]?ts$/.test(entry) ? [process.execPath, '--import', 'tsx', entry] : [process.execPath, entry];
 }
 
-function captureStream(isTTY: boolean): { write(s: string): boolean; isTTY: boolean; text(): string } {
+/** A string-capturing output stream (what an in-process run writes to; also used by the test helpers). */
+export function captureStream(isTTY = false): { write(s: string): boolean; isTTY: boolean; text(): string } {
   let buf = '';
   return {
     write(s: string) {

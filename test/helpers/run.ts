@@ -4,6 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { execute, type Command, type ExecuteOptions, type IdempotencyStore } from '../../lib/index.ts';
+import { captureStream } from '../../golden/run.ts';
 
 /** Options of {@link runCli}; anything not set is isolated from the real process. */
 export interface RunCliOptions {
@@ -31,18 +32,8 @@ export interface CliResult {
   stderr: string;
 }
 
-/** A string-capturing output stream. */
-export function captureStream(isTTY = false): { write(s: string): boolean; isTTY: boolean; text(): string } {
-  let buf = '';
-  return {
-    write(s: string) {
-      buf += s;
-      return true;
-    },
-    isTTY,
-    text: () => buf,
-  };
-}
+/** A string-capturing output stream: the golden helper's (golden/run.ts). */
+export { captureStream };
 
 /** Runs `root` with `args` through `execute` and returns the exit code and both streams. */
 export async function runCli(root: Command, args: readonly string[], opts: RunCliOptions = {}): Promise<CliResult> {
