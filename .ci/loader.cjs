@@ -13,7 +13,9 @@
 //   AX_CODE_CACHE=0    run the bundle without the code cache (neither read nor written)
 //   AX_PRECOMPUTED=0   never answer from the precomputed answers or a schema manifest
 //   AX_SCHEMA_NO_OPT=0 a bare `__schema` keeps V8's optimizing compiler on (see run())
-//   AX_MCP_EARLY=0     a bare `mcp-server`'s server process is started by the program, not here (see earlyServer())
+//   AX_MCP_IN_PLACE=0  a bare `mcp-server` over pipes is served by a server process of its own (the
+//                      supervisor of mcp/supervise.ts), not by this process (see serveInPlace())
+//   AX_MCP_EARLY=0     that server process is started by the program, not here (see earlyServer())
 'use strict';
 const CONFIG = /*@CONFIG@*/ { main: 'main.js', hash: '', size: 0, name: 'program', answers: null };
 const fs = require('fs');
@@ -280,6 +282,160 @@ function run() {
   if (!holdUntilAdopted(runProgram, preload)) runProgram();
 }
 
+/** The global record through which mcp/supervise.ts takes the wire serveInPlace() set up. */
+const IN_PLACE = Symbol.for('ax-ts.stdio-in-place');
+
+/**
+ * A bare `mcp-server` over pipes or sockets (how every MCP client starts a stdio server) is served
+ * by this very process, with the protocol out of reach of everything else that runs in it (issue
+ * 14: the supervisor's second Node start was most of the start-up cost over a plain SDK server).
+ * Node has no dup2, but a descriptor closed and opened again takes the lowest free number, and at
+ * this point nothing else in the process opens descriptors (this is the first code that runs), so:
+ * 1. the client's two streams get descriptors of their own: kernel pipes are opened again through
+ *    /proc/self/fd; sockets (what Node's `spawn` gives a child) cannot be, so a short-lived helper
+ *    process (this entry, handBack()) inherits them and sends them back over an IPC channel. Both
+ *    ways they are new descriptors opened close-on-exec: no child of this process inherits them.
+ * 2. fd 0 becomes /dev/null, and fd 1 stderr: opened again through /proc/self/fd/2 when stderr is a
+ *    pipe or a character device (a terminal, /dev/null); when it is a socket, fd 1 is a socketpair
+ *    to a `cat` that copies its bytes to stderr (a regular file, whose offset a second open would
+ *    not share, or no /proc or no cat: not served in place, the supervisor does it).
+ * So console.log, fs.writeSync(1), /dev/stdout, children with inherited stdio all land on stderr,
+ * as under the supervisor, and the program runs once. mcp/supervise.ts (takeWire) takes the wire;
+ * a run that never serves (a failed check, an unknown command) leaves it untaken and exits as usual.
+ * @returns true when this process now serves in place (its fd 0 and 1 are no longer the client's).
+ */
+function serveInPlace() {
+  const args = process.argv.slice(2);
+  if (args.length !== 1 || args[0] !== 'mcp-server' || env.AX_MCP_WIRE || env.AX_MCP_IN_PLACE === '0') return false;
+  if (process.execArgv.some((a) => a === '-e' || a === '--eval' || a === '-p' || a === '--print')) return false;
+  let i, o, e;
+  try {
+    i = fs.fstatSync(0);
+    o = fs.fstatSync(1);
+    e = fs.fstatSync(2);
+  } catch {
+    return false;
+  }
+  if (!(i.isFIFO() || i.isSocket()) || !(o.isFIFO() || o.isSocket())) return false;
+  const reopen = e.isFIFO() || e.isCharacterDevice();
+  const cat = !reopen && e.isSocket() ? ['/bin/cat', '/usr/bin/cat'].find((p) => fs.existsSync(p)) : undefined;
+  if (!reopen && !cat) return false;
+  const opened = [];
+  const undo = () => {
+    for (const fd of opened) fs.closeSync(fd);
+    return false;
+  };
+  try {
+    if (reopen) opened.push(fs.openSync('/proc/self/fd/2', 'w')); // proves that step 2 can open it
+    if (i.isFIFO() && o.isFIFO()) {
+      opened.push(fs.openSync('/proc/self/fd/0', fs.constants.O_RDONLY | fs.constants.O_NONBLOCK));
+      opened.push(fs.openSync('/proc/self/fd/1', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+    }
+  } catch {
+    return undo();
+  }
+  let wire;
+  if (opened.length === (reopen ? 3 : 2)) {
+    const [output, input] = [opened.pop(), opened.pop()];
+    wire = Promise.resolve({ input, output });
+  } else {
+    try {
+      wire = handedBack();
+    } catch {
+      return undo();
+    }
+  }
+  if (reopen) fs.closeSync(opened.pop());
+  // from here on the client's fd 0 and 1 are held elsewhere (the descriptors above, or the helper)
+  const fail = (what) => {
+    fs.writeSync(2, `mcp-server: cannot take the client's pipes in place (${what}); start it with AX_MCP_IN_PLACE=0\n`);
+    process.exit(1);
+  };
+  fs.closeSync(0);
+  if (fs.openSync('/dev/null', 'r') !== 0) fail('fd 0 was taken');
+  fs.closeSync(1);
+  if (reopen) {
+    if (fs.openSync('/proc/self/fd/2', 'w') !== 1) fail('fd 1 was taken');
+  } else {
+    // the parent end of the socketpair libuv makes for the child's stdin takes the lowest free number
+    const relay = require('child_process').spawn(cat, [], { stdio: ['pipe', 2, 'ignore'], detached: true });
+    if (relay.stdin?._handle?.fd !== 1) fail('fd 1 was taken');
+    relay.unref();
+    relay.stdin.unref?.();
+    relay.on('error', () => {});
+    relay.stdin.on('error', () => {}); // never written through this stream; writes to fd 1 see their own errors
+    globalThis[Symbol.for('ax-ts.stdio-relay')] = relay; // the stream holds fd 1: keep it alive
+  }
+  wire.catch(() => {}); // seen by whoever takes it
+  globalThis[IN_PLACE] = { take: () => (wire.ref?.(), wire) };
+  return true;
+}
+
+/**
+ * Starts the helper that hands the client's stdin and stdout back (handBack()) and returns a promise
+ * of them as raw pipe handles, `{input, output}`. Until taken (the promise's `ref`), the helper keeps
+ * nothing of this process alive. @throws when the helper cannot be spawned.
+ */
+function handedBack() {
+  const helper = require('child_process').spawn(process.execPath, [process.argv[1]], {
+    stdio: [0, 1, 'ignore', 'ipc'],
+    env: { ...env, AX_MCP_HAND_BACK: '1' },
+  });
+  const got = {};
+  let timer;
+  const wire = new Promise((resolve, reject) => {
+    const done = (e) => {
+      clearTimeout(timer);
+      helper.off('message', onMessage);
+      // closed once Node has acknowledged the handles it is delivering (a disconnect inside 'message' breaks that)
+      setImmediate(() => helper.connected && helper.disconnect());
+      if (e) reject(new Error(`the helper process ${e}`));
+      else resolve({ input: got.in, output: got.out });
+    };
+    const onMessage = (m, handle) => {
+      if (m && (m.ax === 'in' || m.ax === 'out') && handle) got[m.ax] = handle;
+      if (got.in && got.out) done();
+    };
+    helper.on('message', onMessage);
+    helper.once('exit', (code, sig) => done(`exited (${sig ?? code}) before it handed the pipes back`));
+    helper.once('error', (err) => done(`could not be started: ${err.message}`));
+    timer = setTimeout(() => done('did not hand the pipes back within 10 s'), 10_000);
+    timer.unref();
+  });
+  helper.unref();
+  helper.channel?.unref();
+  wire.ref = () => {
+    helper.ref();
+    helper.channel?.ref();
+    timer.ref();
+  };
+  return wire;
+}
+
+/**
+ * The helper of serveInPlace(): sends its fd 0 and fd 1 (the client's stdin and stdout, inherited)
+ * back to the process that started it, as raw pipe handles over the IPC channel, one at a time, and
+ * exits when that process lets go of the channel or is gone (10 s at most). Reads and writes nothing
+ * of them.
+ */
+function handBack() {
+  delete env.AX_MCP_HAND_BACK;
+  const parent = process.ppid;
+  const keep = setTimeout(() => process.exit(1), 10_000);
+  process.once('disconnect', () => {
+    clearTimeout(keep);
+    process.exit(0);
+  });
+  // a channel that closes while a handle waits for its acknowledgement emits no 'disconnect'
+  setInterval(() => (!process.connected || process.ppid !== parent) && process.exit(0), 20);
+  const pipe = (stream) => stream._handle; // a Pipe (uv_pipe_t); stdin is never read here
+  try {
+    process.send({ ax: 'in' }, pipe(process.stdin), (e) => (e ? process.exit(1) : process.send({ ax: 'out' }, pipe(process.stdout), (e2) => e2 && process.exit(1))));
+  } catch {
+    process.exit(1);
+  }
+}
+
 /**
  * A bare `mcp-server` over pipes (how every MCP client starts a stdio server) becomes a supervisor
  * that re-executes the program as the server process (mcp/supervise.ts). That process is started
@@ -361,7 +517,8 @@ function holdUntilAdopted(runProgram, preload) {
   return true;
 }
 
-if (!precomputed()) {
-  earlyServer();
+if (env.AX_MCP_HAND_BACK === '1') handBack();
+else if (!precomputed()) {
+  if (!serveInPlace()) earlyServer();
   run();
 }

@@ -38,11 +38,13 @@ export interface McpMountOptions {
   /** How long a recorded outcome replays, ms. Default: the run's, else 24 h. */
   idempotencyTtlMs?: number;
   /**
-   * stdio: serve from a re-executed copy of the program whose fd 1 is stderr, so that nothing in the
-   * process (handlers, libraries, children, `fs.writeSync(1)`) can reach the protocol pipe. Default
-   * true. The program runs a second time with the same arguments and environment, so code before
-   * the server starts runs twice. false: serve in this process, guarding `process.stdout` only
-   * (about one Node start faster).
+   * stdio: nothing in the process (handlers, libraries, children, `fs.writeSync(1)`) can reach the
+   * protocol pipe. Default true. A bundled program started as a bare `mcp-server` over pipes is
+   * served in place (its entry has already given the client's streams descriptors of their own and
+   * made fd 1 stderr: docs/mcp-server.md#stdio); otherwise the server runs in a re-executed copy of
+   * the program whose fd 1 is stderr, and code before the server starts runs twice. false: no
+   * supervisor — served in place as above when the entry did so, else in this process on its own
+   * stdin and stdout, guarding `process.stdout` only (about one Node start faster).
    */
   isolateStdio?: boolean;
 }
@@ -128,7 +130,7 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
 async function startServer(root: Command, settings: ServeSettings, signal: AbortSignal): Promise<void> {
   const supervision = await import('./supervise.ts');
   if (settings.transport === 'stdio' && settings.isolate !== false) {
-    if (!process.env[supervision.WIRE_ENV] && supervision.canSupervise()) {
+    if (!process.env[supervision.WIRE_ENV] && !supervision.servedInPlace() && supervision.canSupervise()) {
       supervision.startEarlyServer(); // a server process started by the entry runs alongside these checks
       const { checkStartup, checkTree } = await import('./startup.ts');
       checkStartup(root, settings); // fail closed here, exit 2, before the server process starts

@@ -27,10 +27,13 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   }
   const log = s.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const supervision = s.transport === 'stdio' ? await import('./supervise.ts') : undefined;
+  // (serving in place, this is the process the client started: a failed check is told at once)
+  if ('failed' in checked && supervision?.servedInPlace()) throw checked.failed;
   const wire = await supervision?.takeWire(s.env);
   if ('failed' in checked) throw checked.failed;
   const { where, model } = checked;
-  if (!wire) for (const line of exclusionWarnings(root)) log(line); // once: not again in the supervised server process
+  // once: not again in a supervised server process (the supervisor has printed them)
+  if (wire?.parentPid === undefined) for (const line of exclusionWarnings(root)) log(line);
   const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log, presets: s.presets, dryRun: s.dryRun, idempotencyStore: s.idempotencyStore, idempotencyTtlMs: s.idempotencyTtlMs };
   if (supervision) {
     const { canSupervise, superviseStdio } = supervision;

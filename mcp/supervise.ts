@@ -57,8 +57,46 @@ export interface Wire {
   input: Socket;
   /** Where JSON-RPC goes (the same socket as `input` when relayed). */
   output: Socket;
-  /** The supervisor's pid: when it changes, the supervisor is gone. */
-  parentPid: number;
+  /**
+   * The supervisor's pid: when it changes, the supervisor is gone. Undefined when this process is
+   * the one the client started, serving in place ({@link servedInPlace}).
+   */
+  parentPid: number | undefined;
+}
+
+/** Where the bundled entry keeps the wire it set up to serve in place (.ci/loader.cjs serveInPlace). */
+const IN_PLACE = Symbol.for('ax-ts.stdio-in-place');
+
+/** The entry's record: `take()` gives the client's stdin and stdout, as descriptors or raw pipe handles. */
+interface InPlace {
+  take(): Promise<{ input: number | object; output: number | object }>;
+}
+
+/**
+ * Whether this process serves stdio in place: the bundled entry (.ci/loader.cjs serveInPlace) has
+ * given the client's stdin and stdout descriptors of their own, opened close-on-exec, and made fd 0
+ * /dev/null and fd 1 stderr, so no supervisor is needed (and none must start: its fd 0 and 1 are no
+ * longer the client's). True until the wire is taken, and after.
+ */
+export function servedInPlace(): boolean {
+  return (globalThis as Record<symbol, unknown>)[IN_PLACE] !== undefined;
+}
+
+/** Takes the in-place wire (see {@link servedInPlace}). @throws AxError internal_error when it cannot be had. */
+async function takeInPlace(record: InPlace): Promise<Wire> {
+  let got: Awaited<ReturnType<InPlace['take']>>;
+  try {
+    got = await record.take();
+  } catch (e) {
+    throw new AxError('internal_error', `mcp-server: the client's pipes could not be taken in place: ${(e as Error).message}`, { fix: 'Start mcp-server again; if it fails again, set AX_MCP_IN_PLACE=0.' });
+  }
+  const open = (x: number | object, readable: boolean) =>
+    new Socket({ ...(typeof x === 'number' ? { fd: x } : { handle: x }), readable, writable: !readable } as ConstructorParameters<typeof Socket>[0]);
+  const input = open(got.input, true);
+  const output = open(got.output, false);
+  input.on('error', () => {}); // a client gone: seen as the end of input
+  output.on('error', () => {}); // nobody reads the answers any more: nothing to tell
+  return { input, output, parentPid: undefined };
 }
 
 /**
@@ -68,6 +106,8 @@ export interface Wire {
  * @throws AxError internal_error when the pipes do not arrive or the socket cannot be reached.
  */
 export async function takeWire(env?: Record<string, string | undefined>): Promise<Wire | undefined> {
+  const inPlace = (globalThis as Record<symbol, unknown>)[IN_PLACE] as InPlace | undefined;
+  if (inPlace) return takeInPlace(inPlace);
   const path = process.env[WIRE_ENV];
   const token = process.env[WIRE_TOKEN_ENV];
   delete process.env[WIRE_ENV];

@@ -1,5 +1,6 @@
 /**
- * The early server process (issue 14): a bundled program run as a bare `mcp-server` over pipes starts
+ * The early server process (issue 14): when it is not served in place (AX_MCP_IN_PLACE=0, or a stderr
+ * that is a regular file: test/mcp-stdio-in-place.test.ts), a bundled program run as a bare `mcp-server` over pipes starts
  * its server process from the entry (.ci/loader.cjs), beside the supervisor, and the supervisor adopts
  * it once its own start-up checks pass. Shown on a built fixture: the server process is the early one
  * (its initial environment says so) and serves calls; its handlers see no AX_MCP_* variable; a failed
@@ -77,19 +78,25 @@ async function handlerAxEnv(client: Client): Promise<string[]> {
 
 const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`;
 
+// served in place is the default (test/mcp-stdio-in-place.test.ts); the early process serves when it is off
+const SUPERVISED = { AX_MCP_IN_PLACE: '0' };
+
 describe('mcp-server: the server process the entry starts early', () => {
   it('serves the calls, is the one the entry started, and its handlers see no AX_MCP_* variable', async () => {
-    await withServer({}, async (client, pid, stderr) => {
+    await withServer(SUPERVISED, async (client, pid, stderr) => {
       const kids = childrenOf(pid);
       expect(kids).toHaveLength(1);
-      expect(initialAxEnv(kids[0]!)).toEqual(['AX_MCP_EARLY=1', 'AX_MCP_WIRE=ipc']);
-      expect(await handlerAxEnv(client)).toEqual([]);
+      expect(initialAxEnv(kids[0]!)).toEqual(['AX_MCP_EARLY=1', 'AX_MCP_IN_PLACE=0', 'AX_MCP_WIRE=ipc']);
+      expect(await handlerAxEnv(client)).toEqual(['AX_MCP_IN_PLACE']); // the user's own setting only
       expect(stderr()).toBe('');
     });
   }, 60_000);
 
-  it('a failed start-up check: exactly one error line, exit 2, and no server process left', async () => {
-    const p = spawn(process.execPath, [entry, 'mcp-server'], { env: env({ EARLY_VERSION: '' }), stdio: ['pipe', 'pipe', 'pipe'] });
+  it.each([
+    ['supervised', SUPERVISED],
+    ['served in place', {}],
+  ])('a failed start-up check (%s): exactly one error line, exit 2, and no server or helper process left', async (_, extra) => {
+    const p = spawn(process.execPath, [entry, 'mcp-server'], { env: env({ EARLY_VERSION: '', ...extra }), stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     p.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -106,19 +113,19 @@ describe('mcp-server: the server process the entry starts early', () => {
   }, 60_000);
 
   it('isolateStdio false: the early process is dropped at once, the server runs in the process the client started', async () => {
-    await withServer({ EARLY_INPROCESS: '1' }, async (client, pid) => {
+    await withServer({ EARLY_INPROCESS: '1', ...SUPERVISED }, async (client, pid) => {
       await new Promise((r) => setTimeout(r, 200));
       expect(childrenOf(pid)).toEqual([]);
-      expect(await handlerAxEnv(client)).toEqual([]);
+      expect(await handlerAxEnv(client)).toEqual(['AX_MCP_IN_PLACE']);
     });
   }, 60_000);
 
   it('AX_MCP_EARLY=0: the program starts its server process itself, as without the entry', async () => {
-    await withServer({ AX_MCP_EARLY: '0' }, async (client, pid) => {
+    await withServer({ AX_MCP_EARLY: '0', ...SUPERVISED }, async (client, pid) => {
       const kids = childrenOf(pid);
       expect(kids).toHaveLength(1);
-      expect(initialAxEnv(kids[0]!)).toEqual(['AX_MCP_EARLY=0', 'AX_MCP_WIRE=ipc']);
-      expect(await handlerAxEnv(client)).toEqual(['AX_MCP_EARLY']); // the user's own setting stays
+      expect(initialAxEnv(kids[0]!)).toEqual(['AX_MCP_EARLY=0', 'AX_MCP_IN_PLACE=0', 'AX_MCP_WIRE=ipc']);
+      expect(await handlerAxEnv(client)).toEqual(['AX_MCP_EARLY', 'AX_MCP_IN_PLACE']); // the user's own settings stay
     });
   }, 60_000);
 

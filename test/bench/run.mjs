@@ -11,7 +11,8 @@
  *      commands: wall time, work inside the process, CPU, peak RSS, cost per command; plus the same tree
  *      built with one addCommand per command, and one command run from each tree;
  *   3. `mcp-server` spawn → initialize answered (stdio) vs a minimal SDK server (fixtures/minimal-server.mjs),
- *      with ax-ts serving one no-op tool (fixtures/ax-noop.ts) alongside, to separate framework from demo;
+ *      with ax-ts serving one no-op tool (fixtures/ax-noop.ts) alongside, to separate framework from demo,
+ *      served in place (the default) and supervised (AX_MCP_IN_PLACE=0);
  *   4. `tools/call` over stdio, HTTP stateful and HTTP stateless: latency of sequential calls (median,
  *      p99) and throughput with 8 calls in flight, the same SDK Client code for every server;
  *   5. memory: peak RSS of a command run, VmRSS of the idle servers after initialize.
@@ -536,7 +537,7 @@ async function serverInit(p, report) {
     { key: 'ax', label: 'ax-ts `tasks mcp-server`', argv: [p.bin, 'mcp-server'] },
     { key: 'noop', label: 'ax-ts, one no-op tool', argv: [p.axNoop, 'mcp-server'] },
     { key: 'minimal', label: 'minimal SDK server', argv: [p.minimal] },
-    { key: 'noopIn', label: 'ax-ts, one no-op tool, in-process (isolateStdio: false)', argv: [p.axNoop, 'mcp-server'], env: { AX_BENCH_IN_PROCESS: '1' } },
+    { key: 'noopSup', label: 'ax-ts, one no-op tool, supervised (AX_MCP_IN_PLACE=0)', argv: [p.axNoop, 'mcp-server'], env: { AX_MCP_IN_PLACE: '0' } },
   ];
   const res = new Map(members.map((m) => [m, { t: [], rss: [], hwm: [] }]));
   for (const m of members) await initOnce(m.argv, { ...env, ...m.env }); // warm-up
@@ -551,7 +552,7 @@ async function serverInit(p, report) {
     }
     prog(r + 1, COUNTS.init);
   }
-  const [a, nb, b, nin] = members.map((m) => res.get(m));
+  const [a, nb, b, nsup] = members.map((m) => res.get(m));
   const r = ratio(median(a.t), median(b.t));
   const rn = ratio(median(nb.t), median(b.t));
   report.init = {
@@ -561,12 +562,12 @@ async function serverInit(p, report) {
       `| spawn → initialize answered, median | ${ms(median(a.t))} ms | ${ms(median(nb.t))} ms | ${ms(median(b.t))} ms | ${rx(r)} | ${rx(rn)} | ≤ 1.20× | ${pf(r <= 1.2)} |`,
       `| p99 | ${ms(p99(a.t))} ms | ${ms(p99(nb.t))} ms | ${ms(p99(b.t))} ms | ${rx(ratio(p99(a.t), p99(b.t)))} | ${rx(ratio(p99(nb.t), p99(b.t)))} | — | — |`,
       '',
-      'The stdio supervisor (the server re-executes itself so fd 1 is stderr, docs/mcp-server.md#stdio): the no-op server with and without it.',
+      'Served in place (the default for a bundled program: the process the client started serves, with fd 1 on stderr, docs/mcp-server.md#stdio) against the stdio supervisor (the server re-executes itself; `AX_MCP_IN_PLACE=0`): the no-op server both ways.',
       '',
-      '| | supervised (default) | in-process (`isolateStdio: false`) | cost of the supervisor |',
+      '| | served in place (default) | supervised (`AX_MCP_IN_PLACE=0`) | cost of the supervisor |',
       '|---|---:|---:|---:|',
-      `| spawn → initialize answered, median | ${ms(median(nb.t))} ms | ${ms(median(nin.t))} ms | +${ms(median(nb.t) - median(nin.t))} ms (${rx(ratio(median(nb.t), median(nin.t)))}) |`,
-      `| idle RSS of the process tree, median | ${mib(median(nb.rss))} | ${mib(median(nin.rss))} | +${mib(median(nb.rss) - median(nin.rss))} |`,
+      `| spawn → initialize answered, median | ${ms(median(nb.t))} ms | ${ms(median(nsup.t))} ms | +${ms(median(nsup.t) - median(nb.t))} ms (${rx(ratio(median(nsup.t), median(nb.t)))}) |`,
+      `| idle RSS of the process tree, median | ${mib(median(nb.rss))} | ${mib(median(nsup.rss))} | +${mib(median(nsup.rss) - median(nb.rss))} |`,
     ],
     mem: Object.fromEntries(members.map((m) => [m.key, { label: m.label, rss: median(res.get(m).rss), hwm: median(res.get(m).hwm) }])),
   };
