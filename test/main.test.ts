@@ -67,6 +67,28 @@ describe('main()', () => {
     expect(JSON.parse(first.split('\n')[0]!).data).toEqual({ i: 0 });
   });
 
+  it('a handler writing to process.stdout itself, whose reader goes away: exit 141, no stack', async () => {
+    const p = start(['raw-forever']);
+    await new Promise<void>((resolve) => {
+      p.child.stdout.once('data', () => {
+        p.child.stdout.destroy();
+        resolve();
+      });
+    });
+    const r = await p.done;
+    expect(r.code).toBe(141);
+    expect(r.stderr).not.toMatch(/EPIPE|at .*\(/);
+  });
+
+  it("a handler's console.log and the envelope share stdout in the order written (the envelope is written on fd 1 directly)", async () => {
+    const r = await start(['mixed', '--format', 'json']).done;
+    expect(r.code).toBe(0);
+    const [side, envelope, rest] = r.stdout.split('\n');
+    expect(side).toBe('side line');
+    expect(JSON.parse(envelope!).data).toEqual({ ok: true });
+    expect(rest).toBe('');
+  });
+
   it('a stray rejection from a handler fails the run with one internal_error line, no stack', async () => {
     const r = await start(['stray']).done;
     expect(r.code).toBe(1);
