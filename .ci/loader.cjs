@@ -359,12 +359,24 @@ function serveInPlace() {
   } else {
     // the parent end of the socketpair libuv makes for the child's stdin takes the lowest free number
     const relay = require('child_process').spawn(cat, [], { stdio: ['pipe', 2, 'ignore'], detached: true });
-    if (relay.stdin?._handle?.fd !== 1) fail('fd 1 was taken');
-    relay.unref();
-    relay.stdin.unref?.();
     relay.on('error', () => {});
-    relay.stdin.on('error', () => {}); // never written through this stream; writes to fd 1 see their own errors
-    globalThis[Symbol.for('ax-ts.stdio-relay')] = relay; // the stream holds fd 1: keep it alive
+    relay.stdin?.on('error', () => {}); // never written through this stream; writes to fd 1 see their own errors
+    if (relay.stdin?._handle?.fd === 1) {
+      relay.unref();
+      relay.stdin.unref?.();
+      globalThis[Symbol.for('ax-ts.stdio-relay')] = relay; // the stream holds fd 1: keep it alive
+    } else {
+      // not where it was expected (another libuv): stray bytes go to /dev/null instead, still off the protocol
+      relay.stdin?.destroy();
+      relay.kill();
+      let free = false;
+      try {
+        fs.fstatSync(1);
+      } catch {
+        free = true;
+      }
+      if (!free || fs.openSync('/dev/null', 'w') !== 1) fail('fd 1 was taken');
+    }
   }
   wire.catch(() => {}); // seen by whoever takes it
   globalThis[IN_PLACE] = { take: () => (wire.ref?.(), wire) };
