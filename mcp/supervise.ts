@@ -1,8 +1,11 @@
 /**
- * The stdio supervisor: Node has no `dup2`, so the only way to make the protocol pipe unreachable
- * from handlers, libraries and their children is to keep it out of the process that runs them. The
- * `mcp-server` process (the supervisor) re-executes the program with fd 0 = /dev/null and fd 1 = its
- * stderr, and gives that server process the client's streams in one of two ways:
+ * How a stdio server keeps the protocol pipe out of reach of handlers, libraries and their children.
+ * Node has no `dup2`. A bundled program's entry gets there before anything else runs (.ci/loader.cjs
+ * serveInPlace: the client's streams on descriptors of their own, fd 0 /dev/null, fd 1 stderr), and
+ * this module only hands that wire over ({@link servedInPlace}, {@link takeWire}). Otherwise the
+ * protocol pipe is kept out of the process that runs them: the `mcp-server` process (the supervisor)
+ * re-executes the program with fd 0 = /dev/null and fd 1 = its stderr, and gives that server process
+ * the client's streams in one of two ways:
  * - **passed** (stdin and stdout are pipes or sockets, as every MCP client spawns its server): the
  *   supervisor sends the two pipe handles over a Node IPC channel; they arrive in the server process
  *   as new descriptors opened close-on-exec (its children never inherit them), and the channel is
@@ -70,6 +73,8 @@ const IN_PLACE = Symbol.for('ax-ts.stdio-in-place');
 /** The entry's record: `take()` gives the client's stdin and stdout, as descriptors or raw pipe handles. */
 interface InPlace {
   take(): Promise<{ input: number | object; output: number | object }>;
+  /** Set here once taken: the streams serve one server. */
+  taken?: boolean;
 }
 
 /**
@@ -84,6 +89,8 @@ export function servedInPlace(): boolean {
 
 /** Takes the in-place wire (see {@link servedInPlace}). @throws AxError internal_error when it cannot be had. */
 async function takeInPlace(record: InPlace): Promise<Wire> {
+  if (record.taken) throw new AxError('internal_error', "mcp-server: the client's pipes already serve a server in this process", { fix: 'Start one stdio server per process.' });
+  record.taken = true;
   let got: Awaited<ReturnType<InPlace['take']>>;
   try {
     got = await record.take();
