@@ -21,7 +21,7 @@
 //                      supervisor of mcp/supervise.ts), not by this process (see serveInPlace())
 //   AX_MCP_EARLY=0     that server process is started by the program, not here (see earlyServer())
 'use strict';
-const CONFIG = /*@CONFIG@*/ { main: 'main.js', hash: '', size: 0, name: 'program', answers: null };
+const CONFIG = /*@CONFIG@*/ { main: 'main.js', hash: '', size: 0, name: 'program', mcp: false, answers: null };
 const fs = require('fs');
 const env = process.env;
 
@@ -310,7 +310,7 @@ const IN_PLACE = Symbol.for('ax-ts.stdio-in-place');
  */
 function serveInPlace() {
   const args = process.argv.slice(2);
-  if (args.length !== 1 || args[0] !== 'mcp-server' || env.AX_MCP_WIRE || env.AX_MCP_IN_PLACE === '0') return false;
+  if (!CONFIG.mcp || args.length !== 1 || args[0] !== 'mcp-server' || env.AX_MCP_WIRE || env.AX_MCP_IN_PLACE === '0') return false;
   if (process.execArgv.some((a) => a === '-e' || a === '--eval' || a === '-p' || a === '--print')) return false;
   let i, o, e;
   try {
@@ -321,6 +321,9 @@ function serveInPlace() {
     return false;
   }
   if (!(i.isFIFO() || i.isSocket()) || !(o.isFIFO() || o.isSocket())) return false;
+  // stderr on the client's own stdin or stdout pipe (`2<&0`, `2>&1`): a second open of it would write
+  // into the protocol; the supervisor keeps what such a client asked for
+  if ((e.dev === i.dev && e.ino === i.ino) || (e.dev === o.dev && e.ino === o.ino)) return false;
   const reopen = e.isFIFO() || e.isCharacterDevice();
   const cat = !reopen && e.isSocket() ? ['/bin/cat', '/usr/bin/cat'].find((p) => fs.existsSync(p)) : undefined;
   if (!reopen && !cat) return false;
@@ -330,7 +333,8 @@ function serveInPlace() {
     return false;
   };
   try {
-    if (reopen) opened.push(fs.openSync('/proc/self/fd/2', 'w')); // proves that step 2 can open it
+    // proves that step 2 can open it, without waiting: a named FIFO whose reader has gone gives ENXIO
+    if (reopen) opened.push(fs.openSync('/proc/self/fd/2', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
     if (i.isFIFO() && o.isFIFO()) {
       opened.push(fs.openSync('/proc/self/fd/0', fs.constants.O_RDONLY | fs.constants.O_NONBLOCK));
       opened.push(fs.openSync('/proc/self/fd/1', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
@@ -393,12 +397,15 @@ function serveInPlace() {
  * nothing of this process alive. @throws when the helper cannot be spawned.
  */
 function handedBack() {
+  // the client's streams at fds 4 and 5 of the helper; its own fd 0-2 are /dev/null, so whatever
+  // else runs in it (a NODE_OPTIONS preload) cannot write into the protocol
   const helper = require('child_process').spawn(process.execPath, [process.argv[1]], {
-    stdio: [0, 1, 'ignore', 'ipc'],
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc', 0, 1],
     env: { ...env, AX_MCP_HAND_BACK: '1' },
   });
   const got = {};
   let timer;
+  let fail;
   const wire = new Promise((resolve, reject) => {
     const done = (e) => {
       clearTimeout(timer);
@@ -415,38 +422,37 @@ function handedBack() {
     helper.on('message', onMessage);
     helper.once('exit', (code, sig) => done(`exited (${sig ?? code}) before it handed the pipes back`));
     helper.once('error', (err) => done(`could not be started: ${err.message}`));
-    timer = setTimeout(() => done('did not hand the pipes back within 10 s'), 10_000);
-    timer.unref();
+    fail = done;
   });
   helper.unref();
   helper.channel?.unref();
+  // counted from the take: until then this process may be too busy (a slow start) to acknowledge
+  // the first handle, which the helper waits for before it sends the second
   wire.ref = () => {
     helper.ref();
     helper.channel?.ref();
-    timer.ref();
+    if (!got.in || !got.out) timer ??= setTimeout(() => fail('did not hand the pipes back within 10 s of the server being ready'), 10_000);
   };
   return wire;
 }
 
 /**
- * The helper of serveInPlace(): sends its fd 0 and fd 1 (the client's stdin and stdout, inherited)
+ * The helper of serveInPlace(): sends its fds 4 and 5 (the client's stdin and stdout, inherited)
  * back to the process that started it, as raw pipe handles over the IPC channel, one at a time, and
- * exits when that process lets go of the channel or is gone (10 s at most). Reads and writes nothing
- * of them.
+ * exits when that process lets go of the channel or is gone. Reads and writes nothing of them.
  */
 function handBack() {
   delete env.AX_MCP_HAND_BACK;
   const parent = process.ppid;
-  const keep = setTimeout(() => process.exit(1), 10_000);
-  process.once('disconnect', () => {
-    clearTimeout(keep);
-    process.exit(0);
-  });
+  process.once('disconnect', () => process.exit(0));
   // a channel that closes while a handle waits for its acknowledgement emits no 'disconnect'
   setInterval(() => (!process.connected || process.ppid !== parent) && process.exit(0), 20);
-  const pipe = (stream) => stream._handle; // a Pipe (uv_pipe_t); stdin is never read here
+  // fds 4 and 5 (handedBack's stdio), as handles that neither read nor write: nothing of the
+  // client's bytes is taken here
+  const handle = (fd) => new (require('net').Socket)({ fd, readable: false, writable: false })._handle;
   try {
-    process.send({ ax: 'in' }, pipe(process.stdin), (e) => (e ? process.exit(1) : process.send({ ax: 'out' }, pipe(process.stdout), (e2) => e2 && process.exit(1))));
+    const [input, output] = [handle(4), handle(5)];
+    process.send({ ax: 'in' }, input, (e) => (e ? process.exit(1) : process.send({ ax: 'out' }, output, (e2) => e2 && process.exit(1))));
   } catch {
     process.exit(1);
   }

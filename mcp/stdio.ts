@@ -102,6 +102,44 @@ export interface StdioWire {
  * abort they are aborted at once and answered `interrupted`. Then their children are killed and it
  * resolves, within the shutdown budget (lifecycle.ts).
  */
+/** How long the client may leave the answers unread at stdin EOF before they are given up, ms. */
+const STALL_MS = 5000;
+/** The same after a stop request (SIGTERM, abort), which must end within the shutdown budget, ms. */
+const STOP_STALL_MS = 1000;
+
+/**
+ * Ends `output` and resolves once everything written to it has been handed to the kernel (0), or
+ * with the number of bytes still queued when the reader took nothing for `stallMs` (a client
+ * that stopped reading; as long as it reads, it is waited for). A reader that has gone (the stream
+ * fails or closes) ends the wait at once, with 0: there is nobody left to tell.
+ */
+function drained(output: Writable, stallMs: number): Promise<number> {
+  return new Promise((resolve) => {
+    let last = output.writableLength;
+    let still = 0;
+    const done = (lost: number) => {
+      clearInterval(watch);
+      output.off('finish', onFinish);
+      output.off('error', onError);
+      output.off('close', onError);
+      resolve(lost);
+    };
+    const onFinish = () => done(0);
+    const onError = () => done(0);
+    const watch = setInterval(() => {
+      const now = output.writableLength;
+      still = now < last ? 0 : still + 250;
+      last = now;
+      if (still >= stallMs) done(now);
+    }, 250);
+    output.once('finish', onFinish);
+    output.once('error', onError);
+    output.once('close', onError);
+    if (output.writableFinished || output.destroyed) return done(0);
+    output.end();
+  });
+}
+
 export async function serveStdio(model: McpModel, options: McpServerOptions, signal: AbortSignal, wire: StdioWire = { input: process.stdin }): Promise<void> {
   const { protocolOut, restore } = guardStdout();
   const output = wire.output ?? protocolOut;
@@ -143,23 +181,22 @@ export async function serveStdio(model: McpModel, options: McpServerOptions, sig
   const watch = wire.parentPid === undefined ? undefined : setInterval(() => orphaned() && cutNow(), 100);
   const kill = () => children.killAll();
   await Promise.race([shutdownCalls(life, why === 'eof', kill), cut.then(() => shutdownCalls(life, false, kill))]);
+  process.off('SIGTERM', onTerm);
+  await new Promise<void>((r) => setImmediate(r)); // the answers just produced are handed to the stream
+  if (wire.output) {
+    // the relay, or the client's own stdout pipe: every answer is out before the server lets go of
+    // it (a slow reader is waited for while it reads, after a stop request only briefly: see drained)
+    const output = wire.output;
+    if ((output as unknown) !== input) input.destroy();
+    const stall = why === 'eof' ? STALL_MS : STOP_STALL_MS;
+    const lost = await Promise.race([drained(output, stall), cut.then(() => output.writableLength)]);
+    input.destroy();
+    output.destroy();
+    if (lost > 0) (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`mcp-server: the client stopped reading; ${lost} bytes of answers were not delivered`);
+  }
   process.off('SIGTERM', cutNow);
   signal.removeEventListener('abort', cutNow);
   clearInterval(watch);
-  if (wire.output) {
-    // the supervisor's relay (or the passed stdout pipe) ends with it, let go once the answers are out
-    const output = wire.output;
-    if ((output as unknown) !== input) input.destroy();
-    const letGo = () => {
-      input.destroy();
-      output.destroy();
-    };
-    output.once('finish', letGo);
-    output.once('error', letGo);
-    output.end();
-  }
-  process.off('SIGTERM', onTerm);
-  await new Promise<void>((r) => setImmediate(r)); // the answers just produced are handed to the stream
   await server.close().catch(() => {});
   if (input === process.stdin) {
     process.stdin.pause();

@@ -195,6 +195,51 @@ describe.runIf(linux).concurrent('mcp-server served in place (bundled entry)', (
     expect(r.kids.filter((k) => k.includes(entry))).toEqual([]);
   }, T);
 
+  it('a start busier than the hand-back limit (10 s) is still served: the limit counts from the server being ready', async () => {
+    const r = await overSockets('ignore', [...INIT_LINES, call(40, 'pong')], [40], { MCP_CASES_BUSY_START_MS: '10500' });
+    expect(r.code).toBe(0);
+    expect(textOf(r.byId(40)).data).toEqual({ pong: true });
+  }, T);
+
+  it("a NODE_OPTIONS preload's writes to fd 1 (an exit hook) never reach the protocol: not from the server, not from the helper", async () => {
+    const pre = join(dir, 'preload.cjs');
+    writeFileSync(pre, `process.on('exit', () => { try { require('fs').writeSync(1, 'exit hook of ' + process.pid + '\\n'); } catch {} });\n`);
+    const r = await overSockets('pipe', [...INIT_LINES, call(40, 'pong')], [40], { NODE_OPTIONS: `--require ${pre}` });
+    expect(r.code).toBe(0);
+    for (const m of r.messages) expect(m.jsonrpc).toBe('2.0'); // a stray line would not even parse
+    expect(r.stderr).toMatch(/exit hook of \d+/); // the server's own, on stderr
+  }, T);
+
+  it.each([
+    ['stderr a named FIFO whose reader has gone (an open would wait for one)', 'mkfifo "$D/f"; exec 3<>"$D/f" 4>"$D/f"; exec 3<&-; rm "$D/f"; ERR=4'],
+    ['stderr the read end of the stdin pipe (2<&0)', 'ERR=0'],
+  ])('%s: not served in place — answered, exit 0', async (_, setup) => {
+    const d = mkdtempSync(join(dir, 'odd-'));
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    writeFileSync(join(d, 'in'), `${[...INIT_LINES, call(40, 'pong')].join('\n')}\n`);
+    const script = `D=${q(d)}; ${setup}; (cat "$D/in"; sleep 1) | ${q(process.execPath)} ${q(entry)} mcp-server 2>&$ERR | cat >"$D/out"; echo "\${PIPESTATUS[1]}" >"$D/rc"`;
+    await new Promise<void>((resolve) => spawn('bash', ['-c', `timeout 20 bash -c ${q(script)}`], { env: env(), stdio: 'ignore' }).once('exit', () => resolve()));
+    expect(readFileSync(join(d, 'rc'), 'utf8').trim()).toBe('0');
+    const r = result(0, readFileSync(join(d, 'out'), 'utf8'), '', []);
+    expect(textOf(r.byId(40)).data).toEqual({ pong: true });
+  }, T);
+
+  it.each([
+    ['served in place', {}],
+    ['supervised', { AX_MCP_IN_PLACE: '0' }],
+  ])('%s: a 2 MB answer to a reader that starts reading 2.5 s after stdin ended arrives whole, exit 0', async (_, extra) => {
+    const d = mkdtempSync(join(dir, 'slow-'));
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const text = 'x'.repeat(2_000_000);
+    writeFileSync(join(d, 'in'), `${[...INIT_LINES, call(40, 'echo', { text })].join('\n')}\n`);
+    const script = `cat "$D/in" | ${q(process.execPath)} ${q(entry)} mcp-server 2>"$D/err" | (sleep 2.5; cat >"$D/out"); echo "\${PIPESTATUS[1]}" >"$D/rc"`;
+    await new Promise<void>((resolve) => spawn('bash', ['-c', script], { env: { ...env(extra), D: d }, stdio: 'ignore' }).once('exit', () => resolve()));
+    expect(readFileSync(join(d, 'rc'), 'utf8').trim()).toBe('0');
+    const r = result(0, readFileSync(join(d, 'out'), 'utf8'), '', []); // a cut line would not parse
+    expect(textOf(r.byId(40)).data).toEqual({ text });
+    expect(readFileSync(join(d, 'err'), 'utf8')).toBe('');
+  }, T);
+
   it('SIGTERM: answered calls, exit 0, nothing on stderr', async () => {
     const p = spawn(process.execPath, [entry, 'mcp-server'], { env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
