@@ -192,7 +192,7 @@ export async function buildProgram({ entry, outDir, name, precomputeAnswers = fa
   for (const c of lazyFiles) h.update(readFileSync(join(outDir, c)));
   // whether the program can serve MCP at all (it bundles mountMcpServer): only then does a bare
   // `mcp-server` mean ax-ts's stdio server, which the entry serves in place (loader.cjs serveInPlace)
-  const mcp = results.some((r) => Object.keys(r.metafile.inputs).some((f) => /(^|\/)mcp\/index\.ts$/.test(f)));
+  const mcp = results.some((r) => Object.keys(r.metafile.inputs).some((f) => /(^|\/)mcp\/index\.[cm]?[jt]s$/.test(f)));
   const config = { main: basename(mainFile), name, hash: h.digest('hex').slice(0, 16), size: main.length, chunks: lazyFiles, mcp, answers: null };
   const entryFile = writeEntry(outDir, name, config);
   if (precomputeAnswers) writeEntry(outDir, name, { ...config, answers: precompute(entryFile, outDir) });

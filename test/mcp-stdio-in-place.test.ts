@@ -22,6 +22,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const linux = process.platform === 'linux';
 const T = 60_000;
 let entry: string;
+/** A bundled program without an MCP server (test/fixtures/words-cli.ts). */
+let words: string;
 let dir: string;
 
 beforeAll(async () => {
@@ -30,6 +32,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ax-in-place-'));
   cpSync(join(root, 'dist/bin/chunks'), join(dir, 'chunks'), { recursive: true }); // the heavy chunks, as shipped
   entry = ((await buildProgram({ entry: 'test/fixtures/mcp-cases-cli.ts', outDir: dir, name: 'cases' })) as { entry: string }).entry;
+  words = ((await buildProgram({ entry: 'test/fixtures/words-cli.ts', outDir: join(dir, 'words'), name: 'words' })) as { entry: string }).entry;
 }, 120_000);
 
 const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), ...extra });
@@ -238,6 +241,19 @@ describe.runIf(linux).concurrent('mcp-server served in place (bundled entry)', (
     const r = result(0, readFileSync(join(d, 'out'), 'utf8'), '', []); // a cut line would not parse
     expect(textOf(r.byId(40)).data).toEqual({ text });
     expect(readFileSync(join(d, 'err'), 'utf8')).toBe('');
+  }, T);
+
+  it('a bundled program without an MCP server, given `mcp-server` as its one word over pipes, is not switched: its envelope reaches stdout', async () => {
+    const p = spawn(process.execPath, [words, 'mcp-server'], { env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    p.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    p.stdin.end();
+    const code = await new Promise<number | null>((r) => p.once('exit', r));
+    expect(code, err).toBe(0);
+    expect(JSON.parse(out).data).toEqual({ words: { word: ['mcp-server'] } });
+    expect(err).toBe('');
   }, T);
 
   it('SIGTERM: answered calls, exit 0, nothing on stderr', async () => {
