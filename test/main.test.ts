@@ -89,6 +89,13 @@ describe('main()', () => {
     expect(rest).toBe('');
   });
 
+  it("a handler's console.log larger than a pipe holds comes whole before the envelope (Node queues what the pipe cannot take)", async () => {
+    const r = await start(['biglog', '--format', 'json']).done;
+    expect(r.code).toBe(0);
+    expect(r.stdout.indexOf('{"data"')).toBe(2_000_001);
+    expect(JSON.parse(r.stdout.slice(2_000_001)).data).toEqual({ ok: true });
+  });
+
   it('a stray rejection from a handler fails the run with one internal_error line, no stack', async () => {
     const r = await start(['stray']).done;
     expect(r.code).toBe(1);

@@ -7,8 +7,6 @@ import type { Command } from '../tree/command.ts';
 import { AxError, describeThrown, ExitCode } from '../contract/errors.ts';
 import { execute } from './execute.ts';
 import { type ExecuteOptions } from './options.ts';
-import type { OutputStream } from '../contract/envelope.ts';
-import { fdOutput } from './fd-output.ts';
 
 /** Exit code when the reader of stdout goes away (`| head -1`): 128 + SIGPIPE, as a shell reports it. */
 export const EXIT_STDOUT_CLOSED = ExitCode.stdoutClosed;
@@ -29,12 +27,6 @@ export interface MainOptions extends ExecuteOptions {
  *   flushes and ends with the run's own exit code;
  * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141; any other stdout
  *   write error is reported as `internal_error` on stderr (exit 1); stderr write errors are ignored;
- *   an EPIPE that escapes a handler's own write to `process.stdout` or `process.stderr` ends it with
- *   141 too (`console.log` swallows its write errors, as in any Node program: a handler that only
- *   logs, without end, is not stopped by its reader leaving);
- * - unless `stdout`/`stderr` are given, a pipe, socket or file is written with synchronous writes on
- *   fd 1 and fd 2 (fd-output.ts), and `process.stdout`/`process.stderr` are only made for a terminal
- *   or another character device (or by a handler that uses them);
  * - a stray rejection or exception from a handler's leftovers fails the run with `internal_error`
  *   (or, once the run has finished, is noted on stderr without changing the exit code);
  * - a handler whose promise can never settle fails with `internal_error` instead of exiting 0;
@@ -71,12 +63,9 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   const onStray = (event: 'unhandledRejection' | 'uncaughtException') => (thrown: unknown) => {
     // Someone else (e.g. the MCP server, which must survive its handlers) has taken charge of strays.
     if (process.listenerCount(event) > 1) return;
-    // a handler's own write to process.stdout/stderr (made without an error listener) after the reader left
-    const errno = thrown as NodeJS.ErrnoException | undefined;
-    if (errno?.code === 'EPIPE' && errno.syscall === 'write') process.exit(EXIT_STDOUT_CLOSED);
     const message = describeThrown(thrown);
     if (finished) {
-      err.write(`${root.name}: a stray error after the command finished was ignored: ${message}\n`);
+      process.stderr.write(`${root.name}: a stray error after the command finished was ignored: ${message}\n`);
       return;
     }
     ac.abort(new AxError('internal_error', `a stray error escaped the command: ${message}`, { cause: thrown, fix: 'This is a bug in the program (an unawaited promise or a throwing timer); report it with the trace_id.' }));
@@ -86,11 +75,6 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
     exitNow(new AxError('internal_error', `cannot write to stdout: ${e.message}`, { fix: 'Check where stdout goes (a full disk, a closed file).' }), ExitCode.internal);
   };
   const onStderrError = () => {}; // nowhere left to report it; the exit code still tells
-  // Node's streams only where they are needed (a terminal): on a pipe they cost ~3 ms to make
-  let nodeStdout = false;
-  let nodeStderr = false;
-  const out: OutputStream = options.stdout ?? fdOutput(1, onStdoutError) ?? ((nodeStdout = true), process.stdout.on('error', onStdoutError));
-  const err: OutputStream = options.stderr ?? fdOutput(2, onStderrError) ?? ((nodeStderr = true), process.stderr.on('error', onStderrError));
   // A handler whose promise can never settle leaves nothing in the event loop: Node would exit 0 with
   // no output. Turn that into an internal error instead (an error can never exit 0).
   const onBeforeExit = () =>
@@ -106,21 +90,21 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
   process.on('beforeExit', onBeforeExit);
+  process.stdout.on('error', onStdoutError);
+  process.stderr.on('error', onStderrError);
   const outer = options.signal;
   if (outer) outer.addEventListener('abort', () => ac.abort(outer.reason), { once: true });
   let code: number;
   let flushThenExit: (() => void) | undefined;
   try {
-    code = await execute(root, { ...options, stdout: out, stderr: err, signal: ac.signal, onReporter: (r) => (report = r) });
+    code = await execute(root, { ...options, signal: ac.signal, onReporter: (r) => (report = r) });
   } finally {
     finished = true;
     process.off('beforeExit', onBeforeExit);
   }
   process.exitCode = code;
   const grace = options.graceMs ?? 2000;
-  // the descriptor writers have nothing pending; Node's streams may (asynchronous off Linux)
-  const flush = (node: boolean, stream: () => NodeJS.WriteStream, then: () => void) => (node ? stream().write('', then) : then());
-  flushThenExit = () => flush(nodeStdout, () => process.stdout, () => flush(nodeStderr, () => process.stderr, () => process.exit(code)));
+  flushThenExit = () => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   // After a signal the run is over for good: a handle left by a handler that ignored the abort (a
   // server's hung call) must not hold the exit past the shutdown budget. Flush, then exit at once.
   if (signals.SIGINT + signals.SIGTERM > 0) flushThenExit();
