@@ -9,7 +9,7 @@
  * pipeline's kernel pipes; plus SIGTERM, stdin EOF, and the fallback to the supervisor when stderr is
  * a regular file. Linux only (reads /proc). Requires `npm run build` (npm test runs it first).
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -244,16 +244,10 @@ describe.runIf(linux).concurrent('mcp-server served in place (bundled entry)', (
   }, T);
 
   it('a bundled program without an MCP server, given `mcp-server` as its one word over pipes, is not switched: its envelope reaches stdout', async () => {
-    const p = spawn(process.execPath, [words, 'mcp-server'], { env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    p.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    p.stdin.end();
-    const code = await new Promise<number | null>((r) => p.once('exit', r));
-    expect(code, err).toBe(0);
-    expect(JSON.parse(out).data).toEqual({ words: { word: ['mcp-server'] } });
-    expect(err).toBe('');
+    const r = spawnSync(process.execPath, [words, 'mcp-server'], { env: env(), input: '', encoding: 'utf8' }); // stdin, stdout, stderr: socketpairs
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).data).toEqual({ words: { word: ['mcp-server'] } });
+    expect(r.stderr).toBe('');
   }, T);
 
   it('SIGTERM: answered calls, exit 0, nothing on stderr', async () => {
