@@ -286,6 +286,23 @@ function run() {
   if (!holdUntilAdopted(runProgram, preload)) runProgram();
 }
 
+/**
+ * The fstat of fd 0 and fd 1 when this is a bare `mcp-server` of a script (not `node -e`, not a
+ * server process a supervisor started) whose stdin and stdout are pipes or sockets — how every MCP
+ * client starts a stdio server; else undefined.
+ */
+function barePipedServer() {
+  const args = process.argv.slice(2);
+  if (args.length !== 1 || args[0] !== 'mcp-server' || env.AX_MCP_WIRE) return undefined;
+  if (process.execArgv.some((a) => a === '-e' || a === '--eval' || a === '-p' || a === '--print')) return undefined;
+  try {
+    const std = [fs.fstatSync(0), fs.fstatSync(1)];
+    return std.every((s) => s.isFIFO() || s.isSocket()) ? std : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The global record through which mcp/supervise.ts takes the wire serveInPlace() set up. */
 const IN_PLACE = Symbol.for('ax-ts.stdio-in-place');
 
@@ -301,59 +318,49 @@ const IN_PLACE = Symbol.for('ax-ts.stdio-in-place');
  *    ways they are new descriptors opened close-on-exec: no child of this process inherits them.
  * 2. fd 0 becomes /dev/null, and fd 1 stderr: opened again through /proc/self/fd/2 when stderr is a
  *    pipe or a character device (a terminal, /dev/null); when it is a socket, fd 1 is a socketpair
- *    to a `cat` that copies its bytes to stderr (a regular file, whose offset a second open would
- *    not share, or no /proc or no cat: not served in place, the supervisor does it).
+ *    to a `cat` that copies its bytes to stderr. Where neither is possible (the full list: the
+ *    stdio section of docs/mcp-server.md) it is not served in place: the supervisor does it.
  * So console.log, fs.writeSync(1), /dev/stdout, children with inherited stdio all land on stderr,
  * as under the supervisor, and the program runs once. mcp/supervise.ts (takeWire) takes the wire;
  * a run that never serves (a failed check, an unknown command) leaves it untaken and exits as usual.
  * @returns true when this process now serves in place (its fd 0 and 1 are no longer the client's).
  */
 function serveInPlace() {
-  const args = process.argv.slice(2);
-  if (!CONFIG.mcp || args.length !== 1 || args[0] !== 'mcp-server' || env.AX_MCP_WIRE || env.AX_MCP_IN_PLACE === '0') return false;
-  if (process.execArgv.some((a) => a === '-e' || a === '--eval' || a === '-p' || a === '--print')) return false;
-  let i, o, e;
+  const std = barePipedServer();
+  if (!std || !CONFIG.mcp || env.AX_MCP_IN_PLACE === '0') return false;
+  const [i, o] = std;
+  let e;
   try {
-    i = fs.fstatSync(0);
-    o = fs.fstatSync(1);
     e = fs.fstatSync(2);
   } catch {
     return false;
   }
-  if (!(i.isFIFO() || i.isSocket()) || !(o.isFIFO() || o.isSocket())) return false;
   // stderr on the client's own stdin or stdout pipe (`2<&0`, `2>&1`): a second open of it would write
   // into the protocol; the supervisor keeps what such a client asked for
   if ((e.dev === i.dev && e.ino === i.ino) || (e.dev === o.dev && e.ino === o.ino)) return false;
   const reopen = e.isFIFO() || e.isCharacterDevice();
   const cat = !reopen && e.isSocket() ? ['/bin/cat', '/usr/bin/cat'].find((p) => fs.existsSync(p)) : undefined;
   if (!reopen && !cat) return false;
+  const { O_RDONLY, O_WRONLY, O_NONBLOCK } = fs.constants;
   const opened = [];
-  const undo = () => {
-    for (const fd of opened) fs.closeSync(fd);
-    return false;
+  const open = (path, flags) => {
+    const fd = fs.openSync(path, flags);
+    opened.push(fd);
+    return fd;
   };
+  let wire;
   try {
     // proves that step 2 can open it, without waiting: a named FIFO whose reader has gone gives ENXIO
-    if (reopen) opened.push(fs.openSync('/proc/self/fd/2', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
-    if (i.isFIFO() && o.isFIFO()) {
-      opened.push(fs.openSync('/proc/self/fd/0', fs.constants.O_RDONLY | fs.constants.O_NONBLOCK));
-      opened.push(fs.openSync('/proc/self/fd/1', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
-    }
+    if (reopen) open('/proc/self/fd/2', O_WRONLY | O_NONBLOCK);
+    wire =
+      i.isFIFO() && o.isFIFO()
+        ? Promise.resolve({ input: open('/proc/self/fd/0', O_RDONLY | O_NONBLOCK), output: open('/proc/self/fd/1', O_WRONLY | O_NONBLOCK) })
+        : handedBack();
   } catch {
-    return undo();
+    for (const fd of opened) fs.closeSync(fd);
+    return false;
   }
-  let wire;
-  if (opened.length === (reopen ? 3 : 2)) {
-    const [output, input] = [opened.pop(), opened.pop()];
-    wire = Promise.resolve({ input, output });
-  } else {
-    try {
-      wire = handedBack();
-    } catch {
-      return undo();
-    }
-  }
-  if (reopen) fs.closeSync(opened.pop());
+  if (reopen) fs.closeSync(opened[0]); // the probe
   // from here on the client's fd 0 and 1 are held elsewhere (the descriptors above, or the helper)
   const fail = (what) => {
     fs.writeSync(2, `mcp-server: cannot take the client's pipes in place (${what}); start it with AX_MCP_IN_PLACE=0\n`);
@@ -473,16 +480,8 @@ function handBack() {
  * process exits). Until adopted it keeps nothing of this process alive.
  */
 function earlyServer() {
+  if (!barePipedServer() || env.AX_MCP_EARLY === '0') return; // otherwise relayed, not passed: the program starts it
   const args = process.argv.slice(2);
-  if (args.length !== 1 || args[0] !== 'mcp-server' || env.AX_MCP_WIRE || env.AX_MCP_EARLY === '0') return;
-  if (process.execArgv.some((a) => a === '-e' || a === '--eval' || a === '-p' || a === '--print')) return;
-  try {
-    const i = fs.fstatSync(0);
-    const o = fs.fstatSync(1);
-    if (!(i.isFIFO() || i.isSocket()) || !(o.isFIFO() || o.isSocket())) return; // relayed, not passed: the program starts it
-  } catch {
-    return;
-  }
   // the Node options superviseStdio passes on (its SKIP_EXEC_ARG: a debugger port cannot be taken twice)
   const execArgs = process.execArgv.filter((a) => !/^--(inspect|inspect-brk|inspect-port|debug-port)(=|$)/.test(a));
   let child;

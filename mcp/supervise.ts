@@ -97,13 +97,20 @@ async function takeInPlace(record: InPlace): Promise<Wire> {
   } catch (e) {
     throw new AxError('internal_error', `mcp-server: the client's pipes could not be taken in place: ${(e as Error).message}`, { fix: 'Start mcp-server again; if it fails again, set AX_MCP_IN_PLACE=0.' });
   }
+  return pipeWire(got.input, got.output, undefined);
+}
+
+/**
+ * The client's stdin and stdout, given as descriptors or raw pipe handles, as the two one-way
+ * sockets of a {@link Wire}; their errors mean the client has gone (seen as the end of input).
+ */
+function pipeWire(input: number | object, output: number | object, parentPid: number | undefined): Wire {
   const open = (x: number | object, readable: boolean) =>
     new Socket({ ...(typeof x === 'number' ? { fd: x } : { handle: x }), readable, writable: !readable } as ConstructorParameters<typeof Socket>[0]);
-  const input = open(got.input, true);
-  const output = open(got.output, false);
-  input.on('error', () => {}); // a client gone: seen as the end of input
-  output.on('error', () => {}); // nobody reads the answers any more: nothing to tell
-  return { input, output, parentPid: undefined };
+  const wire = { input: open(input, true), output: open(output, false), parentPid };
+  wire.input.on('error', () => {}); // a client gone: seen as the end of input
+  wire.output.on('error', () => {}); // nobody reads the answers any more: nothing to tell
+  return wire;
 }
 
 /**
@@ -159,11 +166,7 @@ function receivePipes(): Promise<Wire> {
       setImmediate(() => process.connected && process.disconnect());
       if (e) return reject(new AxError('internal_error', `mcp-server: the client's pipes were not passed to the server process: ${e.message}`, { fix: 'Start mcp-server again.' }));
       // handles received over IPC are opened close-on-exec: a handler's children never inherit them
-      const input = new Socket({ handle: got.in, readable: true, writable: false } as ConstructorParameters<typeof Socket>[0]);
-      const output = new Socket({ handle: got.out, readable: false, writable: true } as ConstructorParameters<typeof Socket>[0]);
-      input.on('error', () => {}); // a client gone: seen as the end of input
-      output.on('error', () => {}); // nobody reads the answers any more: nothing to tell
-      resolve({ input, output, parentPid });
+      resolve(pipeWire(got.in!, got.out!, parentPid));
     };
     // a server process the entry started early (.ci/loader.cjs) may have received them already
     const early = (globalThis as Record<symbol, unknown>)[EARLY_WIRE] as { queue: [unknown, unknown][]; stop: () => void } | undefined;
