@@ -7,6 +7,7 @@ import type { Command } from '../tree/command.ts';
 import { AxError, describeThrown, ExitCode } from '../contract/errors.ts';
 import { execute } from './execute.ts';
 import { type ExecuteOptions } from './options.ts';
+import { realOutput } from './fd-output.ts';
 
 /** Exit code when the reader of stdout goes away (`| head -1`): 128 + SIGPIPE, as a shell reports it. */
 export const EXIT_STDOUT_CLOSED = ExitCode.stdoutClosed;
@@ -27,6 +28,11 @@ export interface MainOptions extends ExecuteOptions {
  *   flushes and ends with the run's own exit code;
  * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141; any other stdout
  *   write error is reported as `internal_error` on stderr (exit 1); stderr write errors are ignored;
+ *   this holds for a handler's own writes to `process.stdout` too;
+ * - unless `stdout`/`stderr` are given, a pipe, socket or file is written on its descriptor until
+ *   Node's stream is needed (fd-output.ts: the first 16 KiB on a pipe or socket, while no one has
+ *   made `process.stdout`/`process.stderr`), then through Node's stream, so output keeps the order
+ *   it was written in whoever writes it;
  * - a stray rejection or exception from a handler's leftovers fails the run with `internal_error`
  *   (or, once the run has finished, is noted on stderr without changing the exit code);
  * - a handler whose promise can never settle fails with `internal_error` instead of exiting 0;
@@ -65,7 +71,7 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
     if (process.listenerCount(event) > 1) return;
     const message = describeThrown(thrown);
     if (finished) {
-      process.stderr.write(`${root.name}: a stray error after the command finished was ignored: ${message}\n`);
+      err.stream.write(`${root.name}: a stray error after the command finished was ignored: ${message}\n`);
       return;
     }
     ac.abort(new AxError('internal_error', `a stray error escaped the command: ${message}`, { cause: thrown, fix: 'This is a bug in the program (an unawaited promise or a throwing timer); report it with the trace_id.' }));
@@ -75,6 +81,9 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
     exitNow(new AxError('internal_error', `cannot write to stdout: ${e.message}`, { fix: 'Check where stdout goes (a full disk, a closed file).' }), ExitCode.internal);
   };
   const onStderrError = () => {}; // nowhere left to report it; the exit code still tells
+  // the real ones are watched (their errors, their flush at exit) even when the run is given others
+  const out = realOutput('stdout', onStdoutError);
+  const err = realOutput('stderr', onStderrError);
   // A handler whose promise can never settle leaves nothing in the event loop: Node would exit 0 with
   // no output. Turn that into an internal error instead (an error can never exit 0).
   const onBeforeExit = () =>
@@ -90,21 +99,19 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
   process.on('beforeExit', onBeforeExit);
-  process.stdout.on('error', onStdoutError);
-  process.stderr.on('error', onStderrError);
   const outer = options.signal;
   if (outer) outer.addEventListener('abort', () => ac.abort(outer.reason), { once: true });
   let code: number;
   let flushThenExit: (() => void) | undefined;
   try {
-    code = await execute(root, { ...options, signal: ac.signal, onReporter: (r) => (report = r) });
+    code = await execute(root, { ...options, stdout: options.stdout ?? out.stream, stderr: options.stderr ?? err.stream, signal: ac.signal, onReporter: (r) => (report = r) });
   } finally {
     finished = true;
     process.off('beforeExit', onBeforeExit);
   }
   process.exitCode = code;
   const grace = options.graceMs ?? 2000;
-  flushThenExit = () => process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  flushThenExit = () => out.flush(() => err.flush(() => process.exit(code)));
   // After a signal the run is over for good: a handle left by a handler that ignored the abort (a
   // server's hung call) must not hold the exit past the shutdown budget. Flush, then exit at once.
   if (signals.SIGINT + signals.SIGTERM > 0) flushThenExit();

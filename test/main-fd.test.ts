@@ -1,0 +1,125 @@
+/**
+ * `main()`'s real stdout and stderr (lib/run/fd-output.ts), on a bundled program as users ship it
+ * (under tsx, `net` is loaded before main() runs, so Node's stream is used from the start): a run
+ * that needs no Node stream writes on the descriptors and never loads `net`; whatever else writes to
+ * stdout — a handler's console.log, Node's stream once made, more than the descriptor budget, a full
+ * non-blocking pipe — the output stays whole and in the order it was written; a reader that has gone
+ * still ends the run with 141.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, cpSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+let bin: string;
+let dir: string;
+
+beforeAll(async () => {
+  const { buildProgram } = await import('../.ci/bundle.mjs');
+  dir = mkdtempSync(join(tmpdir(), 'ax-main-fd-'));
+  cpSync(join(root, 'dist/bin/chunks'), join(dir, 'chunks'), { recursive: true });
+  bin = ((await buildProgram({ entry: 'test/fixtures/main-cli.ts', outDir: dir, name: 'mainfx' })) as { entry: string }).entry;
+}, 120_000);
+
+const env = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), AGENT_MODE: '', MAINFX_NET: '1' });
+
+/** Runs the bundled fixture with stdout a socket (as Node's spawn gives it); `holdMs`: read nothing that long. */
+function run(args: string[], opts: { holdMs?: number; closeStdout?: boolean } = {}) {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: env() });
+  const out: Buffer[] = [];
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  if (opts.closeStdout) child.stdout.destroy();
+  else if (opts.holdMs) {
+    child.stdout.pause();
+    setTimeout(() => child.stdout.on('data', (c: Buffer) => out.push(c)).resume(), opts.holdMs);
+  } else child.stdout.on('data', (c: Buffer) => out.push(c));
+  // a paused stdout may still hold the program's bytes when the child has closed: wait for its end too
+  const ended = opts.closeStdout ? Promise.resolve() : new Promise<void>((r) => child.stdout.on('end', r));
+  const closed = new Promise<number | null>((r) => child.on('close', r));
+  return Promise.all([closed, ended]).then(([code]) => ({ code, stdout: Buffer.concat(out).toString('utf8'), stderr }));
+}
+
+const netLine = (stderr: string) => /net loaded: (true|false)/.exec(stderr)?.[1];
+
+describe('main(): stdout and stderr on their descriptors', () => {
+  it('a run that needs no Node stream never loads net: the envelope (socket) and the error line (socket) are whole', async () => {
+    const ok = await run(['late', '--format', 'json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).data).toEqual({ ok: true });
+    expect(netLine(ok.stderr)).toBe('false');
+    const bad = await run(['nope', '--format', 'json']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr.trim().split('\n').filter((l) => l.startsWith('{')).pop()!).error.kind).toBe('validation_error');
+    expect(netLine(bad.stderr)).toBe('false');
+  });
+
+  it('through a shell pipe (a FIFO) and into a file, the same', () => {
+    const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" late --format json | cat`], { env: env(), encoding: 'utf8' });
+    expect(JSON.parse(piped.stdout).data).toEqual({ ok: true });
+    expect(netLine(piped.stderr)).toBe('false');
+    const file = join(dir, 'out.json');
+    const fd = openSync(file, 'w');
+    const r = spawnSync(process.execPath, [bin, 'big', '--format', 'json'], { env: env(), stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+    closeSync(fd);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).data.s).toHaveLength(200_000); // a file takes all of it on the descriptor
+    expect(netLine(r.stderr)).toBe('false');
+  });
+
+  it("a handler's console.log between stream items keeps its place (Node's stream takes over once it is made)", async () => {
+    const r = await run(['interleave', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[0]!).data).toEqual({ i: 0 });
+    expect(lines[1]).toBe('side');
+    expect(JSON.parse(lines[2]!).data).toEqual({ i: 1 });
+  });
+
+  it("console.log before the envelope, small and larger than a pipe holds, comes first and whole", async () => {
+    const small = await run(['mixed', '--format', 'json']);
+    expect(small.stdout.split('\n').slice(0, 2)[0]).toBe('side line');
+    expect(JSON.parse(small.stdout.split('\n')[1]!).data).toEqual({ ok: true });
+    const big = await run(['biglog', '--format', 'json'], { holdMs: 300 });
+    expect(big.code).toBe(0);
+    expect(big.stdout.indexOf('{"data"')).toBe(2_000_001);
+    expect(JSON.parse(big.stdout.slice(2_000_001)).data).toEqual({ ok: true });
+  });
+
+  it('output past the descriptor budget, to a reader that waits before reading, arrives whole with exit 0', () => {
+    // a shell pipe holds 64 KiB: the program cannot finish before the reader has read
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" big --format json | (sleep 0.5; cat); echo "exit=\${PIPESTATUS[0]}" >&2`], { env: env(), encoding: 'utf8' });
+    expect(JSON.parse(r.stdout).data.s).toHaveLength(200_000);
+    expect(r.stderr).toMatch(/exit=0\n/);
+    expect(netLine(r.stderr)).toBe('true'); // Node's stream took the rest
+  });
+
+  it('a reader gone before the envelope is written: exit 141, no stack (EPIPE on the descriptor)', async () => {
+    const r = await run(['late', '--format', 'json'], { closeStdout: true });
+    expect(r.code).toBe(141);
+    expect(r.stderr).not.toMatch(/EPIPE|at .*\(/);
+    expect(netLine(r.stderr)).toBe('false');
+  });
+
+  it('a non-blocking pipe that is full (EAGAIN): the envelope waits for the reader instead of failing', () => {
+    // perl (part of every Debian) makes the pipe, sets O_NONBLOCK on its write end, fills it, starts
+    // the program with that end as its stdout, reads nothing for half a second, then reads it all.
+    const script = `
+      use Fcntl; use POSIX ":sys_wait_h";
+      pipe(my $r, my $w) or die; my $fl = fcntl($w, F_GETFL, 0); fcntl($w, F_SETFL, $fl | O_NONBLOCK) or die;
+      my $filled = 0; while (1) { my $n = syswrite($w, "f" x 4096); last unless defined $n; $filled += $n; }
+      my $pid = fork(); if ($pid == 0) { close $r; open(STDOUT, ">&", $w) or die; exec(@ARGV) or die; }
+      close $w; select(undef, undef, undef, 0.5);
+      my $all = ""; while (sysread($r, my $buf, 65536)) { $all .= $buf; }
+      waitpid($pid, 0); my $code = $? >> 8;
+      print STDERR "filled=$filled code=$code\\n"; print substr($all, $filled);`;
+    const r = spawnSync('perl', ['-e', script, process.execPath, bin, 'late', '--format', 'json'], { env: env(), encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toMatch(/filled=\d+ code=0/);
+    expect(Number(/filled=(\d+)/.exec(r.stderr)![1])).toBeGreaterThan(4096);
+    expect(JSON.parse(r.stdout).data).toEqual({ ok: true });
+  });
+});
