@@ -33,51 +33,55 @@ export interface Lifecycle {
 
 /** Installs `unhandledRejection` / `uncaughtException` loggers for the life of the server. */
 export function keepAlive(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Lifecycle {
-  const calls = new Map<AbortController | symbol, Promise<void>>();
+  // One small record per request or call, no promise (issue 14: two per call before): `settled`
+  // waits on the records live when it is called, each counting down its waiters when released.
+  interface Waiter {
+    left: number;
+    done: () => void;
+  }
+  interface Live {
+    ac?: AbortController;
+    waiters?: Waiter[];
+  }
+  const live = new Set<Live>();
   const timers = new Set<NodeJS.Timeout>();
   const onRejection = (reason: unknown) => log(`mcp-server: unhandled rejection (ignored, server continues): ${describeThrown(reason)}`);
   const onException = (err: unknown) => log(`mcp-server: uncaught exception (ignored, server continues): ${describeThrown(err)}`);
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
+  const enter = (entry: Live) => {
+    live.add(entry);
+    return () => {
+      if (!live.delete(entry)) return;
+      for (const w of entry.waiters ?? []) if (--w.left === 0) w.done();
+    };
+  };
   return {
-    track(ac) {
-      let settle = () => {};
-      calls.set(ac, new Promise<void>((r) => (settle = r)));
-      return () => {
-        calls.delete(ac);
-        settle();
-      };
-    },
-    hold() {
-      const key = Symbol('request');
-      let settle = () => {};
-      calls.set(key, new Promise<void>((r) => (settle = r)));
-      return () => {
-        calls.delete(key);
-        settle();
-      };
-    },
+    track: (ac) => enter({ ac }),
+    hold: () => enter({}),
     get inflight() {
-      return calls.size;
+      return live.size;
     },
     settled(ms) {
       // A ref'd timer (cleared by release): an unref'd one could leave the event loop empty
       // mid-shutdown, and main() treats an empty loop with the run unsettled as a hung handler.
       return new Promise<void>((resolve) => {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          resolve();
-        }, ms);
+        if (live.size === 0) return resolve();
+        const t = setTimeout(() => waiter.done(), ms);
         timers.add(t);
-        void Promise.allSettled([...calls.values()]).then(() => {
-          clearTimeout(t);
-          timers.delete(t);
-          resolve();
-        });
+        const waiter: Waiter = {
+          left: live.size,
+          done: () => {
+            clearTimeout(t);
+            timers.delete(t);
+            resolve();
+          },
+        };
+        for (const entry of live) (entry.waiters ??= []).push(waiter);
       });
     },
     abortAll() {
-      for (const ac of calls.keys()) if (typeof ac !== 'symbol') ac.abort(new Error('server shutting down'));
+      for (const entry of live) entry.ac?.abort(new Error('server shutting down'));
     },
     release() {
       for (const t of timers) clearTimeout(t);

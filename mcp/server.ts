@@ -116,11 +116,16 @@ class AxServer extends Server {
     const handlers = (this as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
     const inner = typeof method === 'string' ? handlers?.get(method) : undefined;
     if (!inner || !handlers) return;
-    const check = schema as unknown as { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
+    // The SDK's handler parses the request against this schema before anything else and throws the
+    // ZodError synchronously: turned into -32602 here, so a valid request is parsed once, not twice.
     handlers.set(method as string, (request, extra) => {
-      const r = check.safeParse(request);
-      if (!r.success) return Promise.reject(new McpError(ErrorCode.InvalidParams, `Invalid params for ${String(method)}: ${issuesLine(r.error?.issues ?? [])}`));
-      return inner(request, extra);
+      try {
+        return inner(request, extra);
+      } catch (e) {
+        const issues = (e as { issues?: unknown } | null)?.issues;
+        if (Array.isArray(issues)) return Promise.reject(new McpError(ErrorCode.InvalidParams, `Invalid params for ${String(method)}: ${issuesLine(issues as { path: PropertyKey[]; message: string }[])}`));
+        throw e;
+      }
     });
   }
 }
@@ -184,7 +189,7 @@ export async function callTool(
   }
   const ac = new AbortController();
   const onAbort = () => ac.abort(extra.signal.reason ?? new Error('cancelled by the client'));
-  extra.signal.addEventListener('abort', onAbort, { once: true });
+  extra.signal.addEventListener('abort', onAbort); // removed in the finally below
   const untrack = options.track?.(ac);
   try {
     const r = await callScope.run(ac.signal, () =>
