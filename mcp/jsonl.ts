@@ -73,6 +73,13 @@ export class JsonLineTransport implements Transport {
   /** Inside an oversized line: its first bytes (for the id) until its newline arrives. */
   private skipping: Buffer | undefined;
   private closed = false;
+  /** Lines sent in this turn of the event loop, not yet written. */
+  private lines: string[] = [];
+  /** Releases of the requests those lines answer. */
+  private answered: (() => void)[] = [];
+  /** Resolves when the queued lines are written; its resolver. */
+  private written: Promise<void> | undefined;
+  private writtenDone: (() => void) | undefined;
   /** Requests received and not yet answered, by id (a list: a client may reuse an id). */
   private readonly open = new Map<Id, (() => void)[]>();
   private readonly max: number;
@@ -96,24 +103,53 @@ export class JsonLineTransport implements Transport {
     this.input.on('error', this.onError);
   }
 
-  /** Writes one message as a line; resolves once it is handed to the stream (after a drain when it is full). */
+  /**
+   * Queues one message as a line; the lines queued in one turn of the event loop are written
+   * together, in order, in one write (under load, one system call and one wake-up of the client for
+   * several answers; a lone answer goes out in the same turn). Resolves once they are handed to
+   * the stream (after a drain when it is full).
+   */
   send(message: JSONRPCMessage): Promise<void> {
     const m = message as Obj;
     if (!('method' in m) && isId(m.id)) {
       const waiting = this.open.get(m.id);
       const release = waiting?.shift();
       if (waiting && !waiting.length) this.open.delete(m.id);
-      if (release) queueMicrotask(release); // after the write below
+      if (release) this.answered.push(release); // after the write
     }
-    if (this.closed || this.output.destroyed || this.output.writableEnded) return Promise.resolve();
-    return new Promise((resolve) => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.output.once('drain', resolve);
-    });
+    if (this.closed || this.output.destroyed || this.output.writableEnded) {
+      this.flush();
+      return Promise.resolve();
+    }
+    this.lines.push(`${JSON.stringify(message)}\n`);
+    if (!this.written) {
+      let done = () => {};
+      this.written = new Promise<void>((r) => (done = r));
+      this.writtenDone = done;
+      setImmediate(() => this.flush());
+    }
+    return this.written;
+  }
+
+  /** Writes the queued lines and releases the requests they answer. */
+  private flush(): void {
+    const lines = this.lines;
+    const answered = this.answered;
+    const done = this.writtenDone;
+    this.lines = [];
+    this.answered = [];
+    this.written = undefined;
+    this.writtenDone = undefined;
+    if (lines.length && !this.output.destroyed && !this.output.writableEnded) {
+      if (this.output.write(lines.length === 1 ? lines[0]! : lines.join(''))) done?.();
+      else if (done) this.output.once('drain', done);
+    } else done?.();
+    for (const release of answered) release();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.flush(); // what was answered before the close still goes out
     this.closed = true;
     this.input.off('data', this.onData);
     this.input.off('error', this.onError);
