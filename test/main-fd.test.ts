@@ -7,7 +7,7 @@
  * still ends the run with 141.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, cpSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   bin = ((await buildProgram({ entry: 'test/fixtures/main-cli.ts', outDir: dir, name: 'mainfx' })) as { entry: string }).entry;
 }, 120_000);
 
-const env = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), AGENT_MODE: '', MAINFX_NET: '1' });
+const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), AGENT_MODE: '', MAINFX_NET: '1', ...extra });
 
 /** Runs the bundled fixture with stdout a socket (as Node's spawn gives it); `holdMs`: read nothing that long. */
 function run(args: string[], opts: { holdMs?: number; closeStdout?: boolean } = {}) {
@@ -121,5 +121,80 @@ describe('main(): stdout and stderr on their descriptors', () => {
     expect(r.stderr).toMatch(/filled=\d+ code=0/);
     expect(Number(/filled=(\d+)/.exec(r.stderr)![1])).toBeGreaterThan(4096);
     expect(JSON.parse(r.stdout).data).toEqual({ ok: true });
+  });
+});
+
+/**
+ * perl (part of every Debian) starts the program with `kind` as its stdout — a unix socketpair of
+ * the default size, or a blocking pipe already filled by perl — reads nothing, sends SIGTERM at 1 s
+ * and 2 s, and reads everything at 6 s if it is still running. Returns the exit code and when it came (s).
+ */
+function signalledWhileUnread(kind: 'socket' | 'full-pipe', args: string[]): { exit: number; at: number } {
+  const make =
+    kind === 'socket'
+      ? 'socketpair(my $r, my $w, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die;'
+      : 'pipe(my $r, my $w) or die; my $fl = fcntl($w, F_GETFL, 0); fcntl($w, F_SETFL, $fl | O_NONBLOCK) or die; while (defined syswrite($w, "f" x 4096)) {} fcntl($w, F_SETFL, $fl) or die;';
+  const script = `
+    use Socket; use Fcntl; use POSIX ":sys_wait_h"; use Time::HiRes qw(time sleep);
+    ${make}
+    my $t0 = time; my $pid = fork();
+    if ($pid == 0) { close $r; open(STDOUT, ">&", $w) or die; exec(@ARGV) or die; }
+    close $w; my ($exit, $at, @sig) = (undef, undef, 1, 2);
+    while (time - $t0 < 6) {
+      if (@sig && time - $t0 >= $sig[0]) { kill 'TERM', $pid; shift @sig; }
+      if (!defined $exit && waitpid($pid, WNOHANG) == $pid) { $exit = $? >> 8; $at = time - $t0; last; }
+      sleep 0.01;
+    }
+    if (!defined $exit) { while (sysread($r, my $buf, 65536)) {} waitpid($pid, 0); $exit = $? >> 8; $at = time - $t0; }
+    printf STDERR "exit=%d at=%.2f\\n", $exit, $at;`;
+  const r = spawnSync('perl', ['-e', script, process.execPath, bin, ...args], { env: env(), encoding: 'utf8', timeout: 30_000 });
+  const m = /exit=(\d+) at=([\d.]+)/.exec(r.stderr);
+  if (!m) throw new Error(`perl: ${r.stderr}`);
+  return { exit: Number(m[1]), at: Number(m[2]) };
+}
+
+describe('main(): a write on the descriptor never holds up signals (review of 873ee66)', () => {
+  it.each(['socket', 'full-pipe'] as const)('stdout a %s nobody reads: the second SIGTERM still ends the run at once (143)', (kind) => {
+    const r = signalledWhileUnread(kind, ['progress', '--format', 'text']);
+    expect(r.exit).toBe(143);
+    expect(r.at).toBeLessThan(3); // a blocking write would hold both signals until the reader reads at 6 s
+  }, 20_000);
+
+  it('ctx.stdout.write of a DataView or a Uint16Array writes all of its bytes, as Node\'s stream does', () => {
+    const r = spawnSync(process.execPath, [bin, 'views', '--format', 'json'], { env: env(), encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout.startsWith('DATAVIEW\nAABBC\n')).toBe(true);
+  });
+
+  it('a process.stdout.write the program installed before main() is honoured into a file as through a pipe', () => {
+    const file = join(dir, 'silenced.out');
+    const fd = openSync(file, 'w');
+    spawnSync(process.execPath, [bin, 'late', '--format', 'json'], { env: env({ MAINFX_SILENCE: '1' }), stdio: ['ignore', fd, 'pipe'] });
+    closeSync(fd);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    const piped = spawnSync(process.execPath, [bin, 'late', '--format', 'json'], { env: env({ MAINFX_SILENCE: '1' }), encoding: 'utf8' });
+    expect(piped.stdout).toBe('');
+  });
+
+  it("main() in a worker thread writes to the worker's stdout (its parent reads it), not to the process's fd 1", () => {
+    const worker = join(dir, 'worker.mjs');
+    writeFileSync(
+      worker,
+      `import { Command, main } from ${JSON.stringify(join(root, 'dist/lib/index.js'))};
+const root = new Command({ use: 'wfx', version: '1.0.0' });
+root.addCommand(new Command({ use: 'small', short: 's', run: () => ({ ok: true }) }));
+await main(root, { args: ['small', '--format', 'json'], graceMs: 100 });\n`,
+    );
+    const parent = join(dir, 'parent.mjs');
+    writeFileSync(
+      parent,
+      `import { Worker } from 'node:worker_threads';
+const w = new Worker(${JSON.stringify(worker)}, { stdout: true });
+let out = ''; w.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+w.on('exit', () => process.stderr.write('captured=' + JSON.stringify(out) + '\\n'));\n`,
+    );
+    const r = spawnSync(process.execPath, [parent], { env: env(), encoding: 'utf8' });
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/captured="\{\\"data\\":\{\\"ok\\":true\}/);
   });
 });
