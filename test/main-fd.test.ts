@@ -1,10 +1,11 @@
 /**
  * `main()`'s real stdout and stderr (lib/run/fd-output.ts), on a bundled program as users ship it
  * (under tsx, `net` is loaded before main() runs, so Node's stream is used from the start): a run
- * that needs no Node stream writes on the descriptors and never loads `net`; whatever else writes to
- * stdout — a handler's console.log, Node's stream once made, more than the descriptor budget, a full
- * non-blocking pipe — the output stays whole and in the order it was written; a reader that has gone
- * still ends the run with 141.
+ * whose only output is its outcome writes it on the descriptor and never loads `net`; whatever else
+ * writes to stdout — a handler's console.log, ctx.stdout while it runs, Node's stream once made, a
+ * full non-blocking pipe — the output stays whole and in the order it was written, no write holds up
+ * a signal while a handler runs, a closed or read-only stdout means what it means to Node's stream,
+ * and a reader that has gone still ends the run with 141.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -90,12 +91,32 @@ describe('main(): stdout and stderr on their descriptors', () => {
     expect(JSON.parse(big.stdout.slice(2_000_001)).data).toEqual({ ok: true });
   });
 
-  it('output past the descriptor budget, to a reader that waits before reading, arrives whole with exit 0', () => {
+  it('a 200 KB outcome to a reader that waits before reading arrives whole, exit 0 (written on the descriptor)', () => {
     // a shell pipe holds 64 KiB: the program cannot finish before the reader has read
     const r = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" big --format json | (sleep 0.5; cat); echo "exit=\${PIPESTATUS[0]}" >&2`], { env: env(), encoding: 'utf8' });
     expect(JSON.parse(r.stdout).data.s).toHaveLength(200_000);
     expect(r.stderr).toMatch(/exit=0\n/);
-    expect(netLine(r.stderr)).toBe('true'); // Node's stream took the rest
+    expect(netLine(r.stderr)).toBe('false');
+  });
+
+  it('a handler that closes fd 1 and goes on working: its reader sees EOF then, not at exit', async () => {
+    const child = spawn(process.execPath, [bin, 'close1', '--format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'], env: env() });
+    const t0 = Date.now();
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.resume();
+    const eof = new Promise<number>((r) => child.stdout.on('end', () => r(Date.now() - t0)));
+    const exit = new Promise<number | null>((r) => child.on('exit', r));
+    const [eofAt, code] = await Promise.all([eof, exit]);
+    const exitAt = Date.now() - t0;
+    expect(out).toBe('line\n');
+    expect(exitAt - eofAt).toBeGreaterThan(700); // the handler works 1.5 s after closing
+    expect(code).toBe(1); // the envelope cannot be written on a closed stdout: internal_error, as through Node's stream
+  });
+
+  it('a stdout opened for reading only: the run fails (exit 1), never a silent 0', () => {
+    const r = spawnSync('bash', ['-c', `true | "${process.execPath}" "${bin}" late --format json 1<&0; echo "exit=$?" >&2`], { env: env(), encoding: 'utf8' });
+    expect(r.stderr).toMatch(/exit=1\n/);
   });
 
   it('a reader gone before the envelope is written: exit 141, no stack (EPIPE on the descriptor)', async () => {
@@ -126,14 +147,13 @@ describe('main(): stdout and stderr on their descriptors', () => {
 
 /**
  * perl (part of every Debian) starts the program with `kind` as its stdout — a unix socketpair of
- * the default size, or a blocking pipe already filled by perl — reads nothing, sends SIGTERM at 1 s
- * and 2 s, and reads everything at 6 s if it is still running. Returns the exit code and when it came (s).
+ * the default size, empty or already filled by perl, or a blocking pipe perl filled — reads
+ * nothing, sends SIGTERM at 1 s and 2 s, and reads everything at 6 s if it is still running.
+ * Returns the exit code and when it came (s).
  */
-function signalledWhileUnread(kind: 'socket' | 'full-pipe', args: string[]): { exit: number; at: number } {
-  const make =
-    kind === 'socket'
-      ? 'socketpair(my $r, my $w, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die;'
-      : 'pipe(my $r, my $w) or die; my $fl = fcntl($w, F_GETFL, 0); fcntl($w, F_SETFL, $fl | O_NONBLOCK) or die; while (defined syswrite($w, "f" x 4096)) {} fcntl($w, F_SETFL, $fl) or die;';
+function signalledWhileUnread(kind: 'socket' | 'full-socket' | 'full-pipe', args: string[]): { exit: number; at: number } {
+  const fill = 'my $fl = fcntl($w, F_GETFL, 0); fcntl($w, F_SETFL, $fl | O_NONBLOCK) or die; while (defined syswrite($w, "f" x 512)) {} fcntl($w, F_SETFL, $fl) or die;';
+  const make = kind === 'full-pipe' ? `pipe(my $r, my $w) or die; ${fill}` : `socketpair(my $r, my $w, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die; ${kind === 'full-socket' ? fill : ''}`;
   const script = `
     use Socket; use Fcntl; use POSIX ":sys_wait_h"; use Time::HiRes qw(time sleep);
     ${make}
@@ -154,7 +174,7 @@ function signalledWhileUnread(kind: 'socket' | 'full-pipe', args: string[]): { e
 }
 
 describe('main(): a write on the descriptor never holds up signals (review of 873ee66)', () => {
-  it.each(['socket', 'full-pipe'] as const)('stdout a %s nobody reads: the second SIGTERM still ends the run at once (143)', (kind) => {
+  it.each(['socket', 'full-socket', 'full-pipe'] as const)('stdout a %s nobody reads: the second SIGTERM still ends the run at once (143)', (kind) => {
     const r = signalledWhileUnread(kind, ['progress', '--format', 'text']);
     expect(r.exit).toBe(143);
     expect(r.at).toBeLessThan(3); // a blocking write would hold both signals until the reader reads at 6 s

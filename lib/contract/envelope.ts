@@ -8,6 +8,13 @@ import type { AxError } from './errors.ts';
 export interface OutputStream {
   /** Text, or bytes (an opaque command's binary output). */
   write(chunk: string | Uint8Array): unknown;
+  /**
+   * Optional: how the runner writes a run's outcome — the envelope or rendering of a document
+   * result, an opaque result, help and version text, the error line — once no handler code runs any
+   * more. Default {@link write}. `main()`'s real stdout and stderr write it on the descriptor
+   * (lib/run/fd-output.ts).
+   */
+  writeOutcome?(chunk: string | Uint8Array): unknown;
   isTTY?: boolean;
 }
 

@@ -83,6 +83,10 @@ class GuardedStream implements OutputStream {
   write(chunk: string | Uint8Array): unknown {
     return this.state.closed ? true : this.target.write(chunk);
   }
+  writeOutcome(chunk: string | Uint8Array): unknown {
+    if (this.state.closed) return true;
+    return this.target.writeOutcome ? this.target.writeOutcome(chunk) : this.target.write(chunk);
+  }
 }
 
 /**

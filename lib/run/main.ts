@@ -29,10 +29,11 @@ export interface MainOptions extends ExecuteOptions {
  * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141; any other stdout
  *   write error is reported as `internal_error` on stderr (exit 1); stderr write errors are ignored;
  *   this holds for a handler's own writes to `process.stdout` too;
- * - unless `stdout`/`stderr` are given, a pipe, socket or file is written on its descriptor until
- *   Node's stream is needed (fd-output.ts: the first 16 KiB on a pipe or socket, while no one has
- *   made `process.stdout`/`process.stderr`), then through Node's stream, so output keeps the order
- *   it was written in whoever writes it;
+ * - unless `stdout`/`stderr` are given, the run's outcome (the envelope of a document result, the
+ *   error line…), written once no handler code runs, goes on the descriptor of a pipe, socket or
+ *   file while no one has made `process.stdout`/`process.stderr` (fd-output.ts); everything else,
+ *   and everything once the stream is made, goes through Node's stream, so output keeps the order
+ *   it was written in whoever writes it, and no write holds up signals while a handler runs;
  * - a stray rejection or exception from a handler's leftovers fails the run with `internal_error`
  *   (or, once the run has finished, is noted on stderr without changing the exit code);
  * - a handler whose promise can never settle fails with `internal_error` instead of exiting 0;

@@ -9,13 +9,14 @@ import type { ReplayRecord } from './idempotency.ts';
 import { renderDefault, visible } from './render.ts';
 
 /**
- * Writes `text`, waiting for `drain` when the stream asks for it.
+ * Writes `text`, waiting for `drain` when the stream asks for it. `outcome`: `text` is the run's
+ * outcome, written once no handler code runs (through `writeOutcome` when the stream has one).
  * @returns a promise of the drain, or undefined when the stream took the text at once (the common
  *   case: no promise is made — issue 14, one fewer per MCP call).
  */
-export function write(s: OutputStream, text: string | Uint8Array): Promise<void> | undefined {
+export function write(s: OutputStream, text: string | Uint8Array, outcome = false): Promise<void> | undefined {
   if (text.length === 0) return undefined;
-  const ok = s.write(text);
+  const ok = outcome && s.writeOutcome ? s.writeOutcome(text) : s.write(text);
   const ev = s as unknown as { once?: (e: string, cb: () => void) => unknown; writableNeedDrain?: boolean };
   if (ok === false && typeof ev.once === 'function') return new Promise<void>((r) => ev.once!('drain', r));
   return undefined;
@@ -59,7 +60,7 @@ export async function writeReplayed(rec: ReplayRecord, cmd: Command, ctx: RunCon
   const m = JSON.stringify({ ...meta, replayed: true });
   if (out.mode === 'human') out.stderr.write('Replayed: a call with this idempotency key and these arguments already ran; this is its outcome.\n');
   if (rec.kind === 'opaque') {
-    await write(out.stdout, rec.text ?? '');
+    await write(out.stdout, rec.text ?? '', true);
     return {};
   }
   if (rec.kind === 'stream') {
@@ -70,10 +71,10 @@ export async function writeReplayed(rec: ReplayRecord, cmd: Command, ctx: RunCon
     return { items, stream: true };
   }
   const payload = JSON.parse(rec.data ?? 'null') as unknown;
-  if (out.mode === 'json') await write(out.stdout, `{"data":${rec.data ?? 'null'},"meta":${m}}\n`);
+  if (out.mode === 'json') await write(out.stdout, `{"data":${rec.data ?? 'null'},"meta":${m}}\n`, true);
   else {
     const text = cmd.render ? cmd.render(payload, ctx) : renderDefault(payload);
-    if (typeof text === 'string') await write(out.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    if (typeof text === 'string') await write(out.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`, true);
   }
   return { payload };
 }
