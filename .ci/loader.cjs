@@ -373,21 +373,46 @@ function serveInPlace() {
     if (fs.openSync('/proc/self/fd/2', 'w') !== 1) fail('fd 1 was taken');
   } else {
     // the parent end of the socketpair libuv makes for the child's stdin takes the lowest free number
-    const relay = require('child_process').spawn(cat, [], { stdio: ['pipe', 2, 'ignore'], detached: true });
-    relay.on('error', () => {});
-    relay.stdin?.on('error', () => {}); // never written through this stream; writes to fd 1 see their own errors
-    if (relay.stdin?._handle?.fd === 1) {
-      relay.unref();
-      relay.stdin.unref?.();
-      globalThis[Symbol.for('ax-ts.stdio-relay')] = relay; // the stream holds fd 1: keep it alive
-    } else {
-      // not where it was expected (another libuv): stray bytes go to /dev/null instead, still off the protocol
+    const relayOnFd1 = () => {
+      const relay = require('child_process').spawn(cat, [], { stdio: ['pipe', 2, 'ignore'], detached: true });
+      relay.on('error', () => {});
+      relay.stdin?.on('error', () => {}); // never written through this stream; writes to fd 1 see their own errors
+      if (relay.stdin?._handle?.fd === 1) {
+        relay.unref();
+        relay.stdin.unref?.();
+        globalThis[Symbol.for('ax-ts.stdio-relay')] = relay; // the stream holds fd 1: keep it alive
+        return true;
+      }
       relay.stdin?.destroy();
       relay.kill();
+      return false;
+    };
+    // Node's first spawn in a process opens /dev/null on a closed fd 0-2 before it makes its pipes
+    // (when the client's streams were sockets, the helper's spawn came first): fd 1 is that /dev/null
+    // now, and the next spawn's pipe takes fd 1 once it is closed again
+    const devNullOnFd1 = () => {
+      try {
+        const st = fs.fstatSync(1);
+        return st.isCharacterDevice() && st.rdev === fs.statSync('/dev/null').rdev;
+      } catch {
+        return false;
+      }
+    };
+    let relayed = relayOnFd1();
+    if (!relayed && devNullOnFd1()) {
+      fs.closeSync(1);
+      relayed = relayOnFd1();
+    }
+    if (!relayed) {
+      // not where it was expected (another libuv): stray bytes go to /dev/null instead, still off the protocol
       let free = false;
       try {
         fs.fstatSync(1);
       } catch {
+        free = true;
+      }
+      if (!free && devNullOnFd1()) {
+        fs.closeSync(1); // a read-only /dev/null would fail every write: one opened for writing instead
         free = true;
       }
       if (!free || fs.openSync('/dev/null', 'w') !== 1) fail('fd 1 was taken');

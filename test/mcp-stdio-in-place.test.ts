@@ -127,16 +127,20 @@ async function overSockets(stderr: 'pipe' | 'ignore' | number, lines: string[], 
 
 /**
  * The same through a shell pipeline, `(cat in; wait) | server 2> >(cat >err) | cat >out`: stdin stays
- * open until every answer is out and the server's process tree has been read.
+ * open until every answer is out and the server's process tree has been read. `stderrSocket`: the
+ * server's stderr is the shell's own, a socketpair from Node's spawn, instead of a pipe.
  */
-async function overKernelPipes(lines: string[], ids: number[]): Promise<Run> {
+async function overKernelPipes(lines: string[], ids: number[], stderrSocket = false): Promise<Run> {
   const d = mkdtempSync(join(dir, 'pipe-'));
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const [inFile, outFile, errFile, seen] = ['in', 'out', 'err', 'seen'].map((f) => join(d, f)) as [string, string, string, string];
   writeFileSync(inFile, `${lines.join('\n')}\n`);
   const feed = `(cat ${q(inFile)}; until [ -e ${q(seen)} ]; do sleep 0.05; done)`;
-  const script = `${feed} | ${q(process.execPath)} ${q(entry)} mcp-server 2> >(cat >${q(errFile)}) | cat >${q(outFile)}; echo "\${PIPESTATUS[1]}" >${q(join(d, 'rc'))}`;
-  const sh = spawn('bash', ['-c', script], { env: env(), stdio: 'ignore' });
+  const toErr = stderrSocket ? '' : ` 2> >(cat >${q(errFile)})`;
+  const script = `${feed} | ${q(process.execPath)} ${q(entry)} mcp-server${toErr} | cat >${q(outFile)}; echo "\${PIPESTATUS[1]}" >${q(join(d, 'rc'))}`;
+  const sh = spawn('bash', ['-c', script], { env: env(), stdio: ['ignore', 'ignore', stderrSocket ? 'pipe' : 'ignore'] });
+  let err = '';
+  sh.stderr?.on('data', (c: Buffer) => (err += c.toString()));
   const exited = new Promise<void>((resolve) => sh.once('exit', () => resolve()));
   const answered = () => {
     try {
@@ -146,7 +150,9 @@ async function overKernelPipes(lines: string[], ids: number[]): Promise<Run> {
       return false;
     }
   };
-  while (!answered()) await new Promise((r) => setTimeout(r, 50));
+  let over = false;
+  void exited.then(() => (over = true));
+  while (!answered() && !over) await new Promise((r) => setTimeout(r, 50)); // a server that fails ends the wait
   // the servers of this pipeline: processes running the fixture's entry under this bash
   const servers = descendants(sh.pid!).filter((pid) => cmdline(pid) === `${process.execPath} ${entry} mcp-server`);
   const kids = servers.flatMap((pid) => childrenOf(pid));
@@ -154,7 +160,7 @@ async function overKernelPipes(lines: string[], ids: number[]): Promise<Run> {
   await exited;
   await new Promise((r) => setTimeout(r, 200)); // the process substitution's cat
   const code = Number(readFileSync(join(d, 'rc'), 'utf8'));
-  return result(code, readFileSync(outFile, 'utf8'), readFileSync(errFile, 'utf8'), kids);
+  return result(code, readFileSync(outFile, 'utf8'), stderrSocket ? err : readFileSync(errFile, 'utf8'), kids);
 }
 
 function result(code: number | null, stdout: string, stderr: string, kids: string[]): Run {
@@ -166,6 +172,8 @@ const CLIENTS = [
   { name: "Node's spawn, stderr piped (socketpairs; fd 1 copied to stderr by a cat)", run: () => overSockets('pipe', LINES, IDS), fd1: 'relay', seen: true },
   { name: "Node's spawn, stderr ignored (socketpairs; fd 1 on /dev/null, stderr's own file)", run: () => overSockets('ignore', LINES, IDS), fd1: 'stderr', seen: false },
   { name: 'a shell pipeline (kernel pipes), stderr a pipe', run: () => overKernelPipes(LINES, IDS), fd1: 'stderr', seen: true },
+  // the only spawn is the relay's, Node's first: it puts /dev/null on the closed fd 1 before its pipe (review of 06b1796)
+  { name: 'a shell pipeline (kernel pipes), stderr a unix socket (fd 1 copied to stderr by a cat)', run: () => overKernelPipes(LINES, IDS, true), fd1: 'relay', seen: true },
 ] as const;
 
 describe.runIf(linux).concurrent('mcp-server served in place (bundled entry)', () => {
