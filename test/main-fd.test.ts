@@ -146,20 +146,21 @@ describe('main(): stdout and stderr on their descriptors', () => {
 });
 
 /**
- * perl (part of every Debian) starts the program with `kind` as its stdout — a unix socketpair of
- * the default size, empty or already filled by perl, or a blocking pipe perl filled — reads
- * nothing, sends SIGTERM at 1 s and 2 s, and reads everything at 6 s if it is still running.
- * Returns the exit code and when it came (s).
+ * perl (part of every Debian) starts the program with `kind` as its stdout (or, `on: 'stderr'`, its
+ * stderr, stdout then /dev/null) — a unix socketpair of the default size, empty or already filled
+ * by perl, or a blocking pipe perl filled — reads nothing, sends SIGTERM at each of `signals` (s),
+ * and reads everything at 6 s if it is still running. Returns the exit code and when it came (s).
  */
-function signalledWhileUnread(kind: 'socket' | 'full-socket' | 'full-pipe', args: string[]): { exit: number; at: number } {
+function signalledWhileUnread(kind: 'socket' | 'full-socket' | 'full-pipe', args: string[], opts: { on?: 'stdout' | 'stderr'; signals?: number[]; env?: Record<string, string> } = {}): { exit: number; at: number } {
   const fill = 'my $fl = fcntl($w, F_GETFL, 0); fcntl($w, F_SETFL, $fl | O_NONBLOCK) or die; while (defined syswrite($w, "f" x 512)) {} fcntl($w, F_SETFL, $fl) or die;';
   const make = kind === 'full-pipe' ? `pipe(my $r, my $w) or die; ${fill}` : `socketpair(my $r, my $w, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die; ${kind === 'full-socket' ? fill : ''}`;
+  const wire = opts.on === 'stderr' ? 'open(STDERR, ">&", $w) or die; open(STDOUT, ">", "/dev/null") or die;' : 'open(STDOUT, ">&", $w) or die;';
   const script = `
     use Socket; use Fcntl; use POSIX ":sys_wait_h"; use Time::HiRes qw(time sleep);
     ${make}
     my $t0 = time; my $pid = fork();
-    if ($pid == 0) { close $r; open(STDOUT, ">&", $w) or die; exec(@ARGV) or die; }
-    close $w; my ($exit, $at, @sig) = (undef, undef, 1, 2);
+    if ($pid == 0) { close $r; ${wire} exec(@ARGV) or die; }
+    close $w; my ($exit, $at, @sig) = (undef, undef, ${(opts.signals ?? [1, 2]).join(', ')});
     while (time - $t0 < 6) {
       if (@sig && time - $t0 >= $sig[0]) { kill 'TERM', $pid; shift @sig; }
       if (!defined $exit && waitpid($pid, WNOHANG) == $pid) { $exit = $? >> 8; $at = time - $t0; last; }
@@ -167,7 +168,7 @@ function signalledWhileUnread(kind: 'socket' | 'full-socket' | 'full-pipe', args
     }
     if (!defined $exit) { while (sysread($r, my $buf, 65536)) {} waitpid($pid, 0); $exit = $? >> 8; $at = time - $t0; }
     printf STDERR "exit=%d at=%.2f\\n", $exit, $at;`;
-  const r = spawnSync('perl', ['-e', script, process.execPath, bin, ...args], { env: env(), encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync('perl', ['-e', script, process.execPath, bin, ...args], { env: env(opts.env), encoding: 'utf8', timeout: 30_000 });
   const m = /exit=(\d+) at=([\d.]+)/.exec(r.stderr);
   if (!m) throw new Error(`perl: ${r.stderr}`);
   return { exit: Number(m[1]), at: Number(m[2]) };
@@ -178,6 +179,13 @@ describe('main(): a write on the descriptor never holds up signals (review of 87
     const r = signalledWhileUnread(kind, ['progress', '--format', 'text']);
     expect(r.exit).toBe(143);
     expect(r.at).toBeLessThan(3); // a blocking write would hold both signals until the reader reads at 6 s
+  }, 20_000);
+
+  it('stderr a full pipe nobody reads: a second SIGTERM within the abort grace exits at once (143), the error line queued', () => {
+    // (no MAINFX_NET: its exit hook would write to the full stderr)
+    const r = signalledWhileUnread('full-pipe', ['deaf', '--format', 'json'], { on: 'stderr', signals: [1, 1.3], env: { MAINFX_NET: '' } });
+    expect(r.exit).toBe(143);
+    expect(r.at).toBeLessThan(2.5);
   }, 20_000);
 
   it('ctx.stdout.write of a DataView or a Uint16Array writes all of its bytes, as Node\'s stream does', () => {

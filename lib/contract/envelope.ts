@@ -4,18 +4,22 @@
  */
 import type { AxError } from './errors.ts';
 
+/**
+ * @internal The key of an output's optional way of writing a run's outcome — the envelope or
+ * rendering of a document result, an opaque result, help and version text, the error line — which
+ * the runner writes once no handler code runs any more; without it, `write`. `main()`'s real stdout
+ * and stderr write it on the descriptor (lib/run/fd-output.ts). A registered symbol, so that every
+ * copy of lib in a bundle agrees on it; not part of the public API.
+ */
+export const WRITE_OUTCOME: unique symbol = Symbol.for('ax-ts.write-outcome');
+
 /** Where a command writes: anything with `write(string)`; `isTTY` tells whether a person is watching. */
 export interface OutputStream {
   /** Text, or bytes (an opaque command's binary output). */
   write(chunk: string | Uint8Array): unknown;
-  /**
-   * Optional: how the runner writes a run's outcome — the envelope or rendering of a document
-   * result, an opaque result, help and version text, the error line — once no handler code runs any
-   * more. Default {@link write}. `main()`'s real stdout and stderr write it on the descriptor
-   * (lib/run/fd-output.ts).
-   */
-  writeOutcome?(chunk: string | Uint8Array): unknown;
   isTTY?: boolean;
+  /** @internal see {@link WRITE_OUTCOME}. */
+  [WRITE_OUTCOME]?(chunk: string | Uint8Array): unknown;
 }
 
 /** Version of the error envelope (`meta.schema_version`). */

@@ -15,7 +15,7 @@
  */
 import type { Command, RunContext } from '../tree/command.ts';
 import type { Logger } from '../tree/logging.ts';
-import type { OutputStream } from '../contract/envelope.ts';
+import { WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
 import { AxError, type AxErrorOptions } from '../contract/errors.ts';
 import { argValues, flagLabel } from '../parse/validate.ts';
 import type { Invocation } from '../parse/parse.ts';
@@ -83,9 +83,10 @@ class GuardedStream implements OutputStream {
   write(chunk: string | Uint8Array): unknown {
     return this.state.closed ? true : this.target.write(chunk);
   }
-  writeOutcome(chunk: string | Uint8Array): unknown {
+  [WRITE_OUTCOME](chunk: string | Uint8Array): unknown {
     if (this.state.closed) return true;
-    return this.target.writeOutcome ? this.target.writeOutcome(chunk) : this.target.write(chunk);
+    const outcome = this.target[WRITE_OUTCOME];
+    return outcome ? outcome.call(this.target, chunk) : this.target.write(chunk);
   }
 }
 

@@ -5,7 +5,7 @@
  * bindings, about 3 ms of every start (issue 14: `node -e 'process.stdout.write("x")'` 24.4 ms
  * against 21.3 ms for `fs.writeSync(1, "x")`, stdout a socket).
  *
- * Only the outcome (`writeOutcome`: the envelope of a document result, an opaque result, help or
+ * Only the outcome (`WRITE_OUTCOME`: the envelope of a document result, an opaque result, help or
  * version text, the error line — written by the runner once no handler code runs) goes on the
  * descriptor, and only while Node's stream for it has not been made:
  * - Everything written while a handler runs (`ctx.stdout`, stream items, warnings) goes through
@@ -27,7 +27,7 @@
  * it means to Node's stream (the reader sees EOF; a read-only descriptor fails the write).
  */
 import { fstatSync, writeSync } from 'node:fs';
-import type { OutputStream } from '../contract/envelope.ts';
+import { WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
 
 type Name = 'stdout' | 'stderr';
 
@@ -83,6 +83,12 @@ export interface RealOutput {
   stream: OutputStream;
   /** Calls `then` once everything written so far has been handed to the OS (at once when Node's stream was never made). */
   flush(then: () => void): void;
+  /**
+   * From now on the outcome goes through Node's stream too: for `main()`'s exits that must not
+   * wait (a second signal, a failed stdout), whose last line may be dropped by the exit but must
+   * never hold it up.
+   */
+  streamOnly(): void;
 }
 
 /**
@@ -107,17 +113,18 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
   if (kind === undefined || w.made) {
     const s = node();
     s.on('error', onError);
-    return { stream: s, flush };
+    return { stream: s, flush, streamOnly: () => {} };
   }
   w.onMade.push((s) => s.on('error', onError));
   let failed = false;
+  let onlyStream = false;
   const stream = {
     isTTY: false,
     write(chunk: string | Uint8Array): boolean {
       return node().write(chunk);
     },
-    writeOutcome(chunk: string | Uint8Array): boolean {
-      if (w.made || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return node().write(chunk);
+    [WRITE_OUTCOME](chunk: string | Uint8Array): boolean {
+      if (w.made || onlyStream || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return node().write(chunk);
       if (failed) return true;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       let at = 0;
@@ -140,5 +147,5 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
       return w.made ? node().once(event, listener) : (queueMicrotask(listener), undefined);
     },
   };
-  return { stream, flush };
+  return { stream, flush, streamOnly: () => void (onlyStream = true) };
 }

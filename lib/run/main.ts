@@ -47,6 +47,9 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   let report: ((e: unknown) => number) | undefined;
   let finished = false;
   const exitNow = (error: AxError, fallback: number) => {
+    // at once: the error line is queued on Node's stream, never a write that waits for a reader
+    out.streamOnly();
+    err.streamOnly();
     const code = report ? report(error) : fallback;
     process.exit(code);
   };

@@ -3,20 +3,20 @@
  * and the replay of a recorded outcome (byte for byte, `meta.replayed: true`). Used by run.ts.
  */
 import type { Command, RunContext } from '../tree/command.ts';
-import type { OutputStream, SuccessMeta } from '../contract/envelope.ts';
+import { WRITE_OUTCOME, type OutputStream, type SuccessMeta } from '../contract/envelope.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { ReplayRecord } from './idempotency.ts';
 import { renderDefault, visible } from './render.ts';
 
 /**
  * Writes `text`, waiting for `drain` when the stream asks for it. `outcome`: `text` is the run's
- * outcome, written once no handler code runs (through `writeOutcome` when the stream has one).
+ * outcome, written once no handler code runs (through the stream's {@link WRITE_OUTCOME} when it has one).
  * @returns a promise of the drain, or undefined when the stream took the text at once (the common
  *   case: no promise is made — issue 14, one fewer per MCP call).
  */
 export function write(s: OutputStream, text: string | Uint8Array, outcome = false): Promise<void> | undefined {
   if (text.length === 0) return undefined;
-  const ok = outcome && s.writeOutcome ? s.writeOutcome(text) : s.write(text);
+  const ok = outcome && s[WRITE_OUTCOME] ? s[WRITE_OUTCOME](text) : s.write(text);
   const ev = s as unknown as { once?: (e: string, cb: () => void) => unknown; writableNeedDrain?: boolean };
   if (ok === false && typeof ev.once === 'function') return new Promise<void>((r) => ev.once!('drain', r));
   return undefined;
