@@ -165,7 +165,7 @@ async function openReplay(replay: Replay, cmd: Command, env: RunEnv, scope: Hand
 async function writeHuman(result: unknown, dryRun: boolean, cmd: Command, scope: HandlerScope): Promise<void> {
   const text = cmd.render ? cmd.render(result, scope.ctx) : renderDefault(result);
   if (typeof text === 'string') await write(scope.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`, true);
-  if (dryRun) write(scope.stderr, `Dry run: nothing was changed.${scope.would.length ? ` Would: ${scope.would.join('; ')}.` : ''}\n`);
+  if (dryRun) write(scope.stderr, `Dry run: nothing was changed.${scope.would.length ? ` Would: ${scope.would.join('; ')}.` : ''}\n`, true);
 }
 
 /**
