@@ -390,10 +390,11 @@ function serveInPlace() {
     // Node's first spawn in a process opens /dev/null on a closed fd 0-2 before it makes its pipes
     // (when the client's streams were sockets, the helper's spawn came first): fd 1 is that /dev/null
     // now, and the next spawn's pipe takes fd 1 once it is closed again
+    let devNull;
     const devNullOnFd1 = () => {
       try {
         const st = fs.fstatSync(1);
-        return st.isCharacterDevice() && st.rdev === fs.statSync('/dev/null').rdev;
+        return st.isCharacterDevice() && st.rdev === (devNull ??= fs.statSync('/dev/null').rdev);
       } catch {
         return false;
       }
@@ -404,15 +405,13 @@ function serveInPlace() {
       relayed = relayOnFd1();
     }
     if (!relayed) {
-      // not where it was expected (another libuv): stray bytes go to /dev/null instead, still off the protocol
+      // not where it was expected (another libuv): stray bytes go to /dev/null instead, still off the
+      // protocol (a read-only /dev/null left on fd 1 would fail every write: one opened for writing)
+      if (devNullOnFd1()) fs.closeSync(1);
       let free = false;
       try {
         fs.fstatSync(1);
       } catch {
-        free = true;
-      }
-      if (!free && devNullOnFd1()) {
-        fs.closeSync(1); // a read-only /dev/null would fail every write: one opened for writing instead
         free = true;
       }
       if (!free || fs.openSync('/dev/null', 'w') !== 1) fail('fd 1 was taken');

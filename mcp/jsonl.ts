@@ -77,9 +77,8 @@ export class JsonLineTransport implements Transport {
   private lines: string[] = [];
   /** Releases of the requests those lines answer. */
   private answered: (() => void)[] = [];
-  /** Resolves when the queued lines are written; its resolver. */
-  private written: Promise<void> | undefined;
-  private writtenDone: (() => void) | undefined;
+  /** Resolves when the queued lines are written, and its resolver (set together, cleared together). */
+  private written: { promise: Promise<void>; resolve: () => void } | undefined;
   /** Requests received and not yet answered, by id (a list: a client may reuse an id). */
   private readonly open = new Map<Id, (() => void)[]>();
   private readonly max: number;
@@ -123,25 +122,24 @@ export class JsonLineTransport implements Transport {
     }
     this.lines.push(`${JSON.stringify(message)}\n`);
     if (!this.written) {
-      let done = () => {};
-      this.written = new Promise<void>((r) => (done = r));
-      this.writtenDone = done;
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.written = { promise, resolve };
       setImmediate(() => this.flush());
     }
-    return this.written;
+    return this.written.promise;
   }
 
   /** Writes the queued lines and releases the requests they answer. */
   private flush(): void {
     const lines = this.lines;
     const answered = this.answered;
-    const done = this.writtenDone;
+    const done = this.written?.resolve;
     this.lines = [];
     this.answered = [];
     this.written = undefined;
-    this.writtenDone = undefined;
     if (lines.length && !this.output.destroyed && !this.output.writableEnded) {
-      if (this.output.write(lines.length === 1 ? lines[0]! : lines.join(''))) done?.();
+      if (this.output.write(lines.join(''))) done?.();
       else if (done) this.output.once('drain', done);
     } else done?.();
     for (const release of answered) release();

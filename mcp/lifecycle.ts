@@ -1,8 +1,9 @@
 /**
  * What keeps a server alive through misbehaving handlers, and what stops it in bounded time: a stray
  * rejection or a throw from a handler's timer is logged to stderr and the server goes on (Node would
- * otherwise exit); every in-flight call is known (its AbortController and a promise that settles
- * when it has been answered), so both transports shut down by the one budget below. Case B15.
+ * otherwise exit); every request not yet answered and every call in flight is known (a small record
+ * each, a call's with its AbortController), so both transports shut down by the one budget below.
+ * Case B15.
  */
 import { describeThrown } from '../lib/contract/errors.ts';
 import { ABORT_GRACE_MS, SHUTDOWN_BUDGET_MS } from '../lib/run/settle.ts';

@@ -67,7 +67,7 @@ describe('main(): stdout and stderr on their descriptors', () => {
     const r = spawnSync(process.execPath, [bin, 'big', '--format', 'json'], { env: env(), stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
     closeSync(fd);
     expect(r.status).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8')).data.s).toHaveLength(200_000); // a file takes all of it on the descriptor
+    expect(JSON.parse(readFileSync(file, 'utf8')).data.s).toHaveLength(200_000);
     expect(netLine(r.stderr)).toBe('false');
   });
 
@@ -143,50 +143,6 @@ describe('main(): stdout and stderr on their descriptors', () => {
     expect(Number(/filled=(\d+)/.exec(r.stderr)![1])).toBeGreaterThan(4096);
     expect(JSON.parse(r.stdout).data).toEqual({ ok: true });
   });
-});
-
-/**
- * perl (part of every Debian) starts the program with `kind` as its stdout (or, `on: 'stderr'`, its
- * stderr, stdout then /dev/null) — a unix socketpair of the default size, empty or already filled
- * by perl, or a blocking pipe perl filled — reads nothing, sends SIGTERM at each of `signals` (s),
- * and reads everything at 6 s if it is still running. Returns the exit code and when it came (s).
- */
-function signalledWhileUnread(kind: 'socket' | 'full-socket' | 'full-pipe', args: string[], opts: { on?: 'stdout' | 'stderr'; signals?: number[]; env?: Record<string, string> } = {}): { exit: number; at: number } {
-  const fill = 'my $fl = fcntl($w, F_GETFL, 0); fcntl($w, F_SETFL, $fl | O_NONBLOCK) or die; while (defined syswrite($w, "f" x 512)) {} fcntl($w, F_SETFL, $fl) or die;';
-  const make = kind === 'full-pipe' ? `pipe(my $r, my $w) or die; ${fill}` : `socketpair(my $r, my $w, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die; ${kind === 'full-socket' ? fill : ''}`;
-  const wire = opts.on === 'stderr' ? 'open(STDERR, ">&", $w) or die; open(STDOUT, ">", "/dev/null") or die;' : 'open(STDOUT, ">&", $w) or die;';
-  const script = `
-    use Socket; use Fcntl; use POSIX ":sys_wait_h"; use Time::HiRes qw(time sleep);
-    ${make}
-    my $t0 = time; my $pid = fork();
-    if ($pid == 0) { close $r; ${wire} exec(@ARGV) or die; }
-    close $w; my ($exit, $at, @sig) = (undef, undef, ${(opts.signals ?? [1, 2]).join(', ')});
-    while (time - $t0 < 6) {
-      if (@sig && time - $t0 >= $sig[0]) { kill 'TERM', $pid; shift @sig; }
-      if (!defined $exit && waitpid($pid, WNOHANG) == $pid) { $exit = $? >> 8; $at = time - $t0; last; }
-      sleep 0.01;
-    }
-    if (!defined $exit) { while (sysread($r, my $buf, 65536)) {} waitpid($pid, 0); $exit = $? >> 8; $at = time - $t0; }
-    printf STDERR "exit=%d at=%.2f\\n", $exit, $at;`;
-  const r = spawnSync('perl', ['-e', script, process.execPath, bin, ...args], { env: env(opts.env), encoding: 'utf8', timeout: 30_000 });
-  const m = /exit=(\d+) at=([\d.]+)/.exec(r.stderr);
-  if (!m) throw new Error(`perl: ${r.stderr}`);
-  return { exit: Number(m[1]), at: Number(m[2]) };
-}
-
-describe('main(): a write on the descriptor never holds up signals (review of 873ee66)', () => {
-  it.each(['socket', 'full-socket', 'full-pipe'] as const)('stdout a %s nobody reads: the second SIGTERM still ends the run at once (143)', (kind) => {
-    const r = signalledWhileUnread(kind, ['progress', '--format', 'text']);
-    expect(r.exit).toBe(143);
-    expect(r.at).toBeLessThan(3); // a blocking write would hold both signals until the reader reads at 6 s
-  }, 20_000);
-
-  it('stderr a full pipe nobody reads: a second SIGTERM within the abort grace exits at once (143), the error line queued', () => {
-    // (no MAINFX_NET: its exit hook would write to the full stderr)
-    const r = signalledWhileUnread('full-pipe', ['deaf', '--format', 'json'], { on: 'stderr', signals: [1, 1.3], env: { MAINFX_NET: '' } });
-    expect(r.exit).toBe(143);
-    expect(r.at).toBeLessThan(2.5);
-  }, 20_000);
 
   it('ctx.stdout.write of a DataView or a Uint16Array writes all of its bytes, as Node\'s stream does', () => {
     const r = spawnSync(process.execPath, [bin, 'views', '--format', 'json'], { env: env(), encoding: 'utf8' });
@@ -225,4 +181,48 @@ w.on('exit', () => process.stderr.write('captured=' + JSON.stringify(out) + '\\n
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/captured="\{\\"data\\":\{\\"ok\\":true\}/);
   });
+});
+
+/**
+ * perl (part of every Debian) starts the program with `kind` as its stdout (or, `on: 'stderr'`, its
+ * stderr, stdout then /dev/null) — a unix socketpair of the default size, empty or already filled
+ * by perl, or a blocking pipe perl filled — reads nothing, sends SIGTERM at each of `signals` (s),
+ * and reads everything at 6 s if it is still running. Returns the exit code and when it came (s).
+ */
+function signalledWhileUnread(kind: 'socket' | 'full-socket' | 'full-pipe', args: string[], opts: { on?: 'stdout' | 'stderr'; signals?: number[]; env?: Record<string, string> } = {}): { exit: number; at: number } {
+  const fill = 'my $fl = fcntl($w, F_GETFL, 0); fcntl($w, F_SETFL, $fl | O_NONBLOCK) or die; while (defined syswrite($w, "f" x 512)) {} fcntl($w, F_SETFL, $fl) or die;';
+  const make = kind === 'full-pipe' ? `pipe(my $r, my $w) or die; ${fill}` : `socketpair(my $r, my $w, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die; ${kind === 'full-socket' ? fill : ''}`;
+  const wire = opts.on === 'stderr' ? 'open(STDERR, ">&", $w) or die; open(STDOUT, ">", "/dev/null") or die;' : 'open(STDOUT, ">&", $w) or die;';
+  const script = `
+    use Socket; use Fcntl; use POSIX ":sys_wait_h"; use Time::HiRes qw(time sleep);
+    ${make}
+    my $t0 = time; my $pid = fork();
+    if ($pid == 0) { close $r; ${wire} exec(@ARGV) or die; }
+    close $w; my ($exit, $at, @sig) = (undef, undef, ${(opts.signals ?? [1, 2]).join(', ')});
+    while (time - $t0 < 6) {
+      if (@sig && time - $t0 >= $sig[0]) { kill 'TERM', $pid; shift @sig; }
+      if (!defined $exit && waitpid($pid, WNOHANG) == $pid) { $exit = $? >> 8; $at = time - $t0; last; }
+      sleep 0.01;
+    }
+    if (!defined $exit) { while (sysread($r, my $buf, 65536)) {} waitpid($pid, 0); $exit = $? >> 8; $at = time - $t0; }
+    printf STDERR "exit=%d at=%.2f\\n", $exit, $at;`;
+  const r = spawnSync('perl', ['-e', script, process.execPath, bin, ...args], { env: env(opts.env), encoding: 'utf8', timeout: 30_000 });
+  const m = /exit=(\d+) at=([\d.]+)/.exec(r.stderr);
+  if (!m) throw new Error(`perl: ${r.stderr}`);
+  return { exit: Number(m[1]), at: Number(m[2]) };
+}
+
+describe('main(): no write holds up a signal while a handler runs; an exit that must be at once is', () => {
+  it.each(['socket', 'full-socket', 'full-pipe'] as const)('stdout a %s nobody reads: the second SIGTERM still ends the run at once (143)', (kind) => {
+    const r = signalledWhileUnread(kind, ['progress', '--format', 'text']);
+    expect(r.exit).toBe(143);
+    expect(r.at).toBeLessThan(3); // a blocking write would hold both signals until the reader reads at 6 s
+  }, 20_000);
+
+  it('stderr a full pipe nobody reads: a second SIGTERM within the abort grace exits at once (143), the error line queued', () => {
+    // (no MAINFX_NET: its exit hook would write to the full stderr)
+    const r = signalledWhileUnread('full-pipe', ['deaf', '--format', 'json'], { on: 'stderr', signals: [1, 1.3], env: { MAINFX_NET: '' } });
+    expect(r.exit).toBe(143);
+    expect(r.at).toBeLessThan(2.5);
+  }, 20_000);
 });

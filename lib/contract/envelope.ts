@@ -13,6 +13,12 @@ import type { AxError } from './errors.ts';
  */
 export const WRITE_OUTCOME: unique symbol = Symbol.for('ax-ts.write-outcome');
 
+/** Writes `chunk` as a run's outcome on `s`: through its {@link WRITE_OUTCOME} when it has one, else `write`. */
+export function putOutcome(s: OutputStream, chunk: string | Uint8Array): unknown {
+  const outcome = s[WRITE_OUTCOME];
+  return outcome ? outcome.call(s, chunk) : s.write(chunk);
+}
+
 /** Where a command writes: anything with `write(string)`; `isTTY` tells whether a person is watching. */
 export interface OutputStream {
   /** Text, or bytes (an opaque command's binary output). */

@@ -15,7 +15,7 @@
  */
 import type { Command, RunContext } from '../tree/command.ts';
 import type { Logger } from '../tree/logging.ts';
-import { WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
+import { putOutcome, WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
 import { AxError, type AxErrorOptions } from '../contract/errors.ts';
 import { argValues, flagLabel } from '../parse/validate.ts';
 import type { Invocation } from '../parse/parse.ts';
@@ -84,9 +84,7 @@ class GuardedStream implements OutputStream {
     return this.state.closed ? true : this.target.write(chunk);
   }
   [WRITE_OUTCOME](chunk: string | Uint8Array): unknown {
-    if (this.state.closed) return true;
-    const outcome = this.target[WRITE_OUTCOME];
-    return outcome ? outcome.call(this.target, chunk) : this.target.write(chunk);
+    return this.state.closed ? true : putOutcome(this.target, chunk);
   }
 }
 

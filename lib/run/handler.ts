@@ -17,7 +17,7 @@ import { camelCase } from '../tree/flags.ts';
 import { flagsOf, injectedInForce, replays } from '../tree/flagset.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { renderDefault } from './render.ts';
-import { isStream, renderItem, toAsync, write, writeReplayed } from './output.ts';
+import { isStream, renderItem, toAsync, write, writeOutcome, writeReplayed } from './output.ts';
 import { exitCodeSet, interruptedFix, replayedError, unrecorded } from './failures.ts';
 import type { ReplayGate } from './replay.ts';
 import { flagValues } from '../parse/validate.ts';
@@ -108,7 +108,7 @@ export async function runHandler(inv: Invocation, env: RunEnv, warnings: string[
     // recorded before it is written: once a caller can see the result, a retry replays it
     if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) }))) ctx.warn(unrecorded(scope.label));
     if (env.mode === 'json') {
-      const writing = write(scope.stdout, successLine(result, meta()), true);
+      const writing = writeOutcome(scope.stdout, successLine(result, meta()));
       if (writing) await writing;
     } else await writeHuman(result, dryRun, cmd, scope);
     return { exitCode: 0, payload: result, attachments: scope.attachments };
@@ -164,8 +164,8 @@ async function openReplay(replay: Replay, cmd: Command, env: RunEnv, scope: Hand
 /** Human mode: the command's `render`, else the default rendering; a dry run says so on stderr. */
 async function writeHuman(result: unknown, dryRun: boolean, cmd: Command, scope: HandlerScope): Promise<void> {
   const text = cmd.render ? cmd.render(result, scope.ctx) : renderDefault(result);
-  if (typeof text === 'string') await write(scope.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`, true);
-  if (dryRun) write(scope.stderr, `Dry run: nothing was changed.${scope.would.length ? ` Would: ${scope.would.join('; ')}.` : ''}\n`, true);
+  if (typeof text === 'string') await writeOutcome(scope.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  if (dryRun) writeOutcome(scope.stderr, `Dry run: nothing was changed.${scope.would.length ? ` Would: ${scope.would.join('; ')}.` : ''}\n`);
 }
 
 /**
@@ -187,11 +187,11 @@ async function writeOpaque(result: unknown, replay: Replay | undefined, cmd: Com
       replay.gate = undefined;
       scope.ctx.warn(unrecorded(scope.label));
     }
-    await write(scope.stdout, result, true);
+    await writeOutcome(scope.stdout, result);
   } else {
     const text = result === undefined || result === null ? '' : typeof result === 'string' ? result : `${JSON.stringify(result)}\n`;
     if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'opaque', text }))) scope.ctx.warn(unrecorded(scope.label));
-    await write(scope.stdout, text, true);
+    await writeOutcome(scope.stdout, text);
   }
   return { exitCode: 0, payload: result, attachments: scope.attachments };
 }

@@ -3,21 +3,33 @@
  * and the replay of a recorded outcome (byte for byte, `meta.replayed: true`). Used by run.ts.
  */
 import type { Command, RunContext } from '../tree/command.ts';
-import { WRITE_OUTCOME, type OutputStream, type SuccessMeta } from '../contract/envelope.ts';
+import { putOutcome, WRITE_OUTCOME, type OutputStream, type SuccessMeta } from '../contract/envelope.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { ReplayRecord } from './idempotency.ts';
 import { renderDefault, visible } from './render.ts';
 
 /**
- * Writes `text`, waiting for `drain` when the stream asks for it. `outcome`: `text` is the run's
- * outcome, written once no handler code runs (through the stream's {@link WRITE_OUTCOME} when it has one).
+ * Writes `text`, waiting for `drain` when the stream asks for it.
  * @returns a promise of the drain, or undefined when the stream took the text at once (the common
  *   case: no promise is made — issue 14, one fewer per MCP call).
  */
-export function write(s: OutputStream, text: string | Uint8Array, outcome = false): Promise<void> | undefined {
-  if (text.length === 0) return undefined;
-  const ok = outcome && s[WRITE_OUTCOME] ? s[WRITE_OUTCOME](text) : s.write(text);
-  const ev = s as unknown as { once?: (e: string, cb: () => void) => unknown; writableNeedDrain?: boolean };
+export function write(s: OutputStream, text: string | Uint8Array): Promise<void> | undefined {
+  return text.length === 0 ? undefined : drained(s, s.write(text));
+}
+
+/**
+ * Writes `text` as the run's outcome — written once no handler code runs: the envelope or rendering
+ * of a document result, an opaque result, help and version text, the error line — through the
+ * stream's {@link WRITE_OUTCOME} when it has one (`main()`'s real stdout and stderr write it on the
+ * descriptor), waiting for `drain` like {@link write}.
+ */
+export function writeOutcome(s: OutputStream, text: string | Uint8Array): Promise<void> | undefined {
+  return text.length === 0 ? undefined : drained(s, putOutcome(s, text));
+}
+
+/** The drain a write asked for (`false` from a stream that emits `drain`), else undefined. */
+function drained(s: OutputStream, ok: unknown): Promise<void> | undefined {
+  const ev = s as unknown as { once?: (e: string, cb: () => void) => unknown };
   if (ok === false && typeof ev.once === 'function') return new Promise<void>((r) => ev.once!('drain', r));
   return undefined;
 }
@@ -60,7 +72,7 @@ export async function writeReplayed(rec: ReplayRecord, cmd: Command, ctx: RunCon
   const m = JSON.stringify({ ...meta, replayed: true });
   if (out.mode === 'human') out.stderr.write('Replayed: a call with this idempotency key and these arguments already ran; this is its outcome.\n');
   if (rec.kind === 'opaque') {
-    await write(out.stdout, rec.text ?? '', true);
+    await writeOutcome(out.stdout, rec.text ?? '');
     return {};
   }
   if (rec.kind === 'stream') {
@@ -71,10 +83,10 @@ export async function writeReplayed(rec: ReplayRecord, cmd: Command, ctx: RunCon
     return { items, stream: true };
   }
   const payload = JSON.parse(rec.data ?? 'null') as unknown;
-  if (out.mode === 'json') await write(out.stdout, `{"data":${rec.data ?? 'null'},"meta":${m}}\n`, true);
+  if (out.mode === 'json') await writeOutcome(out.stdout, `{"data":${rec.data ?? 'null'},"meta":${m}}\n`);
   else {
     const text = cmd.render ? cmd.render(payload, ctx) : renderDefault(payload);
-    if (typeof text === 'string') await write(out.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`, true);
+    if (typeof text === 'string') await writeOutcome(out.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
   }
   return { payload };
 }

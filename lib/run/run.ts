@@ -17,7 +17,7 @@ import type { Flag } from '../tree/flags.ts';
 import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { helpText, useLine } from '../help/help.ts';
 import { findCommand, type Invocation } from '../parse/parse.ts';
-import { write } from './output.ts';
+import { writeOutcome } from './output.ts';
 import { isReplayed } from './failures.ts';
 import { flagLabel, validateInvocation } from '../parse/validate.ts';
 import { baseMeta, runHandler, type RunOutcome } from './handler.ts';
@@ -33,17 +33,17 @@ export function reportError(thrown: unknown, env: RunEnv): number {
   const err = toAxError(thrown);
   // a debugging stack goes first: the error line must stay the last line of stderr
   if (err.kind === 'internal_error' && env.env.AX_DEBUG && err.cause instanceof Error && err.cause.stack) {
-    write(env.stderr, `${err.cause.stack}\n`, true);
+    writeOutcome(env.stderr, `${err.cause.stack}\n`);
   }
   if (env.mode === 'json') {
-    write(env.stderr, errorLine(err, { trace_id: env.traceId, tool: env.root.name, version: env.version(), ...(isReplayed(err) ? { replayed: true as const } : {}) }), true);
+    writeOutcome(env.stderr, errorLine(err, { trace_id: env.traceId, tool: env.root.name, version: env.version(), ...(isReplayed(err) ? { replayed: true as const } : {}) }));
   } else {
     let usage: string | undefined;
     if (err.usage) {
       const { command, rest } = findCommand(env.root, err.usage.split(/\s+/).slice(1));
       if (rest.length === 0) usage = useLine(command);
     }
-    write(env.stderr, humanError(err, usage, err.kind === 'internal_error' ? env.traceId : undefined), true);
+    writeOutcome(env.stderr, humanError(err, usage, err.kind === 'internal_error' ? env.traceId : undefined));
   }
   return err.exitCode;
 }
@@ -76,14 +76,14 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
   try {
     // the help flag: the injected one, or an author's own bool `help` flag (Cobra: it is the help flag)
     if (inv.values.get('help') === true && flagsOf(cmd).get('help')?.spec.type === 'bool') {
-      await write(env.stdout, helpText(cmd), true);
+      await writeOutcome(env.stdout, helpText(cmd));
       return { exitCode: 0, help: true };
     }
     if (cmd === env.root && inv.values.get('version') === true && injectedInForce(cmd, 'version')) {
       const v = env.version();
       // human mode: the root's versionTemplate (Cobra's SetVersionTemplate), else Cobra's default text
       const human = () => (cmd.versionTemplate ? cmd.versionTemplate({ name: cmd.name, version: v, command: cmd }) : `${cmd.name} version ${v}\n`);
-      await write(env.stdout, env.mode === 'json' ? successLine({ name: cmd.name, version: v }, baseMeta(env, env.newKey())) : human(), true);
+      await writeOutcome(env.stdout, env.mode === 'json' ? successLine({ name: cmd.name, version: v }, baseMeta(env, env.newKey())) : human());
       return { exitCode: 0, payload: { name: cmd.name, version: v } };
     }
     const warnings = [...inv.warnings];
@@ -101,7 +101,7 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     const checking = checkJsonFlags(inv);
     if (checking) await checking;
     if (!cmd.runnable()) {
-      await write(env.stdout, helpText(cmd), true);
+      await writeOutcome(env.stdout, helpText(cmd));
       return { exitCode: 0, help: true };
     }
     return await runHandler(inv, env, warnings, provenance);
@@ -117,7 +117,7 @@ async function explain(inv: Invocation, env: RunEnv, provenance: Record<string, 
   const label = flagLabel(inv, target.name);
   const p = provenance[label]!;
   const data = { flag: label, ...p };
-  if (env.mode === 'json') await write(env.stdout, successLine(data, { ...baseMeta(env, env.newKey()), provenance }), true);
-  else await write(env.stdout, explainText(label, p), true);
+  if (env.mode === 'json') await writeOutcome(env.stdout, successLine(data, { ...baseMeta(env, env.newKey()), provenance }));
+  else await writeOutcome(env.stdout, explainText(label, p));
   return { exitCode: 0, payload: data };
 }
