@@ -150,11 +150,15 @@ async function overKernelPipes(lines: string[], ids: number[], stderrSocket = fa
       return false;
     }
   };
-  let over = false;
-  void exited.then(() => (over = true));
-  while (!answered() && !over) await new Promise((r) => setTimeout(r, 50)); // a server that fails ends the wait
   // the servers of this pipeline: processes running the fixture's entry under this bash
-  const servers = descendants(sh.pid!).filter((pid) => cmdline(pid) === `${process.execPath} ${entry} mcp-server`);
+  const serversNow = () => descendants(sh.pid!).filter((pid) => cmdline(pid) === `${process.execPath} ${entry} mcp-server`);
+  // a server that fails ends the wait (and the feed, below), so no shell is left polling
+  let started = false;
+  for (const until = Date.now() + 20_000; !answered() && Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+    if (serversNow().length) started = true;
+    else if (started) break;
+  }
+  const servers = serversNow();
   const kids = servers.flatMap((pid) => childrenOf(pid));
   writeFileSync(seen, '');
   await exited;
