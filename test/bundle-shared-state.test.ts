@@ -7,23 +7,17 @@
  * Requires `npm run build` (npm test runs it first).
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { bundledFixture } from './helpers/bundled.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 let entry: string;
 
 beforeAll(async () => {
-  const { buildProgram } = await import('../.ci/bundle.mjs');
-  const out = mkdtempSync(join(tmpdir(), 'ax-cache-probe-'));
-  cpSync(join(root, 'dist/bin/chunks'), join(out, 'chunks'), { recursive: true }); // the heavy chunks, as shipped
-  entry = ((await buildProgram({ entry: 'test/fixtures/cache-probe-cli.ts', outDir: out, name: 'probe' })) as { entry: string }).entry;
+  ({ entry } = await bundledFixture('test/fixtures/cache-probe-cli.ts', 'probe', { prefix: 'ax-cache-probe-' }));
 }, 120_000);
 
 const env = () => ({ PATH: process.env.PATH ?? '', HOME: tmpdir() });

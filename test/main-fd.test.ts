@@ -8,10 +8,10 @@
  * and a reader that has gone still ends the run with 141.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledFixture } from './helpers/bundled.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,10 +19,7 @@ let bin: string;
 let dir: string;
 
 beforeAll(async () => {
-  const { buildProgram } = await import('../.ci/bundle.mjs');
-  dir = mkdtempSync(join(tmpdir(), 'ax-main-fd-'));
-  cpSync(join(root, 'dist/bin/chunks'), join(dir, 'chunks'), { recursive: true });
-  bin = ((await buildProgram({ entry: 'test/fixtures/main-cli.ts', outDir: dir, name: 'mainfx' })) as { entry: string }).entry;
+  ({ entry: bin, dir } = await bundledFixture('test/fixtures/main-cli.ts', 'mainfx', { prefix: 'ax-main-fd-' }));
 }, 120_000);
 
 const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), AGENT_MODE: '', MAINFX_NET: '1', ...extra });

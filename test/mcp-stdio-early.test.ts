@@ -9,23 +9,18 @@
  * Requires `npm run build` (npm test runs it first).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { bundledFixture } from './helpers/bundled.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 let entry: string;
 let dir: string;
 
 beforeAll(async () => {
-  const { buildProgram } = await import('../.ci/bundle.mjs');
-  dir = mkdtempSync(join(tmpdir(), 'ax-early-'));
-  cpSync(join(root, 'dist/bin/chunks'), join(dir, 'chunks'), { recursive: true }); // the heavy chunks, as shipped
-  entry = ((await buildProgram({ entry: 'test/fixtures/early-server-cli.ts', outDir: dir, name: 'early' })) as { entry: string }).entry;
+  ({ entry, dir } = await bundledFixture('test/fixtures/early-server-cli.ts', 'early', { prefix: 'ax-early-' }));
 }, 120_000);
 
 const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), EARLY_VERSION: '1.2.3', ...extra });

@@ -11,14 +11,12 @@
  */
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bundledFixture } from './helpers/bundled.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INIT_LINES } from './helpers/pipeline.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const linux = process.platform === 'linux';
 const T = 60_000;
 let entry: string;
@@ -28,11 +26,8 @@ let dir: string;
 
 beforeAll(async () => {
   if (!linux) return;
-  const { buildProgram } = await import('../.ci/bundle.mjs');
-  dir = mkdtempSync(join(tmpdir(), 'ax-in-place-'));
-  cpSync(join(root, 'dist/bin/chunks'), join(dir, 'chunks'), { recursive: true }); // the heavy chunks, as shipped
-  entry = ((await buildProgram({ entry: 'test/fixtures/mcp-cases-cli.ts', outDir: dir, name: 'cases' })) as { entry: string }).entry;
-  words = ((await buildProgram({ entry: 'test/fixtures/words-cli.ts', outDir: join(dir, 'words'), name: 'words' })) as { entry: string }).entry;
+  ({ entry, dir } = await bundledFixture('test/fixtures/mcp-cases-cli.ts', 'cases', { prefix: 'ax-in-place-' }));
+  words = (await bundledFixture('test/fixtures/words-cli.ts', 'words', { dir: join(dir, 'words') })).entry;
 }, 120_000);
 
 const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), ...extra });
