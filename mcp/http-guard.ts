@@ -84,34 +84,104 @@ export function bearerGuard(token: string | undefined) {
   };
 }
 
+/**
+ * How a refused body is still read after its 413 went out, before the connection is cut: at most
+ * this many more bytes, for at most this long. Cutting at once would reset a connection the client
+ * is still writing on, and a client that writes its whole body before it reads (undici's `fetch`)
+ * then sees EPIPE or ECONNRESET instead of the 413. nginx's "lingering close" does the same.
+ */
+export const LINGER = { bytes: 64 * 1024 * 1024, ms: 5_000 } as const;
+
+/**
+ * Reads a request body of at most `max` bytes. Past `max` it answers 413 itself (a JSON-RPC error,
+ * id null, `Connection: close`), keeps reading and discarding the rest within {@link LINGER} so the
+ * client can read that answer, and resolves undefined. Rejects when the request errors or is
+ * aborted before its end (the client went away).
+ */
+export function readBoundedBody(req: IncomingMessage, res: ServerResponse, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onFail);
+      req.off('close', onClose);
+    };
+    const onData = (c: Buffer): void => {
+      size += c.length;
+      if (size <= max) return void chunks.push(c);
+      stop();
+      refuseTooLarge(req, res, max);
+      resolve(undefined);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onFail = (e: Error): void => {
+      stop();
+      reject(e);
+    };
+    const onClose = (): void => onFail(Object.assign(new Error('the request was aborted before its body ended'), { code: 'ECONNRESET' }));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onFail);
+    req.once('close', onClose);
+  });
+}
+
+/**
+ * Sends the 413 in full (its length is in `Content-Length`, so the client has all of it) but ends the
+ * response, which closes the connection, only once the request's body has been read to its end —
+ * or cut when {@link LINGER}'s bytes or time run out first.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, max: number): void {
+  if (!res.headersSent) {
+    const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${max} bytes` }, id: null });
+    res.writeHead(413, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close' });
+    res.write(body);
+  }
+  let left: number = LINGER.bytes;
+  const done = (): void => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', done);
+    req.off('error', done);
+    req.off('close', done);
+    res.end();
+  };
+  const cut = (): void => {
+    done();
+    req.socket.destroy();
+  };
+  const onData = (c: Buffer): void => {
+    left -= c.length;
+    if (left < 0) cut();
+  };
+  const timer = setTimeout(cut, LINGER.ms);
+  timer.unref();
+  req.on('data', onData);
+  req.once('end', done);
+  req.once('error', done);
+  req.once('close', done);
+}
+
 /** The outcome of {@link readJsonBody}: the parsed body, or undefined once a refusal was sent. */
 export type BodyResult = { body: unknown } | undefined;
 
 /**
- * Reads a JSON POST body of at most `max` bytes and parses it, answering itself (and resolving
- * undefined) when it is too large (413), not JSON (400 -32700) or an empty batch (400 -32600).
- * The messages are the SDK transport's own, so a body read here is refused the same way.
+ * Reads a JSON POST body of at most `max` bytes ({@link readBoundedBody}) and parses it, answering
+ * itself (and resolving undefined) when it is too large (413), not JSON (400 -32700) or an empty
+ * batch (400 -32600). The messages are the SDK transport's own, so a body read here is refused the
+ * same way.
  */
 export async function readJsonBody(req: IncomingMessage, res: ServerResponse, max: number): Promise<BodyResult> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size > max) {
-      tooLarge = true;
-      break;
-    }
-    chunks.push(c);
-  }
-  if (tooLarge) {
-    jsonError(res, 413, -32000, `Payload Too Large: Request body must not exceed ${max} bytes`, { connection: 'close' });
-    req.destroy();
-    return undefined;
-  }
+  const raw = await readBoundedBody(req, res, max);
+  if (raw === undefined) return undefined;
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(raw.toString('utf8'));
   } catch {
     jsonError(res, 400, -32700, 'Parse error: Invalid JSON');
     return undefined;

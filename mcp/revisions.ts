@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { readBoundedBody } from './http-guard.ts';
 
 /** JSON-RPC code of the draft's UnsupportedProtocolVersion error. */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
@@ -25,17 +26,6 @@ export function discoverError(requested?: string): Error & { code: number; data?
   });
 }
 
-async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size > max) return undefined;
-    chunks.push(c);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * HTTP: a POST whose `MCP-Protocol-Version` names a revision this server does not speak is answered
  * here — 400 with a JSON-RPC error carrying the request's id, code -32022 and `data.supported` —
@@ -45,13 +35,9 @@ async function readBody(req: IncomingMessage, max: number): Promise<string | und
 export async function answerNewerRevision(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<boolean> {
   const requested = req.headers['mcp-protocol-version'];
   if (req.method !== 'POST' || typeof requested !== 'string' || SUPPORTED_PROTOCOL_VERSIONS.includes(requested)) return false;
-  const body = await readBody(req, maxBodyBytes);
-  if (body === undefined) {
-    const text = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${maxBodyBytes} bytes` }, id: null });
-    res.writeHead(413, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), connection: 'close' });
-    res.end(text);
-    return true;
-  }
+  const raw = await readBoundedBody(req, res, maxBodyBytes);
+  if (raw === undefined) return true; // 413, answered
+  const body = raw.toString('utf8');
   let id: unknown = null;
   try {
     const msg = JSON.parse(body) as unknown;
