@@ -5,6 +5,7 @@
  * a readable line in human mode, and under mcp-server notifications/message at the client's
  * logging/setLevel level.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -55,6 +56,20 @@ describe('ctx.logger on the CLI paths', () => {
     }
     expect(lines[0]!.word).toBe('w1');
     expect(lines[3]!.step).toBe(2);
+  }, 60_000);
+
+  it('on a Node older than 20.16 (no process.getBuiltinModule): one structured internal_error naming the version, exit 1', async () => {
+    const preload = fileURLToPath(new URL('./fixtures/no-get-builtin-module.mjs', import.meta.url));
+    const r = await runScript(CLI, ['log', '--word', 'w1', '--format', 'json'], env({ NODE_OPTIONS: `--import ${preload}` }));
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    const e = JSON.parse(lines[lines.length - 1]!).error;
+    expect(e.kind).toBe('internal_error');
+    expect(e.message).toContain(`ax-ts needs Node.js 20.16.0 or later to load node:module on demand (process.getBuiltinModule); this is Node.js ${process.versions.node}`);
+    expect(e.actionable_fix).toMatch(/Upgrade Node\.js to 20\.16\.0/);
+    // and the package says so where npm reads it
+    expect(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node).toBe('>=20.16');
   }, 60_000);
 
   it('AX_LOG_LEVEL lowers (trace) or silences the stderr lines', async () => {

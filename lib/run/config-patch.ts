@@ -6,6 +6,7 @@
  * a failed operation fails the whole patch), RFC 6901; ax-go config.Patch (Hujson, comments kept).
  */
 import { AxError } from '../contract/errors.ts';
+import { builtinModule } from './builtin.ts';
 
 type Jsonc = typeof import('jsonc-parser');
 let jsonc: Jsonc | undefined;
@@ -14,7 +15,7 @@ let jsonc: Jsonc | undefined;
  * through `process.getBuiltinModule` then: a static import costs every start ~0.2 ms, issue 14).
  */
 export function jsoncParser(): Jsonc {
-  return (jsonc ??= process.getBuiltinModule('node:module').createRequire(import.meta.url)('jsonc-parser') as Jsonc);
+  return (jsonc ??= builtinModule('node:module').createRequire(import.meta.url)('jsonc-parser') as Jsonc);
 }
 
 /** One RFC 6902 operation. */

@@ -9,6 +9,7 @@
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import { LOG_LEVELS, type LogLevel, type Logger } from '../tree/logging.ts';
+import { builtinModule } from './builtin.ts';
 
 /** MCP `notifications/message` levels (RFC 5424 names) a pino level maps to. */
 export type NotificationLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -50,7 +51,7 @@ function humanLine(o: Record<string, unknown>, hidden: Set<string>): string {
  * @throws Error only if pino cannot be loaded (it is a dependency of ax-ts).
  */
 export function createLogger(s: LoggerSetup): Logger {
-  const pino = process.getBuiltinModule('node:module').createRequire(import.meta.url)('pino') as typeof import('pino').default;
+  const pino = builtinModule('node:module').createRequire(import.meta.url)('pino') as typeof import('pino').default;
   const hidden = new Set(['level', 'time', 'msg', ...Object.keys(s.base)]);
   const min = rank(s.level);
   const destination = {

@@ -14,6 +14,7 @@ import { AxError, validationError } from '../contract/errors.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { flagLabel } from '../parse/validate.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
+import { builtinModule } from './builtin.ts';
 
 /** The provenance of one flag's value. */
 export interface FlagProvenance {
@@ -38,7 +39,7 @@ function configPath(root: Command, env: Record<string, string | undefined>): str
   const p = typeof decl.file === 'function' ? decl.file(env) : decl.file;
   if (!p) return undefined;
   // node:os only when HOME is unset (loaded then: a static import costs every start ~0.1 ms)
-  return p.startsWith('~/') ? `${env.HOME ?? process.getBuiltinModule('node:os').homedir()}${p.slice(1)}` : p;
+  return p.startsWith('~/') ? `${env.HOME ?? builtinModule('node:os').homedir()}${p.slice(1)}` : p;
 }
 
 function lookup(doc: unknown, key: string): { found: boolean; value?: unknown } {
