@@ -25,6 +25,12 @@
  * than a string or a Uint8Array goes to Node's stream, which takes or refuses it as it always did.
  * The descriptor written is fd 1 or fd 2 itself: closing it, or what it was opened for, means what
  * it means to Node's stream (the reader sees EOF; a read-only descriptor fails the write).
+ *
+ * A write on a pipe or socket can wait for the reader inside write(2), where no JavaScript runs: a
+ * signal handler could not run before the reader reads, and a reader that never reads would keep
+ * the process until SIGKILL. So that write runs through `main()`'s `interruptible`, which takes
+ * main()'s SIGINT/SIGTERM handlers off for its length: a signal then ends the process as it ends
+ * any program blocked in a write (the signal's default action; a shell reports 130 or 143).
  */
 import { fstatSync, writeSync } from 'node:fs';
 import { WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
@@ -96,7 +102,7 @@ export interface RealOutput {
  * made (by this writer or by anyone), and called once for a failed write on the descriptor
  * (EPIPE: the reader has gone); after that the descriptor writer drops what it is given.
  */
-export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => void): RealOutput {
+export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => void, interruptible: <T>(write: () => T) => T = (write) => write()): RealOutput {
   const fd = name === 'stdout' ? 1 : 2;
   const w = watch(name);
   const node = () => process[name];
@@ -116,6 +122,7 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
     return { stream: s, flush, streamOnly: () => {} };
   }
   w.onMade.push((s) => s.on('error', onError));
+  const mayWait = kind === 'pipe';
   let failed = false;
   let onlyStream = false;
   const stream = {
@@ -127,20 +134,24 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
       if (w.made || onlyStream || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return node().write(chunk);
       if (failed) return true;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-      let at = 0;
-      while (at < buf.length) {
-        try {
-          at += writeSync(fd, buf, at, buf.length - at);
-        } catch (e) {
-          const code = (e as NodeJS.ErrnoException).code;
-          if (code === 'EINTR') continue;
-          if (code === 'EAGAIN') return node().write(buf.subarray(at)); // a full non-blocking descriptor: Node's stream waits for the reader
-          failed = true;
-          onError(e as NodeJS.ErrnoException);
-          return true;
+      const write = (): boolean => {
+        let at = 0;
+        while (at < buf.length) {
+          try {
+            at += writeSync(fd, buf, at, buf.length - at);
+          } catch (e) {
+            const code = (e as NodeJS.ErrnoException).code;
+            if (code === 'EINTR') continue;
+            if (code === 'EAGAIN') return node().write(buf.subarray(at)); // a full non-blocking descriptor: Node's stream waits for the reader
+            failed = true;
+            onError(e as NodeJS.ErrnoException);
+            return true;
+          }
         }
-      }
-      return true;
+        return true;
+      };
+      // a file never waits for a reader; a pipe or socket may, and a signal must still end the process then
+      return mayWait ? interruptible(write) : write();
     },
     /** `drain` and other events are the stream's: there is one only once it is made. */
     once(event: string, listener: () => void): unknown {

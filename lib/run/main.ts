@@ -25,7 +25,11 @@ export interface MainOptions extends ExecuteOptions {
  * - SIGINT aborts `ctx.signal` and ends in `interrupted` (exit 130); SIGTERM likewise with exit 143;
  *   a second signal (of either kind) exits at once, still writing the error line; a signal that
  *   arrives once the command has finished (its outcome written) changes nothing: the process
- *   flushes and ends with the run's own exit code;
+ *   flushes and ends with the run's own exit code — unless output a reader does not take is still
+ *   queued after `graceMs`, or a second signal comes: then it exits with the signal's code;
+ * - while the outcome is written on a pipe or socket (a write that may wait for the reader inside
+ *   write(2), where no handler can run), main()'s SIGINT/SIGTERM handlers are off: a signal then
+ *   ends the process by its default action, as any blocked writer (a shell reports 130 or 143);
  * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141; any other stdout
  *   write error is reported as `internal_error` on stderr (exit 1); stderr write errors are ignored;
  *   this holds for a handler's own writes to `process.stdout` too;
@@ -63,9 +67,13 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
       fix: 'Run the command again; if it changed state, check that state first.',
     });
     // The run is over and its outcome written: nothing was interrupted, so say nothing more and end
-    // with the run's own exit code (a signal now must not turn a committed write into `interrupted`).
-    if (finished) flushThenExit?.();
-    else if (signals.SIGINT + signals.SIGTERM > 1) exitNow(error, exitCode); // a second signal, of either kind, exits at once
+    // with the run's own exit code (a signal now must not turn a committed write into `interrupted`),
+    // once the output has flushed. Output a reader does not take within the grace, or a second
+    // signal, ends the process at once with the signal's code: what was written did not all arrive.
+    if (finished) {
+      if (signals.SIGINT + signals.SIGTERM > 1) process.exit(exitCode);
+      endAfterSignal?.(exitCode);
+    } else if (signals.SIGINT + signals.SIGTERM > 1) exitNow(error, exitCode); // a second signal, of either kind, exits at once
     else ac.abort(error);
   };
   const onInt = onSignal('SIGINT');
@@ -86,8 +94,20 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   };
   const onStderrError = () => {}; // nowhere left to report it; the exit code still tells
   // the real ones are watched (their errors, their flush at exit) even when the run is given others
-  const out = realOutput('stdout', onStdoutError);
-  const err = realOutput('stderr', onStderrError);
+  // A write that waits for a reader inside write(2) runs without main()'s signal handlers, so that a
+  // signal ends the process then (its default action) instead of waiting for a reader that may never read.
+  const interruptible = <T>(write: () => T): T => {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+    try {
+      return write();
+    } finally {
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+    }
+  };
+  const out = realOutput('stdout', onStdoutError, interruptible);
+  const err = realOutput('stderr', onStderrError, interruptible);
   // A handler whose promise can never settle leaves nothing in the event loop: Node would exit 0 with
   // no output. Turn that into an internal error instead (an error can never exit 0).
   const onBeforeExit = () =>
@@ -106,7 +126,7 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   const outer = options.signal;
   if (outer) outer.addEventListener('abort', () => ac.abort(outer.reason), { once: true });
   let code: number;
-  let flushThenExit: (() => void) | undefined;
+  let endAfterSignal: ((signalCode: number) => void) | undefined;
   try {
     code = await execute(root, { ...options, stdout: options.stdout ?? out.stream, stderr: options.stderr ?? err.stream, signal: ac.signal, onReporter: (r) => (report = r) });
   } finally {
@@ -115,10 +135,16 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   }
   process.exitCode = code;
   const grace = options.graceMs ?? 2000;
-  flushThenExit = () => out.flush(() => err.flush(() => process.exit(code)));
+  const flushThenExit = () => out.flush(() => err.flush(() => process.exit(code)));
   // After a signal the run is over for good: a handle left by a handler that ignored the abort (a
-  // server's hung call) must not hold the exit past the shutdown budget. Flush, then exit at once.
-  if (signals.SIGINT + signals.SIGTERM > 0) flushThenExit();
+  // server's hung call) must not hold the exit past the shutdown budget. Flush, then exit at once;
+  // output still unread after the grace is given up, with the signal's code (it did not all arrive).
+  endAfterSignal = (signalCode) => {
+    flushThenExit();
+    setTimeout(() => process.exit(signalCode), grace).unref();
+  };
+  const first = signals.SIGTERM > 0 ? EXIT_TERMINATED : signals.SIGINT > 0 ? ExitCode.interrupted : undefined;
+  if (first !== undefined) endAfterSignal(first);
   else setTimeout(flushThenExit, grace).unref();
   return code;
 }
