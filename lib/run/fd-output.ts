@@ -25,12 +25,6 @@
  * than a string or a Uint8Array goes to Node's stream, which takes or refuses it as it always did.
  * The descriptor written is fd 1 or fd 2 itself: closing it, or what it was opened for, means what
  * it means to Node's stream (the reader sees EOF; a read-only descriptor fails the write).
- *
- * A write on a pipe or socket can wait for the reader inside write(2), where no JavaScript runs: a
- * signal handler could not run before the reader reads, and a reader that never reads would keep
- * the process until SIGKILL. So that write runs through `main()`'s `interruptible`, which takes
- * main()'s SIGINT/SIGTERM handlers off for its length: a signal then ends the process as it ends
- * any program blocked in a write (the signal's default action; a shell reports 130 or 143).
  */
 import { fstatSync, writeSync } from 'node:fs';
 import { WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
@@ -90,6 +84,12 @@ export interface RealOutput {
   /** Calls `then` once everything written so far has been handed to the OS (at once when Node's stream was never made). */
   flush(then: () => void): void;
   /**
+   * What Node's stream still holds, as two byte counts that fall only as the OS takes its bytes:
+   * the stream's `writableLength` and its libuv handle's `writeQueueSize` (this one falls within a
+   * large chunk too, as the reader takes part of it). Both 0 while the stream was never made.
+   */
+  backlog(): [number, number];
+  /**
    * From now on the outcome goes through Node's stream too: for `main()`'s exits that must not
    * wait (a second signal, a failed stdout), whose last line may be dropped by the exit but must
    * never hold it up.
@@ -102,11 +102,17 @@ export interface RealOutput {
  * made (by this writer or by anyone), and called once for a failed write on the descriptor
  * (EPIPE: the reader has gone); after that the descriptor writer drops what it is given.
  */
-export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => void, interruptible: <T>(write: () => T) => T = (write) => write()): RealOutput {
+export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => void): RealOutput {
   const fd = name === 'stdout' ? 1 : 2;
   const w = watch(name);
   const node = () => process[name];
   const flush = (then: () => void) => (w.made ? node().write('', then) : then());
+  const backlog = (): [number, number] => {
+    if (!w.made) return [0, 0];
+    const s = node() as NodeJS.WriteStream & { _handle?: { writeQueueSize?: unknown } };
+    const q = s._handle?.writeQueueSize;
+    return [s.writableLength, typeof q === 'number' ? q : 0];
+  };
   let kind: 'pipe' | 'file' | undefined;
   try {
     const st = fstatSync(fd);
@@ -119,10 +125,9 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
   if (kind === undefined || w.made) {
     const s = node();
     s.on('error', onError);
-    return { stream: s, flush, streamOnly: () => {} };
+    return { stream: s, flush, backlog, streamOnly: () => {} };
   }
   w.onMade.push((s) => s.on('error', onError));
-  const mayWait = kind === 'pipe';
   let failed = false;
   let onlyStream = false;
   const stream = {
@@ -134,29 +139,25 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
       if (w.made || onlyStream || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return node().write(chunk);
       if (failed) return true;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-      const write = (): boolean => {
-        let at = 0;
-        while (at < buf.length) {
-          try {
-            at += writeSync(fd, buf, at, buf.length - at);
-          } catch (e) {
-            const code = (e as NodeJS.ErrnoException).code;
-            if (code === 'EINTR') continue;
-            if (code === 'EAGAIN') return node().write(buf.subarray(at)); // a full non-blocking descriptor: Node's stream waits for the reader
-            failed = true;
-            onError(e as NodeJS.ErrnoException);
-            return true;
-          }
+      let at = 0;
+      while (at < buf.length) {
+        try {
+          at += writeSync(fd, buf, at, buf.length - at);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'EINTR') continue;
+          if (code === 'EAGAIN') return node().write(buf.subarray(at)); // a full non-blocking descriptor: Node's stream waits for the reader
+          failed = true;
+          onError(e as NodeJS.ErrnoException);
+          return true;
         }
-        return true;
-      };
-      // a file never waits for a reader; a pipe or socket may, and a signal must still end the process then
-      return mayWait ? interruptible(write) : write();
+      }
+      return true;
     },
     /** `drain` and other events are the stream's: there is one only once it is made. */
     once(event: string, listener: () => void): unknown {
       return w.made ? node().once(event, listener) : (queueMicrotask(listener), undefined);
     },
   };
-  return { stream, flush, streamOnly: () => void (onlyStream = true) };
+  return { stream, flush, backlog, streamOnly: () => void (onlyStream = true) };
 }

@@ -16,7 +16,10 @@ export const EXIT_TERMINATED = ExitCode.terminated;
 
 /** Options of {@link main}. */
 export interface MainOptions extends ExecuteOptions {
-  /** How long a handle left running by a handler may keep the process alive after the run, ms. Default 2000. */
+  /**
+   * How long a handle left running by a handler may keep the process alive after the run, ms; and,
+   * after a signal, how long output the reader takes nothing of is waited for. Default 2000.
+   */
   graceMs?: number;
 }
 
@@ -25,11 +28,11 @@ export interface MainOptions extends ExecuteOptions {
  * - SIGINT aborts `ctx.signal` and ends in `interrupted` (exit 130); SIGTERM likewise with exit 143;
  *   a second signal (of either kind) exits at once, still writing the error line; a signal that
  *   arrives once the command has finished (its outcome written) changes nothing: the process
- *   flushes and ends with the run's own exit code — unless output a reader does not take is still
- *   queued after `graceMs`, or a second signal comes: then it exits with the signal's code;
- * - while the outcome is written on a pipe or socket (a write that may wait for the reader inside
- *   write(2), where no handler can run), main()'s SIGINT/SIGTERM handlers are off: a signal then
- *   ends the process by its default action, as any blocked writer (a shell reports 130 or 143);
+ *   flushes and ends with the run's own exit code. After a signal, output queued in Node's stream
+ *   is waited for as long as the reader takes some of it within `graceMs`; once it takes nothing
+ *   for `graceMs`, or a second signal comes, the process exits with that signal's code (130/143).
+ *   (The outcome written on the descriptor is one write(2), which no handler can interrupt: a signal
+ *   that arrives while it waits for the reader is handled once the reader has taken it);
  * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141; any other stdout
  *   write error is reported as `internal_error` on stderr (exit 1); stderr write errors are ignored;
  *   this holds for a handler's own writes to `process.stdout` too;
@@ -68,8 +71,8 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
     });
     // The run is over and its outcome written: nothing was interrupted, so say nothing more and end
     // with the run's own exit code (a signal now must not turn a committed write into `interrupted`),
-    // once the output has flushed. Output a reader does not take within the grace, or a second
-    // signal, ends the process at once with the signal's code: what was written did not all arrive.
+    // once the output has flushed. Output the reader takes nothing of for the grace, or a second
+    // signal, ends the process with that signal's code: what was written did not all arrive.
     if (finished) {
       if (signals.SIGINT + signals.SIGTERM > 1) process.exit(exitCode);
       endAfterSignal?.(exitCode);
@@ -94,20 +97,8 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   };
   const onStderrError = () => {}; // nowhere left to report it; the exit code still tells
   // the real ones are watched (their errors, their flush at exit) even when the run is given others
-  // A write that waits for a reader inside write(2) runs without main()'s signal handlers, so that a
-  // signal ends the process then (its default action) instead of waiting for a reader that may never read.
-  const interruptible = <T>(write: () => T): T => {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
-    try {
-      return write();
-    } finally {
-      process.on('SIGINT', onInt);
-      process.on('SIGTERM', onTerm);
-    }
-  };
-  const out = realOutput('stdout', onStdoutError, interruptible);
-  const err = realOutput('stderr', onStderrError, interruptible);
+  const out = realOutput('stdout', onStdoutError);
+  const err = realOutput('stderr', onStderrError);
   // A handler whose promise can never settle leaves nothing in the event loop: Node would exit 0 with
   // no output. Turn that into an internal error instead (an error can never exit 0).
   const onBeforeExit = () =>
@@ -137,11 +128,21 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   const grace = options.graceMs ?? 2000;
   const flushThenExit = () => out.flush(() => err.flush(() => process.exit(code)));
   // After a signal the run is over for good: a handle left by a handler that ignored the abort (a
-  // server's hung call) must not hold the exit past the shutdown budget. Flush, then exit at once;
-  // output still unread after the grace is given up, with the signal's code (it did not all arrive).
+  // server's hung call) must not hold the exit past the shutdown budget. Flush, then exit at once.
+  // A reader that is taking the output is waited for; output it takes nothing of for `grace` is
+  // given up, with the signal's code (not all of it arrived).
   endAfterSignal = (signalCode) => {
     flushThenExit();
-    setTimeout(() => process.exit(signalCode), grace).unref();
+    const step = Math.min(250, grace);
+    let last = [...out.backlog(), ...err.backlog()];
+    let still = 0;
+    setInterval(() => {
+      const now = [...out.backlog(), ...err.backlog()];
+      // progress: some of what the streams hold went to the OS (new writes only ever add to it)
+      still = now.some((n, i) => n < last[i]!) ? 0 : still + step;
+      last = now;
+      if (still >= grace) process.exit(signalCode);
+    }, step).unref();
   };
   const first = signals.SIGTERM > 0 ? EXIT_TERMINATED : signals.SIGINT > 0 ? ExitCode.interrupted : undefined;
   if (first !== undefined) endAfterSignal(first);
