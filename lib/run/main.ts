@@ -29,8 +29,10 @@ export interface MainOptions extends ExecuteOptions {
  *   a second signal (of either kind) exits at once, still writing the error line; a signal that
  *   arrives once the command has finished (its outcome written) changes nothing: the process
  *   flushes and ends with the run's own exit code. After a signal, output queued in Node's stream
- *   is waited for as long as the reader takes some of it within `graceMs`; once it takes nothing
+ *   is waited for as long as the OS takes more of it within each `graceMs`; once it takes nothing
  *   for `graceMs`, or a second signal comes, the process exits with that signal's code (130/143).
+ *   On a Unix socket the OS takes more only once the reader has emptied most of the socket's
+ *   buffer (about 150 KB on Linux): a reader slower than that per `graceMs` counts as stopped.
  *   (The outcome written on the descriptor is one write(2), which no handler can interrupt: a signal
  *   that arrives while it waits for the reader is handled once the reader has taken it);
  * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141; any other stdout
@@ -129,8 +131,9 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   const flushThenExit = () => out.flush(() => err.flush(() => process.exit(code)));
   // After a signal the run is over for good: a handle left by a handler that ignored the abort (a
   // server's hung call) must not hold the exit past the shutdown budget. Flush, then exit at once.
-  // A reader that is taking the output is waited for; output it takes nothing of for `grace` is
-  // given up, with the signal's code (not all of it arrived).
+  // Output the OS keeps taking is waited for; output it takes nothing of for `grace` is given up,
+  // with the signal's code (not all of it arrived). A Unix socket takes more only once its reader
+  // has emptied most of its buffer, so there "nothing" can be a reader slower than that per grace.
   endAfterSignal = (signalCode) => {
     flushThenExit();
     const step = Math.min(250, grace);
