@@ -92,11 +92,16 @@ export function bearerGuard(token: string | undefined) {
  */
 export const LINGER = { bytes: 64 * 1024 * 1024, ms: 5_000 } as const;
 
+/** Why a body read failed when the client went away before the body's end (nobody is left to answer). */
+export class ClientGone extends Error {
+  override readonly name = 'ClientGone';
+}
+
 /**
  * Reads a request body of at most `max` bytes. Past `max` it answers 413 itself (a JSON-RPC error,
  * id null, `Connection: close`), keeps reading and discarding the rest within {@link LINGER} so the
- * client can read that answer, and resolves undefined. Rejects when the request errors or is
- * aborted before its end (the client went away).
+ * client can read that answer, and resolves undefined.
+ * @throws ClientGone (rejects) when the connection fails or closes before the body's end.
  */
 export function readBoundedBody(req: IncomingMessage, res: ServerResponse, max: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
@@ -119,11 +124,11 @@ export function readBoundedBody(req: IncomingMessage, res: ServerResponse, max: 
       stop();
       resolve(Buffer.concat(chunks, size));
     };
-    const onFail = (e: Error): void => {
+    const onFail = (e?: Error): void => {
       stop();
-      reject(e);
+      reject(new ClientGone(`the client went away before the request body ended${e ? ` (${e.message})` : ''}`, { cause: e }));
     };
-    const onClose = (): void => onFail(Object.assign(new Error('the request was aborted before its body ended'), { code: 'ECONNRESET' }));
+    const onClose = (): void => onFail();
     req.on('data', onData);
     req.once('end', onEnd);
     req.once('error', onFail);

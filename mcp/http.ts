@@ -12,7 +12,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { installChildGuard } from './children.ts';
 import { answerNewerRevision } from './revisions.ts';
 import { MemoryEventStore, type EventStore } from './events.ts';
-import { bearerGuard, hostOriginGuard, InflightIds, isJsonType, jsonError, onClientError, readJsonBody } from './http-guard.ts';
+import { bearerGuard, ClientGone, hostOriginGuard, InflightIds, isJsonType, jsonError, onClientError, readJsonBody } from './http-guard.ts';
 import { keepAlive, shutdownCalls } from './lifecycle.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
 
@@ -134,6 +134,8 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
         await Promise.allSettled([transport.close(), server.close()]);
       }
     } catch (e) {
+      // a client that hung up mid-body is the client's doing, like the refusals the transport does not log
+      if (e instanceof ClientGone && !(options.env ?? process.env).AX_DEBUG) return;
       (options.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: request failed: ${(e as Error).message}`);
       jsonError(res, 500, -32603, 'Internal error');
     }

@@ -4,7 +4,7 @@
  * the connection, within a bound of bytes and time. Raw sockets make the order deterministic: the
  * client reads the whole 413 first and only then writes the rest of its body. Table-driven over
  * every reader of a body: stateful without a session, stateful with one, stateless, and the
- * newer-revision probe.
+ * newer-revision probe. A client that hangs up mid-body is its own doing: not logged unless AX_DEBUG.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,32 @@ describe('a body over --max-body', () => {
     const r = await fetch(urlOf(p), { method: 'POST', headers: await p.headers(urlOf(p)), body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }) });
     expect([200, 400]).toContain(r.status); // 400: the probe's -32022
     await r.text();
+  });
+
+  it.each(PATHS)('$name: a client that hangs up mid-body is not logged as a server failure', async (p) => {
+    const s = open(urlOf(p), { ...(await p.headers(urlOf(p))), 'content-length': '100000' });
+    s.on('error', () => {});
+    s.write('{"jsonrpc":"2.0",');
+    await new Promise((r) => setTimeout(r, 100));
+    s.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(stateful.stderr() + stateless.stderr()).not.toMatch(/request failed/);
+  });
+
+  it('with AX_DEBUG=1 the hang-up is logged, naming it', async () => {
+    const debug = await startServer(['--stateless'], { env: { AX_DEBUG: '1' } });
+    try {
+      const s = open(debug.url, { ...postHeaders(), 'content-length': '100000' });
+      s.on('error', () => {});
+      s.write('{"jsonrpc":"2.0",');
+      await new Promise((r) => setTimeout(r, 100));
+      s.destroy();
+      const until = Date.now() + 5_000;
+      while (!/request failed/.test(debug.stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(debug.stderr()).toMatch(/mcp-server: request failed: the client went away before the request body ended/);
+    } finally {
+      await debug.stop();
+    }
   });
 
   it('no refusal was logged as a server failure', () => {
