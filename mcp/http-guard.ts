@@ -16,9 +16,15 @@ type Id = string | number;
 /** Writes a JSON-RPC error response with an HTTP status (nothing when headers have gone out). */
 export function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: Id | null = null): void {
   if (res.headersSent) return;
+  writeJsonError(res, status, code, message, headers, id);
+  res.end();
+}
+
+/** The head and the whole body of {@link jsonError}, leaving the response open (its length is in `Content-Length`). */
+function writeJsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string>, id: Id | null): void {
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id });
   res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-  res.end(body);
+  res.write(body);
 }
 
 /**
@@ -142,11 +148,7 @@ export function readBoundedBody(req: IncomingMessage, res: ServerResponse, max: 
  * or cut when {@link LINGER}'s bytes or time run out first.
  */
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse, max: number): void {
-  if (!res.headersSent) {
-    const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: Request body must not exceed ${max} bytes` }, id: null });
-    res.writeHead(413, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close' });
-    res.write(body);
-  }
+  if (!res.headersSent) writeJsonError(res, 413, -32000, `Payload Too Large: Request body must not exceed ${max} bytes`, { connection: 'close' }, null);
   let left: number = LINGER.bytes;
   const done = (): void => {
     clearTimeout(timer);

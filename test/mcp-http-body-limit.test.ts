@@ -87,6 +87,15 @@ function exchange(url: string, headers: Record<string, string>, first: number, t
   });
 }
 
+/** Announces a 100 kB body, sends its first bytes, and closes the connection. */
+async function hangUpMidBody(url: string, headers: Record<string, string>): Promise<void> {
+  const s = open(url, { ...headers, 'content-length': '100000' });
+  s.on('error', () => {});
+  s.write('{"jsonrpc":"2.0",');
+  await new Promise((r) => setTimeout(r, 100));
+  s.destroy();
+}
+
 const PATHS: { name: string; stateless: boolean; headers: (url: string) => Promise<Record<string, string>> }[] = [
   { name: 'stateful, no session (initialize)', stateless: false, headers: async () => postHeaders() },
   { name: 'stateful, in a session', stateless: false, headers: async (url) => postHeaders({ 'mcp-session-id': (await rawInitialize(url)).sessionId! }) },
@@ -140,11 +149,7 @@ describe('a body over --max-body', () => {
   });
 
   it.each(PATHS)('$name: a client that hangs up mid-body is not logged as a server failure', async (p) => {
-    const s = open(urlOf(p), { ...(await p.headers(urlOf(p))), 'content-length': '100000' });
-    s.on('error', () => {});
-    s.write('{"jsonrpc":"2.0",');
-    await new Promise((r) => setTimeout(r, 100));
-    s.destroy();
+    await hangUpMidBody(urlOf(p), await p.headers(urlOf(p)));
     await new Promise((r) => setTimeout(r, 300));
     expect(stateful.stderr() + stateless.stderr()).not.toMatch(/request failed/);
   });
@@ -152,11 +157,7 @@ describe('a body over --max-body', () => {
   it('with AX_DEBUG=1 the hang-up is logged, naming it', async () => {
     const debug = await startServer(['--stateless'], { env: { AX_DEBUG: '1' } });
     try {
-      const s = open(debug.url, { ...postHeaders(), 'content-length': '100000' });
-      s.on('error', () => {});
-      s.write('{"jsonrpc":"2.0",');
-      await new Promise((r) => setTimeout(r, 100));
-      s.destroy();
+      await hangUpMidBody(debug.url, postHeaders());
       const until = Date.now() + 5_000;
       while (!/request failed/.test(debug.stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       expect(debug.stderr()).toMatch(/mcp-server: request failed: the client went away before the request body ended/);
