@@ -24,7 +24,7 @@ function task(id: number, title = `t${id}`): Task {
 }
 
 /** Runs fn, expects it to reject with a StoreError, returns that error. */
-async function storeError(fn: () => Promise<unknown>): Promise<StoreError> {
+async function storeError(fn: () => unknown): Promise<StoreError> {
   try {
     await fn();
   } catch (e) {

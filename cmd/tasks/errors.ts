@@ -49,10 +49,15 @@ export function fromStoreError(e: unknown): unknown {
   }
 }
 
-/** Runs a store operation, mapping StoreError to the tool's error kinds. */
-export async function withStore<T>(op: () => Promise<T>): Promise<T> {
+/**
+ * Runs a store operation, mapping StoreError to the tool's error kinds: a synchronous one
+ * ({@link readStore}) returns its value or throws; an asynchronous one (`updateStore`) returns a
+ * promise that rejects with the mapped error.
+ */
+export function withStore<T>(op: () => T): T {
   try {
-    return await op();
+    const r = op();
+    return (r instanceof Promise ? r.catch((e: unknown) => Promise.reject(fromStoreError(e))) : r) as T;
   } catch (e) {
     throw fromStoreError(e);
   }

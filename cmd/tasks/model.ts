@@ -34,9 +34,9 @@ export function partialTaskSchema(): Record<string, unknown> {
 }
 
 /** The store file of this invocation: --store, then TASKS_FILE, then the XDG/HOME default. */
-export function storePath(ctx: RunContext): Promise<string> {
+export function storePath(ctx: RunContext): string {
   const flag = typeof ctx.flags.store === 'string' ? ctx.flags.store : undefined;
-  return withStore(async () => resolveStorePath(flag, ctx.env));
+  return withStore(() => resolveStorePath(flag, ctx.env));
 }
 
 /**

@@ -2,7 +2,7 @@
  * Persistence of the `tasks` demo CLI: one JSON file, read-modify-write under a cross-process lock
  * (lock.ts), atomic replace. A symlinked store is written through to its target, keeping its mode.
  */
-import { closeSync, fstatSync, openSync, promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { acquireLock, LockIoError, randomHex, releaseLock, STALE_LOCK_MS, sweepTemps } from './lock.ts';
 
@@ -64,22 +64,6 @@ export function emptyStore(): StoreData {
  */
 const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
-/** A store file at most this big (bytes) is read synchronously: cheaper than four thread-pool hops. */
-const SYNC_READ_MAX = 1 << 20;
-
-/** The file's text: read synchronously when small, else with `fs.promises`. @throws the fs error. */
-async function readText(file: string): Promise<string> {
-  const fd = openSync(file, 'r');
-  let big: boolean;
-  try {
-    big = fstatSync(fd).size > SYNC_READ_MAX;
-    if (!big) return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
-  return fs.readFile(file, 'utf8');
-}
-
 /**
  * SHA-256 (lowercase hex) of the canonical JSON of `args`: object keys sorted recursively,
  * `undefined`-valued keys dropped. Used as the idempotency fingerprint.
@@ -112,10 +96,16 @@ export function resolveStorePath(flagValue: string | undefined, env: Record<stri
 /**
  * Reads and validates a store without locking (safe: writers replace the file atomically).
  * A missing file yields {@link emptyStore}. Never modifies the file.
+ *
+ * Synchronous, whatever the file's size: `JSON.parse` of the text holds the event loop anyway, for
+ * longer than reading the file from the page cache does, so an asynchronous read would only add
+ * thread-pool hops (four of them with `fs.promises.readFile`: −330 µs per MCP `show` in issue 14's
+ * measurement) and a promise to every command that reads. `readFileSync` of the path is one
+ * open, fstat, read and close.
  * @throws StoreError `store_corrupt` if the file is not valid JSON or not a version-1 store; `store_io` on other read errors.
  */
-export async function readStore(filePath: string): Promise<StoreData> {
-  return (await loadStore(filePath)).data;
+export function readStore(filePath: string): StoreData {
+  return loadStore(filePath).data;
 }
 
 /**
@@ -149,7 +139,7 @@ export async function updateStore<T>(filePath: string, mutate: (data: StoreData)
   }
   try {
     await sweepTemps(dir, [path.basename(file), path.basename(lockPath), `${path.basename(lockPath)}.break`]); // temps of killed writers and lockers
-    const { data, raw } = await loadStore(file);
+    const { data, raw } = loadStore(file);
     const result = await mutate(data);
     if (typeof data.next_id === 'number' && !Number.isSafeInteger(data.next_id)) {
       throw new StoreError('store_corrupt', `Store file ${file} cannot take another task: next_id would pass 2^53 − 1 (${Number.MAX_SAFE_INTEGER})`, file,
@@ -195,10 +185,11 @@ function ioError(p: string, action: string, e: unknown): StoreError {
     `Check that ${p} is accessible (permissions, free disk space) or choose another store with --store / TASKS_FILE.`, { cause: e });
 }
 
-async function loadStore(file: string): Promise<{ data: StoreData; raw: string | null }> {
+/** The store's data and its text as read (null when the file is missing); see {@link readStore}. */
+function loadStore(file: string): { data: StoreData; raw: string | null } {
   let raw: string;
   try {
-    raw = await readText(file);
+    raw = readFileSync(file, 'utf8');
   } catch (e) {
     if (errCode(e) === 'ENOENT') return { data: emptyStore(), raw: null };
     throw ioError(file, 'read store file', e);

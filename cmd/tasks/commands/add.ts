@@ -70,9 +70,9 @@ export function addCommand(): Command {
     // it (effects non_idempotent), so the handler below runs at most once per key.
     run: async (ctx) => {
       const a = addArgs(ctx, ctx.args.title, ctx.flags.tag, ctx.flags.due);
-      const file = await storePath(ctx);
+      const file = storePath(ctx);
       if (ctx.dryRun) {
-        const data = await withStore(() => readStore(file));
+        const data = withStore(() => readStore(file));
         ctx.guard(`add task ${data.next_id} (${JSON.stringify(a.title)})`);
         return newTask(data.next_id, a);
       }

@@ -25,9 +25,9 @@ export function doneCommand(): Command {
     output: { schema: taskSchema(), cardinality: 'single', nonDeterministic: ['done_at'] },
     run: async (ctx) => {
       const id = parseId(ctx.args.id);
-      const file = await storePath(ctx);
+      const file = storePath(ctx);
       if (ctx.dryRun) {
-        const task = findTask(await withStore(() => readStore(file)), id);
+        const task = findTask(withStore(() => readStore(file)), id);
         if (task.status !== 'done') ctx.guard(`mark task ${id} done`);
         return markDone(structuredClone(task));
       }

@@ -15,9 +15,9 @@ export function exportCommand(): Command {
     example: ['tasks export > tasks.ndjson', 'tasks export --format text'].join('\n'),
     effects: 'read_only',
     output: { kind: 'stream', schema: taskSchema() },
-    run: async function* (ctx) {
-      const file = await storePath(ctx);
-      const data = await withStore(() => readStore(file));
+    run: function* (ctx) {
+      const file = storePath(ctx);
+      const data = withStore(() => readStore(file));
       for (const t of [...data.tasks].sort((a, b) => a.id - b.id)) {
         if (ctx.signal.aborted) return;
         yield t;

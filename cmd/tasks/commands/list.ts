@@ -47,13 +47,13 @@ export function listCommand(): Command {
       pagination: { style: 'offset', limitFlag: 'limit', offsetFlag: 'offset' },
       fieldsFlag: 'fields',
     },
-    run: async (ctx) => {
+    run: (ctx) => {
       atLeast(ctx, 'limit', ctx.flags.limit, 1);
       atLeast(ctx, 'offset', ctx.flags.offset, 0);
       const status = ctx.flags.all ? 'all' : ctx.flags.status;
       const tag = ctx.flags.tag;
-      const file = await storePath(ctx);
-      const data = await withStore(() => readStore(file));
+      const file = storePath(ctx);
+      const data = withStore(() => readStore(file));
       const fields = fieldList(ctx.flags.fields);
       return [...data.tasks]
         .sort((a, b) => a.id - b.id)

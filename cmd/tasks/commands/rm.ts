@@ -24,8 +24,8 @@ export function rmCommand(): Command {
     output: { schema: taskSchema(), cardinality: 'single' },
     run: async (ctx) => {
       const id = parseId(ctx.args.id);
-      const file = await storePath(ctx);
-      const task = findTask(await withStore(() => readStore(file)), id);
+      const file = storePath(ctx);
+      const task = findTask(withStore(() => readStore(file)), id);
       if (!ctx.guard(`delete task ${id}`)) return task;
       await ctx.confirm(`delete task ${id}? [y/N]`, 'yes');
       return withStore(() =>

@@ -17,10 +17,10 @@ export function showCommand(): Command {
     args: ID_ARG,
     effects: 'read_only',
     output: { schema: taskSchema(), cardinality: 'single' },
-    run: async (ctx) => {
+    run: (ctx) => {
       const id = parseId(ctx.args.id);
-      const file = await storePath(ctx);
-      const data = await withStore(() => readStore(file));
+      const file = storePath(ctx);
+      const data = withStore(() => readStore(file));
       return findTask(data, id);
     },
     render: (data) => taskDetails(data as Task),
