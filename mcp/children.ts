@@ -9,9 +9,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChildProcess } from 'node:child_process';
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
+import type { CallSignal } from '../lib/run/call-signal.ts';
 
-/** The signal of the tool call a piece of code runs for. */
-export const callScope = new AsyncLocalStorage<AbortSignal>();
+/** The tool call a piece of code runs for (its signal, made when read: call-signal.ts). */
+export const callScope = new AsyncLocalStorage<CallSignal>();
 
 /** The empty per-call stand-ins for `process.stdin` under stdio (see stdio.ts guardStdin); a child given one gets `ignore`. */
 export const scopedStdins = new WeakSet<object>();
@@ -78,7 +79,7 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
       live.delete(child);
       if (child.pid !== undefined) tellReaper(`-${child.pid}`);
     });
-    const signal = callScope.getStore();
+    const signal = callScope.getStore()?.signal;
     if (signal) {
       const kill = () => terminate(child);
       if (signal.aborted) kill();

@@ -7,6 +7,7 @@
  */
 import { describeThrown } from '../lib/contract/errors.ts';
 import { ABORT_GRACE_MS, SHUTDOWN_BUDGET_MS } from '../lib/run/settle.ts';
+import type { CallSignal } from '../lib/run/call-signal.ts';
 
 /**
  * At stdin EOF (stdio), how long calls already received may keep running before they are aborted,
@@ -16,10 +17,15 @@ import { ABORT_GRACE_MS, SHUTDOWN_BUDGET_MS } from '../lib/run/settle.ts';
  */
 export const DRAIN_MS = SHUTDOWN_BUDGET_MS - ABORT_GRACE_MS - 500;
 
+/** What aborts one call in flight: an AbortController, or a call's {@link CallSignal}. */
+export interface Abortable {
+  abort(reason: unknown): void;
+}
+
 /** What {@link keepAlive} returns. */
 export interface Lifecycle {
-  /** Registers an in-flight call; returns its unregister function (call it once the call is answered). */
-  track(ac: AbortController): () => void;
+  /** Registers an in-flight call (what aborts it); returns its unregister function (call it once the call is answered). */
+  track(call: Abortable): () => void;
   /** Registers a request not yet answered (a transport's view); returns its release function. */
   hold(): () => void;
   /** How many calls are in flight. */
@@ -41,7 +47,7 @@ export function keepAlive(log: (line: string) => void = (l) => process.stderr.wr
     done: () => void;
   }
   interface Live {
-    ac?: AbortController;
+    ac?: Abortable;
     waiters?: Waiter[];
   }
   const live = new Set<Live>();

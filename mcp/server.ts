@@ -30,6 +30,8 @@ import { completeValue } from '../lib/completion/completion.ts';
 import { injectedInForce } from '../lib/tree/flagset.ts';
 import type { IdempotencyStore } from '../lib/run/idempotency.ts';
 import { invokeCommand, type InvokeOptions } from '../lib/run/invoke.ts';
+import { CallSignal } from '../lib/run/call-signal.ts';
+import type { Abortable } from './lifecycle.ts';
 import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import { callScope } from './children.ts';
@@ -47,8 +49,8 @@ export interface McpServerOptions {
   instructions?: string;
   /** Environment handed to handlers. Default `process.env`. */
   env?: Record<string, string | undefined>;
-  /** Called with every in-flight call's AbortController, so shutdown can abort them. */
-  track?: (ac: AbortController) => () => void;
+  /** Called with what aborts every in-flight call (its CallSignal), so shutdown can abort them; returns the unregister function. */
+  track?: (call: Abortable) => () => void;
   /** Where to log diagnostics (stray rejections, transport errors). Default stderr. */
   log?: (line: string) => void;
   /** Flag values applied to every call (the persistent flags given to `mcp-server`); see InvokeOptions.presets. */
@@ -187,14 +189,14 @@ export async function callTool(
     const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorEnvelope(err, meta)) }] };
   }
-  const ac = new AbortController();
-  const onAbort = () => ac.abort(extra.signal.reason ?? new Error('cancelled by the client'));
-  extra.signal.addEventListener('abort', onAbort); // removed in the finally below
-  const untrack = options.track?.(ac);
+  // the call's signal follows the client's cancellation and the server's shutdown; its AbortController
+  // and the listener on the client's signal are made only if the run reads it (call-signal.ts)
+  const call = new CallSignal(extra.signal);
+  const untrack = options.track?.(call);
   try {
-    const r = await callScope.run(ac.signal, () =>
+    const r = await callScope.run(call, () =>
       invokeCommand(model.root, ref.command, values, {
-        signal: ac.signal,
+        signal: call,
         onProgress: extra.progress,
         onLog: extra.log,
         interaction: extra.interaction,
@@ -226,7 +228,7 @@ export async function callTool(
     else if (wrapping === 'items') result.structuredContent = { items: r.items ?? [] };
     return result;
   } finally {
-    extra.signal.removeEventListener('abort', onAbort);
+    call.dispose();
     untrack?.();
   }
 }

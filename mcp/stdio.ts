@@ -56,7 +56,7 @@ export function guardStdout(): { protocolOut: Writable; restore: () => void } {
 export function guardStdin(): () => void {
   const real = process.stdin;
   const own = Object.getOwnPropertyDescriptor(process, 'stdin');
-  const perCall = new WeakMap<AbortSignal, Readable>();
+  const perCall = new WeakMap<object, Readable>();
   Object.defineProperty(process, 'stdin', {
     configurable: true,
     enumerable: own?.enumerable ?? true,

@@ -221,6 +221,16 @@ const RULES: Rule[] = [
     },
   },
   {
+    name: 'ctx.signal is one AbortSignal for the run, not aborted, whether the handler reads it synchronously or after an await',
+    run: async (p) => {
+      for (const wait of [false, true]) {
+        const o = await p.call(simple('signal', wait ? { wait } : {}));
+        expect(o.code, JSON.stringify(o)).toBe(0);
+        expect(JSON.parse(o.stdout).data).toEqual({ abortSignal: true, same: true, aborted: false, listenable: true });
+      }
+    },
+  },
+  {
     name: 'a TimeoutError (AbortSignal.timeout, or thrown) is a retryable timeout, exit 3',
     run: async (p) => {
       for (const how of ['abort', 'direct']) expect(expectError(await p.call(simple('timeout', { how })), 3, 'timeout').retryable).toBe(true);

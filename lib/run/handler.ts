@@ -79,10 +79,10 @@ export async function runHandler(inv: Invocation, env: RunEnv, warnings: string[
       const replayed = await openReplay(replay, cmd, env, scope, flags, givenKey, meta);
       if (replayed) return replayed;
     }
-    if (env.signal.aborted) throw interrupted(env.signal);
+    if (env.aborted()) throw interrupted(env.signal);
     const ctx = scope.ctx;
     const hooks = hooksOf(cmd);
-    for (const h of hooks.pre) await settle(() => h(ctx), env.signal, cmd.finishOnSigterm);
+    for (const h of hooks.pre) await settle(() => h(ctx), env, cmd.finishOnSigterm);
     const exitCodeBefore = process.exitCode;
     const run = cmd.run!;
     const result = await settle(
@@ -93,7 +93,7 @@ export async function runHandler(inv: Invocation, env: RunEnv, warnings: string[
             return r;
           }
         : () => run(ctx),
-      env.signal,
+      env,
       cmd.finishOnSigterm,
     );
     const failed = exitCodeSet(exitCodeBefore, result);
@@ -132,7 +132,7 @@ function successMeta(env: RunEnv, key: string, scope: HandlerScope, warnings: st
 
 /** The post-run hooks (postRun, then the persistent ones), each raced against the run's signal like the handler. */
 async function postHooks(hooks: Hooks, ctx: RunContext, env: RunEnv, cmd: Command): Promise<void> {
-  for (const h of hooks.post) await settle(() => h(ctx), env.signal, cmd.finishOnSigterm);
+  for (const h of hooks.post) await settle(() => h(ctx), env, cmd.finishOnSigterm);
 }
 
 /**
@@ -217,7 +217,7 @@ async function writeStream(result: unknown, replay: Replay | undefined, exitCode
       // A generator that never awaits I/O would starve the event loop: signals and a closed stdout
       // (EPIPE) could never be noticed. Let the loop turn now and then.
       if (n % 64 === 0) await new Promise((r) => setImmediate(r));
-      if (env.signal.aborted) throw interrupted(env.signal);
+      if (env.aborted()) throw interrupted(env.signal);
     }
   } finally {
     void it.return?.().catch(() => {}); // let the generator run its finally blocks

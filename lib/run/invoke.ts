@@ -16,11 +16,15 @@ import type { NotificationLevel } from './logger.ts';
 import type { ResourceContent } from '../tree/declarations.ts';
 import type { Interaction } from '../tree/interaction.ts';
 import type { IdempotencyStore } from './idempotency.ts';
+import type { CallSignal } from './call-signal.ts';
 
 /** Options of {@link invokeCommand}. */
 export interface InvokeOptions {
-  /** Cancels the call (`interrupted`). */
-  signal?: AbortSignal;
+  /**
+   * Cancels the call (`interrupted`): the MCP bridge's, following the client's cancellation and
+   * aborted at shutdown, made into an AbortSignal only if the run reads one. Default: never aborts.
+   */
+  signal?: CallSignal;
   /** Receives `ctx.progress` reports. */
   onProgress?: (done: number, total?: number, message?: string) => void;
   /**
@@ -90,7 +94,7 @@ function buffer(): { stream: { write(s: string | Uint8Array): boolean; isTTY: fa
 export async function invokeCommand(root: Command, cmd: Command, values: Record<string, unknown>, options: InvokeOptions = {}): Promise<InvokeResult> {
   const out = buffer();
   const err = buffer();
-  const env: RunEnv = runEnv(root, { stdout: out.stream, stderr: err.stream, stdinIsTTY: false, env: options.env, signal: options.signal, version: options.version, onProgress: options.onProgress, idempotencyStore: options.idempotencyStore, idempotencyTtlMs: options.idempotencyTtlMs, idempotencyWaitMs: options.idempotencyWaitMs }, 'json', { traceparent: options.traceparent, tracestate: options.tracestate });
+  const env: RunEnv = runEnv(root, { stdout: out.stream, stderr: err.stream, stdinIsTTY: false, env: options.env, version: options.version, onProgress: options.onProgress, idempotencyStore: options.idempotencyStore, idempotencyTtlMs: options.idempotencyTtlMs, idempotencyWaitMs: options.idempotencyWaitMs }, 'json', { traceparent: options.traceparent, tracestate: options.tracestate }, options.signal);
   let stdin: Readable | undefined;
   env.stdin = () => (stdin ??= Readable.from([])); // an empty stream, made only if the handler reads it
   env.onLog = options.onLog;

@@ -13,6 +13,7 @@ import type { NotificationLevel } from './logger.ts';
 import type { ExecuteOptions } from './options.ts';
 import { isPlaceholderVersion, resolveVersion } from './version.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_IDEMPOTENCY_WAIT_MS } from './idempotency.ts';
+import { CallSignal } from './call-signal.ts';
 import type { ReplaySettings } from './replay.ts';
 
 /** Everything one run needs from outside: IO, environment, signal, ids. */
@@ -26,7 +27,13 @@ export interface RunEnv {
   /** Whether stdin is a terminal; a function so the real stdin is only opened when a prompt asks. */
   stdinIsTTY: () => boolean;
   env: Record<string, string | undefined>;
-  signal: AbortSignal;
+  /**
+   * The run's signal. Reading it may make it (an MCP call's, see call-signal.ts): code that only
+   * needs to know whether the run is aborted asks {@link aborted}.
+   */
+  readonly signal: AbortSignal;
+  /** Whether the run is aborted (without making its signal). */
+  aborted(): boolean;
   /** The run's trace (the caller's, continued, or a new one) and its own span. */
   trace: RunTrace;
   traceId: string;
@@ -50,12 +57,16 @@ export interface RunEnv {
 /**
  * Builds the per-run environment shared by the CLI path and the MCP/JSON paths. The trace comes
  * from `given` (an MCP call's `_meta`), else `TRACEPARENT`/`TRACESTATE` in the environment, else is new.
+ * The signal is `call`'s (an MCP call's, made on first read), else `options.signal`, else one
+ * that never aborts (made on first read too).
  */
-export function runEnv(root: Command, options: ExecuteOptions, mode: Mode, given?: { traceparent?: string; tracestate?: string }): RunEnv {
+export function runEnv(root: Command, options: ExecuteOptions, mode: Mode, given?: { traceparent?: string; tracestate?: string }, call?: CallSignal): RunEnv {
   const stdout = options.stdout ?? process.stdout;
   const env = options.env ?? process.env;
   const trace = startTrace(env, given);
   let version: string | undefined;
+  const fixed = options.signal;
+  const lazy = call ?? (fixed ? undefined : new CallSignal());
   return {
     root,
     mode,
@@ -64,7 +75,10 @@ export function runEnv(root: Command, options: ExecuteOptions, mode: Mode, given
     stdin: () => options.stdin ?? process.stdin,
     stdinIsTTY: () => options.stdinIsTTY ?? (options.stdin ? false : process.stdin.isTTY === true),
     env,
-    signal: options.signal ?? new AbortController().signal,
+    get signal() {
+      return lazy ? lazy.signal : fixed!;
+    },
+    aborted: lazy ? () => lazy.aborted : () => fixed!.aborted,
     trace,
     traceId: trace.traceId,
     spanId: trace.spanId,

@@ -53,21 +53,29 @@ export function raceAbort<T>(p: Promise<T>, signal: AbortSignal, finishOnSigterm
   });
 }
 
+/** Where a run's signal comes from: read `signal` only when one is needed (it may be made then; see call-signal.ts). */
+export interface AbortSource {
+  readonly signal: AbortSignal;
+  aborted(): boolean;
+}
+
 /**
  * A handler's result, raced against the signal only when it is a promise: a synchronous result needs
- * no promise, no timer and no abort listener (issue 14: fewer objects per MCP call), only the same
- * check {@link raceAbort} makes when its promise settles.
+ * no promise, no timer and no abort listener — nor, for an MCP call, a signal at all (issue 14:
+ * fewer objects per MCP call) — only the same check {@link raceAbort} makes when its promise settles.
  */
-export function settle<T>(run: () => T | Promise<T>, signal: AbortSignal, finishOnSigterm: boolean): T | Promise<T> {
+export function settle<T>(run: () => T | Promise<T>, source: AbortSource, finishOnSigterm: boolean): T | Promise<T> {
   let result: T | Promise<T>;
   try {
     result = run();
   } catch (e) {
-    throw signal.aborted && !(e instanceof AxError && e.kind === 'interrupted') ? interrupted(signal) : e;
+    throw source.aborted() && !(e instanceof AxError && e.kind === 'interrupted') ? interrupted(source.signal) : e;
   }
-  if (result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function') return raceAbort(Promise.resolve(result), signal, finishOnSigterm);
+  if (result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function') return raceAbort(Promise.resolve(result), source.signal, finishOnSigterm);
+  if (!source.aborted()) return result as T;
+  const signal = source.signal;
   const finishing = finishOnSigterm && signal.reason instanceof AxError && signal.reason.context?.signal === 'SIGTERM';
-  if (signal.aborted && !finishing) throw interrupted(signal);
+  if (!finishing) throw interrupted(signal);
   return result as T;
 }
 
