@@ -10,6 +10,8 @@ import type { ChildProcess } from 'node:child_process';
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import type { CallSignal } from '../lib/run/call-signal.ts';
+import { signalTree, type TreeMember } from './process-tree.ts';
+import { reaperScript } from './reaper.ts';
 
 /** The tool call a piece of code runs for (its signal, made when read: call-signal.ts). */
 export const callScope = new AsyncLocalStorage<CallSignal>();
@@ -19,18 +21,6 @@ export const scopedStdins = new WeakSet<object>();
 
 /** Milliseconds between TERM and KILL. */
 export const KILL_GRACE_MS = 1000;
-
-/**
- * The reaper: a tiny node process that reads `+pid` / `-pid` lines on its stdin (a pipe from the
- * server) and, when that pipe ends — the server exited, including by SIGKILL, where no handler of
- * ours runs — sends TERM, then KILL after the grace, to the children still listed, and exits.
- * Case B27 (no child survives its server). Started on the first child of a server run only.
- */
-const REAPER_SCRIPT = `const live=new Set();let buf='';process.on('SIGINT',()=>{});process.stdin.setEncoding('utf8');
-process.stdin.on('data',(d)=>{buf+=d;let i;while((i=buf.indexOf('\\n'))>=0){const l=buf.slice(0,i);buf=buf.slice(i+1);const p=Number(l.slice(1));if(l[0]==='+')live.add(p);else live.delete(p);}});
-const kill=(s)=>{for(const p of live){try{process.kill(p,s)}catch{live.delete(p)}}};
-process.stdin.on('end',()=>{if(!live.size)process.exit(0);kill('SIGTERM');setTimeout(()=>{kill('SIGKILL');process.exit(0)},${KILL_GRACE_MS})});
-process.stdin.on('error',()=>{});`;
 
 type Stdio = unknown;
 
@@ -63,7 +53,7 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
   let reaper: ChildProcess | undefined;
   const tellReaper = (line: string) => {
     if (!reaper) {
-      reaper = originals.spawn!(process.execPath, ['-e', REAPER_SCRIPT], { stdio: ['pipe', 'ignore', 'ignore'], windowsHide: true }) as ChildProcess;
+      reaper = originals.spawn!(process.execPath, ['-e', reaperScript(KILL_GRACE_MS)], { stdio: ['pipe', 'ignore', 'ignore'], windowsHide: true }) as ChildProcess;
       reaper.on('error', () => {});
       reaper.stdin!.on('error', () => {});
       reaper.unref();
@@ -81,7 +71,7 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
     });
     const signal = callScope.getStore()?.signal;
     if (signal) {
-      const kill = () => terminate(child);
+      const kill = () => terminate(child, tellReaper);
       if (signal.aborted) kill();
       else {
         signal.addEventListener('abort', kill, { once: true });
@@ -127,7 +117,7 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
 
   return {
     async killAll() {
-      await Promise.all([...live].map((c) => terminate(c)));
+      await Promise.all([...live].map((c) => terminate(c, tellReaper)));
     },
     restore() {
       for (const n of names) cp[n] = originals[n]!;
@@ -137,19 +127,39 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
   };
 }
 
-/** TERM, then KILL after the grace; resolves when the child has exited. */
-export function terminate(child: ChildProcess): Promise<void> {
+/**
+ * TERM to the child and to every process below it (process-tree.ts), then KILL after
+ * {@link KILL_GRACE_MS} to those still running — the child, what was below it (even if the child has
+ * exited since), and what is below it then. Resolves when the child has exited; the KILL of what it
+ * leaves behind still comes after the grace (a timer that does not keep the process alive), and
+ * the reaper is told of them meanwhile (`tell`, reaper.ts), so they are stopped even if the server
+ * exits first.
+ */
+export function terminate(child: ChildProcess, tell?: (line: string) => void): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const pid = child.pid;
+  let below: TreeMember[] = pid === undefined ? [] : signalTree(pid, 'SIGTERM');
   return new Promise<void>((resolve) => {
+    let exited = false;
     const timer = setTimeout(() => {
-      try {
-        child.kill('SIGKILL');
-      } catch {
-        /* already gone */
+      const told = exited ? below : [];
+      below = signalTree(exited ? undefined : pid, 'SIGKILL', below); // an exited child's pid may be another process's by now
+      for (const [p] of told) tell?.(`-${p}`);
+      if (!exited) {
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          /* already gone */
+        }
       }
     }, KILL_GRACE_MS);
     child.once('exit', () => {
-      clearTimeout(timer);
+      exited = true;
+      if (below.length === 0) clearTimeout(timer);
+      else {
+        timer.unref(); // what the child left behind gets its KILL, without holding the server open…
+        for (const [p, start] of below) tell?.(`+${p}:${start}`); // …or from the reaper, if the server exits first
+      }
       resolve();
     });
     try {
