@@ -221,12 +221,12 @@ const RULES: Rule[] = [
     },
   },
   {
-    name: 'ctx.signal is one AbortSignal for the run, not aborted, whether the handler reads it synchronously or after an await',
+    name: 'ctx.signal is one AbortSignal for the run, not aborted, an own key that a {...ctx} copy keeps, whether read synchronously or after an await',
     run: async (p) => {
       for (const wait of [false, true]) {
         const o = await p.call(simple('signal', wait ? { wait } : {}));
         expect(o.code, JSON.stringify(o)).toBe(0);
-        expect(JSON.parse(o.stdout).data).toEqual({ abortSignal: true, same: true, aborted: false, listenable: true });
+        expect(JSON.parse(o.stdout).data).toEqual({ abortSignal: true, same: true, aborted: false, listenable: true, copied: true, ownKey: true });
       }
     },
   },

@@ -7,10 +7,11 @@
  * of ../shared/cases.md.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { alive, CASES_CLI, connectStdio, descendantsOf, envelopeOf, isJsonRpc, rawStdio, REPO, runCasesCli, TSX_LOADER, until, type RawMessage, type RawServer } from './helpers/mcp.ts';
+import { alive, CASES_CLI, connectStdio, descendantsOf, envelopeOf, isJsonRpc, rawStdio, REPO, runCasesCli, tempDir, TSX_LOADER, until, type RawMessage, type RawServer } from './helpers/mcp.ts';
 
 const T = 30_000;
 const BIG = 'é😀東'.repeat(70_000);
@@ -157,6 +158,27 @@ describe('B27: the launch environment of desktop clients', () => {
       expect((await finishPure(c)).code).toBe(0);
     } finally {
       c.kill();
+    }
+  }, T);
+});
+
+describe('B21: a call cancelled in the same read as its request', () => {
+  it('never runs its handler and gets no answer; the calls after it run', async () => {
+    const d = tempDir('ax-precancel-');
+    const s = rawStdio(['mcp-server'], { env: { YC_DIR: d.path } });
+    try {
+      await s.init();
+      // warm: the argument validator is loaded, so nothing waits between the request and the handler
+      expect(dataOf(await s.request(2, 'tools/call', { name: 'touch', arguments: { name: 'warm' } }))).toEqual({ touched: 'warm' });
+      const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'changed my mind' } };
+      s.write(`${JSON.stringify(call(3, 'touch', { name: 'cancelled' }))}\n${JSON.stringify(cancel)}\n`);
+      expect(dataOf(await s.request(4, 'tools/call', { name: 'touch', arguments: { name: 'after' } }))).toEqual({ touched: 'after' });
+      expect(existsSync(join(d.path, 'touched-after'))).toBe(true);
+      expect(existsSync(join(d.path, 'touched-cancelled'))).toBe(false);
+      expect(s.lines.filter((l) => (JSON.parse(l) as RawMessage).id === 3)).toEqual([]);
+    } finally {
+      s.kill();
+      d.cleanup();
     }
   }, T);
 });

@@ -4,7 +4,7 @@
  * For every failure stdout is empty and the last stderr line is the error object whose exit_code is
  * the process's exit code (expectFailure). Cases run concurrently, each in its own sandbox.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { errLine, expectFailure, sandbox, task, type Sandbox } from './fixtures/tasks-harness.ts';
 
@@ -282,6 +282,23 @@ describe.concurrent('tasks CLI: bad input gives exit code, empty stdout and one 
       expect(b.mask(r.stderr)).toBe(expected);
     }
     expect(b.read()).toBe(bytes);
+    expect(readdirSync(b.dir)).toEqual(['tasks.json']); // no temp or lock file left behind
+  }, TIMEOUT);
+
+  it('a store over 64 MiB: every command fails at once with store_error (exit 9, reason store_io), reading nothing, and the file is left alone', async () => {
+    const b = box();
+    truncateSync(b.file, 64 * 1024 * 1024 + 1); // sparse: the size is what counts, nothing is read
+    const expected = errLine({
+      kind: 'store_error', message: `Store file <DIR>/tasks.json is ${64 * 1024 * 1024 + 1} bytes, more than the 64 MiB tasks reads`, exit_code: 9,
+      actionable_fix: "Move <DIR>/tasks.json away (e.g. mv '<DIR>/tasks.json' '<DIR>/tasks.json.big') and start a new store, or choose another one with --store / TASKS_FILE.",
+      context: { path: '<DIR>/tasks.json', reason: 'store_io' },
+    });
+    const runs = await Promise.all([['add', 'x'], ['list'], ['show', '1'], ['done', '1'], ['rm', '1', '--yes'], ['export']].map((a) => b.runTasks(a)));
+    for (const r of runs) {
+      expectFailure(r, 9, 'store_error');
+      expect(b.mask(r.stderr)).toBe(expected);
+    }
+    expect(statSync(b.file).size).toBe(64 * 1024 * 1024 + 1);
     expect(readdirSync(b.dir)).toEqual(['tasks.json']); // no temp or lock file left behind
   }, TIMEOUT);
 

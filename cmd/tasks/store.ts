@@ -2,7 +2,7 @@
  * Persistence of the `tasks` demo CLI: one JSON file, read-modify-write under a cross-process lock
  * (lock.ts), atomic replace. A symlinked store is written through to its target, keeping its mode.
  */
-import { promises as fs, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { acquireLock, LockIoError, randomHex, releaseLock, STALE_LOCK_MS, sweepTemps } from './lock.ts';
 
@@ -97,12 +97,13 @@ export function resolveStorePath(flagValue: string | undefined, env: Record<stri
  * Reads and validates a store without locking (safe: writers replace the file atomically).
  * A missing file yields {@link emptyStore}. Never modifies the file.
  *
- * Synchronous, whatever the file's size: `JSON.parse` of the text holds the event loop anyway, for
- * longer than reading the file from the page cache does, so an asynchronous read would only add
- * thread-pool hops (four of them with `fs.promises.readFile`: −330 µs per MCP `show` in issue 14's
- * measurement) and a promise to every command that reads. `readFileSync` of the path is one
- * open, fstat, read and close.
- * @throws StoreError `store_corrupt` if the file is not valid JSON or not a version-1 store; `store_io` on other read errors.
+ * Synchronous: `JSON.parse` of the text holds the event loop anyway, for longer than reading the
+ * file from the page cache does, so an asynchronous read would only add thread-pool hops (four of
+ * them with `fs.promises.readFile`: −330 µs per MCP `show` in issue 14's measurement) and a promise
+ * to every command that reads. A file over {@link MAX_STORE_BYTES} is refused before it is read:
+ * reading and parsing one would hold the process, and its signals, for seconds.
+ * @throws StoreError `store_corrupt` if the file is not valid JSON or not a version-1 store;
+ *   `store_io` if it is larger than {@link MAX_STORE_BYTES}, and on other read errors.
  */
 export function readStore(filePath: string): StoreData {
   return loadStore(filePath).data;
@@ -185,14 +186,35 @@ function ioError(p: string, action: string, e: unknown): StoreError {
     `Check that ${p} is accessible (permissions, free disk space) or choose another store with --store / TASKS_FILE.`, { cause: e });
 }
 
+/**
+ * The largest store file read, in bytes (64 MiB: some 300,000 tasks; a store of 1,000 is about
+ * 200 KB). See {@link readStore}.
+ */
+export const MAX_STORE_BYTES = 64 * 1024 * 1024;
+
+/** The file's text, or a StoreError `store_io` when it is larger than {@link MAX_STORE_BYTES}. @throws the fs error. */
+function readText(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_STORE_BYTES) {
+      throw new StoreError('store_io', `Store file ${file} is ${size} bytes, more than the ${MAX_STORE_BYTES / 1024 / 1024} MiB tasks reads`, file,
+        `Move ${file} away (e.g. mv '${file}' '${file}.big') and start a new store, or choose another one with --store / TASKS_FILE.`);
+    }
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The store's data and its text as read (null when the file is missing); see {@link readStore}. */
 function loadStore(file: string): { data: StoreData; raw: string | null } {
   let raw: string;
   try {
-    raw = readFileSync(file, 'utf8');
+    raw = readText(file);
   } catch (e) {
     if (errCode(e) === 'ENOENT') return { data: emptyStore(), raw: null };
-    throw ioError(file, 'read store file', e);
+    throw e instanceof StoreError ? e : ioError(file, 'read store file', e);
   }
   let parsed: unknown;
   let problem: string | null;

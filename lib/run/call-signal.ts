@@ -10,7 +10,9 @@
  * MCP call's server CPU).
  *
  * Whichever comes first wins, as with an eager controller: the source's abort (reason: its own,
- * else `cancelledReason`), or {@link CallSignal.abort}.
+ * else `cancelledReason`), or {@link CallSignal.abort}. Once the run has ended
+ * ({@link CallSignal.dispose}), the source is no longer followed, made signal or not: a signal first
+ * read later (a timer of the handler's) stays as the run ended.
  */
 
 const NONE: unique symbol = Symbol('not aborted');
@@ -20,7 +22,7 @@ export class CallSignal {
   #ac: AbortController | undefined;
   #reason: unknown = NONE;
   #onAbort: (() => void) | undefined;
-  readonly #source: AbortSignal | undefined;
+  #source: AbortSignal | undefined;
   readonly #cancelledReason: () => unknown;
 
   /**
@@ -60,10 +62,14 @@ export class CallSignal {
     else if (!this.aborted) this.#reason = reason;
   }
 
-  /** Stops following the source (call it once the run has ended). */
+  /** Stops following the source (call it once the run has ended); an abort it had already made stands. */
   dispose(): void {
-    if (this.#onAbort) this.#source?.removeEventListener('abort', this.#onAbort);
+    const source = this.#source;
+    if (!source) return;
+    if (this.#onAbort) source.removeEventListener('abort', this.#onAbort);
     this.#onAbort = undefined;
+    if (!this.#ac && this.#reason === NONE && source.aborted) this.#reason = this.#sourceReason(source);
+    this.#source = undefined;
   }
 
   #sourceReason(source: AbortSignal): unknown {

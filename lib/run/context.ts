@@ -7,7 +7,7 @@
  *
  * Shape (issue 14: a context is built for every run and every MCP call): the context's own
  * properties are its data (flags, args, ids, streams…); its functions (`ctx.log`, `ctx.guard`…) and
- * the values worth computing only when read (`ctx.signal`, `ctx.stdin`, `ctx.version`, `ctx.logger`,
+ * the values worth computing only when read (`ctx.stdin`, `ctx.version`, `ctx.logger`,
  * `ctx.traceparent`) are getters on one shared prototype that build the member on first read and
  * keep it for the run. A handler sees no difference — `const { log, flags } = ctx` works, a member
  * read twice is the same function, and assigning one replaces it — except that an own-keys copy
@@ -109,6 +109,14 @@ export function createRunContext(inv: Invocation, env: RunEnv, warnings: string[
     stdout,
     stderr,
     env: env.env,
+    // Own and enumerable like the data (a `{...ctx}` copy keeps it), but an accessor: an MCP call's
+    // signal is made on the first read (call-signal.ts). Assigning it makes a plain value, as before.
+    get signal() {
+      return env.signal;
+    },
+    set signal(value: AbortSignal) {
+      Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true });
+    },
     mode: env.mode,
     dryRun,
     idempotencyKey: key,
@@ -128,11 +136,10 @@ export function createRunContext(inv: Invocation, env: RunEnv, warnings: string[
 }
 
 /** The members a context holds as its own data properties. */
-type DataKey = 'flags' | 'args' | 'argv' | 'argsLenAtDash' | 'command' | 'stdout' | 'stderr' | 'env' | 'mode' | 'dryRun' | 'idempotencyKey' | 'idempotencyKeyGiven' | 'traceId' | 'spanId';
+type DataKey = 'flags' | 'args' | 'argv' | 'argsLenAtDash' | 'command' | 'stdout' | 'stderr' | 'env' | 'signal' | 'mode' | 'dryRun' | 'idempotencyKey' | 'idempotencyKeyGiven' | 'traceId' | 'spanId';
 
 /** How each lazily built member is made from the run's state (a function member, or a value read once). */
 const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: RunContext) => RunContext[K] } = {
-  signal: (s) => s.env.signal, // an MCP call's is made on this read (call-signal.ts)
   stdin: (s) => s.env.stdin(),
   stdinIsTTY: (s) => s.env.stdinIsTTY(),
   version: (s) => s.env.version(),
