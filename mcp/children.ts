@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import type { CallSignal } from '../lib/run/call-signal.ts';
-import { signalTree, type TreeMember } from './process-tree.ts';
+import { signalTree, startOf, type ProcessTable, type TreeMember } from './process-tree.ts';
 import { reaperScript } from './reaper.ts';
 
 /** The tool call a piece of code runs for (its signal, made when read: call-signal.ts). */
@@ -64,7 +64,7 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
 
   const track = (child: ChildProcess) => {
     live.add(child);
-    if (child.pid !== undefined) tellReaper(`+${child.pid}`);
+    if (child.pid !== undefined) tellReaper(`+${child.pid}:${startOf(child.pid)}`); // the start time: a pid reused later is left alone
     child.once('exit', () => {
       live.delete(child);
       if (child.pid !== undefined) tellReaper(`-${child.pid}`);
@@ -117,7 +117,8 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
 
   return {
     async killAll() {
-      await Promise.all([...live].map((c) => terminate(c, tellReaper)));
+      const table: ProcessTable = {}; // one look at the process table for every child
+      await Promise.all([...live].map((c) => terminate(c, tellReaper, table)));
     },
     restore() {
       for (const n of names) cp[n] = originals[n]!;
@@ -133,18 +134,23 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
  * exited since), and what is below it then. Resolves when the child has exited; the KILL of what it
  * leaves behind still comes after the grace (a timer that does not keep the process alive), and
  * the reaper is told of them meanwhile (`tell`, reaper.ts), so they are stopped even if the server
- * exits first.
+ * exits first. `table` is the look at the process table to use for the TERM (one for all the
+ * children a shutdown stops); the KILL takes a fresh one.
  */
-export function terminate(child: ChildProcess, tell?: (line: string) => void): Promise<void> {
+export function terminate(child: ChildProcess, tell?: (line: string) => void, table: ProcessTable = {}): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   const pid = child.pid;
-  let below: TreeMember[] = pid === undefined ? [] : signalTree(pid, 'SIGTERM');
+  let below: TreeMember[] = pid === undefined ? [] : signalTree(pid, 'SIGTERM', [], table);
   return new Promise<void>((resolve) => {
     let exited = false;
+    let killed = false;
+    let told: TreeMember[] = [];
     const timer = setTimeout(() => {
-      const told = exited ? below : [];
-      below = signalTree(exited ? undefined : pid, 'SIGKILL', below); // an exited child's pid may be another process's by now
+      killed = true;
+      // an exited child's pid may be another process's by now: then only what was below it, and what is below those
+      below = signalTree(exited ? undefined : pid, 'SIGKILL', below);
       for (const [p] of told) tell?.(`-${p}`);
+      told = [];
       if (!exited) {
         try {
           child.kill('SIGKILL');
@@ -155,10 +161,11 @@ export function terminate(child: ChildProcess, tell?: (line: string) => void): P
     }, KILL_GRACE_MS);
     child.once('exit', () => {
       exited = true;
-      if (below.length === 0) clearTimeout(timer);
+      if (below.length === 0 || killed) clearTimeout(timer); // after the KILL, nothing is left to tell
       else {
         timer.unref(); // what the child left behind gets its KILL, without holding the server open…
-        for (const [p, start] of below) tell?.(`+${p}:${start}`); // …or from the reaper, if the server exits first
+        told = below;
+        for (const [p, start] of told) tell?.(`+${p}:${start}`); // …or from the reaper, if the server exits first
       }
       resolve();
     });

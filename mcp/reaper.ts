@@ -4,9 +4,9 @@
  * server runs. Case B27 (no child survives its server).
  *
  * It reads lines on its stdin, a pipe from the server:
- * - `+<pid>`: a child started (stopped at the end with everything below it);
- * - `+<pid>:<start>`: a process left behind by a child the server is stopping (process-tree.ts; its
- *   start time, so a pid another process took meanwhile is left alone);
+ * - `+<pid>:<start>`: a child started, or a process left behind by a child the server is stopping
+ *   (stopped at the end with everything below it; the start time, process-tree.ts, leaves alone a
+ *   pid another process took meanwhile; `+<pid>` where there is none, off Linux);
  * - `-<pid>`: that one has exited, or has been stopped.
  * When the pipe ends (the server exited), it sends TERM, then KILL after the grace, to those still
  * listed and to every process below each of them, and exits.
@@ -14,12 +14,13 @@
  * {@link reaperMain} runs from its own source (`Function#toString`, as `node -e`: see
  * {@link reaperScript}), so it uses only its parameters and globals.
  */
-import { signalTree, type TreeMember } from './process-tree.ts';
+import { signalTree, type ProcessTable, type TreeMember } from './process-tree.ts';
 
 /** The reaper's program; see the module comment. `tree` is {@link signalTree} (passed in: no closure survives toString). */
 export function reaperMain(tree: typeof signalTree, graceMs: number): void {
   const live = new Map<number, string>(); // pid → start time ('' for a child: its pid is held until the server reaps it)
   const below = new Map<number, TreeMember[]>();
+  type Table = ProcessTable;
   let buf = '';
   process.on('SIGINT', () => {}); // a terminal's ^C reaches the whole group: the reaper outlives the server by design
   process.stdin.setEncoding('utf8');
@@ -36,21 +37,22 @@ export function reaperMain(tree: typeof signalTree, graceMs: number): void {
     }
   });
   const stop = (signal: NodeJS.Signals) => {
+    const table: Table = {}; // one look at the process table for the whole round
     for (const [p, start] of live) {
-      // left behind by a stopped child: only if it is still that process (signal 0 only looks)
-      if (start !== '' && tree(undefined, 0, [[p, start]]).length === 0) {
+      // only if it is still that process (signal 0 only looks)
+      if (start !== '' && tree(undefined, 0, [[p, start]], table).length === 0) {
         live.delete(p);
         continue;
       }
       // what is below first: once p is gone, its children belong to init and cannot be found from p
-      below.set(p, tree(p, signal, below.get(p)));
+      below.set(p, tree(p, signal, below.get(p), table));
       try {
         process.kill(p, signal);
       } catch {
         live.delete(p);
       }
     }
-    for (const [p, known] of below) if (!live.has(p)) below.set(p, tree(undefined, signal, known)); // orphans of an exited one
+    for (const [p, known] of below) if (!live.has(p)) below.set(p, tree(undefined, signal, known, table)); // orphans of an exited one
   };
   process.stdin.on('end', () => {
     if (live.size === 0) process.exit(0);
