@@ -45,6 +45,12 @@ export function signalTree(root: number | undefined, signal: NodeJS.Signals | 0,
   if (!table.kids || !table.starts) {
     const kids = new Map<number, number[]>();
     const starts = new Map<number, string>();
+    const add = (pid: number, ppid: number, start: string) => {
+      const siblings = kids.get(ppid);
+      if (siblings) siblings.push(pid);
+      else kids.set(ppid, [pid]);
+      starts.set(pid, start);
+    };
     const fs = process.getBuiltinModule('node:fs');
     let proc = fs.existsSync('/proc/self/stat'); // an empty /proc (not mounted) is no table
     if (proc) {
@@ -60,11 +66,7 @@ export function signalTree(root: number | undefined, signal: NodeJS.Signals | 0,
           }
           // "pid (comm) state ppid …": comm may hold spaces and parentheses, so fields count from the last ')'
           const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          const ppid = Number(fields[1]);
-          const siblings = kids.get(ppid);
-          if (siblings) siblings.push(pid);
-          else kids.set(ppid, [pid]);
-          starts.set(pid, fields[19] ?? '');
+          add(pid, Number(fields[1]), fields[19] ?? '');
         }
       } catch {
         proc = false;
@@ -76,10 +78,7 @@ export function signalTree(root: number | undefined, signal: NodeJS.Signals | 0,
         for (const line of ps.split('\n')) {
           const [pid, ppid] = line.trim().split(/\s+/).map(Number);
           if (!pid || !Number.isSafeInteger(pid) || ppid === undefined) continue;
-          const siblings = kids.get(ppid);
-          if (siblings) siblings.push(pid);
-          else kids.set(ppid, [pid]);
-          starts.set(pid, '');
+          add(pid, ppid, '');
         }
       } catch {
         /* no ps either: nothing can be found */

@@ -20,7 +20,6 @@ import { signalTree, type ProcessTable, type TreeMember } from './process-tree.t
 export function reaperMain(tree: typeof signalTree, graceMs: number): void {
   const live = new Map<number, string>(); // pid → start time ('' for a child: its pid is held until the server reaps it)
   const below = new Map<number, TreeMember[]>();
-  type Table = ProcessTable;
   let buf = '';
   process.on('SIGINT', () => {}); // a terminal's ^C reaches the whole group: the reaper outlives the server by design
   process.stdin.setEncoding('utf8');
@@ -37,7 +36,7 @@ export function reaperMain(tree: typeof signalTree, graceMs: number): void {
     }
   });
   const stop = (signal: NodeJS.Signals) => {
-    const table: Table = {}; // one look at the process table for the whole round
+    const table: ProcessTable = {}; // one look at the process table for the whole round
     for (const [p, start] of live) {
       // only if it is still that process (signal 0 only looks)
       if (start !== '' && tree(undefined, 0, [[p, start]], table).length === 0) {
