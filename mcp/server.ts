@@ -29,7 +29,7 @@ import type { Interaction } from '../lib/tree/interaction.ts';
 import { completeValue } from '../lib/completion/completion.ts';
 import { injectedInForce } from '../lib/tree/flagset.ts';
 import type { IdempotencyStore } from '../lib/run/idempotency.ts';
-import { invokeCommand, type InvokeOptions } from '../lib/run/invoke.ts';
+import { invokeCommand, type InvokeOptions, type InvokeResult } from '../lib/run/invoke.ts';
 import { CallSignal } from '../lib/run/call-signal.ts';
 import type { Abortable } from './lifecycle.ts';
 import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
@@ -148,29 +148,36 @@ function unknownTool(model: McpModel, name: string): McpError {
 /** The argument validator's module, once loaded (a dynamic import per call costs a namespace object each time). */
 let argumentsModule: typeof import('../lib/parse/arguments.ts') | undefined;
 
-/** Runs one tools/call and shapes its result (SPEC §8; cases B08, B13). Never throws for command failures. */
-export async function callTool(
-  model: McpModel,
-  options: McpServerOptions,
-  name: string,
-  args: unknown,
-  extra: {
-    signal: AbortSignal;
-    progress?: (done: number, total?: number, message?: string) => void;
-    log?: (level: NotificationLevel, data: unknown) => void;
-    /** `_meta.traceparent` / `_meta.tracestate` of the request (W3C trace context). */
-    trace?: { traceparent?: string; tracestate?: string };
-    /** What the client can be asked (elicitation, sampling), from its declared capabilities. */
-    interaction?: Interaction;
-  },
-): Promise<CallToolResult> {
+/** The extras of one tools/call (from the SDK's request and its `extra`). */
+export interface CallExtra {
+  signal: AbortSignal;
+  progress?: (done: number, total?: number, message?: string) => void;
+  log?: (level: NotificationLevel, data: unknown) => void;
+  /** `_meta.traceparent` / `_meta.tracestate` of the request (W3C trace context). */
+  trace?: { traceparent?: string; tracestate?: string };
+  /** What the client can be asked (elicitation, sampling), from its declared capabilities. */
+  interaction?: Interaction;
+}
+
+/**
+ * Runs one tools/call and shapes its result (SPEC §8; cases B08, B13). Never throws for command
+ * failures (an unknown tool is a JSON-RPC error: McpError -32602). Synchronous when the run is
+ * (issue 14: the SDK awaits what it gets either way), else a promise.
+ */
+export function callTool(model: McpModel, options: McpServerOptions, name: string, args: unknown, extra: CallExtra): CallToolResult | Promise<CallToolResult> {
   const ref = model.byName.get(name);
   if (!ref) throw unknownTool(model, name);
+  // ajv loads on the first call, not at start
+  if (!argumentsModule) {
+    return import('../lib/parse/arguments.ts').then((m) => {
+      argumentsModule = m;
+      return callTool(model, options, name, args, extra);
+    });
+  }
   const def = defOf(model, ref);
   let values: Record<string, unknown>;
   try {
-    const { validateArguments } = (argumentsModule ??= await import('../lib/parse/arguments.ts')); // ajv loads on the first call, not at start
-    values = validateArguments(ref.command, def.inputSchema, args);
+    values = argumentsModule.validateArguments(ref.command, def.inputSchema, args);
     if (options.dryRun) {
       // a preview server: the client cannot turn the dry run off
       if (!injectedInForce(ref.command, 'dry-run')) {
@@ -193,44 +200,70 @@ export async function callTool(
   // and the listener on the client's signal are made only if the run reads it (call-signal.ts)
   const call = new CallSignal(extra.signal);
   const untrack = options.track?.(call);
+  let r: InvokeResult | Promise<InvokeResult>;
   try {
-    const r = await callScope.run(call, () =>
-      invokeCommand(model.root, ref.command, values, {
-        signal: call,
-        onProgress: extra.progress,
-        onLog: extra.log,
-        interaction: extra.interaction,
-        env: options.env,
-        version: options.version,
-        presets: options.presets,
-        traceparent: extra.trace?.traceparent,
-        tracestate: extra.trace?.tracestate,
-        tool: name,
-        idempotencyStore: options.idempotencyStore,
-        idempotencyTtlMs: options.idempotencyTtlMs,
-      }),
-    );
-    if (r.exitCode !== 0) {
-      const text = r.errorEnvelope ? JSON.stringify(r.errorEnvelope) : r.stderr.trim();
-      return { isError: true, content: [{ type: 'text', text }] };
-    }
-    const output = ref.command.output;
-    const attached = r.attachments?.length ? r.attachments.map(attachmentItem) : undefined;
-    if (output?.kind === 'opaque' && r.payload instanceof Uint8Array) {
-      // bytes: the item itself is the result (there is no text to give); attachments follow
-      return { content: [bytesItem(r.payload, output.mediaType, name), ...(attached ?? [])] as CallToolResult['content'] };
-    }
-    const text = { type: 'text' as const, text: r.stdout };
-    const result: CallToolResult = { content: (attached ? [text, ...attached] : [text]) as CallToolResult['content'] };
-    const wrapping = toolWrapping(ref.command);
-    if (wrapping === 'object') result.structuredContent = (r.payload ?? {}) as Record<string, unknown>;
-    else if (wrapping === 'result') result.structuredContent = { result: r.payload ?? null };
-    else if (wrapping === 'items') result.structuredContent = { items: r.items ?? [] };
-    return result;
-  } finally {
+    r = callScope.run(call, invokeCall, model, ref, values, call, extra, options, name);
+  } catch (e) {
     call.dispose();
     untrack?.();
+    throw e;
   }
+  if (!(r instanceof Promise)) {
+    call.dispose();
+    untrack?.();
+    return toolResult(ref, name, r);
+  }
+  return r.then(
+    (x) => {
+      call.dispose();
+      untrack?.();
+      return toolResult(ref, name, x);
+    },
+    (e: unknown) => {
+      call.dispose();
+      untrack?.();
+      throw e;
+    },
+  );
+}
+
+/** The in-process run of one call (inside the call's scope, so its children and stdin are the call's). */
+function invokeCall(model: McpModel, ref: ToolRef, values: Record<string, unknown>, call: CallSignal, extra: CallExtra, options: McpServerOptions, name: string): InvokeResult | Promise<InvokeResult> {
+  return invokeCommand(model.root, ref.command, values, {
+    signal: call,
+    onProgress: extra.progress,
+    onLog: extra.log,
+    interaction: extra.interaction,
+    env: options.env,
+    version: options.version,
+    presets: options.presets,
+    traceparent: extra.trace?.traceparent,
+    tracestate: extra.trace?.tracestate,
+    tool: name,
+    idempotencyStore: options.idempotencyStore,
+    idempotencyTtlMs: options.idempotencyTtlMs,
+  });
+}
+
+/** A finished call as the tools/call result: isError with the error line, or the envelope and structuredContent. */
+function toolResult(ref: ToolRef, name: string, r: InvokeResult): CallToolResult {
+  if (r.exitCode !== 0) {
+    const text = r.errorEnvelope ? JSON.stringify(r.errorEnvelope) : r.stderr.trim();
+    return { isError: true, content: [{ type: 'text', text }] };
+  }
+  const output = ref.command.output;
+  const attached = r.attachments?.length ? r.attachments.map(attachmentItem) : undefined;
+  if (output?.kind === 'opaque' && r.payload instanceof Uint8Array) {
+    // bytes: the item itself is the result (there is no text to give); attachments follow
+    return { content: [bytesItem(r.payload, output.mediaType, name), ...(attached ?? [])] as CallToolResult['content'] };
+  }
+  const text = { type: 'text' as const, text: r.stdout };
+  const result: CallToolResult = { content: (attached ? [text, ...attached] : [text]) as CallToolResult['content'] };
+  const wrapping = toolWrapping(ref.command);
+  if (wrapping === 'object') result.structuredContent = (r.payload ?? {}) as Record<string, unknown>;
+  else if (wrapping === 'result') result.structuredContent = { result: r.payload ?? null };
+  else if (wrapping === 'items') result.structuredContent = { items: r.items ?? [] };
+  return result;
 }
 
 /** The sentence a preview server (`--dry-run`) adds to its `instructions`. */

@@ -12,6 +12,20 @@ export const MAX_INPUT_DEPTH = 256;
  * the stack itself) and stops at the first path that is too deep.
  */
 export function nestsDeeperThan(value: unknown, max: number = MAX_INPUT_DEPTH): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (max >= 1 && !Array.isArray(value)) {
+    // the common case, an object of scalars (MCP arguments): nothing to walk, nothing built
+    let nested = false;
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      const child = (value as Record<string, unknown>)[k];
+      if (child !== null && typeof child === 'object') {
+        nested = true;
+        break;
+      }
+    }
+    if (!nested) return false;
+  }
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;

@@ -4,13 +4,13 @@
  * `--args-json`) to an invocation without any text parsing. Source: cobra command.go
  * (ValidateArgs, ValidateRequiredFlags, ValidateFlagGroups), flag_groups.go; SPEC §5.
  */
-import type { Command } from '../tree/command.ts';
+import { cacheOf, type Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import { camelCase, defaultValue, type Flag } from '../tree/flags.ts';
 import { checkFlagValue } from '../tree/flag-values.ts';
 import { flagsOf, traversedFlags } from '../tree/flagset.ts';
 import type { Invocation } from './parse.ts';
-import { toolProperties } from '../tree/properties.ts';
+import { toolProperties, toolPropertyIndex } from '../tree/properties.ts';
 import { argNumber } from '../tree/args.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
 
@@ -54,14 +54,14 @@ export function validateFlags(inv: Invocation): void {
   const cmd = inv.command;
   // Cobra: a command with DisableFlagParsing has no required flags or flag groups to check
   if (cmd.disableFlagParsing) return;
+  // a required flag is satisfied by its environment variable or config key too
+  let missing: string[] | undefined;
+  for (const n of requiredFlags(cmd)) if (!inv.values.has(n) && !inv.sourced?.has(n)) (missing ??= []).push(n);
+  if (!missing && !groupsOnPath(cmd)) return; // the common case: nothing to check, nothing built
   const path = cmd.commandPath();
-  const flags = flagsOf(cmd);
   const given = (n: string) => inv.values.has(n);
   const label = (n: string) => flagLabel(inv, n);
   const values = inv.source === 'values';
-  // a required flag is satisfied by its environment variable or config key too
-  let missing: string[] | undefined;
-  for (const f of flags.values()) if (f.spec.required && !given(f.name) && !inv.sourced?.has(f.name)) (missing ??= []).push(f.name);
   if (missing) {
     missing.sort();
     const message = values
@@ -106,11 +106,32 @@ export function validateFlags(inv: Invocation): void {
   }
 }
 
-/** The groups of one kind in force for `cmd`, deduplicated, sorted by their space-joined names (Cobra's sortedKeys). */
+/** The names of `cmd`'s required flags, in its flag set's order (cached with it until the tree changes). */
+function requiredFlags(cmd: Command): readonly string[] {
+  const cache = cacheOf(cmd);
+  if (cache.required) return cache.required;
+  const out: string[] = [];
+  for (const f of flagsOf(cmd).values()) if (f.spec.required) out.push(f.name);
+  return (cache.required = out);
+}
+
+/** Whether `cmd` or an ancestor declares any flag group. */
+function groupsOnPath(cmd: Command): boolean {
+  for (let c: Command | undefined = cmd; c; c = c.parent) if (c.requiredTogether.length || c.oneRequired.length || c.mutuallyExclusive.length) return true;
+  return false;
+}
+
+/** The groups of a kind in force where none is declared: one shared, frozen empty list. */
+const NO_GROUPS: string[][] = Object.freeze([]) as unknown as string[][];
+
+/**
+ * The groups of one kind in force for `cmd`, deduplicated, sorted by their space-joined names
+ * (Cobra's sortedKeys). Read-only: with none, the one shared empty list.
+ */
 export function groupsInForce(cmd: Command, kind: 'requiredTogether' | 'oneRequired' | 'mutuallyExclusive'): string[][] {
   let declared = false; // the common case, no group of this kind on the path, builds nothing
   for (let c: Command | undefined = cmd; c && !declared; c = c.parent) declared = c[kind].length > 0;
-  if (!declared) return [];
+  if (!declared) return NO_GROUPS;
   const flags = flagsOf(cmd);
   const byKey = new Map<string, string[]>();
   for (let c: Command | undefined = cmd; c; c = c.parent) {
@@ -143,10 +164,10 @@ export function unknownPropertyError(cmd: Command, key: string): AxError {
  */
 export function bindValues(cmd: Command, input: Record<string, unknown>): Invocation {
   const inv: Invocation = { command: cmd, values: new Map(), positionals: [], warnings: [], source: 'values' };
-  const props = toolProperties(cmd);
-  const byName = new Map(props.map((p) => [p.property, p]));
+  const byName = toolPropertyIndex(cmd);
   const argValues: (string | string[] | undefined)[] = [];
-  for (const [key, value] of Object.entries(input)) {
+  for (const key of Object.keys(input)) {
+    const value = input[key];
     if (value === null || value === undefined) continue;
     const p = byName.get(key);
     if (!p) throw unknownPropertyError(cmd, key);

@@ -17,6 +17,9 @@
 
 const NONE: unique symbol = Symbol('not aborted');
 
+/** The reason of a cancellation that came without one (one function for every call, not a closure per call). */
+const CANCELLED_BY_CLIENT = (): unknown => new Error('cancelled by the client');
+
 /** The signal of one run, built on first read; see the module comment. */
 export class CallSignal {
   #ac: AbortController | undefined;
@@ -31,7 +34,7 @@ export class CallSignal {
    * @param cancelledReason the reason given when `source` aborts without one (default: an Error
    *   "cancelled by the client").
    */
-  constructor(source?: AbortSignal, cancelledReason: () => unknown = () => new Error('cancelled by the client')) {
+  constructor(source?: AbortSignal, cancelledReason: () => unknown = CANCELLED_BY_CLIENT) {
     this.#source = source;
     this.#cancelledReason = cancelledReason;
   }

@@ -45,24 +45,6 @@ export interface HandlerScope {
   close(): void;
 }
 
-/** The per-run state behind a context: what its lazily built members close over. */
-interface RunState {
-  readonly inv: Invocation;
-  readonly env: RunEnv;
-  readonly warnings: string[];
-  readonly would: string[];
-  readonly attachments: ResourceContent[];
-  readonly dryRun: boolean;
-  readonly stdout: OutputStream;
-  readonly stderr: OutputStream;
-  readonly label: (name: string) => string;
-  /** Whether the run has ended (then writes, progress and log calls do nothing); shared with its streams. */
-  readonly gate: { closed: boolean };
-  /** The members built so far, by name. */
-  readonly built: Record<string, unknown>;
-  ask?: AskScope;
-}
-
 /**
  * The key of a context's state. A global symbol: a bundled program carries lib more than once (its
  * main bundle and each heavy chunk, .ci/bundle.mjs), and a context one copy built may be read by another.
@@ -76,7 +58,7 @@ class GuardedStream implements OutputStream {
   readonly isTTY: boolean | undefined;
   constructor(
     private readonly target: OutputStream,
-    private readonly state: { closed: boolean },
+    private readonly state: { readonly closed: boolean },
   ) {
     this.isTTY = target.isTTY;
   }
@@ -89,50 +71,93 @@ class GuardedStream implements OutputStream {
 }
 
 /**
+ * The per-run state behind a context — what its lazily built members read — and the runner's
+ * {@link HandlerScope} of the run. One class (issue 14: one is built for every run and every MCP
+ * call), so a run makes one object here and no closures until a member asks for one.
+ */
+class RunState implements HandlerScope {
+  /** Whether the run has ended (then writes, progress and log calls do nothing); read by its streams. */
+  closed = false;
+  readonly would: string[] = [];
+  readonly attachments: ResourceContent[] = [];
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  /** The members built so far, by name (made on the first). */
+  built: Record<string, unknown> | undefined = undefined;
+  ask: AskScope | undefined = undefined;
+  #label: ((name: string) => string) | undefined = undefined;
+  ctx!: RunContext;
+
+  constructor(
+    readonly inv: Invocation,
+    readonly env: RunEnv,
+    readonly warnings: string[],
+    readonly dryRun: boolean,
+  ) {
+    this.stdout = new GuardedStream(env.stdout, this);
+    this.stderr = new GuardedStream(env.stderr, this);
+  }
+
+  /** A flag's name as this invocation spells it (made on first read, then the same function). */
+  get label(): (name: string) => string {
+    const inv = this.inv;
+    return (this.#label ??= (n: string) => flagLabel(inv, n));
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+}
+
+/**
  * Builds the context of one handler run. `state` is what the runner decided before: the dry run,
  * the idempotency key (`givenKey` empty when the caller gave none) and the bound flag values.
  */
 export function createRunContext(inv: Invocation, env: RunEnv, warnings: string[], state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> }): HandlerScope {
-  const { dryRun, key, givenKey, flags } = state;
-  const gate = { closed: false };
-  const stdout = new GuardedStream(env.stdout, gate);
-  const stderr = new GuardedStream(env.stderr, gate);
-  const s: RunState = { inv, env, warnings, would: [], attachments: [], dryRun, stdout, stderr, label: (n: string) => flagLabel(inv, n), gate, built: {}, ask: undefined };
-  const own: Pick<RunContext, DataKey> & { __proto__: object } & WithState = {
-    __proto__: CONTEXT_PROTOTYPE,
-    [STATE]: s,
-    flags: flags as RunContext['flags'],
-    args: argValues(inv) as RunContext['args'],
-    argv: [...inv.positionals],
-    argsLenAtDash: inv.dashAt ?? -1,
-    command: inv.command,
-    stdout,
-    stderr,
-    env: env.env,
-    // Own and enumerable like the data (a `{...ctx}` copy keeps it), but an accessor: an MCP call's
-    // signal is made on the first read (call-signal.ts). Assigning it makes a plain value, as before.
-    get signal() {
-      return env.signal;
-    },
-    set signal(value: AbortSignal) {
-      Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true });
-    },
-    mode: env.mode,
-    dryRun,
-    idempotencyKey: key,
-    idempotencyKeyGiven: givenKey !== '',
-    traceId: env.traceId,
-    spanId: env.spanId,
-  };
-  return {
-    ctx: own as unknown as RunContext,
-    stdout,
-    stderr,
-    label: s.label,
-    would: s.would,
-    attachments: s.attachments,
-    close: () => void (gate.closed = true),
-  };
+  const s = new RunState(inv, env, warnings, state.dryRun);
+  s.ctx = new (RunContextData as unknown as new (s: RunState, state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> }) => RunContext)(s, state);
+  return s;
+}
+
+/**
+ * `ctx.signal`: an own, enumerable key like the data (a `{...ctx}` copy keeps it), but an accessor,
+ * because an MCP call's signal is made on the first read (call-signal.ts). Assigning it makes a
+ * plain value, as before. One descriptor (and one pair of functions) for every context.
+ */
+const SIGNAL: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: WithState) {
+    return this[STATE].env.signal;
+  },
+  set(this: object, value: AbortSignal) {
+    Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true });
+  },
+};
+
+/**
+ * The context's own data, in the order its keys have always had (a constructor on
+ * {@link CONTEXT_PROTOTYPE}, so every context has one shape).
+ */
+function RunContextData(this: Record<PropertyKey, unknown>, s: RunState, state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> }): void {
+  const inv = s.inv;
+  const env = s.env;
+  this[STATE] = s;
+  this.flags = state.flags;
+  this.args = argValues(inv);
+  this.argv = [...inv.positionals];
+  this.argsLenAtDash = inv.dashAt ?? -1;
+  this.command = inv.command;
+  this.stdout = s.stdout;
+  this.stderr = s.stderr;
+  this.env = env.env;
+  Object.defineProperty(this, 'signal', SIGNAL);
+  this.mode = env.mode;
+  this.dryRun = state.dryRun;
+  this.idempotencyKey = state.key;
+  this.idempotencyKeyGiven = state.givenKey !== '';
+  this.traceId = env.traceId;
+  this.spanId = env.spanId;
 }
 
 /** The members a context holds as its own data properties. */
@@ -143,21 +168,21 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
   stdin: (s) => s.env.stdin(),
   stdinIsTTY: (s) => s.env.stdinIsTTY(),
   version: (s) => s.env.version(),
-  logger: (s) => runLogger(s.inv.command, s.env, s.stderr, () => s.gate.closed),
+  logger: (s) => runLogger(s.inv.command, s.env, s.stderr, () => s.closed),
   traceparent: (s) => traceparentOf(s.env.trace),
   changed: (s) => (n) => s.inv.values.has(n),
   childEnv: (s) => (extra) => childEnv(s.env.trace, s.env.env, extra),
   progress: (s) => (done, total, message) => {
-    if (!s.gate.closed) s.env.onProgress?.(done, total, message);
+    if (!s.closed) s.env.onProgress?.(done, total, message);
   },
   log: (s) => (m) => {
     s.stderr.write(`${m}\n`);
-    if (!s.gate.closed) s.env.onLog?.('info', m);
+    if (!s.closed) s.env.onLog?.('info', m);
   },
   warn: (s) => (m) => {
     s.warnings.push(m);
     s.stderr.write(`${m}\n`);
-    if (!s.gate.closed) s.env.onLog?.('warning', m);
+    if (!s.closed) s.env.onLog?.('warning', m);
   },
   guard: (s) => (description) => {
     if (s.dryRun) s.would.push(description);
@@ -178,7 +203,7 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
   attach: (s) => (uri) => {
     const found = typeof uri === 'string' ? readDeclared(declarations(s.env.root).resources.map((r) => r.decl), uri) : undefined;
     if (!found) throw new TypeError(`ctx.attach: no declared resource has the URI ${JSON.stringify(uri)} (declare it with declareResource)`);
-    if (!s.gate.closed) s.attachments.push(found);
+    if (!s.closed) s.attachments.push(found);
   },
   fail: () => (kind: string, message: string, options?: AxErrorOptions) => new AxError(kind, message, options),
   flagLabel: (s) => s.label,
@@ -203,7 +228,8 @@ const CONTEXT_PROTOTYPE: object = Object.create(
         enumerable: false,
         get(this: WithState) {
           const s = this[STATE];
-          return name in s.built ? s.built[name] : (s.built[name] = (make as (s: RunState, ctx: unknown) => unknown)(s, this));
+          const built = (s.built ??= {});
+          return name in built ? built[name] : (built[name] = (make as (s: RunState, ctx: unknown) => unknown)(s, this));
         },
         set(this: object, value: unknown) {
           Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
@@ -212,6 +238,7 @@ const CONTEXT_PROTOTYPE: object = Object.create(
     ]),
   ),
 );
+RunContextData.prototype = CONTEXT_PROTOTYPE;
 
 /** The run's `ctx.logger` (built on first use; pino loads then). */
 function runLogger(cmd: Command, env: RunEnv, stderr: OutputStream, isClosed: () => boolean): Logger {

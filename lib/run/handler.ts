@@ -61,62 +61,149 @@ interface Replay {
 type Hooks = ReturnType<typeof hooksOf>;
 
 /**
+ * One handler run: what the runner decided before calling the handler — the bound flags, the dry
+ * run, the idempotency key, the context, the replay state and the hooks — in one object whose
+ * methods the steps share (issue 14: a run builds this and the context, and no closures).
+ */
+class HandlerRun {
+  readonly cmd: Command;
+  readonly flags: Record<string, unknown>;
+  readonly dryRun: boolean;
+  /** The run's idempotency key: the given one, else a fresh UUID. */
+  readonly key: string;
+  /** The key as given (opaque), or '' when none was given (or a blank one). */
+  readonly givenKey: string;
+  readonly scope: HandlerScope;
+  readonly replay: Replay | undefined;
+  readonly hooks: Hooks;
+
+  constructor(
+    readonly inv: Invocation,
+    readonly env: RunEnv,
+    readonly warnings: string[],
+    readonly provenance: Record<string, FlagProvenance> | undefined,
+  ) {
+    const cmd = (this.cmd = inv.command);
+    const flags = (this.flags = flagValues(inv));
+    const dryRun = (this.dryRun = injectedInForce(cmd, 'dry-run') && flags.dryRun === true);
+    const rawKey = injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
+    const givenKey = (this.givenKey = rawKey.trim() === '' ? '' : rawKey); // opaque: kept as given; blank means none
+    this.key = givenKey || env.newKey();
+    this.scope = createRunContext(inv, env, warnings, this);
+    this.replay = givenKey !== '' && !dryRun && replays(cmd) ? {} : undefined;
+    this.hooks = hooksOf(cmd);
+  }
+
+  /** The meta of this run's success envelope(s), as the run stands when it is written. */
+  meta(): SuccessMeta {
+    return successMeta(this.env, this.key, this.scope, this.warnings, this.dryRun, this.provenance);
+  }
+}
+
+/**
  * Runs the handler of a checked invocation (with its hooks and the replay gate of its idempotency
  * key) and writes its output. Failures are thrown as AxErrors, already recorded for replay.
+ *
+ * Synchronous when it can be (issue 14): a run with no replay gate and no pre-run hook, whose
+ * handler returns a value (not a promise) and whose envelope is written at once, returns its outcome
+ * without making a promise; anything that waits returns a promise. Every step is the same either way.
  */
-export async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], provenance?: Record<string, FlagProvenance>): Promise<RunOutcome> {
-  const cmd = inv.command;
-  const flags = flagValues(inv);
-  const dryRun = injectedInForce(cmd, 'dry-run') && flags.dryRun === true;
-  const rawKey = injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
-  const givenKey = rawKey.trim() === '' ? '' : rawKey; // opaque: kept as given; blank means none
-  const key = givenKey || env.newKey();
-  const scope = createRunContext(inv, env, warnings, { dryRun, key, givenKey, flags });
-  const meta = (): SuccessMeta => successMeta(env, key, scope, warnings, dryRun, provenance);
-  const replay: Replay | undefined = givenKey !== '' && !dryRun && replays(cmd) ? {} : undefined;
+export function runHandler(inv: Invocation, env: RunEnv, warnings: string[], provenance?: Record<string, FlagProvenance>): RunOutcome | Promise<RunOutcome> {
+  const h = new HandlerRun(inv, env, warnings, provenance);
+  if (h.replay || h.hooks.pre.length) return runGated(h);
+  let out: RunOutcome | Promise<RunOutcome>;
+  try {
+    if (env.aborted()) throw interrupted(env.signal);
+    const exitCodeBefore = process.exitCode;
+    const result = settle(h.cmd.run!, h.scope.ctx, env, h.cmd.finishOnSigterm);
+    out = result instanceof Promise ? result.then((r: unknown) => afterRun(h, r, exitCodeBefore)) : afterRun(h, result, exitCodeBefore);
+  } catch (e) {
+    const err = plainFailure(e, h);
+    h.scope.close();
+    throw err;
+  }
+  if (!(out instanceof Promise)) {
+    h.scope.close();
+    return out;
+  }
+  return out.then(
+    (o) => {
+      h.scope.close();
+      return o;
+    },
+    (e: unknown) => {
+      const err = plainFailure(e, h);
+      h.scope.close();
+      throw err;
+    },
+  );
+}
+
+/** A run with a replay gate or pre-run hooks: the same steps as {@link runHandler}, always asynchronous. */
+async function runGated(h: HandlerRun): Promise<RunOutcome> {
+  const { cmd, env, scope, replay } = h;
   try {
     if (replay) {
-      const replayed = await openReplay(replay, cmd, env, scope, flags, givenKey, meta);
+      const replayed = await openReplay(h, replay);
       if (replayed) return replayed;
     }
     if (env.aborted()) throw interrupted(env.signal);
     const ctx = scope.ctx;
-    const hooks = hooksOf(cmd);
-    for (const h of hooks.pre) await settle(() => h(ctx), env, cmd.finishOnSigterm);
+    for (const hook of h.hooks.pre) await settle(hook, ctx, env, cmd.finishOnSigterm);
     const exitCodeBefore = process.exitCode;
     const run = cmd.run!;
     const result = await settle(
       replay
-        ? () => {
-            const r = run(ctx);
+        ? (c: RunContext) => {
+            const r = run(c);
             replay.running = Promise.resolve(r);
             return r;
           }
-        : () => run(ctx),
+        : run,
+      ctx,
       env,
       cmd.finishOnSigterm,
     );
-    const failed = exitCodeSet(exitCodeBefore, result);
-    if (failed) throw failed;
-    // post hooks run before a document is written, so one that fails leaves no success envelope behind;
-    // a stream's run after its last item
-    const kind = cmd.output?.kind;
-    const streaming = kind === 'stream' || isStream(result);
-    if (!streaming && hooks.post.length) await postHooks(hooks, ctx, env, cmd);
-    if (kind === 'opaque') return await writeOpaque(result, replay, cmd, env, scope);
-    if (streaming) return await writeStream(result, replay, exitCodeBefore, hooks, cmd, env, scope, meta);
-    // recorded before it is written: once a caller can see the result, a retry replays it
-    if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) }))) ctx.warn(unrecorded(scope.label));
-    if (env.mode === 'json') {
-      const writing = writeOutcome(scope.stdout, successLine(result, meta()));
-      if (writing) await writing;
-    } else await writeHuman(result, dryRun, cmd, scope);
-    return { exitCode: 0, payload: result, attachments: scope.attachments };
+    return await afterRun(h, result, exitCodeBefore);
   } catch (e) {
     throw await failure(e, cmd, replay, scope.label);
   } finally {
     scope.close();
   }
+}
+
+/**
+ * What follows the handler: the `process.exitCode` check, the post-run hooks, and writing the result
+ * (recorded for replay first). A document in json mode with no post hook and no gate is written at
+ * once (a promise only if the stream asks to wait for `drain`); every other case is {@link finish}'s.
+ */
+function afterRun(h: HandlerRun, result: unknown, exitCodeBefore: typeof process.exitCode): RunOutcome | Promise<RunOutcome> {
+  const failed = exitCodeSet(exitCodeBefore, result);
+  if (failed) throw failed;
+  // post hooks run before a document is written, so one that fails leaves no success envelope behind;
+  // a stream's run after its last item
+  const kind = h.cmd.output?.kind;
+  const streaming = kind === 'stream' || isStream(result);
+  if (streaming || kind === 'opaque' || h.hooks.post.length || h.replay?.gate || h.env.mode !== 'json') return finish(h, result, exitCodeBefore, streaming);
+  const done: RunOutcome = { exitCode: 0, payload: result, attachments: h.scope.attachments };
+  const writing = writeOutcome(h.scope.stdout, successLine(result, h.meta()));
+  return writing ? writing.then(() => done) : done;
+}
+
+/** {@link afterRun}'s every other case: post hooks, opaque output, a stream, a replay record, human mode. */
+async function finish(h: HandlerRun, result: unknown, exitCodeBefore: typeof process.exitCode, streaming: boolean): Promise<RunOutcome> {
+  const { cmd, env, scope, replay, hooks } = h;
+  const ctx = scope.ctx;
+  if (!streaming && hooks.post.length) await postHooks(hooks, ctx, env, cmd);
+  if (cmd.output?.kind === 'opaque') return await writeOpaque(result, replay, cmd, env, scope);
+  if (streaming) return await writeStream(result, replay, exitCodeBefore, hooks, cmd, env, scope, () => h.meta());
+  // recorded before it is written: once a caller can see the result, a retry replays it
+  if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) }))) ctx.warn(unrecorded(scope.label));
+  if (env.mode === 'json') {
+    const writing = writeOutcome(scope.stdout, successLine(result, h.meta()));
+    if (writing) await writing;
+  } else await writeHuman(result, h.dryRun, cmd, scope);
+  return { exitCode: 0, payload: result, attachments: scope.attachments };
 }
 
 /** The meta of this run's success envelope(s), as the run stands when it is written. */
@@ -132,7 +219,7 @@ function successMeta(env: RunEnv, key: string, scope: HandlerScope, warnings: st
 
 /** The post-run hooks (postRun, then the persistent ones), each raced against the run's signal like the handler. */
 async function postHooks(hooks: Hooks, ctx: RunContext, env: RunEnv, cmd: Command): Promise<void> {
-  for (const h of hooks.post) await settle(() => h(ctx), env, cmd.finishOnSigterm);
+  for (const hook of hooks.post) await settle(hook, ctx, env, cmd.finishOnSigterm);
 }
 
 /**
@@ -140,7 +227,8 @@ async function postHooks(hooks: Hooks, ctx: RunContext, env: RunEnv, cmd: Comman
  * again (a replayed retry), or undefined with `replay.gate` set (this run holds the key).
  * @throws the recorded failure of a replayed retry; the gate's errors (conflict, in progress).
  */
-async function openReplay(replay: Replay, cmd: Command, env: RunEnv, scope: HandlerScope, flags: Record<string, unknown>, givenKey: string, meta: () => SuccessMeta): Promise<RunOutcome | undefined> {
+async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | undefined> {
+  const { cmd, env, scope, flags, givenKey } = h;
   const { openGate, fingerprint } = await import('./replay.ts');
   const builtin = [...flagsOf(cmd).values()].filter((f) => f.builtin).map((f) => camelCase(f.name));
   const bound = Object.fromEntries(Object.entries(flags).filter(([k]) => !builtin.includes(k)));
@@ -155,7 +243,7 @@ async function openReplay(replay: Replay, cmd: Command, env: RunEnv, scope: Hand
   if ('replay' in opened) {
     const rec = opened.replay;
     if (rec.kind === 'error') throw replayedError(rec);
-    return { exitCode: 0, ...(await writeReplayed(rec, cmd, scope.ctx, { mode: env.mode, stdout: scope.stdout, stderr: scope.stderr }, meta())) };
+    return { exitCode: 0, ...(await writeReplayed(rec, cmd, scope.ctx, { mode: env.mode, stdout: scope.stdout, stderr: scope.stderr }, h.meta())) };
   }
   replay.gate = opened.gate;
   return undefined;
@@ -227,6 +315,12 @@ async function writeStream(result: unknown, replay: Replay | undefined, exitCode
   await postHooks(hooks, ctx, env, cmd);
   if (gate && !(await gate.complete({ exitCode: 0, kind: 'stream', items: texts }))) ctx.warn(unrecorded(scope.label));
   return { exitCode: 0, items: items ?? [], stream: true, attachments: scope.attachments };
+}
+
+/** The failure of a run with no replay gate, as the AxError to report ({@link failure} without a gate to record in). */
+function plainFailure(e: unknown, h: HandlerRun): AxError {
+  const err = toAxError(e);
+  return err.kind === 'interrupted' ? interruptedFix(err, h.cmd, false, h.scope.label) : err;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { Command } from '../tree/command.ts';
 import { toAxError, type AxError } from '../contract/errors.ts';
-import { runInvocation, reportError } from './run.ts';
+import { runInvocation, reportError, type RunOutcome } from './run.ts';
 import { runEnv, type RunEnv } from './run-env.ts';
 import { bindValues } from '../parse/validate.ts';
 import { flagsOf } from '../tree/flagset.ts';
@@ -81,26 +81,34 @@ export interface InvokeResult {
   attachments?: ResourceContent[];
 }
 
-function buffer(): { stream: { write(s: string | Uint8Array): boolean; isTTY: false }; text: () => string } {
-  const chunks: string[] = [];
-  // bytes (an opaque command's binary output) reach the caller as the payload, not as text
-  return { stream: { write: (s: string | Uint8Array) => (typeof s === 'string' && chunks.push(s), true), isTTY: false }, text: () => chunks.join('') };
+/** An in-process run's stdout or stderr: text kept in order (bytes reach the caller as the payload, not as text). */
+class TextBuffer {
+  readonly isTTY = false as const;
+  readonly #chunks: string[] = [];
+  write(s: string | Uint8Array): boolean {
+    if (typeof s === 'string') this.#chunks.push(s);
+    return true;
+  }
+  text(): string {
+    return this.#chunks.join('');
+  }
 }
 
 /**
- * Runs `cmd` with `values` keyed by inputSchema property (`null` = not given). Never throws: every
- * failure (bad values, handler errors, cancellation) comes back in the result.
+ * Runs `cmd` with `values` keyed by inputSchema property (`null` = not given). Never throws or
+ * rejects: every failure (bad values, handler errors, cancellation) comes back in the result.
+ * Synchronous when the run is (see runHandler), else a promise.
  */
-export async function invokeCommand(root: Command, cmd: Command, values: Record<string, unknown>, options: InvokeOptions = {}): Promise<InvokeResult> {
-  const out = buffer();
-  const err = buffer();
-  const env: RunEnv = runEnv(root, { stdout: out.stream, stderr: err.stream, stdinIsTTY: false, env: options.env, version: options.version, onProgress: options.onProgress, idempotencyStore: options.idempotencyStore, idempotencyTtlMs: options.idempotencyTtlMs, idempotencyWaitMs: options.idempotencyWaitMs }, 'json', { traceparent: options.traceparent, tracestate: options.tracestate }, options.signal);
+export function invokeCommand(root: Command, cmd: Command, values: Record<string, unknown>, options: InvokeOptions = {}): InvokeResult | Promise<InvokeResult> {
+  const out = new TextBuffer();
+  const err = new TextBuffer();
+  const env: RunEnv = runEnv(root, { stdout: out, stderr: err, stdinIsTTY: false, env: options.env, version: options.version, onProgress: options.onProgress, idempotencyStore: options.idempotencyStore, idempotencyTtlMs: options.idempotencyTtlMs, idempotencyWaitMs: options.idempotencyWaitMs }, 'json', options, options.signal);
   let stdin: Readable | undefined;
   env.stdin = () => (stdin ??= Readable.from([])); // an empty stream, made only if the handler reads it
   env.onLog = options.onLog;
   env.interaction = options.interaction;
   env.collectItems = true;
-  let outcome;
+  let outcome: RunOutcome | Promise<RunOutcome>;
   try {
     const inv = bindValues(cmd, values);
     for (const [name, preset] of options.presets ?? []) {
@@ -109,23 +117,27 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
       if (!own || (own.spec !== preset.spec && !(own.builtin && preset.builtin))) continue;
       if (!inv.values.has(name) || (name === 'dry-run' && preset.value === true)) inv.values.set(name, preset.value);
     }
-    outcome = await runInvocation(inv, env);
+    outcome = runInvocation(inv, env);
   } catch (e) {
     const error = toAxError(e);
     outcome = { exitCode: reportError(error, env), error };
   }
+  return outcome instanceof Promise ? outcome.then((o) => result(o, root, cmd, env, out, err, options)) : result(outcome, root, cmd, env, out, err, options);
+}
+
+/** What an in-process call produced, from its outcome and what it wrote (the span exported in the background). */
+function result(outcome: RunOutcome, root: Command, cmd: Command, env: RunEnv, out: TextBuffer, err: TextBuffer, options: InvokeOptions): InvokeResult {
   // the span is exported in the background (bounded): a call's answer never waits for a collector
-  const ended = outcome;
-  void endSpan(env.trace, env.env, () => ({ name: cmd.commandPath(), program: root.name, version: env.version(), exitCode: ended.exitCode, errorKind: ended.error?.kind, tool: options.tool }));
+  void endSpan(env.trace, env.env, () => ({ name: cmd.commandPath(), program: root.name, version: env.version(), exitCode: outcome.exitCode, errorKind: outcome.error?.kind, tool: options.tool }));
   const stderr = err.text();
-  const result: InvokeResult = { exitCode: outcome.exitCode, stdout: out.text(), stderr, payload: outcome.payload, items: outcome.items, error: outcome.error, attachments: outcome.attachments };
+  const r: InvokeResult = { exitCode: outcome.exitCode, stdout: out.text(), stderr, payload: outcome.payload, items: outcome.items, error: outcome.error, attachments: outcome.attachments };
   if (outcome.error) {
     const last = stderr.trimEnd().split('\n').pop() ?? '';
     try {
-      result.errorEnvelope = JSON.parse(last) as Record<string, unknown>;
+      r.errorEnvelope = JSON.parse(last) as Record<string, unknown>;
     } catch {
       /* the error line is always JSON in json mode */
     }
   }
-  return result;
+  return r;
 }

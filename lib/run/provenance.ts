@@ -6,7 +6,7 @@
  * it; json envelopes carry it in `meta.provenance`. Source: ax-go's documented precedence (flags
  * over environment over config over defaults, as in viper); issue 16.
  */
-import type { Command } from '../tree/command.ts';
+import { cacheOf, type Command } from '../tree/command.ts';
 import type { Flag } from '../tree/flags.ts';
 import { applyFlagText, checkFlagValue, mapEntries } from '../tree/flag-values.ts';
 import { flagsOf } from '../tree/flagset.ts';
@@ -28,9 +28,13 @@ export interface FlagProvenance {
   beat: ('env' | 'config' | 'default')[];
 }
 
-/** Flags of `cmd` that declare an env var or a config key. */
-export function sourcedFlags(cmd: Command): Flag[] {
-  return [...flagsOf(cmd).values()].filter((f) => f.spec.env !== undefined || f.spec.config !== undefined);
+/**
+ * Flags of `cmd` that declare an env var or a config key (cached with the flag set until the tree
+ * changes: every run asks, and most commands have none). Read-only.
+ */
+export function sourcedFlags(cmd: Command): readonly Flag[] {
+  const cache = cacheOf(cmd);
+  return (cache.sourced ??= [...flagsOf(cmd).values()].filter((f) => f.spec.env !== undefined || f.spec.config !== undefined));
 }
 
 function configPath(root: Command, env: Record<string, string | undefined>): string | undefined {

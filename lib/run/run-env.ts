@@ -61,36 +61,77 @@ export interface RunEnv {
  * that never aborts (made on first read too).
  */
 export function runEnv(root: Command, options: ExecuteOptions, mode: Mode, given?: { traceparent?: string; tracestate?: string }, call?: CallSignal): RunEnv {
-  const stdout = options.stdout ?? process.stdout;
-  const env = options.env ?? process.env;
-  const trace = startTrace(env, given);
-  let version: string | undefined;
-  const fixed = options.signal;
-  const lazy = call ?? (fixed ? undefined : new CallSignal());
-  return {
-    root,
-    mode,
-    stdout,
-    stderr: options.stderr ?? process.stderr,
-    stdin: () => options.stdin ?? process.stdin,
-    stdinIsTTY: () => options.stdinIsTTY ?? (options.stdin ? false : process.stdin.isTTY === true),
-    env,
-    get signal() {
-      return lazy ? lazy.signal : fixed!;
-    },
-    aborted: lazy ? () => lazy.aborted : () => fixed!.aborted,
-    trace,
-    traceId: trace.traceId,
-    spanId: trace.spanId,
-    newKey: newIdempotencyKey,
-    version: () => (version ??= resolveVersion([options.version, root.version].find((v) => !isPlaceholderVersion(v)))),
-    onProgress: options.onProgress,
-    // set by the in-process callers (invoke.ts) after this: declared here so every RunEnv has one shape
-    collectItems: undefined,
-    onLog: undefined,
-    interaction: undefined,
-    replay: replaySettings(options),
-  };
+  return new Env(root, options, mode, given, call);
+}
+
+/**
+ * The one shape of {@link RunEnv} (issue 14: one is built for every run and every MCP call): its
+ * functions are methods on one prototype instead of closures made per run. Assigning a member (the
+ * in-process caller's `stdin`) makes it the object's own, as with a plain object.
+ */
+class Env implements RunEnv {
+  readonly root: Command;
+  readonly mode: Mode;
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  readonly env: Record<string, string | undefined>;
+  readonly trace: RunTrace;
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly onProgress: ((done: number, total?: number, message?: string) => void) | undefined;
+  collectItems: boolean | undefined = undefined;
+  onLog: ((level: NotificationLevel, data: unknown) => void) | undefined = undefined;
+  interaction: Interaction | undefined = undefined;
+  readonly replay: ReplaySettings;
+  readonly #options: ExecuteOptions;
+  /** The signal given in the options, when no lazy one is used. */
+  readonly #fixed: AbortSignal | undefined;
+  /** A call's signal (made on first read), or a lazy one that never aborts when none was given. */
+  readonly #lazy: CallSignal | undefined;
+  #version: string | undefined = undefined;
+
+  constructor(root: Command, options: ExecuteOptions, mode: Mode, given: { traceparent?: string; tracestate?: string } | undefined, call: CallSignal | undefined) {
+    const env = options.env ?? process.env;
+    const trace = startTrace(env, given);
+    this.root = root;
+    this.mode = mode;
+    this.stdout = options.stdout ?? process.stdout;
+    this.stderr = options.stderr ?? process.stderr;
+    this.env = env;
+    this.trace = trace;
+    this.traceId = trace.traceId;
+    this.spanId = trace.spanId;
+    this.onProgress = options.onProgress;
+    this.replay = replaySettings(options);
+    this.#options = options;
+    this.#fixed = options.signal;
+    this.#lazy = call ?? (options.signal ? undefined : new CallSignal());
+  }
+
+  stdin(): Readable {
+    return this.#options.stdin ?? process.stdin;
+  }
+
+  stdinIsTTY(): boolean {
+    const o = this.#options;
+    return o.stdinIsTTY ?? (o.stdin ? false : process.stdin.isTTY === true);
+  }
+
+  get signal(): AbortSignal {
+    return this.#lazy ? this.#lazy.signal : this.#fixed!;
+  }
+
+  aborted(): boolean {
+    return this.#lazy ? this.#lazy.aborted : this.#fixed!.aborted;
+  }
+
+  newKey(): string {
+    return newIdempotencyKey();
+  }
+
+  version(): string {
+    return (this.#version ??= resolveVersion([this.#options.version, this.root.version].find((v) => !isPlaceholderVersion(v))));
+  }
 }
 
 /** The replay settings of a run's options (store, TTL and wait, with their defaults). */

@@ -60,14 +60,16 @@ export interface AbortSource {
 }
 
 /**
- * A handler's result, raced against the signal only when it is a promise: a synchronous result needs
- * no promise, no timer and no abort listener — nor, for an MCP call, a signal at all (issue 14:
- * fewer objects per MCP call) — only the same check {@link raceAbort} makes when its promise settles.
+ * A handler's result (`run(arg)`: the handler or a hook, called with the run's context), raced
+ * against the signal only when it is a promise: a synchronous result needs no promise, no timer and
+ * no abort listener — nor, for an MCP call, a signal at all (issue 14: fewer objects per MCP call) —
+ * only the same check {@link raceAbort} makes when its promise settles. A promise comes back as
+ * raceAbort's (a native Promise), anything else as it is.
  */
-export function settle<T>(run: () => T | Promise<T>, source: AbortSource, finishOnSigterm: boolean): T | Promise<T> {
+export function settle<A, T>(run: (arg: A) => T | Promise<T>, arg: A, source: AbortSource, finishOnSigterm: boolean): T | Promise<T> {
   let result: T | Promise<T>;
   try {
-    result = run();
+    result = run(arg);
   } catch (e) {
     throw source.aborted() && !(e instanceof AxError && e.kind === 'interrupted') ? interrupted(source.signal) : e;
   }

@@ -132,8 +132,9 @@ export function MatchAll(...validators: ArgsValidator[]): ArgsValidator {
  */
 export const DeclaredArgs: ArgsValidator = (t, args) => {
   const decls = t.args;
-  const required = decls.filter((d) => d.required !== false);
-  if (args.length < required.length) {
+  let required = 0;
+  for (const d of decls) if (d.required !== false) required += 1;
+  if (args.length < required) {
     const missing = decls[args.length]!;
     const variadic = missing.variadic ? '...' : '';
     throw usageError(t, `missing required argument <${missing.name}${variadic}>`, 'missing_argument', { argument: missing.name, position: args.length + 1 });

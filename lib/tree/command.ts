@@ -137,7 +137,7 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
    * @internal derived-data caches (flag set, traversed flags, the persistent flags its children
    * inherit, tool properties, the MCP vocabulary), valid while {@link treeGeneration} is unchanged.
    */
-  _cache?: { gen: number; path?: string; flags?: Map<string, Flag>; traversed?: Map<string, Flag>; inheritable?: readonly Flag[]; properties?: unknown; vocabulary?: unknown };
+  _cache?: { gen: number; path?: string; flags?: Map<string, Flag>; traversed?: Map<string, Flag>; inheritable?: readonly Flag[]; properties?: unknown; propertyIndex?: unknown; vocabulary?: unknown; sourced?: readonly Flag[]; required?: readonly string[] };
 
   constructor(config: CommandConfig<F, P, A>) {
     if (config !== null && typeof config === 'object') checkKnownKeys(`Command ${JSON.stringify(String((config as { use?: unknown }).use ?? ''))}`, 'option', config, COMMAND_KEYS);

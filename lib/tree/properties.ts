@@ -80,6 +80,18 @@ export function toolProperties(cmd: Command): ToolProperty[] {
 }
 
 /**
+ * {@link toolProperties} keyed by property name, cached with them (every MCP call and `--args-json`
+ * run binds its values through it). @throws as toolProperties.
+ */
+export function toolPropertyIndex(cmd: Command): ReadonlyMap<string, ToolProperty> {
+  const cache = cacheOf(cmd);
+  if (cache.propertyIndex) return cache.propertyIndex as ReadonlyMap<string, ToolProperty>;
+  const index = new Map(toolProperties(cmd).map((p) => [p.property, p]));
+  cache.propertyIndex = index;
+  return index;
+}
+
+/**
  * Rewrites the CLI spelling of a command's flags in a text into the MCP vocabulary, for text an
  * agent reads over MCP (tool and property descriptions): `--max-width` → `max_width`,
  * `--no-cache` (a negatable bool) → `cache: false`, for every flag that is a property of this
