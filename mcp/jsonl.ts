@@ -21,6 +21,8 @@ export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 const ID_SNIFF_BYTES = 4096;
 
 type Id = string | number;
+/** The release of a request when no `hold` was given. */
+const NOTHING = (): void => {};
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is Id => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
@@ -79,7 +81,7 @@ export class JsonLineTransport implements Transport {
   private answered: (() => void)[] = [];
   /** Resolves when the queued lines are written, and its resolver (set together, cleared together). */
   private written: { promise: Promise<void>; resolve: () => void } | undefined;
-  /** Requests received and not yet answered, by id (a list: a client may reuse an id). */
+  /** Requests received and not yet answered, by id (a list: a client may reuse an id), with their releases. */
   private readonly open = new Map<Id, (() => void)[]>();
   private readonly max: number;
   private readonly onData = (chunk: Buffer | string) => this.append(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
@@ -103,24 +105,31 @@ export class JsonLineTransport implements Transport {
   }
 
   /**
-   * Queues one message as a line; the lines queued in one turn of the event loop are written
-   * together, in order, in one write (under load, one system call and one wake-up of the client for
-   * several answers; a lone answer goes out in the same turn). Resolves once they are handed to
-   * the stream (after a drain when it is full).
+   * Writes one message as a line. The answer to the last request still open goes out at once,
+   * with any lines queued before it (sequential calls: one write per answer, no wait for the end
+   * of the turn); any other message is queued, and the lines queued in one turn of the event loop
+   * are written together, in order, in one write (several answers in flight: one system call and
+   * one wake-up of the client for all of them). Resolves once its line is handed to the stream
+   * (after a drain when it is full).
    */
   send(message: JSONRPCMessage): Promise<void> {
     const m = message as Obj;
+    let last = false;
     if (!('method' in m) && isId(m.id)) {
       const waiting = this.open.get(m.id);
       const release = waiting?.shift();
       if (waiting && !waiting.length) this.open.delete(m.id);
-      if (release) this.answered.push(release); // after the write
+      if (release) {
+        this.answered.push(release); // after the write
+        last = this.open.size === 0;
+      }
     }
     if (this.closed || this.output.destroyed || this.output.writableEnded) {
       this.flush();
       return Promise.resolve();
     }
     this.lines.push(`${JSON.stringify(message)}\n`);
+    if (last) return this.flush() ? Promise.resolve() : new Promise<void>((r) => this.output.once('drain', () => r()));
     if (!this.written) {
       let resolve = () => {};
       const promise = new Promise<void>((r) => (resolve = r));
@@ -130,19 +139,22 @@ export class JsonLineTransport implements Transport {
     return this.written.promise;
   }
 
-  /** Writes the queued lines and releases the requests they answer. */
-  private flush(): void {
+  /** Writes the queued lines and releases the requests they answer. @returns false when the stream asked to wait for `drain`. */
+  private flush(): boolean {
     const lines = this.lines;
     const answered = this.answered;
     const done = this.written?.resolve;
     this.lines = [];
     this.answered = [];
     this.written = undefined;
+    let ok = true;
     if (lines.length && !this.output.destroyed && !this.output.writableEnded) {
-      if (this.output.write(lines.join(''))) done?.();
+      ok = this.output.write(lines.length === 1 ? lines[0]! : lines.join('')) !== false;
+      if (ok) done?.();
       else if (done) this.output.once('drain', done);
     } else done?.();
     for (const release of answered) release();
+    return ok;
   }
 
   async close(): Promise<void> {
@@ -217,9 +229,9 @@ export class JsonLineTransport implements Transport {
     const problem = messageProblem(parsed);
     if (!problem) {
       const m = parsed as Obj;
-      if (typeof m.method === 'string' && isId(m.id) && this.options.hold) {
+      if (typeof m.method === 'string' && isId(m.id)) {
         const list = this.open.get(m.id) ?? [];
-        list.push(this.options.hold());
+        list.push(this.options.hold?.() ?? NOTHING);
         this.open.set(m.id, list);
       }
       this.onmessage?.(parsed as JSONRPCMessage);
