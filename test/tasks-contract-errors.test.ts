@@ -285,9 +285,9 @@ describe.concurrent('tasks CLI: bad input gives exit code, empty stdout and one 
     expect(readdirSync(b.dir)).toEqual(['tasks.json']); // no temp or lock file left behind
   }, TIMEOUT);
 
-  it('a store over 64 MiB: every command fails at once with store_error (exit 9, reason store_io), reading nothing, and the file is left alone', async () => {
+  it('a store over 64 MiB: every command fails at once with store_error (exit 9, reason store_io), reading no more than its first 64 KiB, and the file is left alone', async () => {
     const b = box();
-    truncateSync(b.file, 64 * 1024 * 1024 + 1); // sparse: the size is what counts, nothing is read
+    truncateSync(b.file, 64 * 1024 * 1024 + 1); // sparse: the size is what counts, not what is read
     const expected = errLine({
       kind: 'store_error', message: `Store file <DIR>/tasks.json is ${64 * 1024 * 1024 + 1} bytes, more than the 64 MiB tasks reads`, exit_code: 9,
       actionable_fix: "Move <DIR>/tasks.json away (e.g. mv '<DIR>/tasks.json' '<DIR>/tasks.json.big') and start a new store, or choose another one with --store / TASKS_FILE.",
@@ -300,6 +300,15 @@ describe.concurrent('tasks CLI: bad input gives exit code, empty stdout and one 
     }
     expect(statSync(b.file).size).toBe(64 * 1024 * 1024 + 1);
     expect(readdirSync(b.dir)).toEqual(['tasks.json']); // no temp or lock file left behind
+  }, TIMEOUT);
+
+  it('a store that never ends (a device, whose size no stat gives): store_error (exit 9, reason store_io) once 64 MiB are read, never a hang', async () => {
+    const b = box();
+    const r = await b.runTasks(['list', '--store', '/dev/zero']); // before: read until memory ran out
+    expectFailure(r, 9, 'store_error');
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({
+      error: { kind: 'store_error', message: 'Store file /dev/zero holds more than the 64 MiB tasks reads', exit_code: 9, context: { path: '/dev/zero', reason: 'store_io' } },
+    });
   }, TIMEOUT);
 
   it('store held by a live process: store_locked (exit 8, retryable) after the 10 s lock timeout, lock left alone', async () => {

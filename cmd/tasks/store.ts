@@ -2,7 +2,7 @@
  * Persistence of the `tasks` demo CLI: one JSON file, read-modify-write under a cross-process lock
  * (lock.ts), atomic replace. A symlinked store is written through to its target, keeping its mode.
  */
-import { closeSync, fstatSync, openSync, promises as fs, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
 import * as path from 'node:path';
 import { acquireLock, LockIoError, randomHex, releaseLock, STALE_LOCK_MS, sweepTemps } from './lock.ts';
 
@@ -100,7 +100,8 @@ export function resolveStorePath(flagValue: string | undefined, env: Record<stri
  * Synchronous: `JSON.parse` of the text holds the event loop anyway, for longer than reading the
  * file from the page cache does, so an asynchronous read would only add thread-pool hops (four of
  * them with `fs.promises.readFile`: −330 µs per MCP `show` in issue 14's measurement) and a promise
- * to every command that reads. A file over {@link MAX_STORE_BYTES} is refused before it is read:
+ * to every command that reads. A file over {@link MAX_STORE_BYTES} is refused once its first 64 KiB
+ * are read (a stat then gives its size; a device, whose size no stat gives, once that much is read):
  * reading and parsing one would hold the process, and its signals, for seconds.
  * @throws StoreError `store_corrupt` if the file is not valid JSON or not a version-1 store;
  *   `store_io` if it is larger than {@link MAX_STORE_BYTES}, and on other read errors.
@@ -192,16 +193,39 @@ function ioError(p: string, action: string, e: unknown): StoreError {
  */
 export const MAX_STORE_BYTES = 64 * 1024 * 1024;
 
-/** The file's text, or a StoreError `store_io` when it is larger than {@link MAX_STORE_BYTES}. @throws the fs error. */
+/** The first read of {@link readText} (64 KiB: a store of some 300 tasks; a larger one grows a buffer of its own). */
+const FIRST_READ = 64 * 1024;
+/** The buffer of every first read, kept (issue 14: an MCP server reads the store on every call). */
+let firstBuffer: Buffer | undefined;
+
+/**
+ * The file's text, or a StoreError `store_io` when it is larger than {@link MAX_STORE_BYTES}.
+ * Reads into a buffer until the end of the file, without a stat for a small file (four system
+ * calls: open, read, read, close); a file that fills the first buffer is measured before any more
+ * of it is read, so a file over the limit is refused at once, and one whose size cannot be known
+ * (a device) is refused once that much has been read. @throws the fs error.
+ */
 function readText(file: string): string {
   const fd = openSync(file, 'r');
   try {
-    const size = fstatSync(fd).size;
-    if (size > MAX_STORE_BYTES) {
-      throw new StoreError('store_io', `Store file ${file} is ${size} bytes, more than the ${MAX_STORE_BYTES / 1024 / 1024} MiB tasks reads`, file,
-        `Move ${file} away (e.g. mv '${file}' '${file}.big') and start a new store, or choose another one with --store / TASKS_FILE.`);
+    let buf = (firstBuffer ??= Buffer.allocUnsafe(FIRST_READ));
+    let n = 0;
+    for (;;) {
+      if (n === buf.length) {
+        const size = n === FIRST_READ ? fstatSync(fd).size : 0;
+        if (size > MAX_STORE_BYTES || n > MAX_STORE_BYTES) {
+          throw new StoreError('store_io', `Store file ${file} ${size > MAX_STORE_BYTES ? `is ${size} bytes,` : 'holds'} more than the ${MAX_STORE_BYTES / 1024 / 1024} MiB tasks reads`, file,
+            `Move ${file} away (e.g. mv '${file}' '${file}.big') and start a new store, or choose another one with --store / TASKS_FILE.`);
+        }
+        const bigger = Buffer.allocUnsafe(Math.min(Math.max(size + 1, 2 * n), MAX_STORE_BYTES + 1));
+        buf.copy(bigger, 0, 0, n);
+        buf = bigger;
+      }
+      const r = readSync(fd, buf, n, buf.length - n, null);
+      if (r === 0) break;
+      n += r;
     }
-    return readFileSync(fd, 'utf8');
+    return buf.toString('utf8', 0, n);
   } finally {
     closeSync(fd);
   }
