@@ -11,7 +11,7 @@ import { checkFlagValue } from '../tree/flag-values.ts';
 import { flagsOf, traversedFlags } from '../tree/flagset.ts';
 import type { Invocation } from './parse.ts';
 import { toolProperties, toolPropertyIndex } from '../tree/properties.ts';
-import { argNumber } from '../tree/args.ts';
+import { argNumber, type ArgSpec } from '../tree/args.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
 
 /** How a flag is named in messages of this invocation: `--max-width` on the CLI, `max_width` under MCP. */
@@ -176,20 +176,13 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
       if (p.flag.spec.deprecated) inv.warnings.push(`Property ${p.property} (--${p.flag.name}) has been deprecated, ${p.flag.spec.deprecated}`);
     } else if (p.arg) {
       const arg = p.arg;
-      const kind = arg.type === 'int' ? 'an integer' : arg.type === 'float' ? 'a number' : 'a string';
-      const bad = () =>
-        validationError(`invalid value for ${p.property}: expected ${arg.variadic ? `an array of ${kind.replace(/^an? /, '')}s` : kind}`, 'invalid_argument', {
-          context: { property: p.property },
-          fix: `Pass ${arg.variadic ? 'an array' : kind} as ${p.property}.`,
-        });
-      const ok = (v: unknown) =>
-        arg.type === 'int' ? typeof v === 'number' && Number.isSafeInteger(v) : arg.type === 'float' ? typeof v === 'number' && Number.isFinite(v) : typeof v === 'string';
-      if (arg.variadic ? !Array.isArray(value) || !value.every(ok) : !ok(value)) throw bad();
+      if (arg.variadic ? !Array.isArray(value) || !value.every((v) => argValueOk(arg, v)) : !argValueOk(arg, value)) throw badArgValue(p.property, arg);
       // positionals are text, as on the command line; argValues turns typed ones back into numbers
       argValues[p.argIndex!] = arg.variadic ? (value as unknown[]).map(String) : String(value);
     }
   }
-  cmd.args.forEach((decl, i) => {
+  for (let i = 0; i < cmd.args.length; i++) {
+    const decl = cmd.args[i]!;
     const v = argValues[i];
     const prop = decl.name.replace(/-/g, '_');
     const empty = v === undefined || (Array.isArray(v) && v.length === 0);
@@ -207,12 +200,26 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
           fix: `Give ${prop} too, or leave out the later arguments.`,
         });
       }
-      return;
+      continue;
     }
     if (Array.isArray(v)) inv.positionals.push(...v);
     else inv.positionals.push(v!);
-  });
+  }
   return inv;
+}
+
+/** Whether `v` is a value of a positional's type as structured input (a JSON number for int/float, else a string). */
+function argValueOk(arg: ArgSpec, v: unknown): boolean {
+  return arg.type === 'int' ? typeof v === 'number' && Number.isSafeInteger(v) : arg.type === 'float' ? typeof v === 'number' && Number.isFinite(v) : typeof v === 'string';
+}
+
+/** The `validation_error` (reason `invalid_argument`) for a positional given a value of the wrong type. */
+function badArgValue(property: string, arg: ArgSpec): AxError {
+  const kind = arg.type === 'int' ? 'an integer' : arg.type === 'float' ? 'a number' : 'a string';
+  return validationError(`invalid value for ${property}: expected ${arg.variadic ? `an array of ${kind.replace(/^an? /, '')}s` : kind}`, 'invalid_argument', {
+    context: { property },
+    fix: `Pass ${arg.variadic ? 'an array' : kind} as ${property}.`,
+  });
 }
 
 /**
@@ -222,21 +229,27 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
  */
 export function flagValues(inv: Invocation): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  for (const f of flagsOf(inv.command).values()) out[camelCase(f.name)] = flagValue(inv, f);
   // under TraverseChildren also the ancestors' local flags the command reads (none share a name with its own)
-  const put = (f: Flag) => {
-    out[camelCase(f.name)] = inv.values.has(f.name) ? inv.values.get(f.name) : inv.sourced?.has(f.name) ? inv.sourced.get(f.name) : defaultValue(f.spec);
-  };
-  flagsOf(inv.command).forEach(put);
-  traversedFlags(inv.command).forEach(put);
+  const traversed = traversedFlags(inv.command);
+  if (traversed.size) for (const f of traversed.values()) out[camelCase(f.name)] = flagValue(inv, f);
   return out;
+}
+
+/** A flag's value in this invocation: given, else from its env var or config key, else its default. */
+function flagValue(inv: Invocation, f: Flag): unknown {
+  return inv.values.has(f.name) ? inv.values.get(f.name) : inv.sourced?.has(f.name) ? inv.sourced.get(f.name) : defaultValue(f.spec);
 }
 
 /** The `ctx.args` object: named positionals (camelCase keys; variadic → array; missing optional → undefined). */
 export function argValues(inv: Invocation): Record<string, string | string[] | number | number[] | undefined> {
   const out: Record<string, string | string[] | number | number[] | undefined> = {};
-  inv.command.args.forEach((d, i) => {
-    const typed = (v: string) => argNumber(d, v) ?? v; // typed arguments were checked when parsed
-    out[camelCase(d.name)] = d.variadic ? (inv.positionals.slice(i).map(typed) as string[] | number[]) : inv.positionals[i] === undefined ? undefined : typed(inv.positionals[i]!);
-  });
+  const decls = inv.command.args;
+  for (let i = 0; i < decls.length; i++) {
+    const d = decls[i]!;
+    const given = inv.positionals[i];
+    // typed arguments were checked when parsed
+    out[camelCase(d.name)] = d.variadic ? (inv.positionals.slice(i).map((v) => argNumber(d, v) ?? v) as string[] | number[]) : given === undefined ? undefined : (argNumber(d, given) ?? given);
+  }
   return out;
 }

@@ -150,7 +150,8 @@ export const DeclaredArgs: ArgsValidator = (t, args) => {
       { max: decls.length, received: args.length, unexpected: args[decls.length] },
     );
   }
-  args.forEach((value, i) => {
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!;
     const d = decls[Math.min(i, decls.length - 1)];
     if (d && argNumber(d, value) === null) {
       const expected = d.type === 'int' ? 'an integer' : 'a number';
@@ -159,7 +160,7 @@ export const DeclaredArgs: ArgsValidator = (t, args) => {
     if (d?.choices && !d.choices.includes(value)) {
       throw usageError(t, `invalid value ${JSON.stringify(value)} for <${d.name}>: expected one of ${d.choices.join('|')}`, 'invalid_argument', { argument: d.name, value });
     }
-  });
+  }
 };
 
 /**
