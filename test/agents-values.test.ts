@@ -107,3 +107,19 @@ describe('the demo as an agent meets it', () => {
     expect(text).not.toContain('broken');
   }, T);
 });
+
+describe('the demo served over MCP with a store that never ends', () => {
+  it('a device as the store (/dev/zero) fails each call with store_error, and the server keeps serving', async () => {
+    // before: the server read /dev/zero until it died with std::bad_alloc, and every call after was lost
+    const s = await connectStdio(['mcp-server'], { TASKS_FILE: '/dev/zero' }, join(REPO, 'cmd/tasks/main.ts'));
+    try {
+      for (const call of [{ name: 'list', arguments: {} }, { name: 'show', arguments: { id: 1 } }]) {
+        const r = await s.client.callTool(call);
+        expect(r.isError, call.name).toBe(true);
+        expect(result(r).error, call.name).toMatchObject({ kind: 'store_error', exit_code: 9, context: { path: '/dev/zero', reason: 'store_io' } });
+      }
+    } finally {
+      await s.close();
+    }
+  }, T);
+});
