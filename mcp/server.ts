@@ -159,25 +159,15 @@ export interface CallExtra {
   interaction?: Interaction;
 }
 
-/**
- * Runs one tools/call and shapes its result (SPEC §8; cases B08, B13). Never throws for command
- * failures (an unknown tool is a JSON-RPC error: McpError -32602). Synchronous when the run is
- * (issue 14: the SDK awaits what it gets either way), else a promise.
- */
-export function callTool(model: McpModel, options: McpServerOptions, name: string, args: unknown, extra: CallExtra): CallToolResult | Promise<CallToolResult> {
+/** Runs one tools/call and shapes its result (SPEC §8; cases B08, B13). Never throws for command failures. */
+export async function callTool(model: McpModel, options: McpServerOptions, name: string, args: unknown, extra: CallExtra): Promise<CallToolResult> {
   const ref = model.byName.get(name);
   if (!ref) throw unknownTool(model, name);
-  // ajv loads on the first call, not at start
-  if (!argumentsModule) {
-    return import('../lib/parse/arguments.ts').then((m) => {
-      argumentsModule = m;
-      return callTool(model, options, name, args, extra);
-    });
-  }
   const def = defOf(model, ref);
   let values: Record<string, unknown>;
   try {
-    values = argumentsModule.validateArguments(ref.command, def.inputSchema, args);
+    const { validateArguments } = (argumentsModule ??= await import('../lib/parse/arguments.ts')); // ajv loads on the first call, not at start
+    values = validateArguments(ref.command, def.inputSchema, args);
     if (options.dryRun) {
       // a preview server: the client cannot turn the dry run off
       if (!injectedInForce(ref.command, 'dry-run')) {
@@ -200,35 +190,16 @@ export function callTool(model: McpModel, options: McpServerOptions, name: strin
   // and the listener on the client's signal are made only if the run reads it (call-signal.ts)
   const call = new CallSignal(extra.signal);
   const untrack = options.track?.(call);
-  let r: InvokeResult | Promise<InvokeResult>;
   try {
-    r = callScope.run(call, invokeCall, model, ref, values, call, extra, options, name);
-  } catch (e) {
+    return toolResult(ref, name, await callScope.run(call, invokeCall, model, ref, values, call, extra, options, name));
+  } finally {
     call.dispose();
     untrack?.();
-    throw e;
   }
-  if (!(r instanceof Promise)) {
-    call.dispose();
-    untrack?.();
-    return toolResult(ref, name, r);
-  }
-  return r.then(
-    (x) => {
-      call.dispose();
-      untrack?.();
-      return toolResult(ref, name, x);
-    },
-    (e: unknown) => {
-      call.dispose();
-      untrack?.();
-      throw e;
-    },
-  );
 }
 
 /** The in-process run of one call (inside the call's scope, so its children and stdin are the call's). */
-function invokeCall(model: McpModel, ref: ToolRef, values: Record<string, unknown>, call: CallSignal, extra: CallExtra, options: McpServerOptions, name: string): InvokeResult | Promise<InvokeResult> {
+function invokeCall(model: McpModel, ref: ToolRef, values: Record<string, unknown>, call: CallSignal, extra: CallExtra, options: McpServerOptions, name: string): Promise<InvokeResult> {
   return invokeCommand(model.root, ref.command, values, {
     signal: call,
     onProgress: extra.progress,

@@ -214,6 +214,17 @@ const RULES: Rule[] = [
     },
   },
   {
+    name: 'a callback the handler queued just before returning a value runs before the outcome: its warning is in meta.warnings, its process.exitCode fails the run',
+    run: async (p) => {
+      const warned = await p.call(simple('queued'));
+      expect(warned.code, JSON.stringify(warned)).toBe(0);
+      expect(meta(warned).warnings).toEqual(['queued warning']);
+      const e = expectError(await p.call(simple('queued', { exit: true })), 3, 'command_failed');
+      expect(e.context).toEqual({ exit_code_set: 3, data: { queued: true } });
+      expect((await p.call({ tool: 'read', argv: ['read'], json: {} })).code).toBe(0);
+    },
+  },
+  {
     name: 'an AxError in the cause chain gives its kind, exit code and fix',
     run: async (p) => {
       const e = expectError(await p.call(simple('wrapped')), 4, 'auth_error');

@@ -104,44 +104,13 @@ class HandlerRun {
  * Runs the handler of a checked invocation (with its hooks and the replay gate of its idempotency
  * key) and writes its output. Failures are thrown as AxErrors, already recorded for replay.
  *
- * Synchronous when it can be (issue 14): a run with no replay gate and no pre-run hook, whose
- * handler returns a value (not a promise) and whose envelope is written at once, returns its outcome
- * without making a promise; anything that waits returns a promise. Every step is the same either way.
+ * What follows the handler waits for it even when it returns a value at once (`await`): a
+ * callback the handler queued just before returning (a `.then`, `queueMicrotask`) still runs
+ * first, so what it does (`ctx.warn`, `ctx.progress`, `process.exitCode`) counts, as it always has.
  */
-export function runHandler(inv: Invocation, env: RunEnv, warnings: string[], provenance?: Record<string, FlagProvenance>): RunOutcome | Promise<RunOutcome> {
+export async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], provenance?: Record<string, FlagProvenance>): Promise<RunOutcome> {
   const h = new HandlerRun(inv, env, warnings, provenance);
-  if (h.replay || h.hooks.pre.length) return runGated(h);
-  let out: RunOutcome | Promise<RunOutcome>;
-  try {
-    if (env.aborted()) throw interrupted(env.signal);
-    const exitCodeBefore = process.exitCode;
-    const result = settle(h.cmd.run!, h.scope.ctx, env, h.cmd.finishOnSigterm);
-    out = result instanceof Promise ? result.then((r: unknown) => afterRun(h, r, exitCodeBefore)) : afterRun(h, result, exitCodeBefore);
-  } catch (e) {
-    const err = plainFailure(e, h);
-    h.scope.close();
-    throw err;
-  }
-  if (!(out instanceof Promise)) {
-    h.scope.close();
-    return out;
-  }
-  return out.then(
-    (o) => {
-      h.scope.close();
-      return o;
-    },
-    (e: unknown) => {
-      const err = plainFailure(e, h);
-      h.scope.close();
-      throw err;
-    },
-  );
-}
-
-/** A run with a replay gate or pre-run hooks: the same steps as {@link runHandler}, always asynchronous. */
-async function runGated(h: HandlerRun): Promise<RunOutcome> {
-  const { cmd, env, scope, replay } = h;
+  const { cmd, scope, replay, hooks } = h;
   try {
     if (replay) {
       const replayed = await openReplay(h, replay);
@@ -149,7 +118,7 @@ async function runGated(h: HandlerRun): Promise<RunOutcome> {
     }
     if (env.aborted()) throw interrupted(env.signal);
     const ctx = scope.ctx;
-    for (const hook of h.hooks.pre) await settle(hook, ctx, env, cmd.finishOnSigterm);
+    for (const hook of hooks.pre) await settle(hook, ctx, env, cmd.finishOnSigterm);
     const exitCodeBefore = process.exitCode;
     const run = cmd.run!;
     const result = await settle(
@@ -164,46 +133,27 @@ async function runGated(h: HandlerRun): Promise<RunOutcome> {
       env,
       cmd.finishOnSigterm,
     );
-    return await afterRun(h, result, exitCodeBefore);
+    const failed = exitCodeSet(exitCodeBefore, result);
+    if (failed) throw failed;
+    // post hooks run before a document is written, so one that fails leaves no success envelope behind;
+    // a stream's run after its last item
+    const kind = cmd.output?.kind;
+    const streaming = kind === 'stream' || isStream(result);
+    if (!streaming && hooks.post.length) await postHooks(hooks, ctx, env, cmd);
+    if (kind === 'opaque') return await writeOpaque(result, replay, cmd, env, scope);
+    if (streaming) return await writeStream(result, replay, exitCodeBefore, hooks, cmd, env, scope, () => h.meta());
+    // recorded before it is written: once a caller can see the result, a retry replays it
+    if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) }))) ctx.warn(unrecorded(scope.label));
+    if (env.mode === 'json') {
+      const writing = writeOutcome(scope.stdout, successLine(result, h.meta()));
+      if (writing) await writing;
+    } else await writeHuman(result, h.dryRun, cmd, scope);
+    return { exitCode: 0, payload: result, attachments: scope.attachments };
   } catch (e) {
     throw await failure(e, cmd, replay, scope.label);
   } finally {
     scope.close();
   }
-}
-
-/**
- * What follows the handler: the `process.exitCode` check, the post-run hooks, and writing the result
- * (recorded for replay first). A document in json mode with no post hook and no gate is written at
- * once (a promise only if the stream asks to wait for `drain`); every other case is {@link finish}'s.
- */
-function afterRun(h: HandlerRun, result: unknown, exitCodeBefore: typeof process.exitCode): RunOutcome | Promise<RunOutcome> {
-  const failed = exitCodeSet(exitCodeBefore, result);
-  if (failed) throw failed;
-  // post hooks run before a document is written, so one that fails leaves no success envelope behind;
-  // a stream's run after its last item
-  const kind = h.cmd.output?.kind;
-  const streaming = kind === 'stream' || isStream(result);
-  if (streaming || kind === 'opaque' || h.hooks.post.length || h.replay?.gate || h.env.mode !== 'json') return finish(h, result, exitCodeBefore, streaming);
-  const done: RunOutcome = { exitCode: 0, payload: result, attachments: h.scope.attachments };
-  const writing = writeOutcome(h.scope.stdout, successLine(result, h.meta()));
-  return writing ? writing.then(() => done) : done;
-}
-
-/** {@link afterRun}'s every other case: post hooks, opaque output, a stream, a replay record, human mode. */
-async function finish(h: HandlerRun, result: unknown, exitCodeBefore: typeof process.exitCode, streaming: boolean): Promise<RunOutcome> {
-  const { cmd, env, scope, replay, hooks } = h;
-  const ctx = scope.ctx;
-  if (!streaming && hooks.post.length) await postHooks(hooks, ctx, env, cmd);
-  if (cmd.output?.kind === 'opaque') return await writeOpaque(result, replay, cmd, env, scope);
-  if (streaming) return await writeStream(result, replay, exitCodeBefore, hooks, cmd, env, scope, () => h.meta());
-  // recorded before it is written: once a caller can see the result, a retry replays it
-  if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) }))) ctx.warn(unrecorded(scope.label));
-  if (env.mode === 'json') {
-    const writing = writeOutcome(scope.stdout, successLine(result, h.meta()));
-    if (writing) await writing;
-  } else await writeHuman(result, h.dryRun, cmd, scope);
-  return { exitCode: 0, payload: result, attachments: scope.attachments };
 }
 
 /** The meta of this run's success envelope(s), as the run stands when it is written. */
@@ -315,12 +265,6 @@ async function writeStream(result: unknown, replay: Replay | undefined, exitCode
   await postHooks(hooks, ctx, env, cmd);
   if (gate && !(await gate.complete({ exitCode: 0, kind: 'stream', items: texts }))) ctx.warn(unrecorded(scope.label));
   return { exitCode: 0, items: items ?? [], stream: true, attachments: scope.attachments };
-}
-
-/** The failure of a run with no replay gate, as the AxError to report ({@link failure} without a gate to record in). */
-function plainFailure(e: unknown, h: HandlerRun): AxError {
-  const err = toAxError(e);
-  return err.kind === 'interrupted' ? interruptedFix(err, h.cmd, false, h.scope.label) : err;
 }
 
 /**

@@ -95,11 +95,10 @@ class TextBuffer {
 }
 
 /**
- * Runs `cmd` with `values` keyed by inputSchema property (`null` = not given). Never throws or
- * rejects: every failure (bad values, handler errors, cancellation) comes back in the result.
- * Synchronous when the run is (see runHandler), else a promise.
+ * Runs `cmd` with `values` keyed by inputSchema property (`null` = not given). Never throws: every
+ * failure (bad values, handler errors, cancellation) comes back in the result.
  */
-export function invokeCommand(root: Command, cmd: Command, values: Record<string, unknown>, options: InvokeOptions = {}): InvokeResult | Promise<InvokeResult> {
+export async function invokeCommand(root: Command, cmd: Command, values: Record<string, unknown>, options: InvokeOptions = {}): Promise<InvokeResult> {
   const out = new TextBuffer();
   const err = new TextBuffer();
   const env: RunEnv = runEnv(root, { stdout: out, stderr: err, stdinIsTTY: false, env: options.env, version: options.version, onProgress: options.onProgress, idempotencyStore: options.idempotencyStore, idempotencyTtlMs: options.idempotencyTtlMs, idempotencyWaitMs: options.idempotencyWaitMs }, 'json', options, options.signal);
@@ -108,7 +107,7 @@ export function invokeCommand(root: Command, cmd: Command, values: Record<string
   env.onLog = options.onLog;
   env.interaction = options.interaction;
   env.collectItems = true;
-  let outcome: RunOutcome | Promise<RunOutcome>;
+  let outcome: RunOutcome;
   try {
     const inv = bindValues(cmd, values);
     for (const [name, preset] of options.presets ?? []) {
@@ -117,12 +116,12 @@ export function invokeCommand(root: Command, cmd: Command, values: Record<string
       if (!own || (own.spec !== preset.spec && !(own.builtin && preset.builtin))) continue;
       if (!inv.values.has(name) || (name === 'dry-run' && preset.value === true)) inv.values.set(name, preset.value);
     }
-    outcome = runInvocation(inv, env);
+    outcome = await runInvocation(inv, env);
   } catch (e) {
     const error = toAxError(e);
     outcome = { exitCode: reportError(error, env), error };
   }
-  return outcome instanceof Promise ? outcome.then((o) => result(o, root, cmd, env, out, err, options)) : result(outcome, root, cmd, env, out, err, options);
+  return result(outcome, root, cmd, env, out, err, options);
 }
 
 /** What an in-process call produced, from its outcome and what it wrote (the span exported in the background). */

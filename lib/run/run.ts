@@ -49,6 +49,10 @@ export function reportError(thrown: unknown, env: RunEnv): number {
 }
 
 /**
+ * Runs a parsed invocation to completion and writes its output. Usage errors, handler failures and
+ * interruptions are reported here too; the returned outcome carries the exit code.
+ */
+/**
  * Checks every given `json` flag that declares a schema against it (ajv loads only then).
  * @returns undefined when there is none to check, else a promise that rejects with the AxError.
  * @throws AxError `validation_error` naming the flag as this invocation spells it.
@@ -67,73 +71,44 @@ function checkJsonFlags(inv: Invocation): Promise<void> | undefined {
   });
 }
 
-/**
- * Runs a parsed invocation to completion and writes its output. Usage errors, handler failures and
- * interruptions are reported here too; the outcome carries the exit code. Synchronous when nothing
- * in the run waits (see {@link runHandler}), else a promise; it never throws or rejects.
- */
-export function runInvocation(inv: Invocation, env: RunEnv): RunOutcome | Promise<RunOutcome> {
-  let out: RunOutcome | Promise<RunOutcome>;
+export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOutcome> {
+  const cmd = inv.command;
   try {
-    out = runChecked(inv, env);
+    // the help flag: the injected one, or an author's own bool `help` flag (Cobra: it is the help flag)
+    if (inv.values.get('help') === true && flagsOf(cmd).get('help')?.spec.type === 'bool') {
+      await writeOutcome(env.stdout, helpText(cmd));
+      return { exitCode: 0, help: true };
+    }
+    if (cmd === env.root && inv.values.get('version') === true && injectedInForce(cmd, 'version')) {
+      const v = env.version();
+      // human mode: the root's versionTemplate (Cobra's SetVersionTemplate), else Cobra's default text
+      const human = () => (cmd.versionTemplate ? cmd.versionTemplate({ name: cmd.name, version: v, command: cmd }) : `${cmd.name} version ${v}\n`);
+      await writeOutcome(env.stdout, env.mode === 'json' ? successLine({ name: cmd.name, version: v }, baseMeta(env, env.newKey())) : human());
+      return { exitCode: 0, payload: { name: cmd.name, version: v } };
+    }
+    const warnings = [...inv.warnings];
+    if (cmd.deprecated) warnings.unshift(`Command ${JSON.stringify(cmd.name)} is deprecated, ${cmd.deprecated}`);
+    for (const w of warnings) env.stderr.write(`${w}\n`);
+    const sources = resolveSources(inv, env.env);
+    const provenance = sources && (await sources);
+    if (provenance && inv.values.has('explain') && injectedInForce(cmd, 'explain')) return await explain(inv, env, provenance);
+    // Args validator, required flags and flag groups, then (in runHandler) the pre-run hooks, run and
+    // the post-run hooks. Cobra checks required flags and groups after the pre-run hooks; ax-ts checks
+    // them first on every path, as MCP and --args-json calls are checked against the inputSchema
+    // before anything runs, so no hook ever runs for a call refused as malformed
+    // (docs/cobra-differences.md).
+    validateInvocation(inv);
+    const checking = checkJsonFlags(inv);
+    if (checking) await checking;
+    if (!cmd.runnable()) {
+      await writeOutcome(env.stdout, helpText(cmd));
+      return { exitCode: 0, help: true };
+    }
+    return await runHandler(inv, env, warnings, provenance);
   } catch (e) {
-    return failed(e, env);
+    const error = toAxError(e);
+    return { exitCode: reportError(error, env), error };
   }
-  return out instanceof Promise ? out.then(undefined, (e: unknown) => failed(e, env)) : out;
-}
-
-/** A failure of the run, reported: its outcome. */
-function failed(e: unknown, env: RunEnv): RunOutcome {
-  const error = toAxError(e);
-  return { exitCode: reportError(error, env), error };
-}
-
-/** `text` written as the run's outcome, then `outcome` (a promise only if the write waits for `drain`). */
-function written(stream: RunEnv['stdout'], text: string, outcome: RunOutcome): RunOutcome | Promise<RunOutcome> {
-  const writing = writeOutcome(stream, text);
-  return writing ? writing.then(() => outcome) : outcome;
-}
-
-/**
- * {@link runInvocation} before its failures are reported: help and version, the flag sources and
- * `--explain`, the checks, then the handler. Synchronous when nothing waits (issue 14: most runs
- * and MCP calls make no promise here); a promise as soon as something does.
- */
-function runChecked(inv: Invocation, env: RunEnv): RunOutcome | Promise<RunOutcome> {
-  const cmd = inv.command;
-  // the help flag: the injected one, or an author's own bool `help` flag (Cobra: it is the help flag)
-  if (inv.values.get('help') === true && flagsOf(cmd).get('help')?.spec.type === 'bool') return written(env.stdout, helpText(cmd), { exitCode: 0, help: true });
-  if (cmd === env.root && inv.values.get('version') === true && injectedInForce(cmd, 'version')) {
-    const v = env.version();
-    // human mode: the root's versionTemplate (Cobra's SetVersionTemplate), else Cobra's default text
-    const human = () => (cmd.versionTemplate ? cmd.versionTemplate({ name: cmd.name, version: v, command: cmd }) : `${cmd.name} version ${v}\n`);
-    return written(env.stdout, env.mode === 'json' ? successLine({ name: cmd.name, version: v }, baseMeta(env, env.newKey())) : human(), { exitCode: 0, payload: { name: cmd.name, version: v } });
-  }
-  const warnings = [...inv.warnings];
-  if (cmd.deprecated) warnings.unshift(`Command ${JSON.stringify(cmd.name)} is deprecated, ${cmd.deprecated}`);
-  for (const w of warnings) env.stderr.write(`${w}\n`);
-  const sources = resolveSources(inv, env.env);
-  return sources ? sources.then((provenance) => runSourced(inv, env, warnings, provenance)) : runSourced(inv, env, warnings, undefined);
-}
-
-/** The rest of {@link runChecked}, once the flag sources are known. */
-function runSourced(inv: Invocation, env: RunEnv, warnings: string[], provenance: Record<string, FlagProvenance> | undefined): RunOutcome | Promise<RunOutcome> {
-  const cmd = inv.command;
-  if (provenance && inv.values.has('explain') && injectedInForce(cmd, 'explain')) return explain(inv, env, provenance);
-  // Args validator, required flags and flag groups, then (in runHandler) the pre-run hooks, run and
-  // the post-run hooks. Cobra checks required flags and groups after the pre-run hooks; ax-ts checks
-  // them first on every path, as MCP and --args-json calls are checked against the inputSchema
-  // before anything runs, so no hook ever runs for a call refused as malformed
-  // (docs/cobra-differences.md).
-  validateInvocation(inv);
-  const checking = checkJsonFlags(inv);
-  return checking ? checking.then(() => runRunnable(inv, env, warnings, provenance)) : runRunnable(inv, env, warnings, provenance);
-}
-
-/** A group's help, or the handler's run. */
-function runRunnable(inv: Invocation, env: RunEnv, warnings: string[], provenance: Record<string, FlagProvenance> | undefined): RunOutcome | Promise<RunOutcome> {
-  if (!inv.command.runnable()) return written(env.stdout, helpText(inv.command), { exitCode: 0, help: true });
-  return runHandler(inv, env, warnings, provenance);
 }
 
 /** `--explain <flag>`: the provenance of one flag (human text, or an envelope with all of them in meta.provenance). */
