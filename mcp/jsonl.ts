@@ -233,7 +233,7 @@ export class JsonLineTransport implements Transport {
         const list = this.open.get(m.id) ?? [];
         list.push(this.options.hold?.() ?? NOTHING);
         this.open.set(m.id, list);
-      }
+      } else if (m.method === 'notifications/cancelled') this.cancelled((m.params as Obj | undefined)?.requestId);
       this.onmessage?.(parsed as JSONRPCMessage);
       return;
     }
@@ -247,6 +247,21 @@ export class JsonLineTransport implements Transport {
       return;
     }
     this.reply(isId(m.id) ? m.id : null, -32600, `Invalid Request: ${problem}`);
+  }
+
+  /**
+   * A request the client cancelled gets no answer (MCP "Cancellation": the SDK sends none once its
+   * handler stops), so it is no longer open: its hold is released now, or the server's exit at
+   * stdin EOF would wait out the drain for an answer that never comes, and each cancellation would
+   * stay in the open list for the life of the session. The call itself, if its handler still runs,
+   * is still tracked by the lifecycle until it ends. A cancellation of nothing open changes nothing.
+   */
+  private cancelled(id: unknown): void {
+    if (!isId(id)) return;
+    const waiting = this.open.get(id);
+    const release = waiting?.shift();
+    if (waiting && !waiting.length) this.open.delete(id);
+    release?.();
   }
 
   private reply(id: Id | null, code: number, message: string): void {
