@@ -116,9 +116,7 @@ export class JsonLineTransport implements Transport {
     const m = message as Obj;
     let last = false;
     if (!('method' in m) && isId(m.id)) {
-      const waiting = this.open.get(m.id);
-      const release = waiting?.shift();
-      if (waiting && !waiting.length) this.open.delete(m.id);
+      const release = this.unopen(m.id);
       if (release) {
         this.answered.push(release); // after the write
         last = this.open.size === 0;
@@ -257,11 +255,15 @@ export class JsonLineTransport implements Transport {
    * is still tracked by the lifecycle until it ends. A cancellation of nothing open changes nothing.
    */
   private cancelled(id: unknown): void {
-    if (!isId(id)) return;
+    if (isId(id)) this.unopen(id)?.();
+  }
+
+  /** Takes the oldest open request with this id off the open list: its release, or undefined when none is open. */
+  private unopen(id: Id): (() => void) | undefined {
     const waiting = this.open.get(id);
     const release = waiting?.shift();
     if (waiting && !waiting.length) this.open.delete(id);
-    release?.();
+    return release;
   }
 
   private reply(id: Id | null, code: number, message: string): void {
