@@ -18,7 +18,11 @@ rmSync(join(root, 'dist'), { recursive: true, force: true });
 // 1. Library: one ESM file per module, imports rewritten from .ts to .js.
 await build({
   absWorkingDir: root,
-  entryPoints: [...list('lib'), ...list('mcp'), ...(existsSync(join(root, 'golden')) ? list('golden').filter((p) => !p.startsWith('golden/fixtures/')) : [])],
+  entryPoints: [
+    ...list('lib'),
+    ...list('mcp'),
+    ...(existsSync(join(root, 'golden')) ? list('golden').filter((p) => !p.startsWith('golden/fixtures/')) : []),
+  ],
   outdir: 'dist',
   outbase: '.',
   format: 'esm',
@@ -40,8 +44,39 @@ for (const f of walkJs(join(root, 'dist'))) {
 }
 
 // 2. Declarations.
-const tscFlags = ['--emitDeclarationOnly', '--declaration', '--outDir', 'dist', '--rootDir', '.', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--types', 'node', '--skipLibCheck', '--allowImportingTsExtensions', '--rewriteRelativeImportExtensions', '--verbatimModuleSyntax', '--resolveJsonModule'];
-execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...tscFlags, 'lib/index.ts', 'mcp/index.ts', 'golden/index.ts'].filter((a) => a !== 'golden/index.ts' || existsSync(join(root, a))), { cwd: root, stdio: 'inherit' });
+const tscFlags = [
+  '--emitDeclarationOnly',
+  '--declaration',
+  '--outDir',
+  'dist',
+  '--rootDir',
+  '.',
+  '--strict',
+  '--target',
+  'ES2022',
+  '--module',
+  'NodeNext',
+  '--moduleResolution',
+  'NodeNext',
+  '--types',
+  'node',
+  '--skipLibCheck',
+  '--allowImportingTsExtensions',
+  '--rewriteRelativeImportExtensions',
+  '--verbatimModuleSyntax',
+  '--resolveJsonModule',
+];
+execFileSync(
+  process.execPath,
+  [
+    join(root, 'node_modules/typescript/bin/tsc'),
+    ...tscFlags,
+    'lib/index.ts',
+    'mcp/index.ts',
+    'golden/index.ts',
+  ].filter((a) => a !== 'golden/index.ts' || existsSync(join(root, a))),
+  { cwd: root, stdio: 'inherit' },
+);
 
 // 3. The programs, bundled as CommonJS (an ESM entry costs Node 7–10 ms more to start), each as
 //    .ci/bundle.mjs lays it out: a small entry (precomputed answers, V8 code cache) in front of one
@@ -51,7 +86,10 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), .
 //    that must be shared (error catalogue, AxError identity) lives on Symbol.for registries. Lazy
 //    subtrees (`load: () => import('./x.ts')`) become chunks of their own that share the entry's lib.
 const binDir = join(root, 'dist/bin');
-const bins = { tasks: { entry: 'cmd/tasks/main.ts', precomputeAnswers: true }, 'ax-ts': { entry: 'cmd/ax-ts/main.ts' } };
+const bins = {
+  tasks: { entry: 'cmd/tasks/main.ts', precomputeAnswers: true },
+  'ax-ts': { entry: 'cmd/ax-ts/main.ts' },
+};
 const meta = await buildHeavyChunks(binDir);
 for (const [name, b] of Object.entries(bins)) {
   const r = await buildProgram({ ...b, outDir: binDir, name });
@@ -61,5 +99,9 @@ for (const [name, b] of Object.entries(bins)) {
 writeFileSync(join(binDir, 'meta.json'), JSON.stringify(meta));
 // The demo's __schema documents, written ahead of time (issue 14): its entry answers a bare
 // `__schema [--as=X]` from them while the build is unchanged.
-execFileSync(process.execPath, [join(binDir, 'ax-ts.js'), 'schema-manifest', join(binDir, 'tasks.js'), '--format', 'json'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, AX_CODE_CACHE: '0' } });
+execFileSync(
+  process.execPath,
+  [join(binDir, 'ax-ts.js'), 'schema-manifest', join(binDir, 'tasks.js'), '--format', 'json'],
+  { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, AX_CODE_CACHE: '0' } },
+);
 console.error('build: dist/ ready');

@@ -44,7 +44,11 @@ export const cjsBase = {
 };
 
 /** The heavy chunks: source module → output file under chunks/. */
-export const heavyChunks = { 'mcp/runtime.ts': 'chunks/mcp-runtime.js', 'mcp/http.ts': 'chunks/mcp-http.js', 'lib/parse/arguments.ts': 'chunks/arguments.js' };
+export const heavyChunks = {
+  'mcp/runtime.ts': 'chunks/mcp-runtime.js',
+  'mcp/http.ts': 'chunks/mcp-http.js',
+  'lib/parse/arguments.ts': 'chunks/arguments.js',
+};
 
 /**
  * esbuild plugin: a dynamic import of a heavy module, or of a lazy subtree, resolves to its chunk
@@ -81,7 +85,11 @@ function sharedLib() {
   return {
     name: 'ax-shared-lib',
     setup(b) {
-      b.onResolve({ filter: /(^|\/)lib\/index\.ts$/ }, (a) => (resolve(a.resolveDir, a.path) === join(ROOT, 'lib/index.ts') ? { path: 'ax-lib', namespace: 'ax-shared-lib' } : undefined));
+      b.onResolve({ filter: /(^|\/)lib\/index\.ts$/ }, (a) =>
+        resolve(a.resolveDir, a.path) === join(ROOT, 'lib/index.ts')
+          ? { path: 'ax-lib', namespace: 'ax-shared-lib' }
+          : undefined,
+      );
       b.onLoad({ filter: /.*/, namespace: 'ax-shared-lib' }, () => ({
         contents: `const lib = ${LIB_REGISTRY}; if (!lib) throw new Error('ax-ts: a lazy chunk was loaded outside its program'); module.exports = lib;`,
         loader: 'js',
@@ -123,7 +131,10 @@ function precompute(entry, mainDir) {
   if (help.status === 0 && help.stderr === '' && Buffer.byteLength(help.stdout) <= 4096) answers.help = help.stdout;
   const v = runProgram(entry, ['--version']);
   if (v.status === 0 && v.stderr === '') {
-    const m = /^\{"data":(\{.*\}),"meta":\{"trace_id":"[0-9a-f]{32}","span_id":"[0-9a-f]{16}","idempotency_key":"[0-9a-f-]{36}"\}\}\n$/.exec(v.stdout);
+    const m =
+      /^\{"data":(\{.*\}),"meta":\{"trace_id":"[0-9a-f]{32}","span_id":"[0-9a-f]{16}","idempotency_key":"[0-9a-f-]{36}"\}\}\n$/.exec(
+        v.stdout,
+      );
     if (m) {
       const data = JSON.parse(m[1]);
       answers.version = `{"data":${m[1]},"meta":{"trace_id":"@TRACE_ID@","span_id":"@SPAN_ID@","idempotency_key":"@IDEMPOTENCY_KEY@"}}\n`;
@@ -171,18 +182,33 @@ export async function buildProgram({ entry, outDir, name, precomputeAnswers = fa
       }));
     },
   };
-  const results = [await build({ ...cjsBase, entryPoints: [entryAbs], outfile: mainFile, plugins: [chunkPlugin({ lazy })] })];
+  const results = [
+    await build({ ...cjsBase, entryPoints: [entryAbs], outfile: mainFile, plugins: [chunkPlugin({ lazy })] }),
+  ];
   // only a program with lazy subtrees needs the registry (it keeps all of lib in the bundle)
-  if (lazy.size) results[0] = await build({ ...cjsBase, entryPoints: ['ax-program-entry'], outfile: mainFile, plugins: [register, chunkPlugin({ lazy })] });
+  if (lazy.size)
+    results[0] = await build({
+      ...cjsBase,
+      entryPoints: ['ax-program-entry'],
+      outfile: mainFile,
+      plugins: [register, chunkPlugin({ lazy })],
+    });
   // lazy subtrees, and any they declare in turn
   const built = new Set();
-  for (let more = true; more; ) {
+  for (let more = true; more;) {
     more = false;
     for (const [src, chunk] of [...lazy]) {
       if (built.has(src)) continue;
       built.add(src);
       more = true;
-      results.push(await build({ ...cjsBase, entryPoints: [src], outfile: join(outDir, chunk), plugins: [sharedLib(), chunkPlugin({ inChunk: true, lazy })] }));
+      results.push(
+        await build({
+          ...cjsBase,
+          entryPoints: [src],
+          outfile: join(outDir, chunk),
+          plugins: [sharedLib(), chunkPlugin({ inChunk: true, lazy })],
+        }),
+      );
     }
   }
   const main = readFileSync(mainFile);
@@ -193,7 +219,15 @@ export async function buildProgram({ entry, outDir, name, precomputeAnswers = fa
   // whether the program can serve MCP at all (it bundles mountMcpServer): only then does a bare
   // `mcp-server` mean ax-ts's stdio server, which the entry serves in place (loader.cjs serveInPlace)
   const mcp = results.some((r) => Object.keys(r.metafile.inputs).some((f) => /(^|\/)mcp\/index\.[cm]?[jt]s$/.test(f)));
-  const config = { main: basename(mainFile), name, hash: h.digest('hex').slice(0, 16), size: main.length, chunks: lazyFiles, mcp, answers: null };
+  const config = {
+    main: basename(mainFile),
+    name,
+    hash: h.digest('hex').slice(0, 16),
+    size: main.length,
+    chunks: lazyFiles,
+    mcp,
+    answers: null,
+  };
   const entryFile = writeEntry(outDir, name, config);
   if (precomputeAnswers) writeEntry(outDir, name, { ...config, answers: precompute(entryFile, outDir) });
   const metafile = { inputs: {}, outputs: {} };
@@ -208,7 +242,9 @@ export async function buildProgram({ entry, outDir, name, precomputeAnswers = fa
 export async function buildHeavyChunks(outDir) {
   mkdirSync(join(outDir, 'chunks'), { recursive: true });
   const results = await Promise.all(
-    Object.entries(heavyChunks).map(([src, out]) => build({ ...cjsBase, entryPoints: [src], outfile: join(outDir, out), plugins: [chunkPlugin({ inChunk: true })] })),
+    Object.entries(heavyChunks).map(([src, out]) =>
+      build({ ...cjsBase, entryPoints: [src], outfile: join(outDir, out), plugins: [chunkPlugin({ inChunk: true })] }),
+    ),
   );
   const metafile = { inputs: {}, outputs: {} };
   for (const r of results) {
@@ -217,4 +253,3 @@ export async function buildHeavyChunks(outDir) {
   }
   return metafile;
 }
-

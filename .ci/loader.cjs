@@ -118,7 +118,13 @@ function fromManifest(shape) {
   } catch {
     return false;
   }
-  if (index.format !== 'ax-ts/schema-manifest/1' || index.hash !== CONFIG.hash || !index.docs || !Object.hasOwn(index.docs, shape)) return false;
+  if (
+    index.format !== 'ax-ts/schema-manifest/1' ||
+    index.hash !== CONFIG.hash ||
+    !index.docs ||
+    !Object.hasOwn(index.docs, shape)
+  )
+    return false;
   if (!index.files || !index.files[CONFIG.main]) return false;
   for (const [f, sig] of Object.entries(index.files)) {
     try {
@@ -170,7 +176,12 @@ function precomputed() {
   r[32] = (r[32] & 0x3f) | 0x80; // and variant bits
   const h = r.toString('hex');
   const uuid = `${h.slice(48, 56)}-${h.slice(56, 60)}-${h.slice(60, 64)}-${h.slice(64, 68)}-${h.slice(68, 80)}`;
-  return writeOut(a.version.replace('@TRACE_ID@', h.slice(0, 32)).replace('@SPAN_ID@', h.slice(32, 48)).replace('@IDEMPOTENCY_KEY@', uuid));
+  return writeOut(
+    a.version
+      .replace('@TRACE_ID@', h.slice(0, 32))
+      .replace('@SPAN_ID@', h.slice(32, 48))
+      .replace('@IDEMPOTENCY_KEY@', uuid),
+  );
 }
 
 /** FNV-1a, 32 bits, as 8 hex digits: a short, stable name for a directory. */
@@ -206,7 +217,11 @@ function run() {
       if (base) {
         const st = fs.statSync(file);
         const prefix = `${CONFIG.name}-${fnv(__dirname)}-`;
-        cache = { dir: path.join(base, 'ax-ts', 'v8'), prefix, key: `${prefix}${process.version}-${process.arch}-${CONFIG.hash}-${st.size}-${Math.floor(st.mtimeMs)}` };
+        cache = {
+          dir: path.join(base, 'ax-ts', 'v8'),
+          prefix,
+          key: `${prefix}${process.version}-${process.arch}-${CONFIG.hash}-${st.size}-${Math.floor(st.mtimeMs)}`,
+        };
       }
     } catch {
       cache = undefined;
@@ -225,7 +240,10 @@ function run() {
         data = undefined; // no cache yet, or unreadable: compile from source
       }
     }
-    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${src}\n})`, { filename: scriptFile, cachedData: data });
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${src}\n})`, {
+      filename: scriptFile,
+      cachedData: data,
+    });
     if (cacheFile && (data === undefined || script.cachedDataRejected === true)) stale.push([cacheFile, script]);
     return script.runInThisContext();
   };
@@ -241,7 +259,14 @@ function run() {
       m = { exports: {}, id: target, filename: target, loaded: false, children: [], paths: module.paths };
       chunks.set(target, m);
       require.cache[target] = m; // one module per file, whoever asks for it
-      compile(target, `.${path.basename(target, '.js')}`).call(m.exports, m.exports, requireFrom(chunkDir), m, target, chunkDir);
+      compile(target, `.${path.basename(target, '.js')}`).call(
+        m.exports,
+        m.exports,
+        requireFrom(chunkDir),
+        m,
+        target,
+        chunkDir,
+      );
       m.loaded = true;
       return m.exports;
     };
@@ -261,7 +286,8 @@ function run() {
         }
         for (const n of fs.readdirSync(cache.dir)) {
           // caches of this same installation under another key (another build, another Node) are dead weight
-          if (n.startsWith(cache.prefix) && !n.startsWith(cache.key) && n.endsWith('.bin')) fs.rmSync(path.join(cache.dir, n), { force: true });
+          if (n.startsWith(cache.prefix) && !n.startsWith(cache.key) && n.endsWith('.bin'))
+            fs.rmSync(path.join(cache.dir, n), { force: true });
         }
       } catch {
         /* unwritable: run uncached next time too */
@@ -354,7 +380,10 @@ function serveInPlace() {
     if (reopen) open('/proc/self/fd/2', O_WRONLY | O_NONBLOCK);
     wire =
       i.isFIFO() && o.isFIFO()
-        ? Promise.resolve({ input: open('/proc/self/fd/0', O_RDONLY | O_NONBLOCK), output: open('/proc/self/fd/1', O_WRONLY | O_NONBLOCK) })
+        ? Promise.resolve({
+            input: open('/proc/self/fd/0', O_RDONLY | O_NONBLOCK),
+            output: open('/proc/self/fd/1', O_WRONLY | O_NONBLOCK),
+          })
         : handedBack();
   } catch {
     for (const fd of opened) fs.closeSync(fd);
@@ -462,7 +491,8 @@ function handedBack() {
   wire.ref = () => {
     helper.ref();
     helper.channel?.ref();
-    if (!got.in || !got.out) timer ??= setTimeout(() => fail('did not hand the pipes back within 10 s of the server being ready'), 10_000);
+    if (!got.in || !got.out)
+      timer ??= setTimeout(() => fail('did not hand the pipes back within 10 s of the server being ready'), 10_000);
   };
   return wire;
 }
@@ -483,7 +513,9 @@ function handBack() {
   const handle = (fd) => new (require('net').Socket)({ fd, readable: false, writable: false })._handle;
   try {
     const [input, output] = [handle(4), handle(5)];
-    process.send({ ax: 'in' }, input, (e) => (e ? process.exit(1) : process.send({ ax: 'out' }, output, (e2) => e2 && process.exit(1))));
+    process.send({ ax: 'in' }, input, (e) =>
+      e ? process.exit(1) : process.send({ ax: 'out' }, output, (e2) => e2 && process.exit(1)),
+    );
   } catch {
     process.exit(1);
   }

@@ -29,7 +29,9 @@ export function goldenUpdating(env: Record<string, string | undefined> = process
 /** The file a golden name maps to: `<dir>/<name>.golden`. @throws TypeError for a name that would escape `dir`. */
 export function goldenPath(name: string, dir = 'testdata'): string {
   if (!NAME_RE.test(name) || name.split('/').includes('..')) {
-    throw new TypeError(`expectGolden: invalid golden name ${JSON.stringify(name)} (letters, digits, _ . - and / between parts)`);
+    throw new TypeError(
+      `expectGolden: invalid golden name ${JSON.stringify(name)} (letters, digits, _ . - and / between parts)`,
+    );
   }
   return resolve(dir, `${name}.golden`);
 }
@@ -56,11 +58,15 @@ export function expectGolden(name: string, actual: unknown, options: ExpectGolde
     return;
   }
   if (!existsSync(file)) {
-    throw new Error(`golden file ${shown} does not exist.\nRun \`${update}\` (AX_GOLDEN_UPDATE=1) to create it, review it, and commit it.`);
+    throw new Error(
+      `golden file ${shown} does not exist.\nRun \`${update}\` (AX_GOLDEN_UPDATE=1) to create it, review it, and commit it.`,
+    );
   }
   const expected = readFileSync(file, 'utf8');
   if (expected === text) return;
-  throw new Error(`golden mismatch: ${shown}\nIf the change is intended, run \`${update}\` (AX_GOLDEN_UPDATE=1) and review the diff.\n\n${diffText(expected, text)}`);
+  throw new Error(
+    `golden mismatch: ${shown}\nIf the change is intended, run \`${update}\` (AX_GOLDEN_UPDATE=1) and review the diff.\n\n${diffText(expected, text)}`,
+  );
 }
 
 function displayPath(file: string): string {
@@ -92,7 +98,10 @@ function lineOps(a: string[], b: string[]): Op[] | undefined {
   if ((n + 1) * (m + 1) > 4_000_000) return undefined;
   const w = m + 1;
   const lcs = new Uint32Array((n + 1) * w);
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i * w + j] = am[i] === bm[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i * w + j] =
+        am[i] === bm[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
   const ops: Op[] = a.slice(0, pre).map((s) => ({ t: ' ', s }));
   let i = 0;
   let j = 0;
@@ -126,7 +135,8 @@ function hunks(ops: Op[], maxLines = 200): string {
     if (o.t !== '+') aLine++;
     if (o.t !== '-') bLine++;
   }
-  if (out.length > maxLines) return `${out.slice(0, maxLines).join('\n')}\n… (${out.length - maxLines} more diff lines)`;
+  if (out.length > maxLines)
+    return `${out.slice(0, maxLines).join('\n')}\n… (${out.length - maxLines} more diff lines)`;
   return out.join('\n');
 }
 
@@ -157,7 +167,12 @@ export function diffText(expected: string, actual: string): string {
   const a = splitLines(expected);
   const b = splitLines(actual);
   const notes: string[] = [];
-  if (a.finalNewline !== b.finalNewline) notes.push(a.finalNewline ? 'the actual text has no newline at the end (the golden has one)' : 'the actual text ends with a newline (the golden does not)');
+  if (a.finalNewline !== b.finalNewline)
+    notes.push(
+      a.finalNewline
+        ? 'the actual text has no newline at the end (the golden has one)'
+        : 'the actual text ends with a newline (the golden does not)',
+    );
   let ea = a.lines;
   let eb = b.lines;
   const xa = expandJson(ea);
@@ -172,6 +187,9 @@ export function diffText(expected: string, actual: string): string {
   if (!ops) {
     const k = ea.findIndex((l, i) => l !== eb[i]);
     body = `(texts too large to diff; first difference at line ${k + 1})\n- ${visible(ea[k] ?? '')}\n+ ${visible(eb[k] ?? '')}`;
-  } else body = ops.some((o) => o.t !== ' ') ? hunks(ops) : '(no line differs: the difference is in line endings or the final newline)';
+  } else
+    body = ops.some((o) => o.t !== ' ')
+      ? hunks(ops)
+      : '(no line differs: the difference is in line endings or the final newline)';
   return `--- golden\n+++ actual\n${notes.map((n) => `note: ${n}\n`).join('')}${body}`;
 }

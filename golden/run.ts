@@ -62,7 +62,9 @@ export interface GoldenRunOptions {
  * (`non_deterministic_fields` of `__schema --as=ax`). Sorted.
  */
 export function fieldsFor(root: Command, args: readonly string[]): string[] {
-  return [...new Set([...ENVELOPE_NON_DETERMINISTIC, ...nonDeterministicFields(findCommand(root, args).command)])].sort();
+  return [
+    ...new Set([...ENVELOPE_NON_DETERMINISTIC, ...nonDeterministicFields(findCommand(root, args).command)]),
+  ].sort();
 }
 
 /** What {@link goldenRun} can run: a command tree (or a factory of one) in-process, or a command line to spawn. */
@@ -102,9 +104,14 @@ export function captureStream(isTTY = false): { write(s: string): boolean; isTTY
  * @returns `{code, stdout, stderr, args, program}`. Never rejects for a non-zero exit code.
  * @throws Error when the process cannot be started, is killed by a signal, or exceeds `timeoutMs`.
  */
-export async function goldenRun(target: GoldenTarget, args: readonly string[], options: GoldenRunOptions = {}): Promise<GoldenResult> {
+export async function goldenRun(
+  target: GoldenTarget,
+  args: readonly string[],
+  options: GoldenRunOptions = {},
+): Promise<GoldenResult> {
   if (Array.isArray(target)) return spawnRun(target as readonly string[], args, options);
-  const root = typeof target === 'function' && !(target instanceof Command) ? (target as () => Command)() : (target as Command);
+  const root =
+    typeof target === 'function' && !(target instanceof Command) ? (target as () => Command)() : (target as Command);
   const stdout = captureStream(options.tty === true);
   const stderr = captureStream(false);
   const ac = new AbortController();
@@ -125,7 +132,10 @@ export async function goldenRun(target: GoldenTarget, args: readonly string[], o
       version: options.version,
       signal: ac.signal,
     });
-    if (timedOut) throw new Error(`goldenRun: ${[root.name, ...args].join(' ')} did not finish within ${timeoutMs} ms\nstderr:\n${stderr.text()}`);
+    if (timedOut)
+      throw new Error(
+        `goldenRun: ${[root.name, ...args].join(' ')} did not finish within ${timeoutMs} ms\nstderr:\n${stderr.text()}`,
+      );
     const fields = options.fields ? [...options.fields] : fieldsFor(root, args);
     return { code, stdout: stdout.text(), stderr: stderr.text(), args: [...args], program: root.name, fields };
   } finally {
@@ -136,18 +146,30 @@ export async function goldenRun(target: GoldenTarget, args: readonly string[], o
 function baseEnv(inherit: boolean): Record<string, string | undefined> {
   if (inherit) return { ...process.env };
   const env: Record<string, string | undefined> = {};
-  for (const k of ['PATH', 'Path', 'SYSTEMROOT', 'SystemRoot']) if (process.env[k] !== undefined) env[k] = process.env[k];
+  for (const k of ['PATH', 'Path', 'SYSTEMROOT', 'SystemRoot'])
+    if (process.env[k] !== undefined) env[k] = process.env[k];
   return env;
 }
 
-function spawnRun(command: readonly string[], args: readonly string[], options: GoldenRunOptions): Promise<GoldenResult> {
+function spawnRun(
+  command: readonly string[],
+  args: readonly string[],
+  options: GoldenRunOptions,
+): Promise<GoldenResult> {
   if (command.length === 0) throw new TypeError('goldenRun: the command line is empty');
   const [file, ...pre] = command as [string, ...string[]];
-  const env = Object.fromEntries(Object.entries({ ...baseEnv(options.inheritEnv === true), ...options.env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  const env = Object.fromEntries(
+    Object.entries({ ...baseEnv(options.inheritEnv === true), ...options.env }).filter(([, v]) => v !== undefined),
+  ) as Record<string, string>;
   const program = options.program ?? basename(command[command.length - 1]!).replace(/\.[^.]*$/, '');
   const timeoutMs = options.timeoutMs ?? 30000;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(file, [...pre, ...args], { cwd: options.cwd ?? process.cwd(), env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(file, [...pre, ...args], {
+      cwd: options.cwd ?? process.cwd(),
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let timedOut = false;
@@ -165,9 +187,24 @@ function spawnRun(command: readonly string[], args: readonly string[], options: 
       clearTimeout(timer);
       const stdout = Buffer.concat(out).toString('utf8');
       const stderr = Buffer.concat(err).toString('utf8');
-      if (timedOut) return reject(new Error(`goldenRun: ${[program, ...args].join(' ')} did not finish within ${timeoutMs} ms\nstderr:\n${stderr}`));
-      if (code === null) return reject(new Error(`goldenRun: ${[program, ...args].join(' ')} was killed by ${signal}\nstderr:\n${stderr}`));
-      resolvePromise({ code, stdout, stderr, args: [...args], program, ...(options.fields ? { fields: [...options.fields] } : {}) });
+      if (timedOut)
+        return reject(
+          new Error(
+            `goldenRun: ${[program, ...args].join(' ')} did not finish within ${timeoutMs} ms\nstderr:\n${stderr}`,
+          ),
+        );
+      if (code === null)
+        return reject(
+          new Error(`goldenRun: ${[program, ...args].join(' ')} was killed by ${signal}\nstderr:\n${stderr}`),
+        );
+      resolvePromise({
+        code,
+        stdout,
+        stderr,
+        args: [...args],
+        program,
+        ...(options.fields ? { fields: [...options.fields] } : {}),
+      });
     });
     child.stdin.on('error', () => {
       /* the program may exit without reading stdin (EPIPE) */

@@ -57,7 +57,10 @@ const MASKS: ReadonlyArray<readonly [RegExp, string]> = [
   // ISO-8601 date-times (with a time part): 2024-01-02T03:04:05.678Z, 2024-01-02T03:04:05+01:00, …
   [/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\d])/g, 'TIMESTAMP'],
   // UUIDs (generated idempotency keys), any version, either case.
-  [/(?<![0-9A-Fa-f-])[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(?![0-9A-Fa-f-])/g, 'UUID'],
+  [
+    /(?<![0-9A-Fa-f-])[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}(?![0-9A-Fa-f-])/g,
+    'UUID',
+  ],
   // W3C trace ids: exactly 32 lower-hex characters.
   [/(?<![0-9a-zA-Z])[0-9a-f]{32}(?![0-9a-zA-Z])/g, 'TRACE_ID'],
   // Span ids: exactly 16 lower-hex characters.
@@ -80,8 +83,10 @@ const MASKS: ReadonlyArray<readonly [RegExp, string]> = [
  */
 export function maskVolatile(text: string, options: MaskOptions = {}): string {
   let out = text;
-  for (const [from, to] of options.replace ?? []) out = typeof from === 'string' ? out.split(from).join(to) : out.replace(from, to);
-  if (options.version !== undefined) out = out.split(`"version":${JSON.stringify(options.version)}`).join('"version":"<VERSION>"');
+  for (const [from, to] of options.replace ?? [])
+    out = typeof from === 'string' ? out.split(from).join(to) : out.replace(from, to);
+  if (options.version !== undefined)
+    out = out.split(`"version":${JSON.stringify(options.version)}`).join('"version":"<VERSION>"');
   if (options.fields) return maskFields(out, options.fields);
   for (const [re, label] of MASKS) {
     const seen = new Map<string, number>();
@@ -134,7 +139,10 @@ function maskFields(text: string, fields: readonly string[]): string {
     let changed = false;
     for (const f of fields) {
       const segs = f.split('.');
-      const label = segs.at(-1)!.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+      const label = segs
+        .at(-1)!
+        .replace(/[^A-Za-z0-9]+/g, '_')
+        .toUpperCase();
       visitPath(doc, segs, (value, set) => {
         changed = true;
         set(placeholder(label, value));
@@ -156,7 +164,8 @@ function maskFields(text: string, fields: readonly string[]): string {
  * @throws Error when the text is empty, does not end with a newline, or a line is not compact JSON.
  */
 export function prettyJson(text: string): string {
-  if (!text.endsWith('\n')) throw new Error(`prettyJson: output does not end with a newline: ${JSON.stringify(text.slice(-80))}`);
+  if (!text.endsWith('\n'))
+    throw new Error(`prettyJson: output does not end with a newline: ${JSON.stringify(text.slice(-80))}`);
   return text
     .slice(0, -1)
     .split('\n')
@@ -165,9 +174,14 @@ export function prettyJson(text: string): string {
       try {
         value = JSON.parse(line);
       } catch (e) {
-        throw new Error(`prettyJson: line ${i + 1} is not JSON (${(e as Error).message}): ${JSON.stringify(line.slice(0, 200))}`);
+        throw new Error(
+          `prettyJson: line ${i + 1} is not JSON (${(e as Error).message}): ${JSON.stringify(line.slice(0, 200))}`,
+        );
       }
-      if (JSON.stringify(value) !== line) throw new Error(`prettyJson: line ${i + 1} is JSON but not compact canonical JSON: ${JSON.stringify(line.slice(0, 200))}`);
+      if (JSON.stringify(value) !== line)
+        throw new Error(
+          `prettyJson: line ${i + 1} is JSON but not compact canonical JSON: ${JSON.stringify(line.slice(0, 200))}`,
+        );
       return `${JSON.stringify(value, null, 2)}\n`;
     })
     .join('');

@@ -3,13 +3,35 @@
  * Public entry point: the command tree, the Args validators, execution and the contract helpers.
  */
 export { Command } from './tree/command.ts';
-export type { CommandConfig, CommandLoader, Effects, OutputDecl, RunFn, RenderFn, RunHook, RunHooks, CommandGroup } from './tree/command.ts';
+export type {
+  CommandConfig,
+  CommandLoader,
+  Effects,
+  OutputDecl,
+  RunFn,
+  RenderFn,
+  RunHook,
+  RunHooks,
+  CommandGroup,
+} from './tree/command.ts';
 export { loadTree, loadCommand } from './tree/lazy.ts';
 export type { FlagSpec, FlagType, FlagValueOf, Completer, CompletionContext, CompletionReply } from './tree/flags.ts';
 export { FLAG_TYPES } from './tree/flags.ts';
 export { parseDuration } from './tree/flag-text.ts';
 export type { ArgSpec, ArgsValidator, ArgsTarget } from './tree/args.ts';
-export { ArbitraryArgs, NoArgs, ExactArgs, MinimumNArgs, MaximumNArgs, RangeArgs, OnlyValidArgs, NoDuplicateArgs, ExactValidArgs, MatchAll, DeclaredArgs } from './tree/args.ts';
+export {
+  ArbitraryArgs,
+  NoArgs,
+  ExactArgs,
+  MinimumNArgs,
+  MaximumNArgs,
+  RangeArgs,
+  OnlyValidArgs,
+  NoDuplicateArgs,
+  ExactValidArgs,
+  MatchAll,
+  DeclaredArgs,
+} from './tree/args.ts';
 export type { RunContext } from './tree/command.ts';
 export type { OutputStream } from './contract/envelope.ts';
 export type { Mode } from './contract/mode.ts';
@@ -20,7 +42,13 @@ export { execute } from './run/execute.ts';
 export { main, EXIT_STDOUT_CLOSED, EXIT_TERMINATED } from './run/main.ts';
 export type { MainOptions } from './run/main.ts';
 export type { ExecuteOptions } from './run/options.ts';
-export { DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_IDEMPOTENCY_WAIT_MS, CLAIM_LEASE_MS, IDEMPOTENCY_STORE_ENV, scopeId } from './run/idempotency.ts';
+export {
+  DEFAULT_IDEMPOTENCY_TTL_MS,
+  DEFAULT_IDEMPOTENCY_WAIT_MS,
+  CLAIM_LEASE_MS,
+  IDEMPOTENCY_STORE_ENV,
+  scopeId,
+} from './run/idempotency.ts';
 export type { IdempotencyStore, ReplayScope, ReplayRecord, ClaimResult, ClaimOptions } from './run/idempotency.ts';
 export { fileIdempotencyStore, defaultIdempotencyDir } from './run/file-store.ts';
 export { redisIdempotencyStore, REDIS_KEY_PREFIX } from './run/redis-store.ts';
@@ -34,7 +62,12 @@ export { declarePrompt, declareResource } from './tree/declare.ts';
 export { DECLARATION_LIMITS } from './tree/declarations.ts';
 export type { PromptDecl, PromptArgument, ResourceDecl } from './tree/declarations.ts';
 export { mcp, exclude, toolName } from './tree/marks.ts';
-export { EXCLUDE_ANNOTATION, AXGO_EXCLUDE_ANNOTATION, TOOL_NAME_ANNOTATION, type ExcludeOptions } from './tree/marks.ts';
+export {
+  EXCLUDE_ANNOTATION,
+  AXGO_EXCLUDE_ANNOTATION,
+  TOOL_NAME_ANNOTATION,
+  type ExcludeOptions,
+} from './tree/marks.ts';
 export { TOOL_NAME_RE, RESERVED as RESERVED_COMMANDS, mcpDocument, toolRefs, toolDef } from './schema/walk.ts';
 export type { ToolDef, ToolRef } from './schema/walk.ts';
 export { axDocument, AX_SCHEMA_VERSION } from './schema/ax.ts';

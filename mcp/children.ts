@@ -25,9 +25,19 @@ export const KILL_GRACE_MS = 1000;
 type Stdio = unknown;
 
 function fixStdio(stdio: Stdio, defaults: 'pipe' | 'inherit', realStdin: unknown): Stdio {
-  const arr: unknown[] = Array.isArray(stdio) ? [...stdio] : typeof stdio === 'string' ? [stdio, stdio, stdio] : [defaults, defaults, defaults];
+  const arr: unknown[] = Array.isArray(stdio)
+    ? [...stdio]
+    : typeof stdio === 'string'
+      ? [stdio, stdio, stdio]
+      : [defaults, defaults, defaults];
   const in0 = arr[0];
-  if (in0 === 'inherit' || in0 === 0 || in0 === realStdin || (typeof in0 === 'object' && in0 !== null && scopedStdins.has(in0))) arr[0] = 'ignore';
+  if (
+    in0 === 'inherit' ||
+    in0 === 0 ||
+    in0 === realStdin ||
+    (typeof in0 === 'object' && in0 !== null && scopedStdins.has(in0))
+  )
+    arr[0] = 'ignore';
   if (arr[1] === 'inherit' || arr[1] === 1 || arr[1] === process.stdout) arr[1] = 2;
   return arr;
 }
@@ -53,7 +63,10 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
   let reaper: ChildProcess | undefined;
   const tellReaper = (line: string) => {
     if (!reaper) {
-      reaper = originals.spawn!(process.execPath, ['-e', reaperScript(KILL_GRACE_MS)], { stdio: ['pipe', 'ignore', 'ignore'], windowsHide: true }) as ChildProcess;
+      reaper = originals.spawn!(process.execPath, ['-e', reaperScript(KILL_GRACE_MS)], {
+        stdio: ['pipe', 'ignore', 'ignore'],
+        windowsHide: true,
+      }) as ChildProcess;
       reaper.on('error', () => {});
       reaper.stdin!.on('error', () => {});
       reaper.unref();
@@ -81,7 +94,8 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
     return child;
   };
 
-  const optionsIndex = (args: unknown[]) => args.findIndex((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
+  const optionsIndex = (args: unknown[]) =>
+    args.findIndex((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
   const withOptions = (args: unknown[], defaults: 'pipe' | 'inherit') => {
     if (!protectStdio) return args;
     const out = [...args];
@@ -161,7 +175,8 @@ export function terminate(child: ChildProcess, tell?: (line: string) => void, ta
     }, KILL_GRACE_MS);
     child.once('exit', () => {
       exited = true;
-      if (below.length === 0 || killed) clearTimeout(timer); // after the KILL, nothing is left to tell
+      if (below.length === 0 || killed)
+        clearTimeout(timer); // after the KILL, nothing is left to tell
       else {
         timer.unref(); // what the child left behind gets its KILL, without holding the server open…
         told = below;

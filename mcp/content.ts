@@ -5,7 +5,13 @@
  * "Tool Result" content types, resources "Resource Contents", prompts "Embedded Resources").
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { readDeclared, renderTemplate, type PromptDecl, type ResourceContent, type ResourceDecl } from '../lib/tree/declarations.ts';
+import {
+  readDeclared,
+  renderTemplate,
+  type PromptDecl,
+  type ResourceContent,
+  type ResourceDecl,
+} from '../lib/tree/declarations.ts';
 
 /** A `resources/read` entry (or an embedded resource): `text`, or `blob` (base64) for bytes. */
 export function resourceContents(rc: ResourceContent): Record<string, unknown> {
@@ -38,7 +44,14 @@ export function attachmentItem(rc: ResourceContent): Record<string, unknown> {
 export function bytesItem(bytes: Uint8Array, mediaType: string | undefined, tool: string): Record<string, unknown> {
   const kind = mediaKind(mediaType);
   if (kind) return { type: kind, data: base64(bytes), mimeType: mediaType };
-  return { type: 'resource', resource: { uri: `urn:ax-ts:output:${tool}`, mimeType: mediaType ?? 'application/octet-stream', blob: base64(bytes) } };
+  return {
+    type: 'resource',
+    resource: {
+      uri: `urn:ax-ts:output:${tool}`,
+      mimeType: mediaType ?? 'application/octet-stream',
+      blob: base64(bytes),
+    },
+  };
 }
 
 /**
@@ -46,20 +59,33 @@ export function bytesItem(bytes: Uint8Array, mediaType: string | undefined, tool
  * rendered template as a text message. @throws McpError -32602 when an embedded URI names no declared
  * resource, or an image/audio embed names one without image/audio bytes.
  */
-export function promptMessages(decl: PromptDecl, given: Record<string, string | undefined>, resources: readonly ResourceDecl[]): Record<string, unknown>[] {
+export function promptMessages(
+  decl: PromptDecl,
+  given: Record<string, string | undefined>,
+  resources: readonly ResourceDecl[],
+): Record<string, unknown>[] {
   const declared = (decl.arguments ?? []).map((a) => a.name);
   const messages: Record<string, unknown>[] = [];
   for (const e of decl.embed ?? []) {
     const [kind, raw] = Object.entries(e)[0] as ['resource' | 'image' | 'audio', string];
     const uri = renderTemplate(raw, declared, given);
     const rc = readDeclared(resources, uri);
-    if (!rc) throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} embeds ${uri}, which is not a declared resource`, { uri });
+    if (!rc)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Prompt ${decl.name} embeds ${uri}, which is not a declared resource`,
+        { uri },
+      );
     if (kind === 'resource') {
       messages.push({ role: 'user', content: { type: 'resource', resource: resourceContents(rc) } });
       continue;
     }
     if (!rc.bytes || mediaKind(rc.mimeType) !== kind) {
-      throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} embeds ${uri} as ${kind}, but that resource is not ${kind} bytes (mimeType ${rc.mimeType ?? 'none'})`, { uri });
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Prompt ${decl.name} embeds ${uri} as ${kind}, but that resource is not ${kind} bytes (mimeType ${rc.mimeType ?? 'none'})`,
+        { uri },
+      );
     }
     messages.push({ role: 'user', content: { type: kind, data: base64(rc.bytes), mimeType: rc.mimeType } });
   }

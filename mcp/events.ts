@@ -68,7 +68,10 @@ export class MemoryEventStore implements EventStore {
     return this.events.get(eventId)?.streamId;
   }
 
-  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
     this.evict();
     const last = this.events.get(lastEventId);
     if (!last) return '';

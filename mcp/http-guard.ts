@@ -14,16 +14,34 @@ import type { Duplex } from 'node:stream';
 type Id = string | number;
 
 /** Writes a JSON-RPC error response with an HTTP status (nothing when headers have gone out). */
-export function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: Id | null = null): void {
+export function jsonError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: Id | null = null,
+): void {
   if (res.headersSent) return;
   writeJsonError(res, status, code, message, headers, id);
   res.end();
 }
 
 /** The head and the whole body of {@link jsonError}, leaving the response open (its length is in `Content-Length`). */
-function writeJsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string>, id: Id | null): void {
+function writeJsonError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string>,
+  id: Id | null,
+): void {
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id });
-  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+  });
   res.write(body);
 }
 
@@ -33,9 +51,19 @@ function writeJsonError(res: ServerResponse, status: number, code: number, messa
  */
 export function onClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
-  const [status, text] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `${text}: the request could not be parsed as HTTP/1.1 (${err.code ?? 'invalid request'})` }, id: null });
-  socket.end(`HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  const [status, text] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    error: {
+      code: -32600,
+      message: `${text}: the request could not be parsed as HTTP/1.1 (${err.code ?? 'invalid request'})`,
+    },
+    id: null,
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The host name of a Host header value (`[::1]:8080` → `::1`); undefined when it is not `host[:port]`. */
@@ -51,10 +79,12 @@ export function hostOriginGuard(allowed: string[]) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     let hosts = 0;
     for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
-    if (hosts > 1) return jsonError(res, 400, -32600, 'Bad Request: more than one Host header (RFC 9112 §3.2 allows exactly one)');
+    if (hosts > 1)
+      return jsonError(res, 400, -32600, 'Bad Request: more than one Host header (RFC 9112 §3.2 allows exactly one)');
     const host = req.headers.host;
     const name = host === undefined ? undefined : hostnameOf(host);
-    if (!name || !ok.has(name)) return jsonError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed`);
+    if (!name || !ok.has(name))
+      return jsonError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed`);
     const origin = req.headers.origin;
     if (origin !== undefined) {
       let oh: string | undefined;
@@ -63,7 +93,8 @@ export function hostOriginGuard(allowed: string[]) {
       } catch {
         oh = undefined;
       }
-      if (!oh || !ok.has(oh)) return jsonError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+      if (!oh || !ok.has(oh))
+        return jsonError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
     }
     next();
   };
@@ -82,9 +113,18 @@ export function bearerGuard(token: string | undefined) {
     if (!want) return next();
     const auth = req.headers.authorization;
     const m = typeof auth === 'string' ? /^Bearer[ ]+(\S+)\s*$/i.exec(auth) : null;
-    if (!m) return jsonError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <token> (the server was started with a token)', { 'www-authenticate': 'Bearer realm="mcp"' });
+    if (!m)
+      return jsonError(
+        res,
+        401,
+        -32001,
+        'Unauthorized: send Authorization: Bearer <token> (the server was started with a token)',
+        { 'www-authenticate': 'Bearer realm="mcp"' },
+      );
     if (!timingSafeEqual(digest(m[1]!), want)) {
-      return jsonError(res, 401, -32001, 'Unauthorized: the bearer token is not valid', { 'www-authenticate': 'Bearer realm="mcp", error="invalid_token"' });
+      return jsonError(res, 401, -32001, 'Unauthorized: the bearer token is not valid', {
+        'www-authenticate': 'Bearer realm="mcp", error="invalid_token"',
+      });
     }
     next();
   };
@@ -132,7 +172,9 @@ export function readBoundedBody(req: IncomingMessage, res: ServerResponse, max: 
     };
     const onFail = (e?: Error): void => {
       stop();
-      reject(new ClientGone(`the client went away before the request body ended${e ? ` (${e.message})` : ''}`, { cause: e }));
+      reject(
+        new ClientGone(`the client went away before the request body ended${e ? ` (${e.message})` : ''}`, { cause: e }),
+      );
     };
     const onClose = (): void => onFail();
     req.on('data', onData);
@@ -148,7 +190,15 @@ export function readBoundedBody(req: IncomingMessage, res: ServerResponse, max: 
  * or cut when {@link LINGER}'s bytes or time run out first.
  */
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse, max: number): void {
-  if (!res.headersSent) writeJsonError(res, 413, -32000, `Payload Too Large: Request body must not exceed ${max} bytes`, { connection: 'close' }, null);
+  if (!res.headersSent)
+    writeJsonError(
+      res,
+      413,
+      -32000,
+      `Payload Too Large: Request body must not exceed ${max} bytes`,
+      { connection: 'close' },
+      null,
+    );
   let left: number = LINGER.bytes;
   const done = (): void => {
     clearTimeout(timer);
@@ -227,7 +277,14 @@ export class InflightIds {
     const seen = new Set<string>();
     for (const [i, k] of keys.entries()) {
       if (this.ids.has(k) || seen.has(k)) {
-        jsonError(res, 400, -32600, `Invalid Request: a request with id ${JSON.stringify(ids[i])} is already in flight in this session; use a new id`, {}, ids[i]!);
+        jsonError(
+          res,
+          400,
+          -32600,
+          `Invalid Request: a request with id ${JSON.stringify(ids[i])} is already in flight in this session; use a new id`,
+          {},
+          ids[i]!,
+        );
         return false;
       }
       seen.add(k);

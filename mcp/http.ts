@@ -12,7 +12,16 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { installChildGuard } from './children.ts';
 import { answerNewerRevision } from './revisions.ts';
 import { MemoryEventStore, type EventStore } from './events.ts';
-import { bearerGuard, ClientGone, hostOriginGuard, InflightIds, isJsonType, jsonError, onClientError, readJsonBody } from './http-guard.ts';
+import {
+  bearerGuard,
+  ClientGone,
+  hostOriginGuard,
+  InflightIds,
+  isJsonType,
+  jsonError,
+  onClientError,
+  readJsonBody,
+} from './http-guard.ts';
 import { keepAlive, shutdownCalls } from './lifecycle.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
 
@@ -56,7 +65,13 @@ interface Session {
  * calls are aborted and still answered (`interrupted`) before their streams close.
  * @param announce receives the URL once listening.
  */
-export async function serveHttp(model: McpModel, options: McpServerOptions, settings: HttpSettings, signal: AbortSignal, announce: (url: string) => void): Promise<void> {
+export async function serveHttp(
+  model: McpModel,
+  options: McpServerOptions,
+  settings: HttpSettings,
+  signal: AbortSignal,
+  announce: (url: string) => void,
+): Promise<void> {
   const life = keepAlive(options.log);
   const children = installChildGuard(false);
   const serverOptions = { ...options, track: life.track };
@@ -73,7 +88,8 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
       if (await answerNewerRevision(req, res, settings.maxBodyBytes)) return; // a newer revision's probe: -32022, quietly
       if (settings.stateless) {
         // No session: no standalone GET stream to offer (it would hold a server open that never speaks) and nothing to DELETE.
-        if (req.method !== 'POST') return jsonError(res, 405, -32000, 'Method not allowed: stateless server, use POST', { allow: 'POST' });
+        if (req.method !== 'POST')
+          return jsonError(res, 405, -32000, 'Method not allowed: stateless server, use POST', { allow: 'POST' });
         const server = createServer(model, serverOptions);
         const transport = new StreamableHTTPServerTransport({ ...transportOptions, sessionIdGenerator: undefined });
         res.on('close', () => {
@@ -81,7 +97,10 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
           void server.close().catch(() => {});
         });
         await server.connect(transport);
-        const read = req.method === 'POST' && isJsonType(req.headers['content-type']) ? await readJsonBody(req, res, settings.maxBodyBytes) : { body: undefined };
+        const read =
+          req.method === 'POST' && isJsonType(req.headers['content-type'])
+            ? await readJsonBody(req, res, settings.maxBodyBytes)
+            : { body: undefined };
         if (!read) return;
         await transport.handleRequest(req, res, read.body);
         return;
@@ -109,16 +128,30 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
       }
       if (req.method !== 'POST') return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       if (sessions.size >= settings.maxSessions) {
-        return jsonError(res, 503, -32000, `Too many sessions (${settings.maxSessions}): close one (DELETE /mcp) or retry after idle sessions expire`, { 'retry-after': '30' });
+        return jsonError(
+          res,
+          503,
+          -32000,
+          `Too many sessions (${settings.maxSessions}): close one (DELETE /mcp) or retry after idle sessions expire`,
+          { 'retry-after': '30' },
+        );
       }
       const server = createServer(model, serverOptions);
       let session: Session | undefined;
       const transport = new StreamableHTTPServerTransport({
         ...transportOptions,
-        ...(settings.eventStore === false ? {} : { eventStore: (settings.eventStore ?? (() => new MemoryEventStore()))() }),
+        ...(settings.eventStore === false
+          ? {}
+          : { eventStore: (settings.eventStore ?? (() => new MemoryEventStore()))() }),
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          session = { transport, lastSeen: Date.now(), inflight: 0, ids: new InflightIds(), close: async () => void (await Promise.allSettled([transport.close(), server.close()])) };
+          session = {
+            transport,
+            lastSeen: Date.now(),
+            inflight: 0,
+            ids: new InflightIds(),
+            close: async () => void (await Promise.allSettled([transport.close(), server.close()])),
+          };
           sessions.set(id, session);
         },
         onsessionclosed: (id) => void sessions.delete(id),
@@ -127,7 +160,9 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await server.connect(transport);
-      const read = isJsonType(req.headers['content-type']) ? await readJsonBody(req, res, settings.maxBodyBytes) : { body: undefined };
+      const read = isJsonType(req.headers['content-type'])
+        ? await readJsonBody(req, res, settings.maxBodyBytes)
+        : { body: undefined };
       if (read) await transport.handleRequest(req, res, read.body);
       if (!session) {
         // not an initialize request: nothing to keep
@@ -176,15 +211,18 @@ export async function serveHttp(model: McpModel, options: McpServerOptions, sett
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   announce(`http://${shownHost}:${addr.port}/mcp`);
 
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [id, s] of sessions) {
-      if (s.inflight === 0 && now - s.lastSeen > settings.sessionIdleMs) {
-        sessions.delete(id);
-        void s.close();
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, s] of sessions) {
+        if (s.inflight === 0 && now - s.lastSeen > settings.sessionIdleMs) {
+          sessions.delete(id);
+          void s.close();
+        }
       }
-    }
-  }, Math.max(50, Math.min(settings.sessionIdleMs / 2, 60_000)));
+    },
+    Math.max(50, Math.min(settings.sessionIdleMs / 2, 60_000)),
+  );
   sweep.unref();
 
   await stopped;

@@ -90,7 +90,13 @@ export interface ServeOptions extends McpMountOptions {
   eventStore?: false | (() => EventStore);
 }
 
-const DEFAULTS = { addr: '127.0.0.1:8080', sessionIdleMs: 30 * 60_000, maxBodyBytes: 4 * 1024 * 1024, maxLineBytes: 10 * 1024 * 1024, maxSessions: 1000 } as const;
+const DEFAULTS = {
+  addr: '127.0.0.1:8080',
+  sessionIdleMs: 30 * 60_000,
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxLineBytes: 10 * 1024 * 1024,
+  maxSessions: 1000,
+} as const;
 
 /**
  * Serves a tree programmatically until stopped. Loads the SDK on call (under the stdio supervisor,
@@ -152,15 +158,36 @@ async function startServer(root: Command, settings: ServeSettings, signal: Abort
  * bare `npx` that must be found on PATH (case B27). `args` (e.g. persistent flags such as
  * `--store=/data/tasks.json`) go between the script and `mcp-server`.
  */
-export function clientConfig(name: string, entry: string = process.argv[1] ?? '', http?: { url: string; token?: string }, args: readonly string[] = []): Record<string, unknown> {
-  if (http) return { mcpServers: { [name]: { type: 'http', url: http.url, ...(http.token ? { headers: { Authorization: `Bearer ${http.token}` } } : {}) } } };
+export function clientConfig(
+  name: string,
+  entry: string = process.argv[1] ?? '',
+  http?: { url: string; token?: string },
+  args: readonly string[] = [],
+): Record<string, unknown> {
+  if (http)
+    return {
+      mcpServers: {
+        [name]: {
+          type: 'http',
+          url: http.url,
+          ...(http.token ? { headers: { Authorization: `Bearer ${http.token}` } } : {}),
+        },
+      },
+    };
   let script = entry;
   try {
     script = realpathSync(entry);
   } catch {
     /* keep as given */
   }
-  return { mcpServers: { [name]: { command: process.execPath, args: [...absoluteExecArgv(process.execArgv), script, ...args, 'mcp-server'] } } };
+  return {
+    mcpServers: {
+      [name]: {
+        command: process.execPath,
+        args: [...absoluteExecArgv(process.execArgv), script, ...args, 'mcp-server'],
+      },
+    },
+  };
 }
 
 /** Injected persistent flags that have no meaning for a server a client starts (or are refused by mcp-server). */
@@ -168,7 +195,9 @@ const NOT_CARRIED = new Set(['format', 'args-json', 'idempotency-key']);
 
 /** The ancestors' persistent flags given on this command line (those a started server should keep). */
 function givenPersistent(ctx: RunContext): Flag[] {
-  return [...flagsOf(ctx.command).values()].filter((f) => f.inherited && f.persistent && !NOT_CARRIED.has(f.name) && ctx.changed(f.name));
+  return [...flagsOf(ctx.command).values()].filter(
+    (f) => f.inherited && f.persistent && !NOT_CARRIED.has(f.name) && ctx.changed(f.name),
+  );
 }
 
 /**
@@ -176,7 +205,12 @@ function givenPersistent(ctx: RunContext): Flag[] {
  * serves store X to every call): see InvokeOptions.presets.
  */
 function presetFlags(ctx: RunContext): Map<string, { spec: FlagSpec; value: unknown; builtin: boolean }> {
-  return new Map(givenPersistent(ctx).map((f) => [f.name, { spec: f.spec, value: ctx.flags[camelCase(f.name)], builtin: f.builtin }]));
+  return new Map(
+    givenPersistent(ctx).map((f) => [
+      f.name,
+      { spec: f.spec, value: ctx.flags[camelCase(f.name)], builtin: f.builtin },
+    ]),
+  );
 }
 
 /**
@@ -198,7 +232,8 @@ function carriedFlags(ctx: RunContext): string[] {
         break;
       case 'stringSlice':
         // one word per item, quoted for pflag's CSV reading when it holds a comma or a quote
-        for (const item of v as string[]) out.push(`${flag}=${/[,"]/.test(item) ? `"${item.replace(/"/g, '""')}"` : item}`);
+        for (const item of v as string[])
+          out.push(`${flag}=${/[,"]/.test(item) ? `"${item.replace(/"/g, '""')}"` : item}`);
         break;
       case 'stringArray':
       case 'intSlice':
@@ -244,7 +279,7 @@ function absoluteExecArgv(argv: string[]): string[] {
 export function mountMcpServer(root: Command, options: McpMountOptions = {}): Command {
   const cmd = new Command({
     use: 'mcp-server',
-    short: 'Serve this program\'s commands as MCP tools (stdio or loopback HTTP)',
+    short: "Serve this program's commands as MCP tools (stdio or loopback HTTP)",
     long:
       'Serve every command as an MCP tool, with the declared prompts and resources, over stdio (default) or Streamable HTTP at /mcp.\n' +
       'HTTP binds loopback only unless --allow-non-loopback is given (then --token-file is required); Host and Origin are checked.\n' +
@@ -257,23 +292,48 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
     finishOnSigterm: true, // SIGTERM is the normal way to stop a server: shut down cleanly, exit 0
     flags: {
       transport: { type: 'string', choices: ['stdio', 'http'], default: 'stdio', usage: 'transport' },
-      addr: { type: 'string', default: DEFAULTS.addr, usage: 'HTTP address to bind (host:port; port 0 picks a free one)' },
-      'allow-non-loopback': { type: 'bool', usage: 'allow binding a non-loopback address (requires a bearer token: --token-file)' },
+      addr: {
+        type: 'string',
+        default: DEFAULTS.addr,
+        usage: 'HTTP address to bind (host:port; port 0 picks a free one)',
+      },
+      'allow-non-loopback': {
+        type: 'bool',
+        usage: 'allow binding a non-loopback address (requires a bearer token: --token-file)',
+      },
       stateless: { type: 'bool', usage: 'HTTP without sessions (for several replicas behind a load balancer)' },
       'session-idle': { type: 'duration', default: '30m', usage: 'HTTP: close sessions idle this long' },
       'max-body': { type: 'int', default: DEFAULTS.maxBodyBytes, usage: 'HTTP: largest request body in bytes' },
-      'max-line': { type: 'int', default: DEFAULTS.maxLineBytes, usage: 'stdio: largest message (one line) in bytes; a longer one is skipped and answered with a JSON-RPC error' },
-      'max-sessions': { type: 'int', default: DEFAULTS.maxSessions, usage: 'HTTP: most sessions kept at once (a new one beyond it gets 503)' },
-      'token-file': { type: 'string', usage: `HTTP: file holding the bearer token clients must send (else $${TOKEN_ENV}); required for a non-loopback --addr` },
-      'allowed-host': { type: 'stringArray', usage: 'HTTP: another host name accepted in Host/Origin (repeatable; e.g. the name a proxy uses)' },
+      'max-line': {
+        type: 'int',
+        default: DEFAULTS.maxLineBytes,
+        usage: 'stdio: largest message (one line) in bytes; a longer one is skipped and answered with a JSON-RPC error',
+      },
+      'max-sessions': {
+        type: 'int',
+        default: DEFAULTS.maxSessions,
+        usage: 'HTTP: most sessions kept at once (a new one beyond it gets 503)',
+      },
+      'token-file': {
+        type: 'string',
+        usage: `HTTP: file holding the bearer token clients must send (else $${TOKEN_ENV}); required for a non-loopback --addr`,
+      },
+      'allowed-host': {
+        type: 'stringArray',
+        usage: 'HTTP: another host name accepted in Host/Origin (repeatable; e.g. the name a proxy uses)',
+      },
       'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
     },
     run: async (ctx) => {
       if (ctx.idempotencyKeyGiven) {
-        throw validationError('--idempotency-key makes no sense for mcp-server: a server is not a call that can be retried', 'invalid_flag_for_command', {
-          context: { flag: ctx.flagLabel('idempotency-key'), command: ctx.command.commandPath() },
-          fix: 'Drop --idempotency-key; a client gives idempotency_key per tool call instead.',
-        });
+        throw validationError(
+          '--idempotency-key makes no sense for mcp-server: a server is not a call that can be retried',
+          'invalid_flag_for_command',
+          {
+            context: { flag: ctx.flagLabel('idempotency-key'), command: ctx.command.commandPath() },
+            fix: 'Drop --idempotency-key; a client gives idempotency_key per tool call instead.',
+          },
+        );
       }
       const settings: ServeSettings = {
         transport: ctx.flags.transport as 'stdio' | 'http',
@@ -305,10 +365,14 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         let http: { url: string; token?: string } | undefined;
         if (settings.transport === 'http') {
           if (where.port === 0) {
-            throw validationError(`--print-config needs the port the server will listen on; --addr ${settings.addr} picks a free one at start, which no client could find`, 'invalid_address', {
-              context: { flag: '--addr', value: settings.addr },
-              fix: 'Pass a fixed port, e.g. --addr 127.0.0.1:8080, and start the server with the same --addr.',
-            });
+            throw validationError(
+              `--print-config needs the port the server will listen on; --addr ${settings.addr} picks a free one at start, which no client could find`,
+              'invalid_address',
+              {
+                context: { flag: '--addr', value: settings.addr },
+                fix: 'Pass a fixed port, e.g. --addr 127.0.0.1:8080, and start the server with the same --addr.',
+              },
+            );
           }
           // the client connects to a running server: print its URL (start it separately)
           http = { url: `http://${String(settings.addr).replace(/^:/, '127.0.0.1:')}/mcp`, token: settings.token };
@@ -319,7 +383,8 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       await startServer(root, settings, ctx.signal);
       // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)
       const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : undefined;
-      if (reason instanceof AxError && reason.kind === 'interrupted' && reason.context?.signal === 'SIGINT') throw reason;
+      if (reason instanceof AxError && reason.kind === 'interrupted' && reason.context?.signal === 'SIGINT')
+        throw reason;
       return undefined;
     },
   });

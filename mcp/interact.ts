@@ -7,7 +7,14 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CreateMessageResultSchema, ElicitResultSchema, ErrorCode, McpError, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ErrorCode,
+  McpError,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AxError } from '../lib/contract/errors.ts';
 import type { Interaction, SampleRequest, SampleResult } from '../lib/tree/interaction.ts';
 
@@ -26,13 +33,24 @@ function askError(what: 'elicitation' | 'sampling', e: unknown, signal: AbortSig
   if (signal.aborted) return e;
   const m = e instanceof McpError ? e : undefined;
   if (m?.code === ErrorCode.RequestTimeout) {
-    return new AxError('timeout', `the client did not answer the ${what} request within ${ASK_TIMEOUT_MS / 60_000} minutes`, {
-      fix: 'Call the tool again when the user is there to answer.',
-    });
+    return new AxError(
+      'timeout',
+      `the client did not answer the ${what} request within ${ASK_TIMEOUT_MS / 60_000} minutes`,
+      {
+        fix: 'Call the tool again when the user is there to answer.',
+      },
+    );
   }
-  if (m?.code === ErrorCode.ConnectionClosed) return new AxError('interrupted', `the client went away while the ${what} request was open`, { fix: 'Call the tool again.' });
+  if (m?.code === ErrorCode.ConnectionClosed)
+    return new AxError('interrupted', `the client went away while the ${what} request was open`, {
+      fix: 'Call the tool again.',
+    });
   if (what === 'sampling' && m?.code === ErrorCode.MethodNotFound) {
-    return new AxError('sampling_unavailable', 'the client declared sampling but does not answer sampling/createMessage', { fix: 'Use a client whose sampling works, or a command that does not sample.' });
+    return new AxError(
+      'sampling_unavailable',
+      'the client declared sampling but does not answer sampling/createMessage',
+      { fix: 'Use a client whose sampling works, or a command that does not sample.' },
+    );
   }
   const message = e instanceof Error ? e.message.replace(/^MCP error -?\d+: /, '') : String(e);
   return new AxError('declined', `the client refused the ${what} request: ${message}`, {
@@ -42,14 +60,24 @@ function askError(what: 'elicitation' | 'sampling', e: unknown, signal: AbortSig
 }
 
 /** The {@link Interaction} for one `tools/call`, from what the client declared. */
-export function interactionFor(server: Server, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Interaction {
+export function interactionFor(
+  server: Server,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+): Interaction {
   const caps = server.getClientCapabilities() as Record<string, unknown> | undefined;
   const out: Interaction = {};
   if (formCapable(caps)) {
     out.elicit = async (message, schema, signal) => {
       try {
-        const r = await extra.sendRequest({ method: 'elicitation/create', params: { message, requestedSchema: schema as never } }, ElicitResultSchema, { signal, timeout: ASK_TIMEOUT_MS });
-        return { action: r.action, ...(r.content ? { content: r.content as Record<string, string | number | boolean | string[]> } : {}) };
+        const r = await extra.sendRequest(
+          { method: 'elicitation/create', params: { message, requestedSchema: schema as never } },
+          ElicitResultSchema,
+          { signal, timeout: ASK_TIMEOUT_MS },
+        );
+        return {
+          action: r.action,
+          ...(r.content ? { content: r.content as Record<string, string | number | boolean | string[]> } : {}),
+        };
       } catch (e) {
         throw askError('elicitation', e, signal);
       }
@@ -57,7 +85,8 @@ export function interactionFor(server: Server, extra: RequestHandlerExtra<Server
   }
   if (caps?.sampling) {
     out.sample = async (req: SampleRequest, signal): Promise<SampleResult> => {
-      const messages = typeof req.messages === 'string' ? [{ role: 'user' as const, text: req.messages }] : req.messages;
+      const messages =
+        typeof req.messages === 'string' ? [{ role: 'user' as const, text: req.messages }] : req.messages;
       const params = {
         messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
         maxTokens: req.maxTokens!,
@@ -67,9 +96,14 @@ export function interactionFor(server: Server, extra: RequestHandlerExtra<Server
         ...(req.modelPreferences ? { modelPreferences: req.modelPreferences } : {}),
       };
       try {
-        const r = await extra.sendRequest({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, { signal, timeout: ASK_TIMEOUT_MS });
+        const r = await extra.sendRequest({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, {
+          signal,
+          timeout: ASK_TIMEOUT_MS,
+        });
         const parts = Array.isArray(r.content) ? r.content : [r.content];
-        const text = parts.map((p) => (p && (p as { type?: string }).type === 'text' ? (p as { text: string }).text : '')).join('');
+        const text = parts
+          .map((p) => (p && (p as { type?: string }).type === 'text' ? (p as { text: string }).text : ''))
+          .join('');
         return { text, model: r.model, role: r.role, ...(r.stopReason ? { stopReason: r.stopReason } : {}) };
       } catch (e) {
         throw askError('sampling', e, signal);

@@ -32,7 +32,10 @@ const isId = (v: unknown): v is Id => typeof v === 'string' || (typeof v === 'nu
  * `"jsonrpc"` and `"method"` (string values) may precede `"id"`. Undefined when it cannot be told.
  */
 export function sniffId(head: string): Id | undefined {
-  const m = /^\s*\{\s*(?:"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*"id"\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*")\s*[,}]/.exec(head);
+  const m =
+    /^\s*\{\s*(?:"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*"id"\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*")\s*[,}]/.exec(
+      head,
+    );
   if (!m) return undefined;
   try {
     return JSON.parse(m[1]!) as Id;
@@ -49,9 +52,14 @@ export function messageProblem(m: unknown): string | null {
   if ('method' in m) {
     if (typeof m.method !== 'string') return '"method" must be a string';
     if ('params' in m && !isObj(m.params)) return '"params" must be an object';
-  } else if (!('result' in m) && !('error' in m)) return 'a message needs "method" (request, notification) or "result"/"error" (response)';
+  } else if (!('result' in m) && !('error' in m))
+    return 'a message needs "method" (request, notification) or "result"/"error" (response)';
   const r = JSONRPCMessageSchema.safeParse(m);
-  if (!r.success) return r.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ').replace(/\s+/g, ' ');
+  if (!r.success)
+    return r.error.issues
+      .map((i) => `${i.path.join('.') || 'message'}: ${i.message}`)
+      .join('; ')
+      .replace(/\s+/g, ' ');
   return null;
 }
 
@@ -84,7 +92,8 @@ export class JsonLineTransport implements Transport {
   /** Requests received and not yet answered, by id (a list: a client may reuse an id), with their releases. */
   private readonly open = new Map<Id, (() => void)[]>();
   private readonly max: number;
-  private readonly onData = (chunk: Buffer | string) => this.append(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  private readonly onData = (chunk: Buffer | string) =>
+    this.append(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   private readonly onError = (e: Error) => this.onerror?.(e);
 
   /**
@@ -179,7 +188,8 @@ export class JsonLineTransport implements Transport {
   /** Adds a piece of the current line; `ends` when a newline followed it. */
   private take(piece: Buffer, ends: boolean): void {
     if (this.skipping) {
-      if (this.skipping.length < ID_SNIFF_BYTES) this.skipping = Buffer.concat([this.skipping, piece.subarray(0, ID_SNIFF_BYTES - this.skipping.length)]);
+      if (this.skipping.length < ID_SNIFF_BYTES)
+        this.skipping = Buffer.concat([this.skipping, piece.subarray(0, ID_SNIFF_BYTES - this.skipping.length)]);
       if (ends) this.oversized();
       return;
     }
@@ -205,7 +215,11 @@ export class JsonLineTransport implements Transport {
   private oversized(): void {
     const id = sniffId(this.skipping!.toString('utf8'));
     this.skipping = undefined;
-    this.reply(id ?? null, -32600, `Invalid Request: the message is longer than ${this.max} bytes (the server's line limit); it was skipped`);
+    this.reply(
+      id ?? null,
+      -32600,
+      `Invalid Request: the message is longer than ${this.max} bytes (the server's line limit); it was skipped`,
+    );
   }
 
   private line(text: string): void {

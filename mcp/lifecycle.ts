@@ -52,8 +52,10 @@ export function keepAlive(log: (line: string) => void = (l) => process.stderr.wr
   }
   const live = new Set<Live>();
   const timers = new Set<NodeJS.Timeout>();
-  const onRejection = (reason: unknown) => log(`mcp-server: unhandled rejection (ignored, server continues): ${describeThrown(reason)}`);
-  const onException = (err: unknown) => log(`mcp-server: uncaught exception (ignored, server continues): ${describeThrown(err)}`);
+  const onRejection = (reason: unknown) =>
+    log(`mcp-server: unhandled rejection (ignored, server continues): ${describeThrown(reason)}`);
+  const onException = (err: unknown) =>
+    log(`mcp-server: uncaught exception (ignored, server continues): ${describeThrown(err)}`);
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
   const enter = (entry: Live) => {

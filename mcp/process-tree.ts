@@ -40,7 +40,12 @@ export interface ProcessTable {
  * @param table the look to use (see {@link ProcessTable}); default a fresh one
  * @returns the processes signalled, for a later call's `known`
  */
-export function signalTree(root: number | undefined, signal: NodeJS.Signals | 0, known: readonly TreeMember[] = [], table: ProcessTable = {}): TreeMember[] {
+export function signalTree(
+  root: number | undefined,
+  signal: NodeJS.Signals | 0,
+  known: readonly TreeMember[] = [],
+  table: ProcessTable = {},
+): TreeMember[] {
   if (typeof process.getBuiltinModule !== 'function') return []; // Node < 20.16: the child alone is signalled
   if (!table.kids || !table.starts) {
     const kids = new Map<number, number[]>();
@@ -74,7 +79,13 @@ export function signalTree(root: number | undefined, signal: NodeJS.Signals | 0,
     }
     if (!proc) {
       try {
-        const ps = process.getBuiltinModule('node:child_process').execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 });
+        const ps = process
+          .getBuiltinModule('node:child_process')
+          .execFileSync('ps', ['-A', '-o', 'pid=,ppid='], {
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'ignore'],
+            timeout: 2000,
+          });
         for (const line of ps.split('\n')) {
           const [pid, ppid] = line.trim().split(/\s+/).map(Number);
           if (!pid || !Number.isSafeInteger(pid) || ppid === undefined) continue;

@@ -20,10 +20,14 @@ export function rpcError(code: number, message: string, data?: unknown): Error &
 
 /** The probe's answer (stdio, or HTTP once a request reaches a server): -32022 with the supported revisions. */
 export function discoverError(requested?: string): Error & { code: number; data?: unknown } {
-  return rpcError(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version${requested ? ` ${requested}` : ''}: this server speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}; send initialize`, {
-    supported: [...SUPPORTED_PROTOCOL_VERSIONS],
-    ...(requested ? { requested } : {}),
-  });
+  return rpcError(
+    UNSUPPORTED_PROTOCOL_VERSION,
+    `Unsupported protocol version${requested ? ` ${requested}` : ''}: this server speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}; send initialize`,
+    {
+      supported: [...SUPPORTED_PROTOCOL_VERSIONS],
+      ...(requested ? { requested } : {}),
+    },
+  );
 }
 
 /**
@@ -32,9 +36,14 @@ export function discoverError(requested?: string): Error & { code: number; data?
  * instead of by the SDK (which answers with id null and reports it as an error on stderr).
  * @returns whether the request was answered.
  */
-export async function answerNewerRevision(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<boolean> {
+export async function answerNewerRevision(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBodyBytes: number,
+): Promise<boolean> {
   const requested = req.headers['mcp-protocol-version'];
-  if (req.method !== 'POST' || typeof requested !== 'string' || SUPPORTED_PROTOCOL_VERSIONS.includes(requested)) return false;
+  if (req.method !== 'POST' || typeof requested !== 'string' || SUPPORTED_PROTOCOL_VERSIONS.includes(requested))
+    return false;
   const raw = await readBoundedBody(req, res, maxBodyBytes);
   if (raw === undefined) return true; // 413, answered
   const body = raw.toString('utf8');
@@ -56,4 +65,5 @@ export async function answerNewerRevision(req: IncomingMessage, res: ServerRespo
 }
 
 /** Errors the transport reports after it has already answered the client (a client's mistake, not the server's): not logged by default. */
-export const CLIENT_ERROR = /^(Bad Request|Not Acceptable|Unsupported Media Type|Parse error|Invalid Request|Payload Too Large|Method not allowed|Conflict|Session not found|Invalid event ID)/;
+export const CLIENT_ERROR =
+  /^(Bad Request|Not Acceptable|Unsupported Media Type|Parse error|Invalid Request|Payload Too Large|Method not allowed|Conflict|Session not found|Invalid event ID)/;

@@ -9,7 +9,15 @@ import { checkStartup, isWildcard, type ServeSettings } from './startup.ts';
 
 import { exclusionWarnings } from '../lib/schema/walk.ts';
 
-export { checkStartup, isLoopback, isWildcard, loopbackSpelling, MAX_INSTRUCTIONS_BYTES, parseAddr, type ServeSettings } from './startup.ts';
+export {
+  checkStartup,
+  isLoopback,
+  isWildcard,
+  loopbackSpelling,
+  MAX_INSTRUCTIONS_BYTES,
+  parseAddr,
+  type ServeSettings,
+} from './startup.ts';
 
 /**
  * Runs the server until it is stopped (stdin EOF or SIGTERM for stdio; SIGINT/SIGTERM or `signal`
@@ -34,30 +42,71 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   const { where, model } = checked;
   // once: not again in a supervised server process (the supervisor has printed them)
   if (wire?.parentPid === undefined) for (const line of exclusionWarnings(root)) log(line);
-  const options = { name: s.name, version: s.version, instructions: s.instructions, env: s.env, log: s.log, presets: s.presets, dryRun: s.dryRun, idempotencyStore: s.idempotencyStore, idempotencyTtlMs: s.idempotencyTtlMs };
+  const options = {
+    name: s.name,
+    version: s.version,
+    instructions: s.instructions,
+    env: s.env,
+    log: s.log,
+    presets: s.presets,
+    dryRun: s.dryRun,
+    idempotencyStore: s.idempotencyStore,
+    idempotencyTtlMs: s.idempotencyTtlMs,
+  };
   if (supervision) {
     const { canSupervise, superviseStdio } = supervision;
     const { serveStdio } = await import('./stdio.ts');
-    if (wire) return serveStdio(model, options, signal, { input: wire.input, output: wire.output, maxLineBytes: s.maxLineBytes, parentPid: wire.parentPid });
+    if (wire)
+      return serveStdio(model, options, signal, {
+        input: wire.input,
+        output: wire.output,
+        maxLineBytes: s.maxLineBytes,
+        parentPid: wire.parentPid,
+      });
     if (s.isolate !== false && canSupervise()) return superviseStdio(signal);
     return serveStdio(model, options, signal, { input: process.stdin, maxLineBytes: s.maxLineBytes });
   }
   // express and its body parsers load only for HTTP (in the bundle, a chunk of their own)
   const { serveHttp } = await import('./http.ts');
   // a wildcard bind address (0.0.0.0, ::) is never a name a legitimate client sends in Host
-  const allowedHosts = ['localhost', '127.0.0.1', '::1', ...(isWildcard(where.host) ? [] : [where.host]), ...(s.allowedHosts ?? [])];
+  const allowedHosts = [
+    'localhost',
+    '127.0.0.1',
+    '::1',
+    ...(isWildcard(where.host) ? [] : [where.host]),
+    ...(s.allowedHosts ?? []),
+  ];
   try {
     await serveHttp(
       model,
       options,
-      { host: where.host, port: where.port, stateless: s.stateless, sessionIdleMs: s.sessionIdleMs, maxBodyBytes: s.maxBodyBytes, maxSessions: s.maxSessions ?? 1000, allowedHosts, eventStore: s.eventStore, token: s.token },
+      {
+        host: where.host,
+        port: where.port,
+        stateless: s.stateless,
+        sessionIdleMs: s.sessionIdleMs,
+        maxBodyBytes: s.maxBodyBytes,
+        maxSessions: s.maxSessions ?? 1000,
+        allowedHosts,
+        eventStore: s.eventStore,
+        token: s.token,
+      },
       signal,
       (url) => (s.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: listening on ${url}`),
     );
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      throw new AxError('network_error', `cannot listen on ${s.addr}: ${(e as Error).message}`, { fix: 'Choose another --addr (port 0 picks a free one).', context: { code } });
+    if (
+      code === 'EADDRINUSE' ||
+      code === 'EACCES' ||
+      code === 'EADDRNOTAVAIL' ||
+      code === 'ENOTFOUND' ||
+      code === 'EAI_AGAIN'
+    ) {
+      throw new AxError('network_error', `cannot listen on ${s.addr}: ${(e as Error).message}`, {
+        fix: 'Choose another --addr (port 0 picks a free one).',
+        context: { code },
+      });
     }
     throw e;
   }

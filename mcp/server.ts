@@ -32,7 +32,16 @@ import type { IdempotencyStore } from '../lib/run/idempotency.ts';
 import { invokeCommand, type InvokeOptions, type InvokeResult } from '../lib/run/invoke.ts';
 import { CallSignal } from '../lib/run/call-signal.ts';
 import type { Abortable } from './lifecycle.ts';
-import { declarations, promptListEntry, resourceListEntry, toolDef, toolRefs, toolWrapping, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
+import {
+  declarations,
+  promptListEntry,
+  resourceListEntry,
+  toolDef,
+  toolRefs,
+  toolWrapping,
+  type ToolDef,
+  type ToolRef,
+} from '../lib/schema/walk.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import { callScope } from './children.ts';
 import { attachmentItem, bytesItem, promptMessages, resourceContents } from './content.ts';
@@ -95,7 +104,10 @@ const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', '
 
 /** A zod issue list as one line: `params.name: Invalid input: expected string, received number`. */
 export function issuesLine(issues: { path: PropertyKey[]; message: string }[]): string {
-  return issues.map((i) => `${i.path.map(String).join('.') || 'request'}: ${i.message}`).join('; ').replace(/\s+/g, ' ');
+  return issues
+    .map((i) => `${i.path.map(String).join('.') || 'request'}: ${i.message}`)
+    .join('; ')
+    .replace(/\s+/g, ' ');
 }
 
 type RequestSchema = Parameters<Server['setRequestHandler']>[0];
@@ -125,7 +137,13 @@ class AxServer extends Server {
         return inner(request, extra);
       } catch (e) {
         const issues = (e as { issues?: unknown } | null)?.issues;
-        if (Array.isArray(issues)) return Promise.reject(new McpError(ErrorCode.InvalidParams, `Invalid params for ${String(method)}: ${issuesLine(issues as { path: PropertyKey[]; message: string }[])}`));
+        if (Array.isArray(issues))
+          return Promise.reject(
+            new McpError(
+              ErrorCode.InvalidParams,
+              `Invalid params for ${String(method)}: ${issuesLine(issues as { path: PropertyKey[]; message: string }[])}`,
+            ),
+          );
         throw e;
       }
     });
@@ -160,7 +178,13 @@ export interface CallExtra {
 }
 
 /** Runs one tools/call and shapes its result (SPEC §8; cases B08, B13). Never throws for command failures. */
-export async function callTool(model: McpModel, options: McpServerOptions, name: string, args: unknown, extra: CallExtra): Promise<CallToolResult> {
+export async function callTool(
+  model: McpModel,
+  options: McpServerOptions,
+  name: string,
+  args: unknown,
+  extra: CallExtra,
+): Promise<CallToolResult> {
   const ref = model.byName.get(name);
   if (!ref) throw unknownTool(model, name);
   const def = defOf(model, ref);
@@ -171,10 +195,14 @@ export async function callTool(model: McpModel, options: McpServerOptions, name:
     if (options.dryRun) {
       // a preview server: the client cannot turn the dry run off
       if (!injectedInForce(ref.command, 'dry-run')) {
-        throw validationError(`${name} cannot run as a dry run (its own dry_run flag replaces the standard one), and this server only previews`, 'dry_run_unavailable', {
-          context: { tool: name },
-          fix: 'Ask the user to run the server without --dry-run to call this tool.',
-        });
+        throw validationError(
+          `${name} cannot run as a dry run (its own dry_run flag replaces the standard one), and this server only previews`,
+          'dry_run_unavailable',
+          {
+            context: { tool: name },
+            fix: 'Ask the user to run the server without --dry-run to call this tool.',
+          },
+        );
       }
       values = { ...values, dry_run: true };
     }
@@ -182,7 +210,14 @@ export async function callTool(model: McpModel, options: McpServerOptions, name:
     const err = toAxError(e);
     const env = options.env ?? process.env;
     const trace = startTrace(env, extra.trace);
-    void endSpan(trace, env, () => ({ name: ref.command.commandPath(), program: model.root.name, version: options.version, exitCode: err.exitCode, errorKind: err.kind, tool: name }));
+    void endSpan(trace, env, () => ({
+      name: ref.command.commandPath(),
+      program: model.root.name,
+      version: options.version,
+      exitCode: err.exitCode,
+      errorKind: err.kind,
+      tool: name,
+    }));
     const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorEnvelope(err, meta)) }] };
   }
@@ -199,7 +234,15 @@ export async function callTool(model: McpModel, options: McpServerOptions, name:
 }
 
 /** The in-process run of one call (inside the call's scope, so its children and stdin are the call's). */
-function invokeCall(model: McpModel, ref: ToolRef, values: Record<string, unknown>, call: CallSignal, extra: CallExtra, options: McpServerOptions, name: string): Promise<InvokeResult> {
+function invokeCall(
+  model: McpModel,
+  ref: ToolRef,
+  values: Record<string, unknown>,
+  call: CallSignal,
+  extra: CallExtra,
+  options: McpServerOptions,
+  name: string,
+): Promise<InvokeResult> {
   return invokeCommand(model.root, ref.command, values, {
     signal: call,
     onProgress: extra.progress,
@@ -226,7 +269,9 @@ function toolResult(ref: ToolRef, name: string, r: InvokeResult): CallToolResult
   const attached = r.attachments?.length ? r.attachments.map(attachmentItem) : undefined;
   if (output?.kind === 'opaque' && r.payload instanceof Uint8Array) {
     // bytes: the item itself is the result (there is no text to give); attachments follow
-    return { content: [bytesItem(r.payload, output.mediaType, name), ...(attached ?? [])] as CallToolResult['content'] };
+    return {
+      content: [bytesItem(r.payload, output.mediaType, name), ...(attached ?? [])] as CallToolResult['content'],
+    };
   }
   const text = { type: 'text' as const, text: r.stdout };
   const result: CallToolResult = { content: (attached ? [text, ...attached] : [text]) as CallToolResult['content'] };
@@ -286,23 +331,36 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
       ref.type === 'ref/prompt'
         ? model.prompts.find((p) => p.decl.name === ref.name)
         : model.resources.find((r) => r.decl.uriTemplate === ref.uri || r.decl.uri === ref.uri);
-    if (!owner) throw new McpError(ErrorCode.InvalidParams, `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.type === 'ref/prompt' ? ref.name : ref.uri}`);
+    if (!owner)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.type === 'ref/prompt' ? ref.name : ref.uri}`,
+      );
     const arg = request.params.argument;
     const known =
       'template' in owner.decl
         ? (owner.decl.arguments ?? []).some((a) => a.name === arg.name)
         : new RegExp(`\\{${arg.name.replace(/[^A-Za-z0-9_]/g, '')}\\}`).test(owner.decl.uriTemplate ?? '');
-    if (!known) throw new McpError(ErrorCode.InvalidParams, `${ref.type === 'ref/prompt' ? `Prompt ${ref.name}` : `Resource template ${ref.uri}`} has no argument ${JSON.stringify(arg.name)}`);
+    if (!known)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${ref.type === 'ref/prompt' ? `Prompt ${ref.name}` : `Resource template ${ref.uri}`} has no argument ${JSON.stringify(arg.name)}`,
+      );
     let values: string[];
     try {
       values = (await completeValue(owner.command, arg.name, arg.value)).map((c) => c.value);
     } catch (e) {
-      throw new McpError(ErrorCode.InternalError, `completion of ${arg.name} failed: ${(e as Error)?.message ?? String(e)}`);
+      throw new McpError(
+        ErrorCode.InternalError,
+        `completion of ${arg.name} failed: ${(e as Error)?.message ?? String(e)}`,
+      );
     }
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (model.toolList ??= model.refs.map((r) => defOf(model, r))) as never }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (model.toolList ??= model.refs.map((r) => defOf(model, r))) as never,
+  }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const token = request.params._meta?.progressToken;
@@ -311,20 +369,38 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
         ? undefined
         : (done: number, total?: number, message?: string) => {
             void extra
-              .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
+              .sendNotification({
+                method: 'notifications/progress',
+                params: {
+                  progressToken: token,
+                  progress: done,
+                  ...(total !== undefined ? { total } : {}),
+                  ...(message ? { message } : {}),
+                },
+              })
               .catch(() => {});
           };
     const log = (level: NotificationLevel, data: unknown) => {
       if (LOG_LEVELS.indexOf(level) < minLevel) return;
-      void extra.sendNotification({ method: 'notifications/message', params: { level, logger: request.params.name, data } }).catch(() => {});
+      void extra
+        .sendNotification({ method: 'notifications/message', params: { level, logger: request.params.name, data } })
+        .catch(() => {});
     };
     const meta = request.params._meta as Record<string, unknown> | undefined;
     const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
     const trace = { traceparent: str(meta?.traceparent), tracestate: str(meta?.tracestate) };
-    return callTool(model, options, request.params.name, request.params.arguments, { signal: extra.signal, progress, log, trace, interaction: interactionFor(server, extra) });
+    return callTool(model, options, request.params.name, request.params.arguments, {
+      signal: extra.signal,
+      progress,
+      log,
+      trace,
+      interaction: interactionFor(server, extra),
+    });
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: model.prompts.map((p) => promptListEntry(p.decl)) as never }));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: model.prompts.map((p) => promptListEntry(p.decl)) as never,
+  }));
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const found = model.prompts.find((p) => p.decl.name === request.params.name);
@@ -332,14 +408,27 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
     const decl = found.decl;
     const given = request.params.arguments ?? {};
     const declared = (decl.arguments ?? []).map((a) => a.name);
-    for (const k of Object.keys(given)) if (!declared.includes(k)) throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} has no argument ${JSON.stringify(k)} (declared: ${declared.join(', ') || 'none'})`);
+    for (const k of Object.keys(given))
+      if (!declared.includes(k))
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Prompt ${decl.name} has no argument ${JSON.stringify(k)} (declared: ${declared.join(', ') || 'none'})`,
+        );
     // own properties only: an argument named `constructor` or `toString` is a plain name
-    for (const a of decl.arguments ?? []) if (a.required && (!Object.hasOwn(given, a.name) || given[a.name] === undefined || given[a.name] === null)) throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} needs the argument ${JSON.stringify(a.name)}`);
-    const messages = promptMessages(decl, given, model.resources.map((r) => r.decl));
+    for (const a of decl.arguments ?? [])
+      if (a.required && (!Object.hasOwn(given, a.name) || given[a.name] === undefined || given[a.name] === null))
+        throw new McpError(ErrorCode.InvalidParams, `Prompt ${decl.name} needs the argument ${JSON.stringify(a.name)}`);
+    const messages = promptMessages(
+      decl,
+      given,
+      model.resources.map((r) => r.decl),
+    );
     return { ...(decl.description ? { description: decl.description } : {}), messages: messages as never };
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: model.resources.filter((r) => r.decl.uri).map((r) => resourceListEntry(r.decl)) as never }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: model.resources.filter((r) => r.decl.uri).map((r) => resourceListEntry(r.decl)) as never,
+  }));
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: model.resources.filter((r) => r.decl.uriTemplate).map((r) => resourceListEntry(r.decl)) as never,
@@ -349,10 +438,17 @@ export function createServer(model: McpModel, options: McpServerOptions): Server
     const uri = request.params.uri;
     let rc;
     try {
-      rc = readDeclared(model.resources.map((r) => r.decl), uri);
+      rc = readDeclared(
+        model.resources.map((r) => r.decl),
+        uri,
+      );
     } catch {
       // a malformed percent-escape in a variable: the client's fault, not an internal error
-      throw new McpError(ErrorCode.InvalidParams, `Malformed URI ${JSON.stringify(uri)}: a percent-escape is not valid UTF-8 or not two hex digits`, { uri });
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Malformed URI ${JSON.stringify(uri)}: a percent-escape is not valid UTF-8 or not two hex digits`,
+        { uri },
+      );
     }
     if (rc) return { contents: [resourceContents(rc) as never] };
     throw new McpError(-32002, `Resource not found: ${uri}`, { uri });

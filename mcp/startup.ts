@@ -64,10 +64,14 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 /** Parses `host:port` (`[::1]:8080`, `:8080` → 127.0.0.1). @throws AxError validation_error (exit 2). */
 export function parseAddr(addr: string): { host: string; port: number } {
   const bad = () =>
-    validationError(`cannot parse --addr ${JSON.stringify(addr)}: expected host:port such as 127.0.0.1:8080 or [::1]:8080`, 'invalid_address', {
-      context: { flag: '--addr', value: addr },
-      fix: 'Pass --addr 127.0.0.1:<port>.',
-    });
+    validationError(
+      `cannot parse --addr ${JSON.stringify(addr)}: expected host:port such as 127.0.0.1:8080 or [::1]:8080`,
+      'invalid_address',
+      {
+        context: { flag: '--addr', value: addr },
+        fix: 'Pass --addr 127.0.0.1:<port>.',
+      },
+    );
   const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]*)):(\d{1,5})$/.exec(addr.trim());
   if (!m) throw bad();
   const host = (m[1] ?? m[2] ?? '') || '127.0.0.1';
@@ -102,7 +106,8 @@ export function loopbackSpelling(host: string): string | undefined {
   if (!isLoopback(h) && /^(?:0x[0-9a-f]+|\d+)(?:\.(?:0x[0-9a-f]+|\d+)){0,3}$/.test(h)) {
     const parts = h.split('.').map((p) => Number(p));
     const first = parts.length === 1 ? Math.floor(parts[0]! / 2 ** 24) : parts[0];
-    if (first === 127) return `${host} is a short or numeric spelling of a 127.x.x.x loopback address; bind it as four decimal parts, such as 127.0.0.1`;
+    if (first === 127)
+      return `${host} is a short or numeric spelling of a 127.x.x.x loopback address; bind it as four decimal parts, such as 127.0.0.1`;
   }
   return undefined;
 }
@@ -115,37 +120,74 @@ export function loopbackSpelling(host: string): string | undefined {
  */
 export function checkStartup(root: Command, s: ServeSettings): { host: string; port: number } {
   if (isPlaceholderVersion(s.version)) {
-    throw validationError(`refusing to serve with the placeholder version ${JSON.stringify(s.version)}`, 'placeholder_version', {
-      fix: 'Give the program a real version (package.json "version", or the version option of mountMcpServer).',
-    });
+    throw validationError(
+      `refusing to serve with the placeholder version ${JSON.stringify(s.version)}`,
+      'placeholder_version',
+      {
+        fix: 'Give the program a real version (package.json "version", or the version option of mountMcpServer).',
+      },
+    );
   }
   if (s.instructions !== undefined) {
     const wf = (s.instructions as string & { isWellFormed(): boolean }).isWellFormed();
     const bytes = Buffer.byteLength(s.instructions, 'utf8');
     if (!wf || bytes > MAX_INSTRUCTIONS_BYTES) {
-      throw validationError(wf ? `instructions are ${bytes} bytes; at most ${MAX_INSTRUCTIONS_BYTES} are allowed` : 'instructions are not valid UTF-8', 'invalid_instructions', {
-        fix: `Shorten the instructions to at most ${MAX_INSTRUCTIONS_BYTES} bytes of valid UTF-8.`,
-      });
+      throw validationError(
+        wf
+          ? `instructions are ${bytes} bytes; at most ${MAX_INSTRUCTIONS_BYTES} are allowed`
+          : 'instructions are not valid UTF-8',
+        'invalid_instructions',
+        {
+          fix: `Shorten the instructions to at most ${MAX_INSTRUCTIONS_BYTES} bytes of valid UTF-8.`,
+        },
+      );
     }
   }
   if (!Number.isSafeInteger(s.maxBodyBytes) || s.maxBodyBytes < 1) {
-    throw validationError(`--max-body must be a positive number of bytes, got ${s.maxBodyBytes}`, 'invalid_flag_value', { context: { flag: '--max-body' }, fix: 'Pass --max-body 4194304 (4 MiB, the default) or another positive size.' });
+    throw validationError(
+      `--max-body must be a positive number of bytes, got ${s.maxBodyBytes}`,
+      'invalid_flag_value',
+      {
+        context: { flag: '--max-body' },
+        fix: 'Pass --max-body 4194304 (4 MiB, the default) or another positive size.',
+      },
+    );
   }
   if (s.maxLineBytes !== undefined && (!Number.isSafeInteger(s.maxLineBytes) || s.maxLineBytes < 1)) {
-    throw validationError(`--max-line must be a positive number of bytes, got ${s.maxLineBytes}`, 'invalid_flag_value', { context: { flag: '--max-line' }, fix: 'Pass --max-line 10485760 (10 MiB, the default) or another positive size.' });
+    throw validationError(
+      `--max-line must be a positive number of bytes, got ${s.maxLineBytes}`,
+      'invalid_flag_value',
+      {
+        context: { flag: '--max-line' },
+        fix: 'Pass --max-line 10485760 (10 MiB, the default) or another positive size.',
+      },
+    );
   }
   if (s.maxSessions !== undefined && (!Number.isSafeInteger(s.maxSessions) || s.maxSessions < 1)) {
-    throw validationError(`--max-sessions must be a positive integer, got ${s.maxSessions}`, 'invalid_flag_value', { context: { flag: '--max-sessions' }, fix: 'Pass --max-sessions 1000 (the default) or another positive number.' });
+    throw validationError(`--max-sessions must be a positive integer, got ${s.maxSessions}`, 'invalid_flag_value', {
+      context: { flag: '--max-sessions' },
+      fix: 'Pass --max-sessions 1000 (the default) or another positive number.',
+    });
   }
   if (!(s.sessionIdleMs > 0)) {
-    throw validationError(`--session-idle must be a positive duration, got ${s.sessionIdleMs} ms`, 'invalid_flag_value', { context: { flag: '--session-idle' }, fix: 'Pass --session-idle 30m (the default) or another positive duration.' });
+    throw validationError(
+      `--session-idle must be a positive duration, got ${s.sessionIdleMs} ms`,
+      'invalid_flag_value',
+      {
+        context: { flag: '--session-idle' },
+        fix: 'Pass --session-idle 30m (the default) or another positive duration.',
+      },
+    );
   }
   let where = { host: '127.0.0.1', port: 8080 };
   if (s.transport === 'http') {
     where = parseAddr(s.addr);
     const spelling = loopbackSpelling(where.host);
     if (spelling) {
-      throw validationError(`refusing to bind ${where.host}: ${spelling}`, 'loopback_spelling', { context: { addr: s.addr }, fix: 'Pass --addr 127.0.0.1:<port> (or [::1]:<port>).' });
+      throw validationError(`refusing to bind ${where.host}: ${spelling}`, 'loopback_spelling', {
+        context: { addr: s.addr },
+        fix: 'Pass --addr 127.0.0.1:<port> (or [::1]:<port>).',
+      });
     }
     if (!isLoopback(where.host) && !s.allowNonLoopback) {
       throw validationError(`refusing to bind ${where.host}: not a loopback address`, 'non_loopback_bind', {
@@ -155,10 +197,14 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
     }
     s.token = resolveToken(s.tokenFile, s.env ?? process.env, s.token);
     if (!isLoopback(where.host) && s.token === undefined) {
-      throw validationError(`refusing to bind ${where.host} without a bearer token: anyone who can reach the address could run the tools`, 'token_required', {
-        context: { addr: s.addr },
-        fix: 'Pass --token-file FILE (or set $AX_MCP_TOKEN) with a token of 16+ characters, e.g. from `openssl rand -hex 32`.',
-      });
+      throw validationError(
+        `refusing to bind ${where.host} without a bearer token: anyone who can reach the address could run the tools`,
+        'token_required',
+        {
+          context: { addr: s.addr },
+          fix: 'Pass --token-file FILE (or set $AX_MCP_TOKEN) with a token of 16+ characters, e.g. from `openssl rand -hex 32`.',
+        },
+      );
     }
   }
   return where;

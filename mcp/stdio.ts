@@ -140,14 +140,23 @@ function drained(output: Writable, stallMs: number): Promise<number> {
   });
 }
 
-export async function serveStdio(model: McpModel, options: McpServerOptions, signal: AbortSignal, wire: StdioWire = { input: process.stdin }): Promise<void> {
+export async function serveStdio(
+  model: McpModel,
+  options: McpServerOptions,
+  signal: AbortSignal,
+  wire: StdioWire = { input: process.stdin },
+): Promise<void> {
   const { protocolOut, restore } = guardStdout();
   const output = wire.output ?? protocolOut;
   const children = installChildGuard(true);
   const input = wire.input;
   const restoreStdin = guardStdin();
   const life = keepAlive(options.log);
-  const transport = new JsonLineTransport(input, output, { maxLineBytes: wire.maxLineBytes, log: options.log, hold: life.hold });
+  const transport = new JsonLineTransport(input, output, {
+    maxLineBytes: wire.maxLineBytes,
+    log: options.log,
+    hold: life.hold,
+  });
   const server = createServer(model, { ...options, track: life.track });
   let onTerm = () => {};
   let parentWatch: NodeJS.Timeout | undefined;
@@ -192,7 +201,10 @@ export async function serveStdio(model: McpModel, options: McpServerOptions, sig
     const lost = await Promise.race([drained(output, stall), cut.then(() => output.writableLength)]);
     input.destroy();
     output.destroy();
-    if (lost > 0) (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`mcp-server: the client stopped reading; ${lost} bytes of answers were not delivered`);
+    if (lost > 0)
+      (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(
+        `mcp-server: the client stopped reading; ${lost} bytes of answers were not delivered`,
+      );
   }
   process.off('SIGTERM', cutNow);
   signal.removeEventListener('abort', cutNow);

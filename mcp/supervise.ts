@@ -51,7 +51,11 @@ const SKIP_EXEC_ARG = /^--(inspect|inspect-brk|inspect-port|debug-port)(=|$)/;
  * not `node -e` or a REPL.
  */
 export function canSupervise(): boolean {
-  return typeof process.argv[1] === 'string' && process.argv[1] !== '' && !process.execArgv.some((a) => a === '-e' || a === '--eval' || a === '-p' || a === '--print');
+  return (
+    typeof process.argv[1] === 'string' &&
+    process.argv[1] !== '' &&
+    !process.execArgv.some((a) => a === '-e' || a === '--eval' || a === '-p' || a === '--print')
+  );
 }
 
 /** The client's streams as the server process holds them (see {@link takeWire}). */
@@ -89,13 +93,20 @@ export function servedInPlace(): boolean {
 
 /** Takes the in-place wire (see {@link servedInPlace}). @throws AxError internal_error when it cannot be had. */
 async function takeInPlace(record: InPlace): Promise<Wire> {
-  if (record.taken) throw new AxError('internal_error', "mcp-server: the client's pipes already serve a server in this process", { fix: 'Start one stdio server per process.' });
+  if (record.taken)
+    throw new AxError('internal_error', "mcp-server: the client's pipes already serve a server in this process", {
+      fix: 'Start one stdio server per process.',
+    });
   record.taken = true;
   let got: Awaited<ReturnType<InPlace['take']>>;
   try {
     got = await record.take();
   } catch (e) {
-    throw new AxError('internal_error', `mcp-server: the client's pipes could not be taken in place: ${(e as Error).message}`, { fix: 'Start mcp-server again; if it fails again, set AX_MCP_IN_PLACE=0.' });
+    throw new AxError(
+      'internal_error',
+      `mcp-server: the client's pipes could not be taken in place: ${(e as Error).message}`,
+      { fix: 'Start mcp-server again; if it fails again, set AX_MCP_IN_PLACE=0.' },
+    );
   }
   return pipeWire(got.input, got.output, undefined);
 }
@@ -106,7 +117,11 @@ async function takeInPlace(record: InPlace): Promise<Wire> {
  */
 function pipeWire(input: number | object, output: number | object, parentPid: number | undefined): Wire {
   const open = (x: number | object, readable: boolean) =>
-    new Socket({ ...(typeof x === 'number' ? { fd: x } : { handle: x }), readable, writable: !readable } as ConstructorParameters<typeof Socket>[0]);
+    new Socket({
+      ...(typeof x === 'number' ? { fd: x } : { handle: x }),
+      readable,
+      writable: !readable,
+    } as ConstructorParameters<typeof Socket>[0]);
   const wire = { input: open(input, true), output: open(output, false), parentPid };
   wire.input.on('error', () => {}); // a client gone: seen as the end of input
   wire.output.on('error', () => {}); // nobody reads the answers any more: nothing to tell
@@ -138,7 +153,11 @@ export async function takeWire(env?: Record<string, string | undefined>): Promis
     s.once('connect', () => resolve(s));
     s.once('error', reject);
   }).catch((e: unknown) => {
-    throw new AxError('internal_error', `mcp-server: cannot reach the supervisor's socket ${path}: ${(e as Error).message}`, { fix: 'Start mcp-server again.' });
+    throw new AxError(
+      'internal_error',
+      `mcp-server: cannot reach the supervisor's socket ${path}: ${(e as Error).message}`,
+      { fix: 'Start mcp-server again.' },
+    );
   });
   socket.on('error', () => {}); // the supervisor died: seen as the end of input
   socket.write(`${token}\n`);
@@ -164,12 +183,20 @@ function receivePipes(): Promise<Wire> {
       // its descriptor is not close-on-exec (children must not inherit it): closed once Node has
       // acknowledged the handles it is delivering (a disconnect inside 'message' breaks that)
       setImmediate(() => process.connected && process.disconnect());
-      if (e) return reject(new AxError('internal_error', `mcp-server: the client's pipes were not passed to the server process: ${e.message}`, { fix: 'Start mcp-server again.' }));
+      if (e)
+        return reject(
+          new AxError(
+            'internal_error',
+            `mcp-server: the client's pipes were not passed to the server process: ${e.message}`,
+            { fix: 'Start mcp-server again.' },
+          ),
+        );
       // handles received over IPC are opened close-on-exec: a handler's children never inherit them
       resolve(pipeWire(got.in!, got.out!, parentPid));
     };
     // a server process the entry started early (.ci/loader.cjs) may have received them already
-    const early = (globalThis as Record<symbol, unknown>)[EARLY_WIRE] as { queue: [unknown, unknown][]; stop: () => void } | undefined;
+    const early = (globalThis as Record<symbol, unknown>)[EARLY_WIRE] as
+      { queue: [unknown, unknown][]; stop: () => void } | undefined;
     if (early) {
       delete (globalThis as Record<symbol, unknown>)[EARLY_WIRE];
       early.stop();
@@ -323,17 +350,26 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
   signal.removeEventListener('abort', forward);
   if (code === 0 || (forwarded && sig === 'SIGTERM')) return;
   const what = sig ? `was killed by ${sig}` : code === null ? 'could not be started' : `exited with code ${code}`;
-  throw new AxError('internal_error', `mcp-server: the server process ${what}${connected ? '' : ' before it connected'}`, {
-    fix: 'See the lines above on stderr for the cause; then start mcp-server again.',
-    context: { exit_code: code, signal: sig },
-  });
+  throw new AxError(
+    'internal_error',
+    `mcp-server: the server process ${what}${connected ? '' : ' before it connected'}`,
+    {
+      fix: 'See the lines above on stderr for the cause; then start mcp-server again.',
+      context: { exit_code: code, signal: sig },
+    },
+  );
 }
 
 /**
  * Sends the stdin and stdout pipe handles to the server process over its IPC channel and lets go
  * of the channel. Resolves true once both have been received, false when it exited first.
  */
-async function passPipes(child: ChildProcess, stdin: object, stdout: object, exited: Promise<unknown>): Promise<boolean> {
+async function passPipes(
+  child: ChildProcess,
+  stdin: object,
+  stdout: object,
+  exited: Promise<unknown>,
+): Promise<boolean> {
   const send = (which: 'in' | 'out', handle: object) =>
     new Promise<boolean>((resolve) => {
       try {
@@ -343,14 +379,22 @@ async function passPipes(child: ChildProcess, stdin: object, stdout: object, exi
         resolve(false);
       }
     });
-  const sent = await Promise.race([(async () => (await send('in', stdin)) && (await send('out', stdout)))(), exited.then(() => false)]);
+  const sent = await Promise.race([
+    (async () => (await send('in', stdin)) && (await send('out', stdout)))(),
+    exited.then(() => false),
+  ]);
   child.channel?.unref();
   child.on('error', () => {}); // a late send error once it is gone
   return sent;
 }
 
 /** The listening socket of the relayed mode, in a private (0700) temporary directory. */
-async function openRelay(): Promise<{ listener: import('node:net').Server; path: string; token: string; cleanup: () => void }> {
+async function openRelay(): Promise<{
+  listener: import('node:net').Server;
+  path: string;
+  token: string;
+  cleanup: () => void;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'ax-mcp-')); // mode 0700: only this user can reach the socket
   const path = join(dir, 'wire');
   const token = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('hex');
@@ -363,7 +407,11 @@ async function openRelay(): Promise<{ listener: import('node:net').Server; path:
     });
   } catch (e) {
     cleanup();
-    throw new AxError('internal_error', `mcp-server: cannot open the server socket in ${dir}: ${(e as Error).message}`, { fix: 'Check that the temporary directory is writable (TMPDIR).' });
+    throw new AxError(
+      'internal_error',
+      `mcp-server: cannot open the server socket in ${dir}: ${(e as Error).message}`,
+      { fix: 'Check that the temporary directory is writable (TMPDIR).' },
+    );
   }
   return { listener, path, token, cleanup };
 }

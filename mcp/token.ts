@@ -17,7 +17,11 @@ export const MIN_TOKEN_CHARS = 16;
  * @throws AxError validation_error `invalid_token` (exit 2): the file cannot be read, or the token
  *   is shorter than {@link MIN_TOKEN_CHARS} characters or contains whitespace.
  */
-export function resolveToken(tokenFile: string | undefined, env: Record<string, string | undefined> = process.env, direct?: string): string | undefined {
+export function resolveToken(
+  tokenFile: string | undefined,
+  env: Record<string, string | undefined> = process.env,
+  direct?: string,
+): string | undefined {
   let token: string | undefined = direct;
   let from = 'the token option';
   if (token === undefined && tokenFile) {
@@ -25,10 +29,14 @@ export function resolveToken(tokenFile: string | undefined, env: Record<string, 
     try {
       token = readFileSync(tokenFile, 'utf8').trim();
     } catch (e) {
-      throw validationError(`cannot read --token-file ${JSON.stringify(tokenFile)}: ${(e as Error).message}`, 'invalid_token', {
-        context: { flag: '--token-file' },
-        fix: 'Pass a readable file holding the token, e.g. one written by `openssl rand -hex 32 > token && chmod 600 token`.',
-      });
+      throw validationError(
+        `cannot read --token-file ${JSON.stringify(tokenFile)}: ${(e as Error).message}`,
+        'invalid_token',
+        {
+          context: { flag: '--token-file' },
+          fix: 'Pass a readable file holding the token, e.g. one written by `openssl rand -hex 32 > token && chmod 600 token`.',
+        },
+      );
     }
   } else if (token === undefined && env[TOKEN_ENV]) {
     from = `$${TOKEN_ENV}`;
@@ -36,9 +44,13 @@ export function resolveToken(tokenFile: string | undefined, env: Record<string, 
   }
   if (token === undefined) return undefined;
   if (token.length < MIN_TOKEN_CHARS || /\s/.test(token)) {
-    throw validationError(`the token from ${from} must be at least ${MIN_TOKEN_CHARS} characters with no whitespace`, 'invalid_token', {
-      fix: 'Generate one with `openssl rand -hex 32`.',
-    });
+    throw validationError(
+      `the token from ${from} must be at least ${MIN_TOKEN_CHARS} characters with no whitespace`,
+      'invalid_token',
+      {
+        fix: 'Generate one with `openssl rand -hex 32`.',
+      },
+    );
   }
   return token;
 }

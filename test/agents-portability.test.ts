@@ -54,7 +54,10 @@ function objectNodes(s: Json, path = '<root>', out: [string, Json][] = []): [str
 /** The node at a path produced by {@link objectNodes}. */
 function at(s: Json, path: string): Json | undefined {
   let cur: any = s;
-  for (const part of path.replace(/^<root>\.?/, '').split(/\.(?![^[]*\])/).filter(Boolean)) {
+  for (const part of path
+    .replace(/^<root>\.?/, '')
+    .split(/\.(?![^[]*\])/)
+    .filter(Boolean)) {
     const m = /^(\w+)\[(\d+)\]$/.exec(part);
     if (m) cur = cur?.[m[1]!]?.[Number(m[2])];
     else if (part === 'properties' || part === 'items') cur = cur?.[part];
@@ -78,14 +81,39 @@ function closedNodes(before: Json, after: Json): string[] {
       continue;
     }
     const convProps = Object.keys(conv.properties ?? {});
-    if (open && conv.additionalProperties === false && convProps.length === 0) out.push(`${path}: an open object became {}`);
-    if (props.some((p) => !convProps.includes(p))) out.push(`${path}: lost properties ${props.filter((p) => !convProps.includes(p)).join(', ')}`);
+    if (open && conv.additionalProperties === false && convProps.length === 0)
+      out.push(`${path}: an open object became {}`);
+    if (props.some((p) => !convProps.includes(p)))
+      out.push(`${path}: lost properties ${props.filter((p) => !convProps.includes(p)).join(', ')}`);
   }
   return out;
 }
 
 const GEMINI_TYPES = new Set(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);
-const GEMINI_FIELDS = new Set(['anyOf', 'default', 'description', 'enum', 'example', 'format', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minItems', 'minLength', 'minProperties', 'minimum', 'nullable', 'pattern', 'properties', 'propertyOrdering', 'required', 'title', 'type']);
+const GEMINI_FIELDS = new Set([
+  'anyOf',
+  'default',
+  'description',
+  'enum',
+  'example',
+  'format',
+  'items',
+  'maxItems',
+  'maxLength',
+  'maxProperties',
+  'maximum',
+  'minItems',
+  'minLength',
+  'minProperties',
+  'minimum',
+  'nullable',
+  'pattern',
+  'properties',
+  'propertyOrdering',
+  'required',
+  'title',
+  'type',
+]);
 
 /** Violations of Gemini's legacy Schema (the OpenAPI subset of function declarations). */
 function geminiProblems(s: Json, path = '<root>'): string[] {
@@ -93,7 +121,8 @@ function geminiProblems(s: Json, path = '<root>'): string[] {
   for (const k of Object.keys(s)) if (!GEMINI_FIELDS.has(k)) out.push(`${path}: unknown field ${k}`);
   if (s.anyOf) s.anyOf.forEach((b: Json, i: number) => out.push(...geminiProblems(b, `${path}.anyOf[${i}]`)));
   else if (!GEMINI_TYPES.has(s.type)) out.push(`${path}: type ${JSON.stringify(s.type)}`);
-  if (s.enum && (!Array.isArray(s.enum) || s.enum.some((e: unknown) => typeof e !== 'string'))) out.push(`${path}: enum with non-string members`);
+  if (s.enum && (!Array.isArray(s.enum) || s.enum.some((e: unknown) => typeof e !== 'string')))
+    out.push(`${path}: enum with non-string members`);
   if (s.type === 'ARRAY') {
     if (!s.items) out.push(`${path}: ARRAY without items`);
     else out.push(...geminiProblems(s.items, `${path}.items`));
@@ -102,7 +131,8 @@ function geminiProblems(s: Json, path = '<root>'): string[] {
     const props = Object.keys(s.properties ?? {});
     if (props.length === 0) out.push(`${path}: OBJECT without properties`);
     for (const r of s.required ?? []) if (!props.includes(r)) out.push(`${path}: required ${r} is no property`);
-    for (const [k, v] of Object.entries(s.properties ?? {})) out.push(...geminiProblems(v as Json, `${path}.properties.${k}`));
+    for (const [k, v] of Object.entries(s.properties ?? {}))
+      out.push(...geminiProblems(v as Json, `${path}.properties.${k}`));
   }
   return out;
 }
@@ -119,7 +149,9 @@ beforeAll(async () => {
     req.on('end', () => {
       bodies.push(JSON.parse(raw || '{}'));
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] }));
+      res.end(
+        JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] }),
+      );
     });
   });
   await new Promise<void>((r) => gemini.listen(0, '127.0.0.1', r));
@@ -129,25 +161,37 @@ afterAll(() => new Promise<void>((r) => gemini.close(() => r())));
 
 describe('the checks fail where they should', () => {
   // a map as an open object, the shape stringToString had before: strict converters close it, Gemini rejects it
-  const open = { type: 'object', properties: { label: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['label'], additionalProperties: false };
+  const open = {
+    type: 'object',
+    properties: { label: { type: 'object', additionalProperties: { type: 'string' } } },
+    required: ['label'],
+    additionalProperties: false,
+  };
 
   it('openai strict rejects an open object; anthropic strict closes it', () => {
     expect(() => toStrictJsonSchema(structuredClone(open) as never)).toThrow(/additionalProperties: false/);
-    expect(closedNodes(open, transformJSONSchema(structuredClone(open) as never) as Json)).toEqual(['<root>.properties.label: an open object became {}']);
+    expect(closedNodes(open, transformJSONSchema(structuredClone(open) as never) as Json)).toEqual([
+      '<root>.properties.label: an open object became {}',
+    ]);
   });
 
-  it('Gemini\'s Schema has no object without properties', () => {
-    expect(geminiProblems({ type: 'OBJECT', properties: { label: { type: 'OBJECT' } } })).toEqual(['<root>.properties.label: OBJECT without properties']);
+  it("Gemini's Schema has no object without properties", () => {
+    expect(geminiProblems({ type: 'OBJECT', properties: { label: { type: 'OBJECT' } } })).toEqual([
+      '<root>.properties.label: OBJECT without properties',
+    ]);
   });
 
-  it('the cobra-types fixture\'s maps are in the inputSchema (so the converters above meet them)', () => {
+  it("the cobra-types fixture's maps are in the inputSchema (so the converters above meet them)", () => {
     const echo = toolsOf(typesTree)[0]!.inputSchema;
-    expect(echo.properties.label.anyOf[0]).toMatchObject({ type: 'array', items: { type: 'object', required: ['key', 'value'], additionalProperties: false } });
+    expect(echo.properties.label.anyOf[0]).toMatchObject({
+      type: 'array',
+      items: { type: 'object', required: ['key', 'value'], additionalProperties: false },
+    });
     expect(echo.properties.limit.anyOf[0].items.properties.value).toEqual({ type: 'integer' });
   });
 });
 
-describe.each(TREES)('%s tools through the providers\' converters', (_label, build, least) => {
+describe.each(TREES)("%s tools through the providers' converters", (_label, build, least) => {
   const tools = toolsOf(build);
 
   it('has tools to convert', () => {
@@ -181,20 +225,32 @@ describe.each(TREES)('%s tools through the providers\' converters', (_label, bui
     }
   });
 
-  it('@google/genai request builder, legacy parameters: every declaration is within Gemini\'s Schema and keeps every property', async () => {
+  it("@google/genai request builder, legacy parameters: every declaration is within Gemini's Schema and keeps every property", async () => {
     const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: geminiUrl } });
     const before = bodies.length;
     await ai.models.generateContent({
       model: 'gemini-2.0-flash',
       contents: 'hi',
-      config: { tools: [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: structuredClone(t.inputSchema) as never })) }] },
+      config: {
+        tools: [
+          {
+            functionDeclarations: tools.map((t) => ({
+              name: t.name,
+              description: t.description,
+              parameters: structuredClone(t.inputSchema) as never,
+            })),
+          },
+        ],
+      },
     });
     expect(bodies.length).toBe(before + 1);
     const decls = bodies.at(-1)!.tools[0].functionDeclarations as Json[];
     expect(decls.map((d) => d.name)).toEqual(tools.map((t) => t.name));
     for (const [i, d] of decls.entries()) {
       expect(geminiProblems(d.parameters), d.name).toEqual([]);
-      expect(Object.keys(d.parameters.properties).sort(), d.name).toEqual(Object.keys(tools[i]!.inputSchema.properties).sort());
+      expect(Object.keys(d.parameters.properties).sort(), d.name).toEqual(
+        Object.keys(tools[i]!.inputSchema.properties).sort(),
+      );
     }
   });
 
@@ -202,6 +258,7 @@ describe.each(TREES)('%s tools through the providers\' converters', (_label, bui
     const client = { listTools: async () => ({ tools }), callTool: async () => ({ content: [] }) };
     const tool = mcpToTool(client as never);
     const decl = await (tool as unknown as { tool(): Promise<{ functionDeclarations: Json[] }> }).tool();
-    for (const [i, d] of decl.functionDeclarations.entries()) expect(d.parametersJsonSchema).toEqual(tools[i]!.inputSchema);
+    for (const [i, d] of decl.functionDeclarations.entries())
+      expect(d.parametersJsonSchema).toEqual(tools[i]!.inputSchema);
   });
 });

@@ -79,7 +79,8 @@ describe('the callable set is the same in every projection', () => {
     const p = await projections(buildRefCli);
     expectAgree(p, 'ref');
     expect(p.ax).toContain('ref admin purge');
-    for (const gone of ['ref admin', 'ref debug', 'ref debug dump', 'ref completion', 'ref item', 'ref config']) expect(p.ax).not.toContain(gone);
+    for (const gone of ['ref admin', 'ref debug', 'ref debug dump', 'ref completion', 'ref item', 'ref config'])
+      expect(p.ax).not.toContain(gone);
   });
 
   it('surfaces fixture', async () => {
@@ -96,26 +97,38 @@ describe('the callable set is the same in every projection', () => {
       tmp.cleanup();
     });
 
-    it('agents fixture: subtree-excluded, self-excluded, ax-go-excluded and hidden commands are in none', async () => {
-      const p = await projections(() => buildAgentsCli());
-      const s = await connectStdio(['mcp-server'], {}, join(REPO, 'test/fixtures/agents-cli.ts'));
-      conns.push(s);
-      const ax = JSON.parse(await shape(() => buildAgentsCli(), 'ax'));
-      const names = axTools(ax);
-      p.live = (await s.client.listTools()).tools.map((t) => names.get(t.name)!).sort();
-      expectAgree(p, 'agents');
-      expect(p.ax).toEqual(['agents auth login', 'agents ported-other', 'agents read']);
-    }, T);
+    it(
+      'agents fixture: subtree-excluded, self-excluded, ax-go-excluded and hidden commands are in none',
+      async () => {
+        const p = await projections(() => buildAgentsCli());
+        const s = await connectStdio(['mcp-server'], {}, join(REPO, 'test/fixtures/agents-cli.ts'));
+        conns.push(s);
+        const ax = JSON.parse(await shape(() => buildAgentsCli(), 'ax'));
+        const names = axTools(ax);
+        p.live = (await s.client.listTools()).tools.map((t) => names.get(t.name)!).sort();
+        expectAgree(p, 'agents');
+        expect(p.ax).toEqual(['agents auth login', 'agents ported-other', 'agents read']);
+      },
+      T,
+    );
 
-    it('demo: live tools/list, every __schema shape and the committed SKILL.md agree', async () => {
-      const p = await projections(buildTasksCli);
-      const s = await connectStdio(['mcp-server'], { TASKS_FILE: join(tmp.path, 'tasks.json') }, join(REPO, 'cmd/tasks/main.ts'));
-      conns.push(s);
-      const names = axTools(JSON.parse(await shape(buildTasksCli, 'ax')));
-      p.live = (await s.client.listTools()).tools.map((t) => names.get(t.name)!).sort();
-      p.committedSkill = skillPaths(readFileSync(join(REPO, 'cmd/tasks/SKILL.md'), 'utf8'), 'tasks').sort();
-      expectAgree(p, 'demo');
-      expect(p.ax).toEqual(['tasks add', 'tasks done', 'tasks export', 'tasks list', 'tasks rm', 'tasks show']);
-    }, T);
+    it(
+      'demo: live tools/list, every __schema shape and the committed SKILL.md agree',
+      async () => {
+        const p = await projections(buildTasksCli);
+        const s = await connectStdio(
+          ['mcp-server'],
+          { TASKS_FILE: join(tmp.path, 'tasks.json') },
+          join(REPO, 'cmd/tasks/main.ts'),
+        );
+        conns.push(s);
+        const names = axTools(JSON.parse(await shape(buildTasksCli, 'ax')));
+        p.live = (await s.client.listTools()).tools.map((t) => names.get(t.name)!).sort();
+        p.committedSkill = skillPaths(readFileSync(join(REPO, 'cmd/tasks/SKILL.md'), 'utf8'), 'tasks').sort();
+        expectAgree(p, 'demo');
+        expect(p.ax).toEqual(['tasks add', 'tasks done', 'tasks export', 'tasks list', 'tasks rm', 'tasks show']);
+      },
+      T,
+    );
   });
 });

@@ -22,29 +22,48 @@ describe('json flags over MCP and on the CLI', () => {
   }, T);
   afterAll(async () => s?.close());
 
-  it('a declared schema is the property schema (nullable when optional); without one, a string of JSON text', async () => {
-    const read = (await s.client.listTools()).tools.find((t) => t.name === 'read')!;
-    const props = read.inputSchema.properties as Json;
-    expect(props.where.anyOf[0]).toEqual({ type: 'object', properties: { key: { type: 'string' }, max: { type: 'integer' } }, required: ['key', 'max'], additionalProperties: false });
-    expect(props.where.anyOf[1]).toEqual({ type: 'null' });
-    expect(props.extra.anyOf[0]).toEqual({ type: 'string' });
-    expect(props.extra.description).toContain('JSON text');
-  }, T);
+  it(
+    'a declared schema is the property schema (nullable when optional); without one, a string of JSON text',
+    async () => {
+      const read = (await s.client.listTools()).tools.find((t) => t.name === 'read')!;
+      const props = read.inputSchema.properties as Json;
+      expect(props.where.anyOf[0]).toEqual({
+        type: 'object',
+        properties: { key: { type: 'string' }, max: { type: 'integer' } },
+        required: ['key', 'max'],
+        additionalProperties: false,
+      });
+      expect(props.where.anyOf[1]).toEqual({ type: 'null' });
+      expect(props.extra.anyOf[0]).toEqual({ type: 'string' });
+      expect(props.extra.description).toContain('JSON text');
+    },
+    T,
+  );
 
-  it('the value itself is sent and checked against the schema; JSON text is parsed', async () => {
-    const ok = await s.client.callTool({ name: 'read', arguments: { where: { key: 'a', max: 3 }, extra: '{"deep":[1,{"x":null}]}' } });
-    expect(ok.isError ?? false).toBe(false);
-    expect((result(ok).data as Json).flags).toMatchObject({ where: { key: 'a', max: 3 }, extra: { deep: [1, { x: null }] } });
-    const bad = await s.client.callTool({ name: 'read', arguments: { where: { key: 'a' } } });
-    expect(bad.isError).toBe(true);
-    expect(result(bad).error).toMatchObject({ kind: 'validation_error', context: { property: 'where' } });
-    const obj = await s.client.callTool({ name: 'read', arguments: { extra: { deep: 1 } } });
-    expect(obj.isError).toBe(true);
-    expect(result(obj).error!.message).toContain('extra');
-    const notJson = await s.client.callTool({ name: 'read', arguments: { extra: 'not json' } });
-    expect(notJson.isError).toBe(true);
-    expect(result(notJson).error).toMatchObject({ kind: 'validation_error', context: { property: 'extra' } });
-  }, T);
+  it(
+    'the value itself is sent and checked against the schema; JSON text is parsed',
+    async () => {
+      const ok = await s.client.callTool({
+        name: 'read',
+        arguments: { where: { key: 'a', max: 3 }, extra: '{"deep":[1,{"x":null}]}' },
+      });
+      expect(ok.isError ?? false).toBe(false);
+      expect((result(ok).data as Json).flags).toMatchObject({
+        where: { key: 'a', max: 3 },
+        extra: { deep: [1, { x: null }] },
+      });
+      const bad = await s.client.callTool({ name: 'read', arguments: { where: { key: 'a' } } });
+      expect(bad.isError).toBe(true);
+      expect(result(bad).error).toMatchObject({ kind: 'validation_error', context: { property: 'where' } });
+      const obj = await s.client.callTool({ name: 'read', arguments: { extra: { deep: 1 } } });
+      expect(obj.isError).toBe(true);
+      expect(result(obj).error!.message).toContain('extra');
+      const notJson = await s.client.callTool({ name: 'read', arguments: { extra: 'not json' } });
+      expect(notJson.isError).toBe(true);
+      expect(result(notJson).error).toMatchObject({ kind: 'validation_error', context: { property: 'extra' } });
+    },
+    T,
+  );
 
   it('the CLI and --args-json check the same schema, naming the flag as each path spells it', async () => {
     const ok = await runCli(buildAgentsCli(), ['read', '--where', '{"key":"a","max":3}']);
@@ -76,50 +95,74 @@ describe('the demo as an agent meets it', () => {
     tmp.cleanup();
   });
 
-  it('task ids are integers: {"id": 1} works, "1" is refused by the schema; no tool has a store property', async () => {
-    const { tools } = await s.client.listTools();
-    for (const t of tools) expect(Object.keys(t.inputSchema.properties ?? {}), t.name).not.toContain('store');
-    for (const name of ['show', 'done', 'rm']) expect((tools.find((t) => t.name === name)!.inputSchema.properties as Json).id.type, name).toBe('integer');
-    await s.client.callTool({ name: 'add', arguments: { title: ['buy', 'milk'] } });
-    const shown = await s.client.callTool({ name: 'show', arguments: { id: 1 } });
-    expect(shown.isError ?? false).toBe(false);
-    expect(shown.structuredContent).toMatchObject({ id: 1, title: 'buy milk' });
-    const asText = await s.client.callTool({ name: 'show', arguments: { id: '1' } });
-    expect(asText.isError).toBe(true);
-    const zero = await s.client.callTool({ name: 'done', arguments: { id: 0 } });
-    expect(result(zero).error).toMatchObject({ kind: 'validation_error', context: { reason: 'invalid_argument' } });
-  }, T);
+  it(
+    'task ids are integers: {"id": 1} works, "1" is refused by the schema; no tool has a store property',
+    async () => {
+      const { tools } = await s.client.listTools();
+      for (const t of tools) expect(Object.keys(t.inputSchema.properties ?? {}), t.name).not.toContain('store');
+      for (const name of ['show', 'done', 'rm'])
+        expect((tools.find((t) => t.name === name)!.inputSchema.properties as Json).id.type, name).toBe('integer');
+      await s.client.callTool({ name: 'add', arguments: { title: ['buy', 'milk'] } });
+      const shown = await s.client.callTool({ name: 'show', arguments: { id: 1 } });
+      expect(shown.isError ?? false).toBe(false);
+      expect(shown.structuredContent).toMatchObject({ id: 1, title: 'buy milk' });
+      const asText = await s.client.callTool({ name: 'show', arguments: { id: '1' } });
+      expect(asText.isError).toBe(true);
+      const zero = await s.client.callTool({ name: 'done', arguments: { id: 0 } });
+      expect(result(zero).error).toMatchObject({ kind: 'validation_error', context: { reason: 'invalid_argument' } });
+    },
+    T,
+  );
 
-  it('a client cannot choose the store: store is an unknown property and nothing runs', async () => {
-    const r = await s.client.callTool({ name: 'list', arguments: { store: '/etc/passwd' } });
-    expect(r.isError).toBe(true);
-    expect(result(r).error).toMatchObject({ context: { reason: 'unknown_property', property: 'store' } });
-  }, T);
+  it(
+    'a client cannot choose the store: store is an unknown property and nothing runs',
+    async () => {
+      const r = await s.client.callTool({ name: 'list', arguments: { store: '/etc/passwd' } });
+      expect(r.isError).toBe(true);
+      expect(result(r).error).toMatchObject({ context: { reason: 'unknown_property', property: 'store' } });
+    },
+    T,
+  );
 
-  it('a corrupt store is reported without quoting its content', async () => {
-    writeFileSync(store, '{"api_key": "sk-live-0123456789", broken');
-    const r = await s.client.callTool({ name: 'list', arguments: {} });
-    expect(r.isError).toBe(true);
-    const text = JSON.stringify(r.content);
-    expect(result(r).error!.kind).toBe('store_corrupt');
-    expect(text).not.toContain('sk-live');
-    expect(text).not.toContain('api_key');
-    expect(text).not.toContain('broken');
-  }, T);
+  it(
+    'a corrupt store is reported without quoting its content',
+    async () => {
+      writeFileSync(store, '{"api_key": "sk-live-0123456789", broken');
+      const r = await s.client.callTool({ name: 'list', arguments: {} });
+      expect(r.isError).toBe(true);
+      const text = JSON.stringify(r.content);
+      expect(result(r).error!.kind).toBe('store_corrupt');
+      expect(text).not.toContain('sk-live');
+      expect(text).not.toContain('api_key');
+      expect(text).not.toContain('broken');
+    },
+    T,
+  );
 });
 
 describe('the demo served over MCP with a store that never ends', () => {
-  it('a device as the store (/dev/zero) fails each call with store_error, and the server keeps serving', async () => {
-    // before: the server read /dev/zero until it died with std::bad_alloc, and every call after was lost
-    const s = await connectStdio(['mcp-server'], { TASKS_FILE: '/dev/zero' }, join(REPO, 'cmd/tasks/main.ts'));
-    try {
-      for (const call of [{ name: 'list', arguments: {} }, { name: 'show', arguments: { id: 1 } }]) {
-        const r = await s.client.callTool(call);
-        expect(r.isError, call.name).toBe(true);
-        expect(result(r).error, call.name).toMatchObject({ kind: 'store_error', exit_code: 9, context: { path: '/dev/zero', reason: 'store_io' } });
+  it(
+    'a device as the store (/dev/zero) fails each call with store_error, and the server keeps serving',
+    async () => {
+      // before: the server read /dev/zero until it died with std::bad_alloc, and every call after was lost
+      const s = await connectStdio(['mcp-server'], { TASKS_FILE: '/dev/zero' }, join(REPO, 'cmd/tasks/main.ts'));
+      try {
+        for (const call of [
+          { name: 'list', arguments: {} },
+          { name: 'show', arguments: { id: 1 } },
+        ]) {
+          const r = await s.client.callTool(call);
+          expect(r.isError, call.name).toBe(true);
+          expect(result(r).error, call.name).toMatchObject({
+            kind: 'store_error',
+            exit_code: 9,
+            context: { path: '/dev/zero', reason: 'store_io' },
+          });
+        }
+      } finally {
+        await s.close();
       }
-    } finally {
-      await s.close();
-    }
-  }, T);
+    },
+    T,
+  );
 });

@@ -44,7 +44,10 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 /** Masks run-to-run values: trace/span ids, idempotency keys, ISO timestamps. */
 function mask(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(mask);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, VOLATILE.has(k) && typeof x === 'string' ? '<masked>' : mask(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, VOLATILE.has(k) && typeof x === 'string' ? '<masked>' : mask(x)]),
+    );
   if (typeof v === 'string' && ISO.test(v)) return '<time>';
   return v;
 }
@@ -72,7 +75,13 @@ interface Session {
 }
 
 async function connect(script: string, env: Record<string, string>): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', TSX, script, 'mcp-server'], env: baseEnv(env), stderr: 'pipe', cwd: REPO });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', TSX, script, 'mcp-server'],
+    env: baseEnv(env),
+    stderr: 'pipe',
+    cwd: REPO,
+  });
   let err = '';
   transport.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
   const client = new Client({ name: 'ax-ts-parity', version: '1.0.0' }, { capabilities: {} });
@@ -109,12 +118,30 @@ function conventionOf(llms: Json): Convention {
       }),
   );
   const except = help.split('\n').find((l) => /^For .*, leave out --format json/.test(l));
-  const noFormat = new Set(except ? except.replace(/^For /, '').replace(/, leave out --format json.*$/, '').split(', ') : []);
+  const noFormat = new Set(
+    except
+      ? except
+          .replace(/^For /, '')
+          .replace(/, leave out --format json.*$/, '')
+          .split(', ')
+      : [],
+  );
   return { words, noFormat };
 }
 
-async function viaCli(script: string, conv: Convention, tool: string, args: Json, env: Record<string, string>): Promise<{ outcome: Outcome; run: Run }> {
-  const argv = [...conv.words.get(tool)!, '--args-json', JSON.stringify(args), ...(conv.noFormat.has(tool) ? [] : ['--format', 'json'])];
+async function viaCli(
+  script: string,
+  conv: Convention,
+  tool: string,
+  args: Json,
+  env: Record<string, string>,
+): Promise<{ outcome: Outcome; run: Run }> {
+  const argv = [
+    ...conv.words.get(tool)!,
+    '--args-json',
+    JSON.stringify(args),
+    ...(conv.noFormat.has(tool) ? [] : ['--format', 'json']),
+  ];
   const r = await runCli(script, argv, env);
   if (r.code === 0) return { outcome: { ok: true, text: r.stdout }, run: r };
   expect(r.stdout, `${tool}: stdout must be empty on failure`).toBe('');
@@ -179,15 +206,39 @@ describe('MCP tools/call and --args-json give the same envelope: surfaces fixtur
   const VALID: Record<string, Json[]> = {
     echo: [
       { token: 't' },
-      { token: '--yes', name: '-n', enabled: true, count: 7, ratio: 1.5, timeout: '2s', level: 2, labels: ['a,b', 'c'], raw: ['--format', 'text'], ports: [80, 443], meta: { k: [1, 2] }, color: 'blue', cache: false, legacy: 'old', profile: 'p' },
+      {
+        token: '--yes',
+        name: '-n',
+        enabled: true,
+        count: 7,
+        ratio: 1.5,
+        timeout: '2s',
+        level: 2,
+        labels: ['a,b', 'c'],
+        raw: ['--format', 'text'],
+        ports: [80, 443],
+        meta: { k: [1, 2] },
+        color: 'blue',
+        cache: false,
+        legacy: 'old',
+        profile: 'p',
+      },
       { token: 't', color: 'pink' },
       { token: 't', timeout: 'soon' },
     ],
     items_list: [{}, { limit: 1, offset: 1, fields: ['id'], region: 'us' }, { fields: ['bogus'] }],
     items_scan: [{}, { cursor: '2', select: ['name'] }],
     items_get: [{ id: 'a1' }, { id: 'zz' }],
-    items_create: [{ name: 'drill', kind: 'tool' }, { name: '--kind', note: '-x', kind: 'vessel', dry_run: true }, { name: 'x', kind: 'tool', idempotency_key: 'abc' }],
-    items_tag: [{ id: 'a1', tags: ['x,y', '--z'] }, { id: 'a1', tags: [] }, { id: 'zz', tags: ['q'] }],
+    items_create: [
+      { name: 'drill', kind: 'tool' },
+      { name: '--kind', note: '-x', kind: 'vessel', dry_run: true },
+      { name: 'x', kind: 'tool', idempotency_key: 'abc' },
+    ],
+    items_tag: [
+      { id: 'a1', tags: ['x,y', '--z'] },
+      { id: 'a1', tags: [] },
+      { id: 'zz', tags: ['q'] },
+    ],
     items_purge: [{ yes: true }, {}, { dry_run: true, yes: true }],
     items_admin_reindex: [{}, { reason: 'nightly', region: 'us' }],
     tail: [{ topic: 'alerts', max: 2 }, { topic: 'nope' }],
@@ -217,29 +268,41 @@ describe('MCP tools/call and --args-json give the same envelope: surfaces fixtur
     expect([...conv.noFormat]).toEqual(['report']);
   });
 
-  it(
-    'every tool, valid and invalid arguments: same envelope, exit code = error.exit_code',
-    async () => {
-      const cases: [string, string, Json][] = [];
-      for (const tool of session.tools) {
-        const valid = VALID[tool.name]!;
-        for (const v of valid) cases.push([tool.name, 'valid', v]);
-        for (const [what, args] of invalidCases(tool, valid[0]!)) cases.push([tool.name, what, args]);
-      }
-      const mcp: Outcome[] = [];
-      for (const [tool, , args] of cases) mcp.push(await viaMcp(session, tool, args));
-      const cli = await pool(cases.map(([tool, , args]) => () => viaCli(FIXTURE, conv, tool, args, { ...env(home), XDG_STATE_HOME: join(home, 'cli-state') })));
-      cases.forEach(([tool, what, args], i) => expectSame(`${tool} (${what}) ${JSON.stringify(args)}`, mcp[i]!, cli[i]!));
-      // Both paths were really exercised: successes and failures of several kinds.
-      const kinds = new Set(mcp.filter((m): m is { ok: false; envelope: Json } => !m.ok).map((m) => `${m.envelope.error.kind}/${m.envelope.error.context?.reason ?? ''}`));
-      for (const k of ['validation_error/unknown_property', 'validation_error/invalid_property_value', 'validation_error/missing_required_property', 'surf_not_found/', 'confirmation_required/']) {
-        expect([...kinds], k).toContain(k);
-      }
-      expect(mcp.filter((m) => m.ok).length).toBeGreaterThan(20);
-      expect(session.stderr()).not.toMatch(/Error|error:/);
-    },
-    240_000,
-  );
+  it('every tool, valid and invalid arguments: same envelope, exit code = error.exit_code', async () => {
+    const cases: [string, string, Json][] = [];
+    for (const tool of session.tools) {
+      const valid = VALID[tool.name]!;
+      for (const v of valid) cases.push([tool.name, 'valid', v]);
+      for (const [what, args] of invalidCases(tool, valid[0]!)) cases.push([tool.name, what, args]);
+    }
+    const mcp: Outcome[] = [];
+    for (const [tool, , args] of cases) mcp.push(await viaMcp(session, tool, args));
+    const cli = await pool(
+      cases.map(
+        ([tool, , args]) =>
+          () =>
+            viaCli(FIXTURE, conv, tool, args, { ...env(home), XDG_STATE_HOME: join(home, 'cli-state') }),
+      ),
+    );
+    cases.forEach(([tool, what, args], i) => expectSame(`${tool} (${what}) ${JSON.stringify(args)}`, mcp[i]!, cli[i]!));
+    // Both paths were really exercised: successes and failures of several kinds.
+    const kinds = new Set(
+      mcp
+        .filter((m): m is { ok: false; envelope: Json } => !m.ok)
+        .map((m) => `${m.envelope.error.kind}/${m.envelope.error.context?.reason ?? ''}`),
+    );
+    for (const k of [
+      'validation_error/unknown_property',
+      'validation_error/invalid_property_value',
+      'validation_error/missing_required_property',
+      'surf_not_found/',
+      'confirmation_required/',
+    ]) {
+      expect([...kinds], k).toContain(k);
+    }
+    expect(mcp.filter((m) => m.ok).length).toBeGreaterThan(20);
+    expect(session.stderr()).not.toMatch(/Error|error:/);
+  }, 240_000);
 });
 
 describe('MCP tools/call and --args-json give the same envelope: the demo (tasks)', () => {
@@ -254,9 +317,33 @@ describe('MCP tools/call and --args-json give the same envelope: the demo (tasks
       version: 1,
       next_id: 4,
       tasks: [
-        { id: 1, title: 'buy milk', status: 'open', tags: ['home'], due: null, created_at: '2030-01-01T10:00:00.000Z', done_at: null },
-        { id: 2, title: 'file taxes', status: 'open', tags: [], due: '2030-04-15', created_at: '2030-01-02T10:00:00.000Z', done_at: null },
-        { id: 3, title: 'call mum', status: 'done', tags: [], due: null, created_at: '2030-01-03T10:00:00.000Z', done_at: '2030-01-04T10:00:00.000Z' },
+        {
+          id: 1,
+          title: 'buy milk',
+          status: 'open',
+          tags: ['home'],
+          due: null,
+          created_at: '2030-01-01T10:00:00.000Z',
+          done_at: null,
+        },
+        {
+          id: 2,
+          title: 'file taxes',
+          status: 'open',
+          tags: [],
+          due: '2030-04-15',
+          created_at: '2030-01-02T10:00:00.000Z',
+          done_at: null,
+        },
+        {
+          id: 3,
+          title: 'call mum',
+          status: 'done',
+          tags: [],
+          due: null,
+          created_at: '2030-01-03T10:00:00.000Z',
+          done_at: '2030-01-04T10:00:00.000Z',
+        },
       ],
       idempotency: {},
     },
@@ -266,8 +353,20 @@ describe('MCP tools/call and --args-json give the same envelope: the demo (tasks
   const seed = () => writeFileSync(file, SEED);
 
   const VALID: Record<string, Json[]> = {
-    add: [{ title: ['water', 'plants'] }, { title: ['buy', 'milk'], tag: ['home', 'a,b'], due: '2030-01-31' }, { title: ['--not-a-flag'], dry_run: true }, { title: ['x'], idempotency_key: 'k-1' }, { title: ['x'], due: 'tomorrow' }],
-    list: [{}, { status: 'all', fields: ['id', 'title'], limit: 1, offset: 1 }, { status: 'done', all: true }, { limit: 0 }, { tag: 'home' }],
+    add: [
+      { title: ['water', 'plants'] },
+      { title: ['buy', 'milk'], tag: ['home', 'a,b'], due: '2030-01-31' },
+      { title: ['--not-a-flag'], dry_run: true },
+      { title: ['x'], idempotency_key: 'k-1' },
+      { title: ['x'], due: 'tomorrow' },
+    ],
+    list: [
+      {},
+      { status: 'all', fields: ['id', 'title'], limit: 1, offset: 1 },
+      { status: 'done', all: true },
+      { limit: 0 },
+      { tag: 'home' },
+    ],
     show: [{ id: '1' }, { id: '99' }, { id: 'abc' }],
     done: [{ id: '1' }, { id: '2', dry_run: true }, { id: '3' }],
     rm: [{ id: '1', yes: true }, { id: '1' }, { id: '1', dry_run: true }, { id: '42', yes: true }],
@@ -291,25 +390,24 @@ describe('MCP tools/call and --args-json give the same envelope: the demo (tasks
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it(
-    'every tool, valid and invalid arguments, from the same store state: same envelope, exit code = error.exit_code',
-    async () => {
-      expect(session.tools.map((t) => t.name).sort()).toEqual(Object.keys(VALID).sort());
-      let n = 0;
-      for (const tool of session.tools) {
-        const valid = VALID[tool.name]!;
-        const cases: [string, Json][] = [...valid.map((v) => ['valid', v] as [string, Json]), ...invalidCases(tool, valid[0]!)];
-        for (const [what, args] of cases) {
-          seed();
-          const mcp = await viaMcp(session, tool.name, args);
-          seed();
-          const cli = await viaCli(TASKS, conv, tool.name, args, { ...env, XDG_STATE_HOME: join(dir, 'cli-state') });
-          expectSame(`${tool.name} (${what}) ${JSON.stringify(args)}`, mcp, cli);
-          n++;
-        }
+  it('every tool, valid and invalid arguments, from the same store state: same envelope, exit code = error.exit_code', async () => {
+    expect(session.tools.map((t) => t.name).sort()).toEqual(Object.keys(VALID).sort());
+    let n = 0;
+    for (const tool of session.tools) {
+      const valid = VALID[tool.name]!;
+      const cases: [string, Json][] = [
+        ...valid.map((v) => ['valid', v] as [string, Json]),
+        ...invalidCases(tool, valid[0]!),
+      ];
+      for (const [what, args] of cases) {
+        seed();
+        const mcp = await viaMcp(session, tool.name, args);
+        seed();
+        const cli = await viaCli(TASKS, conv, tool.name, args, { ...env, XDG_STATE_HOME: join(dir, 'cli-state') });
+        expectSame(`${tool.name} (${what}) ${JSON.stringify(args)}`, mcp, cli);
+        n++;
       }
-      expect(n).toBeGreaterThan(30);
-    },
-    240_000,
-  );
+    }
+    expect(n).toBeGreaterThan(30);
+  }, 240_000);
 });

@@ -19,7 +19,12 @@ import {
 import { envelope, errorOf, runCli } from './helpers/run.ts';
 
 /** A root with one child built from `config`; the child echoes its named args and raw positionals. */
-function withChild(config: { use: string; args?: readonly ArgSpec[]; validateArgs?: ArgsValidator; validArgs?: string[] }): Command {
+function withChild(config: {
+  use: string;
+  args?: readonly ArgSpec[];
+  validateArgs?: ArgsValidator;
+  validArgs?: string[];
+}): Command {
   return new Command({
     use: 'app',
     commands: [new Command({ ...config, run: (ctx) => ({ args: ctx.args, argv: ctx.argv }) })],
@@ -63,9 +68,24 @@ describe('named positionals from use', () => {
   });
 
   test.each([
-    { use: 'show <id>', argv: [], message: 'missing required argument <id>', context: { reason: 'missing_argument', command: 'app show', argument: 'id', position: 1 } },
-    { use: 'cp <src> <dst>', argv: ['a'], message: 'missing required argument <dst>', context: { reason: 'missing_argument', command: 'app cp', argument: 'dst', position: 2 } },
-    { use: 'add <items...>', argv: [], message: 'missing required argument <items...>', context: { reason: 'missing_argument', command: 'app add', argument: 'items', position: 1 } },
+    {
+      use: 'show <id>',
+      argv: [],
+      message: 'missing required argument <id>',
+      context: { reason: 'missing_argument', command: 'app show', argument: 'id', position: 1 },
+    },
+    {
+      use: 'cp <src> <dst>',
+      argv: ['a'],
+      message: 'missing required argument <dst>',
+      context: { reason: 'missing_argument', command: 'app cp', argument: 'dst', position: 2 },
+    },
+    {
+      use: 'add <items...>',
+      argv: [],
+      message: 'missing required argument <items...>',
+      context: { reason: 'missing_argument', command: 'app add', argument: 'items', position: 1 },
+    },
     {
       use: 'show <id>',
       argv: ['1', '2'],
@@ -114,7 +134,12 @@ describe('explicit args declarations', () => {
   it('choices are enforced by DeclaredArgs', async () => {
     const error = await usageError(withChild({ use: 'note', args: decls }), ['note', '9']);
     expect(error.message).toBe('invalid value "9" for <task-id>: expected one of 1|2|3');
-    expect(error.context).toStrictEqual({ reason: 'invalid_argument', command: 'app note', argument: 'task-id', value: '9' });
+    expect(error.context).toStrictEqual({
+      reason: 'invalid_argument',
+      command: 'app note',
+      argument: 'task-id',
+      value: '9',
+    });
   });
 
   it('missing required explicit arg names it', async () => {
@@ -123,8 +148,14 @@ describe('explicit args declarations', () => {
   });
 
   test.each([
-    { args: [{ name: 'a', required: false }, { name: 'b' }], message: 'x: required argument b follows an optional one' },
-    { args: [{ name: 'a', variadic: true }, { name: 'b' }], message: 'x: only the last argument may be variadic (a is not last)' },
+    {
+      args: [{ name: 'a', required: false }, { name: 'b' }],
+      message: 'x: required argument b follows an optional one',
+    },
+    {
+      args: [{ name: 'a', variadic: true }, { name: 'b' }],
+      message: 'x: only the last argument may be variadic (a is not last)',
+    },
     { args: [{ name: 'a' }, { name: 'a' }], message: 'x: argument a declared twice' },
     { args: [{ name: '1st' }], message: 'x: argument name "1st" must match ^[A-Za-z][A-Za-z0-9_-]*$' },
   ])('inconsistent declarations throw at construction: $message', ({ args, message }) => {
@@ -132,12 +163,20 @@ describe('explicit args declarations', () => {
   });
 
   it('inconsistent declarations in use throw too', () => {
-    expect(() => new Command({ use: 'x [a] <b>' })).toThrow(new TypeError('x: required argument b follows an optional one'));
+    expect(() => new Command({ use: 'x [a] <b>' })).toThrow(
+      new TypeError('x: required argument b follows an optional one'),
+    );
   });
 });
 
 describe('Cobra Args validators', () => {
-  type Row = { name: string; validator: ArgsValidator; validArgs?: string[]; argv: string[]; error?: { message: string; reason: string; context?: Record<string, unknown> } };
+  type Row = {
+    name: string;
+    validator: ArgsValidator;
+    validArgs?: string[];
+    argv: string[];
+    error?: { message: string; reason: string; context?: Record<string, unknown> };
+  };
   const rows: Row[] = [
     { name: 'ArbitraryArgs: none', validator: ArbitraryArgs, argv: [] },
     { name: 'ArbitraryArgs: many', validator: ArbitraryArgs, argv: ['a', 'b', 'c'] },
@@ -146,20 +185,32 @@ describe('Cobra Args validators', () => {
       name: 'NoArgs: one',
       validator: NoArgs,
       argv: ['zap'],
-      error: { message: 'unknown command "zap" for "app cmd"', reason: 'unknown_command', context: { reason: 'unknown_command', command: 'app cmd', received: 'zap' } },
+      error: {
+        message: 'unknown command "zap" for "app cmd"',
+        reason: 'unknown_command',
+        context: { reason: 'unknown_command', command: 'app cmd', received: 'zap' },
+      },
     },
     { name: 'ExactArgs(2): 2', validator: ExactArgs(2), argv: ['a', 'b'] },
     {
       name: 'ExactArgs(2): 1',
       validator: ExactArgs(2),
       argv: ['a'],
-      error: { message: 'accepts 2 arg(s), received 1', reason: 'missing_argument', context: { reason: 'missing_argument', command: 'app cmd', expected: 2, received: 1 } },
+      error: {
+        message: 'accepts 2 arg(s), received 1',
+        reason: 'missing_argument',
+        context: { reason: 'missing_argument', command: 'app cmd', expected: 2, received: 1 },
+      },
     },
     {
       name: 'ExactArgs(2): 3',
       validator: ExactArgs(2),
       argv: ['a', 'b', 'c'],
-      error: { message: 'accepts 2 arg(s), received 3', reason: 'too_many_arguments', context: { reason: 'too_many_arguments', command: 'app cmd', expected: 2, received: 3 } },
+      error: {
+        message: 'accepts 2 arg(s), received 3',
+        reason: 'too_many_arguments',
+        context: { reason: 'too_many_arguments', command: 'app cmd', expected: 2, received: 3 },
+      },
     },
     { name: 'ExactArgs(0): 0', validator: ExactArgs(0), argv: [] },
     { name: 'MinimumNArgs(1): 1', validator: MinimumNArgs(1), argv: ['a'] },
@@ -168,7 +219,11 @@ describe('Cobra Args validators', () => {
       name: 'MinimumNArgs(1): 0',
       validator: MinimumNArgs(1),
       argv: [],
-      error: { message: 'requires at least 1 arg(s), only received 0', reason: 'missing_argument', context: { reason: 'missing_argument', command: 'app cmd', min: 1, received: 0 } },
+      error: {
+        message: 'requires at least 1 arg(s), only received 0',
+        reason: 'missing_argument',
+        context: { reason: 'missing_argument', command: 'app cmd', min: 1, received: 0 },
+      },
     },
     { name: 'MaximumNArgs(1): 0', validator: MaximumNArgs(1), argv: [] },
     { name: 'MaximumNArgs(1): 1', validator: MaximumNArgs(1), argv: ['a'] },
@@ -176,7 +231,11 @@ describe('Cobra Args validators', () => {
       name: 'MaximumNArgs(1): 2',
       validator: MaximumNArgs(1),
       argv: ['a', 'b'],
-      error: { message: 'accepts at most 1 arg(s), received 2', reason: 'too_many_arguments', context: { reason: 'too_many_arguments', command: 'app cmd', max: 1, received: 2 } },
+      error: {
+        message: 'accepts at most 1 arg(s), received 2',
+        reason: 'too_many_arguments',
+        context: { reason: 'too_many_arguments', command: 'app cmd', max: 1, received: 2 },
+      },
     },
     { name: 'RangeArgs(1,2): 1', validator: RangeArgs(1, 2), argv: ['a'] },
     { name: 'RangeArgs(1,2): 2', validator: RangeArgs(1, 2), argv: ['a', 'b'] },
@@ -184,13 +243,21 @@ describe('Cobra Args validators', () => {
       name: 'RangeArgs(1,2): 0',
       validator: RangeArgs(1, 2),
       argv: [],
-      error: { message: 'accepts between 1 and 2 arg(s), received 0', reason: 'missing_argument', context: { reason: 'missing_argument', command: 'app cmd', min: 1, max: 2, received: 0 } },
+      error: {
+        message: 'accepts between 1 and 2 arg(s), received 0',
+        reason: 'missing_argument',
+        context: { reason: 'missing_argument', command: 'app cmd', min: 1, max: 2, received: 0 },
+      },
     },
     {
       name: 'RangeArgs(1,2): 3',
       validator: RangeArgs(1, 2),
       argv: ['a', 'b', 'c'],
-      error: { message: 'accepts between 1 and 2 arg(s), received 3', reason: 'too_many_arguments', context: { reason: 'too_many_arguments', command: 'app cmd', min: 1, max: 2, received: 3 } },
+      error: {
+        message: 'accepts between 1 and 2 arg(s), received 3',
+        reason: 'too_many_arguments',
+        context: { reason: 'too_many_arguments', command: 'app cmd', min: 1, max: 2, received: 3 },
+      },
     },
     { name: 'OnlyValidArgs: valid', validator: OnlyValidArgs, validArgs: ['red', 'green'], argv: ['green', 'red'] },
     { name: 'OnlyValidArgs: none given', validator: OnlyValidArgs, validArgs: ['red', 'green'], argv: [] },
@@ -211,7 +278,12 @@ describe('Cobra Args validators', () => {
       validator: OnlyValidArgs,
       argv: ['x'],
     },
-    { name: 'MatchAll(ExactArgs(1), OnlyValidArgs): ok', validator: MatchAll(ExactArgs(1), OnlyValidArgs), validArgs: ['red'], argv: ['red'] },
+    {
+      name: 'MatchAll(ExactArgs(1), OnlyValidArgs): ok',
+      validator: MatchAll(ExactArgs(1), OnlyValidArgs),
+      validArgs: ['red'],
+      argv: ['red'],
+    },
     {
       name: 'MatchAll(ExactArgs(1), OnlyValidArgs): count fails first',
       validator: MatchAll(ExactArgs(1), OnlyValidArgs),
@@ -254,7 +326,9 @@ describe('Cobra Args validators', () => {
   it('a validator error is reported before a missing required flag (Cobra order)', async () => {
     const root = new Command({
       use: 'app',
-      commands: [new Command({ use: 'cmd <id>', flags: { must: { type: 'string', required: true } }, run: () => null })],
+      commands: [
+        new Command({ use: 'cmd <id>', flags: { must: { type: 'string', required: true } }, run: () => null }),
+      ],
     });
     const e = await usageError(root, ['cmd']);
     expect(e.context.reason).toBe('missing_argument');
@@ -265,8 +339,16 @@ describe('positionals and command groups', () => {
   function groups(): Command {
     const leaf = new Command({ use: 'leaf', run: () => 'leaf' });
     const group = new Command({ use: 'group', short: 'a group', commands: [leaf] });
-    const runnable = new Command({ use: 'runner [what]', run: (ctx) => ({ what: ctx.args.what ?? null }), commands: [new Command({ use: 'sub', run: () => 'sub' })] });
-    const bare = new Command({ use: 'bare', run: () => 'bare', commands: [new Command({ use: 'sub', run: () => 'sub' })] });
+    const runnable = new Command({
+      use: 'runner [what]',
+      run: (ctx) => ({ what: ctx.args.what ?? null }),
+      commands: [new Command({ use: 'sub', run: () => 'sub' })],
+    });
+    const bare = new Command({
+      use: 'bare',
+      run: () => 'bare',
+      commands: [new Command({ use: 'sub', run: () => 'sub' })],
+    });
     return new Command({ use: 'app', commands: [group, runnable, bare] });
   }
 
@@ -303,7 +385,11 @@ describe('positionals and command groups', () => {
 
 describe('a command whose only subcommands are hidden', () => {
   function withHidden(use: string): Command {
-    const tool = new Command({ use, run: (ctx) => ctx.args.file ?? 'ran', commands: [new Command({ use: 'debug', hidden: true, run: () => 'debug' })] });
+    const tool = new Command({
+      use,
+      run: (ctx) => ctx.args.file ?? 'ran',
+      commands: [new Command({ use: 'debug', hidden: true, run: () => 'debug' })],
+    });
     return new Command({ use: 'app', commands: [tool] });
   }
 

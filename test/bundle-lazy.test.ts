@@ -17,7 +17,9 @@ const HOOK = join(root, 'test/fixtures/record-imports.mjs');
 const HEAVY = /node_modules\/(@modelcontextprotocol\/sdk|express|ajv)\//;
 
 function heavyChunks(): string[] {
-  const meta = JSON.parse(readFileSync(join(root, 'dist/bin/meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  const meta = JSON.parse(readFileSync(join(root, 'dist/bin/meta.json'), 'utf8')) as {
+    outputs: Record<string, { inputs: Record<string, unknown> }>;
+  };
   return Object.entries(meta.outputs)
     .filter(([, o]) => Object.keys(o.inputs).some((i) => HEAVY.test(i)))
     .map(([file]) => join(root, file));
@@ -25,16 +27,33 @@ function heavyChunks(): string[] {
 
 const REQUIRES = join(root, 'test/fixtures/record-requires.cjs');
 
-function loadedFiles(args: string[], extraEnv: Record<string, string> = {}): { files: string[]; required: string[]; status: number | null; stdout: string } {
+function loadedFiles(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): { files: string[]; required: string[]; status: number | null; stdout: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ax-lazy-'));
   const log = join(dir, 'imports.log');
   const reqLog = join(dir, 'requires.log');
   const r = spawnSync(process.execPath, ['--import', HOOK, '--require', REQUIRES, BIN, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', TRACEPARENT: '', AX_IMPORT_LOG: log, AX_REQUIRE_LOG: reqLog, TASKS_FILE: join(dir, 't.json'), HOME: dir, ...extraEnv },
+    env: {
+      ...process.env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      TRACEPARENT: '',
+      AX_IMPORT_LOG: log,
+      AX_REQUIRE_LOG: reqLog,
+      TASKS_FILE: join(dir, 't.json'),
+      HOME: dir,
+      ...extraEnv,
+    },
     input: '',
   });
-  const files = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)) : [];
+  const files = existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((u) => u.startsWith('file:'))
+        .map((u) => fileURLToPath(u))
+    : [];
   const required = existsSync(reqLog) ? readFileSync(reqLog, 'utf8').split('\n').filter(Boolean) : [];
   return { files, required, status: r.status, stdout: r.stdout };
 }
@@ -77,10 +96,18 @@ describe('bundle: the MCP stack is loaded only by mcp-server', () => {
   });
 
   it('the libraries are external (no output of the build contains them); an OTLP endpoint loads the SDK, output unchanged', () => {
-    const meta = JSON.parse(readFileSync(join(root, 'dist/bin/meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
-    for (const [file, o] of Object.entries(meta.outputs)) expect(Object.keys(o.inputs).filter((i) => OBSERVE.test(i)), file).toEqual([]);
+    const meta = JSON.parse(readFileSync(join(root, 'dist/bin/meta.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown> }>;
+    };
+    for (const [file, o] of Object.entries(meta.outputs))
+      expect(
+        Object.keys(o.inputs).filter((i) => OBSERVE.test(i)),
+        file,
+      ).toEqual([]);
     const plain = loadedFiles(['--version', '--format', 'json']);
-    const traced = loadedFiles(['--version', '--format', 'json'], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    const traced = loadedFiles(['--version', '--format', 'json'], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+    });
     expect(traced.status).toBe(0);
     expect(traced.required.some((f) => /node_modules\/@opentelemetry\/sdk-trace-base\//.test(f))).toBe(true);
     expect(traced.required.some((f) => /node_modules\/(pino|jsonc-parser)\//.test(f))).toBe(false);
@@ -94,7 +121,9 @@ describe('bundle: the MCP stack is loaded only by mcp-server', () => {
     const server = loadedFiles(['mcp-server']);
     expect(server.required.filter((f) => REDIS.test(f))).toEqual([]);
     // nothing listens on port 9: the client is required, the run fails closed (exit 1) before adding anything
-    const shared = loadedFiles(['add', 'milk', '--idempotency-key', 'k1', '--format', 'json'], { AX_IDEMPOTENCY_STORE: 'redis://127.0.0.1:9' });
+    const shared = loadedFiles(['add', 'milk', '--idempotency-key', 'k1', '--format', 'json'], {
+      AX_IDEMPOTENCY_STORE: 'redis://127.0.0.1:9',
+    });
     expect(shared.status).toBe(1);
     expect(shared.stdout).toBe('');
     expect(shared.required.some((f) => /node_modules\/@redis\/client\//.test(f))).toBe(true);
@@ -114,15 +143,22 @@ describe('bundle: the MCP chunk carries its own copy of lib and still agrees wit
     const dir = mkdtempSync(join(tmpdir(), 'ax-bundle-mcp-'));
     const env = { TASKS_FILE: join(dir, 't.json'), HOME: dir, PATH: process.env.PATH ?? '' };
     const client = new Client({ name: 'bundle-test', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp-server'], env, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp-server'], env, stderr: 'pipe' }),
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['add', 'done', 'export', 'list', 'rm', 'show']);
-      const missing = (await client.callTool({ name: 'show', arguments: { id: 99 } })) as { isError?: boolean; content: { text: string }[] };
+      const missing = (await client.callTool({ name: 'show', arguments: { id: 99 } })) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
       expect(missing.isError).toBe(true);
       // not_found is defined by the demo (exit 5): the chunk's lib copy must see the entry's catalogue and AxError
       expect(JSON.parse(missing.content[0]!.text).error).toMatchObject({ kind: 'not_found', exit_code: 5 });
-      const added = (await client.callTool({ name: 'add', arguments: { title: ['from', 'mcp'] } })) as { structuredContent?: { id: number } };
+      const added = (await client.callTool({ name: 'add', arguments: { title: ['from', 'mcp'] } })) as {
+        structuredContent?: { id: number };
+      };
       expect(added.structuredContent?.id).toBe(1);
     } finally {
       await client.close();
@@ -137,9 +173,17 @@ describe('bundle: lazy subtrees are chunks of their own, loaded only when select
   it('the lazy fixture, bundled: each group a chunk; a run loads only the chunk it selects; output as from source', async () => {
     const { buildProgram } = await import('../.ci/bundle.mjs');
     const out = mkdtempSync(join(tmpdir(), 'ax-lazy-bundle-'));
-    const built = (await buildProgram({ entry: 'test/fixtures/lazy-cli.ts', outDir: out, name: 'lazyapp' })) as { entry: string; chunks: string[] };
+    const built = (await buildProgram({ entry: 'test/fixtures/lazy-cli.ts', outDir: out, name: 'lazyapp' })) as {
+      entry: string;
+      chunks: string[];
+    };
     cpSync(join(root, 'dist/bin/chunks'), join(out, 'chunks'), { recursive: true }); // the MCP runtime and the validator
-    const names = built.chunks.map((c) => c.split('/').pop()!.replace(/-[0-9a-f]{8}\.js$/, ''));
+    const names = built.chunks.map((c) =>
+      c
+        .split('/')
+        .pop()!
+        .replace(/-[0-9a-f]{8}\.js$/, ''),
+    );
     expect(names.sort()).toEqual(['db', 'ops']);
     const main = readFileSync(join(out, 'lazyapp.main.js'), 'utf8');
     expect(main).not.toContain('Deploy to an environment'); // the ops body is not in the entry's bundle
@@ -147,8 +191,16 @@ describe('bundle: lazy subtrees are chunks of their own, loaded only when select
     const load = (args: string[]) => {
       const dir = mkdtempSync(join(tmpdir(), 'ax-lazy-run-'));
       const log = join(dir, 'imports.log');
-      const r = spawnSync(process.execPath, ['--import', HOOK, built.entry, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: dir, AX_IMPORT_LOG: log } });
-      const files = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)) : [];
+      const r = spawnSync(process.execPath, ['--import', HOOK, built.entry, ...args], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', HOME: dir, AX_IMPORT_LOG: log },
+      });
+      const files = existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((u) => u.startsWith('file:'))
+            .map((u) => fileURLToPath(u))
+        : [];
       return { ...r, chunks: built.chunks.filter((c) => files.includes(c)) };
     };
     expect(load(['--help']).chunks).toEqual([]);
@@ -159,7 +211,11 @@ describe('bundle: lazy subtrees are chunks of their own, loaded only when select
     expect(load(['db', 'migrate', '--dry-run', '--format', 'json']).chunks).toEqual([chunkOf('db')]);
     const schema = load(['__schema', '--as=mcp']);
     expect(schema.chunks.sort()).toEqual([chunkOf('db'), chunkOf('ops')].sort());
-    expect(JSON.parse(schema.stdout).tools.map((t: { name: string }) => t.name).sort()).toEqual(['db_migrate', 'ops_deploy', 'ops_status', 'ping']);
+    expect(
+      JSON.parse(schema.stdout)
+        .tools.map((t: { name: string }) => t.name)
+        .sort(),
+    ).toEqual(['db_migrate', 'ops_deploy', 'ops_status', 'ping']);
   }, 120_000);
 });
 
@@ -167,7 +223,8 @@ describe('bundle: an ordinary run loads only the Node built-ins it uses', () => 
   // Each built-in module costs a start its compile (issue 14): fs/promises drags in readline and the
   // fs watchers, timers/promises is a module of its own. They load only when a feature needs them.
   // (net loads here because stdout and stderr are pipes.)
-  const PRINT = "process.on('exit',()=>require('fs').writeSync(2,'\\nBUILTINS '+JSON.stringify(process.moduleLoadList.filter(m=>m.startsWith('NativeModule ')).map(m=>m.slice(13)))+'\\n'))";
+  const PRINT =
+    "process.on('exit',()=>require('fs').writeSync(2,'\\nBUILTINS '+JSON.stringify(process.moduleLoadList.filter(m=>m.startsWith('NativeModule ')).map(m=>m.slice(13)))+'\\n'))";
   const builtins = (args: string[]) => {
     const dir = mkdtempSync(join(tmpdir(), 'ax-builtins-'));
     writeFileSync(join(dir, 'print.cjs'), PRINT);
@@ -186,7 +243,19 @@ describe('bundle: an ordinary run loads only the Node built-ins it uses', () => 
       expect(status).toBe(0);
       expect(list).toContain('fs'); // the list is real
       // `module` (it loads the ESM loader and source maps: ~0.2 ms) and `os` come only with the features that use them
-      for (const m of ['fs/promises', 'internal/fs/promises', 'readline', 'internal/readline/interface', 'timers/promises', 'child_process', 'crypto', 'module', 'internal/modules/esm/loader', 'os']) expect(list, m).not.toContain(m);
+      for (const m of [
+        'fs/promises',
+        'internal/fs/promises',
+        'readline',
+        'internal/readline/interface',
+        'timers/promises',
+        'child_process',
+        'crypto',
+        'module',
+        'internal/modules/esm/loader',
+        'os',
+      ])
+        expect(list, m).not.toContain(m);
     });
   }
 });

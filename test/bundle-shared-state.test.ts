@@ -25,7 +25,10 @@ const env = () => ({ PATH: process.env.PATH ?? '', HOME: tmpdir() });
 async function sameOnEachCall(client: Client, calls: number): Promise<boolean[]> {
   const seen: boolean[] = [];
   for (let i = 0; i < calls; i++) {
-    const r = (await client.callTool({ name: 'same', arguments: {} })) as { content: { type: string; text?: string }[]; isError?: boolean };
+    const r = (await client.callTool({ name: 'same', arguments: {} })) as {
+      content: { type: string; text?: string }[];
+      isError?: boolean;
+    };
     expect(r.isError, JSON.stringify(r)).toBeFalsy();
     seen.push((JSON.parse(r.content[0]!.text!) as { data: { same: boolean } }).data.same); // the envelope
   }
@@ -35,7 +38,14 @@ async function sameOnEachCall(client: Client, calls: number): Promise<boolean[]>
 describe('bundle: the copies of lib share one tree generation', () => {
   it('stdio: a command keeps its cache record from one tools/call to the next', async () => {
     const client = new Client({ name: 'cache-probe', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry, 'mcp-server'], env: env(), stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [entry, 'mcp-server'],
+        env: env(),
+        stderr: 'ignore',
+      }),
+    );
     try {
       expect(await sameOnEachCall(client, 4)).toEqual([false, true, true, true]);
     } finally {
@@ -44,7 +54,10 @@ describe('bundle: the copies of lib share one tree generation', () => {
   }, 60_000);
 
   it('HTTP: the same, stateful', async () => {
-    const proc = spawn(process.execPath, [entry, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(process.execPath, [entry, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], {
+      env: env(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = '';

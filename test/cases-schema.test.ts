@@ -5,7 +5,18 @@
 import { describe, expect, it } from 'vitest';
 import { Command, declarePrompt, declareResource, MAX_DESCRIPTION, mcp } from '../lib/index.ts';
 import { runCli, envelope } from './helpers/run.ts';
-import { axCommand, axDoc, compileAll, lintTool, mcpDoc, schemaFailure, tool, toolNames, type Json, flat } from './fixtures/schema-trees.ts';
+import {
+  axCommand,
+  axDoc,
+  compileAll,
+  lintTool,
+  mcpDoc,
+  schemaFailure,
+  tool,
+  toolNames,
+  type Json,
+  flat,
+} from './fixtures/schema-trees.ts';
 
 const echo = (ctx: Json) => ({ flags: ctx.flags, args: ctx.args });
 
@@ -36,7 +47,8 @@ describe('B04 — multi-word flags, default-true booleans', () => {
     expect(s.properties.verify).toMatchObject({ type: 'boolean', default: true });
     expect(s.properties.color).toMatchObject({ type: 'boolean', default: true });
     for (const k of Object.keys(s.properties)) expect(k).toMatch(/^[a-z0-9_]+$/);
-    for (const k of ['skipBlank', 'maxWidth', 'skip-blank', 'max-width', 'no_color', 'no-color', 'no_verify']) expect(s.properties).not.toHaveProperty(k);
+    for (const k of ['skipBlank', 'maxWidth', 'skip-blank', 'max-width', 'no_color', 'no-color', 'no_verify'])
+      expect(s.properties).not.toHaveProperty(k);
   });
 
   it('__schema lists, for every flag, the CLI spelling and the MCP property name', async () => {
@@ -52,7 +64,12 @@ describe('B04 — multi-word flags, default-true booleans', () => {
   it('the CLI spelling works as advertised (sanity of the mapping)', async () => {
     const r = await runCli(tree(), ['fmt', '--skip-blank', '--max-width', '100', '--no-verify', '--no-color']);
     expect(r.code).toBe(0);
-    expect(envelope(r.stdout).data.flags).toMatchObject({ skipBlank: true, maxWidth: 100, verify: false, color: false });
+    expect(envelope(r.stdout).data.flags).toMatchObject({
+      skipBlank: true,
+      maxWidth: 100,
+      verify: false,
+      color: false,
+    });
   });
 });
 
@@ -61,7 +78,11 @@ describe('B06 — positionals: multi-word values and variadics', () => {
     new Command({
       use: 'yourcli',
       commands: [
-        new Command({ use: 'search <query>', flags: { tag: { type: 'stringArray', usage: 'tag to filter by' } }, run: echo }),
+        new Command({
+          use: 'search <query>',
+          flags: { tag: { type: 'stringArray', usage: 'tag to filter by' } },
+          run: echo,
+        }),
         new Command({ use: 'label', commands: [new Command({ use: 'add <issue> <labels...>', run: echo })] }),
       ],
     });
@@ -85,11 +106,15 @@ describe('B06 — positionals: multi-word values and variadics', () => {
 
   it('__schema records the positional order and which positional is variadic', async () => {
     const ax = await axDoc(tree());
-    expect(axCommand(ax, ['label', 'add']).args.map((a: Json) => [a.name, a.position, a.required, a.variadic])).toEqual([
-      ['issue', 1, true, false],
-      ['labels', 2, true, true],
+    expect(axCommand(ax, ['label', 'add']).args.map((a: Json) => [a.name, a.position, a.required, a.variadic])).toEqual(
+      [
+        ['issue', 1, true, false],
+        ['labels', 2, true, true],
+      ],
+    );
+    expect(axCommand(ax, ['search']).args.map((a: Json) => [a.name, a.position, a.variadic])).toEqual([
+      ['query', 1, false],
     ]);
-    expect(axCommand(ax, ['search']).args.map((a: Json) => [a.name, a.position, a.variadic])).toEqual([['query', 1, false]]);
   });
 
   it('the tool description names the required positionals, as properties', async () => {
@@ -107,7 +132,11 @@ describe('B07 — repeatable flags containing commas; object-valued flags', () =
         new Command({
           use: 'send',
           // data declares its schema, so agents send the object itself (without one: JSON text, see below)
-          flags: { header: { type: 'stringArray', usage: 'a header, repeatable' }, data: { type: 'json', usage: 'a JSON object', schema: { type: 'object' } }, id: { type: 'intSlice', usage: 'ids' } },
+          flags: {
+            header: { type: 'stringArray', usage: 'a header, repeatable' },
+            data: { type: 'json', usage: 'a JSON object', schema: { type: 'object' } },
+            id: { type: 'intSlice', usage: 'ids' },
+          },
           run: echo,
         }),
       ],
@@ -131,8 +160,13 @@ describe('B09 — every tool has a usable inputSchema', () => {
   const tree = (shadowInjected: boolean) =>
     new Command({
       use: 'yourcli',
-      persistentFlags: shadowInjected ? { 'dry-run': { type: 'bool', hidden: true }, 'idempotency-key': { type: 'string', hidden: true } } : {},
-      commands: [new Command({ use: 'status', run: () => ({ ok: true }) }), new Command({ use: 'greet', flags: { name: { type: 'string' } }, run: echo })],
+      persistentFlags: shadowInjected
+        ? { 'dry-run': { type: 'bool', hidden: true }, 'idempotency-key': { type: 'string', hidden: true } }
+        : {},
+      commands: [
+        new Command({ use: 'status', run: () => ({ ok: true }) }),
+        new Command({ use: 'greet', flags: { name: { type: 'string' } }, run: echo }),
+      ],
     });
 
   it('status (no flags, no positionals) has properties, type object, additionalProperties false', async () => {
@@ -190,7 +224,8 @@ describe('B11 — portable schema subset and description budget', () => {
       mutuallyExclusive: [['mode', 'preset']],
       run: echo,
     });
-  const tree = (short: string | undefined, long: string) => new Command({ use: 'yourcli', commands: [render(short, long)] });
+  const tree = (short: string | undefined, long: string) =>
+    new Command({ use: 'yourcli', commands: [render(short, long)] });
 
   it('the long help is 5,000 characters with the only usage line at the very end (fixture check)', () => {
     const l = longHelp('Render a document.');
@@ -200,7 +235,12 @@ describe('B11 — portable schema subset and description budget', () => {
 
   for (const [label, short, opening, summary] of [
     ['with a short summary', 'Render a document', 'Renders documents in several detail levels.', 'Render a document'],
-    ['without short: the first sentence of the long help', undefined, 'Render a document. It reads the file and writes HTML.', 'Render a document'],
+    [
+      'without short: the first sentence of the long help',
+      undefined,
+      'Render a document. It reads the file and writes HTML.',
+      'Render a document',
+    ],
     ['without short and without any early sentence break', undefined, 'x'.repeat(4000), undefined],
   ] as const) {
     it(`lints clean under every rule, ${label}`, async () => {
@@ -251,7 +291,10 @@ describe('B12 — tool names: charset, length, collisions', () => {
     return new Command({
       use: 'yourcli',
       commands: [
-        new Command({ use: 'db', commands: [new Command({ use: 'migrate-up', run: echo }), new Command({ use: 'migrate', commands: [up] })] }),
+        new Command({
+          use: 'db',
+          commands: [new Command({ use: 'migrate-up', run: echo }), new Command({ use: 'migrate', commands: [up] })],
+        }),
         dot,
         digit,
         new Command({ use: 'organisation-administration', commands: [sync] }),
@@ -276,7 +319,13 @@ describe('B12 — tool names: charset, length, collisions', () => {
 
   it('with explicit names every advertised name is valid, short, and the mapping is in __schema', async () => {
     const doc = await mcpDoc(tree(true));
-    expect(toolNames(doc)).toEqual(['_3d_render', 'db_migrate_up_nested', 'db_migrate-up', 'org_sync_customers', 'v2_export']);
+    expect(toolNames(doc)).toEqual([
+      '_3d_render',
+      'db_migrate_up_nested',
+      'db_migrate-up',
+      'org_sync_customers',
+      'v2_export',
+    ]);
     for (const n of toolNames(doc)) {
       expect(n).toMatch(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/);
       expect(n.length).toBeLessThanOrEqual(40);
@@ -285,7 +334,9 @@ describe('B12 — tool names: charset, length, collisions', () => {
     expect(axCommand(ax, ['v2.export']).mcp).toEqual({ tool: 'v2_export' });
     expect(axCommand(ax, ['3d-render']).mcp).toEqual({ tool: '_3d_render' });
     expect(axCommand(ax, ['db', 'migrate', 'up']).mcp).toEqual({ tool: 'db_migrate_up_nested' });
-    expect(axCommand(ax, ['organisation-administration', 'synchronise-all-customer-records-across-every-region']).mcp).toEqual({ tool: 'org_sync_customers' });
+    expect(
+      axCommand(ax, ['organisation-administration', 'synchronise-all-customer-records-across-every-region']).mcp,
+    ).toEqual({ tool: 'org_sync_customers' });
     expect(JSON.stringify(await mcpDoc(tree(true)))).toBe(JSON.stringify(doc));
   });
 });
@@ -295,7 +346,11 @@ describe('B25 — global flags colliding with a command’s own flag (schema sid
     new Command({
       use: 'yourcli',
       commands: [
-        new Command({ use: 'export', flags: { format: { type: 'string', choices: ['csv', 'xlsx'] }, out: { type: 'string' } }, run: echo }),
+        new Command({
+          use: 'export',
+          flags: { format: { type: 'string', choices: ['csv', 'xlsx'] }, out: { type: 'string' } },
+          run: echo,
+        }),
         new Command({ use: 'report', flags: { 'dry-run': { type: 'string', choices: ['plan', 'none'] } }, run: echo }),
       ],
     });
@@ -335,12 +390,36 @@ describe('B26 — prompts/resources lists on every tree', () => {
 
   it('tree B: the lists hold the declared prompt, resource and template', async () => {
     const root = new Command({ use: 'yourcli', commands: [new Command({ use: 'a', run: echo })] });
-    declarePrompt(root, { name: 'triage', description: 'Triage an issue', arguments: [{ name: 'issue', required: true }], template: 'Triage issue {{issue}}.' });
-    declareResource(root, { uri: 'yourcli://config', name: 'config', mimeType: 'application/json', content: '{"a":1}' });
-    declareResource(root, { uriTemplate: 'yourcli://logs/{date}', name: 'logs', mimeType: 'text/plain', content: 'logs of {date}' });
+    declarePrompt(root, {
+      name: 'triage',
+      description: 'Triage an issue',
+      arguments: [{ name: 'issue', required: true }],
+      template: 'Triage issue {{issue}}.',
+    });
+    declareResource(root, {
+      uri: 'yourcli://config',
+      name: 'config',
+      mimeType: 'application/json',
+      content: '{"a":1}',
+    });
+    declareResource(root, {
+      uriTemplate: 'yourcli://logs/{date}',
+      name: 'logs',
+      mimeType: 'text/plain',
+      content: 'logs of {date}',
+    });
     const doc = await mcpDoc(root);
-    expect(doc.prompts).toEqual([{ name: 'triage', description: 'Triage an issue', arguments: [{ name: 'issue', required: true }], template: 'Triage issue {{issue}}.' }]);
+    expect(doc.prompts).toEqual([
+      {
+        name: 'triage',
+        description: 'Triage an issue',
+        arguments: [{ name: 'issue', required: true }],
+        template: 'Triage issue {{issue}}.',
+      },
+    ]);
     expect(doc.resources).toEqual([{ uri: 'yourcli://config', name: 'config', mimeType: 'application/json' }]);
-    expect(doc.resourceTemplates).toEqual([{ uriTemplate: 'yourcli://logs/{date}', name: 'logs', mimeType: 'text/plain' }]);
+    expect(doc.resourceTemplates).toEqual([
+      { uriTemplate: 'yourcli://logs/{date}', name: 'logs', mimeType: 'text/plain' },
+    ]);
   });
 });

@@ -31,7 +31,8 @@ interface Run {
 /** The parent's environment without anything that changes the CLI's behaviour, plus `env` (undefined removes). */
 function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const out: Record<string, string | undefined> = { ...process.env };
-  for (const k of ['AGENT_MODE', 'TASKS_FILE', 'XDG_DATA_HOME', 'XDG_CONFIG_HOME', 'AX_DEBUG', 'NODE_OPTIONS']) delete out[k];
+  for (const k of ['AGENT_MODE', 'TASKS_FILE', 'XDG_DATA_HOME', 'XDG_CONFIG_HOME', 'AX_DEBUG', 'NODE_OPTIONS'])
+    delete out[k];
   Object.assign(out, env);
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out as NodeJS.ProcessEnv;
@@ -67,9 +68,33 @@ const SEED = {
   version: 1,
   next_id: 4,
   tasks: [
-    { id: 1, title: 'buy milk', status: 'open', tags: ['home'], due: null, created_at: '2030-01-01T10:00:00.000Z', done_at: null },
-    { id: 2, title: 'file taxes', status: 'open', tags: [], due: '2030-04-15', created_at: '2030-01-02T10:00:00.000Z', done_at: null },
-    { id: 3, title: 'call mum', status: 'done', tags: [], due: null, created_at: '2030-01-03T10:00:00.000Z', done_at: '2030-01-04T10:00:00.000Z' },
+    {
+      id: 1,
+      title: 'buy milk',
+      status: 'open',
+      tags: ['home'],
+      due: null,
+      created_at: '2030-01-01T10:00:00.000Z',
+      done_at: null,
+    },
+    {
+      id: 2,
+      title: 'file taxes',
+      status: 'open',
+      tags: [],
+      due: '2030-04-15',
+      created_at: '2030-01-02T10:00:00.000Z',
+      done_at: null,
+    },
+    {
+      id: 3,
+      title: 'call mum',
+      status: 'done',
+      tags: [],
+      due: null,
+      created_at: '2030-01-03T10:00:00.000Z',
+      done_at: '2030-01-04T10:00:00.000Z',
+    },
   ],
   idempotency: {},
 };
@@ -87,7 +112,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The `schema` document as printed in-process (same tree, same version resolution). */
 async function inProcessSchema(): Promise<string> {
   let out = '';
-  const code = await execute(buildTasksCli(), { args: ['schema'], stdout: { write: (s: string) => ((out += s), true), isTTY: false }, stderr: { write: () => true }, env: {}, stdin: Readable.from([]) });
+  const code = await execute(buildTasksCli(), {
+    args: ['schema'],
+    stdout: { write: (s: string) => ((out += s), true), isTTY: false },
+    stderr: { write: () => true },
+    env: {},
+    stdin: Readable.from([]),
+  });
   expect(code).toBe(0);
   return out;
 }
@@ -119,10 +150,17 @@ describe('clispec scorer checks against the demo process', () => {
         const r = await tasks(['__nonexistent_command__'], e);
         expect(r.stdout).toBe('');
         expect(r.code).not.toBe(0);
-        const last = r.stderr.split('\n').filter((l) => l.trim() !== '').at(-1)!;
+        const last = r.stderr
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .at(-1)!;
         const line = JSON.parse(last) as Json;
         expect(typeof line.error.kind).toBe('string');
-        expect(line.error).toMatchObject({ kind: 'validation_error', exit_code: r.code, context: { reason: 'unknown_command' } });
+        expect(line.error).toMatchObject({
+          kind: 'validation_error',
+          exit_code: r.code,
+          context: { reason: 'unknown_command' },
+        });
         expect(r.stderr.endsWith('\n')).toBe(true);
       }
     },
@@ -134,7 +172,15 @@ describe('clispec scorer checks against the demo process', () => {
     async () => {
       const before = readFileSync(file, 'utf8');
       // Read-only commands, and the mutating ones with --dry-run (they change nothing).
-      const invocations: string[][] = [['list'], ['ls', '--status', 'all'], ['show', '1'], ['export'], ['add', 'water', 'plants', '--dry-run'], ['done', '1', '--dry-run'], ['rm', '2', '--dry-run']];
+      const invocations: string[][] = [
+        ['list'],
+        ['ls', '--status', 'all'],
+        ['show', '1'],
+        ['export'],
+        ['add', 'water', 'plants', '--dry-run'],
+        ['done', '1', '--dry-run'],
+        ['rm', '2', '--dry-run'],
+      ];
       const jobs: (() => Promise<[string[], string, Run]>)[] = [];
       for (const words of invocations) {
         for (const fmt of ['json', 'text']) {
@@ -176,7 +222,8 @@ describe('clispec scorer checks against the demo process', () => {
         expect(['read_only', 'idempotent', 'non_idempotent'], c.name).toContain(c.effects);
         expect(c.extensions?.['x-ax-ts']?.effects_declared, `${c.name}: effects guessed`).not.toBe(false);
         expect(c.extensions?.['x-ax-ts']?.cardinality_declared, `${c.name}: cardinality guessed`).not.toBe(false);
-        if ((c.output_kind ?? 'data') === 'data') expect(['single', 'bounded', 'unbounded'], c.name).toContain(c.cardinality);
+        if ((c.output_kind ?? 'data') === 'data')
+          expect(['single', 'bounded', 'unbounded'], c.name).toContain(c.cardinality);
         if (c.cardinality === 'unbounded') {
           const names = new Set([...(doc.global_args as Json[]), ...(c.args as Json[])].map((a) => a.name));
           expect(['offset', 'cursor'], c.name).toContain(c.pagination?.style);
@@ -187,7 +234,9 @@ describe('clispec scorer checks against the demo process', () => {
           expect(names.has(c.fields_arg), c.name).toBe(true);
         }
       }
-      expect((doc.commands as Json[]).filter((c) => c.cardinality === 'unbounded').map((c) => c.name)).toEqual(['list']);
+      expect((doc.commands as Json[]).filter((c) => c.cardinality === 'unbounded').map((c) => c.name)).toEqual([
+        'list',
+      ]);
     },
     T,
   );
@@ -208,7 +257,8 @@ describe('clispec scorer checks against the demo process', () => {
       for (const [c, args, r] of results) {
         expect(r.code, `tasks ${args.join(' ')}\n${r.stderr}`).toBe(0);
         const check = new Ajv2020({ strict: false }).compile(c.stdout_schema);
-        for (const l of r.stdout.trimEnd().split('\n')) expect(check(JSON.parse(l)), `${c.name}: ${JSON.stringify(check.errors)}`).toBe(true);
+        for (const l of r.stdout.trimEnd().split('\n'))
+          expect(check(JSON.parse(l)), `${c.name}: ${JSON.stringify(check.errors)}`).toBe(true);
       }
       expect(readFileSync(file, 'utf8')).toBe(before);
     },
@@ -252,15 +302,35 @@ describe('clispec scorer checks with an empty store (no file yet)', () => {
       let score = 0;
       for (const [c, args, r] of results) {
         const check = (ok: boolean, what: string) => (ok ? score++ : failed.push(`${c.name}: ${what}`));
-        check(['read_only', 'idempotent', 'non_idempotent'].includes(c.effects) && c.extensions?.['x-ax-ts']?.effects_declared !== false, 'effects declared');
-        check((c.output_kind ?? 'data') !== 'data' || (['single', 'bounded', 'unbounded'].includes(c.cardinality) && c.extensions?.['x-ax-ts']?.cardinality_declared !== false), 'cardinality declared');
+        check(
+          ['read_only', 'idempotent', 'non_idempotent'].includes(c.effects) &&
+            c.extensions?.['x-ax-ts']?.effects_declared !== false,
+          'effects declared',
+        );
+        check(
+          (c.output_kind ?? 'data') !== 'data' ||
+            (['single', 'bounded', 'unbounded'].includes(c.cardinality) &&
+              c.extensions?.['x-ax-ts']?.cardinality_declared !== false),
+          'cardinality declared',
+        );
         // the example runs: it succeeds, or fails with a structured error of a kind the catalogue
         // declares, under that kind's exit code (an id that is not there yet is not_found, exit 5)
         const last = r.stderr.trim().split('\n').pop() ?? '';
         const error = r.code === 0 ? undefined : (JSON.parse(last) as Json).error;
-        check(r.code === 0 || (r.stdout === '' && catalogue.get(error?.kind) === r.code), `example ${args.join(' ')} runs (exit ${r.code}: ${last})`);
+        check(
+          r.code === 0 || (r.stdout === '' && catalogue.get(error?.kind) === r.code),
+          `example ${args.join(' ')} runs (exit ${r.code}: ${last})`,
+        );
         const validate = new Ajv2020({ strict: false }).compile(c.stdout_schema ?? {});
-        check(r.code !== 0 || r.stdout.trimEnd().split('\n').filter(Boolean).every((l) => validate(JSON.parse(l))), 'output matches stdout_schema');
+        check(
+          r.code !== 0 ||
+            r.stdout
+              .trimEnd()
+              .split('\n')
+              .filter(Boolean)
+              .every((l) => validate(JSON.parse(l))),
+          'output matches stdout_schema',
+        );
       }
       expect(failed).toEqual([]);
       expect(score).toBe(24);
@@ -274,10 +344,15 @@ describe('clispec scorer checks with an empty store (no file yet)', () => {
     async () => {
       for (const words of [['list'], ['export'], ['add', 'water', 'plants', '--dry-run']]) {
         for (const fmt of ['json', 'text']) {
-          for (const args of [['--format', fmt, ...words], [...words, '--format', fmt]]) {
+          for (const args of [
+            ['--format', fmt, ...words],
+            [...words, '--format', fmt],
+          ]) {
             const r = await tasks(args, emptyEnv);
             expect(r.code, `tasks ${args.join(' ')}\n${r.stderr}`).toBe(0);
-            if (fmt === 'json') for (const l of r.stdout.trimEnd().split('\n').filter(Boolean)) expect(Object.keys(JSON.parse(l))).toEqual(['data', 'meta']);
+            if (fmt === 'json')
+              for (const l of r.stdout.trimEnd().split('\n').filter(Boolean))
+                expect(Object.keys(JSON.parse(l))).toEqual(['data', 'meta']);
           }
         }
       }

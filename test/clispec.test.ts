@@ -13,7 +13,9 @@ import { buildSurfacesCli, SURFACES_VERSION, type SurfacesVariant } from './fixt
 
 type Json = Record<string, any>;
 
-const CLISPEC_SCHEMA = JSON.parse(readFileSync(new URL('../lib/vendor/clispec-v0.3.json', import.meta.url), 'utf8')) as Json;
+const CLISPEC_SCHEMA = JSON.parse(
+  readFileSync(new URL('../lib/vendor/clispec-v0.3.json', import.meta.url), 'utf8'),
+) as Json;
 const validateDocument = new Ajv2020({ strict: false, allErrors: true }).compile(CLISPEC_SCHEMA);
 
 /** Runs a tree in-process with captured streams (piped: json mode), no version injected. */
@@ -33,7 +35,11 @@ async function schemaOf(root: Command, args: string[] = ['schema']): Promise<{ t
 
 /** Ajv's errors, readable. */
 function schemaErrors(doc: unknown): string[] {
-  return validateDocument(doc) ? [] : (validateDocument.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  return validateDocument(doc)
+    ? []
+    : (validateDocument.errors ?? []).map(
+        (e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+      );
 }
 
 /**
@@ -70,11 +76,17 @@ export function checkerFindings(doc: Json): string[] {
   const globals = new Set(((doc.global_args ?? []) as Json[]).map((a) => a.name));
   for (const c of commands) {
     // error-ref-resolves / outcome-ref-resolves.
-    for (const k of c.errors ?? []) if (!kinds.has(k)) out.push(`error-ref-resolves: ${c.name} names the undeclared kind ${k}`);
-    for (const k of c.outcomes ?? []) if (!outcomeNames.has(k)) out.push(`outcome-ref-resolves: ${c.name} names the undeclared outcome ${k}`);
+    for (const k of c.errors ?? [])
+      if (!kinds.has(k)) out.push(`error-ref-resolves: ${c.name} names the undeclared kind ${k}`);
+    for (const k of c.outcomes ?? [])
+      if (!outcomeNames.has(k)) out.push(`outcome-ref-resolves: ${c.name} names the undeclared outcome ${k}`);
     // conditional-error-kind.
-    if (c.confirmation_bypass_arg && !kinds.has('confirmation_required')) out.push(`conditional-error-kind: ${c.name} has a confirmation_bypass_arg but confirmation_required is not declared`);
-    if (c.requires_tty === true && !kinds.has('tty_required')) out.push(`conditional-error-kind: ${c.name} requires a tty but tty_required is not declared`);
+    if (c.confirmation_bypass_arg && !kinds.has('confirmation_required'))
+      out.push(
+        `conditional-error-kind: ${c.name} has a confirmation_bypass_arg but confirmation_required is not declared`,
+      );
+    if (c.requires_tty === true && !kinds.has('tty_required'))
+      out.push(`conditional-error-kind: ${c.name} requires a tty but tty_required is not declared`);
     // arg-ref-resolves.
     const known = new Set([...globals, ...((c.args ?? []) as Json[]).map((a) => a.name)]);
     const refs: [string, unknown][] = [
@@ -85,7 +97,9 @@ export function checkerFindings(doc: Json): string[] {
       ['pagination.offset_arg', c.pagination?.offset_arg],
       ['pagination.cursor_arg', c.pagination?.cursor_arg],
     ];
-    for (const [label, v] of refs) if (typeof v === 'string' && !known.has(v)) out.push(`arg-ref-resolves: ${c.name} ${label} names ${v}, which is not an argument`);
+    for (const [label, v] of refs)
+      if (typeof v === 'string' && !known.has(v))
+        out.push(`arg-ref-resolves: ${c.name} ${label} names ${v}, which is not an argument`);
     // stdout-schema-valid: a valid 2020-12 schema (meta-schema valid and every $ref resolves).
     if (c.stdout_schema !== undefined) {
       try {
@@ -112,8 +126,13 @@ function expectWellFormedCommands(doc: Json): void {
     expect(Array.isArray(c.args), c.name).toBe(true);
     if (c.example) {
       // example.args are the arguments after the program name, command words included.
-      if (c.name !== doc.name) expect(c.example.args.slice(0, c.name.split(' ').length), `${c.name}: example starts with the command words`).toEqual(c.name.split(' '));
-      for (const w of c.example.args) expect(SHELL_OPERATOR.test(w), `${c.name}: example word ${JSON.stringify(w)} is a shell operator`).toBe(false);
+      if (c.name !== doc.name)
+        expect(
+          c.example.args.slice(0, c.name.split(' ').length),
+          `${c.name}: example starts with the command words`,
+        ).toEqual(c.name.split(' '));
+      for (const w of c.example.args)
+        expect(SHELL_OPERATOR.test(w), `${c.name}: example word ${JSON.stringify(w)} is a shell operator`).toBe(false);
     }
   }
 }
@@ -140,7 +159,15 @@ describe('the checker rules implemented here (they must catch what they claim)',
         output_fields: [{ name: 'id', type: 'string' }],
         errors: ['not_found'],
       },
-      { name: 'rm', description: 'Remove', effects: 'non_idempotent', cardinality: 'single', confirmation_bypass_arg: '--yes', args: [{ name: '--yes', type: 'boolean' }], stdout_schema: {} },
+      {
+        name: 'rm',
+        description: 'Remove',
+        effects: 'non_idempotent',
+        cardinality: 'single',
+        confirmation_bypass_arg: '--yes',
+        args: [{ name: '--yes', type: 'boolean' }],
+        stdout_schema: {},
+      },
     ],
     errors: [
       { kind: 'not_found', exit_code: 5 },
@@ -162,16 +189,34 @@ describe('the checker rules implemented here (they must catch what they claim)',
     ['two outcomes share a code', (d) => d.outcomes.push({ code: 1, name: 'other' }), /^ambiguous-exit-code/],
     ['dangling error ref', (d) => d.commands[0].errors.push('gone'), /^error-ref-resolves/],
     ['dangling outcome ref', (d) => (d.commands[0].outcomes = ['gone']), /^outcome-ref-resolves/],
-    ['confirmation without confirmation_required', (d) => (d.errors = d.errors.filter((e: Json) => e.kind !== 'confirmation_required')), /^conditional-error-kind/],
+    [
+      'confirmation without confirmation_required',
+      (d) => (d.errors = d.errors.filter((e: Json) => e.kind !== 'confirmation_required')),
+      /^conditional-error-kind/,
+    ],
     ['requires_tty without tty_required', (d) => (d.commands[1].requires_tty = true), /^conditional-error-kind/],
     ['dangling limit_arg', (d) => (d.commands[0].pagination.limit_arg = '--max'), /^arg-ref-resolves/],
     ['dangling offset_arg', (d) => (d.commands[0].pagination.offset_arg = '--skip'), /^arg-ref-resolves/],
-    ['dangling cursor_arg', (d) => (d.commands[0].pagination = { style: 'cursor', cursor_arg: '--cursor', cursor_field: 'next', limit_arg: '--limit' }), /^arg-ref-resolves/],
+    [
+      'dangling cursor_arg',
+      (d) =>
+        (d.commands[0].pagination = {
+          style: 'cursor',
+          cursor_arg: '--cursor',
+          cursor_field: 'next',
+          limit_arg: '--limit',
+        }),
+      /^arg-ref-resolves/,
+    ],
     ['dangling fields_arg', (d) => (d.commands[0].fields_arg = '--select'), /^arg-ref-resolves/],
     ['dangling confirmation arg', (d) => (d.commands[1].confirmation_bypass_arg = '--force'), /^arg-ref-resolves/],
     ['dangling idempotency key arg', (d) => (d.commands[1].idempotency_key_arg = '--request-id'), /^arg-ref-resolves/],
     ['invalid stdout_schema', (d) => (d.commands[1].stdout_schema = { type: 'nope' }), /^stdout-schema-valid/],
-    ['stdout_schema with an unresolvable $ref', (d) => (d.commands[1].stdout_schema = { properties: { data: { $ref: '#/$defs/item' } } }), /^stdout-schema-valid/],
+    [
+      'stdout_schema with an unresolvable $ref',
+      (d) => (d.commands[1].stdout_schema = { properties: { data: { $ref: '#/$defs/item' } } }),
+      /^stdout-schema-valid/,
+    ],
   ];
   for (const [what, mutate, rule] of cases) {
     it(`flags ${what}`, () => {
@@ -179,7 +224,10 @@ describe('the checker rules implemented here (they must catch what they claim)',
       mutate(d);
       const found = checkerFindings(d);
       expect(found.length, found.join('\n')).toBeGreaterThan(0);
-      expect(found.every((f) => rule.test(f)), found.join('\n')).toBe(true);
+      expect(
+        found.every((f) => rule.test(f)),
+        found.join('\n'),
+      ).toBe(true);
     });
   }
 
@@ -237,10 +285,20 @@ describe('clispec document of the demo (tasks)', () => {
         expect(typeof c.fields_arg).toBe('string');
       }
     }
-    expect(byName.get('add')).toMatchObject({ effects: 'non_idempotent', cardinality: 'single', idempotency_key_arg: '--idempotency-key', example: { args: ['add', 'buy', 'milk'] } });
+    expect(byName.get('add')).toMatchObject({
+      effects: 'non_idempotent',
+      cardinality: 'single',
+      idempotency_key_arg: '--idempotency-key',
+      example: { args: ['add', 'buy', 'milk'] },
+    });
     expect(byName.get('done')).toMatchObject({ effects: 'idempotent', cardinality: 'single' });
     expect(byName.get('done')!.idempotency_key_arg).toBeUndefined();
-    expect(byName.get('export')).toMatchObject({ effects: 'read_only', output_kind: 'stream', stream_format: 'ndjson', example: { args: ['export'] } });
+    expect(byName.get('export')).toMatchObject({
+      effects: 'read_only',
+      output_kind: 'stream',
+      stream_format: 'ndjson',
+      example: { args: ['export'] },
+    });
     expect(byName.get('export')!.cardinality).toBeUndefined();
     expect(byName.get('list')).toMatchObject({
       effects: 'read_only',
@@ -249,18 +307,50 @@ describe('clispec document of the demo (tasks)', () => {
       fields_arg: '--fields',
     });
     expect(byName.get('rm')).toMatchObject({ effects: 'non_idempotent', confirmation_bypass_arg: '--yes' });
-    expect(byName.get('show')).toMatchObject({ effects: 'read_only', cardinality: 'single', args: [{ name: 'id', type: 'integer', required: true }] });
+    expect(byName.get('show')).toMatchObject({
+      effects: 'read_only',
+      cardinality: 'single',
+      args: [{ name: 'id', type: 'integer', required: true }],
+    });
     const list = byName.get('list')!;
-    expect((list.args as Json[]).find((a) => a.name === '--status')).toMatchObject({ type: 'string', enum: ['open', 'done', 'all'], default: 'open' });
+    expect((list.args as Json[]).find((a) => a.name === '--status')).toMatchObject({
+      type: 'string',
+      enum: ['open', 'done', 'all'],
+      default: 'open',
+    });
     expect((list.args as Json[]).find((a) => a.name === '--all')).toMatchObject({ type: 'boolean', short: '-a' });
-    expect(list.output_fields.map((f: Json) => f.name)).toEqual(['id', 'title', 'status', 'tags', 'due', 'created_at', 'done_at']);
+    expect(list.output_fields.map((f: Json) => f.name)).toEqual([
+      'id',
+      'title',
+      'status',
+      'tags',
+      'due',
+      'created_at',
+      'done_at',
+    ]);
   });
 
   it('declares the error catalogue with exit codes, and the global arguments', async () => {
     const { doc } = await schemaOf(buildTasksCli());
     const codes = Object.fromEntries((doc.errors as Json[]).map((e) => [e.kind, e.exit_code]));
-    expect(codes).toMatchObject({ validation_error: 2, confirmation_required: 2, internal_error: 1, not_found: 5, idempotency_conflict: 2, store_corrupt: 7, store_locked: 8, store_error: 9, interrupted: 130 });
-    expect((doc.global_args as Json[]).map((a) => a.name)).toEqual(['--args-json', '--dry-run', '--format', '--idempotency-key', '--store']);
+    expect(codes).toMatchObject({
+      validation_error: 2,
+      confirmation_required: 2,
+      internal_error: 1,
+      not_found: 5,
+      idempotency_conflict: 2,
+      store_corrupt: 7,
+      store_locked: 8,
+      store_error: 9,
+      interrupted: 130,
+    });
+    expect((doc.global_args as Json[]).map((a) => a.name)).toEqual([
+      '--args-json',
+      '--dry-run',
+      '--format',
+      '--idempotency-key',
+      '--store',
+    ]);
     expect((doc.global_args as Json[]).find((a) => a.name === '--format')!.enum).toEqual(['json', 'text']);
   });
 
@@ -277,7 +367,8 @@ describe('clispec document of the demo (tasks)', () => {
       const r = await run(root, [...args], env);
       expect(r.code, r.stderr).toBe(0);
       const check = new Ajv2020({ strict: false }).compile(byName.get(name)!.stdout_schema);
-      for (const line of r.stdout.trimEnd().split('\n')) expect(check(JSON.parse(line)), JSON.stringify(check.errors)).toBe(true);
+      for (const line of r.stdout.trimEnd().split('\n'))
+        expect(check(JSON.parse(line)), JSON.stringify(check.errors)).toBe(true);
     }
   });
 
@@ -289,7 +380,8 @@ describe('clispec document of the demo (tasks)', () => {
 });
 
 describe('clispec document of the surfaces fixture (every feature)', () => {
-  const docOf = async (variant: SurfacesVariant = 'full', args: string[] = ['schema']) => (await schemaOf(buildSurfacesCli(variant), args)).doc;
+  const docOf = async (variant: SurfacesVariant = 'full', args: string[] = ['schema']) =>
+    (await schemaOf(buildSurfacesCli(variant), args)).doc;
   const command = (doc: Json, name: string): Json => {
     const c = (doc.commands as Json[]).find((x) => x.name === name);
     if (!c) throw new Error(`no command ${name} in ${(doc.commands as Json[]).map((x) => x.name).join(', ')}`);
@@ -352,7 +444,12 @@ describe('clispec document of the surfaces fixture (every feature)', () => {
 
   it('positionals: required, optional, variadic, choices', async () => {
     const doc = await docOf();
-    expect(command(doc, 'items get').args[0]).toEqual({ name: 'id', type: 'string', required: true, description: 'item id, e.g. a1' });
+    expect(command(doc, 'items get').args[0]).toEqual({
+      name: 'id',
+      type: 'string',
+      required: true,
+      description: 'item id, e.g. a1',
+    });
     expect(command(doc, 'items create').args.slice(0, 2)).toEqual([
       { name: 'name', type: 'string', required: true, description: 'name of the new item' },
       { name: 'note', type: 'string', required: false, description: 'a note' },
@@ -369,25 +466,52 @@ describe('clispec document of the surfaces fixture (every feature)', () => {
     expect(arg(command(doc, 'items list'), '--region')).toBeDefined();
     expect(arg(command(doc, 'items list'), '--reason')).toBeUndefined();
     expect(arg(command(doc, 'echo'), '--region')).toBeUndefined();
-    expect((doc.global_args as Json[]).map((a) => a.name)).toEqual(['--args-json', '--dry-run', '--format', '--idempotency-key', '--profile']);
+    expect((doc.global_args as Json[]).map((a) => a.name)).toEqual([
+      '--args-json',
+      '--dry-run',
+      '--format',
+      '--idempotency-key',
+      '--profile',
+    ]);
   });
 
   it('effects, idempotency keys, confirmation, deprecation and undeclared effects/cardinality', async () => {
     const doc = await docOf();
-    expect(command(doc, 'items create')).toMatchObject({ effects: 'non_idempotent', idempotency_key_arg: '--idempotency-key' });
-    expect(command(doc, 'items purge')).toMatchObject({ effects: 'non_idempotent', idempotency_key_arg: '--idempotency-key', confirmation_bypass_arg: '--yes' });
+    expect(command(doc, 'items create')).toMatchObject({
+      effects: 'non_idempotent',
+      idempotency_key_arg: '--idempotency-key',
+    });
+    expect(command(doc, 'items purge')).toMatchObject({
+      effects: 'non_idempotent',
+      idempotency_key_arg: '--idempotency-key',
+      confirmation_bypass_arg: '--yes',
+    });
     expect(command(doc, 'items tag')).toMatchObject({ effects: 'idempotent' });
-    for (const c of doc.commands as Json[]) if (c.effects !== 'non_idempotent') expect(c.idempotency_key_arg, c.name).toBeUndefined();
+    for (const c of doc.commands as Json[])
+      if (c.effects !== 'non_idempotent') expect(c.idempotency_key_arg, c.name).toBeUndefined();
     const legacy = command(doc, 'legacy-sync');
-    expect(legacy).toMatchObject({ effects: 'non_idempotent', cardinality: 'single', stability: 'deprecated', extensions: { 'x-ax-ts': { effects_declared: false, cardinality_declared: false } } });
+    expect(legacy).toMatchObject({
+      effects: 'non_idempotent',
+      cardinality: 'single',
+      stability: 'deprecated',
+      extensions: { 'x-ax-ts': { effects_declared: false, cardinality_declared: false } },
+    });
     expect(legacy.stdout_schema).toMatchObject({ properties: { data: {} } });
   });
 
   it('output kinds: unbounded with offset or cursor pagination, stream, opaque', async () => {
     const doc = await docOf();
-    expect(command(doc, 'items list')).toMatchObject({ cardinality: 'unbounded', pagination: { style: 'offset', limit_arg: '--limit', offset_arg: '--offset' }, fields_arg: '--fields' });
+    expect(command(doc, 'items list')).toMatchObject({
+      cardinality: 'unbounded',
+      pagination: { style: 'offset', limit_arg: '--limit', offset_arg: '--offset' },
+      fields_arg: '--fields',
+    });
     const scan = command(doc, 'items scan');
-    expect(scan).toMatchObject({ cardinality: 'unbounded', pagination: { style: 'cursor', limit_arg: '--limit', cursor_arg: '--cursor', cursor_field: 'next_cursor' }, fields_arg: '--select' });
+    expect(scan).toMatchObject({
+      cardinality: 'unbounded',
+      pagination: { style: 'cursor', limit_arg: '--limit', cursor_arg: '--cursor', cursor_field: 'next_cursor' },
+      fields_arg: '--select',
+    });
     const tail = command(doc, 'tail');
     expect(tail).toMatchObject({ output_kind: 'stream', stream_format: 'ndjson' });
     expect(tail.cardinality).toBeUndefined();
@@ -395,7 +519,8 @@ describe('clispec document of the surfaces fixture (every feature)', () => {
     expect(tail.example).toEqual({ args: ['tail', 'alerts', '--max', '2'] });
     const dump = command(doc, 'dump');
     expect(dump).toMatchObject({ output_kind: 'opaque', media_type: 'text/csv' });
-    for (const k of ['cardinality', 'stdout_schema', 'output_fields', 'pagination', 'fields_arg']) expect(dump[k], k).toBeUndefined();
+    for (const k of ['cardinality', 'stdout_schema', 'output_fields', 'pagination', 'fields_arg'])
+      expect(dump[k], k).toBeUndefined();
     expect(dump.example).toEqual({ args: ['dump'] });
   });
 
@@ -405,7 +530,12 @@ describe('clispec document of the surfaces fixture (every feature)', () => {
     const r = await run(buildSurfacesCli(), ['items', 'scan', '--limit', '1']);
     expect(r.code, r.stderr).toBe(0);
     expect(check(JSON.parse(r.stdout)), JSON.stringify(check.errors)).toBe(true);
-    expect(check({ data: { items: [{ id: 1 }], next_cursor: null }, meta: { trace_id: 'x', span_id: 'y', idempotency_key: 'z' } })).toBe(false);
+    expect(
+      check({
+        data: { items: [{ id: 1 }], next_cursor: null },
+        meta: { trace_id: 'x', span_id: 'y', idempotency_key: 'z' },
+      }),
+    ).toBe(false);
   });
 
   it("a command's own --format (shadowing the global one) is listed among its arguments", async () => {
@@ -453,7 +583,15 @@ describe('clispec document of the surfaces fixture (every feature)', () => {
     const root = new Command({
       use: 'edge',
       flags: { 'idempotency-key': { type: 'string', usage: "the root's own, not inherited" } },
-      commands: [new Command({ use: 'make', short: 'Make one', effects: 'non_idempotent', output: { cardinality: 'single' }, run: () => ({ made: 1 }) })],
+      commands: [
+        new Command({
+          use: 'make',
+          short: 'Make one',
+          effects: 'non_idempotent',
+          output: { cardinality: 'single' },
+          run: () => ({ made: 1 }),
+        }),
+      ],
     });
     const { doc } = await schemaOf(root);
     expectConformant(doc);

@@ -36,7 +36,9 @@ function which(cmd: string): string | undefined {
 }
 const available = { bash: which('bash'), zsh: which('zsh'), fish: which('fish') };
 const title = (shell: keyof typeof available) =>
-  available[shell] ? `${shell} (real shell: ${available[shell]})` : `${shell} — SKIPPED: ${shell} is not installed (apt-get install -y ${shell})`;
+  available[shell]
+    ? `${shell} (real shell: ${available[shell]})`
+    : `${shell} — SKIPPED: ${shell} is not installed (apt-get install -y ${shell})`;
 
 let dir: string;
 let work: string;
@@ -46,10 +48,15 @@ const scripts: Record<string, string> = {};
 /** Runs a program with the test PATH, in the work dir; resolves with stdout (rejects with stderr on failure). */
 function run(file: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { cwd: work, env: { ...env, ...extraEnv }, timeout: SHELL_TIMEOUT - 2000, maxBuffer: 1 << 22 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${file} ${args.join(' ')} failed: ${err.message}\n${stderr}`));
-      else resolve(stdout);
-    });
+    execFile(
+      file,
+      args,
+      { cwd: work, env: { ...env, ...extraEnv }, timeout: SHELL_TIMEOUT - 2000, maxBuffer: 1 << 22 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${file} ${args.join(' ')} failed: ${err.message}\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -64,13 +71,23 @@ beforeAll(async () => {
   mkdirSync(join(work, 'sub'), { recursive: true });
   writeFileSync(join(work, 'notes.txt'), '');
   writeFileSync(join(work, 'data.json'), '{}');
-  writeFileSync(join(bin, 'axcomp'), `#!/bin/sh\nexec ${sq(process.execPath)} --import ${sq(TSX)} ${sq(FIXTURE)} "$@"\n`, { mode: 0o755 });
+  writeFileSync(
+    join(bin, 'axcomp'),
+    `#!/bin/sh\nexec ${sq(process.execPath)} --import ${sq(TSX)} ${sq(FIXTURE)} "$@"\n`,
+    { mode: 0o755 },
+  );
   writeFileSync(
     join(bin, 'axfake'),
     `#!/bin/sh\n# Records its argv, one [arg] each, and prints the canned answer.\nfor a in "$@"; do printf '[%s]' "$a"; done > "$AX_FAKE_ARGS"\nprintf '%b' "$AX_FAKE_OUTPUT"\nexit "\${AX_FAKE_EXIT:-0}"\n`,
     { mode: 0o755 },
   );
-  env = { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: dir, LANG: 'C.UTF-8', TERM: 'dumb', AX_FAKE_ARGS: join(dir, 'fake-args') };
+  env = {
+    PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: dir,
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    AX_FAKE_ARGS: join(dir, 'fake-args'),
+  };
   // The real command prints the scripts (end to end); axfake's are generated in-process.
   await Promise.all(
     (['bash', 'zsh', 'fish'] as const).map(async (shell) => {
@@ -158,7 +175,12 @@ function compWords(line: string): string[] {
 }
 
 /** Completes each line in one bash process; per line: COMPREPLY entries, then `compopt …` records. */
-async function bash(script: string, lines: string[], extraEnv: Record<string, string> = {}, program = 'axcomp'): Promise<Answer[]> {
+async function bash(
+  script: string,
+  lines: string[],
+  extraEnv: Record<string, string> = {},
+  program = 'axcomp',
+): Promise<Answer[]> {
   const calls = lines
     .map((line) => {
       const words = compWords(line);
@@ -182,25 +204,43 @@ ${calls}
 }
 
 describe.skipIf(!available.bash)(title('bash'), () => {
-  it('completes commands (with descriptions), never aliases (Cobra) or hidden ones', { timeout: SHELL_TIMEOUT }, async () => {
-    const [all, d] = await bash(scripts.bash!, ['axcomp ', 'axcomp d']);
-    expect(all!.values).toEqual(expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'exec', 'help', 'logs']));
-    for (const absent of ['internal-debug', 'legacy', '__complete', '__schema', 'dp', 'ship']) expect(all!.values).not.toContain(absent);
-    expect(all!.descriptions.deploy).toBe('Deploy services to an environment');
-    expect(d!.values).toEqual(['deploy']);
-  });
+  it(
+    'completes commands (with descriptions), never aliases (Cobra) or hidden ones',
+    { timeout: SHELL_TIMEOUT },
+    async () => {
+      const [all, d] = await bash(scripts.bash!, ['axcomp ', 'axcomp d']);
+      expect(all!.values).toEqual(
+        expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'exec', 'help', 'logs']),
+      );
+      for (const absent of ['internal-debug', 'legacy', '__complete', '__schema', 'dp', 'ship'])
+        expect(all!.values).not.toContain(absent);
+      expect(all!.descriptions.deploy).toBe('Deploy services to an environment');
+      expect(d!.values).toEqual(['deploy']);
+    },
+  );
 
-  it('completes flags (long, shorthand, inherited) and flag values from choices, --flag=value included', { timeout: SHELL_TIMEOUT }, async () => {
-    const [re, dash, eq, choices] = await bash(scripts.bash!, ['axcomp deploy --re', 'axcomp config get -', 'axcomp deploy --region=e', 'axcomp deploy -r ']);
-    expect(re!.values).toEqual(['--region', '--replicas']);
-    expect(re!.descriptions['--region']).toBe('region to deploy to');
-    expect(dash!.values).toEqual(expect.arrayContaining(['--help', '-h', '--profile', '-p', '--verbose']));
-    expect(eq!.raw).toEqual(['eu-west']); // readline replaces only the text after '='
-    expect(sorted(choices!.values)).toEqual(['ap-south', 'eu-west', 'us-east']);
-  });
+  it(
+    'completes flags (long, shorthand, inherited) and flag values from choices, --flag=value included',
+    { timeout: SHELL_TIMEOUT },
+    async () => {
+      const [re, dash, eq, choices] = await bash(scripts.bash!, [
+        'axcomp deploy --re',
+        'axcomp config get -',
+        'axcomp deploy --region=e',
+        'axcomp deploy -r ',
+      ]);
+      expect(re!.values).toEqual(['--region', '--replicas']);
+      expect(re!.descriptions['--region']).toBe('region to deploy to');
+      expect(dash!.values).toEqual(expect.arrayContaining(['--help', '-h', '--profile', '-p', '--verbose']));
+      expect(eq!.raw).toEqual(['eu-west']); // readline replaces only the text after '='
+      expect(sorted(choices!.values)).toEqual(['ap-south', 'eu-west', 'us-east']);
+    },
+  );
 
   it("uses a dynamic completer's values, for flags and positionals", { timeout: SHELL_TIMEOUT }, async () => {
-    const [svc, prof] = await bash(scripts.bash!, ['axcomp deploy staging ', 'axcomp deploy --profile p'], { COMPLETION_FIXTURE_SERVICES: 'alpha,beta' });
+    const [svc, prof] = await bash(scripts.bash!, ['axcomp deploy staging ', 'axcomp deploy --profile p'], {
+      COMPLETION_FIXTURE_SERVICES: 'alpha,beta',
+    });
     expect(svc!.values).toEqual(['alpha', 'beta']);
     expect(prof!.raw).toEqual(['prod']);
   });
@@ -210,27 +250,36 @@ describe.skipIf(!available.bash)(title('bash'), () => {
     expect(files!.raw).toEqual(expect.arrayContaining(['data.json', 'notes.txt', 'sub', 'compopt -o filenames']));
   });
 
-  it('sends the words after `__complete --`, glued back at = and unquoted; applies every directive', { timeout: SHELL_TIMEOUT }, async () => {
-    const fake = scripts['fake-bash']!;
-    const [eq] = await bash(fake, [`axfake run --out=x "my file" --level=`], { AX_FAKE_OUTPUT: 'hi\\nho\\n:0\\n' }, 'axfake');
-    expect(fakeArgs()).toBe('[__complete][--][run][--out=x][my file][--level=]');
-    // --level=: the bare values come back as --level=hi, and readline replaces only what follows '='
-    expect(eq!.raw).toEqual(['hi', 'ho']);
+  it(
+    'sends the words after `__complete --`, glued back at = and unquoted; applies every directive',
+    { timeout: SHELL_TIMEOUT },
+    async () => {
+      const fake = scripts['fake-bash']!;
+      const [eq] = await bash(
+        fake,
+        [`axfake run --out=x "my file" --level=`],
+        { AX_FAKE_OUTPUT: 'hi\\nho\\n:0\\n' },
+        'axfake',
+      );
+      expect(fakeArgs()).toBe('[__complete][--][run][--out=x][my file][--level=]');
+      // --level=: the bare values come back as --level=hi, and readline replaces only what follows '='
+      expect(eq!.raw).toEqual(['hi', 'ho']);
 
-    const cases: [string, string, string[]][] = [
-      ['x\\n:2\\n', 'axfake x', ['x', 'compopt -o nospace']],
-      ['b\\na\\n:32\\n', 'axfake ', ['b', 'a', 'compopt -o nosort']],
-      ['json\\n:8\\n', 'axfake ', ['data.json', 'sub', 'compopt -o filenames']],
-      [':16\\n', 'axfake ', ['sub', 'compopt -o filenames']],
-      ['a\\n:1\\n', 'axfake ', []],
-      [':4\\n', 'axfake ', []],
-      ['garbage', 'axfake ', []],
-    ];
-    for (const [output, line, expected] of cases) {
-      const [r] = await bash(fake, [line], { AX_FAKE_OUTPUT: output }, 'axfake');
-      expect({ output, got: r!.raw }).toEqual({ output, got: expected });
-    }
-  });
+      const cases: [string, string, string[]][] = [
+        ['x\\n:2\\n', 'axfake x', ['x', 'compopt -o nospace']],
+        ['b\\na\\n:32\\n', 'axfake ', ['b', 'a', 'compopt -o nosort']],
+        ['json\\n:8\\n', 'axfake ', ['data.json', 'sub', 'compopt -o filenames']],
+        [':16\\n', 'axfake ', ['sub', 'compopt -o filenames']],
+        ['a\\n:1\\n', 'axfake ', []],
+        [':4\\n', 'axfake ', []],
+        ['garbage', 'axfake ', []],
+      ];
+      for (const [output, line, expected] of cases) {
+        const [r] = await bash(fake, [line], { AX_FAKE_OUTPUT: output }, 'axfake');
+        expect({ output, got: r!.raw }).toEqual({ output, got: expected });
+      }
+    },
+  );
 });
 
 // ----------------------------------------------------------------------------------------------- zsh
@@ -240,16 +289,27 @@ async function zsh(script: string, lines: string[], extraEnv: Record<string, str
 }
 
 describe.skipIf(!available.zsh)(title('zsh'), () => {
-  it('completes commands (with descriptions), never aliases (Cobra) or hidden ones', { timeout: SHELL_TIMEOUT }, async () => {
-    const [all, d] = await zsh(scripts.zsh!, ['axcomp ', 'axcomp d']);
-    expect(all!.values).toEqual(expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'exec', 'help', 'logs']));
-    for (const absent of ['internal-debug', 'legacy', '__complete', '__schema', 'dp', 'ship']) expect(all!.values).not.toContain(absent);
-    expect(all!.descriptions.deploy).toBe('Deploy services to an environment');
-    expect(sorted(d!.values)).toEqual(['deploy']);
-  });
+  it(
+    'completes commands (with descriptions), never aliases (Cobra) or hidden ones',
+    { timeout: SHELL_TIMEOUT },
+    async () => {
+      const [all, d] = await zsh(scripts.zsh!, ['axcomp ', 'axcomp d']);
+      expect(all!.values).toEqual(
+        expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'exec', 'help', 'logs']),
+      );
+      for (const absent of ['internal-debug', 'legacy', '__complete', '__schema', 'dp', 'ship'])
+        expect(all!.values).not.toContain(absent);
+      expect(all!.descriptions.deploy).toBe('Deploy services to an environment');
+      expect(sorted(d!.values)).toEqual(['deploy']);
+    },
+  );
 
   it('completes flags and flag values, --flag=value included', { timeout: SHELL_TIMEOUT }, async () => {
-    const [re, eq, choices] = await zsh(scripts.zsh!, ['axcomp deploy --re', 'axcomp deploy --region=', 'axcomp deploy -r ']);
+    const [re, eq, choices] = await zsh(scripts.zsh!, [
+      'axcomp deploy --re',
+      'axcomp deploy --region=',
+      'axcomp deploy -r ',
+    ]);
     expect(sorted(re!.values)).toEqual(['--region', '--replicas']);
     expect(re!.descriptions['--replicas']).toBe('number of replicas');
     expect(sorted(eq!.values)).toEqual(['--region=ap-south', '--region=eu-west', '--region=us-east']);
@@ -257,24 +317,30 @@ describe.skipIf(!available.zsh)(title('zsh'), () => {
   });
 
   it("uses a dynamic completer's values (with descriptions)", { timeout: SHELL_TIMEOUT }, async () => {
-    const [svc, prof] = await zsh(scripts.zsh!, ['axcomp deploy staging ', 'axcomp deploy --profile '], { COMPLETION_FIXTURE_SERVICES: 'alpha,beta' });
+    const [svc, prof] = await zsh(scripts.zsh!, ['axcomp deploy staging ', 'axcomp deploy --profile '], {
+      COMPLETION_FIXTURE_SERVICES: 'alpha,beta',
+    });
     expect(sorted(svc!.values)).toEqual(['alpha', 'beta']);
     expect(sorted(prof!.values)).toEqual(['dev', 'prod', 'staging']);
     expect(prof!.descriptions.dev).toBe('local development');
   });
 
-  it('applies the directives: files, extensions, directories, nothing on error', { timeout: SHELL_TIMEOUT }, async () => {
-    // (the capture prints matches as added: directories without their / suffix)
-    const [files] = await zsh(scripts.zsh!, ['axcomp logs ']);
-    expect(sorted(files!.values)).toEqual(['data.json', 'notes.txt', 'sub']);
-    const [ext] = await zsh(scripts['fake-zsh']!, ['axfake x '], { AX_FAKE_OUTPUT: 'json\\n:8\\n' });
-    expect(fakeArgs()).toBe('[__complete][--][x][]');
-    expect(sorted(ext!.values)).toEqual(['data.json', 'sub']);
-    const [dirs] = await zsh(scripts['fake-zsh']!, ['axfake '], { AX_FAKE_OUTPUT: ':16\\n' });
-    expect([...new Set(dirs!.values)]).toEqual(['sub']);
-    const [none] = await zsh(scripts['fake-zsh']!, ['axfake '], { AX_FAKE_OUTPUT: 'a\\n:1\\n' });
-    expect(none!.values).toEqual([]);
-  });
+  it(
+    'applies the directives: files, extensions, directories, nothing on error',
+    { timeout: SHELL_TIMEOUT },
+    async () => {
+      // (the capture prints matches as added: directories without their / suffix)
+      const [files] = await zsh(scripts.zsh!, ['axcomp logs ']);
+      expect(sorted(files!.values)).toEqual(['data.json', 'notes.txt', 'sub']);
+      const [ext] = await zsh(scripts['fake-zsh']!, ['axfake x '], { AX_FAKE_OUTPUT: 'json\\n:8\\n' });
+      expect(fakeArgs()).toBe('[__complete][--][x][]');
+      expect(sorted(ext!.values)).toEqual(['data.json', 'sub']);
+      const [dirs] = await zsh(scripts['fake-zsh']!, ['axfake '], { AX_FAKE_OUTPUT: ':16\\n' });
+      expect([...new Set(dirs!.values)]).toEqual(['sub']);
+      const [none] = await zsh(scripts['fake-zsh']!, ['axfake '], { AX_FAKE_OUTPUT: 'a\\n:1\\n' });
+      expect(none!.values).toEqual([]);
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------- fish
@@ -285,16 +351,27 @@ async function fish(script: string, lines: string[], extraEnv: Record<string, st
 }
 
 describe.skipIf(!available.fish)(title('fish'), () => {
-  it('completes commands (with descriptions), never aliases (Cobra) or hidden ones', { timeout: SHELL_TIMEOUT }, async () => {
-    const [all, d] = await fish(scripts.fish!, ['axcomp ', 'axcomp d']);
-    expect(all!.values).toEqual(expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'exec', 'help', 'logs']));
-    for (const absent of ['internal-debug', 'legacy', '__complete', '__schema', 'dp', 'ship']) expect(all!.values).not.toContain(absent);
-    expect(all!.descriptions.deploy).toBe('Deploy services to an environment');
-    expect(d!.values).toEqual(['deploy']);
-  });
+  it(
+    'completes commands (with descriptions), never aliases (Cobra) or hidden ones',
+    { timeout: SHELL_TIMEOUT },
+    async () => {
+      const [all, d] = await fish(scripts.fish!, ['axcomp ', 'axcomp d']);
+      expect(all!.values).toEqual(
+        expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'exec', 'help', 'logs']),
+      );
+      for (const absent of ['internal-debug', 'legacy', '__complete', '__schema', 'dp', 'ship'])
+        expect(all!.values).not.toContain(absent);
+      expect(all!.descriptions.deploy).toBe('Deploy services to an environment');
+      expect(d!.values).toEqual(['deploy']);
+    },
+  );
 
   it('completes flags and flag values, --flag=value included', { timeout: SHELL_TIMEOUT }, async () => {
-    const [re, eq, choices] = await fish(scripts.fish!, ['axcomp deploy --re', 'axcomp deploy --region=e', 'axcomp deploy -r ']);
+    const [re, eq, choices] = await fish(scripts.fish!, [
+      'axcomp deploy --re',
+      'axcomp deploy --region=e',
+      'axcomp deploy -r ',
+    ]);
     expect(sorted(re!.values)).toEqual(['--region', '--replicas']);
     expect(re!.descriptions['--region']).toBe('region to deploy to');
     expect(eq!.values).toEqual(['--region=eu-west']);
@@ -302,18 +379,24 @@ describe.skipIf(!available.fish)(title('fish'), () => {
   });
 
   it("uses a dynamic completer's values (with descriptions)", { timeout: SHELL_TIMEOUT }, async () => {
-    const [svc, prof] = await fish(scripts.fish!, ['axcomp deploy staging ', 'axcomp deploy --profile '], { COMPLETION_FIXTURE_SERVICES: 'alpha,beta' });
+    const [svc, prof] = await fish(scripts.fish!, ['axcomp deploy staging ', 'axcomp deploy --profile '], {
+      COMPLETION_FIXTURE_SERVICES: 'alpha,beta',
+    });
     expect(sorted(svc!.values)).toEqual(['alpha', 'beta']);
     expect(sorted(prof!.values)).toEqual(['dev', 'prod', 'staging']);
     expect(prof!.descriptions.prod).toBe('production account');
   });
 
-  it('falls back to files only when allowed; sends the words after `__complete --`', { timeout: SHELL_TIMEOUT }, async () => {
-    const [files, none] = await fish(scripts.fish!, ['axcomp logs ', 'axcomp deploy --replicas ']);
-    expect(sorted(files!.values)).toEqual(['data.json', 'notes.txt', 'sub/']);
-    expect(none!.values).toEqual([]);
-    const [err] = await fish(scripts['fake-fish']!, ["axfake run 'my file' --x=y "], { AX_FAKE_OUTPUT: 'a\\n:1\\n' });
-    expect(fakeArgs()).toBe('[__complete][--][run][my file][--x=y][]');
-    expect(err!.values).toEqual([]);
-  });
+  it(
+    'falls back to files only when allowed; sends the words after `__complete --`',
+    { timeout: SHELL_TIMEOUT },
+    async () => {
+      const [files, none] = await fish(scripts.fish!, ['axcomp logs ', 'axcomp deploy --replicas ']);
+      expect(sorted(files!.values)).toEqual(['data.json', 'notes.txt', 'sub/']);
+      expect(none!.values).toEqual([]);
+      const [err] = await fish(scripts['fake-fish']!, ["axfake run 'my file' --x=y "], { AX_FAKE_OUTPUT: 'a\\n:1\\n' });
+      expect(fakeArgs()).toBe('[__complete][--][run][my file][--x=y][]');
+      expect(err!.values).toEqual([]);
+    },
+  );
 });

@@ -45,8 +45,11 @@ describe('__complete: subcommands', () => {
   it('offers visible subcommands with their short, never aliases (Cobra), hidden, deprecated or internal ones', async () => {
     const r = await comp(['']);
     expect(r.code).toBe(0);
-    expect(r.values).toEqual(expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'exec', 'help', 'logs']));
-    for (const absent of ['internal-debug', 'legacy', '__complete', '__completeNoDesc', '__schema', 'dp', 'ship']) expect(r.values).not.toContain(absent);
+    expect(r.values).toEqual(
+      expect.arrayContaining(['broken', 'completion', 'config', 'deploy', 'exec', 'help', 'logs']),
+    );
+    for (const absent of ['internal-debug', 'legacy', '__complete', '__completeNoDesc', '__schema', 'dp', 'ship'])
+      expect(r.values).not.toContain(absent);
     expect(r.descriptions.deploy).toBe('Deploy services to an environment');
     expect(r.stdout).toContain('deploy\tDeploy services to an environment\n');
     expect(r.directive).toBe(NoFileComp);
@@ -84,10 +87,25 @@ describe('__complete: subcommands', () => {
 });
 
 describe('__complete: flags', () => {
-  it('offers long flags with usage, inherited then local (Cobra\'s order); shorthands only for a partial of one dash', async () => {
+  it("offers long flags with usage, inherited then local (Cobra's order); shorthands only for a partial of one dash", async () => {
     const dash = await comp(['deploy', '-']);
     expect(dash.values).toEqual(
-      expect.arrayContaining(['--force', '-f', '--region', '-r', '--tag', '--replicas', '--manifest', '--wait', '--help', '-h', '--profile', '-p', '--verbose', '--format']),
+      expect.arrayContaining([
+        '--force',
+        '-f',
+        '--region',
+        '-r',
+        '--tag',
+        '--replicas',
+        '--manifest',
+        '--wait',
+        '--help',
+        '-h',
+        '--profile',
+        '-p',
+        '--verbose',
+        '--format',
+      ]),
     );
     expect(dash.descriptions['--region']).toBe('region to deploy to');
     expect(dash.descriptions['-r']).toBe('region to deploy to');
@@ -162,7 +180,13 @@ describe('__complete: flags', () => {
   it('offers a required flag not yet given even before a dash is typed (Cobra)', async () => {
     const root = new Command({
       use: 'app',
-      commands: [new Command({ use: 'login', flags: { user: { type: 'string', required: true, usage: 'user name' }, otp: { type: 'string' } }, run: () => 1 })],
+      commands: [
+        new Command({
+          use: 'login',
+          flags: { user: { type: 'string', required: true, usage: 'user name' }, otp: { type: 'string' } },
+          run: () => 1,
+        }),
+      ],
     });
     root.addCommand(...completionCommands(root));
     const first = await runCli(root, ['__complete', '--', 'login', '']);
@@ -253,7 +277,12 @@ describe('__complete: output and errors', () => {
   });
 
   it('a completer returning a non-array is an error too', async () => {
-    const root = new Command({ use: 'x', commands: [new Command({ use: 'y <a>', args: [{ name: 'a', completer: (() => 'nope') as never }], run: () => 1 })] });
+    const root = new Command({
+      use: 'x',
+      commands: [
+        new Command({ use: 'y <a>', args: [{ name: 'a', completer: (() => 'nope') as never }], run: () => 1 }),
+      ],
+    });
     root.addCommand(...completionCommands(root));
     const r = await runCli(root, ['__complete', '--', 'y', '']);
     expect(r.stdout).toBe(':1\n');
@@ -289,7 +318,12 @@ describe('completion command', () => {
     expect(human.stdout).toBe(json.stdout);
     expect(json.stdout).toContain('__complete --');
     expect(json.stdout).toContain(
-      { bash: 'complete -F _axcomp axcomp', zsh: 'compdef _axcomp axcomp', fish: 'complete -c axcomp -e', powershell: "Register-ArgumentCompleter -Native -CommandName 'axcomp'" }[shell],
+      {
+        bash: 'complete -F _axcomp axcomp',
+        zsh: 'compdef _axcomp axcomp',
+        fish: 'complete -c axcomp -e',
+        powershell: "Register-ArgumentCompleter -Native -CommandName 'axcomp'",
+      }[shell],
     );
   });
 
@@ -297,7 +331,11 @@ describe('completion command', () => {
     const r = await runCli(completionTree(), ['completion', 'tcsh']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    const err = (JSON.parse(r.stderr.trim()) as { error: { message: string; context: Record<string, unknown>; suggestions?: string[] } }).error;
+    const err = (
+      JSON.parse(r.stderr.trim()) as {
+        error: { message: string; context: Record<string, unknown>; suggestions?: string[] };
+      }
+    ).error;
     expect(err.message).toBe('unknown command "tcsh" for "axcomp completion"');
     expect(err.context.reason).toBe('unknown_command');
     expect(err.suggestions).toEqual(['axcomp completion bash', 'axcomp completion fish', 'axcomp completion zsh']);

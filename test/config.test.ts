@@ -4,11 +4,27 @@
  * byte, writes atomically and keeps the file's mode; config_* errors are in the catalogue (exit 2).
  * On the real file system, through the public API.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  lstatSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AxError, applyJsoncPatch, errorCatalogue, patchConfig, readConfig, DEFAULT_CONFIG_MAX_BYTES } from '../lib/index.ts';
+import {
+  AxError,
+  applyJsoncPatch,
+  errorCatalogue,
+  patchConfig,
+  readConfig,
+  DEFAULT_CONFIG_MAX_BYTES,
+} from '../lib/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ax-config-'));
 let n = 0;
@@ -45,7 +61,11 @@ async function failure(p: Promise<unknown>): Promise<AxError> {
 
 describe('readConfig', () => {
   it('reads comments and trailing commas', async () => {
-    expect(await readConfig(file(SAMPLE))).toEqual({ server: { host: '127.0.0.1', port: 8080 }, features: ['a', 'b'], name: 'svc' });
+    expect(await readConfig(file(SAMPLE))).toEqual({
+      server: { host: '127.0.0.1', port: 8080 },
+      features: ['a', 'b'],
+      name: 'svc',
+    });
   });
 
   it('refuses a file over the cap (1 MiB default, configurable) with config_too_large, exit 2', async () => {
@@ -94,22 +114,45 @@ describe('patchConfig keeps comments and formatting byte for byte', () => {
       { op: 'add', path: '/server/tls', value: true },
     ]);
     const text = readFileSync(p, 'utf8');
-    for (const comment of ['// service config', '/* the listener */', '// loopback only', '// feature flags, in order', '/* trailing */']) expect(text).toContain(comment);
-    expect(await readConfig(p)).toEqual({ server: { host: '127.0.0.1', port: 8080, tls: true }, features: ['z', 'a', 'b', 'c'], name: 'svc' });
+    for (const comment of [
+      '// service config',
+      '/* the listener */',
+      '// loopback only',
+      '// feature flags, in order',
+      '/* trailing */',
+    ])
+      expect(text).toContain(comment);
+    expect(await readConfig(p)).toEqual({
+      server: { host: '127.0.0.1', port: 8080, tls: true },
+      features: ['z', 'a', 'b', 'c'],
+      name: 'svc',
+    });
     expect(text).toMatch(/\n {8}"tls": true/);
   });
 
   it('remove, move, copy and test', async () => {
     const p = file(SAMPLE);
-    await patchConfig(p, JSON.stringify([
-      { op: 'test', path: '/name', value: 'svc' },
-      { op: 'copy', from: '/server/host', path: '/bind' },
-      { op: 'move', from: '/name', path: '/title' },
-      { op: 'remove', path: '/features/1' },
-    ]));
-    expect(await readConfig(p)).toEqual({ server: { host: '127.0.0.1', port: 8080 }, features: ['a'], bind: '127.0.0.1', title: 'svc' });
+    await patchConfig(
+      p,
+      JSON.stringify([
+        { op: 'test', path: '/name', value: 'svc' },
+        { op: 'copy', from: '/server/host', path: '/bind' },
+        { op: 'move', from: '/name', path: '/title' },
+        { op: 'remove', path: '/features/1' },
+      ]),
+    );
+    expect(await readConfig(p)).toEqual({
+      server: { host: '127.0.0.1', port: 8080 },
+      features: ['a'],
+      bind: '127.0.0.1',
+      title: 'svc',
+    });
     const text = readFileSync(p, 'utf8');
-    expect(text.startsWith('// service config\n{\n    /* the listener */\n    "server": {\n        "host": "127.0.0.1", // loopback only\n        "port": 8080,\n    },')).toBe(true);
+    expect(
+      text.startsWith(
+        '// service config\n{\n    /* the listener */\n    "server": {\n        "host": "127.0.0.1", // loopback only\n        "port": 8080,\n    },',
+      ),
+    ).toBe(true);
   });
 
   it('a no-op patch leaves the bytes untouched; CRLF files stay CRLF', async () => {
@@ -146,7 +189,14 @@ describe('bad patches: config_patch_invalid, exit 2, the file untouched', () => 
     ['missing target', [{ op: 'replace', path: '/nope', value: 1 }], 'path_not_found'],
     ['missing parent', [{ op: 'add', path: '/a/b/c', value: 1 }], 'path_not_found'],
     ['array index past the end', [{ op: 'add', path: '/features/9', value: 1 }], 'path_not_found'],
-    ['failed test after a good op', [{ op: 'replace', path: '/name', value: 'q' }, { op: 'test', path: '/name', value: 'svc' }], 'test_failed'],
+    [
+      'failed test after a good op',
+      [
+        { op: 'replace', path: '/name', value: 'q' },
+        { op: 'test', path: '/name', value: 'svc' },
+      ],
+      'test_failed',
+    ],
     ['missing value', [{ op: 'add', path: '/x' }], 'missing_value'],
     ['move into itself', [{ op: 'move', from: '/server', path: '/server/inner' }], 'invalid_move'],
   ])('%s', async (_n, patch, reason) => {
@@ -161,6 +211,8 @@ describe('bad patches: config_patch_invalid, exit 2, the file untouched', () => 
   it('patching an invalid file is config_invalid; applyJsoncPatch is the same edit on text', async () => {
     const p = file('{ "a": ');
     expect((await failure(patchConfig(p, []))).kind).toBe('config_invalid');
-    expect(applyJsoncPatch('{\n  // keep\n  "a": 1\n}', [{ op: 'replace', path: '/a', value: 2 }])).toBe('{\n  // keep\n  "a": 2\n}');
+    expect(applyJsoncPatch('{\n  // keep\n  "a": 1\n}', [{ op: 'replace', path: '/a', value: 2 }])).toBe(
+      '{\n  // keep\n  "a": 2\n}',
+    );
   });
 });

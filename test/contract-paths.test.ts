@@ -20,7 +20,15 @@ import { createClient } from 'redis';
 import { redisIdempotencyStore, type RedisIdempotencyStore } from '../lib/index.ts';
 import { buildContractCli } from './fixtures/contract-tree.ts';
 import { freePort } from './infra/cluster.ts';
-import { httpPath, inProcessPath, processPath, stdioPath, type Call, type Outcome, type Path } from './helpers/paths.ts';
+import {
+  httpPath,
+  inProcessPath,
+  processPath,
+  stdioPath,
+  type Call,
+  type Outcome,
+  type Path,
+} from './helpers/paths.ts';
 import { redisMissing, testRedis, type TestRedis } from './helpers/redis.ts';
 
 type Json = Record<string, any>;
@@ -50,8 +58,16 @@ function dataBytes(stdout: string): string {
 const meta = (o: Outcome): Json => JSON.parse(o.stdout).meta as Json;
 
 /** `write`-style call: the same call in both spellings. `order` swaps flag/positional order on the CLI. */
-function writeCall(tool: string, name: string, opts: { key?: string; tags?: string[]; dryRun?: boolean; order?: 'flags-first' } = {}): Call {
-  const flags = [...(opts.tags ?? []).flatMap((t) => ['--tag', t]), ...(opts.key !== undefined ? ['--idempotency-key', opts.key] : []), ...(opts.dryRun ? ['--dry-run'] : [])];
+function writeCall(
+  tool: string,
+  name: string,
+  opts: { key?: string; tags?: string[]; dryRun?: boolean; order?: 'flags-first' } = {},
+): Call {
+  const flags = [
+    ...(opts.tags ?? []).flatMap((t) => ['--tag', t]),
+    ...(opts.key !== undefined ? ['--idempotency-key', opts.key] : []),
+    ...(opts.dryRun ? ['--dry-run'] : []),
+  ];
   const json: Json = { name };
   if (opts.tags) json.tag = opts.tags;
   if (opts.key !== undefined) json.idempotency_key = opts.key;
@@ -62,7 +78,12 @@ function writeCall(tool: string, name: string, opts: { key?: string; tags?: stri
 /** A call of a command without positionals: `flags` as CLI flags and as properties. */
 function simple(tool: string, props: Json = {}, argvExtra: string[] = []): Call {
   const flag = (k: string) => `--${k.replace(/_/g, '-')}`;
-  const argv = [...tool.split('_'), ...Object.entries(props).flatMap(([k, v]) => (typeof v === 'boolean' ? (v ? [flag(k)] : []) : [`${flag(k)}=${typeof v === 'string' ? v : JSON.stringify(v)}`]))];
+  const argv = [
+    ...tool.split('_'),
+    ...Object.entries(props).flatMap(([k, v]) =>
+      typeof v === 'boolean' ? (v ? [flag(k)] : []) : [`${flag(k)}=${typeof v === 'string' ? v : JSON.stringify(v)}`],
+    ),
+  ];
   return { tool, argv: [...argv, ...argvExtra], json: props };
 }
 
@@ -105,7 +126,11 @@ const RULES: Rule[] = [
     name: 'conflict: same key, other arguments → idempotency_conflict (exit 2, not retryable, fix: a new key); the log is unchanged',
     run: async (p, id) => {
       expect((await p.call(writeCall('write', id, { key: `k-${id}` }))).code).toBe(0);
-      const e = expectError(await p.call(writeCall('write', `${id}-other`, { key: `k-${id}` })), 2, 'idempotency_conflict');
+      const e = expectError(
+        await p.call(writeCall('write', `${id}-other`, { key: `k-${id}` })),
+        2,
+        'idempotency_conflict',
+      );
       expect(e.retryable).toBe(false);
       expect(e.actionable_fix).toMatch(/new (--idempotency-key|idempotency_key)/);
       // the log is unchanged: the first call's one entry, nothing for the conflicting call (other rules write concurrently)
@@ -139,7 +164,15 @@ const RULES: Rule[] = [
         expect(JSON.parse(r.stdout).data).toEqual({ key: `r-${id}`, given: true });
       } else {
         for (const tool of ['noreplay', 'read']) {
-          const e = expectError(await p.call({ tool, argv: [], json: { ...(tool === 'read' ? {} : { name: id }), idempotency_key: `k-${id}` } }), 2, 'validation_error');
+          const e = expectError(
+            await p.call({
+              tool,
+              argv: [],
+              json: { ...(tool === 'read' ? {} : { name: id }), idempotency_key: `k-${id}` },
+            }),
+            2,
+            'validation_error',
+          );
           expect(e.context).toMatchObject({ reason: 'unknown_property', property: 'idempotency_key' });
         }
         expect(effects(id)).toHaveLength(0);
@@ -156,8 +189,16 @@ const RULES: Rule[] = [
     store: true,
     name: 'a non-retryable failure is recorded and replayed: same exit code, the same error object, meta.replayed',
     run: async (p, id) => {
-      const a = await p.call({ tool: 'gone', argv: ['gone', id, '--idempotency-key', `k-${id}`], json: { id, idempotency_key: `k-${id}` } });
-      const b = await p.call({ tool: 'gone', argv: ['gone', id, '--idempotency-key', `k-${id}`], json: { id, idempotency_key: `k-${id}` } });
+      const a = await p.call({
+        tool: 'gone',
+        argv: ['gone', id, '--idempotency-key', `k-${id}`],
+        json: { id, idempotency_key: `k-${id}` },
+      });
+      const b = await p.call({
+        tool: 'gone',
+        argv: ['gone', id, '--idempotency-key', `k-${id}`],
+        json: { id, idempotency_key: `k-${id}` },
+      });
       expectError(a, 5, 'fx_gone');
       expectError(b, 5, 'fx_gone');
       expect(JSON.stringify(b.error!.error)).toBe(JSON.stringify(a.error!.error)); // the nonce in context too
@@ -170,7 +211,11 @@ const RULES: Rule[] = [
     store: true,
     name: 'a retryable failure is not recorded: the retry runs again',
     run: async (p, id) => {
-      const c: Call = { tool: 'flaky', argv: ['flaky', id, '--idempotency-key', `k-${id}`], json: { name: id, idempotency_key: `k-${id}` } };
+      const c: Call = {
+        tool: 'flaky',
+        argv: ['flaky', id, '--idempotency-key', `k-${id}`],
+        json: { name: id, idempotency_key: `k-${id}` },
+      };
       expect(expectError(await p.call(c), 3, 'network_error').retryable).toBe(true);
       expectError(await p.call(c), 3, 'network_error');
       expect(effects(id)).toHaveLength(2);
@@ -195,12 +240,23 @@ const RULES: Rule[] = [
   {
     name: 'perform with a function rehearsal: the dry run fails exactly where the real run would, and succeeds where it would',
     run: async (p, id) => {
-      const bad = await p.call({ tool: 'rehearse', argv: ['rehearse', '2', '--dry-run'], json: { id: '2', dry_run: true } });
+      const bad = await p.call({
+        tool: 'rehearse',
+        argv: ['rehearse', '2', '--dry-run'],
+        json: { id: '2', dry_run: true },
+      });
       expectError(bad, 5, 'fx_gone');
       expectError(await p.call({ tool: 'rehearse', argv: ['rehearse', '2'], json: { id: '2' } }), 5, 'fx_gone');
-      const ok = await p.call({ tool: 'rehearse', argv: ['rehearse', '1', '--dry-run'], json: { id: '1', dry_run: true } });
+      const ok = await p.call({
+        tool: 'rehearse',
+        argv: ['rehearse', '1', '--dry-run'],
+        json: { id: '1', dry_run: true },
+      });
       expect(ok.code).toBe(0);
-      expect(JSON.parse(ok.stdout)).toMatchObject({ data: { id: '1', deleted: false }, meta: { dry_run: true, would: ['delete thing 1'] } });
+      expect(JSON.parse(ok.stdout)).toMatchObject({
+        data: { id: '1', deleted: false },
+        meta: { dry_run: true, would: ['delete thing 1'] },
+      });
       void id;
     },
   },
@@ -228,7 +284,11 @@ const RULES: Rule[] = [
     name: 'an AxError in the cause chain gives its kind, exit code and fix',
     run: async (p) => {
       const e = expectError(await p.call(simple('wrapped')), 4, 'auth_error');
-      expect(e).toMatchObject({ message: 'load config: token expired', actionable_fix: 'Log in again.', context: { profile: 'default' } });
+      expect(e).toMatchObject({
+        message: 'load config: token expired',
+        actionable_fix: 'Log in again.',
+        context: { profile: 'default' },
+      });
     },
   },
   {
@@ -237,21 +297,34 @@ const RULES: Rule[] = [
       for (const wait of [false, true]) {
         const o = await p.call(simple('signal', wait ? { wait } : {}));
         expect(o.code, JSON.stringify(o)).toBe(0);
-        expect(JSON.parse(o.stdout).data).toEqual({ abortSignal: true, same: true, aborted: false, listenable: true, copied: true, ownKey: true });
+        expect(JSON.parse(o.stdout).data).toEqual({
+          abortSignal: true,
+          same: true,
+          aborted: false,
+          listenable: true,
+          copied: true,
+          ownKey: true,
+        });
       }
     },
   },
   {
     name: 'a TimeoutError (AbortSignal.timeout, or thrown) is a retryable timeout, exit 3',
     run: async (p) => {
-      for (const how of ['abort', 'direct']) expect(expectError(await p.call(simple('timeout', { how })), 3, 'timeout').retryable).toBe(true);
+      for (const how of ['abort', 'direct'])
+        expect(expectError(await p.call(simple('timeout', { how })), 3, 'timeout').retryable).toBe(true);
     },
   },
   {
     name: 'retry_after_seconds ≤ 0 is dropped; a positive one is kept',
     run: async (p) => {
-      for (const after of [0, -1]) expect(expectError(await p.call(simple('retry-after', { after })), 3, 'network_error')).not.toHaveProperty('retry_after_seconds');
-      expect(expectError(await p.call(simple('retry-after', { after: 2.5 })), 3, 'network_error').retry_after_seconds).toBe(2.5);
+      for (const after of [0, -1])
+        expect(expectError(await p.call(simple('retry-after', { after })), 3, 'network_error')).not.toHaveProperty(
+          'retry_after_seconds',
+        );
+      expect(
+        expectError(await p.call(simple('retry-after', { after: 2.5 })), 3, 'network_error').retry_after_seconds,
+      ).toBe(2.5);
     },
   },
   {
@@ -259,7 +332,11 @@ const RULES: Rule[] = [
     run: async (p) => {
       let deep: unknown = 1;
       for (let i = 0; i < 2000; i++) deep = { d: deep };
-      const e = expectError(await p.call({ tool: 'echo', argv: ['echo', '--obj', JSON.stringify(deep)], json: { obj: deep } }), 2, 'validation_error');
+      const e = expectError(
+        await p.call({ tool: 'echo', argv: ['echo', '--obj', JSON.stringify(deep)], json: { obj: deep } }),
+        2,
+        'validation_error',
+      );
       expect(e.message).toMatch(/levels deep/);
     },
   },
@@ -267,7 +344,15 @@ const RULES: Rule[] = [
     name: 'mcp-server refuses --idempotency-key (validation_error, exit 2, with a fix); nothing is served',
     on: (p) => !p.mcp,
     run: async (p) => {
-      const e = expectError(await p.call({ tool: 'mcp-server', argv: ['mcp-server', '--idempotency-key', 'k'], json: { idempotency_key: 'k' } }), 2, 'validation_error');
+      const e = expectError(
+        await p.call({
+          tool: 'mcp-server',
+          argv: ['mcp-server', '--idempotency-key', 'k'],
+          json: { idempotency_key: 'k' },
+        }),
+        2,
+        'validation_error',
+      );
       expect(e.actionable_fix).toBeTruthy();
       expect(['invalid_flag_for_command', 'unknown_property']).toContain(e.context.reason);
     },
@@ -278,7 +363,17 @@ const RULES: Rule[] = [
     run: async (p) => {
       const o = await p.call({ tool: '__schema', argv: ['__schema'], json: {} });
       const codes = JSON.parse(o.stdout).error_envelope.exit_codes as Record<string, string>;
-      expect(codes).toMatchObject({ '0': 'success', '1': 'internal', '2': 'validation', '3': 'network', '4': 'auth', '5': 'fx_gone', '130': 'interrupted', '141': 'stdout_closed', '143': 'terminated' });
+      expect(codes).toMatchObject({
+        '0': 'success',
+        '1': 'internal',
+        '2': 'validation',
+        '3': 'network',
+        '4': 'auth',
+        '5': 'fx_gone',
+        '130': 'interrupted',
+        '141': 'stdout_closed',
+        '143': 'terminated',
+      });
       const doc = JSON.parse(o.stdout) as Json;
       for (const e of doc.errors as Json[]) expect(codes, e.kind).toHaveProperty(String(e.exit_code));
     },
@@ -293,16 +388,36 @@ const RUN = `${process.pid}-${Date.now().toString(36)}`;
 let redis: TestRedis | undefined;
 let inProcessStore: RedisIdempotencyStore | undefined;
 beforeAll(async () => {
-  paths.file.push(processPath('cli', CONTRACT_CLI, ENV), processPath('args-json', CONTRACT_CLI, ENV), inProcessPath(buildContractCli, ENV));
-  paths.file.push(...(await Promise.all([stdioPath(CONTRACT_CLI, ENV), httpPath(CONTRACT_CLI, ENV, false), httpPath(CONTRACT_CLI, ENV, true)])));
+  paths.file.push(
+    processPath('cli', CONTRACT_CLI, ENV),
+    processPath('args-json', CONTRACT_CLI, ENV),
+    inProcessPath(buildContractCli, ENV),
+  );
+  paths.file.push(
+    ...(await Promise.all([
+      stdioPath(CONTRACT_CLI, ENV),
+      httpPath(CONTRACT_CLI, ENV, false),
+      httpPath(CONTRACT_CLI, ENV, true),
+    ])),
+  );
   if (redisMissing) return;
   redis = await testRedis();
   // no XDG_STATE_HOME: the file store is not in play (the process paths have no HOME either)
   const viaEnv = { CONTRACT_LOG: LOG, AX_IDEMPOTENCY_STORE: redis.url };
   const viaOption = { CONTRACT_LOG: LOG, CONTRACT_REDIS_URL: redis.url };
   inProcessStore = redisIdempotencyStore({ url: redis.url });
-  paths.redis.push(processPath('cli', CONTRACT_CLI, viaEnv), processPath('args-json', CONTRACT_CLI, viaOption), inProcessPath(buildContractCli, { CONTRACT_LOG: LOG }, inProcessStore));
-  paths.redis.push(...(await Promise.all([stdioPath(CONTRACT_CLI, viaEnv), httpPath(CONTRACT_CLI, viaOption, false), httpPath(CONTRACT_CLI, viaEnv, true)])));
+  paths.redis.push(
+    processPath('cli', CONTRACT_CLI, viaEnv),
+    processPath('args-json', CONTRACT_CLI, viaOption),
+    inProcessPath(buildContractCli, { CONTRACT_LOG: LOG }, inProcessStore),
+  );
+  paths.redis.push(
+    ...(await Promise.all([
+      stdioPath(CONTRACT_CLI, viaEnv),
+      httpPath(CONTRACT_CLI, viaOption, false),
+      httpPath(CONTRACT_CLI, viaEnv, true),
+    ])),
+  );
 }, 120_000);
 afterAll(async () => {
   await Promise.all([...paths.file, ...paths.redis].map((p) => p.close()));
@@ -315,55 +430,74 @@ const NAMES: Path['name'][] = ['cli', 'args-json', 'in-process', 'mcp-stdio', 'm
 const STORES: { store: StoreName; skip?: string }[] = [{ store: 'file' }, { store: 'redis', skip: redisMissing }];
 const pathOf = (store: StoreName, name: string) => paths[store].find((x) => x.name === name)!;
 /** A call id unique to its store, path and rule (and, on Redis, to this run). */
-const idOf = (store: StoreName, name: string, rule: number) => (store === 'file' ? `${name}-r${rule}` : `redis-${name}-r${rule}-${RUN}`);
+const idOf = (store: StoreName, name: string, rule: number) =>
+  store === 'file' ? `${name}-r${rule}` : `redis-${name}-r${rule}-${RUN}`;
 
 describe.each(STORES)('$store store', ({ store, skip }) => {
   describe.each(NAMES)('path %s', (name) => {
     RULES.forEach((rule, i) => {
       if (store !== 'file' && !rule.store) return; // the rule does not touch the store: run once, on the file store
-      (skip ? it.skip : it.concurrent)(skip ? `${rule.name} (skipped: ${skip})` : rule.name, async () => {
-        const p = pathOf(store, name);
-        if (rule.on && !rule.on(p)) return; // a rule that has no meaning on this path (e.g. __schema over MCP)
-        await rule.run(p, idOf(store, name, i));
-      }, 120_000);
+      (skip ? it.skip : it.concurrent)(
+        skip ? `${rule.name} (skipped: ${skip})` : rule.name,
+        async () => {
+          const p = pathOf(store, name);
+          if (rule.on && !rule.on(p)) return; // a rule that has no meaning on this path (e.g. __schema over MCP)
+          await rule.run(p, idOf(store, name, i));
+        },
+        120_000,
+      );
     });
   });
 });
 
 describe.each(STORES)('one $store store for every path', ({ store, skip }) => {
-  (skip ? it.skip : it)(`a key used on the CLI replays over MCP (stdio and HTTP, stateful and stateless), --args-json and in-process, and back${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-    const name = store === 'file' ? 'shared' : `redis-shared-${RUN}`;
-    const call = writeCall('write', name, { key: `k-${name}`, tags: ['x'] });
-    const first = await pathOf(store, 'cli').call(call);
-    expect(first.code, JSON.stringify(first)).toBe(0);
-    for (const n of ['mcp-stdio', 'mcp-http', 'mcp-http-stateless', 'args-json', 'in-process']) {
-      const p = pathOf(store, n);
-      const again = await p.call(call);
-      expect(again.code, `${n}: ${JSON.stringify(again)}`).toBe(0);
-      expect(dataBytes(again.stdout), n).toBe(dataBytes(first.stdout));
-      expect(meta(again).replayed, n).toBe(true);
-    }
-    expect(effects(name)).toHaveLength(1);
-    if (store === 'redis') {
-      // and the record is in Redis, under the documented key
-      const raw = createClient({ url: redis!.url });
-      await raw.connect();
-      try {
-        const keys = await raw.keys('ax-ts:idempotency:contractfx:*');
-        const values = await Promise.all(keys.map(async (k) => JSON.parse((await raw.get(k)) ?? 'null') as Json));
-        expect(values.filter((v) => v?.scope?.key === `k-${name}`)).toMatchObject([{ v: 1, state: 'recorded', scope: { program: 'contractfx', command: 'contractfx write', key: `k-${name}` } }]);
-      } finally {
-        raw.destroy();
+  (skip ? it.skip : it)(
+    `a key used on the CLI replays over MCP (stdio and HTTP, stateful and stateless), --args-json and in-process, and back${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      const name = store === 'file' ? 'shared' : `redis-shared-${RUN}`;
+      const call = writeCall('write', name, { key: `k-${name}`, tags: ['x'] });
+      const first = await pathOf(store, 'cli').call(call);
+      expect(first.code, JSON.stringify(first)).toBe(0);
+      for (const n of ['mcp-stdio', 'mcp-http', 'mcp-http-stateless', 'args-json', 'in-process']) {
+        const p = pathOf(store, n);
+        const again = await p.call(call);
+        expect(again.code, `${n}: ${JSON.stringify(again)}`).toBe(0);
+        expect(dataBytes(again.stdout), n).toBe(dataBytes(first.stdout));
+        expect(meta(again).replayed, n).toBe(true);
       }
-    }
-  }, 60_000);
+      expect(effects(name)).toHaveLength(1);
+      if (store === 'redis') {
+        // and the record is in Redis, under the documented key
+        const raw = createClient({ url: redis!.url });
+        await raw.connect();
+        try {
+          const keys = await raw.keys('ax-ts:idempotency:contractfx:*');
+          const values = await Promise.all(keys.map(async (k) => JSON.parse((await raw.get(k)) ?? 'null') as Json));
+          expect(values.filter((v) => v?.scope?.key === `k-${name}`)).toMatchObject([
+            {
+              v: 1,
+              state: 'recorded',
+              scope: { program: 'contractfx', command: 'contractfx write', key: `k-${name}` },
+            },
+          ]);
+        } finally {
+          raw.destroy();
+        }
+      }
+    },
+    60_000,
+  );
 });
 
 describe('a key given but no usable store', () => {
   it('no state directory: idempotency_store_unavailable (exit 1) before anything runs', async () => {
     const noState = { CONTRACT_LOG: LOG }; // neither XDG_STATE_HOME nor HOME
     for (const p of [processPath('cli', CONTRACT_CLI, noState), inProcessPath(buildContractCli, noState)]) {
-      const e = expectError(await p.call(writeCall('write', `nostore-${p.name}`, { key: 'k' })), 1, 'idempotency_store_unavailable');
+      const e = expectError(
+        await p.call(writeCall('write', `nostore-${p.name}`, { key: 'k' })),
+        1,
+        'idempotency_store_unavailable',
+      );
       expect(e.actionable_fix).toMatch(/XDG_STATE_HOME/);
       expect(effects(`nostore-${p.name}`)).toHaveLength(0);
       // without a key the same call runs: only the promise needs the store
@@ -380,7 +514,13 @@ describe('a key given but no usable store', () => {
     const stdio = await stdioPath(CONTRACT_CLI, viaEnv);
     const http = await httpPath(CONTRACT_CLI, viaOption, true);
     try {
-      for (const p of [processPath('cli', CONTRACT_CLI, viaEnv), processPath('args-json', CONTRACT_CLI, viaOption), inProcessPath(buildContractCli, { CONTRACT_LOG: LOG }, optionStore), stdio, http]) {
+      for (const p of [
+        processPath('cli', CONTRACT_CLI, viaEnv),
+        processPath('args-json', CONTRACT_CLI, viaOption),
+        inProcessPath(buildContractCli, { CONTRACT_LOG: LOG }, optionStore),
+        stdio,
+        http,
+      ]) {
         const name = `redis-down-${p.name}`;
         const e = expectError(await p.call(writeCall('write', name, { key: 'k' })), 1, 'idempotency_store_unavailable');
         expect(e.retryable, p.name).toBe(true);

@@ -29,11 +29,21 @@ function sandbox(): { env: Record<string, string>; log: string; lines(): Json[] 
   return {
     env: { CONTRACT_LOG: log, XDG_STATE_HOME: join(d, 'state') },
     log,
-    lines: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Json) : []),
+    lines: () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Json)
+        : [],
   };
 }
 const data = (o: Outcome) => o.stdout.slice(0, o.stdout.indexOf(',"meta":'));
-const write = (name: string, key: string, delayMs = 400) => ({ tool: 'write', argv: ['write', name, '--idempotency-key', key, '--delay-ms', String(delayMs)], json: { name, idempotency_key: key, delay_ms: delayMs } });
+const write = (name: string, key: string, delayMs = 400) => ({
+  tool: 'write',
+  argv: ['write', name, '--idempotency-key', key, '--delay-ms', String(delayMs)],
+  json: { name, idempotency_key: key, delay_ms: delayMs },
+});
 
 /** Every outcome of a race: the first call's data (one replay marked, or all) or a retryable in-progress answer. */
 function expectOneOutcome(outcomes: Outcome[]): void {
@@ -42,7 +52,12 @@ function expectOneOutcome(outcomes: Outcome[]): void {
   expect(new Set(ok.map(data)).size).toBe(1); // byte-identical data everywhere
   expect(ok.filter((o) => JSON.parse(o.stdout).meta.replayed !== true)).toHaveLength(1); // exactly one ran
   for (const o of outcomes.filter((x) => x.code !== 0)) {
-    expect(o.error?.error).toMatchObject({ kind: 'idempotency_in_progress', exit_code: 2, retryable: true, retry_after_seconds: 1 });
+    expect(o.error?.error).toMatchObject({
+      kind: 'idempotency_in_progress',
+      exit_code: 2,
+      retryable: true,
+      retry_after_seconds: 1,
+    });
   }
 }
 
@@ -65,7 +80,9 @@ describe('replayed retries racing on one key: one side effect', () => {
       const call = async (c: typeof c1) => {
         const r = (await c.callTool({ name: 'write', arguments: write('http', 'k-http').json })) as Json;
         const text = r.content[0].text as string;
-        return r.isError ? { code: JSON.parse(text).error.exit_code as number, stdout: '', error: JSON.parse(text) as Json } : { code: 0, stdout: text };
+        return r.isError
+          ? { code: JSON.parse(text).error.exit_code as number, stdout: '', error: JSON.parse(text) as Json }
+          : { code: 0, stdout: text };
       };
       expectOneOutcome(await Promise.all([call(c1), call(c2)]));
       await Promise.all([c1.close(), c2.close()]);
@@ -79,11 +96,18 @@ describe('replayed retries racing on one key: one side effect', () => {
   it('20 concurrent retries of one key: 20 processes, and 20 calls over one HTTP server', async () => {
     const s = sandbox();
     const cli = processPath('cli', CLI, s.env);
-    expectOneOutcome(await pool(Array.from({ length: 20 }, () => () => cli.call(write('twenty', 'k-20', 300))), 20));
+    expectOneOutcome(
+      await pool(
+        Array.from({ length: 20 }, () => () => cli.call(write('twenty', 'k-20', 300))),
+        20,
+      ),
+    );
     expect(s.lines().filter((l) => l.name === 'twenty')).toHaveLength(1);
     const http = await httpPath(CLI, s.env, false);
     try {
-      expectOneOutcome(await Promise.all(Array.from({ length: 20 }, () => http.call(write('twenty-http', 'k-20h', 300)))));
+      expectOneOutcome(
+        await Promise.all(Array.from({ length: 20 }, () => http.call(write('twenty-http', 'k-20h', 300)))),
+      );
       expect(s.lines().filter((l) => l.name === 'twenty-http')).toHaveLength(1);
     } finally {
       await http.close();
@@ -96,7 +120,12 @@ describe('replayed retries racing on one key: one side effect', () => {
     const first = cli.call(write('slow', 'k-slow', 3000));
     await new Promise((r) => setTimeout(r, 1500)); // the first holds the key by now
     const second = await cli.call(write('slow', 'k-slow', 3000));
-    expect(second.error?.error).toMatchObject({ kind: 'idempotency_in_progress', exit_code: 2, retryable: true, retry_after_seconds: 1 });
+    expect(second.error?.error).toMatchObject({
+      kind: 'idempotency_in_progress',
+      exit_code: 2,
+      retryable: true,
+      retry_after_seconds: 1,
+    });
     expect((await first).code).toBe(0);
     const third = await cli.call(write('slow', 'k-slow', 3000));
     expect(JSON.parse(third.stdout).meta.replayed).toBe(true);
@@ -105,27 +134,49 @@ describe('replayed retries racing on one key: one side effect', () => {
 });
 
 describe('mcp-server --dry-run: a preview server', () => {
-  it.each(['stdio', 'http'] as const)('%s: every call is a dry run the client cannot turn off; the instructions say nothing will be changed', async (transport) => {
-    const s = sandbox();
-    const p = transport === 'stdio' ? await stdioPath(CLI, s.env, ['--dry-run']) : await httpPath(CLI, s.env, false, ['--dry-run']);
-    try {
-      expect(p.instructions!()).toMatch(/^The contract fixture\.\n\n.*preview.*nothing will be changed/s);
-      for (const args of [{ name: 'p1' }, { name: 'p1', dry_run: false }, { name: 'p1', idempotency_key: 'k-preview' }]) {
-        const o = await p.call({ tool: 'write', argv: [], json: args });
-        expect(o.code).toBe(0);
-        expect(JSON.parse(o.stdout)).toMatchObject({ data: { name: 'p1', nonce: 'rehearsal' }, meta: { dry_run: true, would: ['append p1 to the log'] } });
+  it.each(['stdio', 'http'] as const)(
+    '%s: every call is a dry run the client cannot turn off; the instructions say nothing will be changed',
+    async (transport) => {
+      const s = sandbox();
+      const p =
+        transport === 'stdio'
+          ? await stdioPath(CLI, s.env, ['--dry-run'])
+          : await httpPath(CLI, s.env, false, ['--dry-run']);
+      try {
+        expect(p.instructions!()).toMatch(/^The contract fixture\.\n\n.*preview.*nothing will be changed/s);
+        for (const args of [
+          { name: 'p1' },
+          { name: 'p1', dry_run: false },
+          { name: 'p1', idempotency_key: 'k-preview' },
+        ]) {
+          const o = await p.call({ tool: 'write', argv: [], json: args });
+          expect(o.code).toBe(0);
+          expect(JSON.parse(o.stdout)).toMatchObject({
+            data: { name: 'p1', nonce: 'rehearsal' },
+            meta: { dry_run: true, would: ['append p1 to the log'] },
+          });
+        }
+        expect(s.lines()).toHaveLength(0);
+        const shadow = await p.call({ tool: 'shadow', argv: [], json: {} });
+        expect(shadow.error?.error).toMatchObject({
+          kind: 'validation_error',
+          exit_code: 2,
+          context: { reason: 'dry_run_unavailable' },
+        });
+      } finally {
+        await p.close();
       }
-      expect(s.lines()).toHaveLength(0);
-      const shadow = await p.call({ tool: 'shadow', argv: [], json: {} });
-      expect(shadow.error?.error).toMatchObject({ kind: 'validation_error', exit_code: 2, context: { reason: 'dry_run_unavailable' } });
-    } finally {
-      await p.close();
-    }
-    // the preview recorded no key: a real call with it runs
-    const real = await processPath('cli', CLI, s.env).call({ tool: 'write', argv: ['write', 'p1', '--idempotency-key', 'k-preview'], json: {} });
-    expect(JSON.parse(real.stdout).meta.replayed).toBeUndefined();
-    expect(s.lines()).toHaveLength(1);
-  }, 60_000);
+      // the preview recorded no key: a real call with it runs
+      const real = await processPath('cli', CLI, s.env).call({
+        tool: 'write',
+        argv: ['write', 'p1', '--idempotency-key', 'k-preview'],
+        json: {},
+      });
+      expect(JSON.parse(real.stdout).meta.replayed).toBeUndefined();
+      expect(s.lines()).toHaveLength(1);
+    },
+    60_000,
+  );
 });
 
 describe('interrupts', () => {
@@ -149,20 +200,39 @@ describe('interrupts', () => {
     setTimeout(() => ac.abort(new Error('SIGINT')), 20);
     const r = await runCli(root, ['idle'], { env: s.env, signal: ac.signal });
     expect(r.code).toBe(130);
-    expect(JSON.parse(r.stderr.trimEnd().split('\n').pop()!).error.actionable_fix).toBe('Run the command again; if it changed state, check that state first.');
+    expect(JSON.parse(r.stderr.trimEnd().split('\n').pop()!).error.actionable_fix).toBe(
+      'Run the command again; if it changed state, check that state first.',
+    );
   }, 30_000);
 
   it('SIGINT at random moments during a write, 50 rounds: a committed write is never reported interrupted', async () => {
     const rounds = Array.from({ length: 50 }, (_, i) => async () => {
       const s = sandbox();
-      const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, 'commit', '--work-ms', '150', '--post-ms', '150', '--idempotency-key', `k-round-${i}`], {
-        env: { ...minimalEnv(), ...s.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          TSX_LOADER,
+          CLI,
+          'commit',
+          '--work-ms',
+          '150',
+          '--post-ms',
+          '150',
+          '--idempotency-key',
+          `k-round-${i}`,
+        ],
+        {
+          env: { ...minimalEnv(), ...s.env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let out = '';
       let err = '';
       child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-      const ready = new Promise<void>((r) => child.stderr.setEncoding('utf8').on('data', (c: string) => ((err += c), err.includes('ready') && r())));
+      const ready = new Promise<void>((r) =>
+        child.stderr.setEncoding('utf8').on('data', (c: string) => ((err += c), err.includes('ready') && r())),
+      );
       const code = new Promise<number | null>((r) => child.once('exit', (c, sig) => r(c ?? (sig ? -1 : null))));
       await ready;
       await new Promise((r) => setTimeout(r, Math.random() * 400)); // before the commit, around it, or after it

@@ -8,7 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it, test } from 'vitest';
-import { AxError, Command, defineError, MODE_DETECTION, resolveVersion, PLACEHOLDER_VERSIONS, type RunContext } from '../lib/index.ts';
+import {
+  AxError,
+  Command,
+  defineError,
+  MODE_DETECTION,
+  resolveVersion,
+  PLACEHOLDER_VERSIONS,
+  type RunContext,
+} from '../lib/index.ts';
 import { envelope, errorOf, jsonLines, runCli } from './helpers/run.ts';
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
@@ -19,7 +27,12 @@ const KIND = /^[a-z][a-z0-9_]*$/;
 const STATE = mkdtempSync(join(tmpdir(), 'ax-contract-state-'));
 afterAll(() => rmSync(STATE, { recursive: true, force: true }));
 
-const quotaExceeded = defineError({ kind: 'test_quota_exceeded', exitCode: 7, description: 'Quota exceeded (contract test).', retryable: true });
+const quotaExceeded = defineError({
+  kind: 'test_quota_exceeded',
+  exitCode: 7,
+  description: 'Quota exceeded (contract test).',
+  retryable: true,
+});
 
 /** One tree with a command per contract behaviour; fresh per test. */
 function tree(): Command {
@@ -29,7 +42,14 @@ function tree(): Command {
     new Command({ use: 'get <id>', run: (ctx) => ({ id: ctx.args.id, ok: true }) }),
     new Command({
       use: 'ctx',
-      run: (ctx) => ({ key: ctx.idempotencyKey, given: ctx.idempotencyKeyGiven, dryRun: ctx.dryRun, trace: ctx.traceId, span: ctx.spanId, mode: ctx.mode }),
+      run: (ctx) => ({
+        key: ctx.idempotencyKey,
+        given: ctx.idempotencyKeyGiven,
+        dryRun: ctx.dryRun,
+        trace: ctx.traceId,
+        span: ctx.spanId,
+        mode: ctx.mode,
+      }),
     }),
     new Command({
       use: 'delete <id>',
@@ -88,7 +108,11 @@ function tree(): Command {
             throw e;
           }
           case 'custom':
-            throw quotaExceeded('quota of 10 calls used up', { fix: 'Wait a minute.', retryAfterSeconds: 60, context: { used: 10 } });
+            throw quotaExceeded('quota of 10 calls used up', {
+              fix: 'Wait a minute.',
+              retryAfterSeconds: 60,
+              context: { used: 10 },
+            });
           case 'network':
             throw new AxError('network_error', 'could not reach api.example.com');
           case 'timeout':
@@ -108,7 +132,13 @@ function tree(): Command {
         }
       },
     }),
-    new Command({ use: 'table', run: () => [{ id: 1, title: 'milk' }, { id: 22, title: 'bread, rye', tags: ['a', 'b'] }] }),
+    new Command({
+      use: 'table',
+      run: () => [
+        { id: 1, title: 'milk' },
+        { id: 22, title: 'bread, rye', tags: ['a', 'b'] },
+      ],
+    }),
     new Command({ use: 'record', run: () => ({ id: 3, title: 'eggs', done: false, due: null }) }),
     new Command({ use: 'list-scalars', run: () => ['x', 2, true] }),
     new Command({ use: 'rendered', run: () => ({ n: 5 }), render: (d) => `n is ${(d as { n: number }).n}` }),
@@ -126,9 +156,18 @@ function tree(): Command {
       flags: { legacy: { type: 'bool', deprecated: 'it does nothing' }, must: { type: 'string' } },
       run: () => 'old result',
     }),
-    new Command({ use: 'old-required', deprecated: 'gone soon', flags: { must: { type: 'string', required: true } }, run: () => 'x' }),
+    new Command({
+      use: 'old-required',
+      deprecated: 'gone soon',
+      flags: { must: { type: 'string', required: true } },
+      run: () => 'x',
+    }),
     new Command({ use: 'secret', hidden: true, run: () => 'hidden but runnable' }),
-    new Command({ use: 'exporter', flags: { format: { type: 'string', default: 'csv' } }, run: (ctx) => ({ format: ctx.flags.format, mode: ctx.mode }) }),
+    new Command({
+      use: 'exporter',
+      flags: { format: { type: 'string', default: 'csv' } },
+      run: (ctx) => ({ format: ctx.flags.format, mode: ctx.mode }),
+    }),
   ];
   return new Command({ use: 'app', short: 'Contract test app', commands: cmds });
 }
@@ -142,22 +181,59 @@ describe('mode detection (--format > AGENT_MODE > TTY)', () => {
   const rows: Row[] = [
     { name: 'no TTY → json', tty: false, want: 'json' },
     { name: 'TTY → human', tty: true, want: 'human' },
-    ...['1', 'true', 'yes', 'on', 'json', 'agent', 'machine', 'TRUE', ' Yes ', 'On\n'].map((v): Row => ({ name: `AGENT_MODE=${JSON.stringify(v)} on a TTY → json`, agent: v, tty: true, want: 'json' })),
-    ...['0', 'false', 'no', 'off', 'human', 'text', 'OFF', ' No ', 'False'].map((v): Row => ({ name: `AGENT_MODE=${JSON.stringify(v)} off a TTY → human`, agent: v, tty: false, want: 'human' })),
+    ...['1', 'true', 'yes', 'on', 'json', 'agent', 'machine', 'TRUE', ' Yes ', 'On\n'].map((v): Row => ({
+      name: `AGENT_MODE=${JSON.stringify(v)} on a TTY → json`,
+      agent: v,
+      tty: true,
+      want: 'json',
+    })),
+    ...['0', 'false', 'no', 'off', 'human', 'text', 'OFF', ' No ', 'False'].map((v): Row => ({
+      name: `AGENT_MODE=${JSON.stringify(v)} off a TTY → human`,
+      agent: v,
+      tty: false,
+      want: 'human',
+    })),
     { name: 'blank AGENT_MODE is absent (TTY)', agent: '', tty: true, want: 'human' },
     { name: 'blank AGENT_MODE is absent (no TTY)', agent: '', tty: false, want: 'json' },
     { name: 'whitespace AGENT_MODE is absent', agent: '   ', tty: true, want: 'human' },
-    ...['json', 'JSON', ' Agent ', 'machine'].map((v): Row => ({ name: `--format ${JSON.stringify(v)} on a TTY → json`, args: ['--format', v], tty: true, want: 'json' })),
-    ...['human', 'text', ' TEXT ', 'Human'].map((v): Row => ({ name: `--format ${JSON.stringify(v)} off a TTY → human`, args: ['--format', v], tty: false, want: 'human' })),
+    ...['json', 'JSON', ' Agent ', 'machine'].map((v): Row => ({
+      name: `--format ${JSON.stringify(v)} on a TTY → json`,
+      args: ['--format', v],
+      tty: true,
+      want: 'json',
+    })),
+    ...['human', 'text', ' TEXT ', 'Human'].map((v): Row => ({
+      name: `--format ${JSON.stringify(v)} off a TTY → human`,
+      args: ['--format', v],
+      tty: false,
+      want: 'human',
+    })),
     { name: '--format=text', args: ['--format=text'], tty: false, want: 'human' },
     { name: '--format before the command word', args: ['--format', 'text', '@'], tty: false, want: 'human' },
     { name: 'the last --format wins', args: ['--format', 'text', '--format', 'json'], tty: true, want: 'json' },
     { name: '--format json beats AGENT_MODE=0', args: ['--format', 'json'], agent: '0', tty: true, want: 'json' },
     { name: '--format text beats AGENT_MODE=1', args: ['--format', 'text'], agent: '1', tty: false, want: 'human' },
-    { name: '--format json beats a bad AGENT_MODE', args: ['--format', 'json'], agent: 'bogus', tty: true, want: 'json' },
-    { name: 'blank --format is absent (AGENT_MODE decides)', args: ['--format', ''], agent: 'off', tty: false, want: 'human' },
+    {
+      name: '--format json beats a bad AGENT_MODE',
+      args: ['--format', 'json'],
+      agent: 'bogus',
+      tty: true,
+      want: 'json',
+    },
+    {
+      name: 'blank --format is absent (AGENT_MODE decides)',
+      args: ['--format', ''],
+      agent: 'off',
+      tty: false,
+      want: 'human',
+    },
     { name: 'blank --format is absent (TTY decides)', args: ['--format=  '], tty: true, want: 'human' },
-    { name: '--format after -- is a positional, not a flag', args: ['--', '--format', 'text'], tty: false, want: 'json' },
+    {
+      name: '--format after -- is a positional, not a flag',
+      args: ['--', '--format', 'text'],
+      tty: false,
+      want: 'json',
+    },
   ];
 
   test.each(rows)('$name', async ({ args = [], agent, tty, want }) => {
@@ -176,13 +252,24 @@ describe('mode detection (--format > AGENT_MODE > TTY)', () => {
     message: 'invalid value "xml" for --format: expected json or text',
     exit_code: 2,
     actionable_fix: 'Pass --format json (for machines) or --format text (for people).',
-    context: { reason: 'invalid_mode', flag: '--format', value: 'xml', accepted: ['json', 'agent', 'machine', 'human', 'text'] },
+    context: {
+      reason: 'invalid_mode',
+      flag: '--format',
+      value: 'xml',
+      accepted: ['json', 'agent', 'machine', 'human', 'text'],
+    },
   };
 
   test.each([
     { name: 'bad --format off a TTY: json error line', args: ['--format', 'xml'], tty: false, reportedIn: 'json' },
     { name: 'bad --format on a TTY: human error', args: ['--format', 'xml'], tty: true, reportedIn: 'human' },
-    { name: 'bad --format with AGENT_MODE=1: json error line', args: ['--format', 'xml'], agent: '1', tty: true, reportedIn: 'json' },
+    {
+      name: 'bad --format with AGENT_MODE=1: json error line',
+      args: ['--format', 'xml'],
+      agent: '1',
+      tty: true,
+      reportedIn: 'json',
+    },
     { name: 'bad --format=XML before the command', args: ['--format=xml', '@'], tty: false, reportedIn: 'json' },
   ])('$name', async ({ args, agent, tty, reportedIn }) => {
     const argv = args.includes('@') ? args.map((a) => (a === '@' ? 'whoami' : a)) : ['whoami', ...args];
@@ -251,7 +338,14 @@ describe('success envelope', () => {
   it('ctx sees the same ids as meta; every run gets fresh ones', async () => {
     const a = envelope((await runCli(tree(), ['ctx'])).stdout);
     const b = envelope((await runCli(tree(), ['ctx'])).stdout);
-    expect(a.data).toStrictEqual({ key: a.meta.idempotency_key, given: false, dryRun: false, trace: a.meta.trace_id, span: a.meta.span_id, mode: 'json' });
+    expect(a.data).toStrictEqual({
+      key: a.meta.idempotency_key,
+      given: false,
+      dryRun: false,
+      trace: a.meta.trace_id,
+      span: a.meta.span_id,
+      mode: 'json',
+    });
     expect(b.meta.trace_id).not.toBe(a.meta.trace_id);
     expect(b.meta.span_id).not.toBe(a.meta.span_id);
     expect(b.meta.idempotency_key).not.toBe(a.meta.idempotency_key);
@@ -260,7 +354,12 @@ describe('success envelope', () => {
   test.each([
     { name: 'given key is echoed', args: ['--idempotency-key', 'order-77'], key: 'order-77', given: true },
     { name: 'given with =', args: ['--idempotency-key=k=1'], key: 'k=1', given: true },
-    { name: 'given key is opaque: kept exactly, spaces too', args: ['--idempotency-key', '  abc  '], key: '  abc  ', given: true },
+    {
+      name: 'given key is opaque: kept exactly, spaces too',
+      args: ['--idempotency-key', '  abc  '],
+      key: '  abc  ',
+      given: true,
+    },
     { name: 'given before the command word', args: ['--idempotency-key', 'pre', '@'], key: 'pre', given: true },
     { name: 'empty key → fresh UUID v4', args: ['--idempotency-key', ''], key: UUID_V4, given: false },
     { name: 'blank key → fresh UUID v4', args: ['--idempotency-key=   '], key: UUID_V4, given: false },
@@ -376,7 +475,13 @@ describe('NDJSON streams', () => {
     expect(r.code).toBe(3);
     expect(jsonLines(r.stdout).map((l) => l.data)).toStrictEqual([{ n: 1 }]);
     expect(r.stderr.split('\n')).toHaveLength(2);
-    expect(errorOf(r.stderr).error).toStrictEqual({ kind: 'network_error', message: 'connection reset', exit_code: 3, retryable: true, actionable_fix: 'Retry.' });
+    expect(errorOf(r.stderr).error).toStrictEqual({
+      kind: 'network_error',
+      message: 'connection reset',
+      exit_code: 3,
+      retryable: true,
+      actionable_fix: 'Retry.',
+    });
   });
 });
 
@@ -410,13 +515,23 @@ describe('failures: error line, exit codes, human errors', () => {
         kind: 'internal_error',
         message: 'non-Error value thrown: {"code":"E42","detail":{"n":1}}',
         exit_code: 1,
-        actionable_fix: 'This is a bug in the program or an unexpected condition; retry, and report it with the trace_id if it persists.',
+        actionable_fix:
+          'This is a bug in the program or an unexpected condition; retry, and report it with the trace_id if it persists.',
       },
     },
     { what: 'error', exit: 1, error: { kind: 'internal_error', message: 'boom', exit_code: 1 } },
     { what: 'type-error', exit: 1, error: { kind: 'internal_error', exit_code: 1 } },
     { what: 'string', exit: 1, error: { kind: 'internal_error', message: 'plain text', exit_code: 1 } },
-    { what: 'abort', exit: 130, error: { kind: 'interrupted', message: 'the run was cancelled before it finished', exit_code: 130, retryable: true } },
+    {
+      what: 'abort',
+      exit: 130,
+      error: {
+        kind: 'interrupted',
+        message: 'the run was cancelled before it finished',
+        exit_code: 130,
+        retryable: true,
+      },
+    },
     {
       what: 'custom',
       exit: 7,
@@ -430,9 +545,21 @@ describe('failures: error line, exit codes, human errors', () => {
         retry_after_seconds: 60,
       },
     },
-    { what: 'network', exit: 3, error: { kind: 'network_error', message: 'could not reach api.example.com', exit_code: 3, retryable: true } },
-    { what: 'timeout', exit: 3, error: { kind: 'timeout', message: 'took longer than 5s', exit_code: 3, retryable: true } },
-    { what: 'auth', exit: 4, error: { kind: 'auth_error', message: 'token expired', exit_code: 4, actionable_fix: 'Log in again.' } },
+    {
+      what: 'network',
+      exit: 3,
+      error: { kind: 'network_error', message: 'could not reach api.example.com', exit_code: 3, retryable: true },
+    },
+    {
+      what: 'timeout',
+      exit: 3,
+      error: { kind: 'timeout', message: 'took longer than 5s', exit_code: 3, retryable: true },
+    },
+    {
+      what: 'auth',
+      exit: 4,
+      error: { kind: 'auth_error', message: 'token expired', exit_code: 4, actionable_fix: 'Log in again.' },
+    },
     { what: 'validation', exit: 2, error: { kind: 'validation_error', message: 'title is empty', exit_code: 2 } },
     { what: 'undeclared', exit: 1, error: { kind: 'not_in_catalogue', message: 'something odd', exit_code: 1 } },
     { what: 'bad-kind', exit: 1, error: { kind: 'internal_error', message: 'bad kind', exit_code: 1 } },
@@ -461,13 +588,26 @@ describe('failures: error line, exit codes, human errors', () => {
   });
 
   test.each([
-    { argv: ['nope'], stderr: 'Error: unknown command "nope" for "app"\nUsage: app [command]\nFix: Run \'app --help\' to list commands.\n' },
+    {
+      argv: ['nope'],
+      stderr:
+        'Error: unknown command "nope" for "app"\nUsage: app [command]\nFix: Run \'app --help\' to list commands.\n',
+    },
     {
       argv: ['gett', '1'],
-      stderr: "Error: unknown command \"gett\" for \"app\"\n\nDid you mean this?\n\tapp get\n\nUsage: app [command]\nFix: Run 'app --help' to list commands.\n",
+      stderr:
+        'Error: unknown command "gett" for "app"\n\nDid you mean this?\n\tapp get\n\nUsage: app [command]\nFix: Run \'app --help\' to list commands.\n',
     },
-    { argv: ['get'], stderr: "Error: missing required argument <id>\nUsage: app get <id> [flags]\nFix: Run 'app get --help' to see the arguments it takes.\n" },
-    { argv: ['old-required'], stderr: 'Command "old-required" is deprecated, gone soon\nError: required flag(s) "must" not set\nUsage: app old-required [flags]\nFix: Give --must.\nRun \'app old-required --help\' for usage.\n' },
+    {
+      argv: ['get'],
+      stderr:
+        "Error: missing required argument <id>\nUsage: app get <id> [flags]\nFix: Run 'app get --help' to see the arguments it takes.\n",
+    },
+    {
+      argv: ['old-required'],
+      stderr:
+        'Command "old-required" is deprecated, gone soon\nError: required flag(s) "must" not set\nUsage: app old-required [flags]\nFix: Give --must.\nRun \'app old-required --help\' for usage.\n',
+    },
     { argv: ['throw', 'auth'], stderr: 'Error: token expired\nFix: Log in again.\n' },
   ])('human error: $argv', async ({ argv, stderr }) => {
     const r = await runCli(tree(), argv, { tty: true });
@@ -483,7 +623,10 @@ describe('failures: error line, exit codes, human errors', () => {
     const lines = r.stderr.split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe('Command "old-required" is deprecated, gone soon');
-    expect(errorOf(r.stderr).error).toMatchObject({ kind: 'validation_error', message: 'required flag(s) "must" not set' });
+    expect(errorOf(r.stderr).error).toMatchObject({
+      kind: 'validation_error',
+      message: 'required flag(s) "must" not set',
+    });
   });
 
   it('the error meta carries the version given to execute', async () => {
@@ -496,10 +639,15 @@ describe('deprecated command and flag', () => {
   it('json mode: warnings on stderr, a valid envelope with meta.warnings on stdout', async () => {
     const r = await runCli(tree(), ['old', '--legacy']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('Command "old" is deprecated, use "get" instead\nFlag --legacy has been deprecated, it does nothing\n');
+    expect(r.stderr).toBe(
+      'Command "old" is deprecated, use "get" instead\nFlag --legacy has been deprecated, it does nothing\n',
+    );
     const env = envelope(r.stdout);
     expect(env.data).toBe('old result');
-    expect(env.meta.warnings).toStrictEqual(['Command "old" is deprecated, use "get" instead', 'Flag --legacy has been deprecated, it does nothing']);
+    expect(env.meta.warnings).toStrictEqual([
+      'Command "old" is deprecated, use "get" instead',
+      'Flag --legacy has been deprecated, it does nothing',
+    ]);
   });
 
   it('the flag warning is given once however often the flag is', async () => {
@@ -516,7 +664,9 @@ describe('deprecated command and flag', () => {
   it('human mode: warnings on stderr, text on stdout', async () => {
     const r = await runCli(tree(), ['old', '--legacy'], { tty: true });
     expect(r.stdout).toBe('old result\n');
-    expect(r.stderr).toBe('Command "old" is deprecated, use "get" instead\nFlag --legacy has been deprecated, it does nothing\n');
+    expect(r.stderr).toBe(
+      'Command "old" is deprecated, use "get" instead\nFlag --legacy has been deprecated, it does nothing\n',
+    );
   });
 });
 
@@ -534,12 +684,17 @@ describe('interruption (SIGINT / abort) → 130', () => {
   function waiting(mode: 'cooperative' | 'stubborn' | 'stream'): Command {
     const run =
       mode === 'cooperative'
-        ? (ctx: RunContext) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }))
+        ? (ctx: RunContext) =>
+            new Promise((_, reject) =>
+              ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }),
+            )
         : mode === 'stubborn'
           ? () => new Promise(() => {})
           : async function* (ctx: RunContext) {
               yield { n: 1 };
-              await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
+              await new Promise((_, reject) =>
+                ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }),
+              );
             };
     return new Command({ use: 'app', commands: [new Command({ use: 'wait', run })] });
   }
@@ -605,7 +760,7 @@ describe('version', () => {
     expect(ran).toBe(false);
   });
 
-  it('the root\'s version is used when execute gets none', async () => {
+  it("the root's version is used when execute gets none", async () => {
     const root = new Command({ use: 'app', version: '9.8.7', commands: [new Command({ use: 'x', run: () => 1 })] });
     const r = await runCli(root, ['--version'], { tty: true, version: undefined });
     expect(r.stdout).toBe('app version 9.8.7\n');
@@ -669,12 +824,25 @@ describe('isolation: one tree, many runs', () => {
         await sleep(Math.random() * 20);
         // Handlers that mutate their (default) values must not affect other runs.
         (ctx.flags.tag as string[]).push('mutated');
-        ((ctx.flags.cfg as { seen: string[] }).seen).push(ctx.args.id as string);
+        (ctx.flags.cfg as { seen: string[] }).seen.push(ctx.args.id as string);
         await sleep(Math.random() * 5);
-        return { id: ctx.args.id, name: ctx.flags.name ?? null, num: ctx.flags.num, tag: ctx.flags.tag, loud: ctx.flags.loud, cfg: ctx.flags.cfg, profile: ctx.flags.profile ?? null, key: ctx.idempotencyKey };
+        return {
+          id: ctx.args.id,
+          name: ctx.flags.name ?? null,
+          num: ctx.flags.num,
+          tag: ctx.flags.tag,
+          loud: ctx.flags.loud,
+          cfg: ctx.flags.cfg,
+          profile: ctx.flags.profile ?? null,
+          key: ctx.idempotencyKey,
+        };
       },
     });
-    return new Command({ use: 'app', persistentFlags: { profile: { type: 'string' } }, commands: [new Command({ use: 'grp', commands: [leaf] })] });
+    return new Command({
+      use: 'app',
+      persistentFlags: { profile: { type: 'string' } },
+      commands: [new Command({ use: 'grp', commands: [leaf] })],
+    });
   }
 
   it('20 parallel runs each see only their own flags and args', async () => {
@@ -713,7 +881,22 @@ describe('isolation: one tree, many runs', () => {
 
   it('running the same tree twice in sequence leaks nothing', async () => {
     const root = shared();
-    const first = await runCli(root, ['--profile', 'prod', 'grp', 'work', 'a', '-n', 'x', '--num', '5', '--tag', 'q', '--loud', '--cfg', '{"seen":["given"]}']);
+    const first = await runCli(root, [
+      '--profile',
+      'prod',
+      'grp',
+      'work',
+      'a',
+      '-n',
+      'x',
+      '--num',
+      '5',
+      '--tag',
+      'q',
+      '--loud',
+      '--cfg',
+      '{"seen":["given"]}',
+    ]);
     expect(envelope(first.stdout).data).toStrictEqual({
       id: 'a',
       name: 'x',
@@ -726,7 +909,16 @@ describe('isolation: one tree, many runs', () => {
     });
     const second = await runCli(root, ['grp', 'work', 'b']);
     const data = envelope(second.stdout).data;
-    expect(data).toStrictEqual({ id: 'b', name: null, num: -1, tag: ['base', 'mutated'], loud: false, cfg: { seen: ['b'] }, profile: null, key: data.key });
+    expect(data).toStrictEqual({
+      id: 'b',
+      name: null,
+      num: -1,
+      tag: ['base', 'mutated'],
+      loud: false,
+      cfg: { seen: ['b'] },
+      profile: null,
+      key: data.key,
+    });
     expect(data.key).not.toBe(envelope(first.stdout).meta.idempotency_key);
     const third = await runCli(root, ['grp', 'work', 'c']);
     expect(envelope(third.stdout).data.cfg).toStrictEqual({ seen: ['c'] });
@@ -766,7 +958,12 @@ describe('interruption, debugging and version edge cases', () => {
   });
 
   it('AX_DEBUG prints the stack before the error line, which stays last', async () => {
-    const root = new Command({ use: 'app', run: () => { throw new Error('kaboom'); } });
+    const root = new Command({
+      use: 'app',
+      run: () => {
+        throw new Error('kaboom');
+      },
+    });
     const r = await runCli(root, [], { env: { AX_DEBUG: '1' } });
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
@@ -775,7 +972,7 @@ describe('interruption, debugging and version edge cases', () => {
     expect(errorOf(r.stderr).error.message).toBe('kaboom');
   });
 
-  it('a placeholder version given to execute falls back to the root\'s own version', async () => {
+  it("a placeholder version given to execute falls back to the root's own version", async () => {
     const root = new Command({ use: 'app', version: '9.9.9', run: () => 1 });
     const r = await runCli(root, ['--version'], { version: 'dev' });
     expect(envelope(r.stdout).data).toEqual({ name: 'app', version: '9.9.9' });

@@ -21,14 +21,73 @@ function prng(seed: number): () => number {
   };
 }
 
-const PROMPT_REASONS = new Set(['invalid_type', 'unknown_field', 'required', 'invalid_charset', 'duplicate', 'invalid_utf8', 'too_long', 'undeclared_placeholder']);
-const RESOURCE_REASONS = new Set(['invalid_type', 'unknown_field', 'required', 'too_long', 'invalid_utf8', 'invalid_character', 'invalid_percent_encoding', 'invalid_template', 'not_absolute', 'invalid_uri', 'duplicate']);
+const PROMPT_REASONS = new Set([
+  'invalid_type',
+  'unknown_field',
+  'required',
+  'invalid_charset',
+  'duplicate',
+  'invalid_utf8',
+  'too_long',
+  'undeclared_placeholder',
+]);
+const RESOURCE_REASONS = new Set([
+  'invalid_type',
+  'unknown_field',
+  'required',
+  'too_long',
+  'invalid_utf8',
+  'invalid_character',
+  'invalid_percent_encoding',
+  'invalid_template',
+  'not_absolute',
+  'invalid_uri',
+  'duplicate',
+]);
 
 function gen(seed: number) {
   const r = prng(seed);
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
-  const PIECES = ['a', 'Z', '0', '_', '.', '-', ' ', '%', '%2', '%zz', '%41', '{', '}', '{{', '}}', '{x}', '{{x}}', '{{ x }}', ':', '//', '/', '?', '#', 'é', '😀', '\ud800', '\udc00', '\u0000', '\n', '\t', '\u007f', 'yourcli://', 'urn:a:', 'http://[::1', 'constructor', 'toString', '__proto__'];
+  const PIECES = [
+    'a',
+    'Z',
+    '0',
+    '_',
+    '.',
+    '-',
+    ' ',
+    '%',
+    '%2',
+    '%zz',
+    '%41',
+    '{',
+    '}',
+    '{{',
+    '}}',
+    '{x}',
+    '{{x}}',
+    '{{ x }}',
+    ':',
+    '//',
+    '/',
+    '?',
+    '#',
+    'é',
+    '😀',
+    '\ud800',
+    '\udc00',
+    '\u0000',
+    '\n',
+    '\t',
+    '\u007f',
+    'yourcli://',
+    'urn:a:',
+    'http://[::1',
+    'constructor',
+    'toString',
+    '__proto__',
+  ];
   const str = (): string => {
     let s = '';
     for (let i = int(6); i >= 0; i--) s += pick(PIECES);
@@ -53,7 +112,10 @@ function gen(seed: number) {
   const value = (depth = 0): unknown => {
     const k = r();
     if (depth < 2 && k < 0.12) return Array.from({ length: int(3) }, () => value(depth + 1));
-    if (depth < 2 && k < 0.2) return Object.fromEntries(Array.from({ length: int(3) }, () => [pick(['name', 'x', 'template', 'required']), value(depth + 1)]));
+    if (depth < 2 && k < 0.2)
+      return Object.fromEntries(
+        Array.from({ length: int(3) }, () => [pick(['name', 'x', 'template', 'required']), value(depth + 1)]),
+      );
     return scalar();
   };
   /** A near-valid or junk field value: often the right type, often not. */
@@ -76,11 +138,21 @@ function gen(seed: number) {
           ...(r() < 0.3 ? { title: r() < 0.7 ? str() : value() } : {}),
           ...(r() < 0.3 ? { description: r() < 0.7 ? str() : value() } : {}),
           ...(r() < 0.6 ? { arguments: r() < 0.8 ? Array.from({ length: int(4) }, argument) : value() } : {}),
-          ...(r() < 0.9 ? { template: r() < 0.7 ? pick(['Triage {{x}}', 'hello', '{{ literal }}', '{{toString}}', '']) + (r() < 0.5 ? str() : '') : value() } : {}),
+          ...(r() < 0.9
+            ? {
+                template:
+                  r() < 0.7
+                    ? pick(['Triage {{x}}', 'hello', '{{ literal }}', '{{toString}}', '']) + (r() < 0.5 ? str() : '')
+                    : value(),
+              }
+            : {}),
           ...(r() < 0.05 ? { [pick(['desc', 'args', 'content'])]: value() } : {}),
         };
   const uriish = () =>
-    r() < 0.7 ? pick(['yourcli://docs/', 'urn:yourcli:', 'a+b://x/', 'http://[::1', 'docs/', '']) + (r() < 0.7 ? str() : pick(['{id}', '{a}/{b}', '%41', '%4', '{', 'x'])) : value();
+    r() < 0.7
+      ? pick(['yourcli://docs/', 'urn:yourcli:', 'a+b://x/', 'http://[::1', 'docs/', '']) +
+        (r() < 0.7 ? str() : pick(['{id}', '{a}/{b}', '%41', '%4', '{', 'x']))
+      : value();
   const resource = (): unknown =>
     r() < 0.05
       ? value()
@@ -90,7 +162,12 @@ function gen(seed: number) {
           ...(r() < 0.9 ? { name: r() < 0.8 ? pick(['doc', 'logs', '']) + (r() < 0.3 ? str() : '') : value() } : {}),
           ...(r() < 0.3 ? { title: r() < 0.7 ? str() : value() } : {}),
           ...(r() < 0.3 ? { description: r() < 0.7 ? str() : value() } : {}),
-          ...(r() < 0.3 ? { mimeType: r() < 0.7 ? pick(['text/plain', 'text/markdown; charset=utf-8']) + (r() < 0.3 ? str() : '') : value() } : {}),
+          ...(r() < 0.3
+            ? {
+                mimeType:
+                  r() < 0.7 ? pick(['text/plain', 'text/markdown; charset=utf-8']) + (r() < 0.3 ? str() : '') : value(),
+              }
+            : {}),
           ...(r() < 0.3 ? { content: r() < 0.7 ? str() : value() } : {}),
           ...(r() < 0.05 ? { [pick(['url', 'mime', 'text'])]: value() } : {}),
         };
@@ -103,7 +180,10 @@ function outcome(declare: () => void, reasons: Set<string>, where: string): 'acc
     declare();
     return 'accepted';
   } catch (e) {
-    if (!(e instanceof AxError)) throw new Error(`${where}: threw ${(e as Error)?.constructor?.name ?? typeof e} (${String((e as Error)?.message ?? e)}), not an AxError`);
+    if (!(e instanceof AxError))
+      throw new Error(
+        `${where}: threw ${(e as Error)?.constructor?.name ?? typeof e} (${String((e as Error)?.message ?? e)}), not an AxError`,
+      );
     expect(e.kind, where).toBe('invalid_schema_declaration');
     expect(e.exitCode, where).toBe(2);
     const ctx = e.context as { field?: unknown; reason?: unknown };

@@ -4,7 +4,16 @@
  * `__schema` shapes (order, pruning, content never projected).
  */
 import { describe, expect, it } from 'vitest';
-import { AxError, Command, declarePrompt, declareResource, DECLARATION_LIMITS, mcp, type PromptDecl, type ResourceDecl } from '../lib/index.ts';
+import {
+  AxError,
+  Command,
+  declarePrompt,
+  declareResource,
+  DECLARATION_LIMITS,
+  mcp,
+  type PromptDecl,
+  type ResourceDecl,
+} from '../lib/index.ts';
 import { axCommand, axDoc, mcpDoc, schemaFailure, schemaRun, type Json } from './fixtures/schema-trees.ts';
 
 const ok = () => ({ ok: true });
@@ -45,9 +54,15 @@ function expectRefused(cmd: Command, declare: (c: Command) => void, field: strin
 }
 
 const prompt = (patch: Partial<PromptDecl> = {}): PromptDecl => ({ name: 'p', template: 'hello', ...patch });
-const resource = (patch: Partial<ResourceDecl> = {}): ResourceDecl => ({ uri: 'yourcli://docs/x', name: 'doc', ...patch });
-const refusePrompt = (p: PromptDecl, field: string, reason: string): AxError => expectRefused(fresh(), (c) => declarePrompt(c, p), field, reason);
-const refuseResource = (r: ResourceDecl, field: string, reason: string) => expectRefused(fresh(), (c) => declareResource(c, r), field, reason);
+const resource = (patch: Partial<ResourceDecl> = {}): ResourceDecl => ({
+  uri: 'yourcli://docs/x',
+  name: 'doc',
+  ...patch,
+});
+const refusePrompt = (p: PromptDecl, field: string, reason: string): AxError =>
+  expectRefused(fresh(), (c) => declarePrompt(c, p), field, reason);
+const refuseResource = (r: ResourceDecl, field: string, reason: string) =>
+  expectRefused(fresh(), (c) => declareResource(c, r), field, reason);
 const acceptPrompt = (p: PromptDecl) => {
   const c = fresh();
   declarePrompt(c, p);
@@ -60,11 +75,16 @@ const acceptResource = (r: ResourceDecl) => {
 };
 
 describe('declarePrompt rules', () => {
-  it.each(['a.b-c_1', 'A', '0', '-', '.', '_', 'triage', 'Code.Review-2_x'])('accepts the name %j', (name) => acceptPrompt(prompt({ name })));
+  it.each(['a.b-c_1', 'A', '0', '-', '.', '_', 'triage', 'Code.Review-2_x'])('accepts the name %j', (name) =>
+    acceptPrompt(prompt({ name })),
+  );
 
-  it.each(['a b', 'a/b', 'café', 'a\tb', 'a:b', '{x}', 'ü', '名前', 'a😀', 'a\u0000'])('refuses the name %j (invalid_charset)', (name) => {
-    refusePrompt(prompt({ name }), 'name', 'invalid_charset');
-  });
+  it.each(['a b', 'a/b', 'café', 'a\tb', 'a:b', '{x}', 'ü', '名前', 'a😀', 'a\u0000'])(
+    'refuses the name %j (invalid_charset)',
+    (name) => {
+      refusePrompt(prompt({ name }), 'name', 'invalid_charset');
+    },
+  );
 
   it('requires a name', () => {
     refusePrompt(prompt({ name: '' }), 'name', 'required');
@@ -80,18 +100,33 @@ describe('declarePrompt rules', () => {
     acceptPrompt(prompt({ arguments: [{ name: 'a.b-c_1' }, { name: 'x' }], template: '{{a.b-c_1}} {{x}}' }));
     refusePrompt(prompt({ arguments: [{ name: 'ok' }, { name: 'bad name' }] }), 'arguments[1].name', 'invalid_charset');
     refusePrompt(prompt({ arguments: [{ name: '' }] }), 'arguments[0].name', 'required');
-    refusePrompt(prompt({ arguments: [{ name: 'x' }, { name: 'y' }, { name: 'x' }] }), 'arguments[2].name', 'duplicate');
+    refusePrompt(
+      prompt({ arguments: [{ name: 'x' }, { name: 'y' }, { name: 'x' }] }),
+      'arguments[2].name',
+      'duplicate',
+    );
   });
 
   it('every {{name}} must name a declared argument', () => {
-    acceptPrompt(prompt({ arguments: [{ name: 'issue', required: true }], template: 'Triage {{issue}} now, {{issue}} again' }));
+    acceptPrompt(
+      prompt({ arguments: [{ name: 'issue', required: true }], template: 'Triage {{issue}} now, {{issue}} again' }),
+    );
     refusePrompt(prompt({ template: 'Triage {{issue}}' }), 'template', 'undeclared_placeholder');
-    refusePrompt(prompt({ arguments: [{ name: 'issue' }], template: '{{issue}} {{other}}' }), 'template', 'undeclared_placeholder');
-    refusePrompt(prompt({ arguments: [{ name: 'Issue' }], template: '{{issue}}' }), 'template', 'undeclared_placeholder');
+    refusePrompt(
+      prompt({ arguments: [{ name: 'issue' }], template: '{{issue}} {{other}}' }),
+      'template',
+      'undeclared_placeholder',
+    );
+    refusePrompt(
+      prompt({ arguments: [{ name: 'Issue' }], template: '{{issue}}' }),
+      'template',
+      'undeclared_placeholder',
+    );
   });
 
-  it.each(['{{ issue }}', '{{ x}}', '{{x }}', '{issue}', '{{}}', '{{a b}}', '{{a/b}}', '}} {{', '{{', '}}'])('other brace text %j is literal (no declaration needed)', (template) =>
-    acceptPrompt(prompt({ template: `text ${template} text` })),
+  it.each(['{{ issue }}', '{{ x}}', '{{x }}', '{issue}', '{{}}', '{{a b}}', '{{a/b}}', '}} {{', '{{', '}}'])(
+    'other brace text %j is literal (no declaration needed)',
+    (template) => acceptPrompt(prompt({ template: `text ${template} text` })),
   );
 
   it('the template limit counts UTF-8 bytes: exactly 64 KiB passes, one byte more fails', () => {
@@ -125,7 +160,9 @@ describe('declarePrompt rules', () => {
   });
 
   it('a valid surrogate pair (emoji) in free text is fine', () => {
-    acceptPrompt(prompt({ title: '😀', description: '😀', template: '😀', arguments: [{ name: 'a', description: '😀' }] }));
+    acceptPrompt(
+      prompt({ title: '😀', description: '😀', template: '😀', arguments: [{ name: 'a', description: '😀' }] }),
+    );
   });
 
   it('the same name twice on one command is refused; the first stays', () => {
@@ -159,9 +196,14 @@ describe('declarePrompt rules', () => {
 });
 
 describe('declareResource rules', () => {
-  it.each(['yourcli://docs/x', 'urn:yourcli:x', 'https://example.com/a?b=c#d', 'file:///tmp/x', 'yourcli://docs/café', 'a+b.c-d://x'])('accepts the URI %j', (uri) =>
-    acceptResource(resource({ uri })),
-  );
+  it.each([
+    'yourcli://docs/x',
+    'urn:yourcli:x',
+    'https://example.com/a?b=c#d',
+    'file:///tmp/x',
+    'yourcli://docs/café',
+    'a+b.c-d://x',
+  ])('accepts the URI %j', (uri) => acceptResource(resource({ uri })));
 
   it('requires exactly one of uri or uriTemplate', () => {
     refuseResource({ name: 'doc' } as ResourceDecl, 'uri', 'required');
@@ -174,9 +216,12 @@ describe('declareResource rules', () => {
     refuseResource({ uri: 'yourcli://x' } as ResourceDecl, 'name', 'required');
   });
 
-  it.each(['docs/x', '/abs/path', '//host/x', 'no-scheme', ':x', '1abc://x', '+x:y'])('refuses %j (no scheme) as not_absolute', (uri) => {
-    refuseResource(resource({ uri }), 'uri', 'not_absolute');
-  });
+  it.each(['docs/x', '/abs/path', '//host/x', 'no-scheme', ':x', '1abc://x', '+x:y'])(
+    'refuses %j (no scheme) as not_absolute',
+    (uri) => {
+      refuseResource(resource({ uri }), 'uri', 'not_absolute');
+    },
+  );
 
   it.each([
     ['http://[::1', 'invalid_uri'],
@@ -261,7 +306,12 @@ describe('declareResource rules', () => {
     declareResource(c, resource({ name: 'first' }));
     expectRefused(c, (x) => declareResource(x, resource({ name: 'second' })), 'uri', 'duplicate');
     declareResource(c, { uriTemplate: 'yourcli://logs/{d}', name: 'logs' });
-    expectRefused(c, (x) => declareResource(x, { uriTemplate: 'yourcli://logs/{d}', name: 'again' }), 'uriTemplate', 'duplicate');
+    expectRefused(
+      c,
+      (x) => declareResource(x, { uriTemplate: 'yourcli://logs/{d}', name: 'again' }),
+      'uriTemplate',
+      'duplicate',
+    );
     expect(c.resources.map((r) => r.name)).toEqual(['first', 'logs']);
   });
 
@@ -294,7 +344,12 @@ describe('across the tree (__schema)', () => {
       expect(err.message).toContain('"triage"');
       expect(err.message).toContain('yourcli alpha');
       expect(err.message).toContain('yourcli beta inner');
-      expect(err.context).toMatchObject({ reason: 'duplicate_declaration', kind: 'prompt', key: 'triage', commands: ['yourcli alpha', 'yourcli beta inner'] });
+      expect(err.context).toMatchObject({
+        reason: 'duplicate_declaration',
+        kind: 'prompt',
+        key: 'triage',
+        commands: ['yourcli alpha', 'yourcli beta inner'],
+      });
       expect(err.actionable_fix).toBeTruthy();
     }
   });
@@ -304,7 +359,12 @@ describe('across the tree (__schema)', () => {
     declareResource(a, resource());
     declareResource(inner, resource({ name: 'other' }));
     const err = await schemaFailure(root, 'mcp');
-    expect(err.context).toMatchObject({ reason: 'duplicate_declaration', kind: 'resource', key: 'yourcli://docs/x', commands: ['yourcli alpha', 'yourcli beta inner'] });
+    expect(err.context).toMatchObject({
+      reason: 'duplicate_declaration',
+      kind: 'resource',
+      key: 'yourcli://docs/x',
+      commands: ['yourcli alpha', 'yourcli beta inner'],
+    });
     expect((await schemaFailure(root, 'ax')).context.kind).toBe('resource');
   });
 
@@ -312,7 +372,10 @@ describe('across the tree (__schema)', () => {
     const { root, a, inner } = twoCommands();
     declareResource(a, { uriTemplate: 'yourcli://logs/{date}', name: 'l' });
     declareResource(inner, { uriTemplate: 'yourcli://logs/{date}', name: 'l2' });
-    expect((await schemaFailure(root, 'mcp')).context).toMatchObject({ kind: 'resource', key: 'yourcli://logs/{date}' });
+    expect((await schemaFailure(root, 'mcp')).context).toMatchObject({
+      kind: 'resource',
+      key: 'yourcli://logs/{date}',
+    });
   });
 
   it('the same prompt name as a resource name, or under a hidden command, is no conflict', async () => {
@@ -335,16 +398,29 @@ describe('projection into __schema', () => {
     const deep = new Command({ use: 'deep', run: ok });
     const alpha = new Command({ use: 'alpha', commands: [deep] }); // a pure group keeps its declarations
     const beta = mcp.exclude(new Command({ use: 'beta', run: ok })); // excluded keeps its declarations
-    const hidden = new Command({ use: 'hidden', hidden: true, run: ok, commands: [new Command({ use: 'under', run: ok })] });
+    const hidden = new Command({
+      use: 'hidden',
+      hidden: true,
+      run: ok,
+      commands: [new Command({ use: 'under', run: ok })],
+    });
     const root = new Command({ use: 'yourcli', commands: [beta, hidden, alpha] }); // (a hidden root: test/agents-*.test.ts)
-    declarePrompt(beta, { name: 'b1', template: 'B1 {{x}}', arguments: [{ name: 'x', required: true, title: 'X', description: 'the x' }] });
+    declarePrompt(beta, {
+      name: 'b1',
+      template: 'B1 {{x}}',
+      arguments: [{ name: 'x', required: true, title: 'X', description: 'the x' }],
+    });
     declarePrompt(beta, { name: 'b2', title: 'Bee two', description: 'second', template: 'B2' });
     declareResource(beta, { uri: 'yourcli://b', name: 'b', mimeType: 'text/plain', content: 'SECRET-CONTENT-B' });
     declarePrompt(hidden, { name: 'h1', template: 'H1' });
     declareResource(hidden, { uri: 'yourcli://h', name: 'h' });
     declarePrompt(hidden.commands()[0]!, { name: 'h2', template: 'H2' });
     declarePrompt(deep, { name: 'd1', template: 'D1' });
-    declareResource(deep, { uriTemplate: 'yourcli://logs/{date}', name: 'logs', content: 'SECRET-CONTENT-LOGS {date}' });
+    declareResource(deep, {
+      uriTemplate: 'yourcli://logs/{date}',
+      name: 'logs',
+      content: 'SECRET-CONTENT-LOGS {date}',
+    });
     declareResource(deep, { uri: 'urn:yourcli:deep', name: 'deep', title: 'Deep', description: 'deep one' });
     declarePrompt(alpha, { name: 'a1', template: 'A1' });
     declarePrompt(root, { name: 'r1', template: 'R1' });
@@ -361,7 +437,11 @@ describe('projection into __schema', () => {
       { name: 'r1', template: 'R1' },
       { name: 'a1', template: 'A1' },
       { name: 'd1', template: 'D1' },
-      { name: 'b1', arguments: [{ name: 'x', title: 'X', description: 'the x', required: true }], template: 'B1 {{x}}' },
+      {
+        name: 'b1',
+        arguments: [{ name: 'x', title: 'X', description: 'the x', required: true }],
+        template: 'B1 {{x}}',
+      },
       { name: 'b2', title: 'Bee two', description: 'second', template: 'B2' },
     ]);
     expect(doc.resources).toEqual([

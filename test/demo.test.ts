@@ -11,7 +11,12 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 
 describe('npm run demo', () => {
   it('runs every MCP call and CLI step as expected, exit 0', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cmd/tasks/demo.ts'], { cwd: repo, encoding: 'utf8', timeout: 120_000, env: { ...process.env, AGENT_MODE: '' } });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cmd/tasks/demo.ts'], {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, AGENT_MODE: '' },
+    });
     expect(r.stdout).not.toContain('UNEXPECTED');
     expect(r.stdout).toContain('Every MCP call and CLI step behaved as expected.');
     expect(r.status).toBe(0);

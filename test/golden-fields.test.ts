@@ -14,7 +14,15 @@ function tree(): Command {
     new Command({
       use: 'create',
       output: { nonDeterministic: ['id', 'created_at', 'lines.id'] },
-      run: () => ({ id: crypto.randomUUID(), created_at: new Date().toISOString(), sku: '3f2c1b1e-9d7a-4c1e-8f00-0123456789ab', lines: [{ id: crypto.randomUUID(), n: 1 }, { id: crypto.randomUUID(), n: 2 }] }),
+      run: () => ({
+        id: crypto.randomUUID(),
+        created_at: new Date().toISOString(),
+        sku: '3f2c1b1e-9d7a-4c1e-8f00-0123456789ab',
+        lines: [
+          { id: crypto.randomUUID(), n: 1 },
+          { id: crypto.randomUUID(), n: 2 },
+        ],
+      }),
     }),
     new Command({ use: 'script', output: { kind: 'opaque' }, run: () => 'x\n' }),
     new Command({ use: 'grp', commands: [new Command({ use: 'leaf', run: () => null })] }),
@@ -25,7 +33,14 @@ function tree(): Command {
 describe('non_deterministic_fields', () => {
   it('lists the meta ids and the declared data paths, sorted; none for opaque output and groups', async () => {
     const root = tree();
-    expect(nonDeterministicFields(root.findChild('create')!)).toEqual(['data.created_at', 'data.id', 'data.lines.id', 'meta.idempotency_key', 'meta.span_id', 'meta.trace_id']);
+    expect(nonDeterministicFields(root.findChild('create')!)).toEqual([
+      'data.created_at',
+      'data.id',
+      'data.lines.id',
+      'meta.idempotency_key',
+      'meta.span_id',
+      'meta.trace_id',
+    ]);
     expect(nonDeterministicFields(root.findChild('script')!)).toEqual([]);
     const r = await goldenRun(tree, ['__schema', '--as=ax']);
     const doc = JSON.parse(r.stdout).data ?? JSON.parse(r.stdout);
@@ -33,7 +48,11 @@ describe('non_deterministic_fields', () => {
     expect(byName.create.non_deterministic_fields).toEqual(nonDeterministicFields(root.findChild('create')!));
     expect(byName.script.non_deterministic_fields).toEqual([]);
     expect(byName.grp.non_deterministic_fields).toBeUndefined();
-    expect(byName.grp.commands[0].non_deterministic_fields).toEqual(['meta.idempotency_key', 'meta.span_id', 'meta.trace_id']);
+    expect(byName.grp.commands[0].non_deterministic_fields).toEqual([
+      'meta.idempotency_key',
+      'meta.span_id',
+      'meta.trace_id',
+    ]);
   });
 
   it('refuses malformed declarations (TypeError)', () => {
@@ -51,7 +70,15 @@ describe('maskVolatile({fields}) masks exactly the declared fields', () => {
     const ma = maskVolatile(transcript(a), { fields: a.fields });
     expect(ma).toBe(maskVolatile(transcript(b), { fields: b.fields }));
     expect(JSON.parse(ma.split('\n')[3]!)).toEqual({
-      data: { id: '<ID_1>', created_at: '<CREATED_AT_1>', sku: '3f2c1b1e-9d7a-4c1e-8f00-0123456789ab', lines: [{ id: '<ID_2>', n: 1 }, { id: '<ID_3>', n: 2 }] },
+      data: {
+        id: '<ID_1>',
+        created_at: '<CREATED_AT_1>',
+        sku: '3f2c1b1e-9d7a-4c1e-8f00-0123456789ab',
+        lines: [
+          { id: '<ID_2>', n: 1 },
+          { id: '<ID_3>', n: 2 },
+        ],
+      },
       meta: { trace_id: '<TRACE_ID_1>', span_id: '<SPAN_ID_1>', idempotency_key: '<IDEMPOTENCY_KEY_1>' },
     });
   });
@@ -67,11 +94,15 @@ describe('maskVolatile({fields}) masks exactly the declared fields', () => {
   it('masks the error line trace id and the same value echoed elsewhere (a log line)', () => {
     const t = 'b'.repeat(32);
     const text = `{"level":"info","trace_id":"${t}","msg":"x"}\n{"error":{"kind":"k"},"meta":{"trace_id":"${t}"}}\n`;
-    expect(maskVolatile(text, { fields: ['meta.trace_id'] })).toBe('{"level":"info","trace_id":"<TRACE_ID_1>","msg":"x"}\n{"error":{"kind":"k"},"meta":{"trace_id":"<TRACE_ID_1>"}}\n');
+    expect(maskVolatile(text, { fields: ['meta.trace_id'] })).toBe(
+      '{"level":"info","trace_id":"<TRACE_ID_1>","msg":"x"}\n{"error":{"kind":"k"},"meta":{"trace_id":"<TRACE_ID_1>"}}\n',
+    );
   });
 
   it('a spawned run gets fields only when given', async () => {
-    const r = await goldenRun([process.execPath, '-e', 'process.stdout.write("{}\\n")'], [], { fields: ['meta.trace_id'] });
+    const r = await goldenRun([process.execPath, '-e', 'process.stdout.write("{}\\n")'], [], {
+      fields: ['meta.trace_id'],
+    });
     expect(r.fields).toEqual(['meta.trace_id']);
     expect((await goldenRun([process.execPath, '-e', '0'], [])).fields).toBeUndefined();
   });

@@ -7,7 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Command } from '../lib/index.ts';
-import { diffText, expectGolden, goldenPath, goldenRun, maskVolatile, nodeCommand, prettyJson, transcript } from '../golden/index.ts';
+import {
+  diffText,
+  expectGolden,
+  goldenPath,
+  goldenRun,
+  maskVolatile,
+  nodeCommand,
+  prettyJson,
+  transcript,
+} from '../golden/index.ts';
 import { buildRefCli } from '../golden/fixtures/ref-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ax-golden-helper-'));
@@ -20,7 +29,10 @@ describe('maskVolatile', () => {
   const uuid = '3f2c1b1e-9d7a-4c1e-8f00-0123456789ab';
 
   it('replaces trace ids, span ids, UUIDs and ISO date-times with numbered placeholders', () => {
-    const line = JSON.stringify({ data: { at: '2024-01-02T03:04:05.678Z', due: '2030-01-31' }, meta: { trace_id: trace, span_id: span, idempotency_key: uuid } });
+    const line = JSON.stringify({
+      data: { at: '2024-01-02T03:04:05.678Z', due: '2030-01-31' },
+      meta: { trace_id: trace, span_id: span, idempotency_key: uuid },
+    });
     expect(maskVolatile(line)).toBe(
       '{"data":{"at":"<TIMESTAMP_1>","due":"2030-01-31"},"meta":{"trace_id":"<TRACE_ID_1>","span_id":"<SPAN_ID_1>","idempotency_key":"<UUID_1>"}}',
     );
@@ -32,28 +44,42 @@ describe('maskVolatile', () => {
   });
 
   it('masks timestamps with offsets and without fractions; keeps plain dates', () => {
-    expect(maskVolatile('2024-01-02T03:04:05+01:00 2024-01-02T03:04Z 2024-01-02')).toBe('<TIMESTAMP_1> <TIMESTAMP_2> 2024-01-02');
+    expect(maskVolatile('2024-01-02T03:04:05+01:00 2024-01-02T03:04Z 2024-01-02')).toBe(
+      '<TIMESTAMP_1> <TIMESTAMP_2> 2024-01-02',
+    );
   });
 
   it('keeps caller-given keys, longer hex (sha256) and upper-case hex words', () => {
     const sha = 'a'.repeat(64);
-    expect(maskVolatile(`"idempotency_key":"k-1" ${sha} ${trace.toUpperCase()}`)).toBe(`"idempotency_key":"k-1" ${sha} ${trace.toUpperCase()}`);
+    expect(maskVolatile(`"idempotency_key":"k-1" ${sha} ${trace.toUpperCase()}`)).toBe(
+      `"idempotency_key":"k-1" ${sha} ${trace.toUpperCase()}`,
+    );
   });
 
   it('masks the given version in JSON and applies extra replacements first', () => {
-    expect(maskVolatile('{"version":"1.2.3"} at /tmp/x1/file', { version: '1.2.3', replace: [['/tmp/x1', '<TMP>']] })).toBe('{"version":"<VERSION>"} at <TMP>/file');
+    expect(
+      maskVolatile('{"version":"1.2.3"} at /tmp/x1/file', { version: '1.2.3', replace: [['/tmp/x1', '<TMP>']] }),
+    ).toBe('{"version":"<VERSION>"} at <TMP>/file');
     expect(maskVolatile('a1 a22', { replace: [[/a\d+/g, 'N']] })).toBe('N N');
   });
 });
 
 describe('transcript', () => {
   it('shows the command line, exit code and both streams verbatim', () => {
-    const t = transcript({ code: 5, stdout: '', stderr: 'oops\n', args: ['add', 'buy milk', "it's"], program: 'tasks' });
+    const t = transcript({
+      code: 5,
+      stdout: '',
+      stderr: 'oops\n',
+      args: ['add', 'buy milk', "it's"],
+      program: 'tasks',
+    });
     expect(t).toBe("$ tasks add 'buy milk' 'it'\\''s'\n--- exit 5\n--- stdout (empty)\n--- stderr\noops\n");
   });
 
   it('marks a stream without a final newline', () => {
-    expect(transcript({ code: 0, stdout: 'x', stderr: '', args: [], program: 'p' })).toBe('$ p\n--- exit 0\n--- stdout\nx\n--- (no newline at end of stdout)\n--- stderr (empty)\n');
+    expect(transcript({ code: 0, stdout: 'x', stderr: '', args: [], program: 'p' })).toBe(
+      '$ p\n--- exit 0\n--- stdout\nx\n--- (no newline at end of stdout)\n--- stderr (empty)\n',
+    );
   });
 });
 
@@ -73,7 +99,9 @@ describe('expectGolden', () => {
   const off = { AX_GOLDEN_UPDATE: undefined };
 
   it('fails on a missing golden, names the update command, and creates nothing', () => {
-    expect(() => expectGolden('missing/case', 'x\n', { dir, env: off })).toThrow(/does not exist[\s\S]*npm run golden:update/);
+    expect(() => expectGolden('missing/case', 'x\n', { dir, env: off })).toThrow(
+      /does not exist[\s\S]*npm run golden:update/,
+    );
     expect(existsSync(join(dir, 'missing', 'case.golden'))).toBe(false);
   });
 
@@ -117,7 +145,8 @@ describe('expectGolden', () => {
 
 describe('diffText', () => {
   it('expands a long one-line JSON document so the changed field shows', () => {
-    const doc = (v: string) => `${JSON.stringify({ tools: [{ name: 'a', description: 'x'.repeat(150) }, { name: v }] })}\n`;
+    const doc = (v: string) =>
+      `${JSON.stringify({ tools: [{ name: 'a', description: 'x'.repeat(150) }, { name: v }] })}\n`;
     const d = diffText(doc('b'), doc('c'));
     expect(d).toContain('pretty-printed');
     expect(d).toContain('-       "name": "b"');
@@ -146,7 +175,12 @@ describe('goldenRun', () => {
   });
 
   it('gives the same masked transcript in-process and as a real process', async () => {
-    for (const args of [['item', 'get', 'i-1'], ['item', 'get', 'i-9'], ['__schema', '--as=mcp'], ['watch', 'alerts']]) {
+    for (const args of [
+      ['item', 'get', 'i-1'],
+      ['item', 'get', 'i-9'],
+      ['__schema', '--as=mcp'],
+      ['watch', 'alerts'],
+    ]) {
       const a = await goldenRun(buildRefCli, args);
       const b = await goldenRun(nodeCommand(REF_MAIN), args, { program: 'ref' });
       expect(maskVolatile(transcript(b))).toBe(maskVolatile(transcript(a)));
@@ -154,8 +188,12 @@ describe('goldenRun', () => {
   }, 60_000);
 
   it('spawns with a minimal environment unless told otherwise, and passes stdin', async () => {
-    const script = 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({s,keys:Object.keys(process.env).filter(k=>k!=="Path"&&k!=="PATH").sort()})))';
-    const r = await goldenRun([process.execPath, '-e', script], [], { stdin: 'in', env: { FOO: 'bar', GONE: undefined } });
+    const script =
+      'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({s,keys:Object.keys(process.env).filter(k=>k!=="Path"&&k!=="PATH").sort()})))';
+    const r = await goldenRun([process.execPath, '-e', script], [], {
+      stdin: 'in',
+      env: { FOO: 'bar', GONE: undefined },
+    });
     expect(JSON.parse(r.stdout)).toEqual({ s: 'in', keys: ['FOO'] });
     const exit = await goldenRun([process.execPath, '-e', 'process.exitCode = 3'], []);
     expect(exit.code).toBe(3);
@@ -163,8 +201,11 @@ describe('goldenRun', () => {
 
   it('rejects when the program cannot start or runs too long', async () => {
     await expect(goldenRun(['/nonexistent/ax-golden-bin'], [])).rejects.toThrow(/cannot start/);
-    await expect(goldenRun([process.execPath, '-e', 'setTimeout(() => {}, 20000)'], [], { timeoutMs: 300 })).rejects.toThrow(/did not finish within 300 ms/);
-    const slow = () => new Command({ use: 'slow', version: '1.0.0', run: () => new Promise((r) => setTimeout(r, 5000)) });
+    await expect(
+      goldenRun([process.execPath, '-e', 'setTimeout(() => {}, 20000)'], [], { timeoutMs: 300 }),
+    ).rejects.toThrow(/did not finish within 300 ms/);
+    const slow = () =>
+      new Command({ use: 'slow', version: '1.0.0', run: () => new Promise((r) => setTimeout(r, 5000)) });
     await expect(goldenRun(slow, [], { timeoutMs: 100 })).rejects.toThrow(/slow did not finish within 100 ms/);
   });
 });

@@ -63,7 +63,8 @@ function pinText(docs: Record<string, string>): string {
   entries(ax.command);
   const m = JSON.parse(docs.mcp!.split('\0')[0]!) as Json;
   for (const t of m.tools) lines.push(`mcp ${t.name} ${digest(JSON.stringify(t))}`);
-  for (const shape of SCHEMA_SHAPES) lines.push(`document ${shape} ${digest(docs[shape]!)} ${Buffer.byteLength(docs[shape]!)}`);
+  for (const shape of SCHEMA_SHAPES)
+    lines.push(`document ${shape} ${digest(docs[shape]!)} ${Buffer.byteLength(docs[shape]!)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -84,7 +85,8 @@ describe.each(VARIANTS)('schema walk: caches change no byte (issue 14): %s', (go
     const want = await documents(await built('literal', options));
     for (const style of ['imperative', 'lazy'] as const) {
       const got = await documents(await built(style, options));
-      for (const shape of SCHEMA_SHAPES) expect({ style, shape, same: got[shape] === want[shape] }).toEqual({ style, shape, same: true });
+      for (const shape of SCHEMA_SHAPES)
+        expect({ style, shape, same: got[shape] === want[shape] }).toEqual({ style, shape, same: true });
     }
   });
 
@@ -92,8 +94,19 @@ describe.each(VARIANTS)('schema walk: caches change no byte (issue 14): %s', (go
     const change = (root: Command) => {
       const g = root.commands().find((c) => c.name.startsWith('g'))!;
       g.addFlag('late-persistent', { type: 'string', usage: 'added after a walk' }, { persistent: true });
-      g.addCommand(new Command({ use: 'late', short: 'added after a walk', flags: { profile: { type: 'int', usage: 'shadows' } }, run: () => null }));
-      root.addFlag('late-root', { type: 'bool', usage: 'a persistent flag of the root, added late' }, { persistent: true });
+      g.addCommand(
+        new Command({
+          use: 'late',
+          short: 'added after a walk',
+          flags: { profile: { type: 'int', usage: 'shadows' } },
+          run: () => null,
+        }),
+      );
+      root.addFlag(
+        'late-root',
+        { type: 'bool', usage: 'a persistent flag of the root, added late' },
+        { persistent: true },
+      );
     };
     const walked = await built('literal', options);
     await documents(walked); // fills every cache
@@ -121,13 +134,35 @@ describe.each(VARIANTS)('schema walk: caches change no byte (issue 14): %s', (go
     const check = (e: Json) => {
       const cmd = byPath.get(e.path)!;
       const ref = referenceFlags(cmd);
-      expect({ path: e.path, flags: e.flags.map((f: Json) => [f.name, f.persistent, f.inherited === true, f.builtin === true, f.type, f.usage, f.traversed_from]) }).toEqual({
+      expect({
         path: e.path,
-        flags: ref.map((f) => [f.name, f.persistent, f.inherited, f.builtin, f.type, f.builtin ? expect.any(String) : f.usage, f.from]),
+        flags: e.flags.map((f: Json) => [
+          f.name,
+          f.persistent,
+          f.inherited === true,
+          f.builtin === true,
+          f.type,
+          f.usage,
+          f.traversed_from,
+        ]),
+      }).toEqual({
+        path: e.path,
+        flags: ref.map((f) => [
+          f.name,
+          f.persistent,
+          f.inherited,
+          f.builtin,
+          f.type,
+          f.builtin ? expect.any(String) : f.usage,
+          f.from,
+        ]),
       });
       if (e.mcp.tool) {
         const t = tools.get(e.mcp.tool)!;
-        expect({ path: e.path, properties: Object.keys(t.inputSchema.properties) }).toEqual({ path: e.path, properties: referenceProperties(cmd, ref) });
+        expect({ path: e.path, properties: Object.keys(t.inputSchema.properties) }).toEqual({
+          path: e.path,
+          properties: referenceProperties(cmd, ref),
+        });
       }
       checked++;
       for (const k of e.commands) check(k);
@@ -155,18 +190,37 @@ const INJECTED = ['format', 'dry-run', 'idempotency-key', 'args-json'];
 /** Cobra's merge, written out: own local, own persistent, ancestors' persistent nearest first, injected, then explain/help/version. */
 function referenceFlags(cmd: Command): RefFlag[] {
   const all: RefFlag[] = [];
-  const add = (name: string, spec: { type: string; usage?: string; hidden?: boolean; mcp?: boolean }, persistent: boolean, inherited: boolean, builtin: boolean) => {
+  const add = (
+    name: string,
+    spec: { type: string; usage?: string; hidden?: boolean; mcp?: boolean },
+    persistent: boolean,
+    inherited: boolean,
+    builtin: boolean,
+  ) => {
     if (all.some((f) => f.name === name)) return;
-    all.push({ name, type: spec.type, usage: spec.usage ?? '', persistent, inherited, builtin, hidden: spec.hidden === true, mcp: spec.mcp !== false });
+    all.push({
+      name,
+      type: spec.type,
+      usage: spec.usage ?? '',
+      persistent,
+      inherited,
+      builtin,
+      hidden: spec.hidden === true,
+      mcp: spec.mcp !== false,
+    });
   };
   for (const [n, s] of Object.entries(cmd.localFlags)) add(n, s, false, false, false);
   for (const [n, s] of Object.entries(cmd.persistentFlags)) add(n, s, true, false, false);
-  for (let a = cmd.parent; a; a = a.parent) for (const [n, s] of Object.entries(a.persistentFlags)) add(n, s, true, true, false);
+  for (let a = cmd.parent; a; a = a.parent)
+    for (const [n, s] of Object.entries(a.persistentFlags)) add(n, s, true, true, false);
   const root = cmd.root();
-  for (const n of INJECTED) if (!(n in root.persistentFlags) && !(n in root.localFlags)) add(n, { type: n === 'dry-run' ? 'bool' : 'string' }, true, cmd !== root, true);
+  for (const n of INJECTED)
+    if (!(n in root.persistentFlags) && !(n in root.localFlags))
+      add(n, { type: n === 'dry-run' ? 'bool' : 'string' }, true, cmd !== root, true);
   const declared = [...Object.values(cmd.localFlags), ...Object.values(cmd.persistentFlags)];
   for (let a = cmd.parent; a; a = a.parent) declared.push(...Object.values(a.persistentFlags));
-  if (declared.some((s) => s.env !== undefined || s.config !== undefined)) add('explain', { type: 'string' }, false, false, true);
+  if (declared.some((s) => s.env !== undefined || s.config !== undefined))
+    add('explain', { type: 'string' }, false, false, true);
   add('help', { type: 'bool' }, false, false, true);
   if (cmd === root) add('version', { type: 'bool' }, false, false, true);
   const byName = (a: RefFlag, b: RefFlag) => (a.name < b.name ? -1 : 1);
@@ -175,12 +229,27 @@ function referenceFlags(cmd: Command): RefFlag[] {
   if (root.traverseChildren) {
     for (let a = cmd.parent; a; a = a.parent) {
       for (const [n, s] of Object.entries(a.localFlags)) {
-        if (!all.some((f) => f.name === n) && !traversed.some((f) => f.name === n)) traversed.push({ name: n, type: s.type, usage: s.usage ?? '', persistent: false, inherited: true, builtin: false, hidden: s.hidden === true, mcp: s.mcp !== false, from: a.commandPath() });
+        if (!all.some((f) => f.name === n) && !traversed.some((f) => f.name === n))
+          traversed.push({
+            name: n,
+            type: s.type,
+            usage: s.usage ?? '',
+            persistent: false,
+            inherited: true,
+            builtin: false,
+            hidden: s.hidden === true,
+            mcp: s.mcp !== false,
+            from: a.commandPath(),
+          });
       }
     }
   }
   const visible = all.filter((f) => !f.hidden);
-  return [...visible.filter((f) => !f.inherited).sort(byName), ...visible.filter((f) => f.inherited).sort(byName), ...traversed.filter((f) => !f.hidden).sort(byName)];
+  return [
+    ...visible.filter((f) => !f.inherited).sort(byName),
+    ...visible.filter((f) => f.inherited).sort(byName),
+    ...traversed.filter((f) => !f.hidden).sort(byName),
+  ];
 }
 
 /** The inputSchema's properties: positionals, then the flag list minus what is no input (SPEC §5). */
@@ -189,7 +258,13 @@ function referenceProperties(cmd: Command, flags: RefFlag[]): string[] {
   const keyInForce = flags.some((f) => f.name === 'idempotency-key' && f.builtin);
   const inputs = cmd.disableFlagParsing
     ? []
-    : flags.filter((f) => f.mcp && !(f.builtin && ['help', 'version', 'format', 'args-json', 'explain'].includes(f.name)) && !(f.builtin && f.name === 'idempotency-key' && !(replays && keyInForce)) && !(f.name === 'help' && f.type === 'bool'));
+    : flags.filter(
+        (f) =>
+          f.mcp &&
+          !(f.builtin && ['help', 'version', 'format', 'args-json', 'explain'].includes(f.name)) &&
+          !(f.builtin && f.name === 'idempotency-key' && !(replays && keyInForce)) &&
+          !(f.name === 'help' && f.type === 'bool'),
+      );
   // the inputs keep the flag list's order: own, inherited, then traversed (each sorted by name)
   return [...cmd.args.map((a) => a.name), ...inputs.map((f) => f.name)].map((n) => n.replace(/-/g, '_'));
 }

@@ -10,7 +10,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectGolden, fieldsFor, goldenRun, maskVolatile, nodeCommand, prettyJson, transcript, type GoldenResult } from '../golden/index.ts';
+import {
+  expectGolden,
+  fieldsFor,
+  goldenRun,
+  maskVolatile,
+  nodeCommand,
+  prettyJson,
+  transcript,
+  type GoldenResult,
+} from '../golden/index.ts';
 import { buildTasksCli } from '../cmd/tasks/cli.ts';
 import { buildRefCli } from '../golden/fixtures/ref-cli.ts';
 import type { Command } from '../lib/index.ts';
@@ -30,9 +39,33 @@ const SEED = {
   version: 1,
   next_id: 4,
   tasks: [
-    { id: 1, title: 'buy milk', status: 'open', tags: ['home'], due: '2030-01-31', created_at: '2024-05-01T09:00:00.000Z', done_at: null },
-    { id: 2, title: 'file taxes', status: 'done', tags: ['admin', 'money'], due: null, created_at: '2024-05-02T10:00:00.000Z', done_at: '2024-05-03T11:00:00.000Z' },
-    { id: 3, title: 'call mum', status: 'open', tags: [], due: null, created_at: '2024-05-04T12:00:00.000Z', done_at: null },
+    {
+      id: 1,
+      title: 'buy milk',
+      status: 'open',
+      tags: ['home'],
+      due: '2030-01-31',
+      created_at: '2024-05-01T09:00:00.000Z',
+      done_at: null,
+    },
+    {
+      id: 2,
+      title: 'file taxes',
+      status: 'done',
+      tags: ['admin', 'money'],
+      due: null,
+      created_at: '2024-05-02T10:00:00.000Z',
+      done_at: '2024-05-03T11:00:00.000Z',
+    },
+    {
+      id: 3,
+      title: 'call mum',
+      status: 'open',
+      tags: [],
+      due: null,
+      created_at: '2024-05-04T12:00:00.000Z',
+      done_at: null,
+    },
   ],
   idempotency: {},
 };
@@ -58,7 +91,11 @@ const JSON_PARSE_DETAIL = /\((?:Unexpected|Expected)[^()"]*?(?:\([^()"]*\))?\)/g
 function mask(text: string, fields: readonly string[], dir?: string): string {
   return maskVolatile(text, {
     version: PKG_VERSION,
-    replace: [...(dir ? ([[dir, '<TMP>']] as const) : []), [tmpRoot, '<TMP>'], [JSON_PARSE_DETAIL, '(<JSON_PARSE_ERROR>)']],
+    replace: [
+      ...(dir ? ([[dir, '<TMP>']] as const) : []),
+      [tmpRoot, '<TMP>'],
+      [JSON_PARSE_DETAIL, '(<JSON_PARSE_ERROR>)'],
+    ],
     fields,
   });
 }
@@ -75,7 +112,9 @@ function pin(name: string, r: GoldenResult, tree: () => Command, dir?: string): 
 /** SPEC §2: success → stderr carries no error line; failure → exactly one JSON error line, last, in json mode; never exit 0 on error. */
 function checkInvariants(r: GoldenResult): void {
   const last = r.stderr.split('\n').filter(Boolean).at(-1);
-  const errorLine = last?.startsWith('{"error":') ? (JSON.parse(last) as { error: { exit_code: number; kind: string } }) : undefined;
+  const errorLine = last?.startsWith('{"error":')
+    ? (JSON.parse(last) as { error: { exit_code: number; kind: string } })
+    : undefined;
   if (r.code === 0) expect(errorLine).toBeUndefined();
   if (errorLine) {
     expect(errorLine.error.exit_code).toBe(r.code);
@@ -85,7 +124,12 @@ function checkInvariants(r: GoldenResult): void {
 }
 
 /** Runs `__schema` (one shape) twice, checks byte identity, compact canonical JSON, then pins the pretty form. */
-async function pinSchema(cli: readonly string[], name: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+async function pinSchema(
+  cli: readonly string[],
+  name: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<string> {
   const first = await goldenRun(cli, args, { env });
   const second = await goldenRun(cli, args, { env });
   expect(first.code, first.stderr).toBe(0);
@@ -118,12 +162,19 @@ interface Case {
 const TASKS_CASES: Case[] = [
   // success, json mode (stdout is a pipe)
   { name: 'list-all', args: ['list', '--status', 'all'] },
-  { name: 'list-fields-paged', args: ['list', '--status', 'all', '--fields', 'id,title', '--limit', '2', '--offset', '1'] },
+  {
+    name: 'list-fields-paged',
+    args: ['list', '--status', 'all', '--fields', 'id,title', '--limit', '2', '--offset', '1'],
+  },
   { name: 'list-alias-tag', args: ['ls', '-a', '--tag', 'home'] },
   { name: 'show', args: ['show', '1'] },
   { name: 'export-stream', args: ['export'] },
   { name: 'add-dry-run', args: ['add', '--dry-run', 'water', 'plants', '-t', 'garden'] },
-  { name: 'add-idempotent-replay', args: ['add', '--idempotency-key', 'k-1', 'water', 'plants'], before: [['add', '--idempotency-key', 'k-1', 'water', 'plants']] },
+  {
+    name: 'add-idempotent-replay',
+    args: ['add', '--idempotency-key', 'k-1', 'water', 'plants'],
+    before: [['add', '--idempotency-key', 'k-1', 'water', 'plants']],
+  },
   { name: 'done', args: ['done', '3'] },
   { name: 'rm-yes', args: ['rm', '1', '--yes'] },
   { name: 'version', args: ['--version'] },
@@ -146,8 +197,16 @@ const TASKS_CASES: Case[] = [
   { name: 'err-confirmation-required', args: ['rm', '1'] },
   { name: 'err-bad-format', args: ['list', '--format', 'yaml'] },
   { name: 'err-bad-agent-mode', args: ['list'], env: { AGENT_MODE: 'maybe' } },
-  { name: 'err-idempotency-conflict', args: ['add', '--idempotency-key', 'k-1', 'other', 'task'], before: [['add', '--idempotency-key', 'k-1', 'water', 'plants']] },
-  { name: 'err-store-corrupt', args: ['list'], store: '{"version": 2, "next_id": 1, "tasks": [], "idempotency": {}}\n' },
+  {
+    name: 'err-idempotency-conflict',
+    args: ['add', '--idempotency-key', 'k-1', 'other', 'task'],
+    before: [['add', '--idempotency-key', 'k-1', 'water', 'plants']],
+  },
+  {
+    name: 'err-store-corrupt',
+    args: ['list'],
+    store: '{"version": 2, "next_id": 1, "tasks": [], "idempotency": {}}\n',
+  },
   { name: 'err-schema-bad-shape', args: ['__schema', '--as=xml'] },
 ];
 
@@ -167,19 +226,35 @@ async function pinText(cli: readonly string[], name: string, args: string[]): Pr
 
 /** Every other projection of the one walk (issue 5): clispec, llms, SKILL.md, completion scripts. */
 function pinProjections(cli: readonly string[], dir: string, shells: string[]) {
-  it('clispec (schema and __schema --as=clispec) is pinned and identical', async () => {
-    const a = await pinSchema(cli, `${dir}/schema.clispec`, ['schema']);
-    expect((await goldenRun(cli, ['__schema', '--as=clispec'])).stdout).toBe(a);
-  }, TIMEOUT);
-  it('__schema --as=llms is pinned', async () => {
-    await pinSchema(cli, `${dir}/schema.llms`, ['__schema', '--as=llms']);
-  }, TIMEOUT);
-  it('__schema --as=skill is pinned', async () => {
-    await pinText(cli, `${dir}/skill.md`, ['__schema', '--as=skill']);
-  }, TIMEOUT);
-  it.each(shells)('completion %s is pinned', async (shell) => {
-    await pinText(cli, `${dir}/completion.${shell}`, ['completion', shell]);
-  }, TIMEOUT);
+  it(
+    'clispec (schema and __schema --as=clispec) is pinned and identical',
+    async () => {
+      const a = await pinSchema(cli, `${dir}/schema.clispec`, ['schema']);
+      expect((await goldenRun(cli, ['__schema', '--as=clispec'])).stdout).toBe(a);
+    },
+    TIMEOUT,
+  );
+  it(
+    '__schema --as=llms is pinned',
+    async () => {
+      await pinSchema(cli, `${dir}/schema.llms`, ['__schema', '--as=llms']);
+    },
+    TIMEOUT,
+  );
+  it(
+    '__schema --as=skill is pinned',
+    async () => {
+      await pinText(cli, `${dir}/skill.md`, ['__schema', '--as=skill']);
+    },
+    TIMEOUT,
+  );
+  it.each(shells)(
+    'completion %s is pinned',
+    async (shell) => {
+      await pinText(cli, `${dir}/completion.${shell}`, ['completion', shell]);
+    },
+    TIMEOUT,
+  );
 }
 
 describe('golden: tasks demo CLI, every projection', () => {
@@ -198,30 +273,46 @@ describe('golden: tasks demo CLI (real process)', () => {
       const raw = await pinSchema(TASKS, 'tasks/schema.ax', ['__schema'], { TASKS_FILE: file });
       const doc = JSON.parse(raw) as { tool: string; command: { commands: { name: string }[] } };
       expect(doc.tool).toBe('tasks');
-      expect(doc.command.commands.map((c) => c.name)).toEqual(expect.arrayContaining(['add', 'done', 'export', 'list', 'rm', 'show']));
+      expect(doc.command.commands.map((c) => c.name)).toEqual(
+        expect.arrayContaining(['add', 'done', 'export', 'list', 'rm', 'show']),
+      );
     },
     TIMEOUT,
   );
 
-  it('__schema --as=mcp is deterministic and pinned', async () => {
-    await pinSchema(TASKS, 'tasks/schema.mcp', ['__schema', '--as=mcp']);
-  }, TIMEOUT);
+  it(
+    '__schema --as=mcp is deterministic and pinned',
+    async () => {
+      await pinSchema(TASKS, 'tasks/schema.mcp', ['__schema', '--as=mcp']);
+    },
+    TIMEOUT,
+  );
 
-  it('__schema does not depend on the environment (HOME, store, AGENT_MODE)', async () => {
-    const { file } = seededStore();
-    const bare = await goldenRun(TASKS, ['__schema']);
-    const full = await goldenRun(TASKS, ['__schema'], { env: { HOME: tmpRoot, TASKS_FILE: file, AGENT_MODE: 'text' } });
-    expect(full.code).toBe(0);
-    expect(full.stdout).toBe(bare.stdout);
-  }, TIMEOUT);
+  it(
+    '__schema does not depend on the environment (HOME, store, AGENT_MODE)',
+    async () => {
+      const { file } = seededStore();
+      const bare = await goldenRun(TASKS, ['__schema']);
+      const full = await goldenRun(TASKS, ['__schema'], {
+        env: { HOME: tmpRoot, TASKS_FILE: file, AGENT_MODE: 'text' },
+      });
+      expect(full.code).toBe(0);
+      expect(full.stdout).toBe(bare.stdout);
+    },
+    TIMEOUT,
+  );
 
-  it.concurrent.each(TASKS_CASES)('$name', async (c) => {
-    const { dir, file } = seededStore(c.store);
-    const env = { TASKS_FILE: file, XDG_STATE_HOME: join(dir, 'state'), ...c.env }; // replayed keys are recorded there
-    for (const args of c.before ?? []) expect((await goldenRun(TASKS, args, { env })).code).toBe(0);
-    const r = await goldenRun(TASKS, c.args, { env, stdin: c.stdin, program: 'tasks' });
-    pin(`tasks/${c.name}`, r, buildTasksCli, dir);
-  }, TIMEOUT);
+  it.concurrent.each(TASKS_CASES)(
+    '$name',
+    async (c) => {
+      const { dir, file } = seededStore(c.store);
+      const env = { TASKS_FILE: file, XDG_STATE_HOME: join(dir, 'state'), ...c.env }; // replayed keys are recorded there
+      for (const args of c.before ?? []) expect((await goldenRun(TASKS, args, { env })).code).toBe(0);
+      const r = await goldenRun(TASKS, c.args, { env, stdin: c.stdin, program: 'tasks' });
+      pin(`tasks/${c.name}`, r, buildTasksCli, dir);
+    },
+    TIMEOUT,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -233,19 +324,57 @@ const REF_CASES: Case[] = [
   { name: 'item-get', args: ['item', 'get', 'i-1'] },
   { name: 'item-get-alias', args: ['item', 'show', 'i-3'] },
   { name: 'item-list-array', args: ['item', 'ls', '--kind', 'tool'] },
-  { name: 'item-create-dry-run', args: ['item', 'create', 'widget', 'a note', '--kind', 'gadget', '--dry-run', '--idempotency-key', 'key-7'] },
+  {
+    name: 'item-create-dry-run',
+    args: ['item', 'create', 'widget', 'a note', '--kind', 'gadget', '--dry-run', '--idempotency-key', 'key-7'],
+  },
   { name: 'item-tag-variadic', args: ['item', 'tag', 'i-2', 'new', 'shiny'] },
   { name: 'config-get-string', args: ['config', 'get', 'color'] },
   {
     name: 'types-every-flag',
     args: [
-      'types', '--token', 't', '-n', 'x', '-e', '--count', '7', '--ratio', '2.25', '--timeout', '250ms', '-ccc',
-      '--labels', 'a,b', '--labels', 'c', '--ports', '80,443', '--ports', '8080', '--meta', '{"k":[1,2]}',
-      '--color', 'blue', '--no-cache', '--from', 'a', '--to', 'b', '--profile', 'ci', '-vv', '--secret', 's',
+      'types',
+      '--token',
+      't',
+      '-n',
+      'x',
+      '-e',
+      '--count',
+      '7',
+      '--ratio',
+      '2.25',
+      '--timeout',
+      '250ms',
+      '-ccc',
+      '--labels',
+      'a,b',
+      '--labels',
+      'c',
+      '--ports',
+      '80,443',
+      '--ports',
+      '8080',
+      '--meta',
+      '{"k":[1,2]}',
+      '--color',
+      'blue',
+      '--no-cache',
+      '--from',
+      'a',
+      '--to',
+      'b',
+      '--profile',
+      'ci',
+      '-vv',
+      '--secret',
+      's',
     ],
   },
   { name: 'types-defaults', args: ['types', '--token', 't', '--ports', '1'] },
-  { name: 'types-string-array-no-split', args: ['types', '--token=t', '--name=n', '--raw', 'a,b', '--raw', 'c', '--cache=false'] },
+  {
+    name: 'types-string-array-no-split',
+    args: ['types', '--token=t', '--name=n', '--raw', 'a,b', '--raw', 'c', '--cache=false'],
+  },
   { name: 'types-deprecated-flag', args: ['types', '--token', 't', '--legacy', 'old'] },
   { name: 'item-create-double-dash', args: ['item', 'create', '--kind', 'tool', '--', '--not-a-flag'] },
   { name: 'watch-stream', args: ['watch', 'alerts'] },
@@ -281,35 +410,54 @@ const REF_CASES: Case[] = [
 ];
 
 describe('golden: reference fixture CLI (real process)', () => {
-  it('__schema (ax) is deterministic and pinned', async () => {
-    const raw = await pinSchema(REF, 'ref/schema.ax', ['__schema']);
-    const doc = JSON.parse(raw) as { command: { commands: { name: string; mcp: unknown }[] } };
-    const names = doc.command.commands.map((c) => c.name);
-    expect(names).not.toContain('debug'); // hidden: pruned with its subtree
-    expect(names).not.toContain('__schema');
-    expect(doc.command.commands.find((c) => c.name === 'admin')?.mcp).toEqual({ tool: null, reason: 'excluded' });
-    expect(doc.command.commands.find((c) => c.name === 'completion')?.mcp).toEqual({ tool: null, reason: 'reserved' });
-    expect(doc.command.commands.find((c) => c.name === 'item')?.mcp).toEqual({ tool: null, reason: 'group' });
-  }, TIMEOUT);
+  it(
+    '__schema (ax) is deterministic and pinned',
+    async () => {
+      const raw = await pinSchema(REF, 'ref/schema.ax', ['__schema']);
+      const doc = JSON.parse(raw) as { command: { commands: { name: string; mcp: unknown }[] } };
+      const names = doc.command.commands.map((c) => c.name);
+      expect(names).not.toContain('debug'); // hidden: pruned with its subtree
+      expect(names).not.toContain('__schema');
+      expect(doc.command.commands.find((c) => c.name === 'admin')?.mcp).toEqual({ tool: null, reason: 'excluded' });
+      expect(doc.command.commands.find((c) => c.name === 'completion')?.mcp).toEqual({
+        tool: null,
+        reason: 'reserved',
+      });
+      expect(doc.command.commands.find((c) => c.name === 'item')?.mcp).toEqual({ tool: null, reason: 'group' });
+    },
+    TIMEOUT,
+  );
 
-  it('__schema --as=mcp is deterministic and pinned', async () => {
-    const raw = await pinSchema(REF, 'ref/schema.mcp', ['__schema', '--as=mcp']);
-    const doc = JSON.parse(raw) as { tools: { name: string }[]; prompts: { name: string }[]; resources: { uri: string }[] };
-    const tools = doc.tools.map((t) => t.name);
-    expect(tools).toContain('admin_purge'); // child of an excluded command stays a tool
-    expect(tools).not.toContain('admin'); // excluded
-    expect(tools).not.toContain('item'); // pure group
-    expect(tools).not.toContain('debug_dump'); // hidden subtree
-    expect(tools).toContain('config_read'); // explicit tool name
-    expect(tools).not.toContain('completion'); // reserved name
-    expect(doc.prompts.map((p) => p.name)).not.toContain('debug-help');
-    expect(JSON.stringify(doc)).not.toContain('Admins purge on Fridays'); // resource content never projected
-  }, TIMEOUT);
+  it(
+    '__schema --as=mcp is deterministic and pinned',
+    async () => {
+      const raw = await pinSchema(REF, 'ref/schema.mcp', ['__schema', '--as=mcp']);
+      const doc = JSON.parse(raw) as {
+        tools: { name: string }[];
+        prompts: { name: string }[];
+        resources: { uri: string }[];
+      };
+      const tools = doc.tools.map((t) => t.name);
+      expect(tools).toContain('admin_purge'); // child of an excluded command stays a tool
+      expect(tools).not.toContain('admin'); // excluded
+      expect(tools).not.toContain('item'); // pure group
+      expect(tools).not.toContain('debug_dump'); // hidden subtree
+      expect(tools).toContain('config_read'); // explicit tool name
+      expect(tools).not.toContain('completion'); // reserved name
+      expect(doc.prompts.map((p) => p.name)).not.toContain('debug-help');
+      expect(JSON.stringify(doc)).not.toContain('Admins purge on Fridays'); // resource content never projected
+    },
+    TIMEOUT,
+  );
 
-  it.concurrent.each(REF_CASES)('$name', async (c) => {
-    const r = await goldenRun(REF, c.args, { env: c.env, stdin: c.stdin, program: 'ref' });
-    pin(`ref/${c.name}`, r, buildRefCli);
-  }, TIMEOUT);
+  it.concurrent.each(REF_CASES)(
+    '$name',
+    async (c) => {
+      const r = await goldenRun(REF, c.args, { env: c.env, stdin: c.stdin, program: 'ref' });
+      pin(`ref/${c.name}`, r, buildRefCli);
+    },
+    TIMEOUT,
+  );
 });
 
 describe('golden files', () => {
@@ -332,8 +480,12 @@ describe('golden files', () => {
       // the only date-times are the fixed ones of the seed store and of the ref fixture's source; a
       // run's own are masked as declared non-deterministic fields
       const refSource = readFileSync(join(REPO, 'golden', 'fixtures', 'ref-cli.ts'), 'utf8');
-      const seeded = new Set([...SEED.tasks.flatMap((t) => [t.created_at, t.done_at]).filter(Boolean), ...(refSource.match(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g) ?? [])]);
-      for (const m of text.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[^"\s]*/g) ?? []) expect(seeded.has(m), `${f}: ${m}`).toBe(true);
+      const seeded = new Set([
+        ...SEED.tasks.flatMap((t) => [t.created_at, t.done_at]).filter(Boolean),
+        ...(refSource.match(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g) ?? []),
+      ]);
+      for (const m of text.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[^"\s]*/g) ?? [])
+        expect(seeded.has(m), `${f}: ${m}`).toBe(true);
       expect(text, f).not.toMatch(/(?<![0-9a-z])[0-9a-f]{32}(?![0-9a-z])/);
       expect(text, f).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
     }

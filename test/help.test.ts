@@ -43,11 +43,22 @@ function tool(): Command {
     persistentFlags: { remote: { type: 'string', short: 'r', usage: 'remote name' } },
     commands: [
       new Command({ use: 'rm <name>', short: 'Remove a remote', run: () => null }),
-      new Command({ use: 'add <name> <url>', short: 'Add a remote', mutuallyExclusive: [['ssh', 'https']], flags: { ssh: { type: 'bool' }, https: { type: 'bool' } }, run: () => null }),
+      new Command({
+        use: 'add <name> <url>',
+        short: 'Add a remote',
+        mutuallyExclusive: [['ssh', 'https']],
+        flags: { ssh: { type: 'bool' }, https: { type: 'bool' } },
+        run: () => null,
+      }),
     ],
   });
   const hiddenCmd = new Command({ use: 'internal', short: 'Internal use', hidden: true, run: () => 'internal ran' });
-  const legacy = new Command({ use: 'legacy', short: 'Old way to get', deprecated: 'use "get" instead', run: () => null });
+  const legacy = new Command({
+    use: 'legacy',
+    short: 'Old way to get',
+    deprecated: 'use "get" instead',
+    run: () => null,
+  });
   return new Command({
     use: 'tool',
     short: 'Tool does things',
@@ -77,33 +88,34 @@ const GROUP_GLOBALS = [...INJECTED_GLOBALS.slice(0, 3), KEY_ECHOED];
  * Root help. ax-ts adds a visible `schema` command (clispec) to roots that take no positionals; its
  * one-line summary belongs to that built-in, so the test reads it from the installed command.
  */
-const rootHelp = (schemaShort: string) => [
-  'Tool does things.',
-  'It has a long description.',
-  '',
-  'Usage:',
-  '  tool [command]',
-  '',
-  'Available Commands:',
-  '  completion  Generate the autocompletion script for the specified shell',
-  '  get         Get one item',
-  '  help        Help about any command',
-  '  list        List items',
-  '  remote      Manage remotes',
-  `  schema      ${schemaShort}`,
-  '',
-  'Flags:',
-  INJECTED_GLOBALS[0],
-  INJECTED_GLOBALS[1],
-  INJECTED_GLOBALS[2],
-  '  -h, --help                     help for tool',
-  KEY_ECHOED, // the root is a group
-  '  -V, --verbose count            more output',
-  '  -v, --version                  version for tool',
-  '',
-  'Use "tool [command] --help" for more information about a command.',
-  '',
-].join('\n');
+const rootHelp = (schemaShort: string) =>
+  [
+    'Tool does things.',
+    'It has a long description.',
+    '',
+    'Usage:',
+    '  tool [command]',
+    '',
+    'Available Commands:',
+    '  completion  Generate the autocompletion script for the specified shell',
+    '  get         Get one item',
+    '  help        Help about any command',
+    '  list        List items',
+    '  remote      Manage remotes',
+    `  schema      ${schemaShort}`,
+    '',
+    'Flags:',
+    INJECTED_GLOBALS[0],
+    INJECTED_GLOBALS[1],
+    INJECTED_GLOBALS[2],
+    '  -h, --help                     help for tool',
+    KEY_ECHOED, // the root is a group
+    '  -V, --verbose count            more output',
+    '  -v, --version                  version for tool',
+    '',
+    'Use "tool [command] --help" for more information about a command.',
+    '',
+  ].join('\n');
 
 /** The summary of the built-in `schema` command, as installed on a root by execute. */
 async function schemaShort(): Promise<string> {
@@ -118,7 +130,12 @@ async function schemaShort(): Promise<string> {
 const ROOT_HELP = '<root help>';
 
 /** The command names listed under Available Commands. */
-const ROOT_HELP_LINES_OF = (r: { stdout: string }) => r.stdout.split('Available Commands:\n')[1]!.split('\n\n')[0]!.split('\n').map((l) => l.trim().split(' ')[0]);
+const ROOT_HELP_LINES_OF = (r: { stdout: string }) =>
+  r.stdout
+    .split('Available Commands:\n')[1]!
+    .split('\n\n')[0]!
+    .split('\n')
+    .map((l) => l.trim().split(' ')[0]);
 
 const LIST_HELP = [
   'List the items of the store, newest first.',
@@ -291,14 +308,23 @@ describe('help output', () => {
     expect(ROOT_HELP_LINES_OF(await runCli(tool(), ['--help']))).not.toContain('legacy');
     expect((await runCli(tool(), ['legacy'])).code).toBe(0);
     const r = await runCli(tool(), ['legacy', '--help']);
-    expect(r.stdout.startsWith('Old way to get\n\nDeprecated: use "get" instead\n\nUsage:\n  tool legacy [flags]\n')).toBe(true);
+    expect(
+      r.stdout.startsWith('Old way to get\n\nDeprecated: use "get" instead\n\nUsage:\n  tool legacy [flags]\n'),
+    ).toBe(true);
     expect(r.stderr).toBe('');
   });
 
   it('a runnable command with subcommands shows both usage lines', async () => {
     const root = new Command({
       use: 'app',
-      commands: [new Command({ use: 'db [name]', short: 'Databases', run: () => null, commands: [new Command({ use: 'drop', short: 'Drop it', run: () => null })] })],
+      commands: [
+        new Command({
+          use: 'db [name]',
+          short: 'Databases',
+          run: () => null,
+          commands: [new Command({ use: 'drop', short: 'Drop it', run: () => null })],
+        }),
+      ],
     });
     const r = await runCli(root, ['db', '-h']);
     expect(r.stdout).toBe(
@@ -328,7 +354,12 @@ describe('help output', () => {
   });
 
   it('a lone runnable root has no command listing', async () => {
-    const root = new Command({ use: 'solo <file>', short: 'Solo tool', flags: { n: { type: 'int', short: 'n', usage: 'count' } }, run: () => null });
+    const root = new Command({
+      use: 'solo <file>',
+      short: 'Solo tool',
+      flags: { n: { type: 'int', short: 'n', usage: 'count' } },
+      run: () => null,
+    });
     const r = await runCli(root, ['--help']);
     expect(r.stdout).toBe(
       [
@@ -356,7 +387,10 @@ describe('help output', () => {
   it('shorthands taken by the author are not given to --help/--version', async () => {
     const root = new Command({
       use: 'app',
-      persistentFlags: { host: { type: 'string', short: 'h', usage: 'host' }, verbose: { type: 'bool', short: 'v', usage: 'chatty' } },
+      persistentFlags: {
+        host: { type: 'string', short: 'h', usage: 'host' },
+        verbose: { type: 'bool', short: 'v', usage: 'chatty' },
+      },
       commands: [new Command({ use: 'x', run: (ctx) => ctx.flags.host })],
     });
     const r = await runCli(root, ['--help']);
@@ -381,31 +415,51 @@ describe('unknown commands: errors and suggestions', () => {
     { argv: ['remotes'], command: 'tool', word: 'remotes', suggestions: ['tool remote'] },
     { argv: ['zzzzzz'], command: 'tool', word: 'zzzzzz', suggestions: undefined },
     { argv: ['internl'], command: 'tool', word: 'internl', suggestions: undefined }, // hidden commands are never suggested
-    { argv: ['remote', 'ad', 'x', 'y'], command: 'tool remote', word: 'ad', suggestions: ['tool remote add', 'tool remote rm'] },
+    {
+      argv: ['remote', 'ad', 'x', 'y'],
+      command: 'tool remote',
+      word: 'ad',
+      suggestions: ['tool remote add', 'tool remote rm'],
+    },
     { argv: ['remote', 'delete'], command: 'tool remote', word: 'delete', suggestions: undefined },
     { argv: ['help', 'lsit'], command: 'tool', word: 'lsit', suggestions: ['tool list'], topic: ['lsit'] },
-    { argv: ['help', 'remote', 'rmm'], command: 'tool remote', word: 'rmm', suggestions: ['tool remote rm'], topic: ['remote', 'rmm'] },
-  ] as { argv: string[]; command: string; word: string; suggestions?: string[]; topic?: string[] }[])('$argv', async ({ argv, command, word, suggestions, topic }) => {
-    const r = await runCli(tool(), argv);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    const { error } = errorOf(r.stderr);
-    expect(error).toStrictEqual({
-      kind: 'validation_error',
-      // `help <unknown>` words it as Cobra does: Unknown help topic [`a` `b`]
-      message: topic ? `Unknown help topic [${topic.map((t) => `\`${t}\``).join(' ')}]` : `unknown command ${JSON.stringify(word)} for ${JSON.stringify(command)}`,
-      exit_code: 2,
-      actionable_fix: suggestions ? `Did you mean '${suggestions[0]}'? Run '${command} --help' to list commands.` : `Run '${command} --help' to list commands.`,
-      ...(suggestions ? { suggestions } : {}),
-      context: { reason: 'unknown_command', command, received: word, ...(topic ? { topic } : {}) },
-    });
-  });
+    {
+      argv: ['help', 'remote', 'rmm'],
+      command: 'tool remote',
+      word: 'rmm',
+      suggestions: ['tool remote rm'],
+      topic: ['remote', 'rmm'],
+    },
+  ] as { argv: string[]; command: string; word: string; suggestions?: string[]; topic?: string[] }[])(
+    '$argv',
+    async ({ argv, command, word, suggestions, topic }) => {
+      const r = await runCli(tool(), argv);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      const { error } = errorOf(r.stderr);
+      expect(error).toStrictEqual({
+        kind: 'validation_error',
+        // `help <unknown>` words it as Cobra does: Unknown help topic [`a` `b`]
+        message: topic
+          ? `Unknown help topic [${topic.map((t) => `\`${t}\``).join(' ')}]`
+          : `unknown command ${JSON.stringify(word)} for ${JSON.stringify(command)}`,
+        exit_code: 2,
+        actionable_fix: suggestions
+          ? `Did you mean '${suggestions[0]}'? Run '${command} --help' to list commands.`
+          : `Run '${command} --help' to list commands.`,
+        ...(suggestions ? { suggestions } : {}),
+        context: { reason: 'unknown_command', command, received: word, ...(topic ? { topic } : {}) },
+      });
+    },
+  );
 
   it('human mode lists the suggestions', async () => {
     const r = await runCli(tool(), ['remot'], { tty: true });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe("Error: unknown command \"remot\" for \"tool\"\n\nDid you mean this?\n\ttool remote\n\nUsage: tool [command]\nFix: Run 'tool --help' to list commands.\n");
+    expect(r.stderr).toBe(
+      'Error: unknown command "remot" for "tool"\n\nDid you mean this?\n\ttool remote\n\nUsage: tool [command]\nFix: Run \'tool --help\' to list commands.\n',
+    );
   });
 
   it('an unknown command is reported even with -h', async () => {
@@ -434,7 +488,9 @@ describe('unknown flags: suggestions', () => {
       kind: 'validation_error',
       message: `unknown flag: ${flag}`,
       exit_code: 2,
-      actionable_fix: suggestions ? `Did you mean ${suggestions[0]}? Run '${path} --help' to see its flags.` : `Run '${path} --help' to see its flags.`,
+      actionable_fix: suggestions
+        ? `Did you mean ${suggestions[0]}? Run '${path} --help' to see its flags.`
+        : `Run '${path} --help' to see its flags.`,
       ...(suggestions ? { suggestions } : {}),
       context: { reason: 'unknown_flag', command: path, flag },
     });

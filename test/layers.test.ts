@@ -40,21 +40,31 @@ describe('layers of lib/', () => {
     const file = join(dir, 'lib/tree/flags.ts');
     writeFileSync(file, `import { execute } from '../run/execute.ts';\nvoid execute;\n${readFileSync(file, 'utf8')}`);
     const v = checkLayers(dir);
-    expect(v.some((x) => x.rule === 'upward' && x.from === 'lib/tree/flags.ts' && x.to === 'lib/run/execute.ts')).toBe(true);
+    expect(v.some((x) => x.rule === 'upward' && x.from === 'lib/tree/flags.ts' && x.to === 'lib/run/execute.ts')).toBe(
+      true,
+    );
   });
 
   it('fails on a type-only upward import and on a dynamic one', () => {
     const dir = copyLib('type-upward');
     const file = join(dir, 'lib/parse/parse.ts');
-    writeFileSync(file, `import type { ExecuteOptions } from '../run/options.ts';\n${readFileSync(file, 'utf8')}\nexport const later = () => import('../schema/walk.ts');\n`);
-    const v = checkLayers(dir).filter((x) => x.rule === 'upward').map((x) => x.to);
+    writeFileSync(
+      file,
+      `import type { ExecuteOptions } from '../run/options.ts';\n${readFileSync(file, 'utf8')}\nexport const later = () => import('../schema/walk.ts');\n`,
+    );
+    const v = checkLayers(dir)
+      .filter((x) => x.rule === 'upward')
+      .map((x) => x.to);
     expect(v).toEqual(expect.arrayContaining(['lib/run/options.ts', 'lib/schema/walk.ts']));
   });
 
   it('fails on a circle inside one layer', () => {
     const dir = copyLib('circle');
     const file = join(dir, 'lib/tree/args.ts');
-    writeFileSync(file, `import type { Command } from './command.ts';\nexport type _C = Command;\n${readFileSync(file, 'utf8')}`);
+    writeFileSync(
+      file,
+      `import type { Command } from './command.ts';\nexport type _C = Command;\n${readFileSync(file, 'utf8')}`,
+    );
     const v = checkLayers(dir).filter((x) => x.rule === 'circle');
     expect(v.length).toBeGreaterThan(0);
     expect(v[0]!.detail).toMatch(/lib\/tree\/(args|command)\.ts → .* → lib\/tree\/(args|command)\.ts/);

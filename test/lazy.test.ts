@@ -46,7 +46,11 @@ describe('lazy subtrees: the same answers as the eager tree', () => {
   it.each(cases)('%j', async (...args) => {
     const want = await runCli(await eagerTree(), args);
     const got = await runCli(lazyTree(), args);
-    expect({ ...got, stdout: mask(got.stdout), stderr: mask(got.stderr) }).toEqual({ ...want, stdout: mask(want.stdout), stderr: mask(want.stderr) });
+    expect({ ...got, stdout: mask(got.stdout), stderr: mask(got.stderr) }).toEqual({
+      ...want,
+      stdout: mask(want.stdout),
+      stderr: mask(want.stderr),
+    });
   });
 });
 
@@ -80,21 +84,42 @@ describe('lazy subtrees: what loads when', () => {
     const root = lazyTree();
     await Promise.all([loadTree(root), loadTree(root), runCli(root, ['ops', 'status'])]);
     expect(loads).toEqual({ ops: 1, db: 1 });
-    expect(root.findChild('ops')!.commands().map((c) => c.name)).toEqual(['deploy', 'status']);
+    expect(
+      root
+        .findChild('ops')!
+        .commands()
+        .map((c) => c.name),
+    ).toEqual(['deploy', 'status']);
     expect(root.findChild('ops')!.parent).toBe(root);
   });
 });
 
 describe('lazy subtrees: a stub that lies is refused', () => {
   const tree = (load: () => unknown, extra: Record<string, unknown> = {}) =>
-    new Command({ use: 'app', short: 'x', commands: [new Command({ use: 'ops', short: 'Operate the service', load: load as never, ...extra })] });
+    new Command({
+      use: 'app',
+      short: 'x',
+      commands: [new Command({ use: 'ops', short: 'Operate the service', load: load as never, ...extra })],
+    });
 
   it.each([
-    ['another name', () => new Command({ use: 'opz', short: 'Operate the service', run: () => 1 }), /loaded a command named "opz"/],
-    ['other short text', () => new Command({ use: 'ops', short: 'Something else', run: () => 1 }), /has the short text "Something else"/],
+    [
+      'another name',
+      () => new Command({ use: 'opz', short: 'Operate the service', run: () => 1 }),
+      /loaded a command named "opz"/,
+    ],
+    [
+      'other short text',
+      () => new Command({ use: 'ops', short: 'Something else', run: () => 1 }),
+      /has the short text "Something else"/,
+    ],
     ['other aliases', () => new Command({ use: 'ops', aliases: ['x'], run: () => 1 }), /answers to the aliases x/],
     ['not a Command', () => ({ default: 42 }), /did not load a Command/],
-    ['a failing loader', () => Promise.reject(new Error('no such module')), /cannot load the command "app ops": no such module/],
+    [
+      'a failing loader',
+      () => Promise.reject(new Error('no such module')),
+      /cannot load the command "app ops": no such module/,
+    ],
   ])('%s: internal_error, exit 1', async (_n, load, message) => {
     const r = await runCli(tree(load), ['ops', '--format', 'json']);
     expect(r.code).toBe(1);
@@ -106,7 +131,9 @@ describe('lazy subtrees: a stub that lies is refused', () => {
 
   it('a stub that declares a body is a TypeError at declaration', () => {
     expect(() => tree(() => undefined, { run: () => 1 })).toThrow(TypeError);
-    expect(() => tree(() => undefined, { flags: { x: { type: 'bool' } } })).toThrow(/declares only use, short, aliases, hidden and deprecated; flags/);
+    expect(() => tree(() => undefined, { flags: { x: { type: 'bool' } } })).toThrow(
+      /declares only use, short, aliases, hidden and deprecated; flags/,
+    );
     expect(() => new Command({ use: 'x', load: 'nope' as never })).toThrow(/load must be a function/);
   });
 });
@@ -117,7 +144,14 @@ describe('lazy subtrees over MCP', () => {
     try {
       const list = await c.client.listTools();
       const call = await c.client.callTool({ name: 'ops_deploy', arguments: { env: 'prod', replicas: 4 } });
-      return { list, call: { structuredContent: call.structuredContent, isError: call.isError, content: (call.content as { text: string }[]).map((x) => mask(x.text)) } };
+      return {
+        list,
+        call: {
+          structuredContent: call.structuredContent,
+          isError: call.isError,
+          content: (call.content as { text: string }[]).map((x) => mask(x.text)),
+        },
+      };
     } finally {
       await c.close();
     }
@@ -131,11 +165,25 @@ describe('lazy subtrees over MCP', () => {
   }, 60_000);
 
   async function http(stateless: boolean, eager: boolean) {
-    const proc = spawn(process.execPath, ['--import', TSX_LOADER, LAZY_CLI, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...(stateless ? ['--stateless'] : [])], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(eager ? { LAZY_EAGER: '1' } : {}) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      [
+        '--import',
+        TSX_LOADER,
+        LAZY_CLI,
+        'mcp-server',
+        '--transport',
+        'http',
+        '--addr',
+        '127.0.0.1:0',
+        ...(stateless ? ['--stateless'] : []),
+      ],
+      {
+        cwd: REPO,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(eager ? { LAZY_EAGER: '1' } : {}) },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = '';
@@ -160,9 +208,16 @@ describe('lazy subtrees over MCP', () => {
     }
   }
 
-  it.each([['stateful', false], ['stateless', true]] as const)('HTTP %s: tools/list and tools/call equal the eager tree’s', async (_n, stateless) => {
-    const [lazy, eager] = await Promise.all([http(stateless, false), http(stateless, true)]);
-    expect(lazy).toEqual(eager);
-    expect(lazy.structured).toEqual({ env: 'qa', replicas: 2, region: 'eu' });
-  }, 60_000);
+  it.each([
+    ['stateful', false],
+    ['stateless', true],
+  ] as const)(
+    'HTTP %s: tools/list and tools/call equal the eager tree’s',
+    async (_n, stateless) => {
+      const [lazy, eager] = await Promise.all([http(stateless, false), http(stateless, true)]);
+      expect(lazy).toEqual(eager);
+      expect(lazy.structured).toEqual({ env: 'qa', replicas: 2, region: 'eu' });
+    },
+    60_000,
+  );
 });

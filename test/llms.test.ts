@@ -107,7 +107,22 @@ describe('llms manifest details', () => {
   it('hidden, excluded and reserved commands are not tools; explicit tool names are used', async () => {
     const { doc: llms } = await doc(() => buildSurfacesCli(), 'llms');
     const names = llms.tools.map((t: Json) => t.name);
-    expect(names).toEqual(['help', 'config_read', 'dump', 'echo', 'items_admin_reindex', 'items_create', 'items_get', 'items_list', 'items_purge', 'items_scan', 'items_tag', 'legacy-sync', 'report', 'tail']);
+    expect(names).toEqual([
+      'help',
+      'config_read',
+      'dump',
+      'echo',
+      'items_admin_reindex',
+      'items_create',
+      'items_get',
+      'items_list',
+      'items_purge',
+      'items_scan',
+      'items_tag',
+      'legacy-sync',
+      'report',
+      'tail',
+    ]);
     const mapping = toolCommands(llms.tools[0].description);
     expect(mapping.get('config_read')).toEqual(['surf', 'config', 'get']);
     expect(mapping.get('items_admin_reindex')).toEqual(['surf', 'items', 'admin', 'reindex']);
@@ -144,19 +159,30 @@ describe('llms manifest details', () => {
   });
 
   it('a tool explicitly named "help" is refused (validation_error, exit 2), never listed twice', async () => {
-    const root = new Command({ use: 'h', commands: [mcp.toolName(new Command({ use: 'assist', short: 'Assist', effects: 'read_only', run: () => 1 }), 'help')] });
+    const root = new Command({
+      use: 'h',
+      commands: [
+        mcp.toolName(new Command({ use: 'assist', short: 'Assist', effects: 'read_only', run: () => 1 }), 'help'),
+      ],
+    });
     const r = await run(root, ['__schema', '--as=llms']);
     expect(r.stdout).toBe('');
     expect(r.code).toBe(2);
     const line = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!);
-    expect(line.error).toMatchObject({ kind: 'validation_error', context: { reason: 'tool_name_collision', tool: 'help', command: 'h assist' } });
+    expect(line.error).toMatchObject({
+      kind: 'validation_error',
+      context: { reason: 'tool_name_collision', tool: 'help', command: 'h assist' },
+    });
   });
 
   it('a tree whose walk fails (tool-name collision) fails llms exactly like mcp', async () => {
     const build = () =>
       new Command({
         use: 'c',
-        commands: [new Command({ use: 'user-get', run: () => 1 }), new Command({ use: 'user', commands: [new Command({ use: 'get', run: () => 2 })] })],
+        commands: [
+          new Command({ use: 'user-get', run: () => 1 }),
+          new Command({ use: 'user', commands: [new Command({ use: 'get', run: () => 2 })] }),
+        ],
       });
     const a = await run(build(), ['__schema', '--as=llms']);
     const b = await run(build(), ['__schema', '--as=mcp']);

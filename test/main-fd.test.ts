@@ -22,7 +22,14 @@ beforeAll(async () => {
   ({ entry: bin, dir } = await bundledFixture('test/fixtures/main-cli.ts', 'mainfx', { prefix: 'ax-main-fd-' }));
 }, 120_000);
 
-const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), AGENT_MODE: '', MAINFX_NET: '1', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: dir,
+  XDG_CACHE_HOME: join(dir, 'cache'),
+  AGENT_MODE: '',
+  MAINFX_NET: '1',
+  ...extra,
+});
 
 /** Runs the bundled fixture with stdout a socket (as Node's spawn gives it); `holdMs`: read nothing that long. */
 function run(args: string[], opts: { holdMs?: number; closeStdout?: boolean } = {}) {
@@ -51,17 +58,32 @@ describe('main(): stdout and stderr on their descriptors', () => {
     expect(netLine(ok.stderr)).toBe('false');
     const bad = await run(['nope', '--format', 'json']);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stderr.trim().split('\n').filter((l) => l.startsWith('{')).pop()!).error.kind).toBe('validation_error');
+    expect(
+      JSON.parse(
+        bad.stderr
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .pop()!,
+      ).error.kind,
+    ).toBe('validation_error');
     expect(netLine(bad.stderr)).toBe('false');
   });
 
   it('through a shell pipe (a FIFO) and into a file, the same', () => {
-    const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" late --format json | cat`], { env: env(), encoding: 'utf8' });
+    const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" late --format json | cat`], {
+      env: env(),
+      encoding: 'utf8',
+    });
     expect(JSON.parse(piped.stdout).data).toEqual({ ok: true });
     expect(netLine(piped.stderr)).toBe('false');
     const file = join(dir, 'out.json');
     const fd = openSync(file, 'w');
-    const r = spawnSync(process.execPath, [bin, 'big', '--format', 'json'], { env: env(), stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [bin, 'big', '--format', 'json'], {
+      env: env(),
+      stdio: ['ignore', fd, 'pipe'],
+      encoding: 'utf8',
+    });
     closeSync(fd);
     expect(r.status).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8')).data.s).toHaveLength(200_000);
@@ -78,7 +100,7 @@ describe('main(): stdout and stderr on their descriptors', () => {
     expect(JSON.parse(lines[2]!).data).toEqual({ i: 1 });
   });
 
-  it("console.log before the envelope, small and larger than a pipe holds, comes first and whole", async () => {
+  it('console.log before the envelope, small and larger than a pipe holds, comes first and whole', async () => {
     const small = await run(['mixed', '--format', 'json']);
     expect(small.stdout.split('\n').slice(0, 2)[0]).toBe('side line');
     expect(JSON.parse(small.stdout.split('\n')[1]!).data).toEqual({ ok: true });
@@ -90,14 +112,21 @@ describe('main(): stdout and stderr on their descriptors', () => {
 
   it('a 200 KB outcome to a reader that waits before reading arrives whole, exit 0 (written on the descriptor)', () => {
     // a shell pipe holds 64 KiB: the program cannot finish before the reader has read
-    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" big --format json | (sleep 0.5; cat); echo "exit=\${PIPESTATUS[0]}" >&2`], { env: env(), encoding: 'utf8' });
+    const r = spawnSync(
+      'bash',
+      ['-c', `"${process.execPath}" "${bin}" big --format json | (sleep 0.5; cat); echo "exit=\${PIPESTATUS[0]}" >&2`],
+      { env: env(), encoding: 'utf8' },
+    );
     expect(JSON.parse(r.stdout).data.s).toHaveLength(200_000);
     expect(r.stderr).toMatch(/exit=0\n/);
     expect(netLine(r.stderr)).toBe('false');
   });
 
   it('a handler that closes fd 1 and goes on working: its reader sees EOF then, not at exit', async () => {
-    const child = spawn(process.execPath, [bin, 'close1', '--format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'], env: env() });
+    const child = spawn(process.execPath, [bin, 'close1', '--format', 'json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: env(),
+    });
     const t0 = Date.now();
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -112,7 +141,11 @@ describe('main(): stdout and stderr on their descriptors', () => {
   });
 
   it('a stdout opened for reading only: the run fails (exit 1), never a silent 0', () => {
-    const r = spawnSync('bash', ['-c', `true | "${process.execPath}" "${bin}" late --format json 1<&0; echo "exit=$?" >&2`], { env: env(), encoding: 'utf8' });
+    const r = spawnSync(
+      'bash',
+      ['-c', `true | "${process.execPath}" "${bin}" late --format json 1<&0; echo "exit=$?" >&2`],
+      { env: env(), encoding: 'utf8' },
+    );
     expect(r.stderr).toMatch(/exit=1\n/);
   });
 
@@ -135,13 +168,17 @@ describe('main(): stdout and stderr on their descriptors', () => {
       my $all = ""; while (sysread($r, my $buf, 65536)) { $all .= $buf; }
       waitpid($pid, 0); my $code = $? >> 8;
       print STDERR "filled=$filled code=$code\\n"; print substr($all, $filled);`;
-    const r = spawnSync('perl', ['-e', script, process.execPath, bin, 'late', '--format', 'json'], { env: env(), encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync('perl', ['-e', script, process.execPath, bin, 'late', '--format', 'json'], {
+      env: env(),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.stderr).toMatch(/filled=\d+ code=0/);
     expect(Number(/filled=(\d+)/.exec(r.stderr)![1])).toBeGreaterThan(4096);
     expect(JSON.parse(r.stdout).data).toEqual({ ok: true });
   });
 
-  it('ctx.stdout.write of a DataView or a Uint16Array writes all of its bytes, as Node\'s stream does', () => {
+  it("ctx.stdout.write of a DataView or a Uint16Array writes all of its bytes, as Node's stream does", () => {
     const r = spawnSync(process.execPath, [bin, 'views', '--format', 'json'], { env: env(), encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout.startsWith('DATAVIEW\nAABBC\n')).toBe(true);
@@ -150,10 +187,16 @@ describe('main(): stdout and stderr on their descriptors', () => {
   it('a process.stdout.write the program installed before main() is honoured into a file as through a pipe', () => {
     const file = join(dir, 'silenced.out');
     const fd = openSync(file, 'w');
-    spawnSync(process.execPath, [bin, 'late', '--format', 'json'], { env: env({ MAINFX_SILENCE: '1' }), stdio: ['ignore', fd, 'pipe'] });
+    spawnSync(process.execPath, [bin, 'late', '--format', 'json'], {
+      env: env({ MAINFX_SILENCE: '1' }),
+      stdio: ['ignore', fd, 'pipe'],
+    });
     closeSync(fd);
     expect(readFileSync(file, 'utf8')).toBe('');
-    const piped = spawnSync(process.execPath, [bin, 'late', '--format', 'json'], { env: env({ MAINFX_SILENCE: '1' }), encoding: 'utf8' });
+    const piped = spawnSync(process.execPath, [bin, 'late', '--format', 'json'], {
+      env: env({ MAINFX_SILENCE: '1' }),
+      encoding: 'utf8',
+    });
     expect(piped.stdout).toBe('');
   });
 
@@ -188,10 +231,21 @@ w.on('exit', () => process.stderr.write('captured=' + JSON.stringify(out) + '\\n
  * if it is still running. Returns the exit code, the signal that ended it (0: none), when it came
  * (s) and how many bytes perl read (a pre-filled buffer's included).
  */
-function signalledWhileUnread(kind: 'socket' | 'full-socket' | 'full-pipe', args: string[], opts: { on?: 'stdout' | 'stderr'; signals?: number[]; env?: Record<string, string>; readEvery?: number } = {}): { exit: number; signal: number; at: number; bytes: number } {
-  const fill = 'my $fl = fcntl($w, F_GETFL, 0); fcntl($w, F_SETFL, $fl | O_NONBLOCK) or die; while (defined syswrite($w, "f" x 512)) {} fcntl($w, F_SETFL, $fl) or die;';
-  const make = kind === 'full-pipe' ? `pipe(my $r, my $w) or die; ${fill}` : `socketpair(my $r, my $w, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die; ${kind === 'full-socket' ? fill : ''}`;
-  const wire = opts.on === 'stderr' ? 'open(STDERR, ">&", $w) or die; open(STDOUT, ">", "/dev/null") or die;' : 'open(STDOUT, ">&", $w) or die;';
+function signalledWhileUnread(
+  kind: 'socket' | 'full-socket' | 'full-pipe',
+  args: string[],
+  opts: { on?: 'stdout' | 'stderr'; signals?: number[]; env?: Record<string, string>; readEvery?: number } = {},
+): { exit: number; signal: number; at: number; bytes: number } {
+  const fill =
+    'my $fl = fcntl($w, F_GETFL, 0); fcntl($w, F_SETFL, $fl | O_NONBLOCK) or die; while (defined syswrite($w, "f" x 512)) {} fcntl($w, F_SETFL, $fl) or die;';
+  const make =
+    kind === 'full-pipe'
+      ? `pipe(my $r, my $w) or die; ${fill}`
+      : `socketpair(my $r, my $w, AF_UNIX, SOCK_STREAM, PF_UNSPEC) or die; ${kind === 'full-socket' ? fill : ''}`;
+  const wire =
+    opts.on === 'stderr'
+      ? 'open(STDERR, ">&", $w) or die; open(STDOUT, ">", "/dev/null") or die;'
+      : 'open(STDOUT, ">&", $w) or die;';
   const script = `
     use Socket; use Fcntl; use POSIX ":sys_wait_h"; use Time::HiRes qw(time sleep);
     ${make}
@@ -209,22 +263,34 @@ function signalledWhileUnread(kind: 'socket' | 'full-socket' | 'full-pipe', args
     if (!defined $exit) { waitpid($pid, 0); ($exit, $sig) = ($? >> 8, $? & 127); }
     $at = time - $t0 if !defined $at;
     printf STDERR "exit=%d sig=%d at=%.2f bytes=%d\\n", $exit, $sig, $at, $bytes;`;
-  const r = spawnSync('perl', ['-e', script, process.execPath, bin, ...args], { env: env(opts.env), encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync('perl', ['-e', script, process.execPath, bin, ...args], {
+    env: env(opts.env),
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   const m = /exit=(\d+) sig=(\d+) at=([\d.]+) bytes=(\d+)/.exec(r.stderr);
   if (!m) throw new Error(`perl: ${r.stderr}`);
   return { exit: Number(m[1]), signal: Number(m[2]), at: Number(m[3]), bytes: Number(m[4]) };
 }
 
 describe('main(): no write holds up a signal while a handler runs; an exit that must be at once is', () => {
-  it.each(['socket', 'full-socket', 'full-pipe'] as const)('stdout a %s nobody reads: the second SIGTERM still ends the run at once (143)', (kind) => {
-    const r = signalledWhileUnread(kind, ['progress', '--format', 'text']);
-    expect(r.exit).toBe(143);
-    expect(r.at).toBeLessThan(3); // a blocking write would hold both signals until the reader reads at 6 s
-  }, 20_000);
+  it.each(['socket', 'full-socket', 'full-pipe'] as const)(
+    'stdout a %s nobody reads: the second SIGTERM still ends the run at once (143)',
+    (kind) => {
+      const r = signalledWhileUnread(kind, ['progress', '--format', 'text']);
+      expect(r.exit).toBe(143);
+      expect(r.at).toBeLessThan(3); // a blocking write would hold both signals until the reader reads at 6 s
+    },
+    20_000,
+  );
 
   it('stderr a full pipe nobody reads: a second SIGTERM within the abort grace exits at once (143), the error line queued', () => {
     // (no MAINFX_NET: its exit hook would write to the full stderr)
-    const r = signalledWhileUnread('full-pipe', ['deaf', '--format', 'json'], { on: 'stderr', signals: [1, 1.3], env: { MAINFX_NET: '' } });
+    const r = signalledWhileUnread('full-pipe', ['deaf', '--format', 'json'], {
+      on: 'stderr',
+      signals: [1, 1.3],
+      env: { MAINFX_NET: '' },
+    });
     expect(r.exit).toBe(143);
     expect(r.at).toBeLessThan(2.5);
   }, 20_000);
@@ -233,12 +299,16 @@ describe('main(): no write holds up a signal while a handler runs; an exit that 
 describe('main(): after a signal, output is waited for while its reader takes it, and given up when it takes nothing', () => {
   // biglog: 2 MB through console.log (Node's stream), then an envelope; the fixture's graceMs is 300.
   // Signals at 2 s, well after start-up: one that came before main() would kill by default action.
-  it.each(['socket', 'full-pipe'] as const)('a %s nobody reads: given up once it took nothing for the grace, exit 143', (kind) => {
-    const r = signalledWhileUnread(kind, ['biglog', '--format', 'json'], { signals: [2] });
-    expect(r).toMatchObject({ exit: 143, signal: 0 });
-    expect(r.at).toBeGreaterThan(2.2); // the grace after the signal
-    expect(r.at).toBeLessThan(5); // before: held until perl read at 6 s
-  }, 20_000);
+  it.each(['socket', 'full-pipe'] as const)(
+    'a %s nobody reads: given up once it took nothing for the grace, exit 143',
+    (kind) => {
+      const r = signalledWhileUnread(kind, ['biglog', '--format', 'json'], { signals: [2] });
+      expect(r).toMatchObject({ exit: 143, signal: 0 });
+      expect(r.at).toBeGreaterThan(2.2); // the grace after the signal
+      expect(r.at).toBeLessThan(5); // before: held until perl read at 6 s
+    },
+    20_000,
+  );
 
   it('a slow reader that keeps reading: waited for past the grace, every byte arrives, the run keeps its own exit code', () => {
     const whole = signalledWhileUnread('socket', ['biglog', '--format', 'json'], { signals: [], readEvery: 1 << 20 });

@@ -7,7 +7,10 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/main-cli.ts', import.meta.url)
 const TSX = import.meta.resolve('tsx');
 
 function start(args: string[]) {
-  const child = spawn(process.execPath, ['--import', TSX, FIXTURE, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, AGENT_MODE: '' } });
+  const child = spawn(process.execPath, ['--import', TSX, FIXTURE, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, AGENT_MODE: '' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -100,7 +103,10 @@ describe('main()', () => {
     const r = await start(['stray']).done;
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(lastLine(r.stderr).error).toMatchObject({ kind: 'internal_error', message: 'a stray error escaped the command: nobody awaited me' });
+    expect(lastLine(r.stderr).error).toMatchObject({
+      kind: 'internal_error',
+      message: 'a stray error escaped the command: nobody awaited me',
+    });
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
@@ -131,12 +137,21 @@ describe('newcomer findings, pinned', () => {
   it('mcp-server refuses a non-positive --max-body or --session-idle before opening anything', async () => {
     const { Command, execute } = await import('../lib/index.ts');
     const { mountMcpServer } = await import('../mcp/index.ts');
-    for (const args of [['--max-body', '0'], ['--session-idle', '-5m'], ['--max-body', '-1']]) {
+    for (const args of [
+      ['--max-body', '0'],
+      ['--session-idle', '-5m'],
+      ['--max-body', '-1'],
+    ]) {
       const root = new Command({ use: 'x', version: '1.0.0' });
       root.addCommand(new Command({ use: 'ok', run: () => 1 }));
       mountMcpServer(root);
       let err = '';
-      const code = await execute(root, { args: ['mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...args], stdout: { write: () => true }, stderr: { write: (s: string) => ((err += s), true) }, env: {} });
+      const code = await execute(root, {
+        args: ['mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...args],
+        stdout: { write: () => true },
+        stderr: { write: (s: string) => ((err += s), true) },
+        env: {},
+      });
       expect(code).toBe(2);
       expect(JSON.parse(err.trim().split('\n').pop()!).error.context.flag).toBe(args[0]);
     }
@@ -148,16 +163,28 @@ describe('newcomer findings, pinned', () => {
     const root = new Command({ use: 'x', version: '1.0.0' });
     mountMcpServer(root);
     let out = '';
-    await execute(root, { args: ['mcp-server', '--print-config', '--transport', 'http', '--addr', '127.0.0.1:9999'], stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true }, env: {} });
+    await execute(root, {
+      args: ['mcp-server', '--print-config', '--transport', 'http', '--addr', '127.0.0.1:9999'],
+      stdout: { write: (s: string) => ((out += s), true) },
+      stderr: { write: () => true },
+      env: {},
+    });
     expect(JSON.parse(out)).toEqual({ mcpServers: { x: { type: 'http', url: 'http://127.0.0.1:9999/mcp' } } });
   });
 
   it('a command that only adds can say so: destructiveHint false although non_idempotent', async () => {
     const { Command, mcpDocument } = await import('../lib/index.ts');
     const root = new Command({ use: 'x' });
-    root.addCommand(new Command({ use: 'create', effects: 'non_idempotent', destructive: false, run: () => 1 }), new Command({ use: 'wipe', effects: 'non_idempotent', run: () => 1 }));
+    root.addCommand(
+      new Command({ use: 'create', effects: 'non_idempotent', destructive: false, run: () => 1 }),
+      new Command({ use: 'wipe', effects: 'non_idempotent', run: () => 1 }),
+    );
     const tools = (mcpDocument(root) as { tools: { name: string; annotations: Record<string, boolean> }[] }).tools;
-    expect(tools.find((t) => t.name === 'create')!.annotations).toEqual({ readOnlyHint: false, idempotentHint: false, destructiveHint: false });
+    expect(tools.find((t) => t.name === 'create')!.annotations).toEqual({
+      readOnlyHint: false,
+      idempotentHint: false,
+      destructiveHint: false,
+    });
     expect(tools.find((t) => t.name === 'wipe')!.annotations.destructiveHint).toBe(true);
   });
 });

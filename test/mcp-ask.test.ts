@@ -41,10 +41,24 @@ const urls = new Map<Mode, string>();
 const stderrOf = new Map<Mode, () => string>();
 
 async function startHttp(mode: 'http' | 'stateless'): Promise<void> {
-  const proc = spawn(process.execPath, ['--import', TSX_LOADER, CLI, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...(mode === 'stateless' ? ['--stateless'] : [])], {
-    cwd: REPO,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      '--import',
+      TSX_LOADER,
+      CLI,
+      'mcp-server',
+      '--transport',
+      'http',
+      '--addr',
+      '127.0.0.1:0',
+      ...(mode === 'stateless' ? ['--stateless'] : []),
+    ],
+    {
+      cwd: REPO,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   servers.push(proc);
   const announced = announcedUrl(proc);
   stderrOf.set(mode, announced.stderr);
@@ -54,7 +68,10 @@ async function startHttp(mode: 'http' | 'stateless'): Promise<void> {
 
 async function connect(mode: Mode, declare: boolean): Promise<Conn> {
   const answers: Answers = { elicit: { action: 'accept', content: {} }, elicited: [], sampled: [] };
-  const client = new Client({ name: 'ask-tests', version: '1.0.0' }, { capabilities: declare ? { elicitation: {}, sampling: {} } : {} });
+  const client = new Client(
+    { name: 'ask-tests', version: '1.0.0' },
+    { capabilities: declare ? { elicitation: {}, sampling: {} } : {} },
+  );
   if (declare) {
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
       answers.elicited.push(req.params as never);
@@ -62,12 +79,23 @@ async function connect(mode: Mode, declare: boolean): Promise<Conn> {
     });
     client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
       answers.sampled.push(req.params as never);
-      return { role: 'assistant', model: 'test-model', stopReason: 'endTurn', content: { type: 'text', text: 'short.' } };
+      return {
+        role: 'assistant',
+        model: 'test-model',
+        stopReason: 'endTurn',
+        content: { type: 'text', text: 'short.' },
+      };
     });
   }
   const transport =
     mode === 'stdio'
-      ? new StdioClientTransport({ command: process.execPath, args: ['--import', TSX_LOADER, CLI, 'mcp-server'], cwd: REPO, stderr: 'pipe', env: { PATH: process.env.PATH ?? '' } })
+      ? new StdioClientTransport({
+          command: process.execPath,
+          args: ['--import', TSX_LOADER, CLI, 'mcp-server'],
+          cwd: REPO,
+          stderr: 'pipe',
+          env: { PATH: process.env.PATH ?? '' },
+        })
       : new StreamableHTTPClientTransport(new URL(urls.get(mode)!));
   await client.connect(transport);
   return { client, answers, close: () => client.close() };
@@ -78,7 +106,8 @@ const conn = (mode: Mode, declare: boolean) => conns.get(`${mode}:${declare}`)!;
 
 beforeAll(async () => {
   await Promise.all([startHttp('http'), startHttp('stateless')]);
-  for (const mode of MODES) for (const declare of [true, false]) conns.set(`${mode}:${declare}`, await connect(mode, declare));
+  for (const mode of MODES)
+    for (const declare of [true, false]) conns.set(`${mode}:${declare}`, await connect(mode, declare));
 }, 90_000);
 
 afterAll(async () => {
@@ -90,7 +119,12 @@ afterAll(async () => {
 const envelope = (r: unknown) => envelopeOf(r as { content?: unknown });
 const errorOf = (r: unknown) => {
   expect((r as { isError?: unknown }).isError).toBe(true);
-  return envelope(r).error as { kind: string; message: string; actionable_fix: string; context?: Record<string, unknown> };
+  return envelope(r).error as {
+    kind: string;
+    message: string;
+    actionable_fix: string;
+    context?: Record<string, unknown>;
+  };
 };
 
 describe.each(MODES)('asking the client over %s', (mode) => {
@@ -107,7 +141,11 @@ describe.each(MODES)('asking the client over %s', (mode) => {
       expect(envelope(r).data).toEqual({ deleted: '7' });
       expect(c.answers.elicited).toHaveLength(1);
       expect(c.answers.elicited[0]!.message).toBe('Delete item 7?');
-      expect(c.answers.elicited[0]!.requestedSchema).toMatchObject({ type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] });
+      expect(c.answers.elicited[0]!.requestedSchema).toMatchObject({
+        type: 'object',
+        properties: { confirm: { type: 'boolean' } },
+        required: ['confirm'],
+      });
     } else {
       expect(errorOf(r).kind).toBe('confirmation_required');
       expect(c.answers.elicited).toHaveLength(0);
@@ -121,20 +159,23 @@ describe.each(MODES)('asking the client over %s', (mode) => {
     expect(c.answers.elicited).toHaveLength(0);
   });
 
-  it.runIf(canAsk)('ctx.confirm: decline, cancel and accept-with-false are confirmation_required errors that say which', async () => {
-    const c = conn(mode, true);
-    for (const [answer, words, action] of [
-      [{ action: 'decline' }, 'declined', 'decline'],
-      [{ action: 'cancel' }, 'cancelled', 'cancel'],
-      [{ action: 'accept', content: { confirm: false } }, 'declined', 'accept_false'],
-    ] as const) {
-      c.answers.elicit = answer as ElicitResult;
-      const e = errorOf(await c.client.callTool({ name: 'rm', arguments: { id: '7' } }));
-      expect(e.kind).toBe('confirmation_required');
-      expect(e.message).toContain(words);
-      expect(e.context).toMatchObject({ bypass_flag: 'yes', action });
-    }
-  });
+  it.runIf(canAsk)(
+    'ctx.confirm: decline, cancel and accept-with-false are confirmation_required errors that say which',
+    async () => {
+      const c = conn(mode, true);
+      for (const [answer, words, action] of [
+        [{ action: 'decline' }, 'declined', 'decline'],
+        [{ action: 'cancel' }, 'cancelled', 'cancel'],
+        [{ action: 'accept', content: { confirm: false } }, 'declined', 'accept_false'],
+      ] as const) {
+        c.answers.elicit = answer as ElicitResult;
+        const e = errorOf(await c.client.callTool({ name: 'rm', arguments: { id: '7' } }));
+        expect(e.kind).toBe('confirmation_required');
+        expect(e.message).toContain(words);
+        expect(e.context).toMatchObject({ bypass_flag: 'yes', action });
+      }
+    },
+  );
 
   it('ctx.elicit: asks only for what the arguments did not give; accept returns the values', async () => {
     const c = conn(mode, true);
@@ -146,7 +187,10 @@ describe.each(MODES)('asking the client over %s', (mode) => {
       expect(envelope(r).data).toEqual({ age: 41, name: 'Ann', colour: 'red' });
       expect(c.answers.elicited[0]!.message).toBe('Tell us about yourself');
       expect(Object.keys(c.answers.elicited[0]!.requestedSchema.properties as object)).toEqual(['name', 'colour']); // age came as an argument
-      expect(c.answers.elicited[0]!.requestedSchema).toMatchObject({ required: ['name'], properties: { colour: { enum: ['red', 'green'], default: 'green' } } });
+      expect(c.answers.elicited[0]!.requestedSchema).toMatchObject({
+        required: ['name'],
+        properties: { colour: { enum: ['red', 'green'], default: 'green' } },
+      });
     } else {
       const e = errorOf(r);
       expect(e.kind).toBe('input_required');
@@ -158,19 +202,22 @@ describe.each(MODES)('asking the client over %s', (mode) => {
     expect(envelope(full).data).toEqual({ name: 'Bo', age: 30, colour: 'green' }); // optional fields: their defaults
   });
 
-  it.runIf(canAsk)('ctx.elicit: decline and cancel are `declined`; an answer that does not fit is a validation_error', async () => {
-    const c = conn(mode, true);
-    for (const action of ['decline', 'cancel'] as const) {
-      c.answers.elicit = { action };
-      const e = errorOf(await c.client.callTool({ name: 'profile', arguments: {} }));
-      expect(e.kind).toBe('declined');
-      expect(e.context).toMatchObject({ action });
-    }
-    c.answers.elicit = { action: 'accept', content: { name: '', colour: 'red' } };
-    const bad = errorOf(await c.client.callTool({ name: 'profile', arguments: {} }));
-    expect(bad.kind).toBe('validation_error');
-    expect(bad.context).toMatchObject({ reason: 'invalid_answer', field: 'name' });
-  });
+  it.runIf(canAsk)(
+    'ctx.elicit: decline and cancel are `declined`; an answer that does not fit is a validation_error',
+    async () => {
+      const c = conn(mode, true);
+      for (const action of ['decline', 'cancel'] as const) {
+        c.answers.elicit = { action };
+        const e = errorOf(await c.client.callTool({ name: 'profile', arguments: {} }));
+        expect(e.kind).toBe('declined');
+        expect(e.context).toMatchObject({ action });
+      }
+      c.answers.elicit = { action: 'accept', content: { name: '', colour: 'red' } };
+      const bad = errorOf(await c.client.callTool({ name: 'profile', arguments: {} }));
+      expect(bad.kind).toBe('validation_error');
+      expect(bad.context).toMatchObject({ reason: 'invalid_answer', field: 'name' });
+    },
+  );
 
   it('ctx.sample: asks the client model when sampling is declared; else sampling_unavailable', async () => {
     const c = conn(mode, true);
@@ -178,7 +225,11 @@ describe.each(MODES)('asking the client over %s', (mode) => {
     const r = await c.client.callTool({ name: 'summarize', arguments: { text: 'a long story' } });
     if (canAsk) {
       expect(envelope(r).data).toEqual({ summary: 'short.', model: 'test-model' });
-      expect(c.answers.sampled[0]).toMatchObject({ maxTokens: 50, systemPrompt: 'Be brief.', messages: [{ role: 'user', content: { type: 'text', text: 'Summarize: a long story' } }] });
+      expect(c.answers.sampled[0]).toMatchObject({
+        maxTokens: 50,
+        systemPrompt: 'Be brief.',
+        messages: [{ role: 'user', content: { type: 'text', text: 'Summarize: a long story' } }],
+      });
     } else expect(errorOf(r).kind).toBe('sampling_unavailable');
     const e = errorOf(await conn(mode, false).client.callTool({ name: 'summarize', arguments: { text: 'x' } }));
     expect(e.kind).toBe('sampling_unavailable');
@@ -191,7 +242,12 @@ describe.each(MODES)('asking the client over %s', (mode) => {
     const snd = await c.client.callTool({ name: 'tone', arguments: {} });
     expect(snd.content).toEqual([{ type: 'audio', data: WAV.toString('base64'), mimeType: 'audio/wav' }]);
     const raw = await c.client.callTool({ name: 'dump', arguments: {} });
-    expect(raw.content).toEqual([{ type: 'resource', resource: { uri: 'urn:ax-ts:output:dump', mimeType: 'application/octet-stream', blob: BLOB.toString('base64') } }]);
+    expect(raw.content).toEqual([
+      {
+        type: 'resource',
+        resource: { uri: 'urn:ax-ts:output:dump', mimeType: 'application/octet-stream', blob: BLOB.toString('base64') },
+      },
+    ]);
   });
 
   it('attached resources follow the envelope (image bytes as image, text as resource); meta.attached lists them', async () => {
@@ -207,10 +263,15 @@ describe.each(MODES)('asking the client over %s', (mode) => {
 
   it('resources/read serves byte content as a base64 blob; prompts embed resources and images', async () => {
     const c = conn(mode, false).client;
-    expect((await c.readResource({ uri: 'ask://blob' })).contents).toEqual([{ uri: 'ask://blob', mimeType: 'application/octet-stream', blob: BLOB.toString('base64') }]);
+    expect((await c.readResource({ uri: 'ask://blob' })).contents).toEqual([
+      { uri: 'ask://blob', mimeType: 'application/octet-stream', blob: BLOB.toString('base64') },
+    ]);
     const p = await c.getPrompt({ name: 'review', arguments: { id: '9', focus: 'speed' } });
     expect(p.messages).toEqual([
-      { role: 'user', content: { type: 'resource', resource: { uri: 'ask://notes/9', mimeType: 'text/plain', text: 'notes on 9' } } },
+      {
+        role: 'user',
+        content: { type: 'resource', resource: { uri: 'ask://notes/9', mimeType: 'text/plain', text: 'notes on 9' } },
+      },
       { role: 'user', content: { type: 'image', data: PNG.toString('base64'), mimeType: 'image/png' } },
       { role: 'user', content: { type: 'text', text: 'Review item 9 with focus on speed.' } },
     ]);
@@ -219,16 +280,35 @@ describe.each(MODES)('asking the client over %s', (mode) => {
 
   it('completion/complete: prompt and template arguments from the positional and flag completers', async () => {
     const c = conn(mode, false).client;
-    expect((await c.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'id', value: '7' } })).completion).toEqual({ values: ['7', '70'], total: 2, hasMore: false });
-    expect((await c.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'focus', value: 's' } })).completion.values).toEqual(['speed', 'safety', 'style']);
-    expect((await c.complete({ ref: { type: 'ref/resource', uri: 'ask://items/{id}' }, argument: { name: 'id', value: '' } })).completion.values).toEqual(['7', '8', '9', '70']);
-    await expect(c.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'colour', value: '' } })).rejects.toThrow(/no argument "colour"/);
+    expect(
+      (await c.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'id', value: '7' } }))
+        .completion,
+    ).toEqual({ values: ['7', '70'], total: 2, hasMore: false });
+    expect(
+      (await c.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'focus', value: 's' } }))
+        .completion.values,
+    ).toEqual(['speed', 'safety', 'style']);
+    expect(
+      (
+        await c.complete({
+          ref: { type: 'ref/resource', uri: 'ask://items/{id}' },
+          argument: { name: 'id', value: '' },
+        })
+      ).completion.values,
+    ).toEqual(['7', '8', '9', '70']);
+    await expect(
+      c.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'colour', value: '' } }),
+    ).rejects.toThrow(/no argument "colour"/);
   });
 });
 
 describe('the same rules on the command line', () => {
   it('an opaque command writes its bytes to stdout as they are', async () => {
-    for (const [cmd, bytes] of [['pixel', PNG], ['tone', WAV], ['dump', BLOB]] as const) {
+    for (const [cmd, bytes] of [
+      ['pixel', PNG],
+      ['tone', WAV],
+      ['dump', BLOB],
+    ] as const) {
       const r = await runCasesCli([cmd], { cli: CLI });
       expect(r.code).toBe(0);
       expect(Buffer.compare(r.stdout, bytes)).toBe(0);
@@ -238,7 +318,12 @@ describe('the same rules on the command line', () => {
   it('bytes are never written to a terminal', async () => {
     let out = '';
     const err: string[] = [];
-    const code = await execute(root, { args: ['pixel'], stdout: { isTTY: true, write: (s) => (out += String(s)) }, stderr: { write: (s) => void err.push(String(s)) }, env: {} });
+    const code = await execute(root, {
+      args: ['pixel'],
+      stdout: { isTTY: true, write: (s) => (out += String(s)) },
+      stderr: { write: (s) => void err.push(String(s)) },
+      env: {},
+    });
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err.join('')).toMatch(/refusing to write 70 bytes of image\/png to a terminal/);
@@ -246,9 +331,16 @@ describe('the same rules on the command line', () => {
 
   it('without a terminal, confirm/elicit/sample fail at once with fixes naming the flags', async () => {
     const rm = await runCasesCli(['rm', '7'], { cli: CLI });
-    expect(JSON.parse(rm.stderr.trim().split('\n').pop()!).error).toMatchObject({ kind: 'confirmation_required', actionable_fix: 'Pass --yes to confirm.' });
+    expect(JSON.parse(rm.stderr.trim().split('\n').pop()!).error).toMatchObject({
+      kind: 'confirmation_required',
+      actionable_fix: 'Pass --yes to confirm.',
+    });
     const profile = await runCasesCli(['profile', '--age', '3'], { cli: CLI });
-    expect(JSON.parse(profile.stderr.trim().split('\n').pop()!).error).toMatchObject({ kind: 'input_required', actionable_fix: 'Pass --name.', context: { fields: ['name'], flags: ['--name'] } });
+    expect(JSON.parse(profile.stderr.trim().split('\n').pop()!).error).toMatchObject({
+      kind: 'input_required',
+      actionable_fix: 'Pass --name.',
+      context: { fields: ['name'], flags: ['--name'] },
+    });
     const given = await runCasesCli(['profile', '--name', 'Cy'], { cli: CLI });
     expect(JSON.parse(given.stdout.toString()).data).toEqual({ name: 'Cy', age: 30, colour: 'green' });
     const sample = await runCasesCli(['summarize', '--text', 'x'], { cli: CLI });
@@ -274,6 +366,9 @@ describe('the same rules on the command line', () => {
 
   it('--args-json is the MCP path without a client: the fix names the property', async () => {
     const r = await runCasesCli(['profile', '--args-json', '{}'], { cli: CLI });
-    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error).toMatchObject({ kind: 'input_required', actionable_fix: 'Set the property "name".' });
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error).toMatchObject({
+      kind: 'input_required',
+      actionable_fix: 'Set the property "name".',
+    });
   });
 });

@@ -68,11 +68,25 @@ async function stdioServer(): Promise<Server> {
 }
 
 async function httpServer(stateless: boolean): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CASES_CLI, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...(stateless ? ['--stateless'] : [])], {
-    cwd: REPO,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      TSX_LOADER,
+      CASES_CLI,
+      'mcp-server',
+      '--transport',
+      'http',
+      '--addr',
+      '127.0.0.1:0',
+      ...(stateless ? ['--stateless'] : []),
+    ],
+    {
+      cwd: REPO,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    },
+  );
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString('utf8')));
   if (!(await until(() => /listening on http:\/\/\S+/.test(err), 20_000))) throw new Error(`no URL: ${err}`);
@@ -108,36 +122,53 @@ const TRANSPORTS: [string, Cancel, () => Promise<Server>][] = [
 ];
 
 describe.runIf(linux)('cancelling a call stops every process below its child', () => {
-  it.each(TRANSPORTS)('%s (cancelled by %s): the shell, its child that ignores TERM (KILL after the grace), and that one’s child', async (_name, cancel, start) => {
-    const s = await start();
-    try {
-      const ac = new AbortController();
-      const call = s.client.callTool({ name: 'shell-tree', arguments: {} }, CallToolResultSchema, { signal: ac.signal });
-      call.catch(() => {});
-      expect(await until(() => treePids(s.stderr()) !== undefined, 20_000)).toBe(true);
-      const pids = treePids(s.stderr())!;
-      expect(pids.every(running)).toBe(true);
-      if (cancel === 'notification') ac.abort('stop');
-      else await s.client.close();
-      await expect(call).rejects.toThrow();
-      // TERM at once (the shell and the leaf end), KILL after the 1 s grace (the one that ignores TERM)
-      expect(await until(() => !pids.some(running), 5000), `still running: ${pids.filter(running).join(', ')}`).toBe(true);
-      if (cancel === 'notification') await s.client.ping();
-    } finally {
-      cleanUp(treePids(s.stderr()));
-      await s.close();
-    }
-  }, T);
+  it.each(TRANSPORTS)(
+    '%s (cancelled by %s): the shell, its child that ignores TERM (KILL after the grace), and that one’s child',
+    async (_name, cancel, start) => {
+      const s = await start();
+      try {
+        const ac = new AbortController();
+        const call = s.client.callTool({ name: 'shell-tree', arguments: {} }, CallToolResultSchema, {
+          signal: ac.signal,
+        });
+        call.catch(() => {});
+        expect(await until(() => treePids(s.stderr()) !== undefined, 20_000)).toBe(true);
+        const pids = treePids(s.stderr())!;
+        expect(pids.every(running)).toBe(true);
+        if (cancel === 'notification') ac.abort('stop');
+        else await s.client.close();
+        await expect(call).rejects.toThrow();
+        // TERM at once (the shell and the leaf end), KILL after the 1 s grace (the one that ignores TERM)
+        expect(await until(() => !pids.some(running), 5000), `still running: ${pids.filter(running).join(', ')}`).toBe(
+          true,
+        );
+        if (cancel === 'notification') await s.client.ping();
+      } finally {
+        cleanUp(treePids(s.stderr()));
+        await s.close();
+      }
+    },
+    T,
+  );
 });
 
 /** A raw stdio server (no SDK client): its process, and its stderr so far. */
 function rawServer(argv: string[]): { child: ChildProcess; stderr(): string } {
-  const child = spawn(process.execPath, argv, { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+  const child = spawn(process.execPath, argv, {
+    cwd: REPO,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+  });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString('utf8')));
   child.stdout!.resume();
   const send = (m: object) => child.stdin!.write(`${JSON.stringify(m)}\n`);
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'shell-tree', arguments: {} } });
   return { child, stderr: () => err };
@@ -153,18 +184,25 @@ describe.runIf(linux)('SIGKILL of the server: the reaper stops every process bel
   it.each([
     ['under tsx', () => ['--import', TSX_LOADER, CASES_CLI, 'mcp-server']],
     ['bundled, served in place (the reaper runs the minified tree walk)', () => [bundled.entry, 'mcp-server']],
-  ] as [string, () => string[]][])('%s', async (_name, argv) => {
-    const s = rawServer(argv());
-    try {
-      expect(await until(() => treePids(s.stderr()) !== undefined, 20_000), s.stderr()).toBe(true);
-      const pids = treePids(s.stderr())!;
-      expect(pids.every(running)).toBe(true);
-      await new Promise((r) => setTimeout(r, 200)); // let the reaper start and read the pid
-      s.child.kill('SIGKILL');
-      expect(await until(() => !pids.some(running), 6000), `still running: ${pids.filter(running).join(', ')}; stderr: ${s.stderr()}`).toBe(true);
-    } finally {
-      s.child.kill('SIGKILL');
-      cleanUp(treePids(s.stderr()));
-    }
-  }, T);
+  ] as [string, () => string[]][])(
+    '%s',
+    async (_name, argv) => {
+      const s = rawServer(argv());
+      try {
+        expect(await until(() => treePids(s.stderr()) !== undefined, 20_000), s.stderr()).toBe(true);
+        const pids = treePids(s.stderr())!;
+        expect(pids.every(running)).toBe(true);
+        await new Promise((r) => setTimeout(r, 200)); // let the reaper start and read the pid
+        s.child.kill('SIGKILL');
+        expect(
+          await until(() => !pids.some(running), 6000),
+          `still running: ${pids.filter(running).join(', ')}; stderr: ${s.stderr()}`,
+        ).toBe(true);
+      } finally {
+        s.child.kill('SIGKILL');
+        cleanUp(treePids(s.stderr()));
+      }
+    },
+    T,
+  );
 });

@@ -18,7 +18,9 @@ import { missingInfra, startCluster, type Cluster } from './infra/cluster.ts';
 
 const RUN = fileURLToPath(new URL('./conformance/run.mjs', import.meta.url));
 const missing = process.env.AX_INFRA_REQUIRED ? undefined : missingInfra();
-const title = missing ? `three stateless replicas behind nginx, with Redis (skipped: ${missing})` : 'three stateless replicas behind nginx, with Redis';
+const title = missing
+  ? `three stateless replicas behind nginx, with Redis (skipped: ${missing})`
+  : 'three stateless replicas behind nginx, with Redis';
 
 describe.skipIf(missing !== undefined)(title, () => {
   let cluster: Cluster;
@@ -28,7 +30,10 @@ describe.skipIf(missing !== undefined)(title, () => {
   afterAll(async () => cluster?.stop());
 
   it('the conformance suite 0.1.16 passes against the nginx address (stateless expected failures only)', () => {
-    const run = spawnSync(process.execPath, [RUN, '--suite-version', '0.1.16', '--stateless', '--url', cluster.lbUrl], { encoding: 'utf8', timeout: 400_000 });
+    const run = spawnSync(process.execPath, [RUN, '--suite-version', '0.1.16', '--stateless', '--url', cluster.lbUrl], {
+      encoding: 'utf8',
+      timeout: 400_000,
+    });
     const tail = `${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-20).join('\n');
     expect(run.status, tail).toBe(0);
     expect(tail).toContain('conformance: 23 passed, 0 failed, 7 skipped');
@@ -46,9 +51,19 @@ describe.skipIf(missing !== undefined)(title, () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(cluster.lbUrl), { fetch: fetchSeeingUpstream }));
     const counter = `across-${process.pid}-${Date.now().toString(36)}`;
     const call = async () => {
-      const r = (await client.callTool({ name: 'bump', arguments: { counter, idempotency_key: `k-${counter}` } })) as { isError?: boolean; content: { text: string }[] };
+      const r = (await client.callTool({ name: 'bump', arguments: { counter, idempotency_key: `k-${counter}` } })) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
       expect(r.isError, r.content[0]!.text).toBeFalsy();
-      return { upstream: upstreams.at(-1)!, text: r.content[0]!.text, envelope: JSON.parse(r.content[0]!.text) as { data: { count: number; replica: string }; meta: Record<string, unknown> } };
+      return {
+        upstream: upstreams.at(-1)!,
+        text: r.content[0]!.text,
+        envelope: JSON.parse(r.content[0]!.text) as {
+          data: { count: number; replica: string };
+          meta: Record<string, unknown>;
+        },
+      };
     };
     const first = await call();
     expect(first.upstream).toMatch(/^127\.0\.0\.1:\d+$/);
@@ -75,12 +90,20 @@ describe.skipIf(missing !== undefined)(title, () => {
       expect(await redis.get(`ax-test:bump:${counter}`)).toBe('1'); // one side effect in all
       // the outcome the other replica replayed is the record in Redis (each replica has a state directory of its own)
       const keys = await redis.keys('ax-ts:idempotency:conformance-cli:*');
-      const records = (await Promise.all(keys.map(async (k) => JSON.parse((await redis.get(k)) ?? 'null') as { state: string; scope: { key: string } } | null))).filter((v) => v?.scope.key === `k-${counter}`);
+      const records = (
+        await Promise.all(
+          keys.map(
+            async (k) => JSON.parse((await redis.get(k)) ?? 'null') as { state: string; scope: { key: string } } | null,
+          ),
+        )
+      ).filter((v) => v?.scope.key === `k-${counter}`);
       expect(records.map((r) => r!.state)).toEqual(['recorded']);
     } finally {
       redis.destroy();
     }
-    process.stdout.write(`cluster: replay across replicas: first on ${first.upstream}, replayed on ${elsewhere.upstream} after ${retries.length} retr${retries.length === 1 ? 'y' : 'ies'}\n`);
+    process.stdout.write(
+      `cluster: replay across replicas: first on ${first.upstream}, replayed on ${elsewhere.upstream} after ${retries.length} retr${retries.length === 1 ? 'y' : 'ies'}\n`,
+    );
   }, 60_000);
 
   it('2,000 calls with unique ids from 16 concurrent clients: all answered, none crossed, every replica used', async () => {
@@ -97,7 +120,10 @@ describe.skipIf(missing !== undefined)(title, () => {
         for (let i = 0; i < PER; i++) {
           const id = `c${c}-call${i}-${Math.random().toString(36).slice(2)}`;
           const r = await client.callTool({ name: 'echo', arguments: { id } });
-          const data = (r.structuredContent ?? JSON.parse((r.content as { text: string }[])[0]!.text).data) as { id: string; replica: string };
+          const data = (r.structuredContent ?? JSON.parse((r.content as { text: string }[])[0]!.text).data) as {
+            id: string;
+            replica: string;
+          };
           if (r.isError || data.id !== id) wrong.push(`${id} → ${JSON.stringify(r)}`);
           else ok += 1;
           byReplica.set(data.replica, (byReplica.get(data.replica) ?? 0) + 1);
@@ -111,6 +137,8 @@ describe.skipIf(missing !== undefined)(title, () => {
     expect(answered.flatMap((a) => a.wrong)).toEqual([]);
     expect(total).toBe(CLIENTS * PER);
     expect([...byReplica.keys()].sort()).toEqual(['1', '2', '3']);
-    process.stdout.write(`cluster: ${total} calls from ${CLIENTS} clients through nginx in ${ms} ms (${Math.round(total / (ms / 1000))}/s); per replica ${JSON.stringify(Object.fromEntries(byReplica))}\n`);
+    process.stdout.write(
+      `cluster: ${total} calls from ${CLIENTS} clients through nginx in ${ms} ms (${Math.round(total / (ms / 1000))}/s); per replica ${JSON.stringify(Object.fromEntries(byReplica))}\n`,
+    );
   }, 300_000);
 });

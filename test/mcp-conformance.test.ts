@@ -16,7 +16,10 @@ describe.each([
   ['stateless', ['--stateless'], 23, 7],
 ] as const)('MCP conformance suite 0.1.16 (HTTP, %s)', (_mode, flags, passed, skipped) => {
   it('passes every applicable scenario; the rest are the listed expected failures', () => {
-    const run = spawnSync(process.execPath, [RUN, '--suite-version', '0.1.16', ...flags], { encoding: 'utf8', timeout: 400_000 });
+    const run = spawnSync(process.execPath, [RUN, '--suite-version', '0.1.16', ...flags], {
+      encoding: 'utf8',
+      timeout: 400_000,
+    });
     const tail = `${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-25).join('\n');
     expect(run.status, tail).toBe(0);
     expect(tail).toContain(`conformance: ${passed} passed, 0 failed, ${skipped} skipped`);

@@ -31,7 +31,13 @@ interface Exchange {
 function open(url: string, headers: Record<string, string>): Socket {
   const u = new URL(url);
   const s = connect({ host: u.hostname, port: Number(u.port) });
-  const head = [`POST ${u.pathname} HTTP/1.1`, `host: ${u.host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+  const head = [
+    `POST ${u.pathname} HTTP/1.1`,
+    `host: ${u.host}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+    '',
+  ].join('\r\n');
   s.write(head);
   return s;
 }
@@ -40,12 +46,22 @@ function open(url: string, headers: Record<string, string>): Socket {
  * Sends `first` bytes of body, waits for the whole 413, then `then`: 'rest' writes the remaining
  * `total - first` bytes and ends; 'flood' writes until the connection fails; 'stall' writes nothing.
  */
-function exchange(url: string, headers: Record<string, string>, first: number, total: number | 'chunked', then: 'rest' | 'flood' | 'stall'): Promise<Exchange> {
+function exchange(
+  url: string,
+  headers: Record<string, string>,
+  first: number,
+  total: number | 'chunked',
+  then: 'rest' | 'flood' | 'stall',
+): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     const chunked = total === 'chunked';
-    const s = open(url, { ...headers, ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(total) }) });
+    const s = open(url, {
+      ...headers,
+      ...(chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(total) }),
+    });
     const piece = Buffer.alloc(256 * 1024, 0x78);
-    const frame = (b: Buffer): Buffer => (chunked ? Buffer.concat([Buffer.from(`${b.length.toString(16)}\r\n`), b, Buffer.from('\r\n')]) : b);
+    const frame = (b: Buffer): Buffer =>
+      chunked ? Buffer.concat([Buffer.from(`${b.length.toString(16)}\r\n`), b, Buffer.from('\r\n')]) : b;
     let written = 0;
     let raw = Buffer.alloc(0);
     let answer: { status: number; body: string } | undefined;
@@ -56,7 +72,12 @@ function exchange(url: string, headers: Record<string, string>, first: number, t
       settled = true;
       clearTimeout(guard);
       s.destroy();
-      if (!answer) return reject(new Error(`the connection ended (${ended}) before a full answer; got ${JSON.stringify(raw.toString('latin1').slice(0, 300))}`));
+      if (!answer)
+        return reject(
+          new Error(
+            `the connection ended (${ended}) before a full answer; got ${JSON.stringify(raw.toString('latin1').slice(0, 300))}`,
+          ),
+        );
       resolve({ ...answer, written, ended, msAfterAnswer: Date.now() - answeredAt });
     };
     const guard = setTimeout(() => finish('timeout'), 30_000);
@@ -98,9 +119,17 @@ async function hangUpMidBody(url: string, headers: Record<string, string>): Prom
 
 const PATHS: { name: string; stateless: boolean; headers: (url: string) => Promise<Record<string, string>> }[] = [
   { name: 'stateful, no session (initialize)', stateless: false, headers: async () => postHeaders() },
-  { name: 'stateful, in a session', stateless: false, headers: async (url) => postHeaders({ 'mcp-session-id': (await rawInitialize(url)).sessionId! }) },
+  {
+    name: 'stateful, in a session',
+    stateless: false,
+    headers: async (url) => postHeaders({ 'mcp-session-id': (await rawInitialize(url)).sessionId! }),
+  },
   { name: 'stateless', stateless: true, headers: async () => postHeaders() },
-  { name: 'a newer revision’s probe', stateless: false, headers: async () => postHeaders({ 'mcp-protocol-version': '2099-01-01' }) },
+  {
+    name: 'a newer revision’s probe',
+    stateless: false,
+    headers: async () => postHeaders({ 'mcp-protocol-version': '2099-01-01' }),
+  },
 ];
 
 describe('a body over --max-body', () => {
@@ -114,27 +143,37 @@ describe('a body over --max-body', () => {
     await Promise.all([stateful?.stop(), stateless?.stop()]);
   });
 
-  it.each(PATHS)('$name: the 413 arrives while the client still writes; the rest is read, then the server closes cleanly', async (p) => {
-    const total = 20 * 1024 * 1024;
-    const x = await exchange(urlOf(p), await p.headers(urlOf(p)), MAX + 1024 * 1024, total, 'rest');
-    expect(x.status).toBe(413);
-    const body = JSON.parse(x.body);
-    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
-    expect(body.error.message).toMatch(/Payload Too Large.*4194304 bytes/);
-    expect(x.written).toBe(total); // every byte went out: no EPIPE, no reset
-    expect(x.ended).toBe('end');
-  }, 40_000);
+  it.each(PATHS)(
+    '$name: the 413 arrives while the client still writes; the rest is read, then the server closes cleanly',
+    async (p) => {
+      const total = 20 * 1024 * 1024;
+      const x = await exchange(urlOf(p), await p.headers(urlOf(p)), MAX + 1024 * 1024, total, 'rest');
+      expect(x.status).toBe(413);
+      const body = JSON.parse(x.body);
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+      expect(body.error.message).toMatch(/Payload Too Large.*4194304 bytes/);
+      expect(x.written).toBe(total); // every byte went out: no EPIPE, no reset
+      expect(x.ended).toBe('end');
+    },
+    40_000,
+  );
 
-  it.each(PATHS)('$name: a client that never stops writing is cut after about LINGER.bytes more', async (p) => {
-    const x = await exchange(urlOf(p), await p.headers(urlOf(p)), MAX + 1024 * 1024, 'chunked', 'flood');
-    expect(x.status).toBe(413);
-    expect(x.ended).not.toBe('timeout');
-    expect(x.written).toBeGreaterThan(LINGER_BYTES);
-    expect(x.written).toBeLessThan(MAX + LINGER_BYTES + 32 * 1024 * 1024); // slack: socket buffers on both sides
-  }, 40_000);
+  it.each(PATHS)(
+    '$name: a client that never stops writing is cut after about LINGER.bytes more',
+    async (p) => {
+      const x = await exchange(urlOf(p), await p.headers(urlOf(p)), MAX + 1024 * 1024, 'chunked', 'flood');
+      expect(x.status).toBe(413);
+      expect(x.ended).not.toBe('timeout');
+      expect(x.written).toBeGreaterThan(LINGER_BYTES);
+      expect(x.written).toBeLessThan(MAX + LINGER_BYTES + 32 * 1024 * 1024); // slack: socket buffers on both sides
+    },
+    40_000,
+  );
 
   it('every path: a client that stalls after the 413 is cut after LINGER.ms (run side by side)', async () => {
-    const all = await Promise.all(PATHS.map(async (p) => exchange(urlOf(p), await p.headers(urlOf(p)), MAX + 1024 * 1024, 'chunked', 'stall')));
+    const all = await Promise.all(
+      PATHS.map(async (p) => exchange(urlOf(p), await p.headers(urlOf(p)), MAX + 1024 * 1024, 'chunked', 'stall')),
+    );
     for (const [i, x] of all.entries()) {
       expect(x.status, PATHS[i]!.name).toBe(413);
       expect(x.ended, PATHS[i]!.name).not.toBe('timeout');
@@ -143,7 +182,11 @@ describe('a body over --max-body', () => {
   }, 40_000);
 
   it.each(PATHS)('$name: the server still answers afterwards', async (p) => {
-    const r = await fetch(urlOf(p), { method: 'POST', headers: await p.headers(urlOf(p)), body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }) });
+    const r = await fetch(urlOf(p), {
+      method: 'POST',
+      headers: await p.headers(urlOf(p)),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }),
+    });
     expect([200, 400]).toContain(r.status); // 400: the probe's -32022
     await r.text();
   });

@@ -100,7 +100,16 @@ describe('B21 over HTTP: progress, responsiveness, cancellation', () => {
   it('raw: progressToken "p1" is echoed in every notifications/progress on the POST stream; no token → no progress', async () => {
     const { sessionId } = await rawInitialize(server.url);
     const h = postHeaders({ 'mcp-session-id': sessionId! });
-    const withToken = await post(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'build', arguments: { seconds: 4, tick_ms: 50 }, _meta: { progressToken: 'p1' } } }, h);
+    const withToken = await post(
+      server.url,
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'build', arguments: { seconds: 4, tick_ms: 50 }, _meta: { progressToken: 'p1' } },
+      },
+      h,
+    );
     expect(withToken.status).toBe(200);
     const notes = withToken.messages.filter((m) => m.method === 'notifications/progress');
     expect(notes.length).toBeGreaterThanOrEqual(3);
@@ -108,7 +117,16 @@ describe('B21 over HTTP: progress, responsiveness, cancellation', () => {
     expect(notes.map((n) => n.params.progress)).toEqual([1, 2, 3, 4]);
     expect(withToken.messages.at(-1)).toMatchObject({ id: 7, result: { content: [{ type: 'text' }] } });
 
-    const without = await post(server.url, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'build', arguments: { seconds: 3, tick_ms: 30 } } }, h);
+    const without = await post(
+      server.url,
+      {
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'build', arguments: { seconds: 3, tick_ms: 30 } },
+      },
+      h,
+    );
     expect(without.messages.filter((m) => m.method === 'notifications/progress')).toEqual([]);
     expect(without.messages).toHaveLength(1);
     expect(without.messages[0].id).toBe(8);
@@ -135,10 +153,14 @@ describe('B21 over HTTP: progress, responsiveness, cancellation', () => {
     const marker = join(dir, 'built-cancelled');
     const ac = new AbortController();
     const seen: number[] = [];
-    const pending = client.callTool({ name: 'build', arguments: { seconds: 10, tick_ms: 100, marker } }, CallToolResultSchema, {
-      signal: ac.signal,
-      onprogress: (p) => seen.push(p.progress),
-    });
+    const pending = client.callTool(
+      { name: 'build', arguments: { seconds: 10, tick_ms: 100, marker } },
+      CallToolResultSchema,
+      {
+        signal: ac.signal,
+        onprogress: (p) => seen.push(p.progress),
+      },
+    );
     await sleep(450);
     ac.abort('test cancels');
     await expect(pending).rejects.toThrow();
@@ -160,11 +182,20 @@ describe('B21 over HTTP: progress, responsiveness, cancellation', () => {
     const res = fetch(server.url, {
       method: 'POST',
       headers: h,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'build', arguments: { seconds: 10, tick_ms: 100, marker }, _meta: { progressToken: 'p77' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 77,
+        method: 'tools/call',
+        params: { name: 'build', arguments: { seconds: 10, tick_ms: 100, marker }, _meta: { progressToken: 'p77' } },
+      }),
       signal: ac.signal,
     });
     await sleep(400);
-    const cancel = await post(server.url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 77, reason: 'test' } }, h);
+    const cancel = await post(
+      server.url,
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 77, reason: 'test' } },
+      h,
+    );
     expect(cancel.status).toBe(202);
     // read whatever the stream still carries for a while: no result for #77
     const body = await Promise.race([res.then((r) => r.text()), sleep(2000).then(() => 'TIMEOUT')]);
@@ -184,7 +215,9 @@ describe('B21 over HTTP: progress, responsiveness, cancellation', () => {
 
 describe('concurrency', () => {
   it('16 parallel calls each get their own arguments back', async () => {
-    const calls = Array.from({ length: 16 }, (_, i) => call('echo', { text: `call-${i}-${'ü'.repeat(i)}`, delay_ms: (16 - i) * 5 }).then((r) => [i, r] as const));
+    const calls = Array.from({ length: 16 }, (_, i) =>
+      call('echo', { text: `call-${i}-${'ü'.repeat(i)}`, delay_ms: (16 - i) * 5 }).then((r) => [i, r] as const),
+    );
     const results = await Promise.all(calls);
     for (const [i, r] of results) {
       expect(r.isError ?? false).toBe(false);
@@ -201,7 +234,9 @@ describe('concurrency', () => {
       }),
     );
     try {
-      const calls = Array.from({ length: 16 }, (_, i) => call('echo', { text: `s${i % 4}-${i}`, delay_ms: (i * 7) % 30 }, clients[i % 4]).then((r) => [i, r] as const));
+      const calls = Array.from({ length: 16 }, (_, i) =>
+        call('echo', { text: `s${i % 4}-${i}`, delay_ms: (i * 7) % 30 }, clients[i % 4]).then((r) => [i, r] as const),
+      );
       for (const [i, r] of await Promise.all(calls)) expect(JSON.parse(textOf(r)).data.text).toBe(`s${i % 4}-${i}`);
     } finally {
       await Promise.all(clients.map((c) => c.close().catch(() => {})));

@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { initializeBody, killAll, portOpen, post, postHeaders, runFixture, startServer } from './fixtures/http-harness.ts';
+import {
+  initializeBody,
+  killAll,
+  portOpen,
+  post,
+  postHeaders,
+  runFixture,
+  startServer,
+} from './fixtures/http-harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ax-http-life-'));
 

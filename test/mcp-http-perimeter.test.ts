@@ -12,7 +12,16 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { callBody, jsonRpcError, killAll, post, postHeaders, rawInitialize, runFixture, startServer } from './fixtures/http-harness.ts';
+import {
+  callBody,
+  jsonRpcError,
+  killAll,
+  post,
+  postHeaders,
+  rawInitialize,
+  runFixture,
+  startServer,
+} from './fixtures/http-harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ax-perimeter-'));
 afterAll(() => {
@@ -45,18 +54,40 @@ function rawHttp(port: number, request: string): Promise<{ status: number; head:
   });
 }
 const rawPost = (port: number, headers: string[], body: string) =>
-  rawHttp(port, [`POST /mcp HTTP/1.1`, ...headers, 'content-type: application/json', 'accept: application/json, text/event-stream', `content-length: ${Buffer.byteLength(body)}`, 'connection: close', '', body].join('\r\n'));
-const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  rawHttp(
+    port,
+    [
+      `POST /mcp HTTP/1.1`,
+      ...headers,
+      'content-type: application/json',
+      'accept: application/json, text/event-stream',
+      `content-length: ${Buffer.byteLength(body)}`,
+      'connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
+const init = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 /** The `data` of a tool result's envelope. */
-const dataOf = (m: { result?: { content?: { text: string }[] } } | undefined) => JSON.parse(m?.result?.content?.[0]?.text ?? 'null')?.data as unknown;
-const rpcError = (body: string) => (JSON.parse(body) as { jsonrpc: string; error: { code: number; message: string }; id: unknown });
+const dataOf = (m: { result?: { content?: { text: string }[] } } | undefined) =>
+  JSON.parse(m?.result?.content?.[0]?.text ?? 'null')?.data as unknown;
+const rpcError = (body: string) =>
+  JSON.parse(body) as { jsonrpc: string; error: { code: number; message: string }; id: unknown };
 
 describe('item 5: one shutdown budget', () => {
   it('SIGTERM while a handler ignores the abort: the call is answered `interrupted`, exit 0, nothing on stderr but the URL, within 3.5 s', async () => {
     const server = await startServer();
     const client = new Client({ name: 'perimeter', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-    const pending = client.callTool({ name: 'hang', arguments: {} }).then((r) => r, (e: unknown) => e);
+    const pending = client.callTool({ name: 'hang', arguments: {} }).then(
+      (r) => r,
+      (e: unknown) => e,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const t0 = Date.now();
     const { code, signal } = await server.stop('SIGTERM');
@@ -100,17 +131,28 @@ describe.concurrent('items 6-7: ids, Host headers, bodies', () => {
   it('item 7: two Host headers → 400 with a JSON-RPC body (first good, second evil; and the reverse)', async () => {
     const server = await startServer();
     try {
-      for (const hosts of [[`127.0.0.1:${server.port}`, 'evil.example'], ['evil.example', `127.0.0.1:${server.port}`]]) {
-        const r = await rawPost(server.port, hosts.map((h) => `Host: ${h}`), init);
+      for (const hosts of [
+        [`127.0.0.1:${server.port}`, 'evil.example'],
+        ['evil.example', `127.0.0.1:${server.port}`],
+      ]) {
+        const r = await rawPost(
+          server.port,
+          hosts.map((h) => `Host: ${h}`),
+          init,
+        );
         expect(r.status, r.head).toBe(400);
-        expect(rpcError(r.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/more than one Host/) } });
+        expect(rpcError(r.body)).toMatchObject({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: expect.stringMatching(/more than one Host/) },
+        });
       }
     } finally {
       await server.stop();
     }
   }, 30_000);
 
-  it('item 7: junk Host values get a JSON-RPC body: unparsable (403) and bytes Node\'s parser refuses (400, not an empty 400)', async () => {
+  it("item 7: junk Host values get a JSON-RPC body: unparsable (403) and bytes Node's parser refuses (400, not an empty 400)", async () => {
     const server = await startServer();
     try {
       for (const junk of ['[::1', '127.0.0.1:80:80', 'a b', '127.0.0.1@evil.example']) {
@@ -118,7 +160,10 @@ describe.concurrent('items 6-7: ids, Host headers, bodies', () => {
         expect(r.status, junk).toBe(403);
         expect(rpcError(r.body).error.code).toBe(-32000);
       }
-      const bad = await rawHttp(server.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\x01\r\ncontent-length: 2\r\n\r\n{}`);
+      const bad = await rawHttp(
+        server.port,
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\x01\r\ncontent-length: 2\r\n\r\n{}`,
+      );
       expect(bad.status).toBe(400);
       expect(rpcError(bad.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     } finally {
@@ -131,7 +176,11 @@ describe.concurrent('items 6-7: ids, Host headers, bodies', () => {
     try {
       const r = await post(server.url, '[]');
       expect(r.status).toBe(400);
-      expect(JSON.parse(r.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/empty batch/) } });
+      expect(JSON.parse(r.text)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.stringMatching(/empty batch/) },
+      });
       const { sessionId } = await rawInitialize(server.url);
       const s = await post(server.url, '[]', postHeaders({ 'mcp-session-id': sessionId! }));
       expect(jsonRpcError(s).code).toBe(-32600);
@@ -144,7 +193,11 @@ describe.concurrent('items 6-7: ids, Host headers, bodies', () => {
     const server = await startServer();
     try {
       const { sessionId } = await rawInitialize(server.url);
-      const r = await post(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 5 } }, postHeaders({ 'mcp-session-id': sessionId! }));
+      const r = await post(
+        server.url,
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 5 } },
+        postHeaders({ 'mcp-session-id': sessionId! }),
+      );
       const e = r.messages.find((m) => m.id === 3)?.error as { code: number; message: string };
       expect(e.code).toBe(-32602);
       expect(e.message).not.toMatch(/\n/);
@@ -169,11 +222,17 @@ describe.concurrent('items 6-7: ids, Host headers, bodies', () => {
 });
 
 describe.concurrent('item 7: loopback spellings refused at start say why (exit 2)', () => {
-  for (const [addr, why] of [['127.1:0', /short or numeric spelling/], ['[::ffff:127.0.0.1]:0', /IPv4-mapped/], ['2130706433:0', /short or numeric spelling/]] as const) {
+  for (const [addr, why] of [
+    ['127.1:0', /short or numeric spelling/],
+    ['[::ffff:127.0.0.1]:0', /IPv4-mapped/],
+    ['2130706433:0', /short or numeric spelling/],
+  ] as const) {
     it(`--addr ${addr}`, async () => {
       const r = await runFixture(['mcp-server', '--transport', 'http', '--addr', addr]);
       expect(r.code).toBe(2);
-      const line = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { message: string; context: { reason: string } } };
+      const line = JSON.parse(r.stderr.trim().split('\n').pop()!) as {
+        error: { message: string; context: { reason: string } };
+      };
       expect(line.error.context.reason).toBe('loopback_spelling');
       expect(line.error.message).toMatch(why);
       expect(line.error.message).not.toMatch(/not a loopback address/);
@@ -189,15 +248,26 @@ describe.concurrent('item 8: bearer-token authentication', () => {
       expect(none.status).toBe(401);
       expect(none.headers.get('www-authenticate')).toMatch(/^Bearer /);
       expect(jsonRpcError(none).code).toBe(-32001);
-      const wrong = await post(server.url, JSON.parse(init), postHeaders({ authorization: `Bearer ${TOKEN.slice(0, -1)}x` }));
+      const wrong = await post(
+        server.url,
+        JSON.parse(init),
+        postHeaders({ authorization: `Bearer ${TOKEN.slice(0, -1)}x` }),
+      );
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
       // raw socket: a GET without the token is refused the same way
-      const get = await rawHttp(server.port, `GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\naccept: text/event-stream\r\nconnection: close\r\n\r\n`);
+      const get = await rawHttp(
+        server.port,
+        `GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\naccept: text/event-stream\r\nconnection: close\r\n\r\n`,
+      );
       expect(get.status).toBe(401);
       expect(get.head).toMatch(/www-authenticate: Bearer/i);
       const client = new Client({ name: 'perimeter', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(server.url), {
+          requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+        }),
+      );
       const r = await client.callTool({ name: 'pong', arguments: {} });
       expect(dataOf({ result: r as never })).toEqual({ pong: true });
       await client.close();
@@ -218,9 +288,22 @@ describe.concurrent('item 8: bearer-token authentication', () => {
   }, 30_000);
 
   it('--print-config prints the Authorization header for clients that take one', async () => {
-    const r = await runFixture(['mcp-server', '--print-config', '--transport', 'http', '--addr', '127.0.0.1:8080', '--token-file', tokenFile]);
+    const r = await runFixture([
+      'mcp-server',
+      '--print-config',
+      '--transport',
+      'http',
+      '--addr',
+      '127.0.0.1:8080',
+      '--token-file',
+      tokenFile,
+    ]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ mcpServers: { httpcli: { type: 'http', url: 'http://127.0.0.1:8080/mcp', headers: { Authorization: `Bearer ${TOKEN}` } } } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      mcpServers: {
+        httpcli: { type: 'http', url: 'http://127.0.0.1:8080/mcp', headers: { Authorization: `Bearer ${TOKEN}` } },
+      },
+    });
   }, 30_000);
 
   it('fail-closed: a non-loopback bind without a token → exit 2 token_required; a short token or a missing file → exit 2 invalid_token', async () => {
@@ -234,7 +317,10 @@ describe.concurrent('item 8: bearer-token authentication', () => {
     for (const [args, reason] of cases) {
       const r = await runFixture(['mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...args]);
       expect(r.code, r.stderr).toBe(2);
-      expect((JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { context: { reason: string } } }).error.context.reason).toBe(reason);
+      expect(
+        (JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { context: { reason: string } } }).error.context
+          .reason,
+      ).toBe(reason);
     }
   }, 60_000);
 });

@@ -28,7 +28,10 @@ function record(r: RawResponse): RawResponse {
   return r;
 }
 
-async function connectClient(url: string, sessionId?: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connectClient(
+  url: string,
+  sessionId?: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: 'ax-ts-http-test', version: '0.0.1' });
   const transport = new StreamableHTTPClientTransport(new URL(url), sessionId ? { sessionId } : undefined);
   await client.connect(transport);
@@ -44,16 +47,28 @@ function echoed(result: unknown): string {
 function rawHttpPost(port: number, headers: Record<string, string>, body: unknown): Promise<RawResponse> {
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(text)) } }, (res) => {
-      let t = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (t += c));
-      res.on('end', () => {
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
-        void readResponse(new Response(t, { status: res.statusCode!, headers: h })).then((r) => resolve(record(r)), reject);
-      });
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(text)) },
+      },
+      (res) => {
+        let t = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (t += c));
+        res.on('end', () => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+          void readResponse(new Response(t, { status: res.statusCode!, headers: h })).then(
+            (r) => resolve(record(r)),
+            reject,
+          );
+        });
+      },
+    );
     req.on('error', reject);
     req.end(text);
   });
@@ -79,7 +94,13 @@ describe('stateful Streamable HTTP (B20)', () => {
     try {
       expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
       expect(echoed(await client.callTool({ name: 'echo', arguments: { text: 'hello' } }))).toBe('hello');
-      const r = record(await post(server.url, callBody(7, 'echo', { text: 'raw' }), postHeaders({ 'mcp-session-id': transport.sessionId! })));
+      const r = record(
+        await post(
+          server.url,
+          callBody(7, 'echo', { text: 'raw' }),
+          postHeaders({ 'mcp-session-id': transport.sessionId! }),
+        ),
+      );
       expect(r.status).toBe(200);
       expect(r.messages.at(-1).id).toBe(7);
       expect(echoed(r.messages.at(-1).result)).toBe('raw');
@@ -89,14 +110,20 @@ describe('stateful Streamable HTTP (B20)', () => {
   });
 
   it('2. a bogus Mcp-Session-Id → 404 with a JSON-RPC error body', async () => {
-    const r = record(await post(server.url, callBody(2, 'echo', { text: 'x' }), postHeaders({ 'mcp-session-id': 'bogus' })));
+    const r = record(
+      await post(server.url, callBody(2, 'echo', { text: 'x' }), postHeaders({ 'mcp-session-id': 'bogus' })),
+    );
     expect(r.status).toBe(404);
     expect(jsonRpcError(r).message).toMatch(/session/i);
   });
 
   it('2b. GET and DELETE with a bogus id → 404 JSON-RPC too', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const r = record(await readResponse(await fetch(server.url, { method, headers: { accept: 'text/event-stream', 'mcp-session-id': 'bogus' } })));
+      const r = record(
+        await readResponse(
+          await fetch(server.url, { method, headers: { accept: 'text/event-stream', 'mcp-session-id': 'bogus' } }),
+        ),
+      );
       expect(r.status, method).toBe(404);
       jsonRpcError(r);
     }
@@ -122,8 +149,16 @@ describe('stateful Streamable HTTP (B20)', () => {
       expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
       const calls = [];
       for (let i = 0; i < 4; i++) {
-        calls.push(a.client.callTool({ name: 'echo', arguments: { text: `a${i}`, delay_ms: 40 - i * 10 } }).then((r) => ['a', i, echoed(r)]));
-        calls.push(b.client.callTool({ name: 'echo', arguments: { text: `b${i}`, delay_ms: i * 10 } }).then((r) => ['b', i, echoed(r)]));
+        calls.push(
+          a.client
+            .callTool({ name: 'echo', arguments: { text: `a${i}`, delay_ms: 40 - i * 10 } })
+            .then((r) => ['a', i, echoed(r)]),
+        );
+        calls.push(
+          b.client
+            .callTool({ name: 'echo', arguments: { text: `b${i}`, delay_ms: i * 10 } })
+            .then((r) => ['b', i, echoed(r)]),
+        );
       }
       for (const [who, i, text] of await Promise.all(calls)) expect(text).toBe(`${who}${i}`);
     } finally {
@@ -153,7 +188,13 @@ describe('stateful Streamable HTTP (B20)', () => {
       expect(echoed(await client.callTool({ name: 'echo', arguments: { text: big } }))).toBe(big);
       const bigger = 'x'.repeat(1_500_000);
       expect(echoed(await client.callTool({ name: 'echo', arguments: { text: bigger } }))).toBe(bigger);
-      const r = record(await post(server.url, callBody(9, 'echo', { text: 'x'.repeat(20 * 1024 * 1024) }), postHeaders({ 'mcp-session-id': transport.sessionId! })));
+      const r = record(
+        await post(
+          server.url,
+          callBody(9, 'echo', { text: 'x'.repeat(20 * 1024 * 1024) }),
+          postHeaders({ 'mcp-session-id': transport.sessionId! }),
+        ),
+      );
       expect(r.status).toBe(413);
       expect(jsonRpcError(r).message).toMatch(/too large/i);
       // the session still works afterwards
@@ -171,7 +212,14 @@ describe('stateful Streamable HTTP (B20)', () => {
 
   it('DELETE ends a session; the id then answers 404', async () => {
     const { sessionId } = await rawInitialize(server.url);
-    const del = record(await readResponse(await fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-06-18' } })));
+    const del = record(
+      await readResponse(
+        await fetch(server.url, {
+          method: 'DELETE',
+          headers: { 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-06-18' },
+        }),
+      ),
+    );
     expect(del.status).toBe(200);
     const r = record(await post(server.url, callBody(2, 'ok'), postHeaders({ 'mcp-session-id': sessionId! })));
     expect(r.status).toBe(404);
@@ -197,7 +245,9 @@ describe('restart (B20 step 4)', () => {
     server = await startServer([], { addr: `127.0.0.1:${port}` });
     try {
       expect(server.port).toBe(port);
-      const r = record(await post(server.url, callBody(2, 'echo', { text: 'x' }), postHeaders({ 'mcp-session-id': oldId })));
+      const r = record(
+        await post(server.url, callBody(2, 'echo', { text: 'x' }), postHeaders({ 'mcp-session-id': oldId })),
+      );
       expect(r.status).toBe(404);
       expect(jsonRpcError(r).code).not.toBe(-32602);
       // the SDK client holding the stale id sees a 404 it can act on
@@ -236,12 +286,14 @@ describe('Host and Origin checks (SPEC §8, DNS rebinding)', () => {
     }
   });
 
-  it('a request without any Host header → 403 with a JSON-RPC body (not Node\'s empty 400)', async () => {
+  it("a request without any Host header → 403 with a JSON-RPC body (not Node's empty 400)", async () => {
     const { connect } = await import('node:net');
     const body = JSON.stringify(initializeBody());
     const raw = await new Promise<string>((resolve, reject) => {
       const sock = connect(server.port, '127.0.0.1', () => {
-        sock.end(`POST /mcp HTTP/1.1\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+        sock.end(
+          `POST /mcp HTTP/1.1\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
       });
       let t = '';
       sock.setEncoding('utf8').on('data', (c: string) => (t += c));
@@ -277,13 +329,17 @@ describe('Host and Origin checks (SPEC §8, DNS rebinding)', () => {
   });
 
   it('the checks apply to GET and DELETE as well', async () => {
-    const r = record(await readResponse(await fetch(server.url, { headers: { accept: 'text/event-stream', origin: 'http://evil.example' } })));
+    const r = record(
+      await readResponse(
+        await fetch(server.url, { headers: { accept: 'text/event-stream', origin: 'http://evil.example' } }),
+      ),
+    );
     expect(r.status).toBe(403);
     jsonRpcError(r);
   });
 });
 
-describe('--allowed-host (a proxy\'s host name)', () => {
+describe("--allowed-host (a proxy's host name)", () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer(['--allowed-host', 'proxy.example']);
@@ -293,12 +349,20 @@ describe('--allowed-host (a proxy\'s host name)', () => {
   });
 
   it('admits that Host and Origin, still refuses others', async () => {
-    const ok = await rawHttpPost(server.port, { ...postHeaders(), host: 'proxy.example', origin: 'https://proxy.example' }, initializeBody());
+    const ok = await rawHttpPost(
+      server.port,
+      { ...postHeaders(), host: 'proxy.example', origin: 'https://proxy.example' },
+      initializeBody(),
+    );
     expect(ok.status).toBe(200);
     const evilHost = await rawHttpPost(server.port, { ...postHeaders(), host: 'evil.example' }, initializeBody());
     expect(evilHost.status).toBe(403);
     jsonRpcError(evilHost);
-    const evilOrigin = await rawHttpPost(server.port, { ...postHeaders(), host: 'proxy.example', origin: 'http://evil.example' }, initializeBody());
+    const evilOrigin = await rawHttpPost(
+      server.port,
+      { ...postHeaders(), host: 'proxy.example', origin: 'http://evil.example' },
+      initializeBody(),
+    );
     expect(evilOrigin.status).toBe(403);
     jsonRpcError(evilOrigin);
   });
@@ -355,7 +419,10 @@ describe('session idle timeout', () => {
   it('a call running longer than the idle time is not cut off by the sweep', async () => {
     const { client } = await connectClient(server.url);
     try {
-      const r = (await client.callTool({ name: 'build', arguments: { seconds: 8, tick_ms: 100 } })) as { isError?: boolean; content: { text: string }[] };
+      const r = (await client.callTool({ name: 'build', arguments: { seconds: 8, tick_ms: 100 } })) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
       expect(r.isError ?? false).toBe(false);
       expect(JSON.parse(r.content[0]!.text).data).toEqual({ built: true, ticks: 8 });
     } finally {
@@ -397,7 +464,15 @@ describe('stateless mode (--stateless, B20 step 8)', () => {
 
   it('GET and DELETE (no stream, no session to end) answer with a JSON-RPC body, never hang', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const r = record(await readResponse(await fetch(server.url, { method, headers: { accept: 'text/event-stream' }, signal: AbortSignal.timeout(5000) })));
+      const r = record(
+        await readResponse(
+          await fetch(server.url, {
+            method,
+            headers: { accept: 'text/event-stream' },
+            signal: AbortSignal.timeout(5000),
+          }),
+        ),
+      );
       expect(r.status, method).toBe(405);
       jsonRpcError(r);
     }

@@ -28,7 +28,11 @@ interface Outcome {
 
 /** Runs `npx -y <inspector> --cli ...args` from the repo root. */
 function inspector(args: string[], timeoutMs = 60_000): Promise<Outcome> {
-  const proc = spawn(NPX, ['-y', INSPECTOR, '--cli', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const proc = spawn(NPX, ['-y', INSPECTOR, '--cli', ...args], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let stdout = '';
   let stderr = '';
   proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -87,7 +91,17 @@ function fixtureChecks(target: () => string[]) {
   }, 90_000);
 
   it('tools/call --tool-name echo --tool-arg text=… returns the --format json envelope', async () => {
-    const o = await inspector([...target(), '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=héllo wörld', '--tool-arg', 'delay_ms=5']);
+    const o = await inspector([
+      ...target(),
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'echo',
+      '--tool-arg',
+      'text=héllo wörld',
+      '--tool-arg',
+      'delay_ms=5',
+    ]);
     expect(o.code, o.stderr).toBe(0);
     const r = doc(o);
     expect(r.isError ?? false).toBe(false);
@@ -102,7 +116,15 @@ function fixtureChecks(target: () => string[]) {
   }, 90_000);
 
   it('prompts/get renders the declared template', async () => {
-    const o = await inspector([...target(), '--method', 'prompts/get', '--prompt-name', 'greet', '--prompt-args', 'name=Ada']);
+    const o = await inspector([
+      ...target(),
+      '--method',
+      'prompts/get',
+      '--prompt-name',
+      'greet',
+      '--prompt-args',
+      'name=Ada',
+    ]);
     expect(o.code, o.stderr).toBe(0);
     expect(doc(o).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Say hello to Ada.' } }]);
   }, 90_000);
@@ -110,7 +132,13 @@ function fixtureChecks(target: () => string[]) {
   it('resources/read returns the static content', async () => {
     const o = await inspector([...target(), '--method', 'resources/read', '--uri', 'httpcli://docs/readme']);
     expect(o.code, o.stderr).toBe(0);
-    expect(doc(o).contents).toEqual([{ uri: 'httpcli://docs/readme', mimeType: 'text/plain', text: 'httpcli: a fixture for the Streamable HTTP tests.\n' }]);
+    expect(doc(o).contents).toEqual([
+      {
+        uri: 'httpcli://docs/readme',
+        mimeType: 'text/plain',
+        text: 'httpcli: a fixture for the Streamable HTTP tests.\n',
+      },
+    ]);
   }, 90_000);
 }
 
@@ -132,7 +160,11 @@ describe('Inspector CLI → fixture over Streamable HTTP', () => {
 /** Whether the demo exists and mounts mcp-server (it is written concurrently; skip until it does). */
 function demoMountsServer(): boolean {
   if (!existsSync(DEMO)) return false;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', DEMO, 'mcp-server', '--help'], { cwd: REPO, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', DEMO, 'mcp-server', '--help'], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return r.status === 0 && /--transport/.test(r.stdout);
 }
 
@@ -147,7 +179,15 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const stdio = () => ['-e', `TASKS_FILE=${join(dir, 'stdio.json')}`, process.execPath, '--import', 'tsx', DEMO, 'mcp-server'];
+  const stdio = () => [
+    '-e',
+    `TASKS_FILE=${join(dir, 'stdio.json')}`,
+    process.execPath,
+    '--import',
+    'tsx',
+    DEMO,
+    'mcp-server',
+  ];
 
   it('stdio: tools/list --strict exits 0 with no portability warning or error', async () => {
     const o = await inspector([...stdio(), '--method', 'tools/list', '--strict']);
@@ -158,7 +198,15 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
   }, 90_000);
 
   it('stdio: tools/call add, then list sees the task', async () => {
-    const add = await inspector([...stdio(), '--method', 'tools/call', '--tool-name', 'add', '--tool-arg', 'title=["buy","milk"]']);
+    const add = await inspector([
+      ...stdio(),
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'add',
+      '--tool-arg',
+      'title=["buy","milk"]',
+    ]);
     expect(add.code, add.stderr).toBe(0);
     expect(envelopeOf(doc(add)).data.title).toBe('buy milk');
     const list = await inspector([...stdio(), '--method', 'tools/call', '--tool-name', 'list']);
@@ -168,18 +216,30 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
 
   it('HTTP: tools/list --strict exits 0 and tools/call works', async () => {
     // the demo over HTTP, its store in the temp dir
-    const proc = spawn(process.execPath, ['--import', 'tsx', DEMO, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], {
-      cwd: REPO,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, TASKS_FILE: join(dir, 'http.json') },
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', DEMO, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'],
+      {
+        cwd: REPO,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, TASKS_FILE: join(dir, 'http.json') },
+      },
+    );
     try {
       const url = await announcedUrl(proc).url;
       const listTools = await inspector([url, '--method', 'tools/list', '--strict']);
       expect(listTools.code, listTools.stderr).toBe(0);
       expect(lint(listTools.stderr, 'Error')).toEqual([]);
       expect(lint(listTools.stderr, 'Warning')).toEqual([]);
-      const add = await inspector([url, '--method', 'tools/call', '--tool-name', 'add', '--tool-arg', 'title=["over","http"]']);
+      const add = await inspector([
+        url,
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'add',
+        '--tool-arg',
+        'title=["over","http"]',
+      ]);
       expect(add.code, add.stderr).toBe(0);
       expect(envelopeOf(doc(add)).data.title).toBe('over http');
     } finally {

@@ -31,7 +31,11 @@ describe('MCP logging and completion (stdio)', () => {
     const r = await c.client.callTool({ name: 'test_tool_with_logging', arguments: {} });
     expect(r.isError).toBeFalsy();
     await new Promise((res) => setTimeout(res, 100));
-    expect(seen.map((n) => n.data)).toEqual(['Tool execution started', 'Tool processing data', 'Tool execution completed']);
+    expect(seen.map((n) => n.data)).toEqual([
+      'Tool execution started',
+      'Tool processing data',
+      'Tool execution completed',
+    ]);
     expect(seen.every((n) => n.level === 'info' && n.logger === 'test_tool_with_logging')).toBe(true);
     seen.length = 0;
     await c.client.setLoggingLevel('warning');
@@ -41,15 +45,23 @@ describe('MCP logging and completion (stdio)', () => {
   });
 
   it('completion/complete answers for a declared prompt and refuses an unknown one', async () => {
-    const r = await c.client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'x' } });
+    const r = await c.client.complete({
+      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name: 'arg1', value: 'x' },
+    });
     expect(r.completion.values).toEqual([]);
-    await expect(c.client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'a', value: '' } })).rejects.toThrow(/Unknown prompt/);
+    await expect(
+      c.client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'a', value: '' } }),
+    ).rejects.toThrow(/Unknown prompt/);
   });
 });
 
 describe('MCP conformance suite (HTTP)', () => {
   it('every applicable scenario passes; expected failures are only those a CLI bridge cannot serve', () => {
-    const run = spawnSync(process.execPath, [fileURLToPath(new URL('./conformance/run.mjs', import.meta.url))], { encoding: 'utf8', timeout: 280_000 });
+    const run = spawnSync(process.execPath, [fileURLToPath(new URL('./conformance/run.mjs', import.meta.url))], {
+      encoding: 'utf8',
+      timeout: 280_000,
+    });
     const tail = `${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-15).join('\n');
     expect(run.status, tail).toBe(0);
     expect(tail).toMatch(/conformance: \d+ passed, 0 failed/);

@@ -40,7 +40,11 @@ async function proxy(port: number): Promise<{ url: (path: string) => string; cut
 
 describe('resumable streams (stateful HTTP)', () => {
   it('a stream cut mid-call is resumed with Last-Event-ID: every progress and the result arrive', async () => {
-    const proc: ChildProcess = spawn(process.execPath, ['--import', TSX_LOADER, CLI, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc: ChildProcess = spawn(
+      process.execPath,
+      ['--import', TSX_LOADER, CLI, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'],
+      { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     cleanup.push(() => proc.kill('SIGKILL'));
     let err = '';
     const port = await new Promise<number>((resolve) =>
@@ -52,7 +56,16 @@ describe('resumable streams (stateful HTTP)', () => {
     );
     const px = await proxy(port);
     const client = new Client({ name: 'resume', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(px.url('/mcp')), { reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 400, reconnectionDelayGrowFactor: 1.5, maxRetries: 10 } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(px.url('/mcp')), {
+        reconnectionOptions: {
+          initialReconnectionDelay: 50,
+          maxReconnectionDelay: 400,
+          reconnectionDelayGrowFactor: 1.5,
+          maxRetries: 10,
+        },
+      }),
+    );
     const progress: number[] = [];
     let cuts = 0;
     const r = await client.callTool({ name: 'slow', arguments: {} }, undefined, {
@@ -73,7 +86,11 @@ describe('resumable streams (stateful HTTP)', () => {
 });
 
 describe('MemoryEventStore', () => {
-  const msg = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progressToken: 1, progress: n } });
+  const msg = (n: number) => ({
+    jsonrpc: '2.0' as const,
+    method: 'notifications/progress',
+    params: { progressToken: 1, progress: n },
+  });
 
   it('replays what came after an id, on that stream only, skipping priming events', async () => {
     const s = new MemoryEventStore();
@@ -83,10 +100,16 @@ describe('MemoryEventStore', () => {
     const two = await s.storeEvent('a', msg(2));
     await s.storeEvent('a', msg(3));
     const got: unknown[] = [];
-    expect(await s.replayEventsAfter(prime, { send: async (_id, m) => void got.push((m as unknown as { params: { progress: number } }).params.progress) })).toBe('a');
+    expect(
+      await s.replayEventsAfter(prime, {
+        send: async (_id, m) => void got.push((m as unknown as { params: { progress: number } }).params.progress),
+      }),
+    ).toBe('a');
     expect(got).toEqual([1, 2, 3]);
     got.length = 0;
-    await s.replayEventsAfter(two, { send: async (_id, m) => void got.push((m as unknown as { params: { progress: number } }).params.progress) });
+    await s.replayEventsAfter(two, {
+      send: async (_id, m) => void got.push((m as unknown as { params: { progress: number } }).params.progress),
+    });
     expect(got).toEqual([3]);
     expect(await s.getStreamIdForEventId(two)).toBe('a');
   });

@@ -23,18 +23,30 @@ beforeAll(async () => {
   ({ entry, dir } = await bundledFixture('test/fixtures/early-server-cli.ts', 'early', { prefix: 'ax-early-' }));
 }, 120_000);
 
-const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: join(dir, 'cache'), EARLY_VERSION: '1.2.3', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: dir,
+  XDG_CACHE_HOME: join(dir, 'cache'),
+  EARLY_VERSION: '1.2.3',
+  ...extra,
+});
 
 /** The child processes of `pid` (from /proc). */
 function childrenOf(pid: number): number[] {
   const out: number[] = [];
-  for (const t of readdirSync(`/proc/${pid}/task`)) out.push(...readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+  for (const t of readdirSync(`/proc/${pid}/task`))
+    out.push(
+      ...readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    );
   return out;
 }
 
 /** The AX_MCP_* entries of a process's initial environment. */
 function initialAxEnv(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter((e) => e.startsWith('AX_MCP_')).sort();
+  return readFileSync(`/proc/${pid}/environ`, 'utf8')
+    .split('\0')
+    .filter((e) => e.startsWith('AX_MCP_'))
+    .sort();
 }
 
 /** Live processes running this fixture's entry. */
@@ -52,8 +64,16 @@ function fixtureProcesses(): number[] {
 }
 
 /** Runs `fn` with an SDK client connected to the fixture's `mcp-server` (stdio), and the supervisor's pid. */
-async function withServer(extra: Record<string, string>, fn: (client: Client, pid: number, stderr: () => string) => Promise<void>): Promise<void> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [entry, 'mcp-server'], env: env(extra), stderr: 'pipe' });
+async function withServer(
+  extra: Record<string, string>,
+  fn: (client: Client, pid: number, stderr: () => string) => Promise<void>,
+): Promise<void> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entry, 'mcp-server'],
+    env: env(extra),
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   const client = new Client({ name: 'early', version: '1.0.0' });
@@ -90,22 +110,29 @@ describe('mcp-server: the server process the entry starts early', () => {
   it.each([
     ['supervised', SUPERVISED],
     ['served in place', {}],
-  ])('a failed start-up check (%s): exactly one error line, exit 2, and no server or helper process left', async (_, extra) => {
-    const p = spawn(process.execPath, [entry, 'mcp-server'], { env: env({ EARLY_VERSION: '', ...extra }), stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    p.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    p.stdin.write(initialize);
-    const code = await new Promise<number | null>((r) => p.once('exit', r));
-    await new Promise((r) => setTimeout(r, 300)); // a server process that outlived it would still be here
-    expect(code).toBe(2);
-    expect(out).toBe('');
-    const lines = err.trim().split('\n');
-    expect(lines, err).toHaveLength(1);
-    expect(JSON.parse(lines[0]!).error.context.reason).toBe('placeholder_version');
-    expect(fixtureProcesses()).toEqual([]);
-  }, 60_000);
+  ])(
+    'a failed start-up check (%s): exactly one error line, exit 2, and no server or helper process left',
+    async (_, extra) => {
+      const p = spawn(process.execPath, [entry, 'mcp-server'], {
+        env: env({ EARLY_VERSION: '', ...extra }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      p.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      p.stdin.write(initialize);
+      const code = await new Promise<number | null>((r) => p.once('exit', r));
+      await new Promise((r) => setTimeout(r, 300)); // a server process that outlived it would still be here
+      expect(code).toBe(2);
+      expect(out).toBe('');
+      const lines = err.trim().split('\n');
+      expect(lines, err).toHaveLength(1);
+      expect(JSON.parse(lines[0]!).error.context.reason).toBe('placeholder_version');
+      expect(fixtureProcesses()).toEqual([]);
+    },
+    60_000,
+  );
 
   it('isolateStdio false: the early process is dropped at once, the server runs in the process the client started', async () => {
     await withServer({ EARLY_INPROCESS: '1', ...SUPERVISED }, async (client, pid) => {
@@ -127,7 +154,11 @@ describe('mcp-server: the server process the entry starts early', () => {
   it('stdin from a file: no early process (the supervisor relays), the answer is the same', () => {
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, initialize);
-    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${entry}" mcp-server < "${input}"`], { env: env(), encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${entry}" mcp-server < "${input}"`], {
+      env: env(),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout.trim().split('\n')[0]!).result.serverInfo.name).toBe('early');
     expect(existsSync(input)).toBe(true);

@@ -17,18 +17,27 @@ describe('mcp-server with stdin at EOF from the start', () => {
   it.each([
     ['an empty pipe (passed)', 'pipe'],
     ['/dev/null (relayed)', 'devnull'],
-  ] as const)('%s: exit 0 with empty stderr, every time', (_name, kind) => {
-    for (let i = 0; i < RUNS; i++) {
-      const fd = kind === 'devnull' ? openSync('/dev/null', 'r') : undefined;
-      const r = spawnSync(process.execPath, ['--import', TSX_LOADER, MAIN, 'mcp-server'], {
-        input: kind === 'pipe' ? '' : undefined,
-        stdio: [fd ?? 'pipe', 'pipe', 'pipe'],
-        encoding: 'utf8',
-        timeout: 20_000,
-        env: { ...process.env, TASKS_FILE: join(REPO, 'node_modules/.ax-eof-test-tasks.json') },
-      });
-      if (fd !== undefined) closeSync(fd);
-      expect({ run: i, code: r.status, stderr: r.stderr, stdout: r.stdout }).toEqual({ run: i, code: 0, stderr: '', stdout: '' });
-    }
-  }, 120_000);
+  ] as const)(
+    '%s: exit 0 with empty stderr, every time',
+    (_name, kind) => {
+      for (let i = 0; i < RUNS; i++) {
+        const fd = kind === 'devnull' ? openSync('/dev/null', 'r') : undefined;
+        const r = spawnSync(process.execPath, ['--import', TSX_LOADER, MAIN, 'mcp-server'], {
+          input: kind === 'pipe' ? '' : undefined,
+          stdio: [fd ?? 'pipe', 'pipe', 'pipe'],
+          encoding: 'utf8',
+          timeout: 20_000,
+          env: { ...process.env, TASKS_FILE: join(REPO, 'node_modules/.ax-eof-test-tasks.json') },
+        });
+        if (fd !== undefined) closeSync(fd);
+        expect({ run: i, code: r.status, stderr: r.stderr, stdout: r.stdout }).toEqual({
+          run: i,
+          code: 0,
+          stderr: '',
+          stdout: '',
+        });
+      }
+    },
+    120_000,
+  );
 });

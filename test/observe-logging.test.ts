@@ -19,7 +19,11 @@ import { killAll } from './fixtures/http-harness.ts';
 import { spawn } from 'node:child_process';
 
 const CLI = fileURLToPath(new URL('./fixtures/observe-cli.ts', import.meta.url));
-const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '/tmp',
+  ...extra,
+});
 
 function logLines(stderr: string): Record<string, unknown>[] {
   return stderr
@@ -34,39 +38,49 @@ describe('ctx.logger on the CLI paths', () => {
   it.each([
     ['argv', ['log', '--word', 'w1', '--format', 'json']],
     ['--args-json', ['log', '--args-json', '{"word":"w1"}']],
-  ])('%s: JSON lines on stderr with the envelope ids, levels at info and above; stdout is the envelope only', async (_name, args) => {
-    const r = await runScript(CLI, args, env());
-    expect(r.code, r.stderr).toBe(0);
-    const out = r.stdout.trim().split('\n');
-    expect(out).toHaveLength(1);
-    const meta = JSON.parse(out[0]!).meta;
-    // every stderr line is a log line and parses as JSON
-    const raw = r.stderr.trim().split('\n');
-    expect(raw.every((l) => typeof JSON.parse(l) === 'object')).toBe(true);
-    const lines = logLines(r.stderr);
-    expect(lines.map((l) => [l.level, l.msg])).toEqual([
-      ['info', 'info line'],
-      ['warn', 'warn line'],
-      ['error', 'error line'],
-      ['info', 'child line'],
-    ]);
-    for (const l of lines) {
-      expect(l).toMatchObject({ ...COMMON, trace_id: meta.trace_id, span_id: meta.span_id });
-      expect(new Date(String(l.time)).toISOString()).toBe(l.time);
-    }
-    expect(lines[0]!.word).toBe('w1');
-    expect(lines[3]!.step).toBe(2);
-  }, 60_000);
+  ])(
+    '%s: JSON lines on stderr with the envelope ids, levels at info and above; stdout is the envelope only',
+    async (_name, args) => {
+      const r = await runScript(CLI, args, env());
+      expect(r.code, r.stderr).toBe(0);
+      const out = r.stdout.trim().split('\n');
+      expect(out).toHaveLength(1);
+      const meta = JSON.parse(out[0]!).meta;
+      // every stderr line is a log line and parses as JSON
+      const raw = r.stderr.trim().split('\n');
+      expect(raw.every((l) => typeof JSON.parse(l) === 'object')).toBe(true);
+      const lines = logLines(r.stderr);
+      expect(lines.map((l) => [l.level, l.msg])).toEqual([
+        ['info', 'info line'],
+        ['warn', 'warn line'],
+        ['error', 'error line'],
+        ['info', 'child line'],
+      ]);
+      for (const l of lines) {
+        expect(l).toMatchObject({ ...COMMON, trace_id: meta.trace_id, span_id: meta.span_id });
+        expect(new Date(String(l.time)).toISOString()).toBe(l.time);
+      }
+      expect(lines[0]!.word).toBe('w1');
+      expect(lines[3]!.step).toBe(2);
+    },
+    60_000,
+  );
 
   it('on a Node older than 20.16 (no process.getBuiltinModule): one structured internal_error naming the version, exit 1', async () => {
     const preload = fileURLToPath(new URL('./fixtures/no-get-builtin-module.mjs', import.meta.url));
-    const r = await runScript(CLI, ['log', '--word', 'w1', '--format', 'json'], env({ NODE_OPTIONS: `--import ${preload}` }));
+    const r = await runScript(
+      CLI,
+      ['log', '--word', 'w1', '--format', 'json'],
+      env({ NODE_OPTIONS: `--import ${preload}` }),
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
     const e = JSON.parse(lines[lines.length - 1]!).error;
     expect(e.kind).toBe('internal_error');
-    expect(e.message).toContain(`ax-ts needs Node.js 20.16.0 or later to load node:module on demand (process.getBuiltinModule); this is Node.js ${process.versions.node}`);
+    expect(e.message).toContain(
+      `ax-ts needs Node.js 20.16.0 or later to load node:module on demand (process.getBuiltinModule); this is Node.js ${process.versions.node}`,
+    );
     expect(e.actionable_fix).toMatch(/Upgrade Node\.js to 20\.16\.0/);
     // and the package says so where npm reads it
     expect(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node).toBe('>=20.16');
@@ -88,12 +102,27 @@ describe('ctx.logger on the CLI paths', () => {
 
   it('in-process execute: the logging declaration (level, labels) and the injected stderr', async () => {
     const root = new Command({ use: 'app', logging: { level: 'debug', labels: { region: 'eu' } } });
-    root.addCommand(new Command({ use: 'go', run: (ctx) => (ctx.logger.debug({ n: 1 }, 'dbg'), ctx.logger.trace('hidden'), { ok: true }) }));
+    root.addCommand(
+      new Command({
+        use: 'go',
+        run: (ctx) => (ctx.logger.debug({ n: 1 }, 'dbg'), ctx.logger.trace('hidden'), { ok: true }),
+      }),
+    );
     const r = await runCli(root, ['go']);
     const [line, ...rest] = logLines(r.stderr);
     expect(rest).toEqual([]);
     const meta = JSON.parse(r.stdout).meta;
-    expect(line).toMatchObject({ level: 'debug', msg: 'dbg', n: 1, region: 'eu', program: 'app', version: '1.2.3', command: 'app go', trace_id: meta.trace_id, span_id: meta.span_id });
+    expect(line).toMatchObject({
+      level: 'debug',
+      msg: 'dbg',
+      n: 1,
+      region: 'eu',
+      program: 'app',
+      version: '1.2.3',
+      command: 'app go',
+      trace_id: meta.trace_id,
+      span_id: meta.span_id,
+    });
   });
 
   it('labels may not take the fields ax-ts sets (TypeError at declaration)', () => {
@@ -111,7 +140,9 @@ describe('ctx.logger under mcp-server', () => {
       const seen: { level: string; data: any; logger?: string }[] = [];
       c.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.push(n.params as never));
       await c.client.setLoggingLevel('debug');
-      const r = (await c.client.callTool({ name: 'log', arguments: { word: 'mcp' } })) as { content: { text: string }[] };
+      const r = (await c.client.callTool({ name: 'log', arguments: { word: 'mcp' } })) as {
+        content: { text: string }[];
+      };
       const meta = JSON.parse(r.content[0]!.text).meta;
       await new Promise((res) => setTimeout(res, 100));
       expect(seen.map((n) => [n.level, n.data.msg])).toEqual([
@@ -151,7 +182,11 @@ describe('ctx.logger under mcp-server', () => {
   }, 60_000);
 
   it('HTTP (stateful): the same notifications reach an SDK client', async () => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', CLI, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'], env: env() });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: env() },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = '';

@@ -19,7 +19,11 @@ const CLI = fileURLToPath(new URL('./fixtures/observe-cli.ts', import.meta.url))
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const PARENT = 'b7ad6b7169203331';
 const TP = `00-${TRACE}-${PARENT}-01`;
-const env = (extra: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '/tmp',
+  ...extra,
+});
 
 describe('parseTraceparent (W3C Trace Context §3.2)', () => {
   it.each([
@@ -38,7 +42,9 @@ describe('parseTraceparent (W3C Trace Context §3.2)', () => {
   });
 
   it('keeps a valid tracestate and drops an invalid one', () => {
-    expect(parseTraceparent(TP, 'congo=t61rcWkgMzE, rojo=00f067aa0ba902b7')?.traceState).toBe('congo=t61rcWkgMzE,rojo=00f067aa0ba902b7');
+    expect(parseTraceparent(TP, 'congo=t61rcWkgMzE, rojo=00f067aa0ba902b7')?.traceState).toBe(
+      'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7',
+    );
     expect(parseTraceparent(TP, 'not a list member')?.traceState).toBeUndefined();
   });
 });
@@ -47,13 +53,17 @@ describe('a run continues the caller trace (no exporter)', () => {
   it.each([
     ['argv', ['plain', '--format', 'json']],
     ['--args-json', ['plain', '--args-json', '{}']],
-  ])('%s: TRACEPARENT gives the envelope its trace id; the span is new', async (_n, args) => {
-    const r = await runScript(CLI, args, env({ TRACEPARENT: TP }));
-    const meta = JSON.parse(r.stdout).meta;
-    expect(meta.trace_id).toBe(TRACE);
-    expect(meta.span_id).toMatch(/^[0-9a-f]{16}$/);
-    expect(meta.span_id).not.toBe(PARENT);
-  }, 60_000);
+  ])(
+    '%s: TRACEPARENT gives the envelope its trace id; the span is new',
+    async (_n, args) => {
+      const r = await runScript(CLI, args, env({ TRACEPARENT: TP }));
+      const meta = JSON.parse(r.stdout).meta;
+      expect(meta.trace_id).toBe(TRACE);
+      expect(meta.span_id).toMatch(/^[0-9a-f]{16}$/);
+      expect(meta.span_id).not.toBe(PARENT);
+    },
+    60_000,
+  );
 
   it('the error line carries the caller trace id', async () => {
     const r = await runScript(CLI, ['fail', '--format', 'json'], env({ TRACEPARENT: TP }));
@@ -67,7 +77,9 @@ describe('a run continues the caller trace (no exporter)', () => {
     const ok = JSON.parse((await runCli(root, ['go'], { env: { TRACEPARENT: TP, TRACESTATE: 'k=v' } })).stdout);
     expect(ok.meta.trace_id).toBe(TRACE);
     expect(ok.data.tp).toBe(`00-${TRACE}-${ok.meta.span_id}-01`);
-    const bad = JSON.parse((await runCli(root, ['go'], { env: { TRACEPARENT: `00-${'0'.repeat(32)}-${PARENT}-01` } })).stdout);
+    const bad = JSON.parse(
+      (await runCli(root, ['go'], { env: { TRACEPARENT: `00-${'0'.repeat(32)}-${PARENT}-01` } })).stdout,
+    );
     expect(bad.meta.trace_id).not.toBe('0'.repeat(32));
     expect(bad.meta.trace_id).toMatch(/^[0-9a-f]{32}$/);
   });
@@ -82,7 +94,9 @@ describe('a run continues the caller trace (no exporter)', () => {
   it('ctx.childEnv() passes TRACESTATE on, adds extras and drops a stale TRACESTATE when there is none', async () => {
     const root = new Command({ use: 'app' });
     root.addCommand(new Command({ use: 'go', run: (ctx) => ctx.childEnv({ EXTRA: '1' }) }));
-    const a = JSON.parse((await runCli(root, ['go'], { env: { TRACEPARENT: TP, TRACESTATE: 'k=v', KEEP: 'x' } })).stdout).data;
+    const a = JSON.parse(
+      (await runCli(root, ['go'], { env: { TRACEPARENT: TP, TRACESTATE: 'k=v', KEEP: 'x' } })).stdout,
+    ).data;
     expect(a).toMatchObject({ KEEP: 'x', EXTRA: '1', TRACESTATE: 'k=v' });
     const b = JSON.parse((await runCli(root, ['go'], { env: { TRACESTATE: 'stale=1' } })).stdout).data;
     expect(b.TRACESTATE).toBeUndefined();
@@ -99,7 +113,11 @@ describe('span export over OTLP/HTTP', () => {
 
   it('CLI: one span per run, named by the command path, parented by TRACEPARENT, with the envelope ids', async () => {
     const before = col.spans.length;
-    const r = await runScript(CLI, ['plain', '--format', 'json'], env({ TRACEPARENT: TP, OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint }));
+    const r = await runScript(
+      CLI,
+      ['plain', '--format', 'json'],
+      env({ TRACEPARENT: TP, OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint }),
+    );
     expect(r.code).toBe(0);
     const meta = JSON.parse(r.stdout).meta;
     const spans = (await col.waitFor(before + 1)).slice(before);
@@ -113,11 +131,19 @@ describe('span export over OTLP/HTTP', () => {
   it('shell completion (__complete, asked on every TAB) exports no span; the next run does', async () => {
     const before = col.spans.length;
     for (const cmd of ['__complete', '__completeNoDesc']) {
-      const r = await runScript(CLI, [cmd, '--', 'pl'], env({ TRACEPARENT: TP, OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint }));
+      const r = await runScript(
+        CLI,
+        [cmd, '--', 'pl'],
+        env({ TRACEPARENT: TP, OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint }),
+      );
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('plain');
     }
-    await runScript(CLI, ['plain', '--format', 'json'], env({ TRACEPARENT: TP, OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint }));
+    await runScript(
+      CLI,
+      ['plain', '--format', 'json'],
+      env({ TRACEPARENT: TP, OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint }),
+    );
     const spans = (await col.waitFor(before + 1)).slice(before);
     expect(spans.map((s) => s.name)).toEqual(['obs plain']);
   }, 60_000);
@@ -134,14 +160,28 @@ describe('span export over OTLP/HTTP', () => {
 
   it('MCP stdio: one span per tools/call, parented by _meta.traceparent; without it, by the server TRACEPARENT', async () => {
     const SERVER_TRACE = 'aaaabbbbccccddddeeeeffff00001111';
-    const c = await connectStdio(['mcp-server'], { OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint, TRACEPARENT: `00-${SERVER_TRACE}-1111222233334444-01` }, CLI);
+    const c = await connectStdio(
+      ['mcp-server'],
+      { OTEL_EXPORTER_OTLP_ENDPOINT: col.endpoint, TRACEPARENT: `00-${SERVER_TRACE}-1111222233334444-01` },
+      CLI,
+    );
     try {
       const before = col.spans.length;
-      const r = (await c.client.callTool({ name: 'plain', arguments: {}, _meta: { traceparent: TP, tracestate: 'k=v' } })) as { content: { text: string }[] };
+      const r = (await c.client.callTool({
+        name: 'plain',
+        arguments: {},
+        _meta: { traceparent: TP, tracestate: 'k=v' },
+      })) as { content: { text: string }[] };
       const meta = JSON.parse(r.content[0]!.text).meta;
       expect(meta.trace_id).toBe(TRACE);
       const [span] = (await col.waitFor(before + 1)).slice(before);
-      expect(span).toMatchObject({ name: 'obs plain', traceId: TRACE, parentSpanId: PARENT, spanId: meta.span_id, kind: 2 });
+      expect(span).toMatchObject({
+        name: 'obs plain',
+        traceId: TRACE,
+        parentSpanId: PARENT,
+        spanId: meta.span_id,
+        kind: 2,
+      });
       expect(span!.attributes).toMatchObject({ 'gen_ai.tool.name': 'plain', 'mcp.method.name': 'tools/call' });
       const r2 = (await c.client.callTool({ name: 'plain', arguments: {} })) as { content: { text: string }[] };
       const meta2 = JSON.parse(r2.content[0]!.text).meta;
@@ -149,7 +189,10 @@ describe('span export over OTLP/HTTP', () => {
       const [span2] = (await col.waitFor(before + 2)).slice(before + 1);
       expect(span2).toMatchObject({ traceId: SERVER_TRACE, parentSpanId: '1111222233334444', spanId: meta2.span_id });
       // bad arguments (refused before the handler) still give a span and an error carrying the call trace
-      const bad = (await c.client.callTool({ name: 'log', arguments: { word: 7 }, _meta: { traceparent: TP } })) as { isError: boolean; content: { text: string }[] };
+      const bad = (await c.client.callTool({ name: 'log', arguments: { word: 7 }, _meta: { traceparent: TP } })) as {
+        isError: boolean;
+        content: { text: string }[];
+      };
       expect(bad.isError).toBe(true);
       expect(JSON.parse(bad.content[0]!.text).meta.trace_id).toBe(TRACE);
       const [span3] = (await col.waitFor(before + 3)).slice(before + 2);
@@ -165,15 +208,22 @@ describe('a collector that is down or hangs changes nothing but is bounded', () 
     const hung = await startCollector({ hang: true });
     try {
       const dead = `http://127.0.0.1:${await deadPort()}`;
-      for (const args of [['plain', '--format', 'json'], ['fail', '--format', 'json']]) {
+      for (const args of [
+        ['plain', '--format', 'json'],
+        ['fail', '--format', 'json'],
+      ]) {
         const base = await runScript(CLI, args, env({ TRACEPARENT: TP }));
         for (const endpoint of [dead, hung.endpoint]) {
           const t0 = Date.now();
           const r = await runScript(CLI, args, env({ TRACEPARENT: TP, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }));
           const ms = Date.now() - t0;
           expect(r.code).toBe(base.code);
-          expect(r.stdout.replace(/"span_id":"[0-9a-f]{16}","idempotency_key":"[^"]+"/, '')).toBe(base.stdout.replace(/"span_id":"[0-9a-f]{16}","idempotency_key":"[^"]+"/, ''));
-          expect(r.stderr.replace(/"trace_id":"[0-9a-f]{32}"/, '')).toBe(base.stderr.replace(/"trace_id":"[0-9a-f]{32}"/, ''));
+          expect(r.stdout.replace(/"span_id":"[0-9a-f]{16}","idempotency_key":"[^"]+"/, '')).toBe(
+            base.stdout.replace(/"span_id":"[0-9a-f]{16}","idempotency_key":"[^"]+"/, ''),
+          );
+          expect(r.stderr.replace(/"trace_id":"[0-9a-f]{32}"/, '')).toBe(
+            base.stderr.replace(/"trace_id":"[0-9a-f]{32}"/, ''),
+          );
           // the hung collector never answers; the flush is bounded (1 s) and the exporter times out
           expect(ms).toBeLessThan(15_000);
         }

@@ -17,13 +17,31 @@ const tmp = mkdtempSync(join(tmpdir(), 'ax-pack-'));
 const project = join(tmp, 'user-project');
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error', npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' }, timeout: 240_000 });
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      npm_config_loglevel: 'error',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+      npm_config_update_notifier: 'false',
+    },
+    timeout: 240_000,
+  });
 
 beforeAll(() => {
   const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', tmp], repo)) as { filename: string }[];
   execFileSync('mkdir', ['-p', project]);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }));
-  npm(['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', join(tmp, packed[0]!.filename)], project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }),
+  );
+  npm(
+    ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', join(tmp, packed[0]!.filename)],
+    project,
+  );
 }, 300_000);
 
 describe('npm pack → install into a fresh project', () => {
@@ -31,7 +49,9 @@ describe('npm pack → install into a fresh project', () => {
     const bins = readdirSync(join(project, 'node_modules/.bin')).filter((n) => !n.startsWith('.'));
     const ours = bins.filter((n) => ['ax-ts', 'tasks'].includes(n));
     expect(ours).toEqual(['ax-ts']);
-    const pkg = JSON.parse(readFileSync(join(project, 'node_modules/ax-ts/package.json'), 'utf8')) as { bin: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules/ax-ts/package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
     expect(Object.keys(pkg.bin)).toEqual(['ax-ts']);
   });
 
@@ -41,10 +61,17 @@ describe('npm pack → install into a fresh project', () => {
   });
 
   it('each entry point loads and exports every name it exported before', () => {
-    const baseline = JSON.parse(readFileSync(join(repo, 'test/fixtures/public-api.json'), 'utf8')) as Record<string, string[]>;
+    const baseline = JSON.parse(readFileSync(join(repo, 'test/fixtures/public-api.json'), 'utf8')) as Record<
+      string,
+      string[]
+    >;
     const script = `const out = {}; for (const e of ${JSON.stringify(Object.keys(baseline))}) out[e] = Object.keys(await import(e)); console.log(JSON.stringify(out));`;
     writeFileSync(join(project, 'names.mjs'), script);
-    const got = JSON.parse(execFileSync(process.execPath, ['names.mjs'], { cwd: project, encoding: 'utf8' })) as Record<string, string[]>;
-    for (const [entry, names] of Object.entries(baseline)) expect(got[entry], entry).toEqual(expect.arrayContaining(names));
+    const got = JSON.parse(execFileSync(process.execPath, ['names.mjs'], { cwd: project, encoding: 'utf8' })) as Record<
+      string,
+      string[]
+    >;
+    for (const [entry, names] of Object.entries(baseline))
+      expect(got[entry], entry).toEqual(expect.arrayContaining(names));
   });
 });

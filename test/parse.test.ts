@@ -19,7 +19,11 @@ interface Echo {
  * with one flag of every type, plus `other` (shadows --level with a local string flag).
  */
 function tree(): Command {
-  const echo = (ctx: { flags: Record<string, unknown>; args: Record<string, unknown>; argv: string[] }): Echo => ({ flags: ctx.flags, args: ctx.args, argv: ctx.argv });
+  const echo = (ctx: { flags: Record<string, unknown>; args: Record<string, unknown>; argv: string[] }): Echo => ({
+    flags: ctx.flags,
+    args: ctx.args,
+    argv: ctx.argv,
+  });
   const leaf = new Command({
     use: 'leaf [words...]',
     short: 'Echo flags',
@@ -93,12 +97,24 @@ describe('flag forms (pflag)', () => {
     { form: '-n=value', args: ['-n=bob'], want: { name: 'bob' } },
     { form: 'last occurrence of a scalar wins', args: ['--name', 'a', '-n', 'b'], want: { name: 'b' } },
     { form: '-abc (bool group)', args: ['--no-color', '-abc'], want: { all: true, brief: true, color: true } },
-    { form: '-ab leaves the others alone', args: ['--no-color', '-ab'], want: { all: true, brief: true, color: false } },
+    {
+      form: '-ab leaves the others alone',
+      args: ['--no-color', '-ab'],
+      want: { all: true, brief: true, color: false },
+    },
     { form: '-avvb (bools and a count in one group)', args: ['-avvb'], want: { all: true, brief: true, verbose: 2 } },
     { form: '-abn value (last takes the value)', args: ['-abn', 'bob'], want: { all: true, brief: true, name: 'bob' } },
-    { form: '-abnvalue (rest of the group is the value)', args: ['-abnbob'], want: { all: true, brief: true, name: 'bob' } },
+    {
+      form: '-abnvalue (rest of the group is the value)',
+      args: ['-abnbob'],
+      want: { all: true, brief: true, name: 'bob' },
+    },
     { form: '-ab=… sets the last bool', args: ['-ab=false'], want: { all: true, brief: false } },
-    { form: '-nab (value-taking letter first swallows the rest)', args: ['-nab'], want: { all: false, brief: false, name: 'ab' } },
+    {
+      form: '-nab (value-taking letter first swallows the rest)',
+      args: ['-nab'],
+      want: { all: false, brief: false, name: 'ab' },
+    },
     { form: 'bool --all', args: ['--all'], want: { all: true } },
     { form: 'bool --all=false', args: ['--all=false'], want: { all: false } },
     { form: 'bool --all=true', args: ['--all=true'], want: { all: true } },
@@ -134,7 +150,11 @@ describe('flag forms (pflag)', () => {
     { form: 'stringSlice comma split', args: ['--tag', 'a,b'], want: { tag: ['a', 'b'] } },
     { form: 'stringSlice repeated', args: ['--tag', 'a,b', '--tag=c'], want: { tag: ['a', 'b', 'c'] } },
     { form: 'stringSlice quotes protect commas', args: ['--tag', '"x,y",z'], want: { tag: ['x,y', 'z'] } },
-    { form: 'stringSlice doubled quote inside quotes', args: ['--tag', '"say ""hi""",b'], want: { tag: ['say "hi"', 'b'] } },
+    {
+      form: 'stringSlice doubled quote inside quotes',
+      args: ['--tag', '"say ""hi""",b'],
+      want: { tag: ['say "hi"', 'b'] },
+    },
     { form: 'stringSlice empty value', args: ['--tag='], want: { tag: [] } },
     { form: 'stringSlice keeps empty fields', args: ['--tag=a,,b'], want: { tag: ['a', '', 'b'] } },
     { form: 'stringSlice absent is []', args: [], want: { tag: [] } },
@@ -143,12 +163,24 @@ describe('flag forms (pflag)', () => {
     { form: 'intSlice', args: ['--port', '80,443', '--port', '8080'], want: { port: [80, 443, 8080] } },
     { form: 'choices: accepted value', args: ['--mode', 'slow'], want: { mode: 'slow' } },
     { form: 'json object', args: ['--cfg', '{"a":[1,2],"b":null}'], want: { cfg: { a: [1, 2], b: null } } },
-    { form: 'flags interspersed with positionals', args: ['x', '--all', 'y', '-n', 'bob', 'z'], want: { all: true, name: 'bob', words: ['x', 'y', 'z'] } },
-    { form: '-- ends flags', args: ['--all', '--', '--name', 'bob', '-x'], want: { all: true, name: undefined, words: ['--name', 'bob', '-x'] } },
+    {
+      form: 'flags interspersed with positionals',
+      args: ['x', '--all', 'y', '-n', 'bob', 'z'],
+      want: { all: true, name: 'bob', words: ['x', 'y', 'z'] },
+    },
+    {
+      form: '-- ends flags',
+      args: ['--all', '--', '--name', 'bob', '-x'],
+      want: { all: true, name: undefined, words: ['--name', 'bob', '-x'] },
+    },
     { form: '-- with nothing after', args: ['x', '--'], want: { words: ['x'] } },
     { form: '-- alone', args: ['--'], want: { words: [] } },
     { form: 'a lone dash is a positional', args: ['-'], want: { words: ['-'] } },
-    { form: 'a value-taking flag takes -- as its value', args: ['--name', '--', 'x'], want: { name: '--', words: ['x'] } },
+    {
+      form: 'a value-taking flag takes -- as its value',
+      args: ['--name', '--', 'x'],
+      want: { name: '--', words: ['x'] },
+    },
   ])('$form', async ({ args, want }) => {
     const echo = await ok(args);
     const { words, ...flags } = want as Record<string, unknown>;
@@ -185,7 +217,13 @@ describe('count with a default', () => {
   function counted(): Command {
     return new Command({
       use: 'app',
-      commands: [new Command({ use: 'go', flags: { verbose: { type: 'count', short: 'v', default: 2 } }, run: (ctx) => ctx.flags.verbose })],
+      commands: [
+        new Command({
+          use: 'go',
+          flags: { verbose: { type: 'count', short: 'v', default: 2 } },
+          run: (ctx) => ctx.flags.verbose,
+        }),
+      ],
     });
   }
   test.each([
@@ -203,17 +241,72 @@ describe('count with a default', () => {
 
 describe('bad flag values (validation_error, exit 2)', () => {
   test.each([
-    { what: 'bad bool', args: ['--all=maybe'], message: 'invalid argument "maybe" for "-a, --all" flag: must be true or false', flag: '--all' },
-    { what: 'bad bool in short form', args: ['-a=yes'], message: 'invalid argument "yes" for "-a, --all" flag: must be true or false', flag: '--all' },
-    { what: 'bad int', args: ['--num', 'abc'], message: 'invalid argument "abc" for "-i, --num" flag: must be an integer', flag: '--num' },
-    { what: 'int with a fraction', args: ['--num', '1.5'], message: 'invalid argument "1.5" for "-i, --num" flag: must be an integer', flag: '--num' },
-    { what: 'empty int', args: ['--num='], message: 'invalid argument "" for "-i, --num" flag: must be an integer', flag: '--num' },
-    { what: 'int overflow', args: ['--num', '9007199254740993'], message: 'invalid argument "9007199254740993" for "-i, --num" flag: must be an integer within ±2^53', flag: '--num' },
-    { what: 'bad float', args: ['--ratio', 'fast'], message: 'invalid argument "fast" for "--ratio" flag: must be a number', flag: '--ratio' },
-    { what: 'float Infinity', args: ['--ratio', 'Infinity'], message: 'invalid argument "Infinity" for "--ratio" flag: must be a number', flag: '--ratio' },
-    { what: 'bad duration', args: ['--timeout', '5x'], message: 'invalid argument "5x" for "-t, --timeout" flag: must be a duration like "30s" or "5m"', flag: '--timeout' },
-    { what: 'bad intSlice item', args: ['--port', '80,http'], message: 'invalid argument "80,http" for "--port" flag: must be an integer', flag: '--port' },
-    { what: 'bad count value', args: ['--verbose=lots'], message: 'invalid argument "lots" for "-v, --verbose" flag: must be an integer', flag: '--verbose' },
+    {
+      what: 'bad bool',
+      args: ['--all=maybe'],
+      message: 'invalid argument "maybe" for "-a, --all" flag: must be true or false',
+      flag: '--all',
+    },
+    {
+      what: 'bad bool in short form',
+      args: ['-a=yes'],
+      message: 'invalid argument "yes" for "-a, --all" flag: must be true or false',
+      flag: '--all',
+    },
+    {
+      what: 'bad int',
+      args: ['--num', 'abc'],
+      message: 'invalid argument "abc" for "-i, --num" flag: must be an integer',
+      flag: '--num',
+    },
+    {
+      what: 'int with a fraction',
+      args: ['--num', '1.5'],
+      message: 'invalid argument "1.5" for "-i, --num" flag: must be an integer',
+      flag: '--num',
+    },
+    {
+      what: 'empty int',
+      args: ['--num='],
+      message: 'invalid argument "" for "-i, --num" flag: must be an integer',
+      flag: '--num',
+    },
+    {
+      what: 'int overflow',
+      args: ['--num', '9007199254740993'],
+      message: 'invalid argument "9007199254740993" for "-i, --num" flag: must be an integer within ±2^53',
+      flag: '--num',
+    },
+    {
+      what: 'bad float',
+      args: ['--ratio', 'fast'],
+      message: 'invalid argument "fast" for "--ratio" flag: must be a number',
+      flag: '--ratio',
+    },
+    {
+      what: 'float Infinity',
+      args: ['--ratio', 'Infinity'],
+      message: 'invalid argument "Infinity" for "--ratio" flag: must be a number',
+      flag: '--ratio',
+    },
+    {
+      what: 'bad duration',
+      args: ['--timeout', '5x'],
+      message: 'invalid argument "5x" for "-t, --timeout" flag: must be a duration like "30s" or "5m"',
+      flag: '--timeout',
+    },
+    {
+      what: 'bad intSlice item',
+      args: ['--port', '80,http'],
+      message: 'invalid argument "80,http" for "--port" flag: must be an integer',
+      flag: '--port',
+    },
+    {
+      what: 'bad count value',
+      args: ['--verbose=lots'],
+      message: 'invalid argument "lots" for "-v, --verbose" flag: must be an integer',
+      flag: '--verbose',
+    },
   ])('$what', async ({ args, message, flag }) => {
     const error = await usageError(args);
     expect(error.message).toBe(message);
@@ -241,7 +334,12 @@ describe('bad flag values (validation_error, exit 2)', () => {
   ])('json flag refuses $what: it takes one JSON object', async ({ raw }) => {
     const error = await usageError(['--cfg', raw]);
     expect(error.message).toBe(`invalid argument ${JSON.stringify(raw)} for "--cfg" flag: must be a JSON object`);
-    expect(error.context).toStrictEqual({ reason: 'invalid_flag_value', flag: '--cfg', value: raw, expected: 'a JSON object' });
+    expect(error.context).toStrictEqual({
+      reason: 'invalid_flag_value',
+      flag: '--cfg',
+      value: raw,
+      expected: 'a JSON object',
+    });
   });
 
   test.each([
@@ -282,7 +380,9 @@ describe('unknown flags', () => {
     expect(error.context.command).toBe('app grp leaf');
     expect(error.suggestions).toStrictEqual(suggestions);
     expect(error.actionable_fix).toBe(
-      suggestions ? `Did you mean ${suggestions[0]}? Run 'app grp leaf --help' to see its flags.` : "Run 'app grp leaf --help' to see its flags.",
+      suggestions
+        ? `Did you mean ${suggestions[0]}? Run 'app grp leaf --help' to see its flags.`
+        : "Run 'app grp leaf --help' to see its flags.",
     );
   });
 
@@ -317,13 +417,13 @@ describe('persistent flags', () => {
     expect(echo.argv).toStrictEqual(['x']);
   });
 
-  it('a middle command\'s persistent flag reaches its child, before or after the child word', async () => {
+  it("a middle command's persistent flag reaches its child, before or after the child word", async () => {
     expect((await ok(['grp', '-r', 'us', 'leaf'], true)).flags.region).toBe('us');
     expect((await ok(['grp', 'leaf', '--region=ap'], true)).flags.region).toBe('ap');
     expect((await ok(['grp', 'leaf'], true)).flags.region).toBe('eu');
   });
 
-  it('a middle command\'s persistent flag does not reach the root\'s other children', async () => {
+  it("a middle command's persistent flag does not reach the root's other children", async () => {
     const error = await usageError(['plain', '--region', 'us'], true);
     expect(error.message).toBe('unknown flag: --region');
   });
@@ -386,48 +486,85 @@ describe('required flags and flag groups', () => {
     });
     const many = new Command({
       use: 'many',
-      flags: { a: { type: 'string', required: true }, b: { type: 'int', required: true }, c: { type: 'bool', required: true } },
+      flags: {
+        a: { type: 'string', required: true },
+        b: { type: 'int', required: true },
+        c: { type: 'bool', required: true },
+      },
       run: () => 'ok',
     });
-    const marked = new Command({ use: 'marked', flags: { x: { type: 'bool' }, y: { type: 'bool' }, z: { type: 'bool' } }, run: () => 'ok' })
+    const marked = new Command({
+      use: 'marked',
+      flags: { x: { type: 'bool' }, y: { type: 'bool' }, z: { type: 'bool' } },
+      run: () => 'ok',
+    })
       .markFlagsMutuallyExclusive('x', 'y')
       .markFlagsRequiredTogether('y', 'z')
       .markFlagsOneRequired('x', 'z');
     const child = new Command({ use: 'child', run: (ctx) => ctx.flags.org });
     return new Command({
       use: 'app',
-      commands: [deploy, many, marked, new Command({ use: 'org', persistentFlags: { org: { type: 'string', required: true } }, commands: [child] })],
+      commands: [
+        deploy,
+        many,
+        marked,
+        new Command({ use: 'org', persistentFlags: { org: { type: 'string', required: true } }, commands: [child] }),
+      ],
     });
   }
 
-  type Row = { name: string; argv: string[]; error?: { message: string; context: Record<string, unknown>; fix: string } };
+  type Row = {
+    name: string;
+    argv: string[];
+    error?: { message: string; context: Record<string, unknown>; fix: string };
+  };
   const rows: Row[] = [
     { name: 'all satisfied', argv: ['deploy', '--token', 't', '--id', '1'] },
     { name: 'required flag given an empty value counts as given', argv: ['deploy', '--token=', '--name', 'n'] },
     { name: 'one of a mutually exclusive group', argv: ['deploy', '--token', 't', '--id', '1', '--yaml'] },
-    { name: 'a required-together group complete', argv: ['deploy', '--token', 't', '--id', '1', '--user', 'u', '--pass', 'p'] },
+    {
+      name: 'a required-together group complete',
+      argv: ['deploy', '--token', 't', '--id', '1', '--user', 'u', '--pass', 'p'],
+    },
     { name: 'both of a one-required group', argv: ['deploy', '--token', 't', '--id', '1', '--name', 'n'] },
     {
       name: 'missing required flag',
       argv: ['deploy', '--id', '1'],
-      error: { message: 'required flag(s) "token" not set', context: { reason: 'missing_required_flag', command: 'app deploy', flags: ['--token'] }, fix: 'Give --token.' },
+      error: {
+        message: 'required flag(s) "token" not set',
+        context: { reason: 'missing_required_flag', command: 'app deploy', flags: ['--token'] },
+        fix: 'Give --token.',
+      },
     },
     {
       name: 'two missing required flags',
       argv: ['many', '--c'],
-      error: { message: 'required flag(s) "a", "b" not set', context: { reason: 'missing_required_flag', command: 'app many', flags: ['--a', '--b'] }, fix: 'Give --a and --b.' },
+      error: {
+        message: 'required flag(s) "a", "b" not set',
+        context: { reason: 'missing_required_flag', command: 'app many', flags: ['--a', '--b'] },
+        fix: 'Give --a and --b.',
+      },
     },
     {
       name: 'three missing required flags',
       argv: ['many'],
-      error: { message: 'required flag(s) "a", "b", "c" not set', context: { reason: 'missing_required_flag', command: 'app many', flags: ['--a', '--b', '--c'] }, fix: 'Give --a, --b and --c.' },
+      error: {
+        message: 'required flag(s) "a", "b", "c" not set',
+        context: { reason: 'missing_required_flag', command: 'app many', flags: ['--a', '--b', '--c'] },
+        fix: 'Give --a, --b and --c.',
+      },
     },
     {
       name: 'mutually exclusive',
       argv: ['deploy', '--token', 't', '--id', '1', '--json', '--csv'],
       error: {
         message: 'if any flags in the group [json yaml csv] are set none of the others can be; [csv json] were all set',
-        context: { reason: 'mutually_exclusive', command: 'app deploy', group: ['--json', '--yaml', '--csv'], given: ['--json', '--csv'] },
+        context: {
+          reason: 'mutually_exclusive',
+          command: 'app deploy',
+          group: ['--json', '--yaml', '--csv'],
+          given: ['--json', '--csv'],
+        },
         fix: 'Give only one of --json, --yaml and --csv.',
       },
     },
@@ -435,8 +572,14 @@ describe('required flags and flag groups', () => {
       name: 'mutually exclusive, even when set to false',
       argv: ['deploy', '--token', 't', '--id', '1', '--json=false', '--yaml=false'],
       error: {
-        message: 'if any flags in the group [json yaml csv] are set none of the others can be; [json yaml] were all set',
-        context: { reason: 'mutually_exclusive', command: 'app deploy', group: ['--json', '--yaml', '--csv'], given: ['--json', '--yaml'] },
+        message:
+          'if any flags in the group [json yaml csv] are set none of the others can be; [json yaml] were all set',
+        context: {
+          reason: 'mutually_exclusive',
+          command: 'app deploy',
+          group: ['--json', '--yaml', '--csv'],
+          given: ['--json', '--yaml'],
+        },
         fix: 'Give only one of --json, --yaml and --csv.',
       },
     },
@@ -445,19 +588,32 @@ describe('required flags and flag groups', () => {
       argv: ['deploy', '--token', 't', '--id', '1', '--pass', 'p'],
       error: {
         message: 'if any flags in the group [user pass] are set they must all be set; missing [user]',
-        context: { reason: 'required_together', command: 'app deploy', group: ['--user', '--pass'], missing: ['--user'] },
+        context: {
+          reason: 'required_together',
+          command: 'app deploy',
+          group: ['--user', '--pass'],
+          missing: ['--user'],
+        },
         fix: 'Also give --user, or none of the group.',
       },
     },
     {
       name: 'one required, none given',
       argv: ['deploy', '--token', 't'],
-      error: { message: 'at least one of the flags in the group [id name] is required', context: { reason: 'one_required', command: 'app deploy', group: ['--id', '--name'] }, fix: 'Give one of --id and --name.' },
+      error: {
+        message: 'at least one of the flags in the group [id name] is required',
+        context: { reason: 'one_required', command: 'app deploy', group: ['--id', '--name'] },
+        fix: 'Give one of --id and --name.',
+      },
     },
     {
       name: 'required flags are checked before groups',
       argv: ['deploy', '--json', '--yaml'],
-      error: { message: 'required flag(s) "token" not set', context: { reason: 'missing_required_flag', command: 'app deploy', flags: ['--token'] }, fix: 'Give --token.' },
+      error: {
+        message: 'required flag(s) "token" not set',
+        context: { reason: 'missing_required_flag', command: 'app deploy', flags: ['--token'] },
+        fix: 'Give --token.',
+      },
     },
     { name: 'markFlags*: satisfied', argv: ['marked', '--x'] },
     {
@@ -481,14 +637,22 @@ describe('required flags and flag groups', () => {
     {
       name: 'markFlagsOneRequired',
       argv: ['marked'],
-      error: { message: 'at least one of the flags in the group [x z] is required', context: { reason: 'one_required', command: 'app marked', group: ['--x', '--z'] }, fix: 'Give one of --x and --z.' },
+      error: {
+        message: 'at least one of the flags in the group [x z] is required',
+        context: { reason: 'one_required', command: 'app marked', group: ['--x', '--z'] },
+        fix: 'Give one of --x and --z.',
+      },
     },
     { name: 'required persistent flag given to a child', argv: ['org', 'child', '--org', 'acme'] },
     { name: 'required persistent flag given before the child word', argv: ['org', '--org', 'acme', 'child'] },
     {
       name: 'required persistent flag enforced on a child',
       argv: ['org', 'child'],
-      error: { message: 'required flag(s) "org" not set', context: { reason: 'missing_required_flag', command: 'app org child', flags: ['--org'] }, fix: 'Give --org.' },
+      error: {
+        message: 'required flag(s) "org" not set',
+        context: { reason: 'missing_required_flag', command: 'app org child', flags: ['--org'] },
+        fix: 'Give --org.',
+      },
     },
   ];
 
@@ -501,7 +665,13 @@ describe('required flags and flag groups', () => {
     }
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(errorOf(r.stderr).error).toStrictEqual({ kind: 'validation_error', message: error.message, exit_code: 2, actionable_fix: error.fix, context: error.context });
+    expect(errorOf(r.stderr).error).toStrictEqual({
+      kind: 'validation_error',
+      message: error.message,
+      exit_code: 2,
+      actionable_fix: error.fix,
+      context: error.context,
+    });
   });
 
   it('-h prints help even when required flags are missing', async () => {

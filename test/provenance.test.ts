@@ -23,23 +23,50 @@ function config(text: string): string {
   writeFileSync(p, text);
   return p;
 }
-const CFG = config('{\n  // page size from the file\n  "limit": 10,\n  "cloud": { "region": "from-config" },\n  "tags": ["a", "b"],\n}\n');
+const CFG = config(
+  '{\n  // page size from the file\n  "limit": 10,\n  "cloud": { "region": "from-config" },\n  "tags": ["a", "b"],\n}\n',
+);
 
 describe('flag > env > config > default (in-process execute)', () => {
   it.each([
     ['default only', [], {}, { limit: 50, source: 'default', beat: [] }],
     ['config beats default', [], { SRC_CONFIG: CFG }, { limit: 10, source: 'config', beat: ['default'] }],
-    ['env beats config and default', [], { SRC_CONFIG: CFG, SRC_LIMIT: '20' }, { limit: 20, source: 'env', beat: ['config', 'default'] }],
-    ['flag beats env, config and default', ['--limit', '30'], { SRC_CONFIG: CFG, SRC_LIMIT: '20' }, { limit: 30, source: 'flag', beat: ['env', 'config', 'default'] }],
-    ['an empty env var is unset', [], { SRC_CONFIG: CFG, SRC_LIMIT: '' }, { limit: 10, source: 'config', beat: ['default'] }],
-    ['a missing config file supplies nothing', [], { SRC_CONFIG: join(dir, 'absent.jsonc') }, { limit: 50, source: 'default', beat: [] }],
+    [
+      'env beats config and default',
+      [],
+      { SRC_CONFIG: CFG, SRC_LIMIT: '20' },
+      { limit: 20, source: 'env', beat: ['config', 'default'] },
+    ],
+    [
+      'flag beats env, config and default',
+      ['--limit', '30'],
+      { SRC_CONFIG: CFG, SRC_LIMIT: '20' },
+      { limit: 30, source: 'flag', beat: ['env', 'config', 'default'] },
+    ],
+    [
+      'an empty env var is unset',
+      [],
+      { SRC_CONFIG: CFG, SRC_LIMIT: '' },
+      { limit: 10, source: 'config', beat: ['default'] },
+    ],
+    [
+      'a missing config file supplies nothing',
+      [],
+      { SRC_CONFIG: join(dir, 'absent.jsonc') },
+      { limit: 50, source: 'default', beat: [] },
+    ],
   ])('%s', async (_name, args, env: Record<string, string>, want) => {
     const r = await runCli(buildSourcesCli(), ['show', '--region', 'r', ...args], { env });
     expect(r.code, r.stderr).toBe(0);
     const { data, meta } = JSON.parse(r.stdout);
     expect(data.limit).toBe(want.limit);
     expect(data.limitChanged).toBe(want.source === 'flag'); // pflag's Changed: given on the command line only
-    expect(meta.provenance['--limit']).toEqual({ source: want.source, env: 'SRC_LIMIT', config: { key: 'limit', file: env.SRC_CONFIG ?? null }, beat: want.beat });
+    expect(meta.provenance['--limit']).toEqual({
+      source: want.source,
+      env: 'SRC_LIMIT',
+      config: { key: 'limit', file: env.SRC_CONFIG ?? null },
+      beat: want.beat,
+    });
   });
 
   it('typed values: env text is read as flag text, config values as JSON; a required flag is satisfied by config', async () => {
@@ -71,18 +98,30 @@ describe('flag > env > config > default (in-process execute)', () => {
 
 describe('--explain <flag>', () => {
   it('human: which source won and what it beat; the command does not run', async () => {
-    const r = await runCli(buildSourcesCli(), ['show', '--explain', 'limit', '--format', 'text'], { env: { SRC_CONFIG: CFG, SRC_LIMIT: '20' } });
+    const r = await runCli(buildSourcesCli(), ['show', '--explain', 'limit', '--format', 'text'], {
+      env: { SRC_CONFIG: CFG, SRC_LIMIT: '20' },
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(`--limit: from env SRC_LIMIT; beat config key "limit" in ${CFG}, default\n  order: flag > env > config > default (declared: env SRC_LIMIT, config key "limit" in ${CFG})\n`);
+    expect(r.stdout).toBe(
+      `--limit: from env SRC_LIMIT; beat config key "limit" in ${CFG}, default\n  order: flag > env > config > default (declared: env SRC_LIMIT, config key "limit" in ${CFG})\n`,
+    );
   });
 
   it('json: an envelope with the one flag as data and every flag in meta.provenance; -l and --limit name it too', async () => {
     for (const asked of ['limit', '--limit', '-l']) {
-      const r = await runCli(buildSourcesCli(), ['show', `--explain=${asked}`, '--limit', '5'], { env: { SRC_CONFIG: CFG } });
+      const r = await runCli(buildSourcesCli(), ['show', `--explain=${asked}`, '--limit', '5'], {
+        env: { SRC_CONFIG: CFG },
+      });
       expect(r.code, r.stderr).toBe(0);
       const { data, meta } = JSON.parse(r.stdout);
-      expect(data).toEqual({ flag: '--limit', source: 'flag', env: 'SRC_LIMIT', config: { key: 'limit', file: CFG }, beat: ['config', 'default'] });
+      expect(data).toEqual({
+        flag: '--limit',
+        source: 'flag',
+        env: 'SRC_LIMIT',
+        config: { key: 'limit', file: CFG },
+        beat: ['config', 'default'],
+      });
       expect(Object.keys(meta.provenance).sort()).toEqual(['--limit', '--region', '--tags', '--verbose']);
     }
   });
@@ -100,7 +139,9 @@ describe('--explain <flag>', () => {
     const help = await runCli(buildSourcesCli(), ['show', '--help']);
     expect(help.stdout).toMatch(/--explain string +say where a flag's value comes from/);
     expect(help.stdout).toMatch(/-l, --limit int +page size \(default 50\) \(env SRC_LIMIT, config limit\)\n/);
-    expect(help.stdout).toMatch(/--region string +cloud region \(required\) \(env SRC_REGION, config cloud\.region\)\n/);
+    expect(help.stdout).toMatch(
+      /--region string +cloud region \(required\) \(env SRC_REGION, config cloud\.region\)\n/,
+    );
     expect(help.stdout).toMatch(/--plain string +no sources\n/);
     const plain = await runCli(buildSourcesCli(), ['--help']);
     expect(plain.stdout).not.toContain('--explain');
@@ -134,7 +175,9 @@ describe('the same order on the other paths', () => {
   it('MCP stdio: arguments beat the server env and config; absent arguments fall back to them', async () => {
     const c = await connectStdio(['mcp-server'], { SRC_CONFIG: CFG, SRC_LIMIT: '20' }, CLI);
     try {
-      const given = (await c.client.callTool({ name: 'show', arguments: { limit: 4 } })) as { content: { text: string }[] };
+      const given = (await c.client.callTool({ name: 'show', arguments: { limit: 4 } })) as {
+        content: { text: string }[];
+      };
       const a = JSON.parse(given.content[0]!.text);
       expect(a.data).toMatchObject({ limit: 4, region: 'from-config' });
       expect(a.meta.provenance.limit).toMatchObject({ source: 'argument', beat: ['env', 'config', 'default'] });

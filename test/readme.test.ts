@@ -22,8 +22,18 @@ describe('README', () => {
     expect(code.trim().split('\n').length).toBeLessThanOrEqual(22);
     const dir = mkdtempSync(join(tmpdir(), 'ax-readme-'));
     const file = join(dir, 'greeter.ts');
-    writeFileSync(file, code.replace("from 'ax-ts/mcp'", `from '${join(root, 'mcp/index.ts')}'`).replace("from 'ax-ts'", `from '${join(root, 'lib/index.ts')}'`));
-    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', TSX, file, ...args], { encoding: 'utf8', cwd: dir, env: { ...process.env, AGENT_MODE: '' } });
+    writeFileSync(
+      file,
+      code
+        .replace("from 'ax-ts/mcp'", `from '${join(root, 'mcp/index.ts')}'`)
+        .replace("from 'ax-ts'", `from '${join(root, 'lib/index.ts')}'`),
+    );
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', TSX, file, ...args], {
+        encoding: 'utf8',
+        cwd: dir,
+        env: { ...process.env, AGENT_MODE: '' },
+      });
     const ok = run('hello', 'ann', '--format', 'json');
     expect(ok.status).toBe(0);
     expect(JSON.parse(ok.stdout).data).toEqual({ greeting: 'hello, ann' });
@@ -31,7 +41,11 @@ describe('README', () => {
     const bad = run('helo', 'ann');
     expect(bad.status).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(JSON.parse(bad.stderr.trim().split('\n').pop()!).error).toMatchObject({ kind: 'validation_error', message: 'unknown command "helo" for "greeter"', exit_code: 2 });
+    expect(JSON.parse(bad.stderr.trim().split('\n').pop()!).error).toMatchObject({
+      kind: 'validation_error',
+      message: 'unknown command "helo" for "greeter"',
+      exit_code: 2,
+    });
     const nobody = run('hello', 'nobody');
     expect(nobody.status).toBe(2);
     expect(JSON.parse(nobody.stderr.trim()).error.actionable_fix).toBe('Give a name.');

@@ -31,7 +31,13 @@ function tree(tweak: Tweak = () => {}): Command {
     args: [{ name: 'id', description: 'the id' }],
     flags: { output: { type: 'string', choices: ['json', 'yaml'], default: 'json', usage: 'syntax' } },
     effects: 'read_only',
-    output: { schema: { type: 'object', properties: { id: { type: 'string' }, size: { type: 'integer' } }, required: ['id', 'size'] } },
+    output: {
+      schema: {
+        type: 'object',
+        properties: { id: { type: 'string' }, size: { type: 'integer' } },
+        required: ['id', 'size'],
+      },
+    },
     run: () => ({}),
   });
   const list = new Command({
@@ -43,8 +49,18 @@ function tree(tweak: Tweak = () => {}): Command {
     run: () => [],
   });
   const migrate = new Command({ use: 'migrate', short: 'Migrate', effects: 'idempotent', run: () => ({}) });
-  const db = new Command({ use: 'db', short: 'Database', commands: [migrate, new Command({ use: 'seed', short: 'Seed', run: () => ({}) })] });
-  const root = new Command({ use: 'app', short: 'App', version: '1.0.0', persistentFlags: { verbose: { type: 'bool', short: 'v', usage: 'more' } }, commands: [get, list, db] });
+  const db = new Command({
+    use: 'db',
+    short: 'Database',
+    commands: [migrate, new Command({ use: 'seed', short: 'Seed', run: () => ({}) })],
+  });
+  const root = new Command({
+    use: 'app',
+    short: 'App',
+    version: '1.0.0',
+    persistentFlags: { verbose: { type: 'bool', short: 'v', usage: 'more' } },
+    commands: [get, list, db],
+  });
   tweak({ root, get, list, db });
   return root;
 }
@@ -77,18 +93,39 @@ describe('schemaDiff (ax shape)', () => {
   it('a command renamed with its old name kept as an alias: breaking only through its MCP tool names', () => {
     const rename = (t: Tree) => {
       t.root.removeCommand(t.db);
-      t.root.addCommand(new Command({ use: 'database', aliases: ['db'], short: 'Database', commands: t.db.commands() }));
+      t.root.addCommand(
+        new Command({ use: 'database', aliases: ['db'], short: 'Database', commands: t.db.commands() }),
+      );
     };
     const d = diffOf(rename);
-    expect(d.breaking.map((c) => c.message)).toEqual(['command app db was renamed to app database (the old name still works as an alias, but 2 MCP tool names change)']);
+    expect(d.breaking.map((c) => c.message)).toEqual([
+      'command app db was renamed to app database (the old name still works as an alias, but 2 MCP tool names change)',
+    ]);
     expect(d.additive).toEqual([]);
     // A command that was not an MCP tool: renaming it (alias kept) breaks nobody.
-    const before = JSON.parse(schemaDocument(tree((t) => mcp.exclude(t.list)), 'ax', '1.0.0'));
+    const before = JSON.parse(
+      schemaDocument(
+        tree((t) => mcp.exclude(t.list)),
+        'ax',
+        '1.0.0',
+      ),
+    );
     const after = JSON.parse(
       schemaDocument(
         tree((t) => {
           t.root.removeCommand(t.list);
-          t.root.addCommand(mcp.exclude(new Command({ use: 'items', aliases: ['list', 'ls'], short: 'List', flags: { limit: { type: 'int', default: 10, usage: 'max' }, tag: { type: 'string', usage: 'tag' } }, effects: 'read_only', run: () => [] })));
+          t.root.addCommand(
+            mcp.exclude(
+              new Command({
+                use: 'items',
+                aliases: ['list', 'ls'],
+                short: 'List',
+                flags: { limit: { type: 'int', default: 10, usage: 'max' }, tag: { type: 'string', usage: 'tag' } },
+                effects: 'read_only',
+                run: () => [],
+              }),
+            ),
+          );
         }),
         'ax',
         '1.0.0',
@@ -151,7 +188,17 @@ describe('schemaDiff (ax shape)', () => {
   it('positionals: new required breaking, new optional additive, removed/renamed/reordered breaking', () => {
     const mk = (args: { name: string; required?: boolean }[]) => (t: Tree) => {
       t.root.removeCommand(t.get);
-      t.root.addCommand(new Command({ use: 'get', short: 'Get one', args, flags: { output: { type: 'string', choices: ['json', 'yaml'], default: 'json', usage: 'syntax' } }, effects: 'read_only', output: t.get.output, run: () => ({}) }));
+      t.root.addCommand(
+        new Command({
+          use: 'get',
+          short: 'Get one',
+          args,
+          flags: { output: { type: 'string', choices: ['json', 'yaml'], default: 'json', usage: 'syntax' } },
+          effects: 'read_only',
+          output: t.get.output,
+          run: () => ({}),
+        }),
+      );
     };
     const desc = (name: string) => ({ name, description: 'the id' });
     expect(kinds(diffOf(mk([desc('id'), { name: 'rev' }])).breaking)).toEqual(['required_positional_added']);
@@ -175,9 +222,14 @@ describe('schemaDiff (ax shape)', () => {
   it('weaker effects and removed output fields are breaking; new fields additive', () => {
     const d = diffOf((t) => {
       t.list.effects = 'non_idempotent';
-      t.get.output = { schema: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } }, required: ['id'] } };
+      t.get.output = {
+        schema: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } }, required: ['id'] },
+      };
     });
-    expect(d.breaking.map((c) => `${c.kind} ${c.target}`)).toEqual(['output_field_removed app get output size', 'effects_weakened app list']);
+    expect(d.breaking.map((c) => `${c.kind} ${c.target}`)).toEqual([
+      'output_field_removed app get output size',
+      'effects_weakened app list',
+    ]);
     expect(d.additive.map((c) => `${c.kind} ${c.target}`)).toEqual(['output_field_added app get output name']);
   });
 
@@ -203,10 +255,15 @@ describe('schemaDiff (ax shape)', () => {
 
   it('error catalogue: a removed kind or a changed exit code is breaking', () => {
     const [a, b] = docs(() => {}) as [Record<string, any>, Record<string, any>];
-    b.errors = b.errors.filter((e: { kind: string }) => e.kind !== 'timeout').map((e: { kind: string; exit_code: number }) => (e.kind === 'auth_error' ? { ...e, exit_code: 77 } : e));
+    b.errors = b.errors
+      .filter((e: { kind: string }) => e.kind !== 'timeout')
+      .map((e: { kind: string; exit_code: number }) => (e.kind === 'auth_error' ? { ...e, exit_code: 77 } : e));
     b.errors.push({ kind: 'quota', exit_code: 9, retryable: false, description: 'q' });
     const d = schemaDiff(a, b);
-    expect(d.breaking.map((c) => `${c.kind} ${c.target}`)).toEqual(['error_exit_code_changed error auth_error', 'error_kind_removed error timeout']);
+    expect(d.breaking.map((c) => `${c.kind} ${c.target}`)).toEqual([
+      'error_exit_code_changed error auth_error',
+      'error_kind_removed error timeout',
+    ]);
     expect(kinds(d.additive)).toEqual(['error_kind_added']);
   });
 
@@ -218,13 +275,18 @@ describe('schemaDiff (ax shape)', () => {
     b.command.prompts[0].arguments.push({ name: 'lang', required: true });
     b.command.prompts.push({ name: 'new-prompt', template: 'x' });
     const d = schemaDiff(a, b);
-    expect(d.breaking.map((c) => `${c.kind} ${c.target}`)).toEqual(['prompt_required_argument_added prompt summarize lang', 'resource_removed resource ref://items/{id}']);
+    expect(d.breaking.map((c) => `${c.kind} ${c.target}`)).toEqual([
+      'prompt_required_argument_added prompt summarize lang',
+      'resource_removed resource ref://items/{id}',
+    ]);
     expect(kinds(d.additive)).toEqual(['prompt_added']);
   });
 
   it('the reference fixture against itself: no change', () => {
     const a = JSON.parse(schemaDocument(buildRefCli(), 'ax', '1.4.2'));
-    expect(formatDiff(schemaDiff(a, structuredClone(a)))).toBe('No changes between the two __schema documents (ax shape).\n');
+    expect(formatDiff(schemaDiff(a, structuredClone(a)))).toBe(
+      'No changes between the two __schema documents (ax shape).\n',
+    );
   });
 });
 
@@ -265,9 +327,15 @@ describe('schemaDiff (mcp shape)', () => {
       t.list.addFlag('sort', { type: 'string' });
       t.db.commands()[0]!.effects = 'non_idempotent';
     }, 'mcp');
-    expect(d.breaking.map((c) => `${c.kind} ${c.target}`)).toEqual(['effects_weakened tool db_migrate', 'required_property_added tool list owner']);
+    expect(d.breaking.map((c) => `${c.kind} ${c.target}`)).toEqual([
+      'effects_weakened tool db_migrate',
+      'required_property_added tool list owner',
+    ]);
     // a command that becomes non_idempotent replays a retried call: its tool gains idempotency_key
-    expect(d.additive.map((c) => `${c.kind} ${c.target}`)).toEqual(['property_added tool db_migrate idempotency_key', 'property_added tool list sort']);
+    expect(d.additive.map((c) => `${c.kind} ${c.target}`)).toEqual([
+      'property_added tool db_migrate idempotency_key',
+      'property_added tool list sort',
+    ]);
   });
 
   it('refuses documents of different shapes, or that are not __schema documents', () => {
@@ -338,7 +406,12 @@ describe('ax-ts schema-diff (in-process)', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const data = JSON.parse(r.stdout).data;
-    expect(data).toMatchObject({ shape: 'ax', compatible: true, breaking: [], summary: '0 breaking changes, 1 additive, 0 info' });
+    expect(data).toMatchObject({
+      shape: 'ax',
+      compatible: true,
+      breaking: [],
+      summary: '0 breaking changes, 1 additive, 0 info',
+    });
     expect(data.additive[0].kind).toBe('command_added');
   });
 
@@ -417,7 +490,11 @@ describe('ax-ts schema-diff (real process)', () => {
     const repo = new URL('..', import.meta.url).pathname;
     const current = await goldenRun(nodeCommand(join(repo, 'cmd', 'tasks', 'main.ts')), ['__schema']);
     expect(current.code).toBe(0);
-    const r = await goldenRun(AX_TS, ['schema-diff', join(repo, 'golden', 'testdata', 'tasks', 'schema.ax.golden'), '-'], { stdin: current.stdout });
+    const r = await goldenRun(
+      AX_TS,
+      ['schema-diff', join(repo, 'golden', 'testdata', 'tasks', 'schema.ax.golden'), '-'],
+      { stdin: current.stdout },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).data.compatible).toBe(true);

@@ -6,12 +6,25 @@
 import { describe, expect, it } from 'vitest';
 import { Command, inputSchema, MAX_DESCRIPTION, outputSchema, toolDescription, type FlagSpec } from '../lib/index.ts';
 import { buildTasksCli } from '../cmd/tasks/cli.ts';
-import { compileAll, flat, kitchenSinkTree, lintTool, mcpDoc, schemaFailure, schemaRun, tool, type Json } from './fixtures/schema-trees.ts';
+import {
+  compileAll,
+  flat,
+  kitchenSinkTree,
+  lintTool,
+  mcpDoc,
+  schemaFailure,
+  schemaRun,
+  tool,
+  type Json,
+} from './fixtures/schema-trees.ts';
 
 const ok = () => ({ ok: true });
 
 /** The inputSchema of the tool `t` of a one-command tree whose command has these flags. */
-async function schemaWithFlags(flags: Record<string, FlagSpec>, extra: Partial<ConstructorParameters<typeof Command>[0]> = {}): Promise<Json> {
+async function schemaWithFlags(
+  flags: Record<string, FlagSpec>,
+  extra: Partial<ConstructorParameters<typeof Command>[0]> = {},
+): Promise<Json> {
   const root = new Command({ use: 'yourcli', commands: [new Command({ use: 't', run: ok, flags, ...extra })] });
   // optional properties are nullable (anyOf [value, null]); flat() shows each as its value schema
   return flat(tool(await mcpDoc(root), 't').inputSchema);
@@ -30,21 +43,49 @@ describe('inputSchema: one row per flag type (SPEC §5)', () => {
     ['string', { type: 'string' }, { type: 'string' }],
     ['string with default', { type: 'string', default: 'anon' }, { type: 'string', default: 'anon' }],
     ['bool', { type: 'bool' }, { type: 'boolean' }],
-    ['bool default true (negatable)', { type: 'bool', default: true, negatable: true }, { type: 'boolean', default: true }],
+    [
+      'bool default true (negatable)',
+      { type: 'bool', default: true, negatable: true },
+      { type: 'boolean', default: true },
+    ],
     ['int', { type: 'int', default: 80 }, { type: 'integer', default: 80 }],
     ['count', { type: 'count' }, { type: 'integer' }],
     ['float', { type: 'float', default: 0.25 }, { type: 'number', default: 0.25 }],
     ['duration (string default)', { type: 'duration', default: '1m30s' }, { type: 'string', default: '1m30s' }],
     ['duration (ms default)', { type: 'duration', default: 1500 }, { type: 'string', default: '1500ms' }],
-    ['stringSlice', { type: 'stringSlice', default: ['a', 'b,c'] }, { type: 'array', items: { type: 'string' }, default: ['a', 'b,c'] }],
+    [
+      'stringSlice',
+      { type: 'stringSlice', default: ['a', 'b,c'] },
+      { type: 'array', items: { type: 'string' }, default: ['a', 'b,c'] },
+    ],
     ['stringArray', { type: 'stringArray' }, { type: 'array', items: { type: 'string' } }],
     ['intSlice', { type: 'intSlice', default: [1, 2] }, { type: 'array', items: { type: 'integer' }, default: [1, 2] }],
-    ['string choices', { type: 'string', choices: ['x', 'y'], default: 'y' }, { type: 'string', enum: ['x', 'y'], default: 'y' }],
-    ['stringSlice choices', { type: 'stringSlice', choices: ['p', 'q'] }, { type: 'array', items: { type: 'string', enum: ['p', 'q'] } }],
-    ['stringArray choices', { type: 'stringArray', choices: ['p'] }, { type: 'array', items: { type: 'string', enum: ['p'] } }],
+    [
+      'string choices',
+      { type: 'string', choices: ['x', 'y'], default: 'y' },
+      { type: 'string', enum: ['x', 'y'], default: 'y' },
+    ],
+    [
+      'stringSlice choices',
+      { type: 'stringSlice', choices: ['p', 'q'] },
+      { type: 'array', items: { type: 'string', enum: ['p', 'q'] } },
+    ],
+    [
+      'stringArray choices',
+      { type: 'stringArray', choices: ['p'] },
+      { type: 'array', items: { type: 'string', enum: ['p'] } },
+    ],
     ['json (no schema: JSON text)', { type: 'json' }, { type: 'string' }],
-    ['json with object default (as JSON text)', { type: 'json', default: { a: [1] } }, { type: 'string', default: '{"a":[1]}' }],
-    ['json with a declared schema', { type: 'json', schema: { type: 'array', items: { type: 'integer' } } }, { type: 'array', items: { type: 'integer' } }],
+    [
+      'json with object default (as JSON text)',
+      { type: 'json', default: { a: [1] } },
+      { type: 'string', default: '{"a":[1]}' },
+    ],
+    [
+      'json with a declared schema',
+      { type: 'json', schema: { type: 'array', items: { type: 'integer' } } },
+      { type: 'array', items: { type: 'integer' } },
+    ],
   ])('%s', async (_label, spec, expected) => {
     const s = await schemaWithFlags({ opt: spec });
     const { description, ...rest } = s.properties.opt;
@@ -55,7 +96,12 @@ describe('inputSchema: one row per flag type (SPEC §5)', () => {
   });
 
   it('defaults keep their JSON type (numbers are numbers, booleans booleans, arrays arrays)', async () => {
-    const s = await schemaWithFlags({ n: { type: 'int', default: 0 }, f: { type: 'float', default: 1.5 }, b: { type: 'bool', default: false }, ids: { type: 'intSlice', default: [3] } });
+    const s = await schemaWithFlags({
+      n: { type: 'int', default: 0 },
+      f: { type: 'float', default: 1.5 },
+      b: { type: 'bool', default: false },
+      ids: { type: 'intSlice', default: [3] },
+    });
     expect(s.properties.n.default).toBe(0);
     expect(s.properties.f.default).toBe(1.5);
     expect(s.properties.b.default).toBe(false);
@@ -63,12 +109,21 @@ describe('inputSchema: one row per flag type (SPEC §5)', () => {
   });
 
   it('a flag without a default has no default key (bool false and count 0 are implicit)', async () => {
-    const s = await schemaWithFlags({ b: { type: 'bool' }, c: { type: 'count' }, s: { type: 'string' }, l: { type: 'stringSlice' } });
+    const s = await schemaWithFlags({
+      b: { type: 'bool' },
+      c: { type: 'count' },
+      s: { type: 'string' },
+      l: { type: 'stringSlice' },
+    });
     for (const k of ['b', 'c', 's', 'l']) expect(s.properties[k]).not.toHaveProperty('default');
   });
 
   it('the declared usage is the description; deprecations and durations are explained', async () => {
-    const s = await schemaWithFlags({ out: { type: 'string', usage: 'where to write' }, old: { type: 'string', deprecated: 'use --out' }, wait: { type: 'duration' } });
+    const s = await schemaWithFlags({
+      out: { type: 'string', usage: 'where to write' },
+      old: { type: 'string', deprecated: 'use --out' },
+      wait: { type: 'duration' },
+    });
     expect(s.properties.out.description).toBe('where to write');
     expect(s.properties.old.description).toContain('deprecated: use out'); // MCP vocabulary: the property, not --out
     expect(s.properties.wait.description).toMatch(/duration/);
@@ -82,8 +137,14 @@ describe('inputSchema: one row per flag type (SPEC §5)', () => {
         new Command({
           use: 't',
           run: ok,
-          args: [{ name: 'file', description: huge }, { name: 'more', variadic: true, description: huge }],
-          flags: { long: { type: 'string', usage: huge }, old: { type: 'duration', usage: huge, deprecated: 'use --new' } },
+          args: [
+            { name: 'file', description: huge },
+            { name: 'more', variadic: true, description: huge },
+          ],
+          flags: {
+            long: { type: 'string', usage: huge },
+            old: { type: 'duration', usage: huge, deprecated: 'use --new' },
+          },
         }),
       ],
     });
@@ -112,7 +173,11 @@ describe('inputSchema: one row per flag type (SPEC §5)', () => {
 
 describe('inputSchema: names, required, positionals, left-out flags', () => {
   it('property names are snake_case flag names; no kebab-case or camelCase key', async () => {
-    const s = await schemaWithFlags({ 'skip-blank': { type: 'bool' }, 'max-width': { type: 'int' }, 'a-b-c': { type: 'string' } });
+    const s = await schemaWithFlags({
+      'skip-blank': { type: 'bool' },
+      'max-width': { type: 'int' },
+      'a-b-c': { type: 'string' },
+    });
     expect(Object.keys(s.properties)).toEqual(expect.arrayContaining(['skip_blank', 'max_width', 'a_b_c']));
     for (const k of Object.keys(s.properties)) {
       expect(k).not.toContain('-');
@@ -129,7 +194,11 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
         new Command({
           use: 'cp <src> <dst> [extra]',
           run: ok,
-          flags: { 'zz-top': { type: 'string', required: true }, mode: { type: 'string' }, 'aa-first': { type: 'int', required: true } },
+          flags: {
+            'zz-top': { type: 'string', required: true },
+            mode: { type: 'string' },
+            'aa-first': { type: 'int', required: true },
+          },
         }),
       ],
     });
@@ -144,13 +213,28 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
     const root = new Command({
       use: 'yourcli',
       commands: [
-        new Command({ use: 'a', run: ok, args: [{ name: 'kind', choices: ['x', 'y'], description: 'the kind' }, { name: 'files', variadic: true }] }),
-        new Command({ use: 'b', run: ok, args: [{ name: 'opt-files', variadic: true, required: false, choices: ['p'] }] }),
+        new Command({
+          use: 'a',
+          run: ok,
+          args: [
+            { name: 'kind', choices: ['x', 'y'], description: 'the kind' },
+            { name: 'files', variadic: true },
+          ],
+        }),
+        new Command({
+          use: 'b',
+          run: ok,
+          args: [{ name: 'opt-files', variadic: true, required: false, choices: ['p'] }],
+        }),
       ],
     });
     const doc = await mcpDoc(root);
     const a = flat(tool(doc, 'a').inputSchema);
-    expect(a.properties.kind).toEqual({ type: 'string', enum: ['x', 'y'], description: 'the kind (positional 1) (one of: x, y)' });
+    expect(a.properties.kind).toEqual({
+      type: 'string',
+      enum: ['x', 'y'],
+      description: 'the kind (positional 1) (one of: x, y)',
+    });
     expect(a.properties.files).toMatchObject({ type: 'array', items: { type: 'string' }, minItems: 1 });
     expect(a.required).toEqual(['kind', 'files']);
     const b = flat(tool(doc, 'b').inputSchema);
@@ -164,14 +248,30 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
     const r = await schemaRun(root, 'ax');
     const args = JSON.parse(r.stdout).command.commands[0].args;
     expect(args).toEqual([
-      { name: 'from-path', property: 'from_path', position: 1, type: 'string', description: '', required: true, variadic: false },
+      {
+        name: 'from-path',
+        property: 'from_path',
+        position: 1,
+        type: 'string',
+        description: '',
+        required: true,
+        variadic: false,
+      },
       { name: 'to', property: 'to', position: 2, type: 'string', description: '', required: true, variadic: true },
     ]);
   });
 
   it('inherited persistent flags are properties too; hidden flags (local or inherited) are not', async () => {
-    const leaf = new Command({ use: 'leaf', run: ok, flags: { shown: { type: 'string' }, secret: { type: 'string', hidden: true } } });
-    const mid = new Command({ use: 'mid', persistentFlags: { region: { type: 'string', choices: ['eu', 'us'] }, internal: { type: 'bool', hidden: true } }, commands: [leaf] });
+    const leaf = new Command({
+      use: 'leaf',
+      run: ok,
+      flags: { shown: { type: 'string' }, secret: { type: 'string', hidden: true } },
+    });
+    const mid = new Command({
+      use: 'mid',
+      persistentFlags: { region: { type: 'string', choices: ['eu', 'us'] }, internal: { type: 'bool', hidden: true } },
+      commands: [leaf],
+    });
     const root = new Command({ use: 'yourcli', persistentFlags: { verbose: { type: 'count' } }, commands: [mid] });
     const s = flat(tool(await mcpDoc(root), 'mid_leaf').inputSchema);
     expect(Object.keys(s.properties)).toEqual(['shown', 'dry_run', 'idempotency_key', 'region', 'verbose']);
@@ -189,7 +289,11 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
   });
 
   it("a command's own local --format is a property (B25): exactly one format, the local enum", async () => {
-    const exp = new Command({ use: 'export', run: ok, flags: { format: { type: 'string', choices: ['csv', 'xlsx'], default: 'csv' }, out: { type: 'string' } } });
+    const exp = new Command({
+      use: 'export',
+      run: ok,
+      flags: { format: { type: 'string', choices: ['csv', 'xlsx'], default: 'csv' }, out: { type: 'string' } },
+    });
     const root = new Command({ use: 'yourcli', commands: [exp, new Command({ use: 'other', run: ok })] });
     const doc = await mcpDoc(root);
     const s = flat(tool(doc, 'export').inputSchema);
@@ -202,7 +306,10 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
     // the root shadows the injected flags with hidden ones, so nothing is left
     const root = new Command({
       use: 'yourcli',
-      persistentFlags: { 'dry-run': { type: 'bool', hidden: true }, 'idempotency-key': { type: 'string', hidden: true } },
+      persistentFlags: {
+        'dry-run': { type: 'bool', hidden: true },
+        'idempotency-key': { type: 'string', hidden: true },
+      },
       commands: [new Command({ use: 'status', run: ok })],
     });
     const t = tool(await mcpDoc(root), 'status');
@@ -210,7 +317,12 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
   });
 
   it('two inputs that map to one property name make __schema fail (never a silently duplicated property)', async () => {
-    const root = new Command({ use: 'yourcli', commands: [new Command({ use: 'x', run: ok, flags: { 'max-width': { type: 'int' }, max_width: { type: 'int' } } })] });
+    const root = new Command({
+      use: 'yourcli',
+      commands: [
+        new Command({ use: 'x', run: ok, flags: { 'max-width': { type: 'int' }, max_width: { type: 'int' } } }),
+      ],
+    });
     const err = await schemaFailure(root, 'mcp');
     expect(err.kind).toBe('validation_error');
     expect(err.context).toMatchObject({ reason: 'property_collision', command: 'yourcli x', property: 'max_width' });
@@ -218,8 +330,14 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
     expect(err.message).toContain('--max_width');
     expect(err.actionable_fix).toMatch(/Rename/);
     // a flag and a positional of one name collide too
-    const both = new Command({ use: 'yourcli', commands: [new Command({ use: 'y <out-file>', run: ok, flags: { 'out-file': { type: 'string' } } })] });
-    expect((await schemaFailure(both, 'mcp')).context).toMatchObject({ reason: 'property_collision', property: 'out_file' });
+    const both = new Command({
+      use: 'yourcli',
+      commands: [new Command({ use: 'y <out-file>', run: ok, flags: { 'out-file': { type: 'string' } } })],
+    });
+    expect((await schemaFailure(both, 'mcp')).context).toMatchObject({
+      reason: 'property_collision',
+      property: 'out_file',
+    });
   });
 });
 
@@ -243,7 +361,8 @@ describe('portable subset and Ajv 2020 strict (B11)', () => {
     for (const t of doc.tools) {
       const s = t.inputSchema;
       expect(Object.keys(s).sort()).toEqual(expect.arrayContaining(['additionalProperties', 'properties', 'type']));
-      for (const k of ['$schema', 'oneOf', 'anyOf', 'allOf', 'not', '$defs', 'definitions']) expect(s).not.toHaveProperty(k);
+      for (const k of ['$schema', 'oneOf', 'anyOf', 'allOf', 'not', '$defs', 'definitions'])
+        expect(s).not.toHaveProperty(k);
       for (const n of nodes(s)) {
         expect(n).not.toHaveProperty('format');
         expect(n).not.toHaveProperty('$schema');
@@ -275,36 +394,64 @@ describe('portable subset and Ajv 2020 strict (B11)', () => {
           short: 'Sync the old way (see --max-width)',
           long: 'Use --max-width to wrap, --no-cache to skip the cache, --help for help.',
           deprecated: 'use "yourcli new" with --max-width instead',
-          flags: { 'max-width': { type: 'int', usage: 'wrap at this width (like --max-width in new)' }, cache: { type: 'bool', negatable: true, default: true } },
+          flags: {
+            'max-width': { type: 'int', usage: 'wrap at this width (like --max-width in new)' },
+            cache: { type: 'bool', negatable: true, default: true },
+          },
           run: ok,
         }),
       ],
     });
     const t = tool(await mcpDoc(root), 'old');
-    expect(t.description).toBe('Deprecated: use "yourcli new" with max_width instead. Sync the old way (see max_width).\n\nUse max_width to wrap, cache: false to skip the cache, --help for help.');
+    expect(t.description).toBe(
+      'Deprecated: use "yourcli new" with max_width instead. Sync the old way (see max_width).\n\nUse max_width to wrap, cache: false to skip the cache, --help for help.',
+    );
     expect(t.inputSchema.properties.max_width.description).toBe('wrap at this width (like max_width in new)');
   });
 
   it('a property with choices lists them in its description too (clients that drop enum keep them)', async () => {
-    const s = await schemaWithFlags({ color: { type: 'string', choices: ['red', 'blue'], usage: 'the colour' }, tags: { type: 'stringArray', choices: ['a', 'b'], usage: 'tags' } });
+    const s = await schemaWithFlags({
+      color: { type: 'string', choices: ['red', 'blue'], usage: 'the colour' },
+      tags: { type: 'stringArray', choices: ['a', 'b'], usage: 'tags' },
+    });
     expect(s.properties.color.description).toBe('the colour (one of: red, blue)');
     expect(s.properties.tags.description).toContain('(each item one of: a, b)');
   });
 
   it('the lint itself catches each rule (self-test of the checker)', () => {
-    const good = { name: 't', description: 'd', inputSchema: { type: 'object', properties: { a: { type: 'string', description: 'a' } }, additionalProperties: false } };
+    const good = {
+      name: 't',
+      description: 'd',
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'string', description: 'a' } },
+        additionalProperties: false,
+      },
+    };
     expect(lintTool(good)).toEqual([]);
     const bad = (patch: Json) => lintTool({ ...good, ...patch });
     expect(bad({ name: '3d' })).not.toEqual([]);
     expect(bad({ description: 'x'.repeat(MAX_DESCRIPTION + 1) })).not.toEqual([]);
     expect(bad({ inputSchema: { type: 'object', additionalProperties: false } })).not.toEqual([]);
     expect(bad({ inputSchema: { ...good.inputSchema, oneOf: [] } })).not.toEqual([]);
-    expect(bad({ inputSchema: { ...good.inputSchema, properties: { a: { type: 'string', format: 'uri', description: 'a' } } } })).not.toEqual([]);
-    expect(bad({ inputSchema: { ...good.inputSchema, properties: { a: { type: 'integer', enum: [1], description: 'a' } } } })).not.toEqual([]);
-    expect(bad({ inputSchema: { ...good.inputSchema, properties: { a: { type: 'array', description: 'a' } } } })).not.toEqual([]);
+    expect(
+      bad({
+        inputSchema: { ...good.inputSchema, properties: { a: { type: 'string', format: 'uri', description: 'a' } } },
+      }),
+    ).not.toEqual([]);
+    expect(
+      bad({
+        inputSchema: { ...good.inputSchema, properties: { a: { type: 'integer', enum: [1], description: 'a' } } },
+      }),
+    ).not.toEqual([]);
+    expect(
+      bad({ inputSchema: { ...good.inputSchema, properties: { a: { type: 'array', description: 'a' } } } }),
+    ).not.toEqual([]);
     expect(bad({ inputSchema: { ...good.inputSchema, additionalProperties: true } })).not.toEqual([]);
     // a property *named* format is not the format keyword
-    expect(bad({ inputSchema: { ...good.inputSchema, properties: { format: { type: 'string', description: 'f' } } } })).toEqual([]);
+    expect(
+      bad({ inputSchema: { ...good.inputSchema, properties: { format: { type: 'string', description: 'f' } } } }),
+    ).toEqual([]);
   });
 });
 
@@ -317,13 +464,31 @@ describe('effects → annotations, output.schema → outputSchema (SPEC §6)', (
         new Command({ use: 'idem', run: ok, effects: 'idempotent' }),
         new Command({ use: 'nonidem', run: ok, effects: 'non_idempotent' }),
         new Command({ use: 'none', run: ok }),
-        new Command({ use: 'obj', run: ok, output: { schema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } } }),
+        new Command({
+          use: 'obj',
+          run: ok,
+          output: { schema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } },
+        }),
         new Command({ use: 'arr', run: ok, output: { schema: { type: 'array', items: { type: 'string' } } } }),
         new Command({ use: 'str', run: ok, output: { schema: { type: 'string' } } }),
-        new Command({ use: 'stream', run: ok, output: { kind: 'stream', schema: { type: 'object', properties: { n: { type: 'integer' } } } } }),
-        new Command({ use: 'opaque', run: ok, output: { kind: 'opaque', mediaType: 'text/plain', schema: { type: 'string' } } }),
+        new Command({
+          use: 'stream',
+          run: ok,
+          output: { kind: 'stream', schema: { type: 'object', properties: { n: { type: 'integer' } } } },
+        }),
+        new Command({
+          use: 'opaque',
+          run: ok,
+          output: { kind: 'opaque', mediaType: 'text/plain', schema: { type: 'string' } },
+        }),
         new Command({ use: 'noschema', run: ok, output: { cardinality: 'single' } }),
-        new Command({ use: 'dollar', run: ok, output: { schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: {} } } }),
+        new Command({
+          use: 'dollar',
+          run: ok,
+          output: {
+            schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: {} },
+          },
+        }),
       ],
     });
 
@@ -340,14 +505,22 @@ describe('effects → annotations, output.schema → outputSchema (SPEC §6)', (
   });
 
   it('an object output schema is the outputSchema as is', async () => {
-    expect(tool(await mcpDoc(tree()), 'obj').outputSchema).toEqual({ type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] });
+    expect(tool(await mcpDoc(tree()), 'obj').outputSchema).toEqual({
+      type: 'object',
+      properties: { id: { type: 'integer' } },
+      required: ['id'],
+    });
   });
 
   it.each([
     ['arr', { type: 'array', items: { type: 'string' } }],
     ['str', { type: 'string' }],
   ])('a non-object output (%s) is wrapped as {result}', async (name, inner) => {
-    expect(tool(await mcpDoc(tree()), name).outputSchema).toEqual({ type: 'object', properties: { result: inner }, required: ['result'] });
+    expect(tool(await mcpDoc(tree()), name).outputSchema).toEqual({
+      type: 'object',
+      properties: { result: inner },
+      required: ['result'],
+    });
   });
 
   it('a stream declares its item schema under items', async () => {

@@ -16,7 +16,11 @@ const BIN = join(root, 'dist/bin/tasks.js');
 const AX = join(root, 'dist/bin/ax-ts.js');
 
 function run(bin: string, args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'ax-home-')), ...env }, maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'ax-home-')), ...env },
+    maxBuffer: 1 << 28,
+  });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 const reference = (bin: string, args: string[]) => run(bin, args, { AX_PRECOMPUTED: '0', AX_CODE_CACHE: '0' });
@@ -42,7 +46,14 @@ function tamper(file: string): string {
   return out;
 }
 
-const FORMS: string[][] = [['__schema'], ['__schema', '--as=ax'], ['__schema', '--as=mcp'], ['__schema', '--as', 'clispec'], ['__schema', '--as=llms'], ['__schema', '--as=skill']];
+const FORMS: string[][] = [
+  ['__schema'],
+  ['__schema', '--as=ax'],
+  ['__schema', '--as=mcp'],
+  ['__schema', '--as', 'clispec'],
+  ['__schema', '--as=llms'],
+  ['__schema', '--as=skill'],
+];
 
 describe('schema manifest', () => {
   it('the build wrote the demo’s manifest; every shape served is byte-identical to the program’s own', () => {
@@ -72,16 +83,36 @@ describe('schema manifest', () => {
   });
 
   it.each([
-    ['the bundle is touched', (p: ReturnType<typeof copyWithManifest>) => utimesSync(p.main, new Date(), new Date(Date.now() + 5000))],
-    ['the bundle is edited', (p: ReturnType<typeof copyWithManifest>) => writeFileSync(p.main, `${readFileSync(p.main, 'utf8')}\n`)],
-    ['the version in package.json changed', (p: ReturnType<typeof copyWithManifest>) => writeFileSync(join(p.pkg, 'package.json'), JSON.stringify({ name: 'copy', version: '9.0.0' }))],
-    ['the index names another build', (p: ReturnType<typeof copyWithManifest>) => {
-      const f = join(p.manifest, 'index.json');
-      writeFileSync(f, readFileSync(f, 'utf8').replace(/"hash": "[0-9a-f]+"/, '"hash": "0000000000000000"'));
-    }],
-    ['the index is corrupt', (p: ReturnType<typeof copyWithManifest>) => writeFileSync(join(p.manifest, 'index.json'), '{"format": ')],
+    [
+      'the bundle is touched',
+      (p: ReturnType<typeof copyWithManifest>) => utimesSync(p.main, new Date(), new Date(Date.now() + 5000)),
+    ],
+    [
+      'the bundle is edited',
+      (p: ReturnType<typeof copyWithManifest>) => writeFileSync(p.main, `${readFileSync(p.main, 'utf8')}\n`),
+    ],
+    [
+      'the version in package.json changed',
+      (p: ReturnType<typeof copyWithManifest>) =>
+        writeFileSync(join(p.pkg, 'package.json'), JSON.stringify({ name: 'copy', version: '9.0.0' })),
+    ],
+    [
+      'the index names another build',
+      (p: ReturnType<typeof copyWithManifest>) => {
+        const f = join(p.manifest, 'index.json');
+        writeFileSync(f, readFileSync(f, 'utf8').replace(/"hash": "[0-9a-f]+"/, '"hash": "0000000000000000"'));
+      },
+    ],
+    [
+      'the index is corrupt',
+      (p: ReturnType<typeof copyWithManifest>) => writeFileSync(join(p.manifest, 'index.json'), '{"format": '),
+    ],
     ['the index is gone', (p: ReturnType<typeof copyWithManifest>) => rmSync(join(p.manifest, 'index.json'))],
-    ['the document is truncated', (p: ReturnType<typeof copyWithManifest>) => writeFileSync(join(p.manifest, 'ax.out'), readFileSync(join(p.manifest, 'ax.out')).subarray(0, 100))],
+    [
+      'the document is truncated',
+      (p: ReturnType<typeof copyWithManifest>) =>
+        writeFileSync(join(p.manifest, 'ax.out'), readFileSync(join(p.manifest, 'ax.out')).subarray(0, 100)),
+    ],
     ['the document is gone', (p: ReturnType<typeof copyWithManifest>) => rmSync(join(p.manifest, 'ax.out'))],
   ])('is never served when %s', (_n, change) => {
     const p = copyWithManifest();
@@ -107,7 +138,10 @@ describe('schema manifest', () => {
     writeFileSync(plain, 'console.log("hi")\n');
     const r = run(AX, ['schema-manifest', plain, '--format', 'json']);
     expect(r.status).toBe(2);
-    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error).toMatchObject({ kind: 'validation_error', context: { reason: 'not_a_bundled_entry' } });
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error).toMatchObject({
+      kind: 'validation_error',
+      context: { reason: 'not_a_bundled_entry' },
+    });
     const missing = run(AX, ['schema-manifest', join(dir, 'nope.js'), '--format', 'json']);
     expect(missing.status).toBe(2);
   });

@@ -5,10 +5,20 @@
 import { describe, expect, it } from 'vitest';
 import { Command, EXCLUDE_ANNOTATION, mcp, TOOL_NAME_ANNOTATION } from '../lib/index.ts';
 import { runCli } from './helpers/run.ts';
-import { axCommand, axDoc, mcpDoc, schemaFailure, schemaRun, tool, toolNames, type Json } from './fixtures/schema-trees.ts';
+import {
+  axCommand,
+  axDoc,
+  mcpDoc,
+  schemaFailure,
+  schemaRun,
+  tool,
+  toolNames,
+  type Json,
+} from './fixtures/schema-trees.ts';
 
 const ok = () => ({ ok: true });
-const leaf = (use: string, extra: Partial<ConstructorParameters<typeof Command>[0]> = {}) => new Command({ use, run: ok, ...extra });
+const leaf = (use: string, extra: Partial<ConstructorParameters<typeof Command>[0]> = {}) =>
+  new Command({ use, run: ok, ...extra });
 const group = (use: string, ...children: Command[]) => new Command({ use, commands: children });
 
 describe('walk: which commands become tools', () => {
@@ -26,7 +36,11 @@ describe('walk: which commands become tools', () => {
   });
 
   it('drops a hidden group with its subtree even when the children are not hidden', async () => {
-    const root = group('yourcli', new Command({ use: 'internal', hidden: true, commands: [leaf('a'), leaf('b')] }), leaf('c'));
+    const root = group(
+      'yourcli',
+      new Command({ use: 'internal', hidden: true, commands: [leaf('a'), leaf('b')] }),
+      leaf('c'),
+    );
     expect(toolNames(await mcpDoc(root))).toEqual(['c']);
   });
 
@@ -100,10 +114,13 @@ describe('walk: which commands become tools', () => {
       expect(toolNames(await mcpDoc(viaConfig))).toEqual(['y']);
     });
 
-    it.each(['TRUE', 'True', 'yes', '1', 'on', ' true', 'true ', ''])('annotation value %j is ignored: still a tool', async (value) => {
-      const root = tree((c) => c.annotate(EXCLUDE_ANNOTATION, value));
-      expect(toolNames(await mcpDoc(root))).toEqual(['danger', 'danger_grp_deep', 'danger_sub', 'safe']);
-    });
+    it.each(['TRUE', 'True', 'yes', '1', 'on', ' true', 'true ', ''])(
+      'annotation value %j is ignored: still a tool',
+      async (value) => {
+        const root = tree((c) => c.annotate(EXCLUDE_ANNOTATION, value));
+        expect(toolNames(await mcpDoc(root))).toEqual(['danger', 'danger_grp_deep', 'danger_sub', 'safe']);
+      },
+    );
 
     it('stays in --help and in --as=ax, marked {tool: null, reason: "excluded"}', async () => {
       const root = tree((c) => mcp.exclude(c));
@@ -159,7 +176,14 @@ describe('walk: which commands become tools', () => {
       leaf('mid-word', { commands: [leaf('x-y')] }),
     );
     const doc = await mcpDoc(root);
-    expect(toolNames(doc)).toEqual(['alpha_aardvark', 'alpha_beta_delta', 'alpha_beta_gamma', 'mid-word', 'mid-word_x-y', 'zeta']);
+    expect(toolNames(doc)).toEqual([
+      'alpha_aardvark',
+      'alpha_beta_delta',
+      'alpha_beta_gamma',
+      'mid-word',
+      'mid-word_x-y',
+      'zeta',
+    ]);
     const ax = await axDoc(root);
     expect(axCommand(ax, ['alpha', 'beta', 'gamma']).mcp).toEqual({ tool: 'alpha_beta_gamma' });
   });
@@ -175,7 +199,12 @@ describe('walk: which commands become tools', () => {
   });
 
   it('is deterministic: the same tree gives the same bytes, run after run and tree after tree', async () => {
-    const build = () => group('yourcli', leaf('b', { flags: { z: { type: 'string' }, a: { type: 'int', default: 1 } } }), group('a', leaf('y'), leaf('x')));
+    const build = () =>
+      group(
+        'yourcli',
+        leaf('b', { flags: { z: { type: 'string' }, a: { type: 'int', default: 1 } } }),
+        group('a', leaf('y'), leaf('x')),
+      );
     const t1 = build();
     const [a1, a2, b1, m1, m2, n1] = [
       await schemaRun(t1, 'ax'),
@@ -201,7 +230,11 @@ describe('walk: which commands become tools', () => {
 
   it('reads the tree only: no handler runs for __schema', async () => {
     let ran = 0;
-    const root = new Command({ use: 'yourcli', run: () => ran++, commands: [new Command({ use: 'a', run: () => ran++ })] });
+    const root = new Command({
+      use: 'yourcli',
+      run: () => ran++,
+      commands: [new Command({ use: 'a', run: () => ran++ })],
+    });
     await mcpDoc(root);
     await axDoc(root);
     expect(ran).toBe(0);
@@ -292,7 +325,9 @@ describe('tool names (B12)', () => {
     const err = await schemaFailure(group('yourcli', leaf('a'.repeat(65))), 'mcp');
     expect(err.context).toMatchObject({ reason: 'invalid_tool_name', tool: 'a'.repeat(65) });
     // the joined path counts: 31 + 1 + 32 = 64 passes, 31 + 1 + 33 = 65 fails
-    expect(toolNames(await mcpDoc(group('yourcli', group('p'.repeat(31), leaf('q'.repeat(32))))))).toEqual([`${'p'.repeat(31)}_${'q'.repeat(32)}`]);
+    expect(toolNames(await mcpDoc(group('yourcli', group('p'.repeat(31), leaf('q'.repeat(32))))))).toEqual([
+      `${'p'.repeat(31)}_${'q'.repeat(32)}`,
+    ]);
     const joined = await schemaFailure(group('yourcli', group('p'.repeat(31), leaf('q'.repeat(33)))), 'mcp');
     expect(joined.context.command).toBe(`yourcli ${'p'.repeat(31)} ${'q'.repeat(33)}`);
   });
@@ -302,13 +337,18 @@ describe('tool names (B12)', () => {
     const root = group('yourcli', group('organisation-administration', sync));
     const err = await schemaFailure(root, 'mcp');
     expect(err.context.tool).toBe('organisation-administration_synchronise-all-customer-records-across-every-region');
-    expect(err.message).toContain('yourcli organisation-administration synchronise-all-customer-records-across-every-region');
+    expect(err.message).toContain(
+      'yourcli organisation-administration synchronise-all-customer-records-across-every-region',
+    );
 
     mcp.toolName(sync, 'org_sync_customers');
     const doc = await mcpDoc(root);
     expect(toolNames(doc)).toEqual(['org_sync_customers']);
     const ax = await axDoc(root);
-    const entry = axCommand(ax, ['organisation-administration', 'synchronise-all-customer-records-across-every-region']);
+    const entry = axCommand(ax, [
+      'organisation-administration',
+      'synchronise-all-customer-records-across-every-region',
+    ]);
     expect(entry.mcp).toEqual({ tool: 'org_sync_customers' });
     expect(entry.path).toBe('yourcli organisation-administration synchronise-all-customer-records-across-every-region');
     // deterministic across runs

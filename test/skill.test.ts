@@ -16,12 +16,20 @@ const TSX = import.meta.resolve('tsx');
 const AXTS = join(REPO, 'cmd/ax-ts/main.ts');
 
 function axts(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', TSX, AXTS, ...args, '--format', 'json'], { encoding: 'utf8', env: { ...process.env, AGENT_MODE: '' } });
+  return spawnSync(process.execPath, ['--import', TSX, AXTS, ...args, '--format', 'json'], {
+    encoding: 'utf8',
+    env: { ...process.env, AGENT_MODE: '' },
+  });
 }
 
 function program(dir: string, commands: string[]): string {
   const file = join(dir, 'prog.ts');
-  const cmds = commands.map((c) => `new Command({ use: '${c}', short: 'Do ${c}', effects: 'read_only', example: 'prog ${c}', run: () => ({ ok: true }) })`).join(',\n  ');
+  const cmds = commands
+    .map(
+      (c) =>
+        `new Command({ use: '${c}', short: 'Do ${c}', effects: 'read_only', example: 'prog ${c}', run: () => ({ ok: true }) })`,
+    )
+    .join(',\n  ');
   writeFileSync(
     file,
     `import { Command, main } from '${join(REPO, 'lib/index.ts')}';\nconst root = new Command({ use: 'prog', short: 'A test program', version: '1.0.0' });\nroot.addCommand(\n  ${cmds},\n);\nmain(root);\n`,
@@ -61,7 +69,7 @@ describe('ax-ts skill', () => {
     expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error.context.reason).toBe('schema_failed');
   }, 30_000);
 
-  it('the demo\'s committed SKILL.md and AGENTS.md are current, within the Agent Skills limits', () => {
+  it("the demo's committed SKILL.md and AGENTS.md are current, within the Agent Skills limits", () => {
     const r = axts('skill', join(REPO, 'cmd/tasks/main.ts'), '--check');
     expect(r.status, r.stderr).toBe(0);
     const skill = readFileSync(join(REPO, 'cmd/tasks/SKILL.md'), 'utf8');
@@ -71,6 +79,7 @@ describe('ax-ts skill', () => {
     const description = JSON.parse(front[2]!) as string;
     expect(description.length).toBeGreaterThan(0);
     expect(description.length).toBeLessThanOrEqual(SKILL_LIMITS.description);
-    for (const section of ['## Contract', '## Commands', '## Full reference', '__schema']) expect(skill).toContain(section);
+    for (const section of ['## Contract', '## Commands', '## Full reference', '__schema'])
+      expect(skill).toContain(section);
   }, 30_000);
 });

@@ -7,7 +7,17 @@
  * `npm run bench`'s business.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,9 +42,11 @@ function run(bin: string, args: string[], env: Record<string, string> = {}): Run
 }
 
 /** The uncached, non-precomputed run of the same program: the reference output. */
-const reference = (bin: string, args: string[], env: Record<string, string> = {}) => run(bin, args, { ...env, AX_CODE_CACHE: '0', AX_PRECOMPUTED: '0' });
+const reference = (bin: string, args: string[], env: Record<string, string> = {}) =>
+  run(bin, args, { ...env, AX_CODE_CACHE: '0', AX_PRECOMPUTED: '0' });
 
-const IDS = /"trace_id":"[0-9a-f]{32}","span_id":"[0-9a-f]{16}","idempotency_key":"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"/g;
+const IDS =
+  /"trace_id":"[0-9a-f]{32}","span_id":"[0-9a-f]{16}","idempotency_key":"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"/g;
 const mask = (t: string) => t.replace(IDS, '"ids":"…"').replace(/"trace_id":"[0-9a-f]{32}"/g, '"trace_id":"…"');
 const masked = (r: Run) => ({ ...r, stdout: mask(r.stdout), stderr: mask(r.stderr) });
 
@@ -69,7 +81,10 @@ describe('precomputed --version and --help', () => {
     expect(a.stdout).toMatch(IDS);
     expect(masked(a)).toEqual(masked(reference(BIN, ['--version'])));
     expect(a.stdout).not.toBe(b.stdout); // new ids every run
-    expect(JSON.parse(a.stdout).data).toEqual({ name: 'tasks', version: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version });
+    expect(JSON.parse(a.stdout).data).toEqual({
+      name: 'tasks',
+      version: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,
+    });
   });
 
   it('AGENT_MODE and other arguments go to the program itself', () => {
@@ -81,7 +96,9 @@ describe('precomputed --version and --help', () => {
     ] as [string[], Record<string, string>][]) {
       expect(masked(run(BIN, args, env))).toEqual(masked(reference(BIN, args, env)));
     }
-    expect(run(BIN, ['--version'], { AGENT_MODE: 'text' }).stdout).toBe(`tasks version ${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`);
+    expect(run(BIN, ['--version'], { AGENT_MODE: 'text' }).stdout).toBe(
+      `tasks version ${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}\n`,
+    );
   });
 
   it('a changed package.json version is never answered stale', () => {
@@ -122,7 +139,11 @@ describe('V8 code cache', () => {
     expect(files).toHaveLength(1);
     // a bare __schema runs without V8's optimizing compiler, so its cache has a key of its own
     const variant = args[0] === '__schema' ? '-noopt' : '';
-    expect(files[0]).toMatch(new RegExp(`^tasks-[0-9a-f]{8}-${process.version.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{16}-\\d+-\\d+${variant}\\.bin$`));
+    expect(files[0]).toMatch(
+      new RegExp(
+        `^tasks-[0-9a-f]{8}-${process.version.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{16}-\\d+-\\d+${variant}\\.bin$`,
+      ),
+    );
     const file = join(xdg, 'ax-ts/v8', files[0]!);
     const written = statSync(file).mtimeMs;
     const bytes = readFileSync(file);
@@ -157,7 +178,12 @@ describe('V8 code cache', () => {
     const xdg = mkdtempSync(join(tmpdir(), 'ax-xdg-'));
     const env = { XDG_CACHE_HOME: xdg, TASKS_FILE: join(xdg, 't.json') };
     const init = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`;
-    const serve = () => spawnSync(process.execPath, [BIN, 'mcp-server'], { input: init, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: xdg, ...env } });
+    const serve = () =>
+      spawnSync(process.execPath, [BIN, 'mcp-server'], {
+        input: init,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', HOME: xdg, ...env },
+      });
     const first = serve();
     expect(first.status).toBe(0);
     expect(JSON.parse(first.stdout.split('\n')[0]!).result.serverInfo.name).toBe('tasks');
@@ -204,7 +230,10 @@ describe('V8 code cache', () => {
     const r = run(BIN, ['lst'], { XDG_CACHE_HOME: xdg, AX_PRECOMPUTED: '0' });
     expect(r.status).toBe(2);
     expect(cacheFiles(xdg)).toEqual([]);
-    const bare = spawnSync(process.execPath, [BIN, '__schema'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', AX_PRECOMPUTED: '0' } });
+    const bare = spawnSync(process.execPath, [BIN, '__schema'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', AX_PRECOMPUTED: '0' },
+    });
     expect(bare.status).toBe(0);
     expect(bare.stdout).toBe(reference(BIN, ['__schema']).stdout);
   });

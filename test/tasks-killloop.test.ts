@@ -53,7 +53,10 @@ describe('kill -9 loop on the demo store (issue 13)', () => {
     const lane = async (l: number) => {
       for (let i = 0; i < 50; i++) {
         const title = `cli-${l}-${i}`;
-        const child = spawn(process.execPath, [BIN, 'add', title, '--format', 'json'], { env: env(file), stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [BIN, 'add', title, '--format', 'json'], {
+          env: env(file),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let out = '';
         let err = '';
         child.stdout.on('data', (c: Buffer) => (out += c));
@@ -61,7 +64,9 @@ describe('kill -9 loop on the demo store (issue 13)', () => {
         const started = Date.now();
         const kill = i % 5 !== 4; // one in five runs to completion
         const timer = kill ? setTimeout(() => child.kill('SIGKILL'), typical * (0.4 + Math.random() * 0.8)) : undefined;
-        const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.once('close', (c, s) => r([c, s])));
+        const [code, signal] = await new Promise<[number | null, string | null]>((r) =>
+          child.once('close', (c, s) => r([c, s])),
+        );
         clearTimeout(timer);
         if (signal === 'SIGKILL') killed++;
         else {
@@ -77,10 +82,13 @@ describe('kill -9 loop on the demo store (issue 13)', () => {
     await Promise.all([0, 1, 2, 3].map(lane));
     const ms = Date.now() - t0;
     const data = await readStore(file);
-    for (const [id, title] of acked) expect(data.tasks.find((t) => t.id === id)?.title, `acknowledged task ${id}`).toBe(title);
+    for (const [id, title] of acked)
+      expect(data.tasks.find((t) => t.id === id)?.title, `acknowledged task ${id}`).toBe(title);
     expect(finished + killed).toBe(200);
     expect(finished).toBeGreaterThanOrEqual(40);
-    process.stderr.write(`kill loop (CLI): 200 rounds in ${ms} ms, ${killed} killed, ${finished} finished, ${data.tasks.length} tasks in the store\n`);
+    process.stderr.write(
+      `kill loop (CLI): 200 rounds in ${ms} ms, ${killed} killed, ${finished} finished, ${data.tasks.length} tasks in the store\n`,
+    );
   }, 120_000);
 
   it('a writing MCP server killed at random instants, 40 rounds (2 at a time): every acknowledged add is in the store', async () => {
@@ -99,7 +107,10 @@ describe('kill -9 loop on the demo store (issue 13)', () => {
         child.stdout.on('data', (c: Buffer) => {
           buf += c;
           for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-            const m = JSON.parse(buf.slice(0, nl)) as { id?: number; result?: { isError?: boolean; structuredContent?: { id: number; title: string } } };
+            const m = JSON.parse(buf.slice(0, nl)) as {
+              id?: number;
+              result?: { isError?: boolean; structuredContent?: { id: number; title: string } };
+            };
             buf = buf.slice(nl + 1);
             if (m.id === 0) ready();
             const sc = m.result?.structuredContent;
@@ -107,9 +118,20 @@ describe('kill -9 loop on the demo store (issue 13)', () => {
           }
         });
         const send = (o: object) => child.stdin.write(`${JSON.stringify(o)}\n`);
-        send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'kill', version: '1' } } });
+        send({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'kill', version: '1' } },
+        });
         send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-        for (let k = 1; k <= 8; k++) send({ jsonrpc: '2.0', id: k, method: 'tools/call', params: { name: 'add', arguments: { title: [`mcp-${l}-${i}-${k}`] } } });
+        for (let k = 1; k <= 8; k++)
+          send({
+            jsonrpc: '2.0',
+            id: k,
+            method: 'tools/call',
+            params: { name: 'add', arguments: { title: [`mcp-${l}-${i}-${k}`] } },
+          });
         // kill while the adds run: a random instant in the first 120 ms after initialize is answered
         await Promise.race([initialized, new Promise((r) => setTimeout(r, 10_000))]);
         await new Promise((r) => setTimeout(r, Math.random() * 120));
@@ -122,11 +144,17 @@ describe('kill -9 loop on the demo store (issue 13)', () => {
     await Promise.all([0, 1].map(lane));
     const ms = Date.now() - t0;
     const data = await readStore(file);
-    for (const [id, title] of acked) expect(data.tasks.find((t) => t.id === id)?.title, `acknowledged task ${id}`).toBe(title);
+    for (const [id, title] of acked)
+      expect(data.tasks.find((t) => t.id === id)?.title, `acknowledged task ${id}`).toBe(title);
     expect(acked.size).toBeGreaterThan(0);
     // the store is free: a writer after the loop is not blocked by any dead owner's lock
-    const after = spawn(process.execPath, [BIN, 'add', 'after', '--format', 'json'], { env: env(file), stdio: 'ignore' });
+    const after = spawn(process.execPath, [BIN, 'add', 'after', '--format', 'json'], {
+      env: env(file),
+      stdio: 'ignore',
+    });
     expect(await new Promise((r) => after.once('close', r))).toBe(0);
-    process.stderr.write(`kill loop (MCP): ${rounds} rounds in ${ms} ms, ${acked.size} adds acknowledged, ${data.tasks.length} tasks in the store\n`);
+    process.stderr.write(
+      `kill loop (MCP): ${rounds} rounds in ${ms} ms, ${acked.size} adds acknowledged, ${data.tasks.length} tasks in the store\n`,
+    );
   }, 120_000);
 });

@@ -5,13 +5,22 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  StoreError, emptyStore, fingerprintArgs, readStore, resolveStorePath, updateStore, type StoreData, type Task,
+  StoreError,
+  emptyStore,
+  fingerprintArgs,
+  readStore,
+  resolveStorePath,
+  updateStore,
+  type StoreData,
+  type Task,
 } from '../cmd/tasks/store.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/store-add.ts', import.meta.url));
 
 const tmpDirs: string[] = [];
-afterAll(async () => { await Promise.all(tmpDirs.map((d) => fs.rm(d, { recursive: true, force: true }))); });
+afterAll(async () => {
+  await Promise.all(tmpDirs.map((d) => fs.rm(d, { recursive: true, force: true })));
+});
 
 async function tmpDir(): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ax-tasks-store-'));
@@ -50,13 +59,19 @@ describe('resolveStorePath', () => {
     const env = { TASKS_FILE: path.join(path.sep, 'env.json'), XDG_DATA_HOME: xdg, HOME: home };
     expect(resolveStorePath(path.join(path.sep, 'flag.json'), env)).toBe(path.join(path.sep, 'flag.json'));
     expect(resolveStorePath(undefined, env)).toBe(path.join(path.sep, 'env.json'));
-    expect(resolveStorePath(undefined, { XDG_DATA_HOME: xdg, HOME: home })).toBe(path.join(xdg, 'ax-tasks', 'tasks.json'));
-    expect(resolveStorePath(undefined, { HOME: home })).toBe(path.join(home, '.local', 'share', 'ax-tasks', 'tasks.json'));
+    expect(resolveStorePath(undefined, { XDG_DATA_HOME: xdg, HOME: home })).toBe(
+      path.join(xdg, 'ax-tasks', 'tasks.json'),
+    );
+    expect(resolveStorePath(undefined, { HOME: home })).toBe(
+      path.join(home, '.local', 'share', 'ax-tasks', 'tasks.json'),
+    );
   });
 
   it('resolves relative flag / TASKS_FILE values against cwd', () => {
     expect(resolveStorePath('rel/t.json', {})).toBe(path.resolve(process.cwd(), 'rel/t.json'));
-    expect(resolveStorePath(undefined, { TASKS_FILE: 'e.json', HOME: '/h' })).toBe(path.resolve(process.cwd(), 'e.json'));
+    expect(resolveStorePath(undefined, { TASKS_FILE: 'e.json', HOME: '/h' })).toBe(
+      path.resolve(process.cwd(), 'e.json'),
+    );
   });
 
   it('throws store_path_unknown when nothing is available', () => {
@@ -135,7 +150,11 @@ describe('updateStore', () => {
     const file = path.join(dir, 'tasks.json');
     await fs.writeFile(file, '{not json');
     let called = false;
-    const err = await storeError(() => updateStore(file, () => { called = true; }));
+    const err = await storeError(() =>
+      updateStore(file, () => {
+        called = true;
+      }),
+    );
     expect(err.code).toBe('store_corrupt');
     expect(called).toBe(false);
     expect(await fs.readFile(file, 'utf8')).toBe('{not json');
@@ -145,50 +164,76 @@ describe('updateStore', () => {
   it('writes nothing when mutate throws, and leaves no .tmp or .lock', async () => {
     const dir = await tmpDir();
     const file = path.join(dir, 'tasks.json');
-    await updateStore(file, (d) => { d.tasks.push(task(d.next_id++)); });
-    const before = await fs.readFile(file, 'utf8');
-    await expect(updateStore(file, (d) => {
+    await updateStore(file, (d) => {
       d.tasks.push(task(d.next_id++));
-      throw new Error('boom');
-    })).rejects.toThrow('boom');
+    });
+    const before = await fs.readFile(file, 'utf8');
+    await expect(
+      updateStore(file, (d) => {
+        d.tasks.push(task(d.next_id++));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await fs.readFile(file, 'utf8')).toBe(before);
     expect(await fs.readdir(dir)).toEqual(['tasks.json']);
   });
 
   it('serialises concurrent updates within one process', async () => {
     const file = path.join(await tmpDir(), 'tasks.json');
-    const ids = await Promise.all(Array.from({ length: 10 }, () => updateStore(file, async (d) => {
-      const id = d.next_id++;
-      await new Promise((r) => setTimeout(r, 1));
-      d.tasks.push(task(id));
-      return id;
-    })));
+    const ids = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        updateStore(file, async (d) => {
+          const id = d.next_id++;
+          await new Promise((r) => setTimeout(r, 1));
+          d.tasks.push(task(id));
+          return id;
+        }),
+      ),
+    );
     expect([...ids].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect((await readStore(file)).tasks).toHaveLength(10);
   });
 
-  it.each([false, true])('serialises 20 concurrent writer processes without losing updates (stale lock present: %s)', async (stale) => {
-    const dir = await tmpDir();
-    const file = path.join(dir, 'tasks.json');
-    if (stale) await fs.writeFile(`${file}.lock`, JSON.stringify({ pid: await deadPid(), created_at: new Date().toISOString(), token: 'x' }));
-    const runs = Array.from({ length: 20 }, () => new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', fixture, file], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (b: Buffer) => { out += b.toString(); });
-      child.stderr.on('data', (b: Buffer) => { err += b.toString(); });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, out, err }));
-    }));
-    const results = await Promise.all(runs);
-    for (const r of results) expect(r.code, r.err).toBe(0);
-    const data = JSON.parse(await fs.readFile(file, 'utf8')) as StoreData;
-    const ids = data.tasks.map((t) => t.id).sort((a, b) => a - b);
-    expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    expect(data.next_id).toBe(21);
-    expect(results.map((r) => Number(r.out.trim())).sort((a, b) => a - b)).toEqual(ids);
-    expect(await fs.readdir(dir)).toEqual(['tasks.json']);
-  }, 60_000);
+  it.each([false, true])(
+    'serialises 20 concurrent writer processes without losing updates (stale lock present: %s)',
+    async (stale) => {
+      const dir = await tmpDir();
+      const file = path.join(dir, 'tasks.json');
+      if (stale)
+        await fs.writeFile(
+          `${file}.lock`,
+          JSON.stringify({ pid: await deadPid(), created_at: new Date().toISOString(), token: 'x' }),
+        );
+      const runs = Array.from(
+        { length: 20 },
+        () =>
+          new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', fixture, file], {
+              stdio: ['ignore', 'pipe', 'pipe'],
+            });
+            let out = '';
+            let err = '';
+            child.stdout.on('data', (b: Buffer) => {
+              out += b.toString();
+            });
+            child.stderr.on('data', (b: Buffer) => {
+              err += b.toString();
+            });
+            child.on('error', reject);
+            child.on('close', (code) => resolve({ code, out, err }));
+          }),
+      );
+      const results = await Promise.all(runs);
+      for (const r of results) expect(r.code, r.err).toBe(0);
+      const data = JSON.parse(await fs.readFile(file, 'utf8')) as StoreData;
+      const ids = data.tasks.map((t) => t.id).sort((a, b) => a - b);
+      expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(data.next_id).toBe(21);
+      expect(results.map((r) => Number(r.out.trim())).sort((a, b) => a - b)).toEqual(ids);
+      expect(await fs.readdir(dir)).toEqual(['tasks.json']);
+    },
+    60_000,
+  );
 
   it('breaks a stale lock left by a dead process', async () => {
     const dir = await tmpDir();
@@ -204,7 +249,13 @@ describe('updateStore', () => {
     const file = path.join(dir, 'tasks.json');
     const old = new Date(Date.now() - 60_000);
     await fs.writeFile(`${file}.lock`, JSON.stringify({ pid: process.pid, created_at: old.toISOString(), token: 'x' }));
-    await updateStore(file, (d) => { d.tasks.push(task(d.next_id++)); }, { lockTimeoutMs: 2000 });
+    await updateStore(
+      file,
+      (d) => {
+        d.tasks.push(task(d.next_id++));
+      },
+      { lockTimeoutMs: 2000 },
+    );
     expect((await readStore(file)).tasks).toHaveLength(1);
     expect(await fs.readdir(dir)).toEqual(['tasks.json']);
   });
@@ -217,7 +268,15 @@ describe('updateStore', () => {
     await fs.writeFile(lock, body);
     let called = false;
     const started = Date.now();
-    const err = await storeError(() => updateStore(file, () => { called = true; }, { lockTimeoutMs: 200 }));
+    const err = await storeError(() =>
+      updateStore(
+        file,
+        () => {
+          called = true;
+        },
+        { lockTimeoutMs: 200 },
+      ),
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect(err.code).toBe('store_locked');
     expect(err.path).toBe(lock);
@@ -228,8 +287,13 @@ describe('updateStore', () => {
 
   it('stops waiting for the lock when the signal aborts', async () => {
     const file = path.join(await tmpDir(), 'tasks.json');
-    await fs.writeFile(`${file}.lock`, JSON.stringify({ pid: process.pid, created_at: new Date().toISOString(), token: 'other' }));
-    await expect(updateStore(file, () => 1, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await fs.writeFile(
+      `${file}.lock`,
+      JSON.stringify({ pid: process.pid, created_at: new Date().toISOString(), token: 'other' }),
+    );
+    await expect(updateStore(file, () => 1, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
   });
 });
 
@@ -253,9 +317,16 @@ describe('updateStore under attack (issue 13 items 9-11)', () => {
         await new Promise((r) => setImmediate(r));
       }
     })();
-    await Promise.all(Array.from({ length: 4 }, () => (async () => {
-      for (let i = 0; i < 15; i++) await updateStore(file, (d) => { d.tasks.push(task(d.next_id++)); });
-    })()));
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        (async () => {
+          for (let i = 0; i < 15; i++)
+            await updateStore(file, (d) => {
+              d.tasks.push(task(d.next_id++));
+            });
+        })(),
+      ),
+    );
     stop = true;
     await watch;
     expect(bad).toBe('');
@@ -263,7 +334,7 @@ describe('updateStore under attack (issue 13 items 9-11)', () => {
     expect((await readStore(file)).tasks).toHaveLength(60);
   }, 30_000);
 
-  it('item 9: a dead owner\'s lock is recovered at once; so is a dead breaker\'s guard', async () => {
+  it("item 9: a dead owner's lock is recovered at once; so is a dead breaker's guard", async () => {
     const dir = await tmpDir();
     const file = path.join(dir, 'tasks.json');
     const pid = await deadPid();
@@ -292,8 +363,12 @@ describe('updateStore under attack (issue 13 items 9-11)', () => {
     await fs.chmod(target, 0o640);
     const link = path.join(dir, 'link.json');
     await fs.symlink(path.relative(dir, target), link);
-    await updateStore(link, (d) => { d.tasks.push(task(d.next_id++)); });
-    await updateStore(link, (d) => { d.tasks.push(task(d.next_id++)); });
+    await updateStore(link, (d) => {
+      d.tasks.push(task(d.next_id++));
+    });
+    await updateStore(link, (d) => {
+      d.tasks.push(task(d.next_id++));
+    });
     expect((await fs.lstat(link)).isSymbolicLink()).toBe(true);
     expect((await readStore(target)).tasks.map((t) => t.id)).toEqual([1, 2]);
     expect((await fs.stat(target)).mode & 0o777).toBe(0o640);
@@ -301,12 +376,14 @@ describe('updateStore under attack (issue 13 items 9-11)', () => {
     // a dangling link: the target is created
     const dangling = path.join(dir, 'dangling.json');
     await fs.symlink('real/new.json', dangling);
-    await updateStore(dangling, (d) => { d.tasks.push(task(d.next_id++)); });
+    await updateStore(dangling, (d) => {
+      d.tasks.push(task(d.next_id++));
+    });
     expect((await fs.lstat(dangling)).isSymbolicLink()).toBe(true);
     expect((await readStore(path.join(dir, 'real', 'new.json'))).tasks).toHaveLength(1);
   });
 
-  it('item 11: temp files of killed writers (store and lock temps with a dead pid) are removed; a live writer\'s are kept', async () => {
+  it("item 11: temp files of killed writers (store and lock temps with a dead pid) are removed; a live writer's are kept", async () => {
     const dir = await tmpDir();
     const file = path.join(dir, 'tasks.json');
     const pid = await deadPid();
@@ -314,7 +391,9 @@ describe('updateStore under attack (issue 13 items 9-11)', () => {
     for (const n of leftovers) await fs.writeFile(path.join(dir, n), 'partial');
     const live = `tasks.json.${process.pid}.ffffffffffff.tmp`;
     await fs.writeFile(path.join(dir, live), 'in progress');
-    await updateStore(file, (d) => { d.tasks.push(task(d.next_id++)); });
+    await updateStore(file, (d) => {
+      d.tasks.push(task(d.next_id++));
+    });
     expect((await fs.readdir(dir)).sort()).toEqual(['tasks.json', live].sort());
   });
 
@@ -325,7 +404,11 @@ describe('updateStore under attack (issue 13 items 9-11)', () => {
     expect((await storeError(() => updateStore(file, () => 1))).code).toBe('store_corrupt');
     const max = `{"version":1,"next_id":${Number.MAX_SAFE_INTEGER},"tasks":[],"idempotency":{}}\n`;
     await fs.writeFile(file, max);
-    const err = await storeError(() => updateStore(file, (d) => { d.tasks.push(task(d.next_id++)); }));
+    const err = await storeError(() =>
+      updateStore(file, (d) => {
+        d.tasks.push(task(d.next_id++));
+      }),
+    );
     expect(err.code).toBe('store_corrupt');
     expect(err.message).toMatch(/2\^53/);
     expect(await fs.readFile(file, 'utf8')).toBe(max);

@@ -14,7 +14,12 @@ function tree(): Command {
         { name: 'ratio', type: 'float', required: false },
         { name: 'more', type: 'int', required: false, variadic: true },
       ] as const,
-      run: (ctx) => ({ id: ctx.args.id, ratio: ctx.args.ratio ?? null, more: ctx.args.more, types: [typeof ctx.args.id, typeof ctx.args.ratio] }),
+      run: (ctx) => ({
+        id: ctx.args.id,
+        ratio: ctx.args.ratio ?? null,
+        more: ctx.args.more,
+        types: [typeof ctx.args.id, typeof ctx.args.ratio],
+      }),
     }),
   );
   return root;
@@ -36,12 +41,20 @@ describe('typed positionals', () => {
     const r = await runCli(tree(), args);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(errorOf(r.stderr).error).toMatchObject({ kind: 'validation_error', message, context: { reason: 'invalid_argument' } });
+    expect(errorOf(r.stderr).error).toMatchObject({
+      kind: 'validation_error',
+      message,
+      context: { reason: 'invalid_argument' },
+    });
   });
 
   it('are integer/number in the inputSchema, and --args-json takes numbers (a string is refused)', async () => {
     const schema = flat(inputSchema(tree().findChild('get')!));
-    expect(schema.properties).toMatchObject({ id: { type: 'integer' }, ratio: { type: 'number' }, more: { type: 'array', items: { type: 'integer' } } });
+    expect(schema.properties).toMatchObject({
+      id: { type: 'integer' },
+      ratio: { type: 'number' },
+      more: { type: 'array', items: { type: 'integer' } },
+    });
     const ok = await runCli(tree(), ['get', '--args-json', '{"id":7,"ratio":2,"more":[1]}']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(envelope(ok.stdout).data).toMatchObject({ id: 7, more: [1] });

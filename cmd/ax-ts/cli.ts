@@ -8,13 +8,26 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { skillCommand } from './skill.ts';
 import { schemaManifestCommand } from './manifest.ts';
-import { AxError, Command, defineError, diffSummary, formatDiff, resolveVersion, schemaDiff, schemaShape, type Change, type RunContext, type SchemaDiff } from '../../lib/index.ts';
+import {
+  AxError,
+  Command,
+  defineError,
+  diffSummary,
+  formatDiff,
+  resolveVersion,
+  schemaDiff,
+  schemaShape,
+  type Change,
+  type RunContext,
+  type SchemaDiff,
+} from '../../lib/index.ts';
 
 /** At least one change between the two documents breaks existing callers. Exit 1. */
 export const breakingChange = defineError({
   kind: 'breaking_change',
   exitCode: 1,
-  description: 'schema-diff found at least one breaking change between the two __schema documents (listed in context.breaking).',
+  description:
+    'schema-diff found at least one breaking change between the two __schema documents (listed in context.breaking).',
 });
 
 const CHANGE_SCHEMA = {
@@ -22,7 +35,10 @@ const CHANGE_SCHEMA = {
   properties: {
     kind: { type: 'string', description: 'Stable name of the change, e.g. flag_removed.' },
     severity: { type: 'string', enum: ['breaking', 'additive', 'info'] },
-    target: { type: 'string', description: 'Where: a command path with flag or positional, a tool, prompt, resource or error kind.' },
+    target: {
+      type: 'string',
+      description: 'Where: a command path with flag or positional, a tool, prompt, resource or error kind.',
+    },
     message: { type: 'string' },
     before: {},
     after: {},
@@ -61,23 +77,62 @@ async function loadDocument(ctx: RunContext, argument: string, file: string): Pr
     text = file === '-' ? await readAll(ctx.stdin) : await readFile(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw unreadable(argument, file, 'unreadable_file', `cannot read <${argument}> ${JSON.stringify(file)}: ${why}`, `Pass the path of a file written by '<your-cli> __schema > ${argument}.json' (or - for stdin).`);
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (e as Error).message;
+    throw unreadable(
+      argument,
+      file,
+      'unreadable_file',
+      `cannot read <${argument}> ${JSON.stringify(file)}: ${why}`,
+      `Pass the path of a file written by '<your-cli> __schema > ${argument}.json' (or - for stdin).`,
+    );
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw unreadable(argument, file, 'invalid_json', `<${argument}> ${JSON.stringify(file)} is not JSON: ${(e as Error).message}`, `Regenerate it with '<your-cli> __schema > ${argument}.json'.`);
+    throw unreadable(
+      argument,
+      file,
+      'invalid_json',
+      `<${argument}> ${JSON.stringify(file)} is not JSON: ${(e as Error).message}`,
+      `Regenerate it with '<your-cli> __schema > ${argument}.json'.`,
+    );
   }
   if (!schemaShape(doc)) {
-    throw unreadable(argument, file, 'not_a_schema_document', `<${argument}> ${JSON.stringify(file)} is not a __schema document (no "command" tree and no "tools" list)`, `Regenerate it with '<your-cli> __schema' (ax shape) or '<your-cli> __schema --as=mcp'.`);
+    throw unreadable(
+      argument,
+      file,
+      'not_a_schema_document',
+      `<${argument}> ${JSON.stringify(file)} is not a __schema document (no "command" tree and no "tools" list)`,
+      `Regenerate it with '<your-cli> __schema' (ax shape) or '<your-cli> __schema --as=mcp'.`,
+    );
   }
   return doc;
 }
 
-function payload(d: SchemaDiff): { shape: string; compatible: boolean; summary: string; breaking: Change[]; additive: Change[]; info: Change[] } {
-  return { shape: d.shape, compatible: d.breaking.length === 0, summary: diffSummary(d), breaking: d.breaking, additive: d.additive, info: d.info };
+function payload(d: SchemaDiff): {
+  shape: string;
+  compatible: boolean;
+  summary: string;
+  breaking: Change[];
+  additive: Change[];
+  info: Change[];
+} {
+  return {
+    shape: d.shape,
+    compatible: d.breaking.length === 0,
+    summary: diffSummary(d),
+    breaking: d.breaking,
+    additive: d.additive,
+    info: d.info,
+  };
 }
 
 function schemaDiffCommand(): Command {
@@ -90,7 +145,11 @@ function schemaDiffCommand(): Command {
       'positional; choices narrowed; a tool renamed or dropped from MCP; ...), additive, or info (texts, defaults).\n' +
       'Prints a report (text) or the classified changes (json). Exits 0 when nothing breaks, 1 (breaking_change)\n' +
       'when something does, 2 when a file cannot be read or is not a __schema document. Either file may be - (stdin).',
-    example: ['ax-ts schema-diff released.json current.json', 'mycli __schema | ax-ts schema-diff golden/schema.json -', 'ax-ts schema-diff old-mcp.json new-mcp.json --format json'].join('\n'),
+    example: [
+      'ax-ts schema-diff released.json current.json',
+      'mycli __schema | ax-ts schema-diff golden/schema.json -',
+      'ax-ts schema-diff old-mcp.json new-mcp.json --format json',
+    ].join('\n'),
     args: [
       { name: 'old', description: 'the __schema document of the released version (a file, or - for stdin)' },
       { name: 'new', description: 'the __schema document of the new version (a file, or - for stdin)' },
@@ -99,15 +158,22 @@ function schemaDiffCommand(): Command {
     output: { schema: DIFF_SCHEMA, cardinality: 'single' },
     run: async (ctx) => {
       if (ctx.args.old === '-' && ctx.args.new === '-') {
-        throw new AxError('validation_error', 'only one of <old> and <new> may be - (stdin)', { fix: 'Pass a file for the other one.', context: { reason: 'invalid_argument', argument: 'new' } });
+        throw new AxError('validation_error', 'only one of <old> and <new> may be - (stdin)', {
+          fix: 'Pass a file for the other one.',
+          context: { reason: 'invalid_argument', argument: 'new' },
+        });
       }
       const oldDoc = await loadDocument(ctx, 'old', ctx.args.old);
       const newDoc = await loadDocument(ctx, 'new', ctx.args.new);
       if (schemaShape(oldDoc) !== schemaShape(newDoc)) {
-        throw new AxError('validation_error', `the documents have different shapes (old: ${schemaShape(oldDoc)}, new: ${schemaShape(newDoc)})`, {
-          fix: 'Compare like with like: both from `__schema` (ax shape) or both from `__schema --as=mcp`.',
-          context: { reason: 'shape_mismatch', old: schemaShape(oldDoc), new: schemaShape(newDoc) },
-        });
+        throw new AxError(
+          'validation_error',
+          `the documents have different shapes (old: ${schemaShape(oldDoc)}, new: ${schemaShape(newDoc)})`,
+          {
+            fix: 'Compare like with like: both from `__schema` (ax shape) or both from `__schema --as=mcp`.',
+            context: { reason: 'shape_mismatch', old: schemaShape(oldDoc), new: schemaShape(newDoc) },
+          },
+        );
       }
       const d = schemaDiff(oldDoc, newDoc);
       if (d.breaking.length === 0) return payload(d);
@@ -127,7 +193,7 @@ export function buildAxTsCli(): Command {
   return new Command({
     use: 'ax-ts',
     short: 'ax-ts: tools for CLIs built with ax-ts',
-    long: 'Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails when a change would break agents or scripts; skill writes (or checks) SKILL.md and AGENTS.md for a program; schema-manifest writes a bundled program\'s __schema documents ahead of time.',
+    long: "Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails when a change would break agents or scripts; skill writes (or checks) SKILL.md and AGENTS.md for a program; schema-manifest writes a bundled program's __schema documents ahead of time.",
     example: 'ax-ts schema-diff released.json current.json\nax-ts skill dist/bin/tasks.js --out skills/tasks --check',
     version: resolveVersion(undefined, fileURLToPath(import.meta.url)),
     commands: [schemaDiffCommand(), skillCommand(), schemaManifestCommand()],

@@ -41,7 +41,8 @@ async function factsOf(entry: string): Promise<EntryFacts> {
   const m = /^const CONFIG = (\{.*\});$/m.exec(text);
   if (!m) throw notBundled(entry, 'it has no build facts (const CONFIG = {…})');
   const facts = JSON.parse(m[1]!) as EntryFacts;
-  if (typeof facts.main !== 'string' || typeof facts.hash !== 'string' || typeof facts.name !== 'string') throw notBundled(entry, 'its build facts are incomplete');
+  if (typeof facts.main !== 'string' || typeof facts.hash !== 'string' || typeof facts.name !== 'string')
+    throw notBundled(entry, 'its build facts are incomplete');
   return facts;
 }
 
@@ -55,13 +56,26 @@ function runProgram(entry: string, args: string[], signal: AbortSignal): Promise
     let err = '';
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    child.on('error', (e) => rej(new AxError('validation_error', `cannot run ${entry}: ${e.message}`, { fix: 'Pass the entry file of a bundled program.', context: { reason: 'unrunnable_entry', entry } })));
+    child.on('error', (e) =>
+      rej(
+        new AxError('validation_error', `cannot run ${entry}: ${e.message}`, {
+          fix: 'Pass the entry file of a bundled program.',
+          context: { reason: 'unrunnable_entry', entry },
+        }),
+      ),
+    );
     child.on('close', (code) => {
       if (code === 0) return res({ stdout: Buffer.concat(out).toString('utf8'), stderr: err });
-      rej(new AxError('validation_error', `${entry} ${args.join(' ')} exited ${code}: ${err.trim().split('\n').pop() ?? ''}`, {
-        fix: 'Check that the entry is a program built with ax-ts (it must answer `__schema`).',
-        context: { reason: 'schema_failed', entry, exit_code: code },
-      }));
+      rej(
+        new AxError(
+          'validation_error',
+          `${entry} ${args.join(' ')} exited ${code}: ${err.trim().split('\n').pop() ?? ''}`,
+          {
+            fix: 'Check that the entry is a program built with ax-ts (it must answer `__schema`).',
+            context: { reason: 'schema_failed', entry, exit_code: code },
+          },
+        ),
+      );
     });
   });
 }
@@ -85,7 +99,7 @@ async function packageVersion(dir: string): Promise<string | undefined> {
 export function schemaManifestCommand(): Command {
   return new Command({
     use: 'schema-manifest <entry>',
-    short: 'Write a bundled program\'s __schema documents ahead of time, so __schema answers without loading the tree',
+    short: "Write a bundled program's __schema documents ahead of time, so __schema answers without loading the tree",
     long:
       'Runs the bundled program <entry> (e.g. dist/bin/tasks.js) once per shape (__schema --as=ax, mcp, clispec, llms, skill) and writes\n' +
       'the documents to <entry dir>/<name>.schema/ with an index.json tying them to this build (a shape printed with warnings on\n' +
@@ -102,7 +116,11 @@ export function schemaManifestCommand(): Command {
         properties: {
           dir: { type: 'string', description: 'the manifest directory' },
           shapes: { type: 'array', items: { type: 'string' }, description: 'the shapes stored' },
-          skipped: { type: 'array', items: { type: 'string' }, description: 'shapes left to the program because it printed warnings with them' },
+          skipped: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'shapes left to the program because it printed warnings with them',
+          },
           bytes: { type: 'integer', description: 'bytes of documents stored' },
         },
         required: ['dir', 'shapes', 'skipped', 'bytes'],
@@ -132,14 +150,27 @@ export function schemaManifestCommand(): Command {
         docs[shape] = Buffer.byteLength(text);
         bytes += docs[shape];
       }
-      const version = (JSON.parse((await runProgram(entry, ['--version', '--format', 'json'], ctx.signal)).stdout) as { data: { version: string } }).data.version;
+      const version = (
+        JSON.parse((await runProgram(entry, ['--version', '--format', 'json'], ctx.signal)).stdout) as {
+          data: { version: string };
+        }
+      ).data.version;
       const files: Record<string, { size: number; mtimeMs: number }> = {};
       for (const f of [facts.main, ...(facts.chunks ?? [])]) {
         const st = await stat(join(binDir, f));
         files[f] = { size: st.size, mtimeMs: st.mtimeMs };
       }
-      for (const n of await readdir(dir)) if (n.endsWith('.out') && !(basename(n, '.out') in docs)) await rm(join(dir, n), { force: true });
-      const index = { format: 'ax-ts/schema-manifest/1', program: facts.name, hash: facts.hash, files, version, versionFromPackage: (await packageVersion(binDir)) === version, docs };
+      for (const n of await readdir(dir))
+        if (n.endsWith('.out') && !(basename(n, '.out') in docs)) await rm(join(dir, n), { force: true });
+      const index = {
+        format: 'ax-ts/schema-manifest/1',
+        program: facts.name,
+        hash: facts.hash,
+        files,
+        version,
+        versionFromPackage: (await packageVersion(binDir)) === version,
+        docs,
+      };
       await writeFile(join(dir, 'index.json.tmp'), `${JSON.stringify(index, null, 2)}\n`);
       await rename(join(dir, 'index.json.tmp'), join(dir, 'index.json'));
       return { dir, shapes: Object.keys(docs), skipped, bytes };

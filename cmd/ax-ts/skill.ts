@@ -36,14 +36,25 @@ function runProgram(entry: string, args: string[], signal: AbortSignal): Promise
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     child.on('error', (e) =>
-      rej(new AxError('validation_error', `cannot run ${entry}: ${e.message}`, { fix: 'Pass the path of the program\'s entry file (e.g. dist/cli.js or src/main.ts).', context: { reason: 'unrunnable_entry', entry } })),
+      rej(
+        new AxError('validation_error', `cannot run ${entry}: ${e.message}`, {
+          fix: "Pass the path of the program's entry file (e.g. dist/cli.js or src/main.ts).",
+          context: { reason: 'unrunnable_entry', entry },
+        }),
+      ),
     );
     child.on('close', (code) => {
       if (code === 0) return res(out);
-      rej(new AxError('validation_error', `${entry} ${args.join(' ')} exited ${code}: ${err.trim().split('\n').pop() ?? ''}`, {
-        fix: 'Check that the entry is a program built with ax-ts (it must answer `__schema`).',
-        context: { reason: 'schema_failed', entry, exit_code: code },
-      }));
+      rej(
+        new AxError(
+          'validation_error',
+          `${entry} ${args.join(' ')} exited ${code}: ${err.trim().split('\n').pop() ?? ''}`,
+          {
+            fix: 'Check that the entry is a program built with ax-ts (it must answer `__schema`).',
+            context: { reason: 'schema_failed', entry, exit_code: code },
+          },
+        ),
+      );
     });
   });
 }
@@ -64,17 +75,23 @@ export function skillCommand(): Command {
     long:
       'Runs <entry> __schema --as=skill and writes SKILL.md (Agent Skills format) and AGENTS.md beside the entry, or in --out.\n' +
       'With --check nothing is written: the command exits 1 (kind skill_stale) when either file is missing or differs.',
-    example: 'ax-ts skill dist/bin/tasks.js --out skills/tasks\nax-ts skill dist/bin/tasks.js --out skills/tasks --check',
+    example:
+      'ax-ts skill dist/bin/tasks.js --out skills/tasks\nax-ts skill dist/bin/tasks.js --out skills/tasks --check',
     effects: 'idempotent',
     flags: {
-      out: { type: 'string', usage: 'directory to write into (default: the entry\'s directory)' },
+      out: { type: 'string', usage: "directory to write into (default: the entry's directory)" },
       check: { type: 'bool', usage: 'write nothing; exit 1 when the files are missing or stale' },
     },
     output: {
       cardinality: 'single',
       schema: {
         type: 'object',
-        properties: { dir: { type: 'string' }, files: { type: 'array', items: { type: 'string' } }, written: { type: 'boolean' }, stale: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          dir: { type: 'string' },
+          files: { type: 'array', items: { type: 'string' } },
+          written: { type: 'boolean' },
+          stale: { type: 'array', items: { type: 'string' } },
+        },
         required: ['dir', 'files', 'written', 'stale'],
       },
     },

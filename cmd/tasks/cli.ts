@@ -30,7 +30,8 @@ export function buildTasksCli(): Command {
         type: 'string',
         // which file the program reads and writes is the operator's choice, never an MCP client's
         mcp: false,
-        usage: 'path of the task store file (default: $TASKS_FILE, else $XDG_DATA_HOME/ax-tasks/tasks.json or ~/.local/share/ax-tasks/tasks.json)',
+        usage:
+          'path of the task store file (default: $TASKS_FILE, else $XDG_DATA_HOME/ax-tasks/tasks.json or ~/.local/share/ax-tasks/tasks.json)',
       },
     },
     commands: [addCommand(), listCommand(), showCommand(), doneCommand(), rmCommand(), exportCommand()],
@@ -39,7 +40,7 @@ export function buildTasksCli(): Command {
     instructions:
       'A task tracker kept in one JSON file. Tools: add, list, show, done, rm, export. ' +
       'Each result is the JSON envelope the tasks CLI prints; a failure is an isError result whose error object has an actionable_fix. ' +
-      'rm needs yes: true, which you should set only with the user\'s consent.',
+      "rm needs yes: true, which you should set only with the user's consent.",
   });
   return root;
 }

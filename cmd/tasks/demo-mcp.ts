@@ -17,7 +17,11 @@ function text(r: ToolText): string {
 }
 
 function indent(s: string): string {
-  return s.trimEnd().split('\n').map((l) => `    ${l}`).join('\n');
+  return s
+    .trimEnd()
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
 }
 
 /**
@@ -33,33 +37,87 @@ export async function mcpDemo(main: string, execArgv: string[], env: Record<stri
   };
   out(`\nax-ts demo, part 1: an MCP client drives "tasks mcp-server" over stdio.\n`);
   out(`$ node ${[...execArgv, main, 'mcp-server'].join(' ')}   (started by the SDK's StdioClientTransport)\n`);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...execArgv, main, 'mcp-server'], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...execArgv, main, 'mcp-server'],
+    env,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'ax-ts-demo', version: '1.0.0' });
   await client.connect(transport);
   try {
     const info = client.getServerVersion();
-    out(`\n# initialize → server ${info?.name} ${info?.version}; instructions: ${JSON.stringify(client.getInstructions())}\n`);
+    out(
+      `\n# initialize → server ${info?.name} ${info?.version}; instructions: ${JSON.stringify(client.getInstructions())}\n`,
+    );
     const { tools } = await client.listTools();
     out(`\n# tools/list → ${tools.length} tools\n`);
     for (const t of tools) {
       const props = Object.keys((t.inputSchema as { properties?: object }).properties ?? {});
-      const hints = t.annotations ? Object.entries(t.annotations).filter(([, v]) => v === true).map(([k]) => k).join(',') : '';
-      out(`  ${t.name.padEnd(7)} ${t.description?.split('\n')[0]}\n          properties: ${props.join(', ')}${hints ? `; hints: ${hints}` : ''}\n`);
+      const hints = t.annotations
+        ? Object.entries(t.annotations)
+            .filter(([, v]) => v === true)
+            .map(([k]) => k)
+            .join(',')
+        : '';
+      out(
+        `  ${t.name.padEnd(7)} ${t.description?.split('\n')[0]}\n          properties: ${props.join(', ')}${hints ? `; hints: ${hints}` : ''}\n`,
+      );
     }
-    expect(['add', 'done', 'export', 'list', 'rm', 'show'].every((n) => tools.some((t) => t.name === n)), 'the six task tools');
+    expect(
+      ['add', 'done', 'export', 'list', 'rm', 'show'].every((n) => tools.some((t) => t.name === n)),
+      'the six task tools',
+    );
 
     const calls: [string, Record<string, unknown>, (r: ToolText) => boolean, string][] = [
-      ['add', { title: ['buy', 'milk'], tag: ['home'] }, (r) => !r.isError && (r.structuredContent as { id?: number })?.id === 1, 'task 1 created'],
-      ['add', { title: ['call the plumber'], due: '2026-12-01' }, (r) => !r.isError && (r.structuredContent as { id?: number })?.id === 2, 'task 2 created'],
-      ['done', { id: 1 }, (r) => !r.isError && (r.structuredContent as { status?: string })?.status === 'done', 'task 1 done'],
-      ['list', { status: 'all' }, (r) => !r.isError && ((r.structuredContent as { result?: unknown[] })?.result?.length ?? 0) === 2, 'two tasks listed'],
-      ['show', { id: 99 }, (r) => r.isError === true && text(r).includes('"kind":"not_found"'), 'an isError result with not_found'],
-      ['rm', { id: 2 }, (r) => r.isError === true && text(r).includes('\\"yes\\"'), 'confirmation_required naming the property yes'],
-      ['add', { titel: ['typo'] }, (r) => r.isError === true && text(r).includes('did you mean \\"title\\"'), 'unknown property refused, pointing to title'],
+      [
+        'add',
+        { title: ['buy', 'milk'], tag: ['home'] },
+        (r) => !r.isError && (r.structuredContent as { id?: number })?.id === 1,
+        'task 1 created',
+      ],
+      [
+        'add',
+        { title: ['call the plumber'], due: '2026-12-01' },
+        (r) => !r.isError && (r.structuredContent as { id?: number })?.id === 2,
+        'task 2 created',
+      ],
+      [
+        'done',
+        { id: 1 },
+        (r) => !r.isError && (r.structuredContent as { status?: string })?.status === 'done',
+        'task 1 done',
+      ],
+      [
+        'list',
+        { status: 'all' },
+        (r) => !r.isError && ((r.structuredContent as { result?: unknown[] })?.result?.length ?? 0) === 2,
+        'two tasks listed',
+      ],
+      [
+        'show',
+        { id: 99 },
+        (r) => r.isError === true && text(r).includes('"kind":"not_found"'),
+        'an isError result with not_found',
+      ],
+      [
+        'rm',
+        { id: 2 },
+        (r) => r.isError === true && text(r).includes('\\"yes\\"'),
+        'confirmation_required naming the property yes',
+      ],
+      [
+        'add',
+        { titel: ['typo'] },
+        (r) => r.isError === true && text(r).includes('did you mean \\"title\\"'),
+        'unknown property refused, pointing to title',
+      ],
     ];
     for (const [name, args, ok, what] of calls) {
       const r = (await client.callTool({ name, arguments: args })) as ToolText;
-      out(`\n# tools/call ${name} ${JSON.stringify(args)}\n  isError: ${r.isError === true}\n  content[0].text:\n${indent(text(r))}\n`);
+      out(
+        `\n# tools/call ${name} ${JSON.stringify(args)}\n  isError: ${r.isError === true}\n  content[0].text:\n${indent(text(r))}\n`,
+      );
       if (r.structuredContent !== undefined) out(`  structuredContent: ${JSON.stringify(r.structuredContent)}\n`);
       expect(ok(r), what);
     }

@@ -39,7 +39,11 @@ interface Step {
 
 function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+      env,
+      cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -58,7 +62,10 @@ function shellWord(a: string): string {
 function block(label: string, text: string): string {
   if (text === '') return `  ${label}: (empty)\n`;
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
-  return `  ${label}:\n${body.split('\n').map((l) => `    ${l}`).join('\n')}\n`;
+  return `  ${label}:\n${body
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n')}\n`;
 }
 
 const json = (line: string): Record<string, any> | undefined => {
@@ -79,47 +86,86 @@ const steps: Step[] = [
     code: 0,
     check: (r) => (data(r)?.id === 1 && data(r)?.title === 'buy milk' ? undefined : 'expected task 1 "buy milk"'),
   },
-  { note: 'Add another', args: ['add', 'call mum', '-t', 'family'], code: 0, check: (r) => (data(r)?.id === 2 ? undefined : 'expected task 2') },
+  {
+    note: 'Add another',
+    args: ['add', 'call mum', '-t', 'family'],
+    code: 0,
+    check: (r) => (data(r)?.id === 2 ? undefined : 'expected task 2'),
+  },
   {
     note: 'Dry run: nothing is written; the envelope shows what would be created (meta.dry_run)',
     args: ['add', '--dry-run', 'water plants'],
     code: 0,
-    check: (r) => (json(r.stdout)?.meta?.dry_run === true && data(r)?.id === 3 ? undefined : 'expected dry_run envelope of task 3'),
+    check: (r) =>
+      json(r.stdout)?.meta?.dry_run === true && data(r)?.id === 3 ? undefined : 'expected dry_run envelope of task 3',
   },
   {
     note: 'Human mode: a plain-text table (only two tasks: the dry run wrote nothing)',
     args: ['list', '--format', 'text'],
     code: 0,
-    check: (r) => (lines(r.stdout).length === 3 && r.stdout.startsWith('ID') ? undefined : 'expected a header and two rows'),
+    check: (r) =>
+      lines(r.stdout).length === 3 && r.stdout.startsWith('ID') ? undefined : 'expected a header and two rows',
   },
-  { note: 'Machine mode: the same list as one JSON envelope', args: ['list', '--format', 'json'], code: 0, check: (r) => (data(r)?.length === 2 ? undefined : 'expected 2 tasks') },
-  { note: 'Show one task', args: ['show', '1'], code: 0, check: (r) => (data(r)?.title === 'buy milk' ? undefined : 'expected task 1') },
-  { note: 'Mark it done (idempotent)', args: ['done', '1'], code: 0, check: (r) => (data(r)?.status === 'done' ? undefined : 'expected status done') },
+  {
+    note: 'Machine mode: the same list as one JSON envelope',
+    args: ['list', '--format', 'json'],
+    code: 0,
+    check: (r) => (data(r)?.length === 2 ? undefined : 'expected 2 tasks'),
+  },
+  {
+    note: 'Show one task',
+    args: ['show', '1'],
+    code: 0,
+    check: (r) => (data(r)?.title === 'buy milk' ? undefined : 'expected task 1'),
+  },
+  {
+    note: 'Mark it done (idempotent)',
+    args: ['done', '1'],
+    code: 0,
+    check: (r) => (data(r)?.status === 'done' ? undefined : 'expected status done'),
+  },
   {
     note: 'Export: an NDJSON stream, one envelope per task',
     args: ['export'],
     code: 0,
-    check: (r) => (lines(r.stdout).map((l) => json(l)?.data?.id).join(',') === '1,2' ? undefined : 'expected two NDJSON lines for tasks 1 and 2'),
+    check: (r) =>
+      lines(r.stdout)
+        .map((l) => json(l)?.data?.id)
+        .join(',') === '1,2'
+        ? undefined
+        : 'expected two NDJSON lines for tasks 1 and 2',
   },
   {
     note: 'A failure: nothing on stdout, one JSON error line on stderr, exit code from the catalogue (not_found = 5)',
     args: ['show', '99'],
     code: 5,
-    check: (r) => (r.stdout === '' && lastErr(r)?.kind === 'not_found' && lastErr(r)?.exit_code === 5 ? undefined : 'expected a not_found error line'),
+    check: (r) =>
+      r.stdout === '' && lastErr(r)?.kind === 'not_found' && lastErr(r)?.exit_code === 5
+        ? undefined
+        : 'expected a not_found error line',
   },
   {
     note: 'The same failure in human mode: a readable error with the fix on stderr',
     args: ['show', '99', '--format', 'text'],
     code: 5,
-    check: (r) => (r.stdout === '' && r.stderr.startsWith('Error: no task with id 99') ? undefined : 'expected a readable error'),
+    check: (r) =>
+      r.stdout === '' && r.stderr.startsWith('Error: no task with id 99') ? undefined : 'expected a readable error',
   },
   {
     note: 'rm without --yes on a pipe: never prompts, fails with confirmation_required whose fix names --yes',
     args: ['rm', '2'],
     code: 2,
-    check: (r) => (lastErr(r)?.kind === 'confirmation_required' && String(lastErr(r)?.actionable_fix).includes('--yes') ? undefined : 'expected confirmation_required naming --yes'),
+    check: (r) =>
+      lastErr(r)?.kind === 'confirmation_required' && String(lastErr(r)?.actionable_fix).includes('--yes')
+        ? undefined
+        : 'expected confirmation_required naming --yes',
   },
-  { note: 'rm --yes deletes it', args: ['rm', '2', '--yes'], code: 0, check: (r) => (data(r)?.id === 2 ? undefined : 'expected the deleted task 2') },
+  {
+    note: 'rm --yes deletes it',
+    args: ['rm', '2', '--yes'],
+    code: 0,
+    check: (r) => (data(r)?.id === 2 ? undefined : 'expected the deleted task 2'),
+  },
   {
     note: 'What is left, as text',
     args: ['list', '--status', 'all', '--format', 'text'],
@@ -136,18 +182,30 @@ async function demo(): Promise<number> {
   delete env.XDG_DATA_HOME;
   let failures = 0;
   try {
-    failures += await mcpDemo(MAIN, ['--import', TSX], { ...(env as Record<string, string>), TASKS_FILE: join(dir, 'mcp-tasks.json') });
-    process.stdout.write(`\nax-ts demo, part 2: the "tasks" CLI, run as a child process with piped stdout (json mode unless --format text).\n`);
+    failures += await mcpDemo(MAIN, ['--import', TSX], {
+      ...(env as Record<string, string>),
+      TASKS_FILE: join(dir, 'mcp-tasks.json'),
+    });
+    process.stdout.write(
+      `\nax-ts demo, part 2: the "tasks" CLI, run as a child process with piped stdout (json mode unless --format text).\n`,
+    );
     process.stdout.write(`Store: TASKS_FILE=${store}\n`);
     for (const step of steps) {
       const r = await run(step.args, env, dir);
-      const problems = [r.code === step.code ? undefined : `exit code ${r.code}, expected ${step.code}`, step.check?.(r)].filter(Boolean);
+      const problems = [
+        r.code === step.code ? undefined : `exit code ${r.code}, expected ${step.code}`,
+        step.check?.(r),
+      ].filter(Boolean);
       failures += problems.length ? 1 : 0;
       process.stdout.write(`\n# ${step.note}\n$ tasks ${step.args.map(shellWord).join(' ')}\n`);
       process.stdout.write(block('stdout', r.stdout) + block('stderr', r.stderr));
-      process.stdout.write(`  exit code: ${r.code}${problems.length ? `   <-- UNEXPECTED: ${problems.join('; ')}` : ''}\n`);
+      process.stdout.write(
+        `  exit code: ${r.code}${problems.length ? `   <-- UNEXPECTED: ${problems.join('; ')}` : ''}\n`,
+      );
     }
-    process.stdout.write(`\n${failures === 0 ? 'Every MCP call and CLI step behaved as expected.' : `${failures} steps did not behave as expected.`}\n`);
+    process.stdout.write(
+      `\n${failures === 0 ? 'Every MCP call and CLI step behaved as expected.' : `${failures} steps did not behave as expected.`}\n`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -59,14 +59,25 @@ export function processDead(pid: number): boolean {
 }
 
 /** A lock held by this process. */
-export interface HeldLock { path: string; token: string }
+export interface HeldLock {
+  path: string;
+  token: string;
+}
 
 /** What a lock file says about its owner. */
-export interface LockInfo { pid?: number; token?: string; stale: boolean }
+export interface LockInfo {
+  pid?: number;
+  token?: string;
+  stale: boolean;
+}
 
 /** Why a lock could not be handled: the path and the underlying error (mapped to store_io by the caller). */
 export class LockIoError extends Error {
-  constructor(readonly path: string, readonly action: string, cause: unknown) {
+  constructor(
+    readonly path: string,
+    readonly action: string,
+    cause: unknown,
+  ) {
     super(`Cannot ${action} ${path}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
@@ -79,7 +90,10 @@ export class LockIoError extends Error {
 async function claim(target: string, token: string): Promise<boolean> {
   const tmp = `${target}.${process.pid}.${randomHex(6)}.tmp`;
   try {
-    await fs.writeFile(tmp, `${JSON.stringify({ pid: process.pid, created_at: new Date().toISOString(), token })}\n`, { mode: 0o600, flag: 'wx' });
+    await fs.writeFile(tmp, `${JSON.stringify({ pid: process.pid, created_at: new Date().toISOString(), token })}\n`, {
+      mode: 0o600,
+      flag: 'wx',
+    });
     await fs.link(tmp, target);
     return true;
   } catch (e) {
@@ -182,7 +196,11 @@ export async function sweepTemps(dir: string, bases: string[]): Promise<void> {
  * @returns the held lock, or `{timedOut}` with the holder's pid when it could not be taken in time.
  * @throws LockIoError; the signal's reason when `signal` aborts; RangeError for a negative/NaN timeout.
  */
-export async function acquireLock(lockPath: string, timeoutMs: number, signal?: AbortSignal): Promise<HeldLock | { timedOut: true; pid?: number }> {
+export async function acquireLock(
+  lockPath: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<HeldLock | { timedOut: true; pid?: number }> {
   if (!(timeoutMs >= 0)) throw new RangeError(`lockTimeoutMs must be >= 0, got ${timeoutMs}`);
   const deadline = Date.now() + timeoutMs;
   const token = randomHex(8);

@@ -18,14 +18,25 @@ const TASK_PROPERTIES = {
   status: { type: 'string', enum: ['open', 'done'], description: 'open until marked done.' },
   tags: { type: 'array', items: { type: 'string' }, description: 'Labels, in the order given.' },
   // nullable as anyOf branches of one type each: a type array is less portable (Gemini's subset)
-  due: { anyOf: [{ type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, { type: 'null' }], description: 'Due date (YYYY-MM-DD) or null.' },
+  due: {
+    anyOf: [{ type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, { type: 'null' }],
+    description: 'Due date (YYYY-MM-DD) or null.',
+  },
   created_at: { type: 'string', description: 'Creation time, ISO-8601 UTC.' },
-  done_at: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'When it was marked done (ISO-8601 UTC), or null.' },
+  done_at: {
+    anyOf: [{ type: 'string' }, { type: 'null' }],
+    description: 'When it was marked done (ISO-8601 UTC), or null.',
+  },
 } as const;
 
 /** JSON Schema (2020-12) of one task. */
 export function taskSchema(): Record<string, unknown> {
-  return { type: 'object', properties: structuredClone(TASK_PROPERTIES), required: [...TASK_FIELDS], additionalProperties: false };
+  return {
+    type: 'object',
+    properties: structuredClone(TASK_PROPERTIES),
+    required: [...TASK_FIELDS],
+    additionalProperties: false,
+  };
 }
 
 /** JSON Schema of a task as `list` returns it: only the selected fields (see --fields), so none is required. */
@@ -45,11 +56,15 @@ export function storePath(ctx: RunContext): string {
  */
 export function parseId(id: number): number {
   if (!Number.isSafeInteger(id) || id < 1) {
-    throw invalidValue(`invalid task id ${id}: expected a positive integer`, "Pass a task id such as 1; run 'tasks list --status all' to see ids.", {
-      reason: 'invalid_argument',
-      argument: 'id',
-      value: id,
-    });
+    throw invalidValue(
+      `invalid task id ${id}: expected a positive integer`,
+      "Pass a task id such as 1; run 'tasks list --status all' to see ids.",
+      {
+        reason: 'invalid_argument',
+        argument: 'id',
+        value: id,
+      },
+    );
   }
   return id;
 }

@@ -5,7 +5,15 @@
 import { visible } from '../../lib/index.ts';
 import type { Task } from './store.ts';
 
-const HEADERS: Record<string, string> = { id: 'ID', title: 'TITLE', status: 'STATUS', tags: 'TAGS', due: 'DUE', created_at: 'CREATED', done_at: 'DONE AT' };
+const HEADERS: Record<string, string> = {
+  id: 'ID',
+  title: 'TITLE',
+  status: 'STATUS',
+  tags: 'TAGS',
+  due: 'DUE',
+  created_at: 'CREATED',
+  done_at: 'DONE AT',
+};
 const DEFAULT_COLUMNS = ['id', 'status', 'due', 'title', 'tags'];
 
 /** One cell: arrays comma-joined, null as '-', line breaks and tabs flattened to spaces, control characters escaped. */
@@ -22,9 +30,20 @@ function cell(v: unknown): string {
 export function taskTable(rows: Partial<Task>[], fields: readonly string[] = []): string {
   if (rows.length === 0) return 'No tasks.\n';
   const cols = fields.length ? [...fields] : DEFAULT_COLUMNS;
-  const grid = [cols.map((c) => HEADERS[c] ?? c.toUpperCase()), ...rows.map((r) => cols.map((c) => cell((r as Record<string, unknown>)[c])))];
+  const grid = [
+    cols.map((c) => HEADERS[c] ?? c.toUpperCase()),
+    ...rows.map((r) => cols.map((c) => cell((r as Record<string, unknown>)[c]))),
+  ];
   const widths = cols.map((_, i) => Math.max(...grid.map((row) => row[i]!.length)));
-  return grid.map((row) => row.map((v, i) => (i === row.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd() + '\n').join('');
+  return grid
+    .map(
+      (row) =>
+        row
+          .map((v, i) => (i === row.length - 1 ? v : v.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd() + '\n',
+    )
+    .join('');
 }
 
 /** `key: value` lines for one task (show). */

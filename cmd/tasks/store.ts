@@ -13,15 +13,28 @@ export type TaskStatus = 'open' | 'done';
 
 /** One task. `created_at`/`done_at` are ISO-8601 timestamps; `due` is the date string the CLI accepted, or null. */
 export interface Task {
-  id: number; title: string; status: TaskStatus; tags: string[];
-  due: string | null; created_at: string; done_at: string | null;
+  id: number;
+  title: string;
+  status: TaskStatus;
+  tags: string[];
+  due: string | null;
+  created_at: string;
+  done_at: string | null;
 }
 
 /** Remembered outcome of an idempotent command: `fingerprint` is {@link fingerprintArgs} of its arguments. */
-export interface IdempotencyEntry { fingerprint: string; result: Task }
+export interface IdempotencyEntry {
+  fingerprint: string;
+  result: Task;
+}
 
 /** Whole store file, format version 1. `next_id` (≥ 1) is greater than every task id in `tasks`. */
-export interface StoreData { version: 1; next_id: number; tasks: Task[]; idempotency: Record<string, IdempotencyEntry> }
+export interface StoreData {
+  version: 1;
+  next_id: number;
+  tasks: Task[];
+  idempotency: Record<string, IdempotencyEntry>;
+}
 
 /** Machine-readable reason of a {@link StoreError}. */
 export type StoreErrorCode = 'store_corrupt' | 'store_locked' | 'store_io' | 'store_path_unknown';
@@ -70,10 +83,20 @@ const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule(
  */
 export function fingerprintArgs(args: unknown): string {
   const canon = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canon)
-      : isObj(v) ? Object.fromEntries(Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => [k, canon(v[k])]))
+    Array.isArray(v)
+      ? v.map(canon)
+      : isObj(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .filter((k) => v[k] !== undefined)
+              .map((k) => [k, canon(v[k])]),
+          )
         : v;
-  return nodeCrypto().createHash('sha256').update(JSON.stringify(canon(args)) ?? 'null').digest('hex');
+  return nodeCrypto()
+    .createHash('sha256')
+    .update(JSON.stringify(canon(args)) ?? 'null')
+    .digest('hex');
 }
 
 /**
@@ -89,8 +112,12 @@ export function resolveStorePath(flagValue: string | undefined, env: Record<stri
   const xdg = env.XDG_DATA_HOME;
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'ax-tasks', 'tasks.json');
   if (env.HOME) return path.resolve(env.HOME, '.local', 'share', 'ax-tasks', 'tasks.json');
-  throw new StoreError('store_path_unknown', 'Cannot determine where the task store lives: neither HOME nor XDG_DATA_HOME is set.', '',
-    'Pass --store <file> or set TASKS_FILE to the path of the store file.');
+  throw new StoreError(
+    'store_path_unknown',
+    'Cannot determine where the task store lives: neither HOME nor XDG_DATA_HOME is set.',
+    '',
+    'Pass --store <file> or set TASKS_FILE to the path of the store file.',
+  );
 }
 
 /**
@@ -127,25 +154,41 @@ export function readStore(filePath: string): StoreData {
  *   while waiting; RangeError for a negative/NaN `lockTimeoutMs`; Error if `mutate` leaves the data
  *   in another invalid shape (nothing is written then either).
  */
-export async function updateStore<T>(filePath: string, mutate: (data: StoreData) => T | Promise<T>, opts: UpdateOptions = {}): Promise<T> {
+export async function updateStore<T>(
+  filePath: string,
+  mutate: (data: StoreData) => T | Promise<T>,
+  opts: UpdateOptions = {},
+): Promise<T> {
   const file = await realTarget(path.resolve(filePath));
   const dir = path.dirname(file);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 }).catch((e: unknown) => { throw ioError(dir, 'create directory', e); });
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 }).catch((e: unknown) => {
+    throw ioError(dir, 'create directory', e);
+  });
   const lockPath = `${file}.lock`;
   const timeoutMs = opts.lockTimeoutMs ?? 10_000;
-  const lock = await acquireLock(lockPath, timeoutMs, opts.signal).catch((e: unknown) => { throw e instanceof LockIoError ? ioError(e.path, e.action, e.cause) : e; });
+  const lock = await acquireLock(lockPath, timeoutMs, opts.signal).catch((e: unknown) => {
+    throw e instanceof LockIoError ? ioError(e.path, e.action, e.cause) : e;
+  });
   if ('timedOut' in lock) {
     const holder = lock.pid !== undefined ? ` (held by pid ${lock.pid})` : '';
-    throw new StoreError('store_locked', `Store ${file} is locked by another process${holder}; gave up after ${timeoutMs} ms.`, lockPath,
-      `Wait for the other tasks command to finish and retry; if none is running, delete the lock file ${lockPath}.`);
+    throw new StoreError(
+      'store_locked',
+      `Store ${file} is locked by another process${holder}; gave up after ${timeoutMs} ms.`,
+      lockPath,
+      `Wait for the other tasks command to finish and retry; if none is running, delete the lock file ${lockPath}.`,
+    );
   }
   try {
     await sweepTemps(dir, [path.basename(file), path.basename(lockPath), `${path.basename(lockPath)}.break`]); // temps of killed writers and lockers
     const { data, raw } = loadStore(file);
     const result = await mutate(data);
     if (typeof data.next_id === 'number' && !Number.isSafeInteger(data.next_id)) {
-      throw new StoreError('store_corrupt', `Store file ${file} cannot take another task: next_id would pass 2^53 − 1 (${Number.MAX_SAFE_INTEGER})`, file,
-        `Renumber the tasks in ${file} (set next_id to one more than the highest id) or start a new store with --store / TASKS_FILE.`);
+      throw new StoreError(
+        'store_corrupt',
+        `Store file ${file} cannot take another task: next_id would pass 2^53 − 1 (${Number.MAX_SAFE_INTEGER})`,
+        file,
+        `Renumber the tasks in ${file} (set next_id to one more than the highest id) or start a new store with --store / TASKS_FILE.`,
+      );
     }
     const problem = shapeProblem(data);
     if (problem) throw new Error(`updateStore: mutate left the store in an invalid shape: ${problem}`);
@@ -183,8 +226,13 @@ const errCode = (e: unknown): string | undefined => (isObj(e) && typeof e.code =
 const errMsg = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 function ioError(p: string, action: string, e: unknown): StoreError {
-  return new StoreError('store_io', `Cannot ${action} ${p}: ${errMsg(e)}`, p,
-    `Check that ${p} is accessible (permissions, free disk space) or choose another store with --store / TASKS_FILE.`, { cause: e });
+  return new StoreError(
+    'store_io',
+    `Cannot ${action} ${p}: ${errMsg(e)}`,
+    p,
+    `Check that ${p} is accessible (permissions, free disk space) or choose another store with --store / TASKS_FILE.`,
+    { cause: e },
+  );
 }
 
 /**
@@ -214,8 +262,12 @@ function readText(file: string): string {
       if (n === buf.length) {
         const size = n === FIRST_READ ? fstatSync(fd).size : 0;
         if (size > MAX_STORE_BYTES || n > MAX_STORE_BYTES) {
-          throw new StoreError('store_io', `Store file ${file} ${size > MAX_STORE_BYTES ? `is ${size} bytes,` : 'holds'} more than the ${MAX_STORE_BYTES / 1024 / 1024} MiB tasks reads`, file,
-            `Move ${file} away (e.g. mv '${file}' '${file}.big') and start a new store, or choose another one with --store / TASKS_FILE.`);
+          throw new StoreError(
+            'store_io',
+            `Store file ${file} ${size > MAX_STORE_BYTES ? `is ${size} bytes,` : 'holds'} more than the ${MAX_STORE_BYTES / 1024 / 1024} MiB tasks reads`,
+            file,
+            `Move ${file} away (e.g. mv '${file}' '${file}.big') and start a new store, or choose another one with --store / TASKS_FILE.`,
+          );
         }
         const bigger = Buffer.allocUnsafe(Math.min(Math.max(size + 1, 2 * n), MAX_STORE_BYTES + 1));
         buf.copy(bigger, 0, 0, n);
@@ -242,10 +294,19 @@ function loadStore(file: string): { data: StoreData; raw: string | null } {
   }
   let parsed: unknown;
   let problem: string | null;
-  try { parsed = JSON.parse(raw); problem = shapeProblem(parsed); } catch (e) { problem = jsonProblem(e); }
+  try {
+    parsed = JSON.parse(raw);
+    problem = shapeProblem(parsed);
+  } catch (e) {
+    problem = jsonProblem(e);
+  }
   if (!problem) return { data: parsed as StoreData, raw };
-  throw new StoreError('store_corrupt', `Store file ${file} is corrupt: ${problem}`, file,
-    `Repair ${file} by hand or move it away (e.g. mv '${file}' '${file}.bak'); a missing store file is treated as empty.`);
+  throw new StoreError(
+    'store_corrupt',
+    `Store file ${file} is corrupt: ${problem}`,
+    file,
+    `Repair ${file} by hand or move it away (e.g. mv '${file}' '${file}.bak'); a missing store file is treated as empty.`,
+  );
 }
 
 /**
@@ -295,7 +356,8 @@ function shapeProblem(v: unknown): string | null {
   }
   if (!isObj(v.idempotency)) return 'idempotency must be an object';
   for (const [k, e] of Object.entries(v.idempotency)) {
-    if (!isObj(e) || typeof e.fingerprint !== 'string') return `idempotency[${JSON.stringify(k)}]: fingerprint must be a string`;
+    if (!isObj(e) || typeof e.fingerprint !== 'string')
+      return `idempotency[${JSON.stringify(k)}]: fingerprint must be a string`;
     const p = taskProblem(e.result);
     if (p) return `idempotency[${JSON.stringify(k)}].result: ${p}`;
   }
@@ -304,7 +366,10 @@ function shapeProblem(v: unknown): string | null {
 
 async function writeAtomic(file: string, text: string): Promise<void> {
   const tmp = `${file}.${process.pid}.${randomHex(6)}.tmp`;
-  const mode = await fs.stat(file).then((st) => st.mode & 0o7777, () => 0o600);
+  const mode = await fs.stat(file).then(
+    (st) => st.mode & 0o7777,
+    () => 0o600,
+  );
   let h: fs.FileHandle | undefined;
   try {
     h = await fs.open(tmp, 'wx', 0o600);
@@ -319,8 +384,15 @@ async function writeAtomic(file: string, text: string): Promise<void> {
     await fs.unlink(tmp).catch(() => {});
     throw ioError(file, 'write store file', e);
   }
-  try { // Best effort: make the rename durable. Fails harmlessly on e.g. Windows.
+  try {
+    // Best effort: make the rename durable. Fails harmlessly on e.g. Windows.
     const d = await fs.open(path.dirname(file), 'r');
-    try { await d.sync(); } finally { await d.close(); }
-  } catch { /* ignore */ }
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {
+    /* ignore */
+  }
 }

@@ -15,7 +15,6 @@ import { completeCommand, completionCommand } from '../completion/commands.ts';
 
 const INSTALLED = Symbol.for('ax-ts.builtins');
 
-
 /** `help [command]`: prints the help of the named command (Cobra's help command). */
 function helpCommand(root: Command): Command {
   return new Command({
@@ -32,7 +31,12 @@ function helpCommand(root: Command): Command {
       if (rest.length) {
         // Cobra prints `Unknown help topic [\`a\` \`b\`]` for the words it was given; ax-ts makes it a usage error
         const e = unknownCommandError(command, rest[0]!);
-        throw new AxError(e.kind, `Unknown help topic [${words.map((w) => `\`${w}\``).join(' ')}]`, { fix: e.fix, suggestions: e.suggestions, usage: e.usage, context: { ...e.context, topic: words } });
+        throw new AxError(e.kind, `Unknown help topic [${words.map((w) => `\`${w}\``).join(' ')}]`, {
+          fix: e.fix,
+          suggestions: e.suggestions,
+          usage: e.usage,
+          context: { ...e.context, topic: words },
+        });
       }
       return helpText(command);
     },
@@ -62,7 +66,8 @@ export function builtinsReachable(root: Command, argv: readonly string[]): boole
  */
 export function checkGroups(cmd: Command): void {
   for (const c of cmd.commands()) {
-    if (c.groupId && !cmd.containsGroup(c.groupId)) throw new TypeError(`group id '${c.groupId}' is not defined for subcommand '${c.commandPath()}'`);
+    if (c.groupId && !cmd.containsGroup(c.groupId))
+      throw new TypeError(`group id '${c.groupId}' is not defined for subcommand '${c.commandPath()}'`);
     checkGroups(c);
   }
 }
@@ -82,5 +87,6 @@ export function installBuiltins(root: Command): void {
   if (!root.findChild('__completeNoDesc')) root.addCommand(completeCommand(root, false));
   // clispec's `schema`, unless the author has one or the root takes positionals (declared ones, or any
   // its own Args validator accepts): a word there is an argument, and a built-in never changes that
-  if (!root.findChild('schema') && root.args.length === 0 && !(root.runnable() && root.argsValidatorSet())) root.addCommand(clispecCommand(root));
+  if (!root.findChild('schema') && root.args.length === 0 && !(root.runnable() && root.argsValidatorSet()))
+    root.addCommand(clispecCommand(root));
 }

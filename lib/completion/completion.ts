@@ -104,7 +104,12 @@ function isReply(v: unknown): v is CompletionReply {
  * `{completions, directive}` is taken as given (see {@link Completer}).
  * @throws TypeError when it returns anything else; whatever the completer throws.
  */
-async function callCompleter(fn: Completer, partial: string, cmd: Command, args: readonly string[]): Promise<CompletionResult> {
+async function callCompleter(
+  fn: Completer,
+  partial: string,
+  cmd: Command,
+  args: readonly string[],
+): Promise<CompletionResult> {
   const answer = await fn(partial, { args: [...args], commandPath: cmd.commandPath() });
   const reply = isReply(answer);
   const values = reply ? answer.completions : answer;
@@ -112,7 +117,9 @@ async function callCompleter(fn: Completer, partial: string, cmd: Command, args:
     throw new TypeError('a completer must return an array of strings or {completions: string[], directive?: number}');
   }
   const candidates = values.map(fromCompleter).filter((c): c is Candidate => c !== undefined);
-  return reply ? { candidates, directive: answer.directive ?? ShellCompDirective.Default } : { candidates: candidates.filter(byPrefix(partial)), directive: NO_FILE };
+  return reply
+    ? { candidates, directive: answer.directive ?? ShellCompDirective.Default }
+    : { candidates: candidates.filter(byPrefix(partial)), directive: NO_FILE };
 }
 
 /**
@@ -122,9 +129,15 @@ async function callCompleter(fn: Completer, partial: string, cmd: Command, args:
  */
 async function flagValues(f: Flag, partial: string, cmd: Command, args: readonly string[]): Promise<CompletionResult> {
   const spec = f.spec;
-  if (spec.fileExts?.length) return { candidates: spec.fileExts.map((value) => ({ value })), directive: ShellCompDirective.FilterFileExt };
-  if (spec.dirname !== undefined) return { candidates: spec.dirname === true ? [] : [{ value: spec.dirname }], directive: ShellCompDirective.FilterDirs };
-  if (spec.type === 'bool') return { candidates: ['true', 'false'].map((value) => ({ value })).filter(byPrefix(partial)), directive: NO_FILE };
+  if (spec.fileExts?.length)
+    return { candidates: spec.fileExts.map((value) => ({ value })), directive: ShellCompDirective.FilterFileExt };
+  if (spec.dirname !== undefined)
+    return {
+      candidates: spec.dirname === true ? [] : [{ value: spec.dirname }],
+      directive: ShellCompDirective.FilterDirs,
+    };
+  if (spec.type === 'bool')
+    return { candidates: ['true', 'false'].map((value) => ({ value })).filter(byPrefix(partial)), directive: NO_FILE };
   // stringSlice with choices: complete the item after the last comma, keeping the ones before.
   const comma = spec.type === 'stringSlice' && spec.choices ? partial.lastIndexOf(',') : -1;
   const head = comma >= 0 ? partial.slice(0, comma + 1) : '';
@@ -135,7 +148,8 @@ async function flagValues(f: Flag, partial: string, cmd: Command, args: readonly
     return { candidates: candidates.filter(byPrefix(head + item)), directive: NO_FILE };
   }
   if (spec.completer) return callCompleter(spec.completer, partial, cmd, args);
-  if (['string', 'stringSlice', 'stringArray'].includes(spec.type)) return { candidates: [], directive: ShellCompDirective.Default };
+  if (['string', 'stringSlice', 'stringArray'].includes(spec.type))
+    return { candidates: [], directive: ShellCompDirective.Default };
   return { candidates: [], directive: NO_FILE };
 }
 
@@ -144,7 +158,8 @@ function nameCandidates(f: Flag, partial: string): Candidate[] {
   const out: Candidate[] = [];
   const description = oneLine(f.spec.usage);
   if (`--${f.name}`.startsWith(partial)) out.push({ value: `--${f.name}`, description });
-  if (f.spec.negatable && partial.length > 2 && `--no-${f.name}`.startsWith(partial)) out.push({ value: `--no-${f.name}`, description });
+  if (f.spec.negatable && partial.length > 2 && `--no-${f.name}`.startsWith(partial))
+    out.push({ value: `--no-${f.name}`, description });
   if (f.spec.short && `-${f.spec.short}`.startsWith(partial)) out.push({ value: `-${f.spec.short}`, description });
   return out;
 }
@@ -154,10 +169,13 @@ const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1
 /** Cobra's enforceFlagGroupsForCompletion (see {@link Position.groupRequired}), over the groups in force for the command. */
 function applyFlagGroups(pos: Position): void {
   if (pos.command.disableFlagParsing) return;
-  for (const g of groupsInForce(pos.command, 'requiredTogether')) if (g.some((n) => pos.given.has(n))) for (const n of g) pos.groupRequired.add(n);
-  for (const g of groupsInForce(pos.command, 'oneRequired')) if (!g.some((n) => pos.given.has(n))) for (const n of g) pos.groupRequired.add(n);
+  for (const g of groupsInForce(pos.command, 'requiredTogether'))
+    if (g.some((n) => pos.given.has(n))) for (const n of g) pos.groupRequired.add(n);
+  for (const g of groupsInForce(pos.command, 'oneRequired'))
+    if (!g.some((n) => pos.given.has(n))) for (const n of g) pos.groupRequired.add(n);
   // the given flag itself stays: a slice or array may be given again
-  for (const g of groupsInForce(pos.command, 'mutuallyExclusive')) for (const set of g.filter((n) => pos.given.has(n))) for (const n of g) if (n !== set) pos.groupHidden.add(n);
+  for (const g of groupsInForce(pos.command, 'mutuallyExclusive'))
+    for (const set of g.filter((n) => pos.given.has(n))) for (const n of g) if (n !== set) pos.groupHidden.add(n);
 }
 
 /** A flag offered by name here: completable, and not hidden by a mutually exclusive group. */
@@ -184,7 +202,9 @@ function flagNames(pos: Position, partial: string): CompletionResult {
   const all = [...flagsOf(pos.command).values()].filter((f) => offered(pos, f));
   const inherited = all.filter((f) => f.inherited).sort(byName);
   const own = all.filter((f) => !f.inherited).sort(byName);
-  const out = [...inherited, ...own].filter((f) => !pos.given.has(f.name) || isList(f.spec) || isMap(f.spec)).flatMap((f) => nameCandidates(f, partial));
+  const out = [...inherited, ...own]
+    .filter((f) => !pos.given.has(f.name) || isList(f.spec) || isMap(f.spec))
+    .flatMap((f) => nameCandidates(f, partial));
   return { candidates: out, directive: NO_FILE };
 }
 
@@ -204,7 +224,12 @@ function isBuiltinFlag(cmd: Command, word: string): boolean {
 
 /** Whether `cmd` is the injected `help [command...]`. */
 function isHelpCommand(cmd: Command): boolean {
-  return cmd.name === 'help' && cmd.parent !== undefined && cmd.parent.parent === undefined && cmd.annotations[BUILTIN_ANNOTATION] === 'true';
+  return (
+    cmd.name === 'help' &&
+    cmd.parent !== undefined &&
+    cmd.parent.parent === undefined &&
+    cmd.annotations[BUILTIN_ANNOTATION] === 'true'
+  );
 }
 
 /** Names of the available subcommands of `cmd` that start with `partial` (Cobra offers names, not aliases). */
@@ -242,7 +267,9 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
   if (!pos.afterDashDash) candidates.push(...requiredFlags(pos, partial));
   const decl = argAt(cmd, index);
   if (decl?.choices) {
-    candidates.push(...decl.choices.map((value) => ({ value, description: oneLine(decl.description) })).filter(byPrefix(partial)));
+    candidates.push(
+      ...decl.choices.map((value) => ({ value, description: oneLine(decl.description) })).filter(byPrefix(partial)),
+    );
     return { candidates, directive: NO_FILE };
   }
   if (decl?.completer) {
@@ -277,7 +304,10 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
  * and `directive`, whatever the partial — as Cobra's, it does not filter them (the shell does).
  * Usage: `validArgsFunction: fixedCompletions(['apple', 'banana'], ShellCompDirective.NoFileComp)`.
  */
-export function fixedCompletions(choices: readonly string[], directive: number = ShellCompDirective.Default): Completer {
+export function fixedCompletions(
+  choices: readonly string[],
+  directive: number = ShellCompDirective.Default,
+): Completer {
   const completions = [...choices];
   return () => ({ completions: [...completions], directive });
 }
@@ -295,7 +325,8 @@ export async function completeValue(cmd: Command, name: string, partial: string)
   const kebab = name.replace(/_/g, '-').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const decl = cmd.args.find((a) => a.name === name || a.name === kebab);
   if (decl) {
-    if (decl.choices) return decl.choices.map((value) => ({ value, description: oneLine(decl.description) })).filter(byPrefix(partial));
+    if (decl.choices)
+      return decl.choices.map((value) => ({ value, description: oneLine(decl.description) })).filter(byPrefix(partial));
     if (decl.completer) return valuesOnly(await callCompleter(decl.completer, partial, cmd, []));
     if (cmd.validArgs?.length) return cmd.validArgs.map((value) => ({ value })).filter(byPrefix(partial));
     return cmd.validArgsFunction ? valuesOnly(await callCompleter(cmd.validArgsFunction, partial, cmd, [])) : [];
@@ -324,7 +355,11 @@ export async function complete(root: Command, args: readonly string[]): Promise<
   if (pos.stray) return { candidates: [], directive: ShellCompDirective.Default };
   // Cobra's helpOrVersionFlagPresent: after the --help or --version ax-ts injects, the command runs
   // no further, so nothing more is completed (an author's own help/version flag does not count)
-  if (!pos.command.disableFlagParsing && ['help', 'version'].some((n) => pos.given.has(n) && flagsOf(pos.command).get(n)?.builtin)) return { candidates: [], directive: NO_FILE };
+  if (
+    !pos.command.disableFlagParsing &&
+    ['help', 'version'].some((n) => pos.given.has(n) && flagsOf(pos.command).get(n)?.builtin)
+  )
+    return { candidates: [], directive: NO_FILE };
   applyFlagGroups(pos);
   if (pos.pending) return flagValues(pos.pending, partial, pos.command, pos.positionals);
   if (!pos.afterDashDash && partial.startsWith('-')) {
@@ -341,8 +376,13 @@ export async function complete(root: Command, args: readonly string[]): Promise<
       return { candidates: [...known, ...r.candidates], directive: r.directive };
     }
     // --name=<value> or -x=<value> (the last letter of a shorthand group): complete the value.
-    const f = partial.startsWith('--') ? longFlag(pos.command, partial.slice(2, eq)) : eq >= 2 ? flagByShort(pos.command, partial[eq - 1]!) : undefined;
-    if (!f || (partial.startsWith('--') && f.name !== partial.slice(2, eq))) return { candidates: [], directive: NO_FILE };
+    const f = partial.startsWith('--')
+      ? longFlag(pos.command, partial.slice(2, eq))
+      : eq >= 2
+        ? flagByShort(pos.command, partial[eq - 1]!)
+        : undefined;
+    if (!f || (partial.startsWith('--') && f.name !== partial.slice(2, eq)))
+      return { candidates: [], directive: NO_FILE };
     return flagValues(f, partial.slice(eq + 1), pos.command, pos.positionals);
   }
   return nouns(pos, partial);
@@ -364,7 +404,12 @@ export function formatCompletion(r: CompletionResult, descriptions = true): stri
 }
 
 /** Runs the engine for `__complete` words; never throws: a failure prints `:1`. */
-export async function completeText(root: Command, args: readonly string[], stderr?: { write(s: string): unknown }, descriptions = true): Promise<string> {
+export async function completeText(
+  root: Command,
+  args: readonly string[],
+  stderr?: { write(s: string): unknown },
+  descriptions = true,
+): Promise<string> {
   try {
     return formatCompletion(await complete(root, args), descriptions);
   } catch (e) {

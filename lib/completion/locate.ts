@@ -56,7 +56,14 @@ export function longFlag(cmd: Command, name: string): Flag | undefined {
  * values, `--`), without failing on anything: unknown flags and bad values are skipped.
  */
 export function locate(root: Command, words: readonly string[]): Position {
-  const pos: Position = { command: root, positionals: [], given: new Set(), afterDashDash: false, groupRequired: new Set(), groupHidden: new Set() };
+  const pos: Position = {
+    command: root,
+    positionals: [],
+    given: new Set(),
+    afterDashDash: false,
+    groupRequired: new Set(),
+    groupHidden: new Set(),
+  };
   const levels: [Command, Flag][] = [];
   for (let i = 0; i < words.length; i++) {
     const tok = words[i]!;
@@ -108,6 +115,9 @@ export function locate(root: Command, words: readonly string[]): Position {
   }
   // Cobra's Find hands every flag word to the final command; under TraverseChildren each ancestor
   // has read its own (Cobra's Traverse)
-  if (!root.traverseChildren) pos.stray = levels.some(([c, f]) => c !== pos.command && flagsOf(pos.command).get(f.name)?.spec !== f.spec && !f.builtin);
+  if (!root.traverseChildren)
+    pos.stray = levels.some(
+      ([c, f]) => c !== pos.command && flagsOf(pos.command).get(f.name)?.spec !== f.spec && !f.builtin,
+    );
   return pos;
 }

@@ -56,8 +56,12 @@ export function completionFunctionId(program: string): string {
  */
 export function completionScript(shell: Shell, program: string, options: ScriptOptions = {}): string {
   const template = TEMPLATES[shell];
-  if (!template) throw new TypeError(`completionScript: unknown shell ${JSON.stringify(shell)} (expected one of ${SHELLS.join(', ')})`);
-  if (!program || /[\r\n]/.test(program)) throw new TypeError(`completionScript: invalid program name ${JSON.stringify(program)}`);
+  if (!template)
+    throw new TypeError(
+      `completionScript: unknown shell ${JSON.stringify(shell)} (expected one of ${SHELLS.join(', ')})`,
+    );
+  if (!program || /[\r\n]/.test(program))
+    throw new TypeError(`completionScript: invalid program name ${JSON.stringify(program)}`);
   const values: Record<string, string> = {
     PROG: program,
     QPROG: quoteProgram(shell, program),

@@ -86,10 +86,10 @@ export function humanError(err: AxError, usageLine?: string, traceId?: string): 
   if (suggested) s += `\nDid you mean this?\n${err.suggestions!.map((x) => `\t${x}\n`).join('')}\n`;
   if (usageLine) s += `Usage: ${usageLine}\n`;
   // the fix is printed unless it only repeats the suggestion block above
-  const fix = suggested && err.fix?.startsWith('Did you mean') ? err.fix.replace(/^Did you mean [^?]*\?\s*/, '') : err.fix;
+  const fix =
+    suggested && err.fix?.startsWith('Did you mean') ? err.fix.replace(/^Did you mean [^?]*\?\s*/, '') : err.fix;
   if (fix) s += `Fix: ${fix}\n`;
   if (err.usage && !fix?.includes('--help')) s += `Run '${err.usage} --help' for usage.\n`;
   if (traceId) s += `Trace id: ${traceId}\n`;
   return s;
 }
-

@@ -44,29 +44,100 @@ export interface ErrorKindSpec {
 
 /** Kinds ax-ts itself emits. Authors add theirs with {@link defineError}. */
 export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
-  { kind: 'internal_error', exitCode: 1, description: 'The program failed in a way it does not model (including a crash in a handler).' },
-  { kind: 'validation_error', exitCode: 2, description: 'The invocation was wrong: unknown command or flag, bad value, missing flag or argument, bad mode. Nothing was attempted.' },
-  { kind: 'invalid_schema_declaration', exitCode: 2, description: 'A prompt or resource declaration in the command tree is invalid (an author error, raised when the tree is built).' },
-  { kind: 'confirmation_required', exitCode: 2, description: 'A confirmation gate was reached without a terminal; nothing was changed. The fix names the bypass flag.' },
-  { kind: 'config_invalid', exitCode: 2, description: 'A config file is missing, unreadable, not valid JSONC, or holds a value of the wrong type for a flag (context names the path, and the line and column of a syntax error).' },
-  { kind: 'config_too_large', exitCode: 2, description: 'A config file is larger than the size cap (1 MiB unless the program sets another); nothing was read.' },
-  { kind: 'config_patch_invalid', exitCode: 2, description: 'A config patch is not a valid RFC 6902 JSON Patch for the file (bad pointer, missing target, failed test); the file was not changed.' },
-  { kind: 'input_required', exitCode: 2, description: 'A command asked for a form of input (ctx.elicit) where nobody can be asked (no terminal, no MCP elicitation); nothing was changed. The fix names the flags or properties to pass.' },
-  { kind: 'declined', exitCode: 2, description: 'The user declined or cancelled what the command asked through the MCP client (an elicitation form); nothing was changed.' },
-  { kind: 'sampling_unavailable', exitCode: 2, description: 'A command asked a language model (ctx.sample) and the run has no MCP client that offers sampling; nothing was changed.' },
+  {
+    kind: 'internal_error',
+    exitCode: 1,
+    description: 'The program failed in a way it does not model (including a crash in a handler).',
+  },
+  {
+    kind: 'validation_error',
+    exitCode: 2,
+    description:
+      'The invocation was wrong: unknown command or flag, bad value, missing flag or argument, bad mode. Nothing was attempted.',
+  },
+  {
+    kind: 'invalid_schema_declaration',
+    exitCode: 2,
+    description:
+      'A prompt or resource declaration in the command tree is invalid (an author error, raised when the tree is built).',
+  },
+  {
+    kind: 'confirmation_required',
+    exitCode: 2,
+    description:
+      'A confirmation gate was reached without a terminal; nothing was changed. The fix names the bypass flag.',
+  },
+  {
+    kind: 'config_invalid',
+    exitCode: 2,
+    description:
+      'A config file is missing, unreadable, not valid JSONC, or holds a value of the wrong type for a flag (context names the path, and the line and column of a syntax error).',
+  },
+  {
+    kind: 'config_too_large',
+    exitCode: 2,
+    description: 'A config file is larger than the size cap (1 MiB unless the program sets another); nothing was read.',
+  },
+  {
+    kind: 'config_patch_invalid',
+    exitCode: 2,
+    description:
+      'A config patch is not a valid RFC 6902 JSON Patch for the file (bad pointer, missing target, failed test); the file was not changed.',
+  },
+  {
+    kind: 'input_required',
+    exitCode: 2,
+    description:
+      'A command asked for a form of input (ctx.elicit) where nobody can be asked (no terminal, no MCP elicitation); nothing was changed. The fix names the flags or properties to pass.',
+  },
+  {
+    kind: 'declined',
+    exitCode: 2,
+    description:
+      'The user declined or cancelled what the command asked through the MCP client (an elicitation form); nothing was changed.',
+  },
+  {
+    kind: 'sampling_unavailable',
+    exitCode: 2,
+    description:
+      'A command asked a language model (ctx.sample) and the run has no MCP client that offers sampling; nothing was changed.',
+  },
   { kind: 'network_error', exitCode: 3, description: 'A network operation failed.', retryable: true },
   { kind: 'timeout', exitCode: 3, description: 'The operation did not finish in time.', retryable: true },
   { kind: 'auth_error', exitCode: 4, description: 'Authentication or authorization failed.' },
-  { kind: 'interrupted', exitCode: 130, description: 'The run was interrupted (SIGINT or cancellation) before it finished.', retryable: true },
-  { kind: 'idempotency_conflict', exitCode: 2, description: 'The idempotency key was already used with different arguments; nothing was run. Use a new key for a new call.', retryable: false },
+  {
+    kind: 'interrupted',
+    exitCode: 130,
+    description: 'The run was interrupted (SIGINT or cancellation) before it finished.',
+    retryable: true,
+  },
+  {
+    kind: 'idempotency_conflict',
+    exitCode: 2,
+    description:
+      'The idempotency key was already used with different arguments; nothing was run. Use a new key for a new call.',
+    retryable: false,
+  },
   {
     kind: 'idempotency_in_progress',
     exitCode: 2,
-    description: 'Another call with the same idempotency key and arguments is still running; nothing was run. Retry after retry_after_seconds to get its outcome.',
+    description:
+      'Another call with the same idempotency key and arguments is still running; nothing was run. Retry after retry_after_seconds to get its outcome.',
     retryable: true,
   },
-  { kind: 'idempotency_store_unavailable', exitCode: 1, description: 'An idempotency key was given but its store cannot be used (no state directory, no permission, a shared store that did not answer: that one is retryable); nothing was run.', retryable: false },
-  { kind: 'command_failed', exitCode: 1, description: 'The handler reported failure by setting process.exitCode instead of throwing; exit_code is the code it set and context.data what it returned.' },
+  {
+    kind: 'idempotency_store_unavailable',
+    exitCode: 1,
+    description:
+      'An idempotency key was given but its store cannot be used (no state directory, no permission, a shared store that did not answer: that one is retryable); nothing was run.',
+    retryable: false,
+  },
+  {
+    kind: 'command_failed',
+    exitCode: 1,
+    description:
+      'The handler reported failure by setting process.exitCode instead of throwing; exit_code is the code it set and context.data what it returned.',
+  },
 ];
 
 const KIND_RE = /^[a-z][a-z0-9_]*$/;
@@ -75,9 +146,10 @@ const KIND_RE = /^[a-z][a-z0-9_]*$/;
  * module — a lazily loaded bundle chunk such as the MCP runtime — sees the kinds authors defined.
  */
 const REGISTRY = Symbol.for('ax-ts.error-catalogue');
-const catalogue: Map<string, ErrorKindSpec> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new Map<string, ErrorKindSpec>(
-  BUILTIN_ERRORS.map((e) => [e.kind, e]),
-)) as Map<string, ErrorKindSpec>;
+const catalogue: Map<string, ErrorKindSpec> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new Map<
+  string,
+  ErrorKindSpec
+>(BUILTIN_ERRORS.map((e) => [e.kind, e]))) as Map<string, ErrorKindSpec>;
 /** Brand that makes `instanceof AxError` hold across copies of this module (see {@link AxError}). */
 const BRAND = Symbol.for('ax-ts.AxError');
 
@@ -92,12 +164,17 @@ const BRAND = Symbol.for('ax-ts.AxError');
  * @throws TypeError on a bad kind or exit code, or on a redefinition with a different exit code.
  */
 export function defineError(spec: ErrorKindSpec): (message: string, options?: AxErrorOptions) => AxError {
-  if (!KIND_RE.test(spec.kind)) throw new TypeError(`defineError: kind ${JSON.stringify(spec.kind)} must match ^[a-z][a-z0-9_]*$`);
+  if (!KIND_RE.test(spec.kind))
+    throw new TypeError(`defineError: kind ${JSON.stringify(spec.kind)} must match ^[a-z][a-z0-9_]*$`);
   if (!Number.isInteger(spec.exitCode) || spec.exitCode < 1 || spec.exitCode > 255) {
-    throw new TypeError(`defineError: exitCode for ${spec.kind} must be an integer from 1 to 255 (0 is success), got ${spec.exitCode}`);
+    throw new TypeError(
+      `defineError: exitCode for ${spec.kind} must be an integer from 1 to 255 (0 is success), got ${spec.exitCode}`,
+    );
   }
   if (spec.exitCode === 130 && spec.kind !== 'interrupted') {
-    throw new TypeError(`defineError: exit code 130 is reserved for interrupted (SIGINT); choose another for ${spec.kind}`);
+    throw new TypeError(
+      `defineError: exit code 130 is reserved for interrupted (SIGINT); choose another for ${spec.kind}`,
+    );
   }
   const prior = catalogue.get(spec.kind);
   if (prior && prior.exitCode !== spec.exitCode) {
@@ -219,13 +296,19 @@ const MAX_CAUSE_DEPTH = 16;
 export function toAxError(thrown: unknown): AxError {
   if (thrown instanceof AxError) return thrown;
   const chain: unknown[] = [thrown];
-  for (let c = thrown; chain.length <= MAX_CAUSE_DEPTH && c instanceof Error && c.cause !== undefined && !chain.includes(c.cause); ) {
+  for (
+    let c = thrown;
+    chain.length <= MAX_CAUSE_DEPTH && c instanceof Error && c.cause !== undefined && !chain.includes(c.cause);
+  ) {
     c = c.cause;
     chain.push(c);
   }
   const inner = chain.find((c): c is AxError => c instanceof AxError);
   if (inner) {
-    const outer = chain.slice(0, chain.indexOf(inner)).map((c) => describeThrown(c)).filter((m) => m && m !== inner.message);
+    const outer = chain
+      .slice(0, chain.indexOf(inner))
+      .map((c) => describeThrown(c))
+      .filter((m) => m && m !== inner.message);
     return new AxError(inner.kind, [...outer, inner.message].join(': '), {
       cause: thrown,
       exitCode: inner.exitCode,

@@ -20,7 +20,8 @@ export interface TraceParent {
 
 const TRACEPARENT_RE = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 /** One tracestate list member: `key=value` (simple or multi-tenant key), W3C §3.3.1. */
-const MEMBER_RE = /^(?:[a-z][a-z0-9_\-*/]{0,255}|[a-z0-9][a-z0-9_\-*/]{0,240}@[a-z][a-z0-9_\-*/]{0,13})=[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$/;
+const MEMBER_RE =
+  /^(?:[a-z][a-z0-9_\-*/]{0,255}|[a-z0-9][a-z0-9_\-*/]{0,240}@[a-z][a-z0-9_\-*/]{0,13})=[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$/;
 
 /**
  * Parses a `traceparent` header value (`00-<trace-id>-<parent-id>-<flags>`). Per W3C §3.2: version
@@ -33,7 +34,14 @@ export function parseTraceparent(value: string | undefined, traceState?: string)
   if (typeof value !== 'string') return undefined;
   const m = TRACEPARENT_RE.exec(value.trim());
   if (!m) return undefined;
-  const [, version, traceId, parentSpanId, flags, rest] = m as unknown as [string, string, string, string, string, string | undefined];
+  const [, version, traceId, parentSpanId, flags, rest] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+  ];
   if (version === 'ff' || (version === '00' && rest !== undefined)) return undefined;
   if (/^0+$/.test(traceId) || /^0+$/.test(parentSpanId)) return undefined;
   const state = validTraceState(traceState);

@@ -51,10 +51,13 @@ function formatDefault(f: Flag): string {
   if (Array.isArray(d) && d.length === 0) return '';
   if (f.spec.type === 'string') return ` (default ${JSON.stringify(d)})`;
   if (f.spec.type === 'duration' && typeof d === 'number') return ` (default ${goDuration(d)})`;
-  if (Array.isArray(d)) return ` (default [${d.map((x) => (f.spec.type === 'durationSlice' && typeof x === 'number' ? goDuration(x) : String(x))).join(',')}])`;
+  if (Array.isArray(d))
+    return ` (default [${d.map((x) => (f.spec.type === 'durationSlice' && typeof x === 'number' ? goDuration(x) : String(x))).join(',')}])`;
   if (typeof d === 'object' && (f.spec.type === 'stringToString' || f.spec.type === 'stringToInt')) {
     const keys = Object.keys(d).sort();
-    return keys.length ? ` (default [${keys.map((k) => `${k}=${String((d as Record<string, unknown>)[k])}`).join(',')}])` : '';
+    return keys.length
+      ? ` (default [${keys.map((k) => `${k}=${String((d as Record<string, unknown>)[k])}`).join(',')}])`
+      : '';
   }
   return ` (default ${typeof d === 'object' ? JSON.stringify(d) : String(d)})`;
 }
@@ -89,12 +92,15 @@ export function flagUsages(flags: Flag[]): string {
     const short = f.spec.short && f.spec.shorthandDeprecated === undefined ? `-${f.spec.short}, ` : '    ';
     const neg = f.spec.negatable ? `, --no-${f.name}` : '';
     const quoted = unquoteUsage(f.spec.usage ?? '');
-    const type = quoted.name ?? (f.spec.choices ? f.spec.choices.join('|') : TYPE_NAMES[f.spec.type] ?? f.spec.type);
+    const type = quoted.name ?? (f.spec.choices ? f.spec.choices.join('|') : (TYPE_NAMES[f.spec.type] ?? f.spec.type));
     const left = `  ${short}--${f.name}${neg}${type ? ` ${type}` : ''}${noOptSuffix(f)}`;
     let usage = quoted.usage;
     usage += formatDefault(f);
     if (f.spec.required) usage += ' (required)';
-    const sources = [f.spec.env !== undefined ? `env ${f.spec.env}` : '', f.spec.config !== undefined ? `config ${f.spec.config}` : ''].filter(Boolean);
+    const sources = [
+      f.spec.env !== undefined ? `env ${f.spec.env}` : '',
+      f.spec.config !== undefined ? `config ${f.spec.config}` : '',
+    ].filter(Boolean);
     if (sources.length) usage += ` (${sources.join(', ')})`;
     if (f.spec.deprecated) usage += ` (DEPRECATED: ${f.spec.deprecated})`;
     // Without usage text the annotations would start with a space and break the column.
@@ -156,7 +162,15 @@ export function usageText(cmd: Command): string {
   const children = cmd.commands().filter((c) => !c.hidden && !c.deprecated); // Cobra lists only available commands
   if (children.length) out += `  ${cmd.commandPath()} [command]\n`;
   if (cmd.aliases.length) out += section('Aliases', `  ${[cmd.name, ...cmd.aliases].join(', ')}\n`);
-  if (cmd.example.trim()) out += section('Examples', cmd.example.replace(/^\n+|\s+$/g, '').split('\n').map((l) => `  ${l.trimStart()}\n`).join(''));
+  if (cmd.example.trim())
+    out += section(
+      'Examples',
+      cmd.example
+        .replace(/^\n+|\s+$/g, '')
+        .split('\n')
+        .map((l) => `  ${l.trimStart()}\n`)
+        .join(''),
+    );
   if (children.length) {
     // Cobra's NamePadding: the longest name among all the parent's children (hidden ones too, but not
     // ax-ts's hidden built-ins such as __completeNoDesc, an alias in Cobra), at least 11; then one space
@@ -178,7 +192,12 @@ export function usageText(cmd: Command): string {
       'Arguments',
       cmd.args
         .map((a, i) => {
-          const bits = [a.description ?? '', a.type && a.type !== 'string' ? `(${a.type === 'int' ? 'integer' : 'number'})` : '', a.required === false ? '(optional)' : '', a.choices ? `(one of ${a.choices.join('|')})` : ''].filter(Boolean);
+          const bits = [
+            a.description ?? '',
+            a.type && a.type !== 'string' ? `(${a.type === 'int' ? 'integer' : 'number'})` : '',
+            a.required === false ? '(optional)' : '',
+            a.choices ? `(one of ${a.choices.join('|')})` : '',
+          ].filter(Boolean);
           return `  ${names[i]!.padEnd(w)}${bits.join(' ')}`.trimEnd() + '\n';
         })
         .join(''),
@@ -202,7 +221,11 @@ export function usageText(cmd: Command): string {
   for (let depth = 1; depth < names.length; depth++) {
     const from = names.slice(0, depth).join(' ');
     const mine = traversed.filter((f) => f.traversedFrom === from);
-    if (mine.length) out += section(`Flags of ${JSON.stringify(from)} (give them between ${JSON.stringify(names[depth - 1])} and ${JSON.stringify(names[depth])})`, flagUsages(mine));
+    if (mine.length)
+      out += section(
+        `Flags of ${JSON.stringify(from)} (give them between ${JSON.stringify(names[depth - 1])} and ${JSON.stringify(names[depth])})`,
+        flagUsages(mine),
+      );
   }
   if (children.length) out += `\nUse "${cmd.commandPath()} [command] --help" for more information about a command.\n`;
   return out;

@@ -56,7 +56,8 @@ function propertyOf(e: ErrorObject): string {
 export function toValidationError(cmd: Command, e: ErrorObject): AxError {
   // inside a property's value (a json flag's declared schema), these keywords are about that value
   const nested = e.instancePath !== '';
-  if (e.keyword === 'additionalProperties' && !nested) return unknownPropertyError(cmd, String((e.params as { additionalProperty: string }).additionalProperty));
+  if (e.keyword === 'additionalProperties' && !nested)
+    return unknownPropertyError(cmd, String((e.params as { additionalProperty: string }).additionalProperty));
   if (e.keyword === 'required' && !nested) {
     const prop = String((e.params as { missingProperty: string }).missingProperty);
     return validationError(`missing required property ${JSON.stringify(prop)}`, 'missing_required_property', {
@@ -66,10 +67,22 @@ export function toValidationError(cmd: Command, e: ErrorObject): AxError {
   }
   const prop = propertyOf(e) || '(arguments)';
   const where = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || prop;
-  return validationError(`invalid value for ${where}: ${e.message ?? 'does not match the schema'}`, 'invalid_property_value', {
-    context: { property: prop, keyword: e.keyword, command: cmd.commandPath(), ...(e.keyword === 'enum' ? { allowed: (e.params as { allowedValues: unknown[] }).allowedValues } : {}) },
-    fix: e.keyword === 'enum' ? `Pass one of ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).map((x) => JSON.stringify(x)).join(', ')} as ${prop}.` : `Pass ${prop} as the inputSchema describes (${e.message ?? ''}).`,
-  });
+  return validationError(
+    `invalid value for ${where}: ${e.message ?? 'does not match the schema'}`,
+    'invalid_property_value',
+    {
+      context: {
+        property: prop,
+        keyword: e.keyword,
+        command: cmd.commandPath(),
+        ...(e.keyword === 'enum' ? { allowed: (e.params as { allowedValues: unknown[] }).allowedValues } : {}),
+      },
+      fix:
+        e.keyword === 'enum'
+          ? `Pass one of ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).map((x) => JSON.stringify(x)).join(', ')} as ${prop}.`
+          : `Pass ${prop} as the inputSchema describes (${e.message ?? ''}).`,
+    },
+  );
 }
 
 /**
@@ -79,7 +92,10 @@ export function toValidationError(cmd: Command, e: ErrorObject): AxError {
 export function validateArguments(cmd: Command, schema: JsonSchema, args: unknown): Record<string, unknown> {
   if (args === undefined || args === null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) {
-    throw validationError('tool arguments must be a JSON object', 'invalid_arguments', { context: { command: cmd.commandPath() }, fix: 'Send arguments as an object shaped like the inputSchema.' });
+    throw validationError('tool arguments must be a JSON object', 'invalid_arguments', {
+      context: { command: cmd.commandPath() },
+      fix: 'Send arguments as an object shaped like the inputSchema.',
+    });
   }
   if (nestsDeeperThan(args)) {
     throw validationError(`tool arguments nest more than ${MAX_INPUT_DEPTH} levels deep`, 'too_deep', {
@@ -114,8 +130,12 @@ export function checkJsonFlag(label: string, spec: FlagSpec, value: unknown): vo
   if (v(value)) return;
   const e = v.errors![0]!;
   const where = e.instancePath ? `${label}${e.instancePath.replace(/\//g, '.')}` : label;
-  throw validationError(`invalid value for ${where}: ${e.message ?? 'does not match its schema'}`, 'invalid_flag_value', {
-    context: { flag: label, keyword: e.keyword, path: e.instancePath },
-    fix: `Pass ${label} as JSON matching its schema (see __schema: the flag's schema, or the tool's inputSchema).`,
-  });
+  throw validationError(
+    `invalid value for ${where}: ${e.message ?? 'does not match its schema'}`,
+    'invalid_flag_value',
+    {
+      context: { flag: label, keyword: e.keyword, path: e.instancePath },
+      fix: `Pass ${label} as JSON matching its schema (see __schema: the flag's schema, or the tool's inputSchema).`,
+    },
+  );
 }

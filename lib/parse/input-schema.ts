@@ -86,8 +86,14 @@ function flagDefault(spec: FlagSpec): unknown {
   // a json flag without a schema is JSON text over MCP, so is its default
   if (spec.type === 'json' && !spec.schema) return JSON.stringify(spec.default);
   if (spec.type === 'duration' && typeof spec.default === 'number') return durationText(spec.default);
-  if ((spec.type === 'stringToString' || spec.type === 'stringToInt') && typeof spec.default === 'object' && spec.default !== null) return mapEntries(spec.default as Record<string, unknown>);
-  if (spec.type === 'durationSlice' && Array.isArray(spec.default)) return spec.default.map((d) => (typeof d === 'number' ? durationText(d) : d));
+  if (
+    (spec.type === 'stringToString' || spec.type === 'stringToInt') &&
+    typeof spec.default === 'object' &&
+    spec.default !== null
+  )
+    return mapEntries(spec.default as Record<string, unknown>);
+  if (spec.type === 'durationSlice' && Array.isArray(spec.default))
+    return spec.default.map((d) => (typeof d === 'number' ? durationText(d) : d));
   // a copy, so that no document shares (and no reader can change) the declaration's own value
   return typeof spec.default === 'object' && spec.default !== null ? structuredClone(spec.default) : spec.default;
 }
@@ -109,12 +115,16 @@ function flagDescription(cmd: Command, name: string, spec: FlagSpec, traversedFr
   if (traversedFrom !== undefined) notes += ` (a flag of ${JSON.stringify(traversedFrom)}, read by this command too)`;
   if (spec.type === 'duration') notes += ' (a duration such as 300ms, 1m30s or 2h)';
   if (spec.type === 'durationSlice') notes += ' (each item a duration such as 300ms, 1m30s or 2h)';
-  if (spec.type === 'stringToString' || spec.type === 'stringToInt') notes += ' (key/value pairs, one {"key", "value"} item each; a later item with the same key wins)';
-  if (spec.type === 'json' && !spec.schema) notes += ' (a JSON object written as JSON text, e.g. "{\\"key\\": \\"value\\"}")';
-  if (['stringSlice', 'stringArray', 'intSlice', 'floatSlice', 'boolSlice', 'durationSlice'].includes(spec.type)) notes += ' (an array; each item is passed as is, commas are not split)';
+  if (spec.type === 'stringToString' || spec.type === 'stringToInt')
+    notes += ' (key/value pairs, one {"key", "value"} item each; a later item with the same key wins)';
+  if (spec.type === 'json' && !spec.schema)
+    notes += ' (a JSON object written as JSON text, e.g. "{\\"key\\": \\"value\\"}")';
+  if (['stringSlice', 'stringArray', 'intSlice', 'floatSlice', 'boolSlice', 'durationSlice'].includes(spec.type))
+    notes += ' (an array; each item is passed as is, commas are not split)';
   notes += choicesNote(spec.choices, spec.type === 'stringSlice' || spec.type === 'stringArray');
   if (spec.deprecated) notes += ` (deprecated: ${cut(mcpVocabulary(cmd, spec.deprecated), 256)})`;
-  if (spec.required && (spec.env !== undefined || spec.config !== undefined)) notes += ' (required unless the server environment or config file supplies it)';
+  if (spec.required && (spec.env !== undefined || spec.config !== undefined))
+    notes += ' (required unless the server environment or config file supplies it)';
   return withNotes(mcpVocabulary(cmd, spec.usage?.trim() || name.replace(/-/g, ' ')), notes);
 }
 
@@ -131,16 +141,32 @@ export function inputSchema(cmd: Command): JsonSchema {
       const a = p.arg;
       const isRequired = a.required !== false;
       const desc = mcpVocabulary(cmd, a.description?.trim() || `the ${a.name.replace(/-/g, ' ')} argument`);
-      const item: JsonSchema = a.type === 'int' ? { type: 'integer' } : a.type === 'float' ? { type: 'number' } : a.choices ? { type: 'string', enum: [...a.choices] } : { type: 'string' };
-      const value: JsonSchema = a.variadic ? { type: 'array', items: item, ...(isRequired ? { minItems: 1 } : {}) } : item;
-      const notes = (a.variadic ? ' (positional, variadic)' : ` (positional ${p.argIndex! + 1})`) + choicesNote(a.choices, a.variadic === true);
+      const item: JsonSchema =
+        a.type === 'int'
+          ? { type: 'integer' }
+          : a.type === 'float'
+            ? { type: 'number' }
+            : a.choices
+              ? { type: 'string', enum: [...a.choices] }
+              : { type: 'string' };
+      const value: JsonSchema = a.variadic
+        ? { type: 'array', items: item, ...(isRequired ? { minItems: 1 } : {}) }
+        : item;
+      const notes =
+        (a.variadic ? ' (positional, variadic)' : ` (positional ${p.argIndex! + 1})`) +
+        choicesNote(a.choices, a.variadic === true);
       properties[p.property] = propertySchema(value, withNotes(desc, notes), isRequired);
       if (isRequired) required.push(p.property);
     } else {
       const f = p.flag!;
       // a required flag with an env or config source may be supplied by the server side: checked when run
       const isRequired = f.spec.required === true && f.spec.env === undefined && f.spec.config === undefined;
-      properties[p.property] = propertySchema(flagValueSchema(f.spec), flagDescription(cmd, f.name, f.spec, f.traversedFrom), isRequired, flagDefault(f.spec));
+      properties[p.property] = propertySchema(
+        flagValueSchema(f.spec),
+        flagDescription(cmd, f.name, f.spec, f.traversedFrom),
+        isRequired,
+        flagDefault(f.spec),
+      );
       if (isRequired) required.push(p.property);
     }
   }

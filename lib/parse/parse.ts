@@ -69,7 +69,10 @@ interface TraversedLevel {
  * at the first word that is not a child. @returns the command, the flag words of each ancestor on the
  * way, and the words after the last command word.
  */
-function traverse(root: Command, argv: readonly string[]): { command: Command; levels: TraversedLevel[]; rest: string[] } {
+function traverse(
+  root: Command,
+  argv: readonly string[],
+): { command: Command; levels: TraversedLevel[]; rest: string[] } {
   let cmd = root;
   let start = 0;
   const levels: TraversedLevel[] = [];
@@ -138,24 +141,33 @@ export async function loadPath(root: Command, argv: readonly string[]): Promise<
 
 /** The visible command names under `cmd`, for suggestions (names only, like Cobra's SuggestionsFor). */
 function childNames(cmd: Command): string[] {
-  return cmd.commands().filter((c) => !c.hidden && !c.deprecated).map((c) => c.name);
+  return cmd
+    .commands()
+    .filter((c) => !c.hidden && !c.deprecated)
+    .map((c) => c.name);
 }
 
 /** A `validation_error` for an unknown subcommand of `cmd`, with Cobra-style suggestions. */
 export function unknownCommandError(cmd: Command, word: string, afterDashDash = false): AxError {
   const path = cmd.commandPath();
   if (afterDashDash) {
-    return validationError(`${JSON.stringify(path)} takes no arguments, and words after "--" are arguments, not commands (received ${JSON.stringify(word)})`, 'unknown_command', {
-      context: { command: path, received: word, after_dash_dash: true },
-      fix: `Put the command words before "--": '${path} ${word} …'. Run '${path} --help' to list commands.`,
-      usage: path,
-    });
+    return validationError(
+      `${JSON.stringify(path)} takes no arguments, and words after "--" are arguments, not commands (received ${JSON.stringify(word)})`,
+      'unknown_command',
+      {
+        context: { command: path, received: word, after_dash_dash: true },
+        fix: `Put the command words before "--": '${path} ${word} …'. Run '${path} --help' to list commands.`,
+        usage: path,
+      },
+    );
   }
   const suggestions = word.replace(/^-+/, '') === '' ? [] : suggestionsFor(word, childNames(cmd));
   return validationError(`unknown command ${JSON.stringify(word)} for ${JSON.stringify(path)}`, 'unknown_command', {
     suggestions: suggestions.map((s) => `${path} ${s}`),
     context: { command: path, received: word },
-    fix: suggestions.length ? `Did you mean '${path} ${suggestions[0]}'? Run '${path} --help' to list commands.` : `Run '${path} --help' to list commands.`,
+    fix: suggestions.length
+      ? `Did you mean '${path} ${suggestions[0]}'? Run '${path} --help' to list commands.`
+      : `Run '${path} --help' to list commands.`,
     usage: path,
   });
 }
@@ -213,7 +225,12 @@ export function parseArgv(root: Command, argv: readonly string[]): Invocation {
   // run) is an unknown command, reported before any flag error. Only the author's visible
   // subcommands count: the commands ax-ts injects (`schema`, `help`, `__schema`…) never change how a
   // tree parses, so a root without children of its own keeps its own argument errors.
-  if (hasOwnSubcommands(command) && !command.argsValidatorSet() && inv.positionals.length > 0 && (!command.runnable() || command.args.length === 0)) {
+  if (
+    hasOwnSubcommands(command) &&
+    !command.argsValidatorSet() &&
+    inv.positionals.length > 0 &&
+    (!command.runnable() || command.args.length === 0)
+  ) {
     throw unknownCommandError(command, inv.positionals[0]!, inv.dashAt === 0);
   }
   if (flagError) throw flagError;
@@ -240,11 +257,17 @@ function traversedTarget(inv: Invocation, level: Command, f: Flag): Flag {
   const traversed = traversedFlags(inv.command).get(f.name);
   if (!own && traversed?.spec === f.spec) return traversed;
   const path = inv.command.commandPath();
-  throw validationError(`flag --${f.name} of ${JSON.stringify(level.commandPath())} is not read by ${JSON.stringify(path)}${own ? `, whose own --${f.name} shadows it` : ''}`, 'unknown_flag', {
-    context: { command: path, flag: `--${f.name}`, declared_on: level.commandPath() },
-    fix: own ? `Give --${f.name} after '${path}' to set ${JSON.stringify(path)}'s own flag.` : `Leave --${f.name} out: run '${path} --help' to see the flags it reads.`,
-    usage: path,
-  });
+  throw validationError(
+    `flag --${f.name} of ${JSON.stringify(level.commandPath())} is not read by ${JSON.stringify(path)}${own ? `, whose own --${f.name} shadows it` : ''}`,
+    'unknown_flag',
+    {
+      context: { command: path, flag: `--${f.name}`, declared_on: level.commandPath() },
+      fix: own
+        ? `Give --${f.name} after '${path}' to set ${JSON.stringify(path)}'s own flag.`
+        : `Leave --${f.name} out: run '${path} --help' to see the flags it reads.`,
+      usage: path,
+    },
+  );
 }
 
 function setFlag(inv: Invocation, f: Flag, raw: string | undefined): void {
@@ -261,7 +284,9 @@ function setFlag(inv: Invocation, f: Flag, raw: string | undefined): void {
 function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command): void {
   const cmd = level ?? inv.command;
   const flags = flagsOf(cmd);
-  const set = level ? (f: Flag, raw: string | undefined) => setFlag(inv, traversedTarget(inv, level, f), raw) : (f: Flag, raw: string | undefined) => setFlag(inv, f, raw);
+  const set = level
+    ? (f: Flag, raw: string | undefined) => setFlag(inv, traversedTarget(inv, level, f), raw)
+    : (f: Flag, raw: string | undefined) => setFlag(inv, f, raw);
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!;
     if (tok === '--') {
@@ -282,7 +307,10 @@ function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command)
         const pos = flags.get(name.slice(3));
         if (pos?.spec.negatable) {
           if (inline !== undefined) {
-            throw validationError(`flag --${name} does not take a value`, 'invalid_flag_value', { context: { flag: `--${name}` }, fix: `Pass --${name} alone, or --${pos.name}=false.` });
+            throw validationError(`flag --${name} does not take a value`, 'invalid_flag_value', {
+              context: { flag: `--${name}` },
+              fix: `Pass --${name} alone, or --${pos.name}=false.`,
+            });
           }
           set(pos, 'false');
           continue;
@@ -310,7 +338,10 @@ function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command)
       // pflag names the shorthands left from the unknown one on: `unknown shorthand flag: 'u' in -ukn`
       if (!f) throw unknownFlagError(cmd, `'${letter}' in -${body.slice(j)}`, `-${letter}`, 'unknown shorthand flag');
       // pflag: `Flag shorthand -n has been deprecated, <message>`, once per run
-      const note = f.spec.shorthandDeprecated === undefined ? undefined : `Flag shorthand -${letter} has been deprecated, ${f.spec.shorthandDeprecated}`;
+      const note =
+        f.spec.shorthandDeprecated === undefined
+          ? undefined
+          : `Flag shorthand -${letter} has been deprecated, ${f.spec.shorthandDeprecated}`;
       if (note !== undefined && !inv.warnings.includes(note)) inv.warnings.push(note);
       if (body[j + 1] === '=') {
         set(f, body.slice(j + 2));

@@ -20,7 +20,9 @@ export function flagLabel(inv: Invocation, flagName: string): string {
 }
 
 function list(labels: string[]): string {
-  return labels.length <= 2 ? labels.join(' and ') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+  return labels.length <= 2
+    ? labels.join(' and ')
+    : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
 /**
@@ -78,11 +80,15 @@ export function validateFlags(inv: Invocation): void {
   for (const group of groupsInForce(cmd, 'requiredTogether')) {
     const absent = group.filter((n) => !given(n));
     if (absent.length > 0 && absent.length < group.length) {
-      throw validationError(`if any ${what} in the group ${show(group)} are set they must all be set; missing ${show([...absent].sort())}`, 'required_together', {
-        context: { command: path, group: group.map(label), missing: absent.map(label) },
-        fix: `Also give ${list(absent.map(label))}, or none of the group.`,
-        usage: path,
-      });
+      throw validationError(
+        `if any ${what} in the group ${show(group)} are set they must all be set; missing ${show([...absent].sort())}`,
+        'required_together',
+        {
+          context: { command: path, group: group.map(label), missing: absent.map(label) },
+          fix: `Also give ${list(absent.map(label))}, or none of the group.`,
+          usage: path,
+        },
+      );
     }
   }
   for (const group of groupsInForce(cmd, 'oneRequired')) {
@@ -97,11 +103,15 @@ export function validateFlags(inv: Invocation): void {
   for (const group of groupsInForce(cmd, 'mutuallyExclusive')) {
     const set = group.filter(given);
     if (set.length > 1) {
-      throw validationError(`if any ${what} in the group ${show(group)} are set none of the others can be; ${show([...set].sort())} were all set`, 'mutually_exclusive', {
-        context: { command: path, group: group.map(label), given: set.map(label) },
-        fix: `Give only one of ${list(group.map(label))}.`,
-        usage: path,
-      });
+      throw validationError(
+        `if any ${what} in the group ${show(group)} are set none of the others can be; ${show([...set].sort())} were all set`,
+        'mutually_exclusive',
+        {
+          context: { command: path, group: group.map(label), given: set.map(label) },
+          fix: `Give only one of ${list(group.map(label))}.`,
+          usage: path,
+        },
+      );
     }
   }
 }
@@ -117,7 +127,8 @@ function requiredFlags(cmd: Command): readonly string[] {
 
 /** Whether `cmd` or an ancestor declares any flag group. */
 function groupsOnPath(cmd: Command): boolean {
-  for (let c: Command | undefined = cmd; c; c = c.parent) if (c.requiredTogether.length || c.oneRequired.length || c.mutuallyExclusive.length) return true;
+  for (let c: Command | undefined = cmd; c; c = c.parent)
+    if (c.requiredTogether.length || c.oneRequired.length || c.mutuallyExclusive.length) return true;
   return false;
 }
 
@@ -128,7 +139,10 @@ const NO_GROUPS: string[][] = Object.freeze([]) as unknown as string[][];
  * The groups of one kind in force for `cmd`, deduplicated, sorted by their space-joined names
  * (Cobra's sortedKeys). Read-only: with none, the one shared empty list.
  */
-export function groupsInForce(cmd: Command, kind: 'requiredTogether' | 'oneRequired' | 'mutuallyExclusive'): string[][] {
+export function groupsInForce(
+  cmd: Command,
+  kind: 'requiredTogether' | 'oneRequired' | 'mutuallyExclusive',
+): string[][] {
   let declared = false; // the common case, no group of this kind on the path, builds nothing
   for (let c: Command | undefined = cmd; c && !declared; c = c.parent) declared = c[kind].length > 0;
   if (!declared) return NO_GROUPS;
@@ -146,13 +160,22 @@ export function groupsInForce(cmd: Command, kind: 'requiredTogether' | 'oneRequi
  */
 export function unknownPropertyError(cmd: Command, key: string): AxError {
   const names = toolProperties(cmd).map((p) => p.property);
-  const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase();
+  const snake = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/-/g, '_')
+    .toLowerCase();
   const suggestions = names.includes(snake) ? [snake] : suggestionsFor(key, names);
-  return validationError(`unknown property ${JSON.stringify(key)}${suggestions.length ? ` (did you mean ${JSON.stringify(suggestions[0])}?)` : ''}`, 'unknown_property', {
-    suggestions,
-    context: { property: key, command: cmd.commandPath(), accepted: names },
-    fix: suggestions.length ? `Use the advertised property ${JSON.stringify(suggestions[0])}.` : `Use only the properties of the tool's inputSchema: ${names.join(', ') || '(none)'}.`,
-  });
+  return validationError(
+    `unknown property ${JSON.stringify(key)}${suggestions.length ? ` (did you mean ${JSON.stringify(suggestions[0])}?)` : ''}`,
+    'unknown_property',
+    {
+      suggestions,
+      context: { property: key, command: cmd.commandPath(), accepted: names },
+      fix: suggestions.length
+        ? `Use the advertised property ${JSON.stringify(suggestions[0])}.`
+        : `Use only the properties of the tool's inputSchema: ${names.join(', ') || '(none)'}.`,
+    },
+  );
 }
 
 /**
@@ -173,10 +196,12 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
     if (!p) throw unknownPropertyError(cmd, key);
     if (p.flag) {
       inv.values.set(p.flag.name, checkFlagValue(p.property, p.flag.spec, value));
-      if (p.flag.spec.deprecated) inv.warnings.push(`Property ${p.property} (--${p.flag.name}) has been deprecated, ${p.flag.spec.deprecated}`);
+      if (p.flag.spec.deprecated)
+        inv.warnings.push(`Property ${p.property} (--${p.flag.name}) has been deprecated, ${p.flag.spec.deprecated}`);
     } else if (p.arg) {
       const arg = p.arg;
-      if (arg.variadic ? !Array.isArray(value) || !value.every((v) => argValueOk(arg, v)) : !argValueOk(arg, value)) throw badArgValue(p.property, arg);
+      if (arg.variadic ? !Array.isArray(value) || !value.every((v) => argValueOk(arg, v)) : !argValueOk(arg, value))
+        throw badArgValue(p.property, arg);
       // positionals are text, as on the command line; argValues turns typed ones back into numbers
       argValues[p.argIndex!] = arg.variadic ? (value as unknown[]).map(String) : String(value);
     }
@@ -187,18 +212,26 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
     const prop = decl.name.replace(/-/g, '_');
     const empty = v === undefined || (Array.isArray(v) && v.length === 0);
     if (empty && decl.required !== false) {
-      throw validationError(`missing required property ${JSON.stringify(prop)} (argument <${decl.name}>)`, 'missing_argument', {
-        context: { property: prop, command: cmd.commandPath() },
-        fix: `Give ${prop}${decl.variadic ? ' (an array with at least one item)' : ''}.`,
-      });
+      throw validationError(
+        `missing required property ${JSON.stringify(prop)} (argument <${decl.name}>)`,
+        'missing_argument',
+        {
+          context: { property: prop, command: cmd.commandPath() },
+          fix: `Give ${prop}${decl.variadic ? ' (an array with at least one item)' : ''}.`,
+        },
+      );
     }
     if (empty) {
       const later = argValues.slice(i + 1).some((x) => x !== undefined);
       if (later) {
-        throw validationError(`property ${JSON.stringify(prop)} must be given when a later argument is`, 'missing_argument', {
-          context: { property: prop },
-          fix: `Give ${prop} too, or leave out the later arguments.`,
-        });
+        throw validationError(
+          `property ${JSON.stringify(prop)} must be given when a later argument is`,
+          'missing_argument',
+          {
+            context: { property: prop },
+            fix: `Give ${prop} too, or leave out the later arguments.`,
+          },
+        );
       }
       continue;
     }
@@ -210,16 +243,24 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
 
 /** Whether `v` is a value of a positional's type as structured input (a JSON number for int/float, else a string). */
 function argValueOk(arg: ArgSpec, v: unknown): boolean {
-  return arg.type === 'int' ? typeof v === 'number' && Number.isSafeInteger(v) : arg.type === 'float' ? typeof v === 'number' && Number.isFinite(v) : typeof v === 'string';
+  return arg.type === 'int'
+    ? typeof v === 'number' && Number.isSafeInteger(v)
+    : arg.type === 'float'
+      ? typeof v === 'number' && Number.isFinite(v)
+      : typeof v === 'string';
 }
 
 /** The `validation_error` (reason `invalid_argument`) for a positional given a value of the wrong type. */
 function badArgValue(property: string, arg: ArgSpec): AxError {
   const kind = arg.type === 'int' ? 'an integer' : arg.type === 'float' ? 'a number' : 'a string';
-  return validationError(`invalid value for ${property}: expected ${arg.variadic ? `an array of ${kind.replace(/^an? /, '')}s` : kind}`, 'invalid_argument', {
-    context: { property },
-    fix: `Pass ${arg.variadic ? 'an array' : kind} as ${property}.`,
-  });
+  return validationError(
+    `invalid value for ${property}: expected ${arg.variadic ? `an array of ${kind.replace(/^an? /, '')}s` : kind}`,
+    'invalid_argument',
+    {
+      context: { property },
+      fix: `Pass ${arg.variadic ? 'an array' : kind} as ${property}.`,
+    },
+  );
 }
 
 /**
@@ -238,7 +279,11 @@ export function flagValues(inv: Invocation): Record<string, unknown> {
 
 /** A flag's value in this invocation: given, else from its env var or config key, else its default. */
 function flagValue(inv: Invocation, f: Flag): unknown {
-  return inv.values.has(f.name) ? inv.values.get(f.name) : inv.sourced?.has(f.name) ? inv.sourced.get(f.name) : defaultValue(f.spec);
+  return inv.values.has(f.name)
+    ? inv.values.get(f.name)
+    : inv.sourced?.has(f.name)
+      ? inv.sourced.get(f.name)
+      : defaultValue(f.spec);
 }
 
 /** The `ctx.args` object: named positionals (camelCase keys; variadic → array; missing optional → undefined). */
@@ -249,7 +294,11 @@ export function argValues(inv: Invocation): Record<string, string | string[] | n
     const d = decls[i]!;
     const given = inv.positionals[i];
     // typed arguments were checked when parsed
-    out[camelCase(d.name)] = d.variadic ? (inv.positionals.slice(i).map((v) => argNumber(d, v) ?? v) as string[] | number[]) : given === undefined ? undefined : (argNumber(d, given) ?? given);
+    out[camelCase(d.name)] = d.variadic
+      ? (inv.positionals.slice(i).map((v) => argNumber(d, v) ?? v) as string[] | number[])
+      : given === undefined
+        ? undefined
+        : (argNumber(d, given) ?? given);
   }
   return out;
 }

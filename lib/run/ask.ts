@@ -10,7 +10,14 @@ import { AxError } from '../contract/errors.ts';
 import type { RunContext } from '../tree/command.ts';
 import { camelCase } from '../tree/flags.ts';
 import { flagsOf } from '../tree/flagset.ts';
-import type { ElicitAnswer, ElicitField, ElicitSchema, Interaction, SampleRequest, SampleResult } from '../tree/interaction.ts';
+import type {
+  ElicitAnswer,
+  ElicitField,
+  ElicitSchema,
+  Interaction,
+  SampleRequest,
+  SampleResult,
+} from '../tree/interaction.ts';
 
 /** Default `maxTokens` of a sampling request. */
 export const DEFAULT_MAX_TOKENS = 1024;
@@ -75,7 +82,9 @@ export async function confirm(scope: AskScope, question: string, bypassFlag: str
   if (elicit) {
     const schema: ElicitSchema = {
       type: 'object',
-      properties: { confirm: { type: 'boolean', title: 'Confirm', description: stripQuestion(question), default: false } },
+      properties: {
+        confirm: { type: 'boolean', title: 'Confirm', description: stripQuestion(question), default: false },
+      },
       required: ['confirm'],
     };
     const answer = await scope.race(elicit(question, schema, ctx.signal));
@@ -104,10 +113,13 @@ function checkSchema(schema: ElicitSchema): void {
   if (names.length === 0) throw new TypeError('ctx.elicit: schema.properties must name at least one field');
   for (const [n, f] of Object.entries(schema.properties)) {
     if (!f || !['string', 'number', 'integer', 'boolean', 'array'].includes((f as ElicitField).type)) {
-      throw new TypeError(`ctx.elicit: field ${JSON.stringify(n)} must have type string, number, integer, boolean or array`);
+      throw new TypeError(
+        `ctx.elicit: field ${JSON.stringify(n)} must have type string, number, integer, boolean or array`,
+      );
     }
   }
-  for (const r of schema.required ?? []) if (!names.includes(r)) throw new TypeError(`ctx.elicit: required field ${JSON.stringify(r)} is not in properties`);
+  for (const r of schema.required ?? [])
+    if (!names.includes(r)) throw new TypeError(`ctx.elicit: required field ${JSON.stringify(r)} is not in properties`);
 }
 
 type Value = string | number | boolean | string[];
@@ -130,7 +142,8 @@ function misfit(f: ElicitField, v: unknown): string | undefined {
       return undefined;
     case 'number':
     case 'integer':
-      if (typeof v !== 'number' || !Number.isFinite(v) || (f.type === 'integer' && !Number.isInteger(v))) return `must be ${f.type === 'integer' ? 'an integer' : 'a number'}`;
+      if (typeof v !== 'number' || !Number.isFinite(v) || (f.type === 'integer' && !Number.isInteger(v)))
+        return `must be ${f.type === 'integer' ? 'an integer' : 'a number'}`;
       if (f.minimum !== undefined && v < f.minimum) return `must be at least ${f.minimum}`;
       if (f.maximum !== undefined && v > f.maximum) return `must be at most ${f.maximum}`;
       return undefined;
@@ -150,16 +163,28 @@ function parseTyped(name: string, f: ElicitField, raw: string): Value | undefine
   let v: unknown = t;
   if (f.type === 'number' || f.type === 'integer') v = Number(t);
   else if (f.type === 'boolean') v = /^(y|yes|true)$/i.test(t) ? true : /^(n|no|false)$/i.test(t) ? false : t;
-  else if (f.type === 'array') v = t.split(',').map((s) => s.trim()).filter(Boolean);
+  else if (f.type === 'array')
+    v = t
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   const why = misfit(f, v);
-  if (why) throw new AxError('validation_error', `invalid answer for ${name}: ${why}`, { fix: 'Run the command again and give a valid answer.', context: { reason: 'invalid_answer', field: name } });
+  if (why)
+    throw new AxError('validation_error', `invalid answer for ${name}: ${why}`, {
+      fix: 'Run the command again and give a valid answer.',
+      context: { reason: 'invalid_answer', field: name },
+    });
   return v as Value;
 }
 
 function prompt(name: string, f: ElicitField): string {
   const head = f.title ?? name;
   const choices = choicesOf(f);
-  const hint = choices ? ` (${choices.join('|')}${f.type === 'array' ? ', comma-separated' : ''})` : f.type === 'boolean' ? ' (y/n)' : '';
+  const hint = choices
+    ? ` (${choices.join('|')}${f.type === 'array' ? ', comma-separated' : ''})`
+    : f.type === 'boolean'
+      ? ' (y/n)'
+      : '';
   const def = f.default !== undefined ? ` [${Array.isArray(f.default) ? f.default.join(',') : String(f.default)}]` : '';
   return `${head}${f.description ? ` — ${f.description}` : ''}${hint}${def}: `;
 }
@@ -189,28 +214,42 @@ export async function elicit(scope: AskScope, schema: ElicitSchema, message: str
   const rest: ElicitSchema = {
     type: 'object',
     properties: Object.fromEntries(missing.map((n) => [n, schema.properties[n]!])),
-    ...(schema.required?.some((r) => missing.includes(r)) ? { required: schema.required.filter((r) => missing.includes(r)) } : {}),
+    ...(schema.required?.some((r) => missing.includes(r))
+      ? { required: schema.required.filter((r) => missing.includes(r)) }
+      : {}),
   };
   const ask = scope.interaction?.elicit;
   if (ask) {
     const answer: ElicitAnswer = await scope.race(ask(message, rest, ctx.signal));
     if (answer.action !== 'accept') {
-      throw new AxError('declined', `${stripQuestion(message)}: the user ${answer.action === 'cancel' ? 'cancelled' : 'declined'} the form`, {
-        fix: 'Ask the user what they want instead; do not retry without their consent.',
-        context: { action: answer.action, fields: missing },
-      });
+      throw new AxError(
+        'declined',
+        `${stripQuestion(message)}: the user ${answer.action === 'cancel' ? 'cancelled' : 'declined'} the form`,
+        {
+          fix: 'Ask the user what they want instead; do not retry without their consent.',
+          context: { action: answer.action, fields: missing },
+        },
+      );
     }
     const content = answer.content ?? {};
     for (const name of missing) {
       const f = rest.properties[name]!;
       const v = content[name];
       if (v === undefined) {
-        if (rest.required?.includes(name)) throw new AxError('validation_error', `the answer to the form has no value for the required field ${name}`, { fix: 'Fill in every required field.', context: { reason: 'invalid_answer', field: name } });
+        if (rest.required?.includes(name))
+          throw new AxError('validation_error', `the answer to the form has no value for the required field ${name}`, {
+            fix: 'Fill in every required field.',
+            context: { reason: 'invalid_answer', field: name },
+          });
         if (f.default !== undefined) given[name] = f.default;
         continue;
       }
       const why = misfit(f, v);
-      if (why) throw new AxError('validation_error', `invalid answer for ${name}: ${why}`, { fix: 'Answer the form with values that fit its fields.', context: { reason: 'invalid_answer', field: name } });
+      if (why)
+        throw new AxError('validation_error', `invalid answer for ${name}: ${why}`, {
+          fix: 'Answer the form with values that fit its fields.',
+          context: { reason: 'invalid_answer', field: name },
+        });
       given[name] = v;
     }
     return given;
@@ -223,7 +262,11 @@ export async function elicit(scope: AskScope, schema: ElicitSchema, message: str
         const f = rest.properties[name]!;
         ctx.stderr.write(prompt(name, f));
         const v = parseTyped(name, f, await scope.race(lines.next()));
-        if (v === undefined && rest.required?.includes(name)) throw new AxError('validation_error', `no answer for the required field ${name}`, { fix: 'Run the command again and answer every required field.', context: { reason: 'invalid_answer', field: name } });
+        if (v === undefined && rest.required?.includes(name))
+          throw new AxError('validation_error', `no answer for the required field ${name}`, {
+            fix: 'Run the command again and answer every required field.',
+            context: { reason: 'invalid_answer', field: name },
+          });
         if (v !== undefined) given[name] = v;
       }
     } finally {
@@ -235,14 +278,17 @@ export async function elicit(scope: AskScope, schema: ElicitSchema, message: str
   // the flags (or MCP properties) that would have given it.
   const needed = missing.filter((n) => schema.required?.includes(n));
   if (needed.length === 0) {
-    for (const n of missing) if (schema.properties[n]!.default !== undefined) given[n] = schema.properties[n]!.default as Value;
+    for (const n of missing)
+      if (schema.properties[n]!.default !== undefined) given[n] = schema.properties[n]!.default as Value;
     return given;
   }
   const asFlags = needed.filter((n) => flags.has(n));
   const noFlag = needed.filter((n) => !flags.has(n));
   const labels = asFlags.map((n) => label(n));
   const mcp = !label('x').startsWith('-');
-  const where = ctx.stdinIsTTY ? 'prompts are off in json (agent) mode' : 'no terminal or MCP elicitation is available to ask';
+  const where = ctx.stdinIsTTY
+    ? 'prompts are off in json (agent) mode'
+    : 'no terminal or MCP elicitation is available to ask';
   const fix =
     noFlag.length === 0
       ? mcp
@@ -262,13 +308,18 @@ export async function elicit(scope: AskScope, schema: ElicitSchema, message: str
  */
 export async function sample(scope: AskScope, request: SampleRequest | string): Promise<SampleResult> {
   const req: SampleRequest = typeof request === 'string' ? { messages: request } : request;
-  if (!req || (typeof req.messages !== 'string' && !Array.isArray(req.messages))) throw new TypeError('ctx.sample: messages must be a string or an array of {role, text}');
+  if (!req || (typeof req.messages !== 'string' && !Array.isArray(req.messages)))
+    throw new TypeError('ctx.sample: messages must be a string or an array of {role, text}');
   const full: SampleRequest = { ...req, maxTokens: req.maxTokens ?? DEFAULT_MAX_TOKENS };
   const ask = scope.interaction?.sample;
   if (!ask) {
-    throw new AxError('sampling_unavailable', 'this command asks a language model, and this run has no MCP client that offers sampling', {
-      fix: 'Call it as an MCP tool from a client that declares the sampling capability (over stdio or a stateful HTTP session).',
-    });
+    throw new AxError(
+      'sampling_unavailable',
+      'this command asks a language model, and this run has no MCP client that offers sampling',
+      {
+        fix: 'Call it as an MCP tool from a client that declares the sampling capability (over stdio or a stateful HTTP session).',
+      },
+    );
   }
   return scope.race(ask(full, scope.ctx.signal));
 }

@@ -14,9 +14,13 @@ export const MIN_NODE = '20.16.0';
  */
 export function builtinModule<T extends keyof BuiltinModules>(id: T): BuiltinModules[T] {
   if (typeof process.getBuiltinModule !== 'function') {
-    throw new AxError('internal_error', `ax-ts needs Node.js ${MIN_NODE} or later to load ${id} on demand (process.getBuiltinModule); this is Node.js ${process.versions.node}`, {
-      fix: `Upgrade Node.js to ${MIN_NODE} or later (the package's engines field).`,
-    });
+    throw new AxError(
+      'internal_error',
+      `ax-ts needs Node.js ${MIN_NODE} or later to load ${id} on demand (process.getBuiltinModule); this is Node.js ${process.versions.node}`,
+      {
+        fix: `Upgrade Node.js to ${MIN_NODE} or later (the package's engines field).`,
+      },
+    );
   }
   return process.getBuiltinModule(id) as BuiltinModules[T];
 }

@@ -40,7 +40,15 @@ export function parseJsonc(text: string): { value: unknown; error?: JsoncError }
   if (!errors.length) return { value };
   const e = errors[0]!;
   const before = text.slice(0, e.offset).split('\n');
-  return { value, error: { error: p.printParseErrorCode(e.error), offset: e.offset, line: before.length, column: before.at(-1)!.length + 1 } };
+  return {
+    value,
+    error: {
+      error: p.printParseErrorCode(e.error),
+      offset: e.offset,
+      line: before.length,
+      column: before.at(-1)!.length + 1,
+    },
+  };
 }
 
 function patchError(message: string, index: number, op: unknown, reason: string): AxError {
@@ -81,17 +89,35 @@ function lookup(root: Json, segs: string[]): { found: boolean; value?: Json; pat
 
 function deepEqual(a: Json, b: Json): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
   if (Array.isArray(a)) return a.length === (b as Json[]).length && a.every((x, i) => deepEqual(x, (b as Json[])[i]));
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, Json>)[k], (b as Record<string, Json>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) =>
+        Object.prototype.hasOwnProperty.call(b, k) &&
+        deepEqual((a as Record<string, Json>)[k], (b as Record<string, Json>)[k]),
+    )
+  );
 }
 
 /** Indentation and line ending of the text, so inserted members look like their neighbours. */
 function formatting(text: string): import('jsonc-parser').FormattingOptions {
   const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
-  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+  return {
+    insertSpaces: !indent.startsWith('\t'),
+    tabSize: indent.startsWith('\t') ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
 }
 
 /**
@@ -115,7 +141,12 @@ export function applyJsoncPatch(text: string, patch: readonly PatchOperation[] |
   }
   if (!Array.isArray(ops)) throw patchError('a JSON Patch is an array of operations', -1, ops, 'not_an_array');
   const parsed = parseJsonc(text);
-  if (parsed.error) throw new AxError('config_invalid', `the config is not valid JSONC: ${parsed.error.error} at line ${parsed.error.line}, column ${parsed.error.column}`, { context: { ...parsed.error }, fix: 'Fix the syntax of the config file first.' });
+  if (parsed.error)
+    throw new AxError(
+      'config_invalid',
+      `the config is not valid JSONC: ${parsed.error.error} at line ${parsed.error.line}, column ${parsed.error.column}`,
+      { context: { ...parsed.error }, fix: 'Fix the syntax of the config file first.' },
+    );
   const fmt = formatting(text);
   let out = text;
   let doc = parsed.value;
@@ -125,20 +156,40 @@ export function applyJsoncPatch(text: string, patch: readonly PatchOperation[] |
   };
   (ops as unknown[]).forEach((raw, i) => {
     const op = raw as Record<string, unknown>;
-    if (op === null || typeof op !== 'object' || Array.isArray(op)) throw patchError(`operation ${i} is not an object`, i, raw, 'not_an_operation');
+    if (op === null || typeof op !== 'object' || Array.isArray(op))
+      throw patchError(`operation ${i} is not an object`, i, raw, 'not_an_operation');
     const name = op.op;
     const segs = pointer(op.path);
-    if (!segs) throw patchError(`operation ${i}: path ${JSON.stringify(op.path)} is not a JSON Pointer (RFC 6901)`, i, op, 'invalid_pointer');
+    if (!segs)
+      throw patchError(
+        `operation ${i}: path ${JSON.stringify(op.path)} is not a JSON Pointer (RFC 6901)`,
+        i,
+        op,
+        'invalid_pointer',
+      );
     const needValue = name === 'add' || name === 'replace' || name === 'test';
-    if (needValue && !('value' in op)) throw patchError(`operation ${i} (${String(name)}) needs a value`, i, op, 'missing_value');
+    if (needValue && !('value' in op))
+      throw patchError(`operation ${i} (${String(name)}) needs a value`, i, op, 'missing_value');
     const add = (value: unknown) => {
       if (segs.length === 0) return edit([], value);
       const parent = lookup(doc, segs.slice(0, -1));
       const last = segs.at(-1)!;
-      if (!parent.found || parent.value === null || typeof parent.value !== 'object') throw patchError(`operation ${i}: the parent of ${JSON.stringify(op.path)} does not exist`, i, op, 'path_not_found');
+      if (!parent.found || parent.value === null || typeof parent.value !== 'object')
+        throw patchError(
+          `operation ${i}: the parent of ${JSON.stringify(op.path)} does not exist`,
+          i,
+          op,
+          'path_not_found',
+        );
       if (Array.isArray(parent.value)) {
         const idx = last === '-' ? parent.value.length : /^(0|[1-9]\d*)$/.test(last) ? Number(last) : NaN;
-        if (!(idx <= parent.value.length)) throw patchError(`operation ${i}: ${JSON.stringify(last)} is not an index of the array at ${JSON.stringify(op.path)}`, i, op, 'path_not_found');
+        if (!(idx <= parent.value.length))
+          throw patchError(
+            `operation ${i}: ${JSON.stringify(last)} is not an index of the array at ${JSON.stringify(op.path)}`,
+            i,
+            op,
+            'path_not_found',
+          );
         return edit([...parent.path, idx], value, true);
       }
       return edit([...parent.path, last], value);
@@ -149,35 +200,63 @@ export function applyJsoncPatch(text: string, patch: readonly PatchOperation[] |
       case 'replace':
       case 'remove': {
         const t = lookup(doc, segs);
-        if (!t.found) throw patchError(`operation ${i} (${name}): nothing at ${JSON.stringify(op.path)}`, i, op, 'path_not_found');
+        if (!t.found)
+          throw patchError(`operation ${i} (${name}): nothing at ${JSON.stringify(op.path)}`, i, op, 'path_not_found');
         if (name === 'replace') return edit(t.path, op.value);
-        if (segs.length === 0) throw patchError(`operation ${i}: the whole document cannot be removed`, i, op, 'path_not_found');
+        if (segs.length === 0)
+          throw patchError(`operation ${i}: the whole document cannot be removed`, i, op, 'path_not_found');
         return edit(t.path, undefined);
       }
       case 'test': {
         const t = lookup(doc, segs);
-        if (!t.found || !deepEqual(t.value, op.value)) throw patchError(`operation ${i} (test) failed: the value at ${JSON.stringify(op.path)} is not ${JSON.stringify(op.value)}`, i, op, 'test_failed');
+        if (!t.found || !deepEqual(t.value, op.value))
+          throw patchError(
+            `operation ${i} (test) failed: the value at ${JSON.stringify(op.path)} is not ${JSON.stringify(op.value)}`,
+            i,
+            op,
+            'test_failed',
+          );
         return;
       }
       case 'move':
       case 'copy': {
         const from = pointer(op.from);
-        if (!from) throw patchError(`operation ${i}: from ${JSON.stringify(op.from)} is not a JSON Pointer (RFC 6901)`, i, op, 'invalid_pointer');
+        if (!from)
+          throw patchError(
+            `operation ${i}: from ${JSON.stringify(op.from)} is not a JSON Pointer (RFC 6901)`,
+            i,
+            op,
+            'invalid_pointer',
+          );
         const src = lookup(doc, from);
-        if (!src.found) throw patchError(`operation ${i} (${name}): nothing at ${JSON.stringify(op.from)}`, i, op, 'path_not_found');
+        if (!src.found)
+          throw patchError(`operation ${i} (${name}): nothing at ${JSON.stringify(op.from)}`, i, op, 'path_not_found');
         if (name === 'move') {
-          if (segs.length > from.length && from.every((s, k) => segs[k] === s)) throw patchError(`operation ${i}: cannot move ${JSON.stringify(op.from)} into itself`, i, op, 'invalid_move');
+          if (segs.length > from.length && from.every((s, k) => segs[k] === s))
+            throw patchError(
+              `operation ${i}: cannot move ${JSON.stringify(op.from)} into itself`,
+              i,
+              op,
+              'invalid_move',
+            );
           if (from.length === segs.length && from.every((s, k) => segs[k] === s)) return;
-          if (from.length === 0) throw patchError(`operation ${i}: the whole document cannot be moved`, i, op, 'invalid_move');
+          if (from.length === 0)
+            throw patchError(`operation ${i}: the whole document cannot be moved`, i, op, 'invalid_move');
           edit(src.path, undefined);
         }
         return add(structuredClone(src.value));
       }
       default:
-        throw patchError(`operation ${i}: unknown op ${JSON.stringify(name)} (RFC 6902: add, remove, replace, move, copy, test)`, i, op, 'unknown_op');
+        throw patchError(
+          `operation ${i}: unknown op ${JSON.stringify(name)} (RFC 6902: add, remove, replace, move, copy, test)`,
+          i,
+          op,
+          'unknown_op',
+        );
     }
   });
   const check = parseJsonc(out);
-  if (check.error) throw patchError(`the patched config would not be valid JSONC (${check.error.error})`, -1, null, 'invalid_result');
+  if (check.error)
+    throw patchError(`the patched config would not be valid JSONC (${check.error.error})`, -1, null, 'invalid_result');
   return out;
 }

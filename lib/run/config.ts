@@ -24,18 +24,28 @@ export interface ConfigOptions {
 function checkMax(options: ConfigOptions): number {
   const max = options.maxBytes ?? DEFAULT_CONFIG_MAX_BYTES;
   if (!Number.isSafeInteger(max) || max < 1) {
-    throw validationError(`config maxBytes must be a positive integer, got ${String(max)}`, 'invalid_option', { context: { max_bytes: max }, fix: 'Pass maxBytes as a positive number of bytes (default 1048576, 1 MiB).' });
+    throw validationError(`config maxBytes must be a positive integer, got ${String(max)}`, 'invalid_option', {
+      context: { max_bytes: max },
+      fix: 'Pass maxBytes as a positive number of bytes (default 1048576, 1 MiB).',
+    });
   }
   return max;
 }
 
 function cannotRead(path: string, e: unknown): AxError {
   const code = (e as NodeJS.ErrnoException).code;
-  return new AxError('config_invalid', `cannot read the config file ${path}: ${code === 'ENOENT' ? 'it does not exist' : (e as Error).message}`, {
-    context: { path, reason: code === 'ENOENT' ? 'not_found' : 'unreadable', code },
-    fix: code === 'ENOENT' ? `Create ${path}, or point the program at an existing config file.` : `Check that ${path} is a readable file.`,
-    cause: e,
-  });
+  return new AxError(
+    'config_invalid',
+    `cannot read the config file ${path}: ${code === 'ENOENT' ? 'it does not exist' : (e as Error).message}`,
+    {
+      context: { path, reason: code === 'ENOENT' ? 'not_found' : 'unreadable', code },
+      fix:
+        code === 'ENOENT'
+          ? `Create ${path}, or point the program at an existing config file.`
+          : `Check that ${path} is a readable file.`,
+      cause: e,
+    },
+  );
 }
 
 /** Reads at most `max` bytes; one more means the file is too large (checked on the bytes, not only the size: FIFOs and growing files too). */
@@ -64,7 +74,10 @@ async function readBounded(path: string, max: number): Promise<{ text: string; m
       n += bytesRead;
     }
     if (n > max) throw tooLarge(`more than ${max}`);
-    const text = buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '');
+    const text = buf
+      .subarray(0, n)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
     return { text, mode: st.mode & 0o7777 };
   } catch (e) {
     if (e instanceof AxError) throw e;
@@ -75,10 +88,14 @@ async function readBounded(path: string, max: number): Promise<{ text: string; m
 }
 
 function invalid(path: string, error: { error: string; line: number; column: number; offset: number }): AxError {
-  return new AxError('config_invalid', `the config file ${path} is not valid JSONC: ${error.error} at line ${error.line}, column ${error.column}`, {
-    context: { path, ...error },
-    fix: `Fix the syntax of ${path} at line ${error.line}, column ${error.column} (comments and trailing commas are allowed).`,
-  });
+  return new AxError(
+    'config_invalid',
+    `the config file ${path} is not valid JSONC: ${error.error} at line ${error.line}, column ${error.column}`,
+    {
+      context: { path, ...error },
+      fix: `Fix the syntax of ${path} at line ${error.line}, column ${error.column} (comments and trailing commas are allowed).`,
+    },
+  );
 }
 
 /**
@@ -107,14 +124,21 @@ export async function readConfig(path: string, options: ConfigOptions = {}): Pro
  *   (exit 2) for a malformed patch, a missing target or a failed `test`; `internal_error` when the
  *   new file cannot be written (the original stays).
  */
-export async function patchConfig(path: string, patch: readonly PatchOperation[] | string, options: ConfigOptions = {}): Promise<unknown> {
+export async function patchConfig(
+  path: string,
+  patch: readonly PatchOperation[] | string,
+  options: ConfigOptions = {},
+): Promise<unknown> {
   const max = checkMax(options);
   const { text, mode } = await readBounded(path, max);
   const parsed = parseJsonc(text);
   if (parsed.error) throw invalid(path, parsed.error);
   const out = applyJsoncPatch(text, patch);
   if (Buffer.byteLength(out, 'utf8') > max) {
-    throw new AxError('config_too_large', `the patched config ${path} would be larger than ${max} bytes`, { context: { path, max_bytes: max }, fix: 'Patch less, or raise the limit (maxBytes).' });
+    throw new AxError('config_too_large', `the patched config ${path} would be larger than ${max} bytes`, {
+      context: { path, max_bytes: max },
+      fix: 'Patch less, or raise the limit (maxBytes).',
+    });
   }
   if (out !== text) await writeAtomic(path, out, mode);
   return parseJsonc(out).value;
@@ -136,7 +160,11 @@ async function writeAtomic(path: string, text: string, mode: number): Promise<vo
   } catch (e) {
     await fh?.close().catch(() => {});
     await fsp.rm(tmp, { force: true }).catch(() => {});
-    throw new AxError('internal_error', `cannot write the config file ${path}: ${(e as Error).message}`, { cause: e, context: { path }, fix: `Check that the directory of ${path} is writable; the file was not changed.` });
+    throw new AxError('internal_error', `cannot write the config file ${path}: ${(e as Error).message}`, {
+      cause: e,
+      context: { path },
+      fix: `Check that the directory of ${path} is writable; the file was not changed.`,
+    });
   }
   await fsp.chmod(real, mode).catch(() => {});
 }

@@ -113,9 +113,19 @@ class RunState implements HandlerScope {
  * Builds the context of one handler run. `state` is what the runner decided before: the dry run,
  * the idempotency key (`givenKey` empty when the caller gave none) and the bound flag values.
  */
-export function createRunContext(inv: Invocation, env: RunEnv, warnings: string[], state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> }): HandlerScope {
+export function createRunContext(
+  inv: Invocation,
+  env: RunEnv,
+  warnings: string[],
+  state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> },
+): HandlerScope {
   const s = new RunState(inv, env, warnings, state.dryRun);
-  s.ctx = new (RunContextData as unknown as new (s: RunState, state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> }) => RunContext)(s, state);
+  s.ctx = new (
+    RunContextData as unknown as new (
+      s: RunState,
+      state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> },
+    ) => RunContext
+  )(s, state);
   return s;
 }
 
@@ -139,7 +149,11 @@ const SIGNAL: PropertyDescriptor = {
  * The context's own data, in the order its keys have always had (a constructor on
  * {@link CONTEXT_PROTOTYPE}, so every context has one shape).
  */
-function RunContextData(this: Record<PropertyKey, unknown>, s: RunState, state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> }): void {
+function RunContextData(
+  this: Record<PropertyKey, unknown>,
+  s: RunState,
+  state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> },
+): void {
   const inv = s.inv;
   const env = s.env;
   this[STATE] = s;
@@ -161,7 +175,22 @@ function RunContextData(this: Record<PropertyKey, unknown>, s: RunState, state: 
 }
 
 /** The members a context holds as its own data properties. */
-type DataKey = 'flags' | 'args' | 'argv' | 'argsLenAtDash' | 'command' | 'stdout' | 'stderr' | 'env' | 'signal' | 'mode' | 'dryRun' | 'idempotencyKey' | 'idempotencyKeyGiven' | 'traceId' | 'spanId';
+type DataKey =
+  | 'flags'
+  | 'args'
+  | 'argv'
+  | 'argsLenAtDash'
+  | 'command'
+  | 'stdout'
+  | 'stderr'
+  | 'env'
+  | 'signal'
+  | 'mode'
+  | 'dryRun'
+  | 'idempotencyKey'
+  | 'idempotencyKeyGiven'
+  | 'traceId'
+  | 'spanId';
 
 /** How each lazily built member is made from the run's state (a function member, or a value read once). */
 const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: RunContext) => RunContext[K] } = {
@@ -198,11 +227,21 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
       return effect();
     }) as RunContext['perform'],
   confirm: (s, ctx) => (question, bypassFlag) => confirm(askOf(s, ctx), question, bypassFlag),
-  elicit: (s, ctx) => ((schema: ElicitSchema, message: string) => elicit(askOf(s, ctx), schema, message)) as RunContext['elicit'],
+  elicit: (s, ctx) =>
+    ((schema: ElicitSchema, message: string) => elicit(askOf(s, ctx), schema, message)) as RunContext['elicit'],
   sample: (s, ctx) => (request) => sample(askOf(s, ctx), request),
   attach: (s) => (uri) => {
-    const found = typeof uri === 'string' ? readDeclared(declarations(s.env.root).resources.map((r) => r.decl), uri) : undefined;
-    if (!found) throw new TypeError(`ctx.attach: no declared resource has the URI ${JSON.stringify(uri)} (declare it with declareResource)`);
+    const found =
+      typeof uri === 'string'
+        ? readDeclared(
+            declarations(s.env.root).resources.map((r) => r.decl),
+            uri,
+          )
+        : undefined;
+    if (!found)
+      throw new TypeError(
+        `ctx.attach: no declared resource has the URI ${JSON.stringify(uri)} (declare it with declareResource)`,
+      );
     if (!s.closed) s.attachments.push(found);
   },
   fail: () => (kind: string, message: string, options?: AxErrorOptions) => new AxError(kind, message, options),
@@ -229,7 +268,9 @@ const CONTEXT_PROTOTYPE: object = Object.create(
         get(this: WithState) {
           const s = this[STATE];
           const built = (s.built ??= {});
-          return name in built ? built[name] : (built[name] = (make as (s: RunState, ctx: unknown) => unknown)(s, this));
+          return name in built
+            ? built[name]
+            : (built[name] = (make as (s: RunState, ctx: unknown) => unknown)(s, this));
         },
         set(this: object, value: unknown) {
           Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
@@ -243,7 +284,14 @@ RunContextData.prototype = CONTEXT_PROTOTYPE;
 /** The run's `ctx.logger` (built on first use; pino loads then). */
 function runLogger(cmd: Command, env: RunEnv, stderr: OutputStream, isClosed: () => boolean): Logger {
   const decl = env.root.logging;
-  const base = { program: env.root.name, version: env.version(), command: cmd.commandPath(), trace_id: env.traceId, span_id: env.spanId, ...decl?.labels };
+  const base = {
+    program: env.root.name,
+    version: env.version(),
+    command: cmd.commandPath(),
+    trace_id: env.traceId,
+    span_id: env.spanId,
+    ...decl?.labels,
+  };
   const onLog = env.onLog;
   return createLogger({
     stderr,

@@ -48,7 +48,14 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
   // shell completion asks on every TAB: it exports no span (nor waits for a flush)
   let traced = true;
   const finish = async (env: RunEnv, code: number, errorKind?: string) => {
-    if (traced) await endSpan(env.trace, env.env, () => ({ name: spanName, program: root.name, version: env.version(), exitCode: code, errorKind }));
+    if (traced)
+      await endSpan(env.trace, env.env, () => ({
+        name: spanName,
+        program: root.name,
+        version: env.version(),
+        exitCode: code,
+        errorKind,
+      }));
     return code;
   };
   try {
@@ -57,7 +64,10 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     if (builtinsReachable(root, argv)) installBuiltins(root);
     const { command } = findCommand(root, argv);
     spanName = command.commandPath();
-    traced = !(command.annotations[BUILTIN_ANNOTATION] === 'true' && (command.name === COMPLETE_COMMAND || command.name === COMPLETE_NO_DESC_COMMAND));
+    traced = !(
+      command.annotations[BUILTIN_ANNOTATION] === 'true' &&
+      (command.name === COMPLETE_COMMAND || command.name === COMPLETE_NO_DESC_COMMAND)
+    );
     if (injectedInForce(command, 'format')) fmt = scanFormat(command, argv);
     mode = fmt?.trim() ? detectMode(fmt, undefined, tty) : detectMode(undefined, envVars.AGENT_MODE, tty);
   } catch (e) {
@@ -92,20 +102,30 @@ function kindOf(e: unknown): string {
 async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
   const cmd = inv.command;
   if (!cmd.runnable()) {
-    throw validationError(`${JSON.stringify(cmd.commandPath())} is a group of commands; --args-json needs a command that runs`, 'args_json_conflict', {
-      context: { command: cmd.commandPath() },
-      fix: `Name a subcommand: ${cmd.commandPath()} <command> --args-json '{…}' (see ${cmd.root().name} __schema --as=llms).`,
-    });
+    throw validationError(
+      `${JSON.stringify(cmd.commandPath())} is a group of commands; --args-json needs a command that runs`,
+      'args_json_conflict',
+      {
+        context: { command: cmd.commandPath() },
+        fix: `Name a subcommand: ${cmd.commandPath()} <command> --args-json '{…}' (see ${cmd.root().name} __schema --as=llms).`,
+      },
+    );
   }
   // flags declared `mcp: false` cannot be in the object, so they may stand beside it
   const terminalOnly = (k: string) => flagsOf(cmd).get(k)?.spec.mcp === false;
-  const others = [...inv.values.keys()].filter((k) => k !== 'args-json' && !(k === 'format' && injectedInForce(cmd, 'format')) && !terminalOnly(k));
+  const others = [...inv.values.keys()].filter(
+    (k) => k !== 'args-json' && !(k === 'format' && injectedInForce(cmd, 'format')) && !terminalOnly(k),
+  );
   if (others.length || inv.positionals.length) {
     const what = [...others.map((k) => `--${k}`), ...inv.positionals.map((p) => JSON.stringify(p))];
-    throw validationError(`--args-json carries every argument; it cannot be combined with ${what.join(', ')}`, 'args_json_conflict', {
-      context: { command: cmd.commandPath(), extra: what },
-      fix: 'Put every argument in the --args-json object (see __schema --as=llms), or drop --args-json.',
-    });
+    throw validationError(
+      `--args-json carries every argument; it cannot be combined with ${what.join(', ')}`,
+      'args_json_conflict',
+      {
+        context: { command: cmd.commandPath(), extra: what },
+        fix: 'Put every argument in the --args-json object (see __schema --as=llms), or drop --args-json.',
+      },
+    );
   }
   let parsed: unknown;
   try {

@@ -62,5 +62,11 @@ export function interruptedFix(err: AxError, cmd: Command, replaying: boolean, l
   const fix = replaying
     ? `It may have changed state before it stopped. Retry only with the same ${key}: if the first call finished its work, the retry replays its outcome instead of running again.`
     : `It may have changed state before it stopped: a retry is safe only with the same ${key}, and this call had none that replays, so check that state before running it again.`;
-  return new AxError('interrupted', err.message, { exitCode: err.exitCode, context: err.context, retryable: err.retryable, fix, cause: err.cause ?? err });
+  return new AxError('interrupted', err.message, {
+    exitCode: err.exitCode,
+    context: err.context,
+    retryable: err.retryable,
+    fix,
+    cause: err.cause ?? err,
+  });
 }

@@ -74,7 +74,9 @@ function watch(name: Name): Watch {
 
 /** Whether Node has loaded one of its own modules (`process.moduleLoadList`; unknown: assume it has). */
 function loaded(module: string): boolean {
-  return (process as unknown as { moduleLoadList?: string[] }).moduleLoadList?.includes(`NativeModule ${module}`) ?? true;
+  return (
+    (process as unknown as { moduleLoadList?: string[] }).moduleLoadList?.includes(`NativeModule ${module}`) ?? true
+  );
 }
 
 /** The real stream and how main() waits for it to flush. */
@@ -121,7 +123,11 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
     kind = undefined;
   }
   // a stream made before main() (unseen by the watch) loaded Node's module for it
-  if (kind !== undefined && (loaded(kind === 'file' ? 'internal/fs/sync_write_stream' : 'net') || loaded('internal/process/worker_thread_only'))) kind = undefined;
+  if (
+    kind !== undefined &&
+    (loaded(kind === 'file' ? 'internal/fs/sync_write_stream' : 'net') || loaded('internal/process/worker_thread_only'))
+  )
+    kind = undefined;
   if (kind === undefined || w.made) {
     const s = node();
     s.on('error', onError);
@@ -136,7 +142,8 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
       return node().write(chunk);
     },
     [WRITE_OUTCOME](chunk: string | Uint8Array): boolean {
-      if (w.made || onlyStream || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return node().write(chunk);
+      if (w.made || onlyStream || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)))
+        return node().write(chunk);
       if (failed) return true;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       let at = 0;

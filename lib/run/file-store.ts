@@ -8,7 +8,14 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { scopeId, type ClaimOptions, type ClaimResult, type IdempotencyStore, type ReplayRecord, type ReplayScope } from './idempotency.ts';
+import {
+  scopeId,
+  type ClaimOptions,
+  type ClaimResult,
+  type IdempotencyStore,
+  type ReplayRecord,
+  type ReplayScope,
+} from './idempotency.ts';
 
 /** A pause of `ms` milliseconds (not node:timers/promises: importing it costs every start a module). */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -92,7 +99,8 @@ export function fileIdempotencyStore(dir: string): IdempotencyStore {
       throw e;
     }
   };
-  const live = (e: Entry | undefined, now: number): e is Entry => !!e && (e.state === 'running' ? e.lease_until > now : e.expires_at > now);
+  const live = (e: Entry | undefined, now: number): e is Entry =>
+    !!e && (e.state === 'running' ? e.lease_until > now : e.expires_at > now);
   const locked = async <T>(file: string, op: () => Promise<T>): Promise<T> => {
     const lock = `${file}.lock`;
     const deadline = Date.now() + ENTRY_LOCK_WAIT_MS;
@@ -109,13 +117,17 @@ export function fileIdempotencyStore(dir: string): IdempotencyStore {
         const st = await fs.stat(lock);
         if (Date.now() - st.mtimeMs > STALE_ENTRY_LOCK_MS) {
           const moved = `${lock}.${randomHex(6)}.stale`;
-          await fs.rename(lock, moved).then(() => fs.rm(moved, { force: true }), () => {});
+          await fs.rename(lock, moved).then(
+            () => fs.rm(moved, { force: true }),
+            () => {},
+          );
           continue;
         }
       } catch {
         continue; // released meanwhile
       }
-      if (Date.now() > deadline) throw new Error(`idempotency store: the lock ${lock} was held for more than ${ENTRY_LOCK_WAIT_MS} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`idempotency store: the lock ${lock} was held for more than ${ENTRY_LOCK_WAIT_MS} ms`);
       await sleep(2 + Math.random() * Math.min(40, 2 ** Math.min(attempt, 5)));
     }
     try {
@@ -141,14 +153,25 @@ export function fileIdempotencyStore(dir: string): IdempotencyStore {
     async claim(scope: ReplayScope, fingerprint: string, options: ClaimOptions): Promise<ClaimResult> {
       const file = await fileOf(scope);
       const seen = await read(file);
-      const answer = (e: Entry): ClaimResult => (e.state === 'running' ? { state: 'running', fingerprint: e.fingerprint } : { state: 'recorded', fingerprint: e.fingerprint, record: e.record });
+      const answer = (e: Entry): ClaimResult =>
+        e.state === 'running'
+          ? { state: 'running', fingerprint: e.fingerprint }
+          : { state: 'recorded', fingerprint: e.fingerprint, record: e.record };
       if (live(seen, Date.now())) return answer(seen); // the common retry: no lock needed to read
       const result = await locked(file, async () => {
         const now = Date.now();
         const e = await read(file);
         if (live(e, now)) return answer(e);
         const token = randomHex(16);
-        await write(file, { v: 1, scope, fingerprint, state: 'running', token, lease_until: now + options.leaseMs, pid: process.pid });
+        await write(file, {
+          v: 1,
+          scope,
+          fingerprint,
+          state: 'running',
+          token,
+          lease_until: now + options.leaseMs,
+          pid: process.pid,
+        });
         return { state: 'claimed', token } as const;
       });
       if (result.state === 'claimed' && Math.random() < 1 / 32) void sweep().catch(() => {});
@@ -163,7 +186,13 @@ export function fileIdempotencyStore(dir: string): IdempotencyStore {
         return true;
       });
     },
-    async complete(scope: ReplayScope, token: string, fingerprint: string, record: ReplayRecord, ttlMs: number): Promise<void> {
+    async complete(
+      scope: ReplayScope,
+      token: string,
+      fingerprint: string,
+      record: ReplayRecord,
+      ttlMs: number,
+    ): Promise<void> {
       const file = await fileOf(scope);
       await locked(file, async () => {
         const e = await read(file);

@@ -86,7 +86,8 @@ class HandlerRun {
     const cmd = (this.cmd = inv.command);
     const flags = (this.flags = flagValues(inv));
     const dryRun = (this.dryRun = injectedInForce(cmd, 'dry-run') && flags.dryRun === true);
-    const rawKey = injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
+    const rawKey =
+      injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
     const givenKey = (this.givenKey = rawKey.trim() === '' ? '' : rawKey); // opaque: kept as given; blank means none
     this.key = givenKey || env.newKey();
     this.scope = createRunContext(inv, env, warnings, this);
@@ -108,7 +109,12 @@ class HandlerRun {
  * callback the handler queued just before returning (a `.then`, `queueMicrotask`) still runs
  * first, so what it does (`ctx.warn`, `ctx.progress`, `process.exitCode`) counts, as it always has.
  */
-export async function runHandler(inv: Invocation, env: RunEnv, warnings: string[], provenance?: Record<string, FlagProvenance>): Promise<RunOutcome> {
+export async function runHandler(
+  inv: Invocation,
+  env: RunEnv,
+  warnings: string[],
+  provenance?: Record<string, FlagProvenance>,
+): Promise<RunOutcome> {
   const h = new HandlerRun(inv, env, warnings, provenance);
   const { cmd, scope, replay, hooks } = h;
   try {
@@ -143,7 +149,15 @@ export async function runHandler(inv: Invocation, env: RunEnv, warnings: string[
     if (kind === 'opaque') return await writeOpaque(result, replay, cmd, env, scope);
     if (streaming) return await writeStream(result, replay, exitCodeBefore, hooks, cmd, env, scope, () => h.meta());
     // recorded before it is written: once a caller can see the result, a retry replays it
-    if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) }))) ctx.warn(unrecorded(scope.label));
+    if (
+      replay?.gate &&
+      !(await replay.gate.complete({
+        exitCode: 0,
+        kind: 'data',
+        data: JSON.stringify(result === undefined ? null : result),
+      }))
+    )
+      ctx.warn(unrecorded(scope.label));
     if (env.mode === 'json') {
       const writing = writeOutcome(scope.stdout, successLine(result, h.meta()));
       if (writing) await writing;
@@ -157,7 +171,14 @@ export async function runHandler(inv: Invocation, env: RunEnv, warnings: string[
 }
 
 /** The meta of this run's success envelope(s), as the run stands when it is written. */
-function successMeta(env: RunEnv, key: string, scope: HandlerScope, warnings: string[], dryRun: boolean, provenance: Record<string, FlagProvenance> | undefined): SuccessMeta {
+function successMeta(
+  env: RunEnv,
+  key: string,
+  scope: HandlerScope,
+  warnings: string[],
+  dryRun: boolean,
+  provenance: Record<string, FlagProvenance> | undefined,
+): SuccessMeta {
   const m = baseMeta(env, key);
   if (scope.attachments.length) m.attached = scope.attachments.map((a) => a.uri);
   if (dryRun) m.dry_run = true;
@@ -193,7 +214,16 @@ async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | u
   if ('replay' in opened) {
     const rec = opened.replay;
     if (rec.kind === 'error') throw replayedError(rec);
-    return { exitCode: 0, ...(await writeReplayed(rec, cmd, scope.ctx, { mode: env.mode, stdout: scope.stdout, stderr: scope.stderr }, h.meta())) };
+    return {
+      exitCode: 0,
+      ...(await writeReplayed(
+        rec,
+        cmd,
+        scope.ctx,
+        { mode: env.mode, stdout: scope.stdout, stderr: scope.stderr },
+        h.meta(),
+      )),
+    };
   }
   replay.gate = opened.gate;
   return undefined;
@@ -202,8 +232,13 @@ async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | u
 /** Human mode: the command's `render`, else the default rendering; a dry run says so on stderr. */
 async function writeHuman(result: unknown, dryRun: boolean, cmd: Command, scope: HandlerScope): Promise<void> {
   const text = cmd.render ? cmd.render(result, scope.ctx) : renderDefault(result);
-  if (typeof text === 'string') await writeOutcome(scope.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
-  if (dryRun) writeOutcome(scope.stderr, `Dry run: nothing was changed.${scope.would.length ? ` Would: ${scope.would.join('; ')}.` : ''}\n`);
+  if (typeof text === 'string')
+    await writeOutcome(scope.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  if (dryRun)
+    writeOutcome(
+      scope.stderr,
+      `Dry run: nothing was changed.${scope.would.length ? ` Would: ${scope.would.join('; ')}.` : ''}\n`,
+    );
 }
 
 /**
@@ -211,14 +246,24 @@ async function writeHuman(result: unknown, dryRun: boolean, cmd: Command, scope:
  * retry with the key runs again and says so), anything else as text.
  * @throws AxError validation_error (reason binary_to_terminal) for bytes to a terminal.
  */
-async function writeOpaque(result: unknown, replay: Replay | undefined, cmd: Command, env: RunEnv, scope: HandlerScope): Promise<RunOutcome> {
+async function writeOpaque(
+  result: unknown,
+  replay: Replay | undefined,
+  cmd: Command,
+  env: RunEnv,
+  scope: HandlerScope,
+): Promise<RunOutcome> {
   const output = cmd.output!;
   if (result instanceof Uint8Array) {
     if (env.stdout.isTTY === true) {
-      throw new AxError('validation_error', `refusing to write ${result.byteLength} bytes of ${output.mediaType ?? 'binary data'} to a terminal`, {
-        fix: 'Redirect stdout to a file or a pipe (> out.bin).',
-        context: { reason: 'binary_to_terminal', media_type: output.mediaType ?? null },
-      });
+      throw new AxError(
+        'validation_error',
+        `refusing to write ${result.byteLength} bytes of ${output.mediaType ?? 'binary data'} to a terminal`,
+        {
+          fix: 'Redirect stdout to a file or a pipe (> out.bin).',
+          context: { reason: 'binary_to_terminal', media_type: output.mediaType ?? null },
+        },
+      );
     }
     if (replay?.gate) {
       await replay.gate.release();
@@ -227,8 +272,14 @@ async function writeOpaque(result: unknown, replay: Replay | undefined, cmd: Com
     }
     await writeOutcome(scope.stdout, result);
   } else {
-    const text = result === undefined || result === null ? '' : typeof result === 'string' ? result : `${JSON.stringify(result)}\n`;
-    if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'opaque', text }))) scope.ctx.warn(unrecorded(scope.label));
+    const text =
+      result === undefined || result === null
+        ? ''
+        : typeof result === 'string'
+          ? result
+          : `${JSON.stringify(result)}\n`;
+    if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'opaque', text })))
+      scope.ctx.warn(unrecorded(scope.label));
     await writeOutcome(scope.stdout, text);
   }
   return { exitCode: 0, payload: result, attachments: scope.attachments };
@@ -238,20 +289,34 @@ async function writeOpaque(result: unknown, replay: Replay | undefined, cmd: Com
  * A stream's items, each written as it comes (an envelope line in json mode, the item's text in
  * human mode), raced against the run's signal; then the post hooks, and the record for replay.
  */
-async function writeStream(result: unknown, replay: Replay | undefined, exitCodeBefore: typeof process.exitCode, hooks: Hooks, cmd: Command, env: RunEnv, scope: HandlerScope, meta: () => SuccessMeta): Promise<RunOutcome> {
+async function writeStream(
+  result: unknown,
+  replay: Replay | undefined,
+  exitCodeBefore: typeof process.exitCode,
+  hooks: Hooks,
+  cmd: Command,
+  env: RunEnv,
+  scope: HandlerScope,
+  meta: () => SuccessMeta,
+): Promise<RunOutcome> {
   const gate = replay?.gate;
   const ctx = scope.ctx;
   const items: unknown[] | undefined = env.collectItems ? [] : undefined; // only the MCP bridge needs them all
   const texts: string[] | undefined = gate ? [] : undefined; // what a replay writes again
   const iterable = (result ?? []) as AsyncIterable<unknown>;
-  const it = (Symbol.asyncIterator in iterable ? iterable : toAsync(iterable as Iterable<unknown>))[Symbol.asyncIterator]();
+  const it = (Symbol.asyncIterator in iterable ? iterable : toAsync(iterable as Iterable<unknown>))[
+    Symbol.asyncIterator
+  ]();
   try {
     for (let n = 1; ; n++) {
       const step = await raceAbort(it.next(), env.signal);
       if (step.done) break;
       items?.push(step.value);
       texts?.push(JSON.stringify(step.value === undefined ? null : step.value));
-      await write(scope.stdout, env.mode === 'json' ? successLine(step.value, meta()) : renderItem(cmd, step.value, ctx));
+      await write(
+        scope.stdout,
+        env.mode === 'json' ? successLine(step.value, meta()) : renderItem(cmd, step.value, ctx),
+      );
       // A generator that never awaits I/O would starve the event loop: signals and a closed stdout
       // (EPIPE) could never be noticed. Let the loop turn now and then.
       if (n % 64 === 0) await new Promise((r) => setImmediate(r));
@@ -272,7 +337,12 @@ async function writeStream(result: unknown, replay: Replay | undefined, exitCode
  * interrupted failure releases the key (a late success of an interrupted handler is still
  * recorded), any other is recorded so a retry gets the same error.
  */
-async function failure(e: unknown, cmd: Command, replay: Replay | undefined, label: (name: string) => string): Promise<AxError> {
+async function failure(
+  e: unknown,
+  cmd: Command,
+  replay: Replay | undefined,
+  label: (name: string) => string,
+): Promise<AxError> {
   let err = toAxError(e);
   if (err.kind === 'interrupted') err = interruptedFix(err, cmd, replay !== undefined, label);
   const gate = replay?.gate;
@@ -281,7 +351,10 @@ async function failure(e: unknown, cmd: Command, replay: Replay | undefined, lab
     if (err.kind === 'interrupted' && running) {
       // the handler may still finish its work: record a late success so a retry replays it
       running.then(
-        (v) => void (isStream(v) || (cmd.output?.kind ?? 'data') !== 'data' ? gate.release() : gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(v === undefined ? null : v) })),
+        (v) =>
+          void (isStream(v) || (cmd.output?.kind ?? 'data') !== 'data'
+            ? gate.release()
+            : gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(v === undefined ? null : v) })),
         () => void gate.release(),
       );
     } else if (err.retryable || err.kind === 'interrupted') await gate.release();

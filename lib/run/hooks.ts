@@ -14,7 +14,10 @@ import { isReserved } from '../schema/walk.ts';
 type Hook = RunHook<RunContext<any, any>>;
 
 /** The hooks of a command with none (shared, frozen: the common case builds nothing per run). */
-const NO_HOOKS: { pre: Hook[]; post: Hook[] } = Object.freeze({ pre: Object.freeze([]) as unknown as Hook[], post: Object.freeze([]) as unknown as Hook[] });
+const NO_HOOKS: { pre: Hook[]; post: Hook[] } = Object.freeze({
+  pre: Object.freeze([]) as unknown as Hook[],
+  post: Object.freeze([]) as unknown as Hook[],
+});
 
 /** The hooks to run before `run` (persistentPreRun(s) then preRun) and after it (postRun then persistentPostRun(s)); none for an injected command. */
 export function hooksOf(cmd: Command): { pre: Hook[]; post: Hook[] } {
@@ -33,7 +36,9 @@ export function hooksOf(cmd: Command): { pre: Hook[]; post: Hook[] } {
     return traverse ? found : found.slice(0, 1);
   };
   // without traversal the nearest hook wins (searched from cmd up); with it, pre hooks run root first
-  const prePersistent = traverse ? persistent('persistentPreRun', [...path].reverse()) : persistent('persistentPreRun', path);
+  const prePersistent = traverse
+    ? persistent('persistentPreRun', [...path].reverse())
+    : persistent('persistentPreRun', path);
   const pre = [...prePersistent, ...(cmd.preRun ? [cmd.preRun] : [])];
   const post = [...(cmd.postRun ? [cmd.postRun] : []), ...persistent('persistentPostRun', path)];
   return { pre, post };

@@ -98,10 +98,31 @@ class TextBuffer {
  * Runs `cmd` with `values` keyed by inputSchema property (`null` = not given). Never throws: every
  * failure (bad values, handler errors, cancellation) comes back in the result.
  */
-export async function invokeCommand(root: Command, cmd: Command, values: Record<string, unknown>, options: InvokeOptions = {}): Promise<InvokeResult> {
+export async function invokeCommand(
+  root: Command,
+  cmd: Command,
+  values: Record<string, unknown>,
+  options: InvokeOptions = {},
+): Promise<InvokeResult> {
   const out = new TextBuffer();
   const err = new TextBuffer();
-  const env: RunEnv = runEnv(root, { stdout: out, stderr: err, stdinIsTTY: false, env: options.env, version: options.version, onProgress: options.onProgress, idempotencyStore: options.idempotencyStore, idempotencyTtlMs: options.idempotencyTtlMs, idempotencyWaitMs: options.idempotencyWaitMs }, 'json', options, options.signal);
+  const env: RunEnv = runEnv(
+    root,
+    {
+      stdout: out,
+      stderr: err,
+      stdinIsTTY: false,
+      env: options.env,
+      version: options.version,
+      onProgress: options.onProgress,
+      idempotencyStore: options.idempotencyStore,
+      idempotencyTtlMs: options.idempotencyTtlMs,
+      idempotencyWaitMs: options.idempotencyWaitMs,
+    },
+    'json',
+    options,
+    options.signal,
+  );
   let stdin: Readable | undefined;
   env.stdin = () => (stdin ??= Readable.from([])); // an empty stream, made only if the handler reads it
   env.onLog = options.onLog;
@@ -125,11 +146,34 @@ export async function invokeCommand(root: Command, cmd: Command, values: Record<
 }
 
 /** What an in-process call produced, from its outcome and what it wrote (the span exported in the background). */
-function result(outcome: RunOutcome, root: Command, cmd: Command, env: RunEnv, out: TextBuffer, err: TextBuffer, options: InvokeOptions): InvokeResult {
+function result(
+  outcome: RunOutcome,
+  root: Command,
+  cmd: Command,
+  env: RunEnv,
+  out: TextBuffer,
+  err: TextBuffer,
+  options: InvokeOptions,
+): InvokeResult {
   // the span is exported in the background (bounded): a call's answer never waits for a collector
-  void endSpan(env.trace, env.env, () => ({ name: cmd.commandPath(), program: root.name, version: env.version(), exitCode: outcome.exitCode, errorKind: outcome.error?.kind, tool: options.tool }));
+  void endSpan(env.trace, env.env, () => ({
+    name: cmd.commandPath(),
+    program: root.name,
+    version: env.version(),
+    exitCode: outcome.exitCode,
+    errorKind: outcome.error?.kind,
+    tool: options.tool,
+  }));
   const stderr = err.text();
-  const r: InvokeResult = { exitCode: outcome.exitCode, stdout: out.text(), stderr, payload: outcome.payload, items: outcome.items, error: outcome.error, attachments: outcome.attachments };
+  const r: InvokeResult = {
+    exitCode: outcome.exitCode,
+    stdout: out.text(),
+    stderr,
+    payload: outcome.payload,
+    items: outcome.items,
+    error: outcome.error,
+    attachments: outcome.attachments,
+  };
   if (outcome.error) {
     const last = stderr.trimEnd().split('\n').pop() ?? '';
     try {

@@ -14,7 +14,14 @@ import { builtinModule } from './builtin.ts';
 /** MCP `notifications/message` levels (RFC 5424 names) a pino level maps to. */
 export type NotificationLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
-const TO_MCP: Record<string, NotificationLevel> = { trace: 'debug', debug: 'debug', info: 'info', warn: 'warning', error: 'error', fatal: 'critical' };
+const TO_MCP: Record<string, NotificationLevel> = {
+  trace: 'debug',
+  debug: 'debug',
+  info: 'info',
+  warn: 'warning',
+  error: 'error',
+  fatal: 'critical',
+};
 
 /** Everything a run's logger is built from. */
 export interface LoggerSetup {
@@ -31,7 +38,8 @@ export interface LoggerSetup {
 /** The level in force: `AX_LOG_LEVEL` when it names a level, else the declared one, else `info`. */
 export function logLevelOf(declared: LogLevel | undefined, env: Record<string, string | undefined>): LogLevel {
   const fromEnv = env.AX_LOG_LEVEL?.trim().toLowerCase();
-  if (fromEnv && (fromEnv === 'silent' || (LOG_LEVELS as readonly string[]).includes(fromEnv))) return fromEnv as LogLevel;
+  if (fromEnv && (fromEnv === 'silent' || (LOG_LEVELS as readonly string[]).includes(fromEnv)))
+    return fromEnv as LogLevel;
   return declared ?? 'info';
 }
 
@@ -41,7 +49,10 @@ const rank = (level: string) => (level === 'silent' ? Infinity : (LOG_LEVELS as 
 function humanLine(o: Record<string, unknown>, hidden: Set<string>): string {
   const extra = Object.entries(o)
     .filter(([k]) => !hidden.has(k))
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? (/[\s"=]/.test(v) || v === '' ? JSON.stringify(v) : v) : k === 'err' && v && typeof v === 'object' && 'message' in v ? JSON.stringify((v as { message: unknown }).message) : JSON.stringify(v)}`);
+    .map(
+      ([k, v]) =>
+        `${k}=${typeof v === 'string' ? (/[\s"=]/.test(v) || v === '' ? JSON.stringify(v) : v) : k === 'err' && v && typeof v === 'object' && 'message' in v ? JSON.stringify((v as { message: unknown }).message) : JSON.stringify(v)}`,
+    );
   return `${String(o.level)}: ${String(o.msg ?? '')}${extra.length ? ` ${extra.join(' ')}` : ''}\n`;
 }
 

@@ -78,7 +78,8 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
     if (finished) {
       if (signals.SIGINT + signals.SIGTERM > 1) process.exit(exitCode);
       endAfterSignal?.(exitCode);
-    } else if (signals.SIGINT + signals.SIGTERM > 1) exitNow(error, exitCode); // a second signal, of either kind, exits at once
+    } else if (signals.SIGINT + signals.SIGTERM > 1)
+      exitNow(error, exitCode); // a second signal, of either kind, exits at once
     else ac.abort(error);
   };
   const onInt = onSignal('SIGINT');
@@ -91,11 +92,21 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
       err.stream.write(`${root.name}: a stray error after the command finished was ignored: ${message}\n`);
       return;
     }
-    ac.abort(new AxError('internal_error', `a stray error escaped the command: ${message}`, { cause: thrown, fix: 'This is a bug in the program (an unawaited promise or a throwing timer); report it with the trace_id.' }));
+    ac.abort(
+      new AxError('internal_error', `a stray error escaped the command: ${message}`, {
+        cause: thrown,
+        fix: 'This is a bug in the program (an unawaited promise or a throwing timer); report it with the trace_id.',
+      }),
+    );
   };
   const onStdoutError = (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(EXIT_STDOUT_CLOSED); // the reader has gone: nothing more to say to it
-    exitNow(new AxError('internal_error', `cannot write to stdout: ${e.message}`, { fix: 'Check where stdout goes (a full disk, a closed file).' }), ExitCode.internal);
+    exitNow(
+      new AxError('internal_error', `cannot write to stdout: ${e.message}`, {
+        fix: 'Check where stdout goes (a full disk, a closed file).',
+      }),
+      ExitCode.internal,
+    );
   };
   const onStderrError = () => {}; // nowhere left to report it; the exit code still tells
   // the real ones are watched (their errors, their flush at exit) even when the run is given others
@@ -105,9 +116,13 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   // no output. Turn that into an internal error instead (an error can never exit 0).
   const onBeforeExit = () =>
     ac.abort(
-      new AxError('internal_error', 'the command never finished: its handler returned a promise that can never settle', {
-        fix: 'This is a bug in the program (a promise that nothing resolves); report it with the trace_id.',
-      }),
+      new AxError(
+        'internal_error',
+        'the command never finished: its handler returned a promise that can never settle',
+        {
+          fix: 'This is a bug in the program (a promise that nothing resolves); report it with the trace_id.',
+        },
+      ),
     );
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
@@ -121,7 +136,13 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   let code: number;
   let endAfterSignal: ((signalCode: number) => void) | undefined;
   try {
-    code = await execute(root, { ...options, stdout: options.stdout ?? out.stream, stderr: options.stderr ?? err.stream, signal: ac.signal, onReporter: (r) => (report = r) });
+    code = await execute(root, {
+      ...options,
+      stdout: options.stdout ?? out.stream,
+      stderr: options.stderr ?? err.stream,
+      signal: ac.signal,
+      onReporter: (r) => (report = r),
+    });
   } finally {
     finished = true;
     process.off('beforeExit', onBeforeExit);

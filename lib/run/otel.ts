@@ -7,7 +7,15 @@
  * IdGenerator. Source: OpenTelemetry specification (OTLP exporter environment variables, W3C
  * propagation); ax-go internal/telemetry (OTLP HTTP exporter, fail-open, bounded shutdown).
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, createTraceState, trace, type Context } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  createTraceState,
+  trace,
+  type Context,
+} from '@opentelemetry/api';
 import { BasicTracerProvider, SimpleSpanProcessor, type IdGenerator } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -95,7 +103,11 @@ export function exportSpan(t: ExportTarget, s: SpanRecord): Promise<void> {
   ids.next = { traceId: s.traceId, spanId: s.spanId };
   const span = provider
     .getTracer('ax-ts')
-    .startSpan(s.name, { kind: s.kind === 'server' ? SpanKind.SERVER : SpanKind.INTERNAL, startTime: s.start, attributes: s.attributes }, parent);
+    .startSpan(
+      s.name,
+      { kind: s.kind === 'server' ? SpanKind.SERVER : SpanKind.INTERNAL, startTime: s.start, attributes: s.attributes },
+      parent,
+    );
   ids.next = undefined;
   if (s.error) span.setStatus({ code: SpanStatusCode.ERROR, message: s.error });
   span.end(s.end);

@@ -55,7 +55,6 @@ export function renderItem(cmd: Command, item: unknown, ctx: RunContext): string
   return typeof item === 'string' ? `${visible(item)}\n` : `${JSON.stringify(item)}\n`;
 }
 
-
 /** Where a replay writes. */
 export interface ReplayTarget {
   mode: Mode;
@@ -68,9 +67,18 @@ export interface ReplayTarget {
  * text) byte for byte with this run's `meta` plus `replayed: true`; in human mode the same values
  * rendered, and a note on stderr. @returns the values for the run's outcome.
  */
-export async function writeReplayed(rec: ReplayRecord, cmd: Command, ctx: RunContext, out: ReplayTarget, meta: SuccessMeta): Promise<{ payload?: unknown; items?: unknown[]; stream?: boolean }> {
+export async function writeReplayed(
+  rec: ReplayRecord,
+  cmd: Command,
+  ctx: RunContext,
+  out: ReplayTarget,
+  meta: SuccessMeta,
+): Promise<{ payload?: unknown; items?: unknown[]; stream?: boolean }> {
   const m = JSON.stringify({ ...meta, replayed: true });
-  if (out.mode === 'human') out.stderr.write('Replayed: a call with this idempotency key and these arguments already ran; this is its outcome.\n');
+  if (out.mode === 'human')
+    out.stderr.write(
+      'Replayed: a call with this idempotency key and these arguments already ran; this is its outcome.\n',
+    );
   if (rec.kind === 'opaque') {
     await writeOutcome(out.stdout, rec.text ?? '');
     return {};
@@ -78,7 +86,10 @@ export async function writeReplayed(rec: ReplayRecord, cmd: Command, ctx: RunCon
   if (rec.kind === 'stream') {
     const items = (rec.items ?? []).map((t) => JSON.parse(t) as unknown);
     for (let i = 0; i < items.length; i++) {
-      await write(out.stdout, out.mode === 'json' ? `{"data":${rec.items![i]},"meta":${m}}\n` : renderItem(cmd, items[i], ctx));
+      await write(
+        out.stdout,
+        out.mode === 'json' ? `{"data":${rec.items![i]},"meta":${m}}\n` : renderItem(cmd, items[i], ctx),
+      );
     }
     return { items, stream: true };
   }
@@ -86,7 +97,8 @@ export async function writeReplayed(rec: ReplayRecord, cmd: Command, ctx: RunCon
   if (out.mode === 'json') await writeOutcome(out.stdout, `{"data":${rec.data ?? 'null'},"meta":${m}}\n`);
   else {
     const text = cmd.render ? cmd.render(payload, ctx) : renderDefault(payload);
-    if (typeof text === 'string') await writeOutcome(out.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    if (typeof text === 'string')
+      await writeOutcome(out.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
   }
   return { payload };
 }

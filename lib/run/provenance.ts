@@ -34,7 +34,9 @@ export interface FlagProvenance {
  */
 export function sourcedFlags(cmd: Command): readonly Flag[] {
   const cache = cacheOf(cmd);
-  return (cache.sourced ??= [...flagsOf(cmd).values()].filter((f) => f.spec.env !== undefined || f.spec.config !== undefined));
+  return (cache.sourced ??= [...flagsOf(cmd).values()].filter(
+    (f) => f.spec.env !== undefined || f.spec.config !== undefined,
+  ));
 }
 
 function configPath(root: Command, env: Record<string, string | undefined>): string | undefined {
@@ -49,7 +51,13 @@ function configPath(root: Command, env: Record<string, string | undefined>): str
 function lookup(doc: unknown, key: string): { found: boolean; value?: unknown } {
   let cur = doc;
   for (const seg of key.split('.')) {
-    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !Object.prototype.hasOwnProperty.call(cur, seg)) return { found: false };
+    if (
+      cur === null ||
+      typeof cur !== 'object' ||
+      Array.isArray(cur) ||
+      !Object.prototype.hasOwnProperty.call(cur, seg)
+    )
+      return { found: false };
     cur = (cur as Record<string, unknown>)[seg];
   }
   return cur === null ? { found: false } : { found: true, value: cur };
@@ -63,12 +71,19 @@ function lookup(doc: unknown, key: string): { found: boolean; value?: unknown } 
  *   not parse as the flag's type; `config_invalid` when the config file is invalid or a key holds a
  *   value of the wrong type; `config_too_large` as readConfig.
  */
-export function resolveSources(inv: Invocation, env: Record<string, string | undefined>): Promise<Record<string, FlagProvenance>> | undefined {
+export function resolveSources(
+  inv: Invocation,
+  env: Record<string, string | undefined>,
+): Promise<Record<string, FlagProvenance>> | undefined {
   const flags = sourcedFlags(inv.command);
   return flags.length === 0 ? undefined : resolveFrom(inv, env, flags); // none: no promise either (issue 14)
 }
 
-async function resolveFrom(inv: Invocation, env: Record<string, string | undefined>, flags: ReturnType<typeof sourcedFlags>): Promise<Record<string, FlagProvenance>> {
+async function resolveFrom(
+  inv: Invocation,
+  env: Record<string, string | undefined>,
+  flags: ReturnType<typeof sourcedFlags>,
+): Promise<Record<string, FlagProvenance>> {
   const root = inv.command.root();
   const file = flags.some((f) => f.spec.config !== undefined) ? configPath(root, env) : undefined;
   let doc: unknown;
@@ -104,10 +119,14 @@ async function resolveFrom(inv: Invocation, env: Record<string, string | undefin
         sourced.set(name, applyFlagText(name, spec, undefined, raw, true));
       } catch (e) {
         const why = e instanceof AxError ? String(e.context?.expected ?? e.message) : String(e);
-        throw validationError(`invalid value ${JSON.stringify(raw)} in ${spec.env} (for ${label}): expected ${why}`, 'invalid_env_value', {
-          context: { env: spec.env, flag: label, value: raw },
-          fix: `Set ${spec.env} to ${why}, unset it, or give ${label} explicitly.`,
-        });
+        throw validationError(
+          `invalid value ${JSON.stringify(raw)} in ${spec.env} (for ${label}): expected ${why}`,
+          'invalid_env_value',
+          {
+            context: { env: spec.env, flag: label, value: raw },
+            fix: `Set ${spec.env} to ${why}, unset it, or give ${label} explicitly.`,
+          },
+        );
       }
       if (cfg.found) p.beat.push('config');
       if (hasDefault) p.beat.push('default');
@@ -116,14 +135,25 @@ async function resolveFrom(inv: Invocation, env: Record<string, string | undefin
       try {
         // a config file writes a map flag's value as a JSON object ({"a": "1"}), the natural spelling
         // of a file; MCP and --args-json send the inputSchema's portable [{key, value}] items
-        const isMap = (spec.type === 'stringToString' || spec.type === 'stringToInt') && cfg.value !== null && typeof cfg.value === 'object' && !Array.isArray(cfg.value);
-        sourced.set(name, checkFlagValue(`${spec.config}`, spec, isMap ? mapEntries(cfg.value as Record<string, unknown>) : cfg.value));
+        const isMap =
+          (spec.type === 'stringToString' || spec.type === 'stringToInt') &&
+          cfg.value !== null &&
+          typeof cfg.value === 'object' &&
+          !Array.isArray(cfg.value);
+        sourced.set(
+          name,
+          checkFlagValue(`${spec.config}`, spec, isMap ? mapEntries(cfg.value as Record<string, unknown>) : cfg.value),
+        );
       } catch (e) {
         const why = e instanceof AxError ? String(e.context?.expected ?? e.message) : String(e);
-        throw new AxError('config_invalid', `the config key ${JSON.stringify(spec.config)} in ${file} (for ${label}) holds ${JSON.stringify(cfg.value)}: expected ${why}`, {
-          context: { path: file, key: spec.config, flag: label, reason: 'wrong_type' },
-          fix: `Set ${JSON.stringify(spec.config)} in ${file} to ${why}, or give ${label} explicitly.`,
-        });
+        throw new AxError(
+          'config_invalid',
+          `the config key ${JSON.stringify(spec.config)} in ${file} (for ${label}) holds ${JSON.stringify(cfg.value)}: expected ${why}`,
+          {
+            context: { path: file, key: spec.config, flag: label, reason: 'wrong_type' },
+            fix: `Set ${JSON.stringify(spec.config)} in ${file} to ${why}, or give ${label} explicitly.`,
+          },
+        );
       }
       if (hasDefault) p.beat.push('default');
     }
@@ -134,9 +164,17 @@ async function resolveFrom(inv: Invocation, env: Record<string, string | undefin
 
 /** Human text of `--explain <flag>`: which source won and what it beat. */
 export function explainText(label: string, p: FlagProvenance): string {
-  const where = (s: string) => (s === 'env' ? `env ${p.env}` : s === 'config' ? `config key ${JSON.stringify(p.config?.key)}${p.config?.file ? ` in ${p.config.file}` : ' (no config file)'}` : s);
-  const won = p.source === 'flag' ? `the flag ${label}` : p.source === 'argument' ? `the property ${label}` : where(p.source);
-  const sources = [p.env !== undefined ? `env ${p.env}` : undefined, p.config ? where('config') : undefined].filter(Boolean).join(', ');
+  const where = (s: string) =>
+    s === 'env'
+      ? `env ${p.env}`
+      : s === 'config'
+        ? `config key ${JSON.stringify(p.config?.key)}${p.config?.file ? ` in ${p.config.file}` : ' (no config file)'}`
+        : s;
+  const won =
+    p.source === 'flag' ? `the flag ${label}` : p.source === 'argument' ? `the property ${label}` : where(p.source);
+  const sources = [p.env !== undefined ? `env ${p.env}` : undefined, p.config ? where('config') : undefined]
+    .filter(Boolean)
+    .join(', ');
   return `${label}: from ${won}${p.beat.length ? `; beat ${p.beat.map(where).join(', ')}` : ''}\n  order: flag > env > config > default${sources ? ` (declared: ${sources})` : ''}\n`;
 }
 
@@ -147,14 +185,20 @@ export function explainText(label: string, p: FlagProvenance): string {
 export function explainTarget(inv: Invocation, asked: string): Flag {
   const name = asked.replace(/^--?/, '');
   const flags = sourcedFlags(inv.command);
-  const found = flags.find((f) => f.name === name || (asked.startsWith('-') && !asked.startsWith('--') && f.spec.short === name));
+  const found = flags.find(
+    (f) => f.name === name || (asked.startsWith('-') && !asked.startsWith('--') && f.spec.short === name),
+  );
   if (found) return found;
   const names = flags.map((f) => f.name);
   const suggestions = suggestionsFor(name, names).map((n) => `--${n}`);
-  throw validationError(`--explain ${asked}: no flag of ${JSON.stringify(inv.command.commandPath())} with an env or config source is named ${JSON.stringify(name)}`, 'unknown_flag', {
-    suggestions,
-    context: { flag: asked, explainable: names.map((n) => `--${n}`) },
-    fix: `Pass one of: ${names.map((n) => `--${n}`).join(', ')}.`,
-    usage: inv.command.commandPath(),
-  });
+  throw validationError(
+    `--explain ${asked}: no flag of ${JSON.stringify(inv.command.commandPath())} with an env or config source is named ${JSON.stringify(name)}`,
+    'unknown_flag',
+    {
+      suggestions,
+      context: { flag: asked, explainable: names.map((n) => `--${n}`) },
+      fix: `Pass one of: ${names.map((n) => `--${n}`).join(', ')}.`,
+      usage: inv.command.commandPath(),
+    },
+  );
 }

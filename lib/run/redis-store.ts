@@ -18,7 +18,14 @@
  * Source: Redis SET PX / EVAL semantics (redis.io/commands), SPEC §2 "Replay".
  */
 import { AxError } from '../contract/errors.ts';
-import { scopeId, type ClaimOptions, type ClaimResult, type IdempotencyStore, type ReplayRecord, type ReplayScope } from './idempotency.ts';
+import {
+  scopeId,
+  type ClaimOptions,
+  type ClaimResult,
+  type IdempotencyStore,
+  type ReplayRecord,
+  type ReplayScope,
+} from './idempotency.ts';
 
 /** Options of {@link redisIdempotencyStore}. */
 export interface RedisIdempotencyStoreOptions {
@@ -104,10 +111,17 @@ function randomHex(n: number): string {
   return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(n))).toString('hex');
 }
 
-const SETUP_FIX = 'Set AX_IDEMPOTENCY_STORE (or the url option of redisIdempotencyStore) to a redis:// or rediss:// URL, or call without an idempotency key.';
+const SETUP_FIX =
+  'Set AX_IDEMPOTENCY_STORE (or the url option of redisIdempotencyStore) to a redis:// or rediss:// URL, or call without an idempotency key.';
 
 function unusable(message: string, reason: string, fix: string, retryable: boolean, cause?: unknown): AxError {
-  return new AxError('idempotency_store_unavailable', message, { cause, fix, retryable, ...(retryable ? { retryAfterSeconds: 1 } : {}), context: { reason, store: 'redis' } });
+  return new AxError('idempotency_store_unavailable', message, {
+    cause,
+    fix,
+    retryable,
+    ...(retryable ? { retryAfterSeconds: 1 } : {}),
+    context: { reason, store: 'redis' },
+  });
 }
 
 let loaded: Promise<RedisModule> | undefined;
@@ -117,7 +131,13 @@ function loadRedis(): Promise<RedisModule> {
     (m) => m as unknown as RedisModule,
     (e: unknown) => {
       loaded = undefined;
-      throw unusable('the Redis idempotency store needs the `redis` package, which is not installed', 'redis_client_missing', 'Install it beside ax-ts (npm install redis), or unset AX_IDEMPOTENCY_STORE to use the file store.', false, e);
+      throw unusable(
+        'the Redis idempotency store needs the `redis` package, which is not installed',
+        'redis_client_missing',
+        'Install it beside ax-ts (npm install redis), or unset AX_IDEMPOTENCY_STORE to use the file store.',
+        false,
+        e,
+      );
     },
   );
   return loaded;
@@ -149,7 +169,12 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Re
     if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new Error('not redis');
   } catch {
     url = undefined;
-    invalid = unusable('the Redis idempotency store needs a redis:// or rediss:// URL', 'invalid_url', SETUP_FIX, false);
+    invalid = unusable(
+      'the Redis idempotency store needs a redis:// or rediss:// URL',
+      'invalid_url',
+      SETUP_FIX,
+      false,
+    );
   }
   const server = url ? where(url) : '';
   let client: Client | undefined;
@@ -157,7 +182,15 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Re
   let busy = 0;
 
   const unreachable = (e: unknown) =>
-    e instanceof AxError ? e : unusable(`Redis at ${server} did not answer: ${describe(e)}`, 'store_unreachable', `Check that Redis at ${server} is running and reachable from this machine (AX_IDEMPOTENCY_STORE), then retry with the same key; nothing was run.`, true, e);
+    e instanceof AxError
+      ? e
+      : unusable(
+          `Redis at ${server} did not answer: ${describe(e)}`,
+          'store_unreachable',
+          `Check that Redis at ${server} is running and reachable from this machine (AX_IDEMPOTENCY_STORE), then retry with the same key; nothing was run.`,
+          true,
+          e,
+        );
 
   const connection = (): Promise<Client> => {
     if (client?.isReady) return Promise.resolve(client);
@@ -176,7 +209,10 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Re
         await Promise.race([
           c.connect(),
           new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${connectTimeout + commandTimeout} ms of connecting`)), connectTimeout + commandTimeout);
+            timer = setTimeout(
+              () => reject(new Error(`no answer within ${connectTimeout + commandTimeout} ms of connecting`)),
+              connectTimeout + commandTimeout,
+            );
           }),
         ]);
       } catch (e) {
@@ -217,7 +253,14 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Re
         ]);
       } catch (e) {
         if (!c.isReady && client === c) client = undefined; // the connection broke: open a new one next time
-        if (e instanceof (await loadRedis()).ErrorReply) throw unusable(`Redis at ${server} refused the command: ${e.message}`, 'store_refused', `Check the Redis server at ${server} (it must run Lua scripts: Redis 2.6 or later, EVAL allowed for this user).`, false, e);
+        if (e instanceof (await loadRedis()).ErrorReply)
+          throw unusable(
+            `Redis at ${server} refused the command: ${e.message}`,
+            'store_refused',
+            `Check the Redis server at ${server} (it must run Lua scripts: Redis 2.6 or later, EVAL allowed for this user).`,
+            false,
+            e,
+          );
         throw unreachable(e);
       } finally {
         clearTimeout(timer);
@@ -236,15 +279,26 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Re
     async claim(scope: ReplayScope, fingerprint: string, claimOptions: ClaimOptions): Promise<ClaimResult> {
       const token = randomHex(16);
       const entry: Entry = { v: 1, state: 'running', token, fingerprint, scope };
-      const seen = await run<string | null>(CLAIM, await keyOf(scope), [JSON.stringify(entry), ms(claimOptions.leaseMs)]);
+      const seen = await run<string | null>(CLAIM, await keyOf(scope), [
+        JSON.stringify(entry),
+        ms(claimOptions.leaseMs),
+      ]);
       if (seen === null || seen === undefined) return { state: 'claimed', token };
       const e = JSON.parse(seen) as Entry;
-      return e.state === 'running' ? { state: 'running', fingerprint: e.fingerprint } : { state: 'recorded', fingerprint: e.fingerprint, record: e.record };
+      return e.state === 'running'
+        ? { state: 'running', fingerprint: e.fingerprint }
+        : { state: 'recorded', fingerprint: e.fingerprint, record: e.record };
     },
     async renew(scope: ReplayScope, token: string, leaseMs: number): Promise<boolean> {
       return (await run<number>(RENEW, await keyOf(scope), [token, ms(leaseMs)])) === 1;
     },
-    async complete(scope: ReplayScope, token: string, fingerprint: string, record: ReplayRecord, ttlMs: number): Promise<void> {
+    async complete(
+      scope: ReplayScope,
+      token: string,
+      fingerprint: string,
+      record: ReplayRecord,
+      ttlMs: number,
+    ): Promise<void> {
       const entry: Entry = { v: 1, state: 'recorded', fingerprint, record, scope };
       await run<number>(COMPLETE, await keyOf(scope), [token, JSON.stringify(entry), ms(ttlMs)]);
     },

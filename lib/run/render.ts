@@ -16,7 +16,10 @@ function cell(v: unknown): string {
  */
 export function visible(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -29,7 +32,11 @@ export function renderTable(rows: Record<string, unknown>[]): string {
   for (const r of rows) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
   const cells = rows.map((r) => cols.map((c) => cell(r[c])));
   const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
-  const line = (vals: string[]) => vals.map((v, i) => (i === vals.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd() + '\n';
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => (i === vals.length - 1 ? v : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd() + '\n';
   return line(cols.map((c) => c.toUpperCase())) + cells.map(line).join('');
 }
 

@@ -7,7 +7,13 @@
  */
 import { AxError } from '../contract/errors.ts';
 import { fileIdempotencyStore, defaultIdempotencyDir } from './file-store.ts';
-import { CLAIM_LEASE_MS, IDEMPOTENCY_STORE_ENV, type IdempotencyStore, type ReplayRecord, type ReplayScope } from './idempotency.ts';
+import {
+  CLAIM_LEASE_MS,
+  IDEMPOTENCY_STORE_ENV,
+  type IdempotencyStore,
+  type ReplayRecord,
+  type ReplayScope,
+} from './idempotency.ts';
 
 /** How a run reaches its store and how long it keeps and waits. */
 export interface ReplaySettings {
@@ -34,16 +40,25 @@ const fileStores = new Map<string, IdempotencyStore>();
  * (lib/run/redis-store.ts, imported only then), else the file store.
  * @throws AxError `idempotency_store_unavailable` when there is none.
  */
-async function storeFor(settings: ReplaySettings, program: string, env: Record<string, string | undefined>, keyLabel: string): Promise<IdempotencyStore> {
+async function storeFor(
+  settings: ReplaySettings,
+  program: string,
+  env: Record<string, string | undefined>,
+  keyLabel: string,
+): Promise<IdempotencyStore> {
   if (settings.store) return settings.store;
   const shared = env[IDEMPOTENCY_STORE_ENV]?.trim();
   if (shared) return (await import('./redis-store.ts')).redisStoreFromEnv(shared);
   const dir = defaultIdempotencyDir(program, env);
   if (!dir) {
-    throw new AxError('idempotency_store_unavailable', `${keyLabel} was given but there is no place to record it: neither XDG_STATE_HOME nor HOME is set`, {
-      fix: `Set XDG_STATE_HOME (or HOME) so retries can replay, or call without ${keyLabel}.`,
-      context: { reason: 'no_state_directory' },
-    });
+    throw new AxError(
+      'idempotency_store_unavailable',
+      `${keyLabel} was given but there is no place to record it: neither XDG_STATE_HOME nor HOME is set`,
+      {
+        fix: `Set XDG_STATE_HOME (or HOME) so retries can replay, or call without ${keyLabel}.`,
+        context: { reason: 'no_state_directory' },
+      },
+    );
   }
   let s = fileStores.get(dir);
   if (!s) fileStores.set(dir, (s = fileIdempotencyStore(dir)));
@@ -53,13 +68,21 @@ async function storeFor(settings: ReplaySettings, program: string, env: Record<s
 /** The failure of a store, as the run reports it: a store's own AxError keeps its fix, reason and retryability. */
 function unavailable(e: unknown, keyLabel: string, store: 'file' | 'custom'): AxError {
   const own = e instanceof AxError && e.kind === 'idempotency_store_unavailable' ? e : undefined;
-  return new AxError('idempotency_store_unavailable', `${keyLabel} was given but its store cannot be used: ${e instanceof Error ? e.message : String(e)}`, {
-    cause: e,
-    fix: own?.fix ?? (store === 'file' ? `Make the state directory writable (XDG_STATE_HOME or ~/.local/state), or call without ${keyLabel}.` : `Check the idempotency store the program was given, or call without ${keyLabel}.`),
-    retryable: own?.retryable,
-    retryAfterSeconds: own?.retryAfterSeconds,
-    context: { reason: 'store_failed', ...own?.context },
-  });
+  return new AxError(
+    'idempotency_store_unavailable',
+    `${keyLabel} was given but its store cannot be used: ${e instanceof Error ? e.message : String(e)}`,
+    {
+      cause: e,
+      fix:
+        own?.fix ??
+        (store === 'file'
+          ? `Make the state directory writable (XDG_STATE_HOME or ~/.local/state), or call without ${keyLabel}.`
+          : `Check the idempotency store the program was given, or call without ${keyLabel}.`),
+      retryable: own?.retryable,
+      retryAfterSeconds: own?.retryAfterSeconds,
+      context: { reason: 'store_failed', ...own?.context },
+    },
+  );
 }
 
 /**
@@ -71,10 +94,17 @@ export async function fingerprint(values: Record<string, unknown>): Promise<stri
     Array.isArray(v)
       ? v.map(canon)
       : v !== null && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k) => [k, canon((v as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+              .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+          )
         : v;
   const { createHash } = await import('node:crypto');
-  return createHash('sha256').update(JSON.stringify(canon(values)) ?? 'null').digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canon(values)) ?? 'null')
+    .digest('hex');
 }
 
 /** What the gate needs from the run. */
@@ -108,27 +138,41 @@ export async function openGate(req: GateRequest): Promise<{ replay: ReplayRecord
     if (claim.state === 'recorded') return { replay: claim.record };
     if (claim.state === 'claimed') return { gate: openClaim(store, req, claim.token) };
     if (Date.now() + wait > deadline) {
-      throw new AxError('idempotency_in_progress', `another call with ${req.keyLabel} ${JSON.stringify(req.scope.key)} is still running`, {
-        retryAfterSeconds: 1,
-        fix: `Retry the same call with the same ${req.keyLabel} in a moment: you will get the first call's outcome.`,
-        context: { idempotency_key: req.scope.key },
-      });
+      throw new AxError(
+        'idempotency_in_progress',
+        `another call with ${req.keyLabel} ${JSON.stringify(req.scope.key)} is still running`,
+        {
+          retryAfterSeconds: 1,
+          fix: `Retry the same call with the same ${req.keyLabel} in a moment: you will get the first call's outcome.`,
+          context: { idempotency_key: req.scope.key },
+        },
+      );
     }
-    if (req.signal.aborted) throw req.signal.reason instanceof AxError ? req.signal.reason : new AxError('interrupted', 'interrupted while waiting for another call with the same idempotency key');
+    if (req.signal.aborted)
+      throw req.signal.reason instanceof AxError
+        ? req.signal.reason
+        : new AxError('interrupted', 'interrupted while waiting for another call with the same idempotency key');
     await new Promise((r) => setTimeout(r, wait));
   }
 }
 
 function conflict(req: GateRequest): AxError {
-  return new AxError('idempotency_conflict', `${req.keyLabel} ${JSON.stringify(req.scope.key)} was already used with different arguments`, {
-    fix: `Use a new ${req.keyLabel} for a new call, or repeat the first call's arguments exactly to get its outcome again.`,
-    context: { idempotency_key: req.scope.key, command: req.scope.command },
-  });
+  return new AxError(
+    'idempotency_conflict',
+    `${req.keyLabel} ${JSON.stringify(req.scope.key)} was already used with different arguments`,
+    {
+      fix: `Use a new ${req.keyLabel} for a new call, or repeat the first call's arguments exactly to get its outcome again.`,
+      context: { idempotency_key: req.scope.key, command: req.scope.command },
+    },
+  );
 }
 
 function openClaim(store: IdempotencyStore, req: GateRequest, token: string): ReplayGate {
   // keep the claim alive while the handler runs; a holder that dies lets it expire after the lease
-  const timer = setInterval(() => void store.renew(req.scope, token, CLAIM_LEASE_MS).catch(() => {}), CLAIM_LEASE_MS / 3);
+  const timer = setInterval(
+    () => void store.renew(req.scope, token, CLAIM_LEASE_MS).catch(() => {}),
+    CLAIM_LEASE_MS / 3,
+  );
   timer.unref();
   let done = false;
   return {
@@ -137,7 +181,13 @@ function openClaim(store: IdempotencyStore, req: GateRequest, token: string): Re
       done = true;
       clearInterval(timer);
       try {
-        await store.complete(req.scope, token, req.fingerprint, { ...record, recordedAt: Date.now() }, req.settings.ttlMs);
+        await store.complete(
+          req.scope,
+          token,
+          req.fingerprint,
+          { ...record, recordedAt: Date.now() },
+          req.settings.ttlMs,
+        );
         return true;
       } catch {
         return false;

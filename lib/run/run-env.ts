@@ -60,7 +60,13 @@ export interface RunEnv {
  * The signal is `call`'s (an MCP call's, made on first read), else `options.signal`, else one
  * that never aborts (made on first read too).
  */
-export function runEnv(root: Command, options: ExecuteOptions, mode: Mode, given?: { traceparent?: string; tracestate?: string }, call?: CallSignal): RunEnv {
+export function runEnv(
+  root: Command,
+  options: ExecuteOptions,
+  mode: Mode,
+  given?: { traceparent?: string; tracestate?: string },
+  call?: CallSignal,
+): RunEnv {
   return new Env(root, options, mode, given, call);
 }
 
@@ -90,7 +96,13 @@ class Env implements RunEnv {
   readonly #lazy: CallSignal | undefined;
   #version: string | undefined = undefined;
 
-  constructor(root: Command, options: ExecuteOptions, mode: Mode, given: { traceparent?: string; tracestate?: string } | undefined, call: CallSignal | undefined) {
+  constructor(
+    root: Command,
+    options: ExecuteOptions,
+    mode: Mode,
+    given: { traceparent?: string; tracestate?: string } | undefined,
+    call: CallSignal | undefined,
+  ) {
     const env = options.env ?? process.env;
     const trace = startTrace(env, given);
     this.root = root;
@@ -130,12 +142,16 @@ class Env implements RunEnv {
   }
 
   version(): string {
-    return (this.#version ??= resolveVersion([this.#options.version, this.root.version].find((v) => !isPlaceholderVersion(v))));
+    return (this.#version ??= resolveVersion(
+      [this.#options.version, this.root.version].find((v) => !isPlaceholderVersion(v)),
+    ));
   }
 }
 
 /** The replay settings of a run's options (store, TTL and wait, with their defaults). */
-export function replaySettings(options: Pick<ExecuteOptions, 'idempotencyStore' | 'idempotencyTtlMs' | 'idempotencyWaitMs'>): ReplaySettings {
+export function replaySettings(
+  options: Pick<ExecuteOptions, 'idempotencyStore' | 'idempotencyTtlMs' | 'idempotencyWaitMs'>,
+): ReplaySettings {
   return {
     store: options.idempotencyStore,
     ttlMs: options.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,

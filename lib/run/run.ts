@@ -36,7 +36,15 @@ export function reportError(thrown: unknown, env: RunEnv): number {
     writeOutcome(env.stderr, `${err.cause.stack}\n`);
   }
   if (env.mode === 'json') {
-    writeOutcome(env.stderr, errorLine(err, { trace_id: env.traceId, tool: env.root.name, version: env.version(), ...(isReplayed(err) ? { replayed: true as const } : {}) }));
+    writeOutcome(
+      env.stderr,
+      errorLine(err, {
+        trace_id: env.traceId,
+        tool: env.root.name,
+        version: env.version(),
+        ...(isReplayed(err) ? { replayed: true as const } : {}),
+      }),
+    );
   } else {
     let usage: string | undefined;
     if (err.usage) {
@@ -82,8 +90,14 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     if (cmd === env.root && inv.values.get('version') === true && injectedInForce(cmd, 'version')) {
       const v = env.version();
       // human mode: the root's versionTemplate (Cobra's SetVersionTemplate), else Cobra's default text
-      const human = () => (cmd.versionTemplate ? cmd.versionTemplate({ name: cmd.name, version: v, command: cmd }) : `${cmd.name} version ${v}\n`);
-      await writeOutcome(env.stdout, env.mode === 'json' ? successLine({ name: cmd.name, version: v }, baseMeta(env, env.newKey())) : human());
+      const human = () =>
+        cmd.versionTemplate
+          ? cmd.versionTemplate({ name: cmd.name, version: v, command: cmd })
+          : `${cmd.name} version ${v}\n`;
+      await writeOutcome(
+        env.stdout,
+        env.mode === 'json' ? successLine({ name: cmd.name, version: v }, baseMeta(env, env.newKey())) : human(),
+      );
       return { exitCode: 0, payload: { name: cmd.name, version: v } };
     }
     const warnings = [...inv.warnings];
@@ -91,7 +105,8 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     for (const w of warnings) env.stderr.write(`${w}\n`);
     const sources = resolveSources(inv, env.env);
     const provenance = sources && (await sources);
-    if (provenance && inv.values.has('explain') && injectedInForce(cmd, 'explain')) return await explain(inv, env, provenance);
+    if (provenance && inv.values.has('explain') && injectedInForce(cmd, 'explain'))
+      return await explain(inv, env, provenance);
     // Args validator, required flags and flag groups, then (in runHandler) the pre-run hooks, run and
     // the post-run hooks. Cobra checks required flags and groups after the pre-run hooks; ax-ts checks
     // them first on every path, as MCP and --args-json calls are checked against the inputSchema
@@ -117,7 +132,8 @@ async function explain(inv: Invocation, env: RunEnv, provenance: Record<string, 
   const label = flagLabel(inv, target.name);
   const p = provenance[label]!;
   const data = { flag: label, ...p };
-  if (env.mode === 'json') await writeOutcome(env.stdout, successLine(data, { ...baseMeta(env, env.newKey()), provenance }));
+  if (env.mode === 'json')
+    await writeOutcome(env.stdout, successLine(data, { ...baseMeta(env, env.newKey()), provenance }));
   else await writeOutcome(env.stdout, explainText(label, p));
   return { exitCode: 0, payload: data };
 }

@@ -42,7 +42,8 @@ export function raceAbort<T>(p: Promise<T>, signal: AbortSignal, finishOnSigterm
       (v) => {
         done();
         // an abort for a stray error or a promise that can never settle fails the run whatever it returns
-        if (signal.aborted && signal.reason instanceof AxError && signal.reason.kind !== 'interrupted') reject(signal.reason);
+        if (signal.aborted && signal.reason instanceof AxError && signal.reason.kind !== 'interrupted')
+          reject(signal.reason);
         else resolve(v);
       },
       (e) => {
@@ -66,14 +67,20 @@ export interface AbortSource {
  * only the same check {@link raceAbort} makes when its promise settles. A promise comes back as
  * raceAbort's (a native Promise), anything else as it is.
  */
-export function settle<A, T>(run: (arg: A) => T | Promise<T>, arg: A, source: AbortSource, finishOnSigterm: boolean): T | Promise<T> {
+export function settle<A, T>(
+  run: (arg: A) => T | Promise<T>,
+  arg: A,
+  source: AbortSource,
+  finishOnSigterm: boolean,
+): T | Promise<T> {
   let result: T | Promise<T>;
   try {
     result = run(arg);
   } catch (e) {
     throw source.aborted() && !(e instanceof AxError && e.kind === 'interrupted') ? interrupted(source.signal) : e;
   }
-  if (result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function') return raceAbort(Promise.resolve(result), source.signal, finishOnSigterm);
+  if (result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function')
+    return raceAbort(Promise.resolve(result), source.signal, finishOnSigterm);
   if (!source.aborted()) return result as T;
   const signal = source.signal;
   const finishing = finishOnSigterm && signal.reason instanceof AxError && signal.reason.context?.signal === 'SIGTERM';

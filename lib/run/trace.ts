@@ -34,11 +34,21 @@ export const FLUSH_BOUND_MS = 1000;
  * else from `env.TRACEPARENT`/`env.TRACESTATE` when valid, else a new trace. Invalid values are
  * ignored, as W3C asks of a receiver.
  */
-export function startTrace(env: Record<string, string | undefined>, given?: { traceparent?: string; tracestate?: string }): RunTrace {
-  const parent = parseTraceparent(given?.traceparent, given?.tracestate) ?? parseTraceparent(env.TRACEPARENT, env.TRACESTATE);
+export function startTrace(
+  env: Record<string, string | undefined>,
+  given?: { traceparent?: string; tracestate?: string },
+): RunTrace {
+  const parent =
+    parseTraceparent(given?.traceparent, given?.tracestate) ?? parseTraceparent(env.TRACEPARENT, env.TRACESTATE);
   const startedAt = Date.now();
   if (!parent) return { traceId: newTraceId(), spanId: newSpanId(), flags: '01', startedAt };
-  const t: RunTrace = { traceId: parent.traceId, spanId: newSpanId(), parentSpanId: parent.parentSpanId, flags: parent.flags, startedAt };
+  const t: RunTrace = {
+    traceId: parent.traceId,
+    spanId: newSpanId(),
+    parentSpanId: parent.parentSpanId,
+    flags: parent.flags,
+    startedAt,
+  };
   if (parent.traceState) t.traceState = parent.traceState;
   return t;
 }
@@ -52,7 +62,11 @@ export function traceparentOf(t: RunTrace): string {
  * The environment for a child process: `base` plus `extra`, with `TRACEPARENT` naming this run's
  * span and `TRACESTATE` the caller's state (removed when there is none), so the child joins the trace.
  */
-export function childEnv(t: RunTrace, base: Record<string, string | undefined>, extra: Record<string, string | undefined> = {}): Record<string, string> {
+export function childEnv(
+  t: RunTrace,
+  base: Record<string, string | undefined>,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...base, ...extra })) if (v !== undefined) out[k] = v;
   out.TRACEPARENT = traceparentOf(t);
@@ -111,20 +125,38 @@ export interface SpanEnd {
  * (issue 14: an MCP call ends a span each time).
  * @returns the export's promise (resolves, never rejects), or undefined when nothing is exported.
  */
-export function endSpan(t: RunTrace, env: Record<string, string | undefined>, end: () => SpanEnd): Promise<void> | undefined {
+export function endSpan(
+  t: RunTrace,
+  env: Record<string, string | undefined>,
+  end: () => SpanEnd,
+): Promise<void> | undefined {
   const url = tracesUrl(env);
   return url ? exportEnd(t, env, url, end()) : undefined;
 }
 
-async function exportEnd(t: RunTrace, env: Record<string, string | undefined>, url: string, end: SpanEnd): Promise<void> {
+async function exportEnd(
+  t: RunTrace,
+  env: Record<string, string | undefined>,
+  url: string,
+  end: SpanEnd,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const { exportSpan } = await import('./otel.ts');
-    const attributes: Record<string, string | number | boolean> = { 'ax.command': end.name, 'ax.exit_code': end.exitCode };
+    const attributes: Record<string, string | number | boolean> = {
+      'ax.command': end.name,
+      'ax.exit_code': end.exitCode,
+    };
     if (end.errorKind) attributes['error.type'] = end.errorKind;
     if (end.tool) Object.assign(attributes, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': end.tool });
     const flushed = exportSpan(
-      { url, headers: otlpHeaders(env), serviceName: end.program, serviceVersion: end.version, timeoutMs: FLUSH_BOUND_MS },
+      {
+        url,
+        headers: otlpHeaders(env),
+        serviceName: end.program,
+        serviceVersion: end.version,
+        timeoutMs: FLUSH_BOUND_MS,
+      },
       {
         name: end.name,
         traceId: t.traceId,

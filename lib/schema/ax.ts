@@ -11,7 +11,15 @@ import type { Flag } from '../tree/flags.ts';
 import { propertyName } from '../tree/flags.ts';
 import { visibleFlags } from '../tree/flagset.ts';
 import { outputWrapping } from './tool.ts';
-import { declarations, defaultToolName, isReserved, toolRefs, toolStatus, promptListEntry, resourceListEntry } from './walk.ts';
+import {
+  declarations,
+  defaultToolName,
+  isReserved,
+  toolRefs,
+  toolStatus,
+  promptListEntry,
+  resourceListEntry,
+} from './walk.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import { nonDeterministicFields } from './nondeterministic.ts';
 
@@ -76,14 +84,17 @@ function commandEntry(cmd: Command, walk: AxWalk, path: string): Json {
   const runnable = cmd.runnable();
   e.runnable = runnable;
   const status = toolStatus(cmd);
-  e.mcp = status === 'tool' ? { tool: walk.toolNames.get(cmd) ?? defaultToolName(cmd) } : { tool: null, reason: status };
+  e.mcp =
+    status === 'tool' ? { tool: walk.toolNames.get(cmd) ?? defaultToolName(cmd) } : { tool: null, reason: status };
   if (cmd.effects) e.effects = cmd.effects;
   if (cmd.output) {
     const o: Json = { kind: cmd.output.kind ?? 'data' };
     if (cmd.output.cardinality) o.cardinality = cmd.output.cardinality;
     if (cmd.output.schema) o.schema = cmd.output.schema;
     const wrapping = outputWrapping(cmd);
-    if (wrapping && wrapping !== 'object') o.mcp_structured_content = wrapping === 'result' ? 'wrapped as {"result": <payload>}' : 'stream items wrapped as {"items": [...]}';
+    if (wrapping && wrapping !== 'object')
+      o.mcp_structured_content =
+        wrapping === 'result' ? 'wrapped as {"result": <payload>}' : 'stream items wrapped as {"items": [...]}';
     if (cmd.output.pagination) o.pagination = cmd.output.pagination;
     if (cmd.output.fieldsFlag) o.fields_flag = cmd.output.fieldsFlag;
     if (cmd.output.mediaType) o.media_type = cmd.output.mediaType;
@@ -98,7 +109,15 @@ function commandEntry(cmd: Command, walk: AxWalk, path: string): Json {
   for (const f of traversed) flags.push(memoFlagEntry(walk.memo, f, true));
   e.flags = flags;
   e.args = cmd.args.map((a, i) => {
-    const x: Json = { name: a.name, property: propertyName(a.name), position: i + 1, type: a.type ?? 'string', description: a.description ?? '', required: a.required !== false, variadic: a.variadic === true };
+    const x: Json = {
+      name: a.name,
+      property: propertyName(a.name),
+      position: i + 1,
+      type: a.type ?? 'string',
+      description: a.description ?? '',
+      required: a.required !== false,
+      variadic: a.variadic === true,
+    };
     if (a.choices) x.choices = [...a.choices];
     return x;
   });
@@ -111,10 +130,13 @@ function commandEntry(cmd: Command, walk: AxWalk, path: string): Json {
   if (ann) e.annotations = ann;
   // under a hidden root the children's declarations are dropped with them, as the server drops them
   const declared = !(cmd.parent && status === 'hidden');
-  if (declared && cmd.prompts.length) e.prompts = cmd.prompts.map((p) => ({ ...promptListEntry(p), template: p.template }));
+  if (declared && cmd.prompts.length)
+    e.prompts = cmd.prompts.map((p) => ({ ...promptListEntry(p), template: p.template }));
   if (declared && cmd.resources.length) e.resources = cmd.resources.map(resourceListEntry);
   const commands: Json[] = [];
-  for (const c of cmd.commands()) if (!c.hidden && !(isReserved(c) && c.annotations[BUILTIN_ANNOTATION] === 'true')) commands.push(commandEntry(c, walk, `${path} ${c.name}`));
+  for (const c of cmd.commands())
+    if (!c.hidden && !(isReserved(c) && c.annotations[BUILTIN_ANNOTATION] === 'true'))
+      commands.push(commandEntry(c, walk, `${path} ${c.name}`));
   e.commands = commands;
   return e;
 }
@@ -152,7 +174,12 @@ const ERROR_LINE_SCHEMA: Json = {
     meta: {
       type: 'object',
       required: ['trace_id', 'tool', 'version', 'schema_version'],
-      properties: { trace_id: { type: 'string' }, tool: { type: 'string' }, version: { type: 'string' }, schema_version: { const: ERROR_SCHEMA_VERSION } },
+      properties: {
+        trace_id: { type: 'string' },
+        tool: { type: 'string' },
+        version: { type: 'string' },
+        schema_version: { const: ERROR_SCHEMA_VERSION },
+      },
     },
   },
 };
@@ -163,9 +190,12 @@ const ERROR_LINE_SCHEMA: Json = {
  * and each catalogue kind's code, an author's code named by its kinds (`"5": "not_found"`).
  */
 function exitCodeTable(): Record<string, string> {
-  const names = new Map<number, string>(Object.entries(ExitCode).map(([k, v]) => [v as number, k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]));
+  const names = new Map<number, string>(
+    Object.entries(ExitCode).map(([k, v]) => [v as number, k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]),
+  );
   const byCode = new Map<number, string[]>();
-  for (const e of errorCatalogue()) if (!names.has(e.exitCode)) byCode.set(e.exitCode, [...(byCode.get(e.exitCode) ?? []), e.kind]);
+  for (const e of errorCatalogue())
+    if (!names.has(e.exitCode)) byCode.set(e.exitCode, [...(byCode.get(e.exitCode) ?? []), e.kind]);
   for (const [code, kinds] of byCode) names.set(code, kinds.join(', '));
   return Object.fromEntries([...names].sort((a, b) => a[0] - b[0]).map(([c, n]) => [String(c), n]));
 }
@@ -185,7 +215,8 @@ export function axDocument(root: Command, version: string): Json {
     mode_detection: MODE_DETECTION,
     success_envelope: {
       stream: 'stdout',
-      format: 'json mode: one line {"data":<payload>,"meta":{"trace_id","span_id","idempotency_key","dry_run"?,"warnings"?,"would"?,"provenance"?,"replayed"?}}; a stream (output.kind "stream") writes one such line per item (NDJSON)',
+      format:
+        'json mode: one line {"data":<payload>,"meta":{"trace_id","span_id","idempotency_key","dry_run"?,"warnings"?,"would"?,"provenance"?,"replayed"?}}; a stream (output.kind "stream") writes one such line per item (NDJSON)',
     },
     error_envelope: {
       stream: 'stderr',
@@ -194,7 +225,12 @@ export function axDocument(root: Command, version: string): Json {
       schema: ERROR_LINE_SCHEMA,
       exit_codes: exitCodeTable(),
     },
-    errors: errorCatalogue().map((e) => ({ kind: e.kind, exit_code: e.exitCode, retryable: e.retryable === true, description: e.description })),
+    errors: errorCatalogue().map((e) => ({
+      kind: e.kind,
+      exit_code: e.exitCode,
+      retryable: e.retryable === true,
+      description: e.description,
+    })),
     command: commandEntry(root, { toolNames, memo: new WeakMap() }, root.commandPath()),
   };
 }

@@ -214,7 +214,8 @@ function commandEntry(root: Command, cmd: Command): Json {
   });
   for (const f of [...flagsOf(cmd).values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     // an injected flag is global even where its usage is worded for the command (--idempotency-key)
-    if (f.spec.hidden || global.get(f.name) === f.spec || (f.builtin && global.has(f.name)) || f.name === 'help') continue;
+    if (f.spec.hidden || global.get(f.name) === f.spec || (f.builtin && global.has(f.name)) || f.name === 'help')
+      continue;
     args.push(flagArg(f));
   }
   e.args = args;
@@ -237,20 +238,30 @@ function commandEntry(root: Command, cmd: Command): Json {
     e.stdout_schema = {
       type: 'object',
       required: ['data', 'meta'],
-      properties: { data: schema ? payload : {}, meta: { type: 'object', required: ['trace_id', 'span_id', 'idempotency_key'] } },
+      properties: {
+        data: schema ? payload : {},
+        meta: { type: 'object', required: ['trace_id', 'span_id', 'idempotency_key'] },
+      },
       ...defs,
     };
   }
   const example = exampleOf(cmd);
   if (example) e.example = { args: example };
-  else if (!cmd.args.some((a) => a.required !== false) && ![...flagsOf(cmd).values()].some((f) => f.spec.required) && !cmd.oneRequired.length) e.example = { args: words };
+  else if (
+    !cmd.args.some((a) => a.required !== false) &&
+    ![...flagsOf(cmd).values()].some((f) => f.spec.required) &&
+    !cmd.oneRequired.length
+  )
+    e.example = { args: words };
   if (Object.keys(ext).length) e.extensions = { 'x-ax-ts': ext };
   return e;
 }
 
 /** Flags every command accepts: the root's persistent flags (injected ones included), by name. */
 function globalFlags(root: Command): Flag[] {
-  return [...flagsOf(root).values()].filter((f) => f.persistent && !f.spec.hidden).sort((a, b) => (a.name < b.name ? -1 : 1));
+  return [...flagsOf(root).values()]
+    .filter((f) => f.persistent && !f.spec.hidden)
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 /**
@@ -271,7 +282,12 @@ export function clispecDocument(root: Command, version: string): Json {
     output: { tty: 'text', piped: 'json' },
     global_args: global,
     commands,
-    errors: errorCatalogue().map((e) => ({ kind: e.kind, exit_code: e.exitCode, retryable: e.retryable === true, description: e.description })),
+    errors: errorCatalogue().map((e) => ({
+      kind: e.kind,
+      exit_code: e.exitCode,
+      retryable: e.retryable === true,
+      description: e.description,
+    })),
     extensions: {
       'x-ax-ts': {
         mode_detection: '--format flag > AGENT_MODE env > TTY detection',

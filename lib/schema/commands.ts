@@ -62,7 +62,8 @@ export function schemaCommand(root: Command): Command {
         type: 'string',
         default: 'ax',
         choices: SCHEMA_SHAPES,
-        usage: 'document shape: ax (full tree), mcp (as the MCP server lists it), clispec (CLI Spec v0.3), llms (tools manifest), skill (SKILL.md)',
+        usage:
+          'document shape: ax (full tree), mcp (as the MCP server lists it), clispec (CLI Spec v0.3), llms (tools manifest), skill (SKILL.md)',
       },
     },
     run: async (ctx) => {

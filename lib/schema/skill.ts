@@ -12,7 +12,13 @@ export const SKILL_LIMITS = { name: 64, description: 1024 } as const;
 
 /** A valid skill name from a program name (`My_Tool` → `my-tool`). */
 export function skillName(program: string): string {
-  const n = program.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, SKILL_LIMITS.name).replace(/-$/, '');
+  const n = program
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, SKILL_LIMITS.name)
+    .replace(/-$/, '');
   return n || 'cli';
 }
 
@@ -22,7 +28,10 @@ function oneLine(s: string): string {
 
 /** The skill description: what the program does and when to use it, within 1024 characters. */
 export function skillDescription(root: Command): string {
-  const what = oneLine(root.short || root.long.split('\n')[0] || `the ${root.name} command-line program`).replace(/\.$/, '');
+  const what = oneLine(root.short || root.long.split('\n')[0] || `the ${root.name} command-line program`).replace(
+    /\.$/,
+    '',
+  );
   const cmds = invocableCommands(root).map((c) => c.pathNames().slice(1).join(' ') || root.name);
   let d = `${what}. Use when a task needs the ${root.name} CLI (${cmds.join(', ')}); it prints JSON envelopes with --format json and one JSON error line with a stable exit code on failure.`;
   if (d.length > SKILL_LIMITS.description) d = `${d.slice(0, SKILL_LIMITS.description - 1)}…`;
@@ -42,11 +51,21 @@ export function skillMarkdown(root: Command, version: string): string {
   const about = (root.long || root.short).trim();
   if (about) out.push(about, '');
   out.push('## Contract', '');
-  out.push(`- Always pass \`--format json\` (or set \`AGENT_MODE=1\`). Mode detection: --format flag > AGENT_MODE env > TTY detection; piped output is JSON.`);
-  out.push(`- Success: exit 0; stdout is one line \`{"data":<payload>,"meta":{"trace_id","span_id","idempotency_key"}}\`; streams print one such line per item (NDJSON).`);
-  out.push(`- Failure: non-zero exit; stdout is empty; the last stderr line is \`{"error":{"kind","message","exit_code","actionable_fix"?,"suggestions"?,"context"?},"meta":{...}}\`. Read \`actionable_fix\` before retrying.`);
-  out.push(`- \`--dry-run\` shows what would change without changing it; \`--idempotency-key <key>\` makes a retried write safe.`);
-  out.push(`- \`--args-json '<object>'\` passes all arguments as one JSON object shaped like the command's MCP inputSchema.`);
+  out.push(
+    `- Always pass \`--format json\` (or set \`AGENT_MODE=1\`). Mode detection: --format flag > AGENT_MODE env > TTY detection; piped output is JSON.`,
+  );
+  out.push(
+    `- Success: exit 0; stdout is one line \`{"data":<payload>,"meta":{"trace_id","span_id","idempotency_key"}}\`; streams print one such line per item (NDJSON).`,
+  );
+  out.push(
+    `- Failure: non-zero exit; stdout is empty; the last stderr line is \`{"error":{"kind","message","exit_code","actionable_fix"?,"suggestions"?,"context"?},"meta":{...}}\`. Read \`actionable_fix\` before retrying.`,
+  );
+  out.push(
+    `- \`--dry-run\` shows what would change without changing it; \`--idempotency-key <key>\` makes a retried write safe.`,
+  );
+  out.push(
+    `- \`--args-json '<object>'\` passes all arguments as one JSON object shaped like the command's MCP inputSchema.`,
+  );
   out.push('', '| exit code | kinds |', '|---|---|');
   const byCode = new Map<number, string[]>();
   for (const e of errorCatalogue()) byCode.set(e.exitCode, [...(byCode.get(e.exitCode) ?? []), e.kind]);
@@ -54,12 +73,19 @@ export function skillMarkdown(root: Command, version: string): string {
   for (const [code, kinds] of [...byCode].sort((a, b) => a[0] - b[0])) out.push(`| ${code} | ${kinds.join(', ')} |`);
   out.push('', '## Commands', '');
   for (const c of invocableCommands(root)) {
-    const ex = c.example.split('\n').map((l) => l.trim()).find(Boolean);
+    const ex = c.example
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean);
     const line = oneLine(c.short || c.long.split('\n')[0] || '').replace(/([^.!?])$/, '$1.');
-    out.push(`- \`${c.commandPath()}${c.args.length ? ' ' + c.use.split(/\s+/).slice(1).join(' ') : ''}\` — ${line}${ex ? ` Example: \`${ex}\`` : ''}`);
+    out.push(
+      `- \`${c.commandPath()}${c.args.length ? ' ' + c.use.split(/\s+/).slice(1).join(' ') : ''}\` — ${line}${ex ? ` Example: \`${ex}\`` : ''}`,
+    );
   }
   out.push('', '## Full reference', '');
-  out.push(`Run \`${p} __schema\` for every command, flag, argument and error kind as JSON, \`${p} __schema --as=mcp\` for the MCP tool schemas, or \`${p} <command> --help\`.`);
+  out.push(
+    `Run \`${p} __schema\` for every command, flag, argument and error kind as JSON, \`${p} __schema --as=mcp\` for the MCP tool schemas, or \`${p} <command> --help\`.`,
+  );
   return `${out.join('\n')}\n`;
 }
 

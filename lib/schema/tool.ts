@@ -27,8 +27,14 @@ export function outputSchema(cmd: Command): { schema: JsonSchema; wrapping: Outp
   const { $defs, ...payload } = inner;
   const hoist = $defs !== undefined && payload.$id === undefined;
   const nested = hoist ? payload : inner;
-  const wrap = (properties: JsonSchema, required: string[]): JsonSchema => ({ type: 'object', properties, required, ...(hoist ? { $defs } : {}) });
-  if (cmd.output?.kind === 'stream') return { schema: wrap({ items: { type: 'array', items: nested } }, ['items']), wrapping: 'items' };
+  const wrap = (properties: JsonSchema, required: string[]): JsonSchema => ({
+    type: 'object',
+    properties,
+    required,
+    ...(hoist ? { $defs } : {}),
+  });
+  if (cmd.output?.kind === 'stream')
+    return { schema: wrap({ items: { type: 'array', items: nested } }, ['items']), wrapping: 'items' };
   return { schema: wrap({ result: nested }, ['result']), wrapping: 'result' };
 }
 
@@ -80,10 +86,16 @@ function shortSummary(text: string): string {
  */
 export function toolDescription(cmd: Command): string {
   const say = (t: string) => mcpVocabulary(cmd, t);
-  const summary = shortSummary(say((cmd.short || cmd.long.trim().split('\n')[0] || cmd.name).trim()).replace(/\.$/, ''));
+  const summary = shortSummary(
+    say((cmd.short || cmd.long.trim().split('\n')[0] || cmd.name).trim()).replace(/\.$/, ''),
+  );
   const required = toolProperties(cmd)
     // as the inputSchema's required: a flag the server's environment or config may supply is not
-    .filter((p) => (p.arg ? p.arg.required !== false : p.flag!.spec.required === true && p.flag!.spec.env === undefined && p.flag!.spec.config === undefined))
+    .filter((p) =>
+      p.arg
+        ? p.arg.required !== false
+        : p.flag!.spec.required === true && p.flag!.spec.env === undefined && p.flag!.spec.config === undefined,
+    )
     .map((p) => p.property);
   let text = cmd.deprecated ? `Deprecated: ${say(cmd.deprecated.trim()).replace(/\.$/, '')}. ` : '';
   text += `${summary}.`;

@@ -11,9 +11,27 @@
 import type { Command } from '../tree/command.ts';
 import { validationError } from '../contract/errors.ts';
 import { inputSchema, type JsonSchema } from '../parse/input-schema.ts';
-import { outputSchema, outputWrapping, toolAnnotations, toolDescription, type OutputWrapping, type ToolAnnotations } from './tool.ts';
-import { declarationError, validatePrompt, validateResource, type PromptDecl, type ResourceDecl } from '../tree/declarations.ts';
-import { AXGO_EXCLUDE_ANNOTATION, BUILTIN_ANNOTATION, EXCLUDE_ANNOTATION, TOOL_NAME_ANNOTATION } from '../tree/marks.ts';
+import {
+  outputSchema,
+  outputWrapping,
+  toolAnnotations,
+  toolDescription,
+  type OutputWrapping,
+  type ToolAnnotations,
+} from './tool.ts';
+import {
+  declarationError,
+  validatePrompt,
+  validateResource,
+  type PromptDecl,
+  type ResourceDecl,
+} from '../tree/declarations.ts';
+import {
+  AXGO_EXCLUDE_ANNOTATION,
+  BUILTIN_ANNOTATION,
+  EXCLUDE_ANNOTATION,
+  TOOL_NAME_ANNOTATION,
+} from '../tree/marks.ts';
 
 /** Tool names accepted by every major model API (SPEC §4). */
 export const TOOL_NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -59,7 +77,10 @@ export function isExcluded(cmd: Command): boolean {
 
 /** Whether a command is reserved: injected by ax-ts, or a root child with a reserved name. */
 export function isReserved(cmd: Command): boolean {
-  return cmd.annotations[BUILTIN_ANNOTATION] === 'true' || (cmd.parent !== undefined && cmd.parent.parent === undefined && RESERVED.has(cmd.name));
+  return (
+    cmd.annotations[BUILTIN_ANNOTATION] === 'true' ||
+    (cmd.parent !== undefined && cmd.parent.parent === undefined && RESERVED.has(cmd.name))
+  );
 }
 
 /**
@@ -83,7 +104,8 @@ export function toolStatus(cmd: Command): ToolStatus {
  */
 export function exclusionWarnings(root: Command): string[] {
   const out: string[] = [];
-  const runsBelow = (c: Command): boolean => c.commands().some((k) => !k.hidden && !isReserved(k) && (k.runnable() || runsBelow(k)));
+  const runsBelow = (c: Command): boolean =>
+    c.commands().some((k) => !k.hidden && !isReserved(k) && (k.runnable() || runsBelow(k)));
   const walk = (c: Command, inSubtree: boolean) => {
     if (c.hidden || isReserved(c)) return;
     const mark = exclusionOf(c);
@@ -92,7 +114,9 @@ export function exclusionWarnings(root: Command): string[] {
         `warning: mcp.exclude on ${JSON.stringify(c.commandPath())} removes no MCP tool: it is a group without a handler, and its subcommands stay tools; use mcp.exclude(cmd, { subtree: true }) to drop it with its subcommands`,
       );
     } else if (!inSubtree && mark === 'subtree' && !c.runnable() && !runsBelow(c)) {
-      out.push(`warning: mcp.exclude(cmd, { subtree: true }) on ${JSON.stringify(c.commandPath())} removes no MCP tool: nothing in that subtree runs`);
+      out.push(
+        `warning: mcp.exclude(cmd, { subtree: true }) on ${JSON.stringify(c.commandPath())} removes no MCP tool: nothing in that subtree runs`,
+      );
     }
     for (const k of c.commands()) walk(k, inSubtree || mark === 'subtree');
   };
@@ -133,20 +157,35 @@ export function toolRefs(root: Command): ToolRef[] {
       if (toolStatus(cmd) !== 'tool') return;
       const name = defaultToolName(cmd);
       if (!TOOL_NAME_RE.test(name)) {
-        throw validationError(`command ${JSON.stringify(cmd.commandPath())} gives the tool name ${JSON.stringify(name)}, which is not accepted by model APIs (^[A-Za-z_][A-Za-z0-9_-]{0,63}$)`, 'invalid_tool_name', {
-          context: { command: cmd.commandPath(), tool: name },
-          fix: `Rename the command, or set a valid name with mcp.toolName(cmd, "…") (annotation ${TOOL_NAME_ANNOTATION}); keep it short, clients add prefixes.`,
-        });
+        throw validationError(
+          `command ${JSON.stringify(cmd.commandPath())} gives the tool name ${JSON.stringify(name)}, which is not accepted by model APIs (^[A-Za-z_][A-Za-z0-9_-]{0,63}$)`,
+          'invalid_tool_name',
+          {
+            context: { command: cmd.commandPath(), tool: name },
+            fix: `Rename the command, or set a valid name with mcp.toolName(cmd, "…") (annotation ${TOOL_NAME_ANNOTATION}); keep it short, clients add prefixes.`,
+          },
+        );
       }
       // Clients rewrite kebab-case into snake_case (B12), so `db_migrate-up` and `db_migrate_up` collide.
       const key = name.replace(/-/g, '_');
       const prior = byName.get(key);
       if (prior) {
-        const same = prior.name === name ? `both give the tool name ${JSON.stringify(name)}` : `give the tool names ${JSON.stringify(prior.name)} and ${JSON.stringify(name)}, the same once "-" is rewritten to "_" as clients do`;
-        throw validationError(`commands ${JSON.stringify(prior.command.commandPath())} and ${JSON.stringify(cmd.commandPath())} ${same}`, 'tool_name_collision', {
-          context: { tool: name, tools: [prior.name, name], commands: [prior.command.commandPath(), cmd.commandPath()] },
-          fix: `Rename one of the commands, or give one an explicit name with mcp.toolName(cmd, "…").`,
-        });
+        const same =
+          prior.name === name
+            ? `both give the tool name ${JSON.stringify(name)}`
+            : `give the tool names ${JSON.stringify(prior.name)} and ${JSON.stringify(name)}, the same once "-" is rewritten to "_" as clients do`;
+        throw validationError(
+          `commands ${JSON.stringify(prior.command.commandPath())} and ${JSON.stringify(cmd.commandPath())} ${same}`,
+          'tool_name_collision',
+          {
+            context: {
+              tool: name,
+              tools: [prior.name, name],
+              commands: [prior.command.commandPath(), cmd.commandPath()],
+            },
+            fix: `Rename one of the commands, or give one an explicit name with mcp.toolName(cmd, "…").`,
+          },
+        );
       }
       byName.set(key, { name, command: cmd });
       out.push({ name, command: cmd });
@@ -158,7 +197,11 @@ export function toolRefs(root: Command): ToolRef[] {
 
 /** The full MCP definition of one tool (computed on demand, only for the tools asked for). */
 export function toolDef(ref: ToolRef): ToolDef {
-  const def: ToolDef = { name: ref.name, description: toolDescription(ref.command), inputSchema: inputSchema(ref.command) };
+  const def: ToolDef = {
+    name: ref.name,
+    description: toolDescription(ref.command),
+    inputSchema: inputSchema(ref.command),
+  };
   const out = outputSchema(ref.command);
   if (out) def.outputSchema = out.schema;
   const ann = toolAnnotations(ref.command);
@@ -192,10 +235,18 @@ export function declarations(root: Command): { prompts: Declared<PromptDecl>[]; 
   const promptOwner = new Map<string, Command>();
   const resourceOwner = new Map<string, Command>();
   const dup = (what: string, key: string, a: Command, b: Command) =>
-    validationError(`duplicate ${what} ${JSON.stringify(key)} declared on ${JSON.stringify(a.commandPath())} and ${JSON.stringify(b.commandPath())}`, 'duplicate_declaration', {
-      context: { kind: what === 'prompt name' ? 'prompt' : 'resource', key, commands: [a.commandPath(), b.commandPath()] },
-      fix: 'Rename or remove one of the two declarations.',
-    });
+    validationError(
+      `duplicate ${what} ${JSON.stringify(key)} declared on ${JSON.stringify(a.commandPath())} and ${JSON.stringify(b.commandPath())}`,
+      'duplicate_declaration',
+      {
+        context: {
+          kind: what === 'prompt name' ? 'prompt' : 'resource',
+          key,
+          commands: [a.commandPath(), b.commandPath()],
+        },
+        fix: 'Rename or remove one of the two declarations.',
+      },
+    );
   visit(
     root,
     (cmd) => {
@@ -203,7 +254,14 @@ export function declarations(root: Command): { prompts: Declared<PromptDecl>[]; 
       for (const p of cmd.prompts) {
         // Re-checked here, whatever way it entered the tree (SPEC §7): __schema and server start refuse it.
         validatePrompt(p);
-        if (seen.has(p.name)) throw declarationError('prompt', p.name, 'name', 'duplicate', `Prompt ${p.name} is declared twice on ${cmd.commandPath()}; rename one.`);
+        if (seen.has(p.name))
+          throw declarationError(
+            'prompt',
+            p.name,
+            'name',
+            'duplicate',
+            `Prompt ${p.name} is declared twice on ${cmd.commandPath()}; rename one.`,
+          );
         seen.add(p.name);
         const prior = promptOwner.get(p.name);
         if (prior) throw dup('prompt name', p.name, prior, cmd);
@@ -214,7 +272,14 @@ export function declarations(root: Command): { prompts: Declared<PromptDecl>[]; 
       for (const r of cmd.resources) {
         validateResource(r);
         const key = (r.uri || r.uriTemplate)!;
-        if (seenUris.has(key)) throw declarationError('resource', key, r.uri ? 'uri' : 'uriTemplate', 'duplicate', `${key} is declared twice on ${cmd.commandPath()}; remove one.`);
+        if (seenUris.has(key))
+          throw declarationError(
+            'resource',
+            key,
+            r.uri ? 'uri' : 'uriTemplate',
+            'duplicate',
+            `${key} is declared twice on ${cmd.commandPath()}; remove one.`,
+          );
         seenUris.add(key);
         const prior = resourceOwner.get(key);
         if (prior) throw dup('resource URI', key, prior, cmd);

@@ -54,7 +54,12 @@ export const ArbitraryArgs: ArgsValidator = () => {};
 /** Refuses any positional (`unknown command` for the first, like Cobra). */
 export const NoArgs: ArgsValidator = (t, args) => {
   if (args.length > 0) {
-    throw usageError(t, `unknown command ${JSON.stringify(args[0])} for ${JSON.stringify(t.commandPath)}`, 'unknown_command', { received: args[0] });
+    throw usageError(
+      t,
+      `unknown command ${JSON.stringify(args[0])} for ${JSON.stringify(t.commandPath)}`,
+      'unknown_command',
+      { received: args[0] },
+    );
   }
 };
 
@@ -62,7 +67,12 @@ export const NoArgs: ArgsValidator = (t, args) => {
 export function ExactArgs(n: number): ArgsValidator {
   return (t, args) => {
     if (args.length !== n) {
-      throw usageError(t, `accepts ${n} arg(s), received ${args.length}`, args.length < n ? 'missing_argument' : 'too_many_arguments', { expected: n, received: args.length });
+      throw usageError(
+        t,
+        `accepts ${n} arg(s), received ${args.length}`,
+        args.length < n ? 'missing_argument' : 'too_many_arguments',
+        { expected: n, received: args.length },
+      );
     }
   };
 }
@@ -70,14 +80,22 @@ export function ExactArgs(n: number): ArgsValidator {
 /** At least n positionals. */
 export function MinimumNArgs(n: number): ArgsValidator {
   return (t, args) => {
-    if (args.length < n) throw usageError(t, `requires at least ${n} arg(s), only received ${args.length}`, 'missing_argument', { min: n, received: args.length });
+    if (args.length < n)
+      throw usageError(t, `requires at least ${n} arg(s), only received ${args.length}`, 'missing_argument', {
+        min: n,
+        received: args.length,
+      });
   };
 }
 
 /** At most n positionals. */
 export function MaximumNArgs(n: number): ArgsValidator {
   return (t, args) => {
-    if (args.length > n) throw usageError(t, `accepts at most ${n} arg(s), received ${args.length}`, 'too_many_arguments', { max: n, received: args.length });
+    if (args.length > n)
+      throw usageError(t, `accepts at most ${n} arg(s), received ${args.length}`, 'too_many_arguments', {
+        max: n,
+        received: args.length,
+      });
   };
 }
 
@@ -85,7 +103,12 @@ export function MaximumNArgs(n: number): ArgsValidator {
 export function RangeArgs(min: number, max: number): ArgsValidator {
   return (t, args) => {
     if (args.length < min || args.length > max) {
-      throw usageError(t, `accepts between ${min} and ${max} arg(s), received ${args.length}`, args.length < min ? 'missing_argument' : 'too_many_arguments', { min, max, received: args.length });
+      throw usageError(
+        t,
+        `accepts between ${min} and ${max} arg(s), received ${args.length}`,
+        args.length < min ? 'missing_argument' : 'too_many_arguments',
+        { min, max, received: args.length },
+      );
     }
   };
 }
@@ -99,7 +122,12 @@ export const OnlyValidArgs: ArgsValidator = (t, args) => {
   if (valid.length === 0) return;
   for (const a of args) {
     if (!valid.includes(a)) {
-      throw usageError(t, `invalid argument ${JSON.stringify(a)} for ${JSON.stringify(t.commandPath)}`, 'invalid_argument', { argument: a, valid });
+      throw usageError(
+        t,
+        `invalid argument ${JSON.stringify(a)} for ${JSON.stringify(t.commandPath)}`,
+        'invalid_argument',
+        { argument: a, valid },
+      );
     }
   }
 };
@@ -108,7 +136,13 @@ export const OnlyValidArgs: ArgsValidator = (t, args) => {
 export const NoDuplicateArgs: ArgsValidator = (t, args) => {
   const seen = new Set<string>();
   for (const a of args) {
-    if (seen.has(a)) throw usageError(t, `duplicate argument ${JSON.stringify(a)} for ${JSON.stringify(t.commandPath)}`, 'invalid_argument', { argument: a });
+    if (seen.has(a))
+      throw usageError(
+        t,
+        `duplicate argument ${JSON.stringify(a)} for ${JSON.stringify(t.commandPath)}`,
+        'invalid_argument',
+        { argument: a },
+      );
     seen.add(a);
   }
 };
@@ -137,7 +171,10 @@ export const DeclaredArgs: ArgsValidator = (t, args) => {
   if (args.length < required) {
     const missing = decls[args.length]!;
     const variadic = missing.variadic ? '...' : '';
-    throw usageError(t, `missing required argument <${missing.name}${variadic}>`, 'missing_argument', { argument: missing.name, position: args.length + 1 });
+    throw usageError(t, `missing required argument <${missing.name}${variadic}>`, 'missing_argument', {
+      argument: missing.name,
+      position: args.length + 1,
+    });
   }
   const variadic = decls.length > 0 && decls[decls.length - 1]!.variadic;
   if (!variadic && args.length > decls.length) {
@@ -155,10 +192,20 @@ export const DeclaredArgs: ArgsValidator = (t, args) => {
     const d = decls[Math.min(i, decls.length - 1)];
     if (d && argNumber(d, value) === null) {
       const expected = d.type === 'int' ? 'an integer' : 'a number';
-      throw usageError(t, `invalid value ${JSON.stringify(value)} for <${d.name}>: expected ${expected}`, 'invalid_argument', { argument: d.name, value, expected });
+      throw usageError(
+        t,
+        `invalid value ${JSON.stringify(value)} for <${d.name}>: expected ${expected}`,
+        'invalid_argument',
+        { argument: d.name, value, expected },
+      );
     }
     if (d?.choices && !d.choices.includes(value)) {
-      throw usageError(t, `invalid value ${JSON.stringify(value)} for <${d.name}>: expected one of ${d.choices.join('|')}`, 'invalid_argument', { argument: d.name, value });
+      throw usageError(
+        t,
+        `invalid value ${JSON.stringify(value)} for <${d.name}>: expected one of ${d.choices.join('|')}`,
+        'invalid_argument',
+        { argument: d.name, value },
+      );
     }
   }
 };
@@ -196,10 +243,14 @@ export function checkArgDecls(commandPath: string, decls: readonly ArgSpec[]): v
   const seen = new Set<string>();
   let optionalSeen = false;
   decls.forEach((d, i) => {
-    if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(d.name)) throw new TypeError(`${commandPath}: argument name ${JSON.stringify(d.name)} must match ^[A-Za-z][A-Za-z0-9_-]*$`);
+    if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(d.name))
+      throw new TypeError(
+        `${commandPath}: argument name ${JSON.stringify(d.name)} must match ^[A-Za-z][A-Za-z0-9_-]*$`,
+      );
     if (seen.has(d.name)) throw new TypeError(`${commandPath}: argument ${d.name} declared twice`);
     seen.add(d.name);
-    if (d.variadic && i !== decls.length - 1) throw new TypeError(`${commandPath}: only the last argument may be variadic (${d.name} is not last)`);
+    if (d.variadic && i !== decls.length - 1)
+      throw new TypeError(`${commandPath}: only the last argument may be variadic (${d.name} is not last)`);
     if (d.required === false) optionalSeen = true;
     else if (optionalSeen) throw new TypeError(`${commandPath}: required argument ${d.name} follows an optional one`);
   });

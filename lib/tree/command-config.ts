@@ -26,8 +26,14 @@ export interface ConfigFileDecl {
  * command type `Cmd`, the run context `Ctx` of its handler and hooks, and `AnyCtx`, the untyped run
  * context a renderer gets (see `CommandConfig` in command.ts).
  */
-export interface CommandConfigOf<Cmd, Ctx, AnyCtx, F extends FlagDecls = FlagDecls, P extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]>
-  extends RunHooks<Ctx> {
+export interface CommandConfigOf<
+  Cmd,
+  Ctx,
+  AnyCtx,
+  F extends FlagDecls = FlagDecls,
+  P extends FlagDecls = FlagDecls,
+  A extends readonly ArgSpec[] = readonly ArgSpec[],
+> extends RunHooks<Ctx> {
   /** Usage line; its first word is the name: `'show <id>'`, `'add <title...>'`. */
   use: string;
   /** One-line summary (help listings, tool descriptions). */

@@ -28,16 +28,25 @@ export type { Effects, OutputDecl } from './output.ts';
 export type { ConfigFileDecl } from './command-config.ts';
 
 /** A `run` handler: returns the payload, nothing, or an (async) iterable of stream items. */
-export type RunFn<F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> = (ctx: RunContext<F, A>) => unknown;
+export type RunFn<F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> = (
+  ctx: RunContext<F, A>,
+) => unknown;
 
 /** Renders a payload (or one stream item) as text for human mode. Return a string or write to ctx.stdout. */
 export type RenderFn = (data: unknown, ctx: RunContext) => string | void;
 
 /** The declaration a {@link Command} is built from (with Cobra's run hooks, see {@link RunHooks}); fields in {@link CommandConfigOf}. */
-export type CommandConfig<F extends FlagDecls = FlagDecls, P extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> = CommandConfigOf<Command, RunContext<F & P, A>, RunContext, F, P, A>;
+export type CommandConfig<
+  F extends FlagDecls = FlagDecls,
+  P extends FlagDecls = FlagDecls,
+  A extends readonly ArgSpec[] = readonly ArgSpec[],
+> = CommandConfigOf<Command, RunContext<F & P, A>, RunContext, F, P, A>;
 
 /** Loads a lazy command's body: the Command, or a module whose default export is it. */
-export type CommandLoader = () => Command<any, any, any> | { default: Command<any, any, any> } | Promise<Command<any, any, any> | { default: Command<any, any, any> }>;
+export type CommandLoader = () =>
+  | Command<any, any, any>
+  | { default: Command<any, any, any> }
+  | Promise<Command<any, any, any> | { default: Command<any, any, any> }>;
 
 /**
  * One node of the command tree. Build it from a {@link CommandConfig}; add children with
@@ -47,11 +56,47 @@ export type CommandLoader = () => Command<any, any, any> | { default: Command<an
  */
 /** Every option `new Command()` takes (checked against CommandConfigOf at compile time). */
 const COMMAND_KEYS = commandKeys([
-  'use', 'short', 'long', 'example', 'aliases', 'hidden', 'deprecated', 'annotations', 'flags', 'persistentFlags', 'args',
-  'validateArgs', 'validArgs', 'validArgsFunction', 'mutuallyExclusive', 'requiredTogether', 'oneRequired', 'effects',
-  'destructive', 'replay', 'output', 'confirmationFlag', 'finishOnSigterm', 'run', 'render', 'version', 'logging', 'config',
-  'commands', 'load', 'groupId', 'traverseChildren', 'disableFlagParsing', 'helpFunc', 'usageFunc', 'versionTemplate',
-  'persistentPreRun', 'preRun', 'postRun', 'persistentPostRun', 'enableTraverseRunHooks',
+  'use',
+  'short',
+  'long',
+  'example',
+  'aliases',
+  'hidden',
+  'deprecated',
+  'annotations',
+  'flags',
+  'persistentFlags',
+  'args',
+  'validateArgs',
+  'validArgs',
+  'validArgsFunction',
+  'mutuallyExclusive',
+  'requiredTogether',
+  'oneRequired',
+  'effects',
+  'destructive',
+  'replay',
+  'output',
+  'confirmationFlag',
+  'finishOnSigterm',
+  'run',
+  'render',
+  'version',
+  'logging',
+  'config',
+  'commands',
+  'load',
+  'groupId',
+  'traverseChildren',
+  'disableFlagParsing',
+  'helpFunc',
+  'usageFunc',
+  'versionTemplate',
+  'persistentPreRun',
+  'preRun',
+  'postRun',
+  'persistentPostRun',
+  'enableTraverseRunHooks',
 ] as const);
 
 /** A flag declaration's keys, then its values (flags.ts). @throws TypeError. */
@@ -60,7 +105,11 @@ function checkFlag(cmd: string, name: string, spec: FlagSpec): void {
   checkFlagDecl(cmd, name, spec);
 }
 
-export class Command<const F extends FlagDecls = {}, const P extends FlagDecls = {}, const A extends readonly ArgSpec[] = readonly ArgSpec[]> {
+export class Command<
+  const F extends FlagDecls = {},
+  const P extends FlagDecls = {},
+  const A extends readonly ArgSpec[] = readonly ArgSpec[],
+> {
   /** Usage line. */
   readonly use: string;
   /** First word of `use`. */
@@ -137,10 +186,27 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
    * @internal derived-data caches (flag set, traversed flags, the persistent flags its children
    * inherit, tool properties, the MCP vocabulary), valid while {@link treeGeneration} is unchanged.
    */
-  _cache?: { gen: number; path?: string; flags?: Map<string, Flag>; traversed?: Map<string, Flag>; inheritable?: readonly Flag[]; properties?: unknown; propertyIndex?: unknown; vocabulary?: unknown; sourced?: readonly Flag[]; required?: readonly string[] };
+  _cache?: {
+    gen: number;
+    path?: string;
+    flags?: Map<string, Flag>;
+    traversed?: Map<string, Flag>;
+    inheritable?: readonly Flag[];
+    properties?: unknown;
+    propertyIndex?: unknown;
+    vocabulary?: unknown;
+    sourced?: readonly Flag[];
+    required?: readonly string[];
+  };
 
   constructor(config: CommandConfig<F, P, A>) {
-    if (config !== null && typeof config === 'object') checkKnownKeys(`Command ${JSON.stringify(String((config as { use?: unknown }).use ?? ''))}`, 'option', config, COMMAND_KEYS);
+    if (config !== null && typeof config === 'object')
+      checkKnownKeys(
+        `Command ${JSON.stringify(String((config as { use?: unknown }).use ?? ''))}`,
+        'option',
+        config,
+        COMMAND_KEYS,
+      );
     const use = config.use?.trim();
     if (!use) throw new TypeError('Command: use must be a non-empty usage line such as "get <id>"');
     this.use = use;
@@ -155,7 +221,9 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     this.localFlags = { ...config.flags };
     this.persistentFlags = { ...config.persistentFlags };
     this.args = config.args ? [...config.args] : argsFromUse(use);
-    for (const a of this.args) if (a !== null && typeof a === 'object') checkKnownKeys(`Command ${this.name}`, `positional ${JSON.stringify(a.name)}`, a, ARG_SPEC_KEYS);
+    for (const a of this.args)
+      if (a !== null && typeof a === 'object')
+        checkKnownKeys(`Command ${this.name}`, `positional ${JSON.stringify(a.name)}`, a, ARG_SPEC_KEYS);
     checkArgDecls(this.name, this.args);
     this._validateArgs = config.validateArgs;
     this.validArgs = config.validArgs;
@@ -187,11 +255,39 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
     this.helpFunc = config.helpFunc;
     this.usageFunc = config.usageFunc;
     this.versionTemplate = config.versionTemplate;
-    for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)]) checkFlag(this.name, n, s);
+    for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)])
+      checkFlag(this.name, n, s);
     if (config.load !== undefined) {
-      if (typeof config.load !== 'function') throw new TypeError(`Command ${this.name}: load must be a function returning the command (or its module)`);
-      const extra = (['long', 'example', 'annotations', 'flags', 'persistentFlags', 'args', 'validateArgs', 'validArgs', 'validArgsFunction', 'mutuallyExclusive', 'requiredTogether', 'oneRequired', 'effects', 'destructive', 'output', 'confirmationFlag', 'run', 'render', 'version', 'commands'] as const).filter((k) => config[k] !== undefined);
-      if (extra.length) throw new TypeError(`Command ${this.name}: a lazy command (load) declares only use, short, aliases, hidden and deprecated; ${extra.join(', ')} belong to the loaded command`);
+      if (typeof config.load !== 'function')
+        throw new TypeError(`Command ${this.name}: load must be a function returning the command (or its module)`);
+      const extra = (
+        [
+          'long',
+          'example',
+          'annotations',
+          'flags',
+          'persistentFlags',
+          'args',
+          'validateArgs',
+          'validArgs',
+          'validArgsFunction',
+          'mutuallyExclusive',
+          'requiredTogether',
+          'oneRequired',
+          'effects',
+          'destructive',
+          'output',
+          'confirmationFlag',
+          'run',
+          'render',
+          'version',
+          'commands',
+        ] as const
+      ).filter((k) => config[k] !== undefined);
+      if (extra.length)
+        throw new TypeError(
+          `Command ${this.name}: a lazy command (load) declares only use, short, aliases, hidden and deprecated; ${extra.join(', ')} belong to the loaded command`,
+        );
       this.load = config.load;
     }
     if (config.commands) this.addCommand(...config.commands);
@@ -242,7 +338,8 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
    */
   addGroup(...groups: CommandGroup[]): this {
     for (const g of groups) {
-      if (!g?.id || this.groups.some((x) => x.id === g.id)) throw new TypeError(`Command ${this.name}: group id ${JSON.stringify(g?.id)} is empty or already declared`);
+      if (!g?.id || this.groups.some((x) => x.id === g.id))
+        throw new TypeError(`Command ${this.name}: group id ${JSON.stringify(g?.id)} is empty or already declared`);
       this.groups.push({ id: g.id, title: g.title });
     }
     return this;
@@ -371,7 +468,9 @@ export class Command<const F extends FlagDecls = {}, const P extends FlagDecls =
  * same Command objects. With a counter per copy, each copy's cache records looked stale to the
  * other, and every MCP call rebuilt a command's flag set, tool properties and more, twice (issue 14).
  */
-const TREE = ((globalThis as Record<symbol, unknown>)[Symbol.for('ax-ts.tree-generation')] ??= { generation: 0 }) as { generation: number };
+const TREE = ((globalThis as Record<symbol, unknown>)[Symbol.for('ax-ts.tree-generation')] ??= { generation: 0 }) as {
+  generation: number;
+};
 
 /**
  * The tree-shape generation: bumped by every addCommand/removeCommand/addFlag anywhere, so caches
@@ -390,7 +489,10 @@ export function cacheOf(cmd: Command): NonNullable<Command['_cache']> {
 }
 
 /** The context passed to `run(ctx)`; its fields are documented in {@link RunContextOf}. */
-export interface RunContext<F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> extends RunContextOf<Command, F, A> {}
+export interface RunContext<
+  F extends FlagDecls = FlagDecls,
+  A extends readonly ArgSpec[] = readonly ArgSpec[],
+> extends RunContextOf<Command, F, A> {}
 
 /** A command's handler result: a payload, nothing, or an (async) iterable of items for a stream. */
 export type RunResult = unknown;

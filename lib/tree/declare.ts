@@ -3,7 +3,15 @@
  * command. The rules live in declarations.ts. Source: SPEC §7.
  */
 import type { Command } from './command.ts';
-import { copyPrompt, copyResource, declarationError, validatePrompt, validateResource, type PromptDecl, type ResourceDecl } from './declarations.ts';
+import {
+  copyPrompt,
+  copyResource,
+  declarationError,
+  validatePrompt,
+  validateResource,
+  type PromptDecl,
+  type ResourceDecl,
+} from './declarations.ts';
 
 /**
  * Declares a prompt on a command (after those already there). The declaration is copied and frozen;
@@ -15,7 +23,13 @@ import { copyPrompt, copyResource, declarationError, validatePrompt, validateRes
 export function declarePrompt(cmd: Command, prompt: PromptDecl): void {
   validatePrompt(prompt);
   if (cmd.prompts.some((p) => p.name === prompt.name)) {
-    throw declarationError('prompt', prompt.name, 'name', 'duplicate', `Prompt ${prompt.name} is already declared on ${cmd.commandPath()}; rename one.`);
+    throw declarationError(
+      'prompt',
+      prompt.name,
+      'name',
+      'duplicate',
+      `Prompt ${prompt.name} is already declared on ${cmd.commandPath()}; rename one.`,
+    );
   }
   cmd._declare('prompt', copyPrompt(prompt));
 }
@@ -29,7 +43,13 @@ export function declareResource(cmd: Command, resource: ResourceDecl): void {
   validateResource(resource);
   const key = resource.uri || resource.uriTemplate;
   if (cmd.resources.some((r) => (r.uri || r.uriTemplate) === key)) {
-    throw declarationError('resource', key!, resource.uri ? 'uri' : 'uriTemplate', 'duplicate', `${key} is already declared on ${cmd.commandPath()}; remove one.`);
+    throw declarationError(
+      'resource',
+      key!,
+      resource.uri ? 'uri' : 'uriTemplate',
+      'duplicate',
+      `${key} is already declared on ${cmd.commandPath()}; remove one.`,
+    );
   }
   cmd._declare('resource', copyResource(resource));
 }

@@ -64,11 +64,22 @@ export function pflagName(name: string, short?: string): string {
  * pflag's InvalidValueError as an AxError (reason `invalid_flag_value`, exit 2): the message is
  * pflag's `invalid argument "<raw>" for "<-s, --name>" flag: <why>`; `expected` goes to the context.
  */
-export function invalidFlagValue(name: string, short: string | undefined, raw: string, why: string, expected: string, fix?: string): AxError {
-  return validationError(`invalid argument ${JSON.stringify(raw)} for ${JSON.stringify(pflagName(name, short))} flag: ${why}`, 'invalid_flag_value', {
-    context: { flag: `--${name}`, value: raw, expected },
-    fix: fix ?? `Pass ${expected} to --${name}.`,
-  });
+export function invalidFlagValue(
+  name: string,
+  short: string | undefined,
+  raw: string,
+  why: string,
+  expected: string,
+  fix?: string,
+): AxError {
+  return validationError(
+    `invalid argument ${JSON.stringify(raw)} for ${JSON.stringify(pflagName(name, short))} flag: ${why}`,
+    'invalid_flag_value',
+    {
+      context: { flag: `--${name}`, value: raw, expected },
+      fix: fix ?? `Pass ${expected} to --${name}.`,
+    },
+  );
 }
 
 /**
@@ -77,7 +88,10 @@ export function invalidFlagValue(name: string, short: string | undefined, raw: s
  * as CSV, each field one `key=value` pair.
  * @returns the pairs in order, or the offending field when one has no `=`.
  */
-export function readPairs(text: string, splitCsv: (t: string) => string[]): { pairs: [string, string][] } | { bad: string } {
+export function readPairs(
+  text: string,
+  splitCsv: (t: string) => string[],
+): { pairs: [string, string][] } | { bad: string } {
   const count = text.split('=').length - 1;
   if (count === 0) return { bad: text };
   const fields = count === 1 ? [text.replace(/^"+|"+$/g, '')] : splitCsv(text);
@@ -90,7 +104,15 @@ export function readPairs(text: string, splitCsv: (t: string) => string[]): { pa
   return { pairs };
 }
 
-const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_UNITS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
 /**
  * Parses a Go duration string (`300ms`, `1.5h`, `2h45m`, `-1m`) into milliseconds. Like Go, a bare

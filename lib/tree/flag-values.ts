@@ -6,7 +6,15 @@
  */
 import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../contract/depth.ts';
 import { validationError } from '../contract/errors.ts';
-import { invalidFlagValue, parseDuration, parseGoAtoi, parseGoBool, parseGoFloat, parseGoInt, readPairs } from './flag-text.ts';
+import {
+  invalidFlagValue,
+  parseDuration,
+  parseGoAtoi,
+  parseGoBool,
+  parseGoFloat,
+  parseGoInt,
+  readPairs,
+} from './flag-text.ts';
 import { defaultValue, type FlagSpec, type FlagType } from './flags.ts';
 
 /** Splits one stringSlice occurrence like pflag's CSV reader: commas separate, double quotes protect. */
@@ -64,7 +72,14 @@ function intOf(name: string, spec: FlagSpec, raw: string, item = raw, atoi = fal
 
 function checkChoice(name: string, spec: FlagSpec, value: string, raw = value): void {
   if (spec.choices && !spec.choices.includes(value)) {
-    throw invalidFlagValue(name, spec.short, raw, `must be one of ${spec.choices.join('|')}`, `one of ${spec.choices.join('|')}`, `Pass one of: ${spec.choices.join(', ')}.`);
+    throw invalidFlagValue(
+      name,
+      spec.short,
+      raw,
+      `must be one of ${spec.choices.join('|')}`,
+      `one of ${spec.choices.join('|')}`,
+      `Pass one of: ${spec.choices.join(', ')}.`,
+    );
   }
 }
 
@@ -105,7 +120,13 @@ function itemOf(name: string, spec: FlagSpec, raw: string, item: string): unknow
  * @throws AxError `validation_error` (reason `invalid_flag_value`) when the text does not parse; its
  *   message is pflag's `invalid argument "<raw>" for "<-s, --name>" flag: <why>`.
  */
-export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: string | undefined, first: boolean): unknown {
+export function applyFlagText(
+  name: string,
+  spec: FlagSpec,
+  prev: unknown,
+  raw: string | undefined,
+  first: boolean,
+): unknown {
   if (raw === undefined && spec.noOptDefVal !== undefined) raw = spec.noOptDefVal;
   switch (spec.type) {
     case 'bool': {
@@ -138,7 +159,8 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
     case 'floatSlice':
     case 'durationSlice': {
       const text = raw ?? '';
-      const items = spec.type === 'stringArray' ? [text] : splitCsv(spec.type === 'boolSlice' ? text.replace(/["'`]/g, '') : text);
+      const items =
+        spec.type === 'stringArray' ? [text] : splitCsv(spec.type === 'boolSlice' ? text.replace(/["'`]/g, '') : text);
       const typed = items.map((item) => itemOf(name, spec, text, item));
       return first ? typed : [...(prev as unknown[]), ...typed];
     }
@@ -146,9 +168,18 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
     case 'stringToInt': {
       const text = raw ?? '';
       const read = readPairs(text, splitCsv);
-      if ('bad' in read) throw invalidFlagValue(name, spec.short, text, `${read.bad} must be formatted as key=value`, 'key=value pairs', `Pass --${name} key=value (several: k1=v1,k2=v2 or the flag again).`);
+      if ('bad' in read)
+        throw invalidFlagValue(
+          name,
+          spec.short,
+          text,
+          `${read.bad} must be formatted as key=value`,
+          'key=value pairs',
+          `Pass --${name} key=value (several: k1=v1,k2=v2 or the flag again).`,
+        );
       const out: Record<string, unknown> = first ? {} : { ...(prev as Record<string, unknown>) };
-      for (const [k, v] of read.pairs) setKey(out, k, spec.type === 'stringToInt' ? intOf(name, spec, text, v.trim(), true) : v);
+      for (const [k, v] of read.pairs)
+        setKey(out, k, spec.type === 'stringToInt' ? intOf(name, spec, text, v.trim(), true) : v);
       return out;
     }
     case 'json': {
@@ -156,12 +187,26 @@ export function applyFlagText(name: string, spec: FlagSpec, prev: unknown, raw: 
       try {
         v = JSON.parse(raw ?? '');
       } catch {
-        if (spec.schema) throw invalidFlagValue(name, spec.short, raw ?? '', 'invalid JSON', "JSON matching the flag's schema (see __schema)");
+        if (spec.schema)
+          throw invalidFlagValue(
+            name,
+            spec.short,
+            raw ?? '',
+            'invalid JSON',
+            "JSON matching the flag's schema (see __schema)",
+          );
         badValue(name, spec, raw ?? '');
       }
       // with a declared schema any JSON value may do (the schema is checked before the handler runs)
       if (!spec.schema && (v === null || typeof v !== 'object' || Array.isArray(v))) badValue(name, spec, raw ?? '');
-      if (nestsDeeperThan(v)) throw invalidFlagValue(name, spec.short, `${(raw ?? '').slice(0, 40)}…`, `nested more than ${MAX_INPUT_DEPTH} levels deep`, `a JSON object nested at most ${MAX_INPUT_DEPTH} levels deep`);
+      if (nestsDeeperThan(v))
+        throw invalidFlagValue(
+          name,
+          spec.short,
+          `${(raw ?? '').slice(0, 40)}…`,
+          `nested more than ${MAX_INPUT_DEPTH} levels deep`,
+          `a JSON object nested at most ${MAX_INPUT_DEPTH} levels deep`,
+        );
       return v;
     }
     default: {
@@ -187,7 +232,12 @@ function setKey(out: Record<string, unknown>, key: string, value: unknown): void
 export function mapEntriesSchema(type: 'stringToString' | 'stringToInt'): Record<string, unknown> {
   return {
     type: 'array',
-    items: { type: 'object', properties: { key: { type: 'string' }, value: { type: type === 'stringToInt' ? 'integer' : 'string' } }, required: ['key', 'value'], additionalProperties: false },
+    items: {
+      type: 'object',
+      properties: { key: { type: 'string' }, value: { type: type === 'stringToInt' ? 'integer' : 'string' } },
+      required: ['key', 'value'],
+      additionalProperties: false,
+    },
   };
 }
 
@@ -229,13 +279,16 @@ export function checkFlagValue(label: string, spec: FlagSpec, value: unknown): u
     case 'stringSlice':
     case 'stringArray':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw fail('an array of strings');
-      if (spec.choices) for (const v of value) if (!spec.choices.includes(v)) throw fail(`items from ${spec.choices.join('|')}`);
+      if (spec.choices)
+        for (const v of value) if (!spec.choices.includes(v)) throw fail(`items from ${spec.choices.join('|')}`);
       return [...value];
     case 'intSlice':
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'number' || !Number.isSafeInteger(v))) throw fail('an array of integers');
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'number' || !Number.isSafeInteger(v)))
+        throw fail('an array of integers');
       return [...value];
     case 'floatSlice':
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'number' || !Number.isFinite(v))) throw fail('an array of numbers');
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'number' || !Number.isFinite(v)))
+        throw fail('an array of numbers');
       return [...value];
     case 'boolSlice':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'boolean')) throw fail('an array of booleans');
@@ -249,10 +302,19 @@ export function checkFlagValue(label: string, spec: FlagSpec, value: unknown): u
     case 'stringToInt': {
       // the portable spelling of a map (see mapEntriesSchema): [{key, value}, …]; a later item with
       // the same key wins, as a later pair does on the command line
-      const ok = (v: unknown) => (spec.type === 'stringToInt' ? typeof v === 'number' && Number.isSafeInteger(v) : typeof v === 'string');
+      const ok = (v: unknown) =>
+        spec.type === 'stringToInt' ? typeof v === 'number' && Number.isSafeInteger(v) : typeof v === 'string';
       const entry = (e: unknown): e is { key: string; value: unknown } =>
-        e !== null && typeof e === 'object' && !Array.isArray(e) && typeof (e as { key?: unknown }).key === 'string' && ok((e as { value?: unknown }).value) && Object.keys(e).every((k) => k === 'key' || k === 'value');
-      if (!Array.isArray(value) || !value.every(entry)) throw fail(`an array of {"key": <string>, "value": <${spec.type === 'stringToInt' ? 'integer' : 'string'}>} items`);
+        e !== null &&
+        typeof e === 'object' &&
+        !Array.isArray(e) &&
+        typeof (e as { key?: unknown }).key === 'string' &&
+        ok((e as { value?: unknown }).value) &&
+        Object.keys(e).every((k) => k === 'key' || k === 'value');
+      if (!Array.isArray(value) || !value.every(entry))
+        throw fail(
+          `an array of {"key": <string>, "value": <${spec.type === 'stringToInt' ? 'integer' : 'string'}>} items`,
+        );
       const out: Record<string, unknown> = {};
       for (const e of value) setKey(out, e.key, e.value);
       return out;

@@ -80,7 +80,10 @@ export interface CompletionReply {
  * ShellCompDirective)`), taken as given. Values may carry a description after a tab. A throw (or
  * anything else returned) makes shell completion answer `:1` and MCP `completion/complete` an error.
  */
-export type Completer = (partial: string, ctx: CompletionContext) => string[] | CompletionReply | Promise<string[] | CompletionReply>;
+export type Completer = (
+  partial: string,
+  ctx: CompletionContext,
+) => string[] | CompletionReply | Promise<string[] | CompletionReply>;
 
 /** Declaration of one flag. Its name is the key it is declared under (`'max-width'`). */
 export interface FlagSpec<T extends FlagType = FlagType> {
@@ -244,34 +247,66 @@ export function propertyName(name: string): string {
 /** @throws TypeError when a flag declaration is malformed (an unknown `type` names the accepted ones). */
 export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
   if (!(FLAG_TYPES as readonly string[]).includes(spec?.type)) {
-    throw new TypeError(`${cmd}: flag --${name} has unknown type ${JSON.stringify(spec?.type)}; accepted types: ${FLAG_TYPES.join(', ')}`);
+    throw new TypeError(
+      `${cmd}: flag --${name} has unknown type ${JSON.stringify(spec?.type)}; accepted types: ${FLAG_TYPES.join(', ')}`,
+    );
   }
-  if (spec.noOptDefVal !== undefined && (spec.type === 'bool' || spec.type === 'count' || typeof spec.noOptDefVal !== 'string')) {
-    throw new TypeError(`${cmd}: noOptDefVal of --${name} must be a string, and bool/count flags take none (they already need no value)`);
+  if (
+    spec.noOptDefVal !== undefined &&
+    (spec.type === 'bool' || spec.type === 'count' || typeof spec.noOptDefVal !== 'string')
+  ) {
+    throw new TypeError(
+      `${cmd}: noOptDefVal of --${name} must be a string, and bool/count flags take none (they already need no value)`,
+    );
   }
-  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) throw new TypeError(`${cmd}: flag name ${JSON.stringify(name)} must match ^[A-Za-z0-9][A-Za-z0-9_-]*$`);
-  if (spec.short !== undefined && !/^[A-Za-z0-9]$/.test(spec.short)) throw new TypeError(`${cmd}: shorthand of --${name} must be one letter or digit`);
-  if (spec.shorthandDeprecated !== undefined && (spec.short === undefined || typeof spec.shorthandDeprecated !== 'string' || spec.shorthandDeprecated === '')) {
-    throw new TypeError(`${cmd}: shorthandDeprecated of --${name} must be a non-empty message, and the flag needs a short to deprecate`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name))
+    throw new TypeError(`${cmd}: flag name ${JSON.stringify(name)} must match ^[A-Za-z0-9][A-Za-z0-9_-]*$`);
+  if (spec.short !== undefined && !/^[A-Za-z0-9]$/.test(spec.short))
+    throw new TypeError(`${cmd}: shorthand of --${name} must be one letter or digit`);
+  if (
+    spec.shorthandDeprecated !== undefined &&
+    (spec.short === undefined || typeof spec.shorthandDeprecated !== 'string' || spec.shorthandDeprecated === '')
+  ) {
+    throw new TypeError(
+      `${cmd}: shorthandDeprecated of --${name} must be a non-empty message, and the flag needs a short to deprecate`,
+    );
   }
-  if ((spec.fileExts !== undefined || spec.dirname !== undefined) && !takesValue(spec)) throw new TypeError(`${cmd}: fileExts and dirname are for flags that take a value (--${name} is ${spec.type})`);
-  if (spec.fileExts !== undefined && (!Array.isArray(spec.fileExts) || spec.fileExts.some((e) => typeof e !== 'string' || e === '' || /[\s/]/.test(e)))) {
-    throw new TypeError(`${cmd}: fileExts of --${name} must be an array of extensions without dots or spaces, e.g. ['yaml', 'yml']`);
+  if ((spec.fileExts !== undefined || spec.dirname !== undefined) && !takesValue(spec))
+    throw new TypeError(`${cmd}: fileExts and dirname are for flags that take a value (--${name} is ${spec.type})`);
+  if (
+    spec.fileExts !== undefined &&
+    (!Array.isArray(spec.fileExts) || spec.fileExts.some((e) => typeof e !== 'string' || e === '' || /[\s/]/.test(e)))
+  ) {
+    throw new TypeError(
+      `${cmd}: fileExts of --${name} must be an array of extensions without dots or spaces, e.g. ['yaml', 'yml']`,
+    );
   }
-  if (spec.dirname !== undefined && spec.dirname !== true && (typeof spec.dirname !== 'string' || spec.dirname === '')) throw new TypeError(`${cmd}: dirname of --${name} must be true or a directory path`);
-  if (spec.negatable && spec.type !== 'bool') throw new TypeError(`${cmd}: only bool flags are negatable (--${name} is ${spec.type})`);
+  if (spec.dirname !== undefined && spec.dirname !== true && (typeof spec.dirname !== 'string' || spec.dirname === ''))
+    throw new TypeError(`${cmd}: dirname of --${name} must be true or a directory path`);
+  if (spec.negatable && spec.type !== 'bool')
+    throw new TypeError(`${cmd}: only bool flags are negatable (--${name} is ${spec.type})`);
   if (spec.choices && !['string', 'stringSlice', 'stringArray'].includes(spec.type)) {
     throw new TypeError(`${cmd}: choices are for string flags (--${name} is ${spec.type})`);
   }
-  if (spec.env !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(spec.env)) throw new TypeError(`${cmd}: env of --${name} must be an environment variable name ([A-Za-z_][A-Za-z0-9_]*)`);
-  if (spec.config !== undefined && !/^[^.\s]+(\.[^.\s]+)*$/.test(spec.config)) throw new TypeError(`${cmd}: config of --${name} must be a dotted key such as "server.port"`);
-  if (spec.choices && spec.default !== undefined && typeof spec.default === 'string' && !spec.choices.includes(spec.default)) {
+  if (spec.env !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(spec.env))
+    throw new TypeError(`${cmd}: env of --${name} must be an environment variable name ([A-Za-z_][A-Za-z0-9_]*)`);
+  if (spec.config !== undefined && !/^[^.\s]+(\.[^.\s]+)*$/.test(spec.config))
+    throw new TypeError(`${cmd}: config of --${name} must be a dotted key such as "server.port"`);
+  if (
+    spec.choices &&
+    spec.default !== undefined &&
+    typeof spec.default === 'string' &&
+    !spec.choices.includes(spec.default)
+  ) {
     throw new TypeError(`${cmd}: default ${JSON.stringify(spec.default)} of --${name} is not one of its choices`);
   }
-  if (spec.mcp !== undefined && typeof spec.mcp !== 'boolean') throw new TypeError(`${cmd}: mcp of --${name} must be a boolean`);
-  if (spec.mcp === false && spec.required) throw new TypeError(`${cmd}: --${name} is required, so it cannot be mcp: false (the tool could never be called)`);
+  if (spec.mcp !== undefined && typeof spec.mcp !== 'boolean')
+    throw new TypeError(`${cmd}: mcp of --${name} must be a boolean`);
+  if (spec.mcp === false && spec.required)
+    throw new TypeError(`${cmd}: --${name} is required, so it cannot be mcp: false (the tool could never be called)`);
   if (spec.schema !== undefined) {
     if (spec.type !== 'json') throw new TypeError(`${cmd}: only json flags take a schema (--${name} is ${spec.type})`);
-    if (spec.schema === null || typeof spec.schema !== 'object' || Array.isArray(spec.schema)) throw new TypeError(`${cmd}: schema of --${name} must be a JSON Schema object`);
+    if (spec.schema === null || typeof spec.schema !== 'object' || Array.isArray(spec.schema))
+      throw new TypeError(`${cmd}: schema of --${name} must be a JSON Schema object`);
   }
 }

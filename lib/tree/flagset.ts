@@ -8,17 +8,28 @@ import type { Flag, FlagSpec } from './flags.ts';
 
 /** Flags injected as persistent flags of the root unless the author declared the same name there. */
 export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
-  format: { type: 'string', default: '', usage: 'output format: json or text (json also: agent, machine; text also: human)' },
+  format: {
+    type: 'string',
+    default: '',
+    usage: 'output format: json or text (json also: agent, machine; text also: human)',
+  },
   'dry-run': { type: 'bool', usage: 'show what would change without changing anything' },
   'idempotency-key': { type: 'string', usage: 'key that makes a retried call safe (default: a fresh UUID v4)' },
-  'args-json': { type: 'string', usage: 'all arguments as one JSON object shaped like the command\'s inputSchema (see __schema --as=llms)' },
+  'args-json': {
+    type: 'string',
+    usage: "all arguments as one JSON object shaped like the command's inputSchema (see __schema --as=llms)",
+  },
 };
 
 /** Names of the injected persistent flags. */
 export const INJECTED_NAMES = Object.keys(INJECTED_PERSISTENT);
 
 /** The spec of the `--explain` flag ax-ts adds where some flag has an environment variable or config key. */
-const EXPLAIN_SPEC: FlagSpec = { type: 'string', usage: 'say where a flag\'s value comes from (flag > env > config > default) and what it beat; the command does not run' };
+const EXPLAIN_SPEC: FlagSpec = {
+  type: 'string',
+  usage:
+    "say where a flag's value comes from (flag > env > config > default) and what it beat; the command does not run",
+};
 
 /**
  * Shared Flag records of the injected persistent flags (issue 14): one per spec and `inherited`
@@ -31,7 +42,14 @@ const keySpecs = new Map<string, FlagSpec>();
 
 function injectedFlag(name: string, spec: FlagSpec, inherited: boolean): Flag {
   let pair = injectedFlags.get(spec);
-  if (!pair) injectedFlags.set(spec, (pair = [{ name, spec, persistent: true, inherited: false, builtin: true }, { name, spec, persistent: true, inherited: true, builtin: true }]));
+  if (!pair)
+    injectedFlags.set(
+      spec,
+      (pair = [
+        { name, spec, persistent: true, inherited: false, builtin: true },
+        { name, spec, persistent: true, inherited: true, builtin: true },
+      ]),
+    );
   return pair[inherited ? 1 : 0];
 }
 
@@ -55,7 +73,13 @@ function inheritable(cmd: Command): readonly Flag[] {
   let out: Flag[];
   if (own.length === 0) out = above as Flag[];
   else {
-    out = own.map((name) => ({ name, spec: cmd.persistentFlags[name]!, persistent: true, inherited: true, builtin: false }));
+    out = own.map((name) => ({
+      name,
+      spec: cmd.persistentFlags[name]!,
+      persistent: true,
+      inherited: true,
+      builtin: false,
+    }));
     for (const f of above) if (!Object.hasOwn(cmd.persistentFlags, f.name)) out.push(f);
   }
   cache.inheritable = out;
@@ -82,7 +106,8 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
   for (const n of INJECTED_NAMES) {
     if (n in root.persistentFlags || n in root.localFlags || out.has(n)) continue;
     // the key's help says, per command, whether a retry with it replays (only when the injected flag is in force here)
-    const spec = n === 'idempotency-key' ? keySpec(idempotencyKeyUsage(cmd, replaysByDeclaration(cmd))) : INJECTED_PERSISTENT[n]!;
+    const spec =
+      n === 'idempotency-key' ? keySpec(idempotencyKeyUsage(cmd, replaysByDeclaration(cmd))) : INJECTED_PERSISTENT[n]!;
     out.set(n, injectedFlag(n, spec, cmd !== root));
   }
   const shorts = new Map<string, string>();
@@ -91,14 +116,30 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
     if (f.spec.env !== undefined || f.spec.config !== undefined) sourced = true;
     if (!f.spec.short) continue;
     const prior = shorts.get(f.spec.short);
-    if (prior) throw new TypeError(`${cmd.commandPath()}: flags --${prior} and --${f.name} both use the shorthand -${f.spec.short}`);
+    if (prior)
+      throw new TypeError(
+        `${cmd.commandPath()}: flags --${prior} and --${f.name} both use the shorthand -${f.spec.short}`,
+      );
     shorts.set(f.spec.short, f.name);
   }
   // --explain <flag>: only where some flag has an environment variable or config key to explain
   if (sourced && !out.has('explain')) add('explain', EXPLAIN_SPEC, false, false, true);
-  if (!out.has('help')) add('help', { type: 'bool', short: shorts.has('h') ? undefined : 'h', usage: `help for ${cmd.name}` }, false, false, true);
+  if (!out.has('help'))
+    add(
+      'help',
+      { type: 'bool', short: shorts.has('h') ? undefined : 'h', usage: `help for ${cmd.name}` },
+      false,
+      false,
+      true,
+    );
   if (cmd === root && !out.has('version')) {
-    add('version', { type: 'bool', short: shorts.has('v') ? undefined : 'v', usage: `version for ${cmd.name}` }, false, false, true);
+    add(
+      'version',
+      { type: 'bool', short: shorts.has('v') ? undefined : 'v', usage: `version for ${cmd.name}` },
+      false,
+      false,
+      true,
+    );
   }
   cache.flags = out;
   return out;
@@ -120,7 +161,15 @@ export function traversedFlags(cmd: Command): Map<string, Flag> {
     const own = flagsOf(cmd);
     for (let a = cmd.parent; a; a = a.parent) {
       for (const [name, spec] of Object.entries(a.localFlags)) {
-        if (!own.has(name) && !out.has(name)) out.set(name, { name, spec, persistent: false, inherited: true, builtin: false, traversedFrom: a.commandPath() });
+        if (!own.has(name) && !out.has(name))
+          out.set(name, {
+            name,
+            spec,
+            persistent: false,
+            inherited: true,
+            builtin: false,
+            traversedFrom: a.commandPath(),
+          });
       }
     }
   }
@@ -145,7 +194,8 @@ function replaysByDeclaration(cmd: Command): boolean {
 
 /** What `--idempotency-key` does on a command, in words for its help text and schema descriptions. */
 function idempotencyKeyUsage(cmd: Command, replaying: boolean): string {
-  if (replaying) return 'key that makes a retry safe: a retry with the same key and arguments replays the first outcome instead of running again (default: a fresh UUID v4)';
+  if (replaying)
+    return 'key that makes a retry safe: a retry with the same key and arguments replays the first outcome instead of running again (default: a fresh UUID v4)';
   if (cmd.effects === 'read_only' || cmd.effects === 'idempotent') {
     return `key echoed in meta.idempotency_key; this command is ${cmd.effects === 'read_only' ? 'read-only' : 'idempotent'}, so a retry is safe without it and nothing is replayed (default: a fresh UUID v4)`;
   }

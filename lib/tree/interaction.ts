@@ -89,7 +89,12 @@ export interface SampleRequest {
   temperature?: number;
   stopSequences?: string[];
   /** MCP model preferences (hints and priorities), passed through. */
-  modelPreferences?: { hints?: { name?: string }[]; costPriority?: number; speedPriority?: number; intelligencePriority?: number };
+  modelPreferences?: {
+    hints?: { name?: string }[];
+    costPriority?: number;
+    speedPriority?: number;
+    intelligencePriority?: number;
+  };
 }
 
 /** The model's answer (MCP `CreateMessageResult`, text only). */

@@ -14,8 +14,24 @@ import { suggestionsFor } from './suggest.ts';
 type Covers<T, L extends readonly string[]> = Exclude<keyof T, L[number]> extends never ? L : never;
 
 const FLAG_KEYS = [
-  'type', 'short', 'usage', 'default', 'choices', 'required', 'hidden', 'deprecated', 'shorthandDeprecated', 'noOptDefVal',
-  'negatable', 'completer', 'fileExts', 'dirname', 'mcp', 'schema', 'env', 'config',
+  'type',
+  'short',
+  'usage',
+  'default',
+  'choices',
+  'required',
+  'hidden',
+  'deprecated',
+  'shorthandDeprecated',
+  'noOptDefVal',
+  'negatable',
+  'completer',
+  'fileExts',
+  'dirname',
+  'mcp',
+  'schema',
+  'env',
+  'config',
 ] as const;
 const ARG_KEYS = ['name', 'description', 'required', 'variadic', 'choices', 'type', 'completer'] as const;
 
@@ -32,7 +48,9 @@ export function checkKnownKeys(where: string, what: string, decl: object, known:
   for (const k of Object.keys(decl)) {
     if (known.includes(k)) continue;
     const near = HINTS[k] ?? suggestionsFor(k, known)[0];
-    throw new TypeError(`${where}: unknown ${what} key ${JSON.stringify(k)}${near ? ` (did you mean ${near.includes(':') ? near : JSON.stringify(near)}?)` : ''}; accepted: ${known.join(', ')}`);
+    throw new TypeError(
+      `${where}: unknown ${what} key ${JSON.stringify(k)}${near ? ` (did you mean ${near.includes(':') ? near : JSON.stringify(near)}?)` : ''}; accepted: ${known.join(', ')}`,
+    );
   }
 }
 
@@ -40,6 +58,8 @@ export function checkKnownKeys(where: string, what: string, decl: object, known:
 const HINTS: Record<string, string> = { optional: 'required: false', shorthand: 'short', alias: 'aliases' };
 
 /** Compile-time check for the command configuration's key list (command.ts passes its list here). */
-export function commandKeys<L extends readonly string[]>(list: Covers<CommandConfigOf<unknown, unknown, unknown>, L>): readonly string[] {
+export function commandKeys<L extends readonly string[]>(
+  list: Covers<CommandConfigOf<unknown, unknown, unknown>, L>,
+): readonly string[] {
   return list;
 }

@@ -24,7 +24,8 @@ function drift(stub: Command, what: string, fix: string): AxError {
 
 /** The Command in what a loader returned: itself, or a module's default export (once or twice wrapped, as bundlers' interop does). */
 function unwrap(m: unknown): unknown {
-  for (let i = 0; i < 3 && !(m instanceof Command) && m !== null && typeof m === 'object' && 'default' in m; i++) m = (m as { default: unknown }).default;
+  for (let i = 0; i < 3 && !(m instanceof Command) && m !== null && typeof m === 'object' && 'default' in m; i++)
+    m = (m as { default: unknown }).default;
   return m;
 }
 
@@ -42,15 +43,39 @@ export function loadCommand(stub: Command): Promise<Command> {
     try {
       got = unwrap(await stub.load!());
     } catch (e) {
-      throw new AxError('internal_error', `cannot load the command ${JSON.stringify(stub.commandPath())}: ${e instanceof Error ? e.message : String(e)}`, {
-        cause: e,
-        fix: 'This is a bug in the program (its lazy command module failed to load); report it with the trace_id.',
-      });
+      throw new AxError(
+        'internal_error',
+        `cannot load the command ${JSON.stringify(stub.commandPath())}: ${e instanceof Error ? e.message : String(e)}`,
+        {
+          cause: e,
+          fix: 'This is a bug in the program (its lazy command module failed to load); report it with the trace_id.',
+        },
+      );
     }
-    if (!(got instanceof Command)) throw drift(stub, 'did not load a Command', 'Make the module export the command (export default new Command({…})) or return it from load.');
-    if (got.name !== stub.name) throw drift(stub, `loaded a command named ${JSON.stringify(got.name)}`, 'Declare the stub with the same name as the command its module exports.');
-    if (got.short && got.short !== stub.short) throw drift(stub, `has the short text ${JSON.stringify(got.short)}, but its listing says ${JSON.stringify(stub.short)}`, 'Give the stub and the loaded command the same short text (or leave the loaded one empty).');
-    if (got.aliases.length && got.aliases.join(' ') !== stub.aliases.join(' ')) throw drift(stub, `answers to the aliases ${got.aliases.join(', ')}, but its stub to ${stub.aliases.join(', ') || 'none'}`, 'Declare the same aliases on the stub.');
+    if (!(got instanceof Command))
+      throw drift(
+        stub,
+        'did not load a Command',
+        'Make the module export the command (export default new Command({…})) or return it from load.',
+      );
+    if (got.name !== stub.name)
+      throw drift(
+        stub,
+        `loaded a command named ${JSON.stringify(got.name)}`,
+        'Declare the stub with the same name as the command its module exports.',
+      );
+    if (got.short && got.short !== stub.short)
+      throw drift(
+        stub,
+        `has the short text ${JSON.stringify(got.short)}, but its listing says ${JSON.stringify(stub.short)}`,
+        'Give the stub and the loaded command the same short text (or leave the loaded one empty).',
+      );
+    if (got.aliases.length && got.aliases.join(' ') !== stub.aliases.join(' '))
+      throw drift(
+        stub,
+        `answers to the aliases ${got.aliases.join(', ')}, but its stub to ${stub.aliases.join(', ') || 'none'}`,
+        'Declare the same aliases on the stub.',
+      );
     got.short = stub.short;
     got.aliases = [...stub.aliases];
     got.hidden ||= stub.hidden;

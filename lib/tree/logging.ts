@@ -10,7 +10,16 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] a
 export type LogLevel = (typeof LOG_LEVELS)[number] | 'silent';
 
 /** Fields ax-ts sets on every log line; labels may not use these names. */
-export const RESERVED_LOG_FIELDS = ['level', 'time', 'msg', 'program', 'version', 'command', 'trace_id', 'span_id'] as const;
+export const RESERVED_LOG_FIELDS = [
+  'level',
+  'time',
+  'msg',
+  'program',
+  'version',
+  'command',
+  'trace_id',
+  'span_id',
+] as const;
 
 /** A root command's logging declaration (`new Command({ use, logging: {...} })`). */
 export interface LoggingDecl {
@@ -54,10 +63,13 @@ export interface Logger {
 export function checkLoggingDecl(cmd: string, decl: LoggingDecl | undefined): void {
   if (!decl) return;
   if (decl.level !== undefined && decl.level !== 'silent' && !(LOG_LEVELS as readonly string[]).includes(decl.level)) {
-    throw new TypeError(`${cmd}: logging.level ${JSON.stringify(decl.level)} is not one of ${[...LOG_LEVELS, 'silent'].join(', ')}`);
+    throw new TypeError(
+      `${cmd}: logging.level ${JSON.stringify(decl.level)} is not one of ${[...LOG_LEVELS, 'silent'].join(', ')}`,
+    );
   }
   for (const [k, v] of Object.entries(decl.labels ?? {})) {
-    if ((RESERVED_LOG_FIELDS as readonly string[]).includes(k)) throw new TypeError(`${cmd}: logging label ${JSON.stringify(k)} is a field ax-ts sets on every line`);
+    if ((RESERVED_LOG_FIELDS as readonly string[]).includes(k))
+      throw new TypeError(`${cmd}: logging label ${JSON.stringify(k)} is a field ax-ts sets on every line`);
     if (typeof v !== 'string') throw new TypeError(`${cmd}: logging label ${JSON.stringify(k)} must be a string`);
   }
 }

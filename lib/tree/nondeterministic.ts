@@ -11,10 +11,13 @@ const PATH_RE = /^[^.\s]+(\.[^.\s]+)*$/;
 /** @throws TypeError when a declared path is not a dotted path of non-empty names. */
 export function checkNonDeterministic(cmd: string, paths: readonly string[] | undefined): void {
   if (paths === undefined) return;
-  if (!Array.isArray(paths)) throw new TypeError(`${cmd}: output.nonDeterministic must be an array of dotted paths into the payload`);
+  if (!Array.isArray(paths))
+    throw new TypeError(`${cmd}: output.nonDeterministic must be an array of dotted paths into the payload`);
   for (const p of paths) {
     if (typeof p !== 'string' || !PATH_RE.test(p) || p.startsWith('data.') || p.startsWith('meta.')) {
-      throw new TypeError(`${cmd}: output.nonDeterministic entry ${JSON.stringify(p)} must be a dotted path into the payload such as "id" or "tasks.created_at" (without "data.")`);
+      throw new TypeError(
+        `${cmd}: output.nonDeterministic entry ${JSON.stringify(p)} must be a dotted path into the payload such as "id" or "tasks.created_at" (without "data.")`,
+      );
     }
   }
 }

@@ -22,7 +22,13 @@ export interface OutputDecl {
   /** How many records: `single`, `bounded` (closed domain) or `unbounded` (needs pagination). */
   cardinality?: 'single' | 'bounded' | 'unbounded';
   /** How to page an unbounded result: the flags that drive it (long names without dashes). */
-  pagination?: { style: 'offset' | 'cursor'; limitFlag: string; offsetFlag?: string; cursorFlag?: string; cursorField?: string };
+  pagination?: {
+    style: 'offset' | 'cursor';
+    limitFlag: string;
+    offsetFlag?: string;
+    cursorFlag?: string;
+    cursorField?: string;
+  };
   /** Flag (long name) that selects output fields. */
   fieldsFlag?: string;
   /**
@@ -33,4 +39,3 @@ export interface OutputDecl {
    */
   nonDeterministic?: readonly string[];
 }
-

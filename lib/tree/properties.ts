@@ -41,10 +41,14 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   const claim = (prop: string, what: string) => {
     const prior = seen.get(prop);
     if (prior) {
-      throw validationError(`${cmd.commandPath()}: ${prior} and ${what} both map to the input property ${JSON.stringify(prop)}`, 'property_collision', {
-        context: { command: cmd.commandPath(), property: prop, inputs: [prior, what] },
-        fix: `Rename ${prior} or ${what}: names that differ only in "-" versus "_" become the same snake_case property.`,
-      });
+      throw validationError(
+        `${cmd.commandPath()}: ${prior} and ${what} both map to the input property ${JSON.stringify(prop)}`,
+        'property_collision',
+        {
+          context: { command: cmd.commandPath(), property: prop, inputs: [prior, what] },
+          fix: `Rename ${prior} or ${what}: names that differ only in "-" versus "_" become the same snake_case property.`,
+        },
+      );
     }
     seen.set(prop, what);
   };
@@ -64,7 +68,11 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   const own: Flag[] = [];
   const inherited: Flag[] = [];
   const traversed: Flag[] = [];
-  const isInput = (f: Flag) => !f.spec.hidden && f.spec.mcp !== false && !(f.builtin && (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput))) && !helpFlag(f);
+  const isInput = (f: Flag) =>
+    !f.spec.hidden &&
+    f.spec.mcp !== false &&
+    !(f.builtin && (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput))) &&
+    !helpFlag(f);
   if (!cmd.disableFlagParsing) {
     for (const f of flagsOf(cmd).values()) if (isInput(f)) (f.inherited ? inherited : own).push(f);
     for (const f of traversedFlags(cmd).values()) if (isInput(f)) traversed.push(f);
@@ -108,15 +116,18 @@ export function mcpVocabulary(cmd: Command, text: string): string {
     cache.vocabulary = byFlag;
   }
   const props = byFlag;
-  return text.replace(/(^|[^\w-])--(no-)?([A-Za-z0-9][A-Za-z0-9_-]*)/g, (whole, pre: string, no: string | undefined, name: string) => {
-    if (no) {
-      const literal = props.get(`no-${name}`);
-      if (literal) return `${pre}${literal.property}`;
-      const negated = props.get(name);
-      if (negated?.flag?.spec.negatable) return `${pre}${negated.property}: false`;
-      return whole;
-    }
-    const p = props.get(name);
-    return p ? `${pre}${p.property}` : whole;
-  });
+  return text.replace(
+    /(^|[^\w-])--(no-)?([A-Za-z0-9][A-Za-z0-9_-]*)/g,
+    (whole, pre: string, no: string | undefined, name: string) => {
+      if (no) {
+        const literal = props.get(`no-${name}`);
+        if (literal) return `${pre}${literal.property}`;
+        const negated = props.get(name);
+        if (negated?.flag?.spec.negatable) return `${pre}${negated.property}: false`;
+        return whole;
+      }
+      const p = props.get(name);
+      return p ? `${pre}${p.property}` : whole;
+    },
+  );
 }

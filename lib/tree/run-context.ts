@@ -89,7 +89,11 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
    * error, so a dry run fails exactly where the real run would (a value that is itself a function
    * must therefore be wrapped: `() => fn`).
    */
-  perform<T>(description: string, effect: () => T | Promise<T>, rehearsal?: T | (() => T | Promise<T>)): Promise<T | undefined>;
+  perform<T>(
+    description: string,
+    effect: () => T | Promise<T>,
+    rehearsal?: T | (() => T | Promise<T>),
+  ): Promise<T | undefined>;
   /**
    * Asks for confirmation before a destructive step. Returns at once when the bypass flag
    * (`bypassFlag`, e.g. `'yes'`) is set. Under MCP, when the client declared the elicitation
@@ -111,7 +115,10 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
    * @returns the values by field name. @throws AxError `input_required`, `declined` (the user declined
    *   or cancelled), `validation_error` (an answer that does not fit); TypeError for a malformed schema.
    */
-  elicit<T extends Record<string, unknown> = Record<string, string | number | boolean | string[]>>(schema: ElicitSchema, message: string): Promise<T>;
+  elicit<T extends Record<string, unknown> = Record<string, string | number | boolean | string[]>>(
+    schema: ElicitSchema,
+    message: string,
+  ): Promise<T>;
   /**
    * Asks the MCP client's language model (`sampling/createMessage`; a string is one user message,
    * `maxTokens` defaults to 1024). Only under MCP, when the client declared sampling.

@@ -35,5 +35,7 @@ export function suggestionsFor(typed: string, candidates: Iterable<string>, maxD
     const prefix = typed.length > 0 && c.toLowerCase().startsWith(typed.toLowerCase());
     if (d <= maxDistance || prefix) scored.push({ name: c, d: prefix ? Math.min(d, maxDistance) : d, prefix });
   }
-  return scored.sort((x, y) => x.d - y.d || Number(y.prefix) - Number(x.prefix) || (x.name < y.name ? -1 : 1)).map((s) => s.name);
+  return scored
+    .sort((x, y) => x.d - y.d || Number(y.prefix) - Number(x.prefix) || (x.name < y.name ? -1 : 1))
+    .map((s) => s.name);
 }

@@ -17,22 +17,33 @@ type ValueOfSpec<S extends FlagSpec> = S['choices'] extends readonly (infer C)[]
     ? C
     : FlagValueOf<S['type']>
   : FlagValueOf<S['type'] & FlagType>;
-type Defined<S extends FlagSpec> = S['type'] extends Always ? true : S['required'] extends true ? true : S extends { default: unknown } ? true : false;
+type Defined<S extends FlagSpec> = S['type'] extends Always
+  ? true
+  : S['required'] extends true
+    ? true
+    : S extends { default: unknown }
+      ? true
+      : false;
 
 /** The typed `ctx.flags` object for a command's own declarations (camelCase keys). */
-export type FlagValues<F extends FlagDecls> = string extends keyof F ? Record<string, unknown> : {
-  -readonly [K in keyof F & string as CamelCase<K>]: Defined<F[K]> extends true ? ValueOfSpec<F[K]> : ValueOfSpec<F[K]> | undefined;
-};
+export type FlagValues<F extends FlagDecls> = string extends keyof F
+  ? Record<string, unknown>
+  : {
+      -readonly [K in keyof F & string as CamelCase<K>]: Defined<F[K]> extends true
+        ? ValueOfSpec<F[K]>
+        : ValueOfSpec<F[K]> | undefined;
+    };
 
 /** The value type of one positional: a number for `type: 'int' | 'float'`, else a string. */
 type ArgType<D extends ArgSpec> = D['type'] extends 'int' | 'float' ? number : string;
 
 /** The typed `ctx.args` object for named positionals (camelCase keys; variadic → string[]). */
-export type ArgValues<A extends readonly ArgSpec[]> = number extends A['length'] ? Record<string, string | string[] | number | number[] | undefined> : {
-  -readonly [D in A[number] as CamelCase<D['name']>]: D['variadic'] extends true
-    ? ArgType<D>[]
-    : D['required'] extends false
-      ? ArgType<D> | undefined
-      : ArgType<D>;
-};
-
+export type ArgValues<A extends readonly ArgSpec[]> = number extends A['length']
+  ? Record<string, string | string[] | number | number[] | undefined>
+  : {
+      -readonly [D in A[number] as CamelCase<D['name']>]: D['variadic'] extends true
+        ? ArgType<D>[]
+        : D['required'] extends false
+          ? ArgType<D> | undefined
+          : ArgType<D>;
+    };

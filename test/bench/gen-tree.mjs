@@ -84,7 +84,7 @@ export function lazyTreeFiles(n, libIndex, name) {
 /** The exit hook, shared with run.mjs (which puts it in a floor file of its own). */
 export const EXIT_HOOK =
   "if (process.env.BENCH_NO_HOOK !== '1') process.on('exit', () => { const p = performance; const now = p.now(); const u = process.resourceUsage(); " +
-  "process.stderr.write(`\\n__bench ${JSON.stringify({ work: now - p.nodeTiming.bootstrapComplete, total: now, cpu: (u.userCPUTime + u.systemCPUTime) / 1000, maxRSS: u.maxRSS })}\\n`); });";
+  'process.stderr.write(`\\n__bench ${JSON.stringify({ work: now - p.nodeTiming.bootstrapComplete, total: now, cpu: (u.userCPUTime + u.systemCPUTime) / 1000, maxRSS: u.maxRSS })}\\n`); });';
 
 const GROUP = 50;
 const pad = (n, w) => String(n).padStart(w, '0');
@@ -121,18 +121,26 @@ function leaf(i, group) {
  */
 export function treeSource(n, libIndex, style = 'declarative') {
   const imperative = style === 'imperative';
-  const out = [...rootHeader(n, libIndex, style), ...(imperative ? ['});'] : ['  commands: [']),
-  ];
+  const out = [...rootHeader(n, libIndex, style), ...(imperative ? ['});'] : ['  commands: ['])];
   const groups = Math.ceil(n / GROUP);
   let i = 1;
   for (let g = 1; g <= groups; g++) {
     const group = `g${pad(g, 3)}`;
     if (imperative) {
-      out.push(`const ${group} = new Command({ use: '${group}', short: 'Group ${g} of synthetic commands' });`, `root.addCommand(${group});`);
-      for (let k = 0; k < GROUP && i <= n; k++, i++) out.push(`${group}.addCommand(`, leaf(i, group).replace(/^ {6}/gm, '  ').replace(/,$/, ''), ');');
+      out.push(
+        `const ${group} = new Command({ use: '${group}', short: 'Group ${g} of synthetic commands' });`,
+        `root.addCommand(${group});`,
+      );
+      for (let k = 0; k < GROUP && i <= n; k++, i++)
+        out.push(`${group}.addCommand(`, leaf(i, group).replace(/^ {6}/gm, '  ').replace(/,$/, ''), ');');
       continue;
     }
-    out.push(`    new Command({`, `      use: '${group}',`, `      short: 'Group ${g} of synthetic commands',`, `      commands: [`);
+    out.push(
+      `    new Command({`,
+      `      use: '${group}',`,
+      `      short: 'Group ${g} of synthetic commands',`,
+      `      commands: [`,
+    );
     // leaf() is indented for a group's `commands:` array
     for (let k = 0; k < GROUP && i <= n; k++, i++) out.push(leaf(i, group).replace(/^ {6}/gm, '        '));
     out.push('      ],', '    }),');

@@ -32,7 +32,17 @@
  *   BENCH_KEEP=1         keep the temporary build directory (its path is printed)
  */
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -63,10 +73,17 @@ const COUNTS = {
   rss: int('BENCH_RSS_RUNS', 5, 2), // /usr/bin/time runs per member
   warmup: QUICK ? 10 : 50, // tools/call warm-up per member
 };
-const SIZES = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number).filter((n) => n > 0);
+const SIZES = (process.env.BENCH_SIZES ?? '100,1000,5000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'cold,trees,init,calls,memory').split(',').map((s) => s.trim()));
 const BIN = process.env.BENCH_BIN ? resolve(process.env.BENCH_BIN) : join(ROOT, 'dist/bin/tasks.js');
-const OUT = process.env.BENCH_OUT ? resolve(process.env.BENCH_OUT) : QUICK ? join(os.tmpdir(), 'ax-bench-results.quick.md') : join(HERE, 'results.md');
+const OUT = process.env.BENCH_OUT
+  ? resolve(process.env.BENCH_OUT)
+  : QUICK
+    ? join(os.tmpdir(), 'ax-bench-results.quick.md')
+    : join(HERE, 'results.md');
 const INFLIGHT = 8;
 
 // ---------- small helpers ----------
@@ -96,7 +113,8 @@ const pf = (ok) => (ok === undefined ? '—' : ok ? 'PASS' : 'FAIL');
 /** Children get a clean environment: no NODE_OPTIONS or AGENT_MODE from the caller. */
 function childEnv(extra = {}) {
   const env = { ...process.env, ...extra };
-  for (const k of Object.keys(env)) if (k.startsWith('NODE_') || k === 'AGENT_MODE' || k.startsWith('VITEST')) delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith('NODE_') || k === 'AGENT_MODE' || k.startsWith('VITEST')) delete env[k];
   return env;
 }
 
@@ -124,7 +142,12 @@ function timed(member, env) {
   if (member.env) env = member.env(env);
   const c0 = childrenCpu();
   const t0 = now();
-  const r = spawnSync(NODE, member.argv, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30, timeout: 120_000 });
+  const r = spawnSync(NODE, member.argv, {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 30,
+    timeout: 120_000,
+  });
   const t = now() - t0;
   const cpu = childrenCpu() - c0;
   if (r.error) throw r.error;
@@ -182,7 +205,11 @@ function machine() {
   }
   let commit = 'unknown';
   try {
-    commit = execFileSync('git', ['describe', '--always', '--dirty'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    commit = execFileSync('git', ['describe', '--always', '--dirty'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     /* not a checkout */
   }
@@ -193,7 +220,10 @@ function machine() {
     node: process.version,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
     date: new Date().toISOString(),
-    loadStart: os.loadavg().map((x) => x.toFixed(2)).join(' '),
+    loadStart: os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' '),
     commit,
   };
 }
@@ -218,7 +248,8 @@ function writeStore(file, n) {
   writeFileSync(file, `${JSON.stringify({ version: 1, next_id: n + 1, tasks, idempotency: {} }, null, 2)}\n`);
 }
 
-const ESM_BANNER = '#!/usr/bin/env node\nimport { createRequire as __axCreateRequire } from "node:module"; const require = __axCreateRequire(import.meta.url);';
+const ESM_BANNER =
+  '#!/usr/bin/env node\nimport { createRequire as __axCreateRequire } from "node:module"; const require = __axCreateRequire(import.meta.url);';
 
 async function prepare(dir) {
   const store1000 = join(dir, 'store-1000.json');
@@ -238,12 +269,27 @@ async function prepare(dir) {
   const peers = {};
   for (const peer of ['commander', 'citty', 'cac']) {
     peers[peer] = join(dir, `${peer}-tasks.cjs`);
-    await build({ ...common, entryPoints: [join(HERE, `fixtures/${peer}-tasks.mjs`)], outfile: peers[peer], format: 'cjs' });
+    await build({
+      ...common,
+      entryPoints: [join(HERE, `fixtures/${peer}-tasks.mjs`)],
+      outfile: peers[peer],
+      format: 'cjs',
+    });
   }
   const commander = peers.commander;
   // The minimal SDK server: ESM with splitting, so its HTTP stack is a lazy chunk.
-  const esmSplit = { ...common, splitting: true, format: 'esm', chunkNames: 'chunks/[name]-[hash]', banner: { js: ESM_BANNER } };
-  await build({ ...esmSplit, entryPoints: { 'minimal-server': join(HERE, 'fixtures/minimal-server.mjs') }, outdir: join(dir, 'minimal') });
+  const esmSplit = {
+    ...common,
+    splitting: true,
+    format: 'esm',
+    chunkNames: 'chunks/[name]-[hash]',
+    banner: { js: ESM_BANNER },
+  };
+  await build({
+    ...esmSplit,
+    entryPoints: { 'minimal-server': join(HERE, 'fixtures/minimal-server.mjs') },
+    outdir: join(dir, 'minimal'),
+  });
   const minimal = join(dir, 'minimal/minimal-server.js');
   // ax-ts programs are bundled exactly as dist/bin is (.ci/bundle.mjs: entry + bundle + chunks), with
   // the heavy chunks (MCP runtime, --args-json validator) reused from the dist/bin snapshot.
@@ -260,7 +306,13 @@ async function prepare(dir) {
   // Trees: one generated module per size (and style), bundled like dist/bin/tasks.js (.ci/build.mjs step 3).
   const trees = new Map();
   const treeBytes = new Map();
-  const variants = [[1, 'declarative'], ...SIZES.flatMap((n) => [[n, 'declarative'], [n, 'imperative']])];
+  const variants = [
+    [1, 'declarative'],
+    ...SIZES.flatMap((n) => [
+      [n, 'declarative'],
+      [n, 'imperative'],
+    ]),
+  ];
   for (const [n, style] of variants) {
     const name = `tree-${n}${style === 'imperative' ? '-imperative' : ''}`;
     const src = join(dir, `${name}.ts`);
@@ -274,8 +326,17 @@ async function prepare(dir) {
     trees.set(style === 'imperative' ? `${n}i` : n, entry);
     if (style === 'declarative') {
       const chunks = readdirSync(join(dir, name, 'chunks')).filter((f) => f.startsWith(`${name}-g`));
-      const src = [`${name}.ts`, ...readdirSync(dir).filter((f) => f.startsWith(`${name}-g`))].reduce((t, f) => t + statSync(join(dir, f)).size, 0);
-      treeBytes.set(n, { source: src, bundle: chunks.reduce((t, f) => t + statSync(join(dir, name, 'chunks', f)).size, statSync(join(dir, name, `${name}.main.js`)).size) });
+      const src = [`${name}.ts`, ...readdirSync(dir).filter((f) => f.startsWith(`${name}-g`))].reduce(
+        (t, f) => t + statSync(join(dir, f)).size,
+        0,
+      );
+      treeBytes.set(n, {
+        source: src,
+        bundle: chunks.reduce(
+          (t, f) => t + statSync(join(dir, name, 'chunks', f)).size,
+          statSync(join(dir, name, `${name}.main.js`)).size,
+        ),
+      });
     }
   }
   // The 1,000-command tree once more, with a schema manifest written ahead of time (ax-ts schema-manifest).
@@ -285,17 +346,25 @@ async function prepare(dir) {
     const to = join(dir, 'tree-1000-manifest');
     cpSync(from, to, { recursive: true });
     manifest1000 = join(to, basename(trees.get(1000)));
-    const r = spawnSync(NODE, [join(dirname(bin), 'ax-ts.js'), 'schema-manifest', manifest1000, '--format', 'json'], { env: childEnv({ HOME: os.tmpdir(), BENCH_NO_HOOK: '1' }), encoding: 'utf8' });
+    const r = spawnSync(NODE, [join(dirname(bin), 'ax-ts.js'), 'schema-manifest', manifest1000, '--format', 'json'], {
+      env: childEnv({ HOME: os.tmpdir(), BENCH_NO_HOOK: '1' }),
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`ax-ts schema-manifest: exit ${r.status}: ${r.stderr}`);
     const stored = JSON.parse(r.stdout).data.shapes;
-    if (!stored.includes('ax') || !stored.includes('mcp')) throw new Error(`ax-ts schema-manifest stored ${stored.join(', ') || 'no shape'} (a shape the program printed with something on stderr is not stored)`);
+    if (!stored.includes('ax') || !stored.includes('mcp'))
+      throw new Error(
+        `ax-ts schema-manifest stored ${stored.join(', ') || 'no shape'} (a shape the program printed with something on stderr is not stored)`,
+      );
     // The row must measure the manifest: the answer is the walk's byte for byte, and the tree is not
     // loaded at all (the generated tree's exit hook, which lives in the bundle, prints nothing).
     const env = childEnv({ HOME: os.tmpdir() });
     const served = spawnSync(NODE, [manifest1000, '__schema'], { env, maxBuffer: 1 << 30 });
     const walked = spawnSync(NODE, [trees.get(1000), '__schema'], { env, maxBuffer: 1 << 30 });
-    if (served.status !== 0 || walked.status !== 0 || !served.stdout.equals(walked.stdout)) throw new Error('the schema manifest does not answer `__schema` with the bytes the walk prints');
-    if (String(served.stderr).includes('__bench')) throw new Error('`__schema` with a schema manifest loaded the tree (the manifest was not used)');
+    if (served.status !== 0 || walked.status !== 0 || !served.stdout.equals(walked.stdout))
+      throw new Error('the schema manifest does not answer `__schema` with the bytes the walk prints');
+    if (String(served.stderr).includes('__bench'))
+      throw new Error('`__schema` with a schema manifest loaded the tree (the manifest was not used)');
   }
   return { bin, store1000, store3, commander, peers, minimal, axNoop, floor, trees, treeBytes, dir, manifest1000 };
 }
@@ -326,7 +395,11 @@ async function coldStart(p, report) {
     const node0 = { label: 'node -e 0', argv: ['-e', '0'] };
     const ax = { label: `tasks ${row.name}`, argv: [p.bin, ...row.args] };
     const first = { label: `tasks ${row.name} (first run)`, argv: [p.bin, ...row.args], env: firstRun };
-    const peers = ['commander', 'citty', 'cac'].map((k) => ({ key: k, label: `${k} ${row.name}`, argv: [p.peers[k], ...row.args] }));
+    const peers = ['commander', 'citty', 'cac'].map((k) => ({
+      key: k,
+      label: `${k} ${row.name}`,
+      argv: [p.peers[k], ...row.args],
+    }));
     const members = [node0, ax, first, ...peers];
     const res = interleave(members, COUNTS.cold, env, progressLine(row.name));
     const [n, a, f, c, ci, ca] = members.map((m) => median(res.get(m).wall));
@@ -334,7 +407,20 @@ async function coldStart(p, report) {
     const rc = ratio(a, c);
     const rci = ratio(a, ci);
     const ok = row.target ? rc <= 1 && rci <= 1 : undefined;
-    results.push({ ...row, node: n, ax: a, first: f, commander: c, citty: ci, cac: ca, cpu, ok, rc, rci, rca: ratio(a, ca) });
+    results.push({
+      ...row,
+      node: n,
+      ax: a,
+      first: f,
+      commander: c,
+      citty: ci,
+      cac: ca,
+      cpu,
+      ok,
+      rc,
+      rci,
+      rca: ratio(a, ca),
+    });
     lines.push(
       `| \`tasks ${row.name}\` | ${ms(n)} | ${ms(a)} | ${ms(f)} | ${ms(c)} | ${ms(ci)} | ${ms(ca)} | ${rx(rc)} | ${rx(rci)} | ${rx(ratio(a, ca))} | ${rx(ratio(a, n))} | ${rx(ratio(f, n))} | ${cpu.map((x) => ms(x, 0)).join(' / ')} | ${row.target ? '≤ 1.00× commander and citty' : '—'} | ${pf(ok)} |`,
     );
@@ -350,8 +436,16 @@ async function coldStart(p, report) {
   for (const r of results) {
     if (!r.target) continue;
     const [, cAx, cCm, cCi] = r.cpu;
-    report.targets.push({ target: `\`tasks ${r.name}\` ≤ 1.00× commander`, value: `${rx(r.rc)} (${ms(r.ax)} vs ${ms(r.commander)} ms; CPU ${rx(ratio(cAx, cCm))})`, ok: r.rc <= 1 });
-    report.targets.push({ target: `\`tasks ${r.name}\` ≤ 1.00× citty`, value: `${rx(r.rci)} (${ms(r.ax)} vs ${ms(r.citty)} ms; CPU ${rx(ratio(cAx, cCi))}; cac ${rx(r.rca)})`, ok: r.rci <= 1 });
+    report.targets.push({
+      target: `\`tasks ${r.name}\` ≤ 1.00× commander`,
+      value: `${rx(r.rc)} (${ms(r.ax)} vs ${ms(r.commander)} ms; CPU ${rx(ratio(cAx, cCm))})`,
+      ok: r.rc <= 1,
+    });
+    report.targets.push({
+      target: `\`tasks ${r.name}\` ≤ 1.00× citty`,
+      value: `${rx(r.rci)} (${ms(r.ax)} vs ${ms(r.citty)} ms; CPU ${rx(ratio(cAx, cCi))}; cac ${rx(r.rca)})`,
+      ok: r.rci <= 1,
+    });
   }
 }
 
@@ -361,7 +455,11 @@ const SHAPES = {
   ax: { label: '`__schema`', args: ['__schema'] },
   mcp: { label: '`__schema --as=mcp`', args: ['__schema', '--as=mcp'] },
   imp: { label: '`__schema`, tree built with `addCommand` one by one', args: ['__schema'], imperative: true },
-  run: { label: 'run one command (`g001 c00001 x --format json`)', args: ['g001', 'c00001', 'x', '--format', 'json'], noTarget: true },
+  run: {
+    label: 'run one command (`g001 c00001 x --format json`)',
+    args: ['g001', 'c00001', 'x', '--format', 'json'],
+    noTarget: true,
+  },
 };
 
 async function trees(p, report) {
@@ -374,10 +472,21 @@ async function trees(p, report) {
   // apart with the load of the machine (the last loaded run printed a negative cost per command).
   const bySize = [1, ...SIZES].map((n) => {
     const shapes = Object.entries(SHAPES).filter(([, sh]) => !(sh.imperative && n === 1));
-    return [n, shapes.map(([k, sh]) => [k, { label: `tree ${n} ${k}`, argv: [p.trees.get(sh.imperative ? `${n}i` : n), ...sh.args] }])];
+    return [
+      n,
+      shapes.map(([k, sh]) => [
+        k,
+        { label: `tree ${n} ${k}`, argv: [p.trees.get(sh.imperative ? `${n}i` : n), ...sh.args] },
+      ]),
+    ];
   });
   const members = [node0, floor, ...bySize.flatMap(([, ms]) => ms.map(([, m]) => m))];
-  const res = interleave(members, COUNTS.tree, env, progressLine(`trees of ${[1, ...SIZES].map((n) => n.toLocaleString('en')).join(', ')}`));
+  const res = interleave(
+    members,
+    COUNTS.tree,
+    env,
+    progressLine(`trees of ${[1, ...SIZES].map((n) => n.toLocaleString('en')).join(', ')}`),
+  );
   const byTree = new Map();
   for (const [n, byShape] of bySize) {
     byTree.set(n, {
@@ -386,7 +495,16 @@ async function trees(p, report) {
       shapes: Object.fromEntries(
         byShape.map(([k, m]) => {
           const o = res.get(m);
-          return [k, { wall: median(o.wall), work: median(o.work), cpuIn: median(o.cpuIn), maxRSS: median(o.maxRSS), bytes: o.bytes }];
+          return [
+            k,
+            {
+              wall: median(o.wall),
+              work: median(o.work),
+              cpuIn: median(o.cpuIn),
+              maxRSS: median(o.maxRSS),
+              bytes: o.bytes,
+            },
+          ];
         }),
       ),
     });
@@ -416,7 +534,7 @@ async function trees(p, report) {
     `Declarations: ${(([n, b]) => `${(b.source / n / 1024).toFixed(2)} KiB of source per command; the ${n.toLocaleString('en')}-command bundle and its group chunks are ${(b.bundle / 2 ** 20).toFixed(2)} MiB`)([...p.treeBytes].at(-1))} (lib included).`,
     '¹ user + system CPU time of the whole process (all threads, bootstrap included), from `process.resourceUsage()` at exit.',
     `² (work(n) − work(tree of 1)) / (n − 1), medians of one interleaved run of every size. A CommonJS file holding nothing but the exit hook does ${ms(base.floorWork)} ms of "work": that much of every row is not ax-ts.`,
-    '³ (CPU(n) − CPU(tree of 1)) / (n − 1), the same from the in-process CPU time: less sensitive to other load on the machine than ² (but it counts V8\'s background threads too).',
+    "³ (CPU(n) − CPU(tree of 1)) / (n − 1), the same from the in-process CPU time: less sensitive to other load on the machine than ² (but it counts V8's background threads too).",
   ];
   report.trees = { lines, notes, byTree, perCmd, cpuPerCmd };
   // The issue-14 targets, paired: the members alternate within one interleaved run.
@@ -428,7 +546,15 @@ async function trees(p, report) {
       { key: 'run1', label: 'tree of 1: run one command', argv: [t1, ...SHAPES.run.args] },
       { key: 'run1000', label: 'tree of 1,000: run one command', argv: [t1000, ...SHAPES.run.args] },
       { key: 'schema', label: 'tree of 1,000: `__schema`', argv: [t1000, '__schema'] },
-      ...(p.manifest1000 ? [{ key: 'manifest', label: 'tree of 1,000: `__schema` with a schema manifest', argv: [p.manifest1000, '__schema'] }] : []),
+      ...(p.manifest1000
+        ? [
+            {
+              key: 'manifest',
+              label: 'tree of 1,000: `__schema` with a schema manifest',
+              argv: [p.manifest1000, '__schema'],
+            },
+          ]
+        : []),
     ];
     const res = interleave(members, COUNTS.tree * 2, env, progressLine('paired targets'));
     const w = Object.fromEntries(members.map((m) => [m.key, median(res.get(m).wall)]));
@@ -436,13 +562,35 @@ async function trees(p, report) {
     const cpuNote = (x, y) => `; CPU ${rx(ratio(c[x], c[y]))}, ${ms(c[x], 0)} vs ${ms(c[y], 0)} ms`;
     const r1 = ratio(w.run1000, w.run1);
     const rs = ratio(w.schema, w.node);
-    report.targets.push({ target: 'one command of a 1,000-command CLI ≤ 1.2× the 1-command CLI', value: `${rx(r1)} (${ms(w.run1000)} vs ${ms(w.run1)} ms${cpuNote('run1000', 'run1')})`, ok: r1 <= 1.2 });
-    report.targets.push({ target: '`__schema` of 1,000 commands ≤ 2.5× `node -e 0`', value: `${rx(rs)} (${ms(w.schema)} vs ${ms(w.node)} ms${cpuNote('schema', 'node')})`, ok: rs <= 2.5 });
+    report.targets.push({
+      target: 'one command of a 1,000-command CLI ≤ 1.2× the 1-command CLI',
+      value: `${rx(r1)} (${ms(w.run1000)} vs ${ms(w.run1)} ms${cpuNote('run1000', 'run1')})`,
+      ok: r1 <= 1.2,
+    });
+    report.targets.push({
+      target: '`__schema` of 1,000 commands ≤ 2.5× `node -e 0`',
+      value: `${rx(rs)} (${ms(w.schema)} vs ${ms(w.node)} ms${cpuNote('schema', 'node')})`,
+      ok: rs <= 2.5,
+    });
     if (p.manifest1000) {
       const rm = ratio(w.manifest, w.node);
-      report.targets.push({ target: '`__schema` of 1,000 commands with a schema manifest ≤ 1.3× `node -e 0`', value: `${rx(rm)} (${ms(w.manifest)} vs ${ms(w.node)} ms${cpuNote('manifest', 'node')})`, ok: rm <= 1.3 });
-    } else report.targets.push({ target: '`__schema` of 1,000 commands with a schema manifest ≤ 1.3× `node -e 0`', value: 'not measured (no manifest built)', ok: false });
-    lines.push('', '| paired run (targets) | median wall | mean CPU¹ |', '|---|---:|---:|', ...members.map((m) => `| ${m.label} | ${ms(w[m.key])} ms | ${ms(c[m.key], 1)} ms |`));
+      report.targets.push({
+        target: '`__schema` of 1,000 commands with a schema manifest ≤ 1.3× `node -e 0`',
+        value: `${rx(rm)} (${ms(w.manifest)} vs ${ms(w.node)} ms${cpuNote('manifest', 'node')})`,
+        ok: rm <= 1.3,
+      });
+    } else
+      report.targets.push({
+        target: '`__schema` of 1,000 commands with a schema manifest ≤ 1.3× `node -e 0`',
+        value: 'not measured (no manifest built)',
+        ok: false,
+      });
+    lines.push(
+      '',
+      '| paired run (targets) | median wall | mean CPU¹ |',
+      '|---|---:|---:|',
+      ...members.map((m) => `| ${m.label} | ${ms(w[m.key])} ms | ${ms(c[m.key], 1)} ms |`),
+    );
   }
   const lo = Math.min(...SIZES);
   const hi = Math.max(...SIZES);
@@ -451,8 +599,12 @@ async function trees(p, report) {
       const c = perCmd[shape];
       const u = cpuPerCmd[shape];
       const r = c[hi] / c[lo];
-      const mid = SIZES.filter((n) => n !== lo && n !== hi).map((n) => `${ms(c[n])} → `).join('');
-      const cpuMid = SIZES.filter((n) => n !== lo && n !== hi).map((n) => `${ms(u[n])} → `).join('');
+      const mid = SIZES.filter((n) => n !== lo && n !== hi)
+        .map((n) => `${ms(c[n])} → `)
+        .join('');
+      const cpuMid = SIZES.filter((n) => n !== lo && n !== hi)
+        .map((n) => `${ms(u[n])} → `)
+        .join('');
       // Linear: the cost per command does not grow with the tree (a quadratic walk would make this hi/lo, i.e. 50×).
       // Judged on the in-process CPU time: the wall-time "work" of a 100-command tree is a few ms over
       // the tree of 1, which a loaded machine's scheduling swamps (it has printed negative costs).
@@ -469,7 +621,12 @@ async function trees(p, report) {
 
 // ---------- 3. mcp-server spawn → initialize ----------
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'ax-bench', version: '1.0.0' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'ax-bench', version: '1.0.0' } },
+};
 
 function vm(pid) {
   try {
@@ -537,7 +694,12 @@ async function serverInit(p, report) {
     { key: 'ax', label: 'ax-ts `tasks mcp-server`', argv: [p.bin, 'mcp-server'] },
     { key: 'noop', label: 'ax-ts, one no-op tool', argv: [p.axNoop, 'mcp-server'] },
     { key: 'minimal', label: 'minimal SDK server', argv: [p.minimal] },
-    { key: 'noopSup', label: 'ax-ts, one no-op tool, supervised (AX_MCP_IN_PLACE=0)', argv: [p.axNoop, 'mcp-server'], env: { AX_MCP_IN_PLACE: '0' } },
+    {
+      key: 'noopSup',
+      label: 'ax-ts, one no-op tool, supervised (AX_MCP_IN_PLACE=0)',
+      argv: [p.axNoop, 'mcp-server'],
+      env: { AX_MCP_IN_PLACE: '0' },
+    },
   ];
   const res = new Map(members.map((m) => [m, { t: [], rss: [], hwm: [] }]));
   for (const m of members) await initOnce(m.argv, { ...env, ...m.env }); // warm-up
@@ -569,7 +731,9 @@ async function serverInit(p, report) {
       `| spawn → initialize answered, median | ${ms(median(nb.t))} ms | ${ms(median(nsup.t))} ms | +${ms(median(nsup.t) - median(nb.t))} ms (${rx(ratio(median(nsup.t), median(nb.t)))}) |`,
       `| idle RSS of the process tree, median | ${mib(median(nb.rss))} | ${mib(median(nsup.rss))} | +${mib(median(nsup.rss) - median(nb.rss))} |`,
     ],
-    mem: Object.fromEntries(members.map((m) => [m.key, { label: m.label, rss: median(res.get(m).rss), hwm: median(res.get(m).hwm) }])),
+    mem: Object.fromEntries(
+      members.map((m) => [m.key, { label: m.label, rss: median(res.get(m).rss), hwm: median(res.get(m).hwm) }]),
+    ),
   };
   report.targets.push({ target: 'server spawn → initialize ≤ 1.2× minimal SDK server', value: rx(r), ok: r <= 1.2 });
 }
@@ -606,9 +770,24 @@ async function startHttp(argv, env) {
 }
 
 const SIDES = {
-  ax: { label: 'ax-ts `tasks` (`show`)', argv: (p) => [p.bin, 'mcp-server'], http: (p) => [p.bin, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], params: { name: 'show', arguments: { id: 1 } } },
-  noop: { label: 'ax-ts no-op', argv: (p) => [p.axNoop, 'mcp-server'], http: (p) => [p.axNoop, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'], params: { name: 'noop', arguments: {} } },
-  minimal: { label: 'minimal SDK', argv: (p) => [p.minimal], http: (p) => [p.minimal, '--http'], params: { name: 'noop', arguments: {} } },
+  ax: {
+    label: 'ax-ts `tasks` (`show`)',
+    argv: (p) => [p.bin, 'mcp-server'],
+    http: (p) => [p.bin, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'],
+    params: { name: 'show', arguments: { id: 1 } },
+  },
+  noop: {
+    label: 'ax-ts no-op',
+    argv: (p) => [p.axNoop, 'mcp-server'],
+    http: (p) => [p.axNoop, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'],
+    params: { name: 'noop', arguments: {} },
+  },
+  minimal: {
+    label: 'minimal SDK',
+    argv: (p) => [p.minimal],
+    http: (p) => [p.minimal, '--http'],
+    params: { name: 'noop', arguments: {} },
+  },
 };
 
 async function connect(kind, side, p, env) {
@@ -649,7 +828,9 @@ async function connect(kind, side, p, env) {
 function serverCpu(pid) {
   try {
     let ns = 0;
-    for (const q of descendants(pid)) for (const t of readdirSync(`/proc/${q}/task`)) ns += Number(readFileSync(`/proc/${q}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+    for (const q of descendants(pid))
+      for (const t of readdirSync(`/proc/${q}/task`))
+        ns += Number(readFileSync(`/proc/${q}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
     return ns / 1e6;
   } catch {
     return NaN;
@@ -663,7 +844,10 @@ function descendants(pid) {
     out.push(p);
     let kids = [];
     try {
-      for (const t of readdirSync(`/proc/${p}/task`)) kids.push(...readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+      for (const t of readdirSync(`/proc/${p}/task`))
+        kids.push(
+          ...readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+        );
     } catch {
       kids = [];
     }
@@ -713,8 +897,11 @@ async function toolCalls(p, report) {
       }
       const cpuPerCall = Object.fromEntries(names.map((s) => [s, ((sides[s].cpu() - cpu0[s]) / COUNTS.calls) * 1000])); // µs
       const tput = Object.fromEntries(names.map((s) => [s, []]));
-      for (let r = 0; r < COUNTS.tputRounds; r++) for (const s of rotate(names, r)) tput[s].push(await throughputRound(sides[s].call, COUNTS.tputCalls));
-      const m = Object.fromEntries(names.map((s) => [s, { med: median(lat[s]), p99: p99(lat[s]), tput: median(tput[s]), cpu: cpuPerCall[s] }]));
+      for (let r = 0; r < COUNTS.tputRounds; r++)
+        for (const s of rotate(names, r)) tput[s].push(await throughputRound(sides[s].call, COUNTS.tputCalls));
+      const m = Object.fromEntries(
+        names.map((s) => [s, { med: median(lat[s]), p99: p99(lat[s]), tput: median(tput[s]), cpu: cpuPerCall[s] }]),
+      );
       for (const s of names) {
         const lr = ratio(m[s].med, m.minimal.med);
         const cr = ratio(m[s].cpu, m.minimal.cpu);
@@ -726,10 +913,23 @@ async function toolCalls(p, report) {
         lines.push(
           `| ${kind} | ${SIDES[s].label} | ${ms(m[s].cpu, 0)} µs | ${ms(m[s].med, 3)} ms | ${ms(m[s].p99, 2)} ms | ${m[s].tput.toFixed(0)} | ${judged ? rx(cr) : '—'} | ${judged ? rx(lr) : '—'} | ${judged ? rx(tr) : '—'} | ${judged ? (s === 'ax' ? 'CPU ≤ 2.00×' : 'CPU ≤ 1.30×, throughput ≥ 0.80×') : 'baseline'} | ${pf(ok)} |`,
         );
-        if (s === 'ax') report.targets.push({ target: `tools/call ${kind}: server CPU per call ≤ 2× minimal (\`tasks show\`)`, value: `${rx(cr)} (${ms(m[s].cpu, 0)} vs ${ms(m.minimal.cpu, 0)} µs)`, ok: cr <= 2 });
+        if (s === 'ax')
+          report.targets.push({
+            target: `tools/call ${kind}: server CPU per call ≤ 2× minimal (\`tasks show\`)`,
+            value: `${rx(cr)} (${ms(m[s].cpu, 0)} vs ${ms(m.minimal.cpu, 0)} µs)`,
+            ok: cr <= 2,
+          });
         if (s === 'noop') {
-          report.targets.push({ target: `tools/call ${kind}: server CPU per call ≤ 1.3× minimal (ax-ts no-op tool)`, value: `${rx(cr)} (${ms(m[s].cpu, 0)} vs ${ms(m.minimal.cpu, 0)} µs)`, ok: cr <= 1.3 });
-          report.targets.push({ target: `tools/call ${kind}: 8-in-flight throughput ≥ 0.8× minimal (ax-ts no-op tool)`, value: `${rx(tr)} (${m[s].tput.toFixed(0)} vs ${m.minimal.tput.toFixed(0)} calls/s)`, ok: tr >= 0.8 });
+          report.targets.push({
+            target: `tools/call ${kind}: server CPU per call ≤ 1.3× minimal (ax-ts no-op tool)`,
+            value: `${rx(cr)} (${ms(m[s].cpu, 0)} vs ${ms(m.minimal.cpu, 0)} µs)`,
+            ok: cr <= 1.3,
+          });
+          report.targets.push({
+            target: `tools/call ${kind}: 8-in-flight throughput ≥ 0.8× minimal (ax-ts no-op tool)`,
+            value: `${rx(tr)} (${m[s].tput.toFixed(0)} vs ${m.minimal.tput.toFixed(0)} calls/s)`,
+            ok: tr >= 0.8,
+          });
         }
       }
     } finally {
@@ -739,19 +939,24 @@ async function toolCalls(p, report) {
   report.calls = {
     lines,
     note:
-      "Three servers, driven by the same SDK `Client.callTool` code (no `tools/list` first, so the client validates no output schema), calls alternated call by call. " +
-      'Server CPU per call = the server process\'s CPU time (all threads, from the schedstat of each task under /proc/<pid>/task) over the sequential calls, divided by their number. ' +
-      "ax-ts `tasks` calls `show {\"id\": \"1\"}` on a 3-task store: Ajv validation of the arguments against the tool's inputSchema, the handler reads and shape-checks the store file, the envelope and structuredContent are built. " +
+      'Three servers, driven by the same SDK `Client.callTool` code (no `tools/list` first, so the client validates no output schema), calls alternated call by call. ' +
+      "Server CPU per call = the server process's CPU time (all threads, from the schedstat of each task under /proc/<pid>/task) over the sequential calls, divided by their number. " +
+      'ax-ts `tasks` calls `show {"id": "1"}` on a 3-task store: Ajv validation of the arguments against the tool\'s inputSchema, the handler reads and shape-checks the store file, the envelope and structuredContent are built. ' +
       'ax-ts no-op = test/bench/fixtures/ax-noop.ts: one command that returns "ok" — the framework\'s own cost per call, nothing else. ' +
-      'Minimal = test/bench/fixtures/minimal-server.mjs: the SDK\'s low-level `Server`, a `noop` tool returning one text block, no validation, no I/O.',
+      "Minimal = test/bench/fixtures/minimal-server.mjs: the SDK's low-level `Server`, a `noop` tool returning one text block, no validation, no I/O.",
   };
 }
 
 // ---------- 5. memory ----------
 
 function peakRss(argv, env) {
-  const r = spawnSync('/usr/bin/time', ['-f', '__maxrss %M', NODE, ...argv], { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 60_000 });
-  if (r.status !== 0) throw new Error(`/usr/bin/time ${argv.join(' ')}: exit ${r.status}: ${String(r.stderr).slice(-500)}`);
+  const r = spawnSync('/usr/bin/time', ['-f', '__maxrss %M', NODE, ...argv], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 60_000,
+  });
+  if (r.status !== 0)
+    throw new Error(`/usr/bin/time ${argv.join(' ')}: exit ${r.status}: ${String(r.stderr).slice(-500)}`);
   return Number(/__maxrss (\d+)/.exec(String(r.stderr))?.[1]);
 }
 
@@ -760,7 +965,10 @@ async function memory(p, report) {
   const env = childEnv({ TASKS_FILE: p.store1000, HOME: os.tmpdir() });
   const hasTime = existsSync('/usr/bin/time');
   const hookFile = join(dirname(p.floor), 'rss-hook.cjs');
-  writeFileSync(hookFile, "process.on('exit', () => process.stderr.write(`\\n__maxrss ${process.resourceUsage().maxRSS}\\n`));\n");
+  writeFileSync(
+    hookFile,
+    "process.on('exit', () => process.stderr.write(`\\n__maxrss ${process.resourceUsage().maxRSS}\\n`));\n",
+  );
   const measure = (argv) => {
     if (hasTime) return peakRss(argv, env);
     const r = spawnSync(NODE, ['-r', hookFile, ...argv], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -778,10 +986,17 @@ async function memory(p, report) {
   for (const m of members) lines.push(`| ${m.label} | ${mib(median(res.get(m)))} | ${how} |`);
   const axRss = median(res.get(members[1]));
   if (report.init) {
-    for (const v of Object.values(report.init.mem)) lines.push(`| ${v.label}, idle after initialize | ${mib(v.rss)} (peak ${mib(v.hwm)}) | VmRSS (VmHWM) from /proc, 150 ms after initialize |`);
+    for (const v of Object.values(report.init.mem))
+      lines.push(
+        `| ${v.label}, idle after initialize | ${mib(v.rss)} (peak ${mib(v.hwm)}) | VmRSS (VmHWM) from /proc, 150 ms after initialize |`,
+      );
   }
   report.memory = { lines };
-  report.targets.push({ target: 'peak RSS of a command run (`tasks list`) ≤ 45 MiB', value: mib(axRss), ok: axRss <= 45 * 1024 });
+  report.targets.push({
+    target: 'peak RSS of a command run (`tasks list`) ≤ 45 MiB',
+    value: mib(axRss),
+    ok: axRss <= 45 * 1024,
+  });
 }
 
 // ---------- report ----------
@@ -789,13 +1004,18 @@ async function memory(p, report) {
 function markdown(report, m) {
   const out = [];
   out.push('# ax-ts benchmark results', '');
-  out.push(`Written by \`node test/bench/run.mjs\`${QUICK ? ' (BENCH_QUICK=1: a smoke run, numbers are not meaningful)' : ''}. Pair members alternate round by round; every ratio compares medians from the same run.`, '');
+  out.push(
+    `Written by \`node test/bench/run.mjs\`${QUICK ? ' (BENCH_QUICK=1: a smoke run, numbers are not meaningful)' : ''}. Pair members alternate round by round; every ratio compares medians from the same run.`,
+    '',
+  );
   out.push('## Machine', '');
   out.push(`- CPU: ${m.cpu}, ${m.cores} cores; memory ${m.memory}`);
   out.push(`- ${m.platform}; Node ${m.node}`);
   out.push(`- date ${m.date}; commit ${m.commit}`);
   out.push(`- load average at start (1/5/15 min): ${m.loadStart}; at end: ${m.loadEnd}`);
-  out.push(`- runs per member: cold start ${COUNTS.cold}, trees ${COUNTS.tree}, spawn→initialize ${COUNTS.init}, sequential calls ${COUNTS.calls}, throughput ${COUNTS.tputRounds} rounds × ${COUNTS.tputCalls} calls, RSS ${COUNTS.rss}; total time ${m.elapsed}`);
+  out.push(
+    `- runs per member: cold start ${COUNTS.cold}, trees ${COUNTS.tree}, spawn→initialize ${COUNTS.init}, sequential calls ${COUNTS.calls}, throughput ${COUNTS.tputRounds} rounds × ${COUNTS.tputCalls} calls, RSS ${COUNTS.rss}; total time ${m.elapsed}`,
+  );
   out.push('');
   if (report.targets.length) {
     out.push('## Targets (issue 14)', '', '| target | measured | result |', '|---|---:|---|');
@@ -804,15 +1024,29 @@ function markdown(report, m) {
   }
   if (report.cold) {
     out.push('## Cold start, bundled (ms, median)', '');
-    out.push('ax-ts = `node dist/bin/tasks.js …` (a byte-identical snapshot of dist/bin taken at the start of the run: the entry of .ci/loader.cjs with its precomputed `--version`/`--help`, one CommonJS bundle run through the V8 code cache, and chunks it does not load for these rows). commander, citty and cac = the same six commands on commander 14, citty and cac (test/bench/fixtures/*-tasks.mjs, sharing tasks-core.mjs), each bundled by esbuild into one CommonJS file; their `__schema` is a hand-written walk of their tree. `list` runs on a 1,000-task store (prints 50).', '');
+    out.push(
+      'ax-ts = `node dist/bin/tasks.js …` (a byte-identical snapshot of dist/bin taken at the start of the run: the entry of .ci/loader.cjs with its precomputed `--version`/`--help`, one CommonJS bundle run through the V8 code cache, and chunks it does not load for these rows). commander, citty and cac = the same six commands on commander 14, citty and cac (test/bench/fixtures/*-tasks.mjs, sharing tasks-core.mjs), each bundled by esbuild into one CommonJS file; their `__schema` is a hand-written walk of their tree. `list` runs on a 1,000-task store (prints 50).',
+      '',
+    );
     out.push(...report.cold.lines, '', ...report.cold.notes, '');
   }
   if (report.trees) {
     out.push('## `__schema` on generated trees', '');
-    out.push('Trees from test/bench/gen-tree.mjs (n leaf commands under n/50 groups, one positional and 5 flags each, declared literally with the public API; each group a lazy subtree in a module of its own, which the build makes a chunk; the `addCommand` variant is one module), each bundled like dist/bin/tasks.js (.ci/bundle.mjs). "work in process" = time from the end of Node\'s bootstrap to exit, measured inside the process; peak RSS from `process.resourceUsage().maxRSS`.', '');
+    out.push(
+      'Trees from test/bench/gen-tree.mjs (n leaf commands under n/50 groups, one positional and 5 flags each, declared literally with the public API; each group a lazy subtree in a module of its own, which the build makes a chunk; the `addCommand` variant is one module), each bundled like dist/bin/tasks.js (.ci/bundle.mjs). "work in process" = time from the end of Node\'s bootstrap to exit, measured inside the process; peak RSS from `process.resourceUsage().maxRSS`.',
+      '',
+    );
     out.push(...report.trees.lines, '', ...report.trees.notes, '');
   }
-  if (report.init) out.push('## `mcp-server` spawn → initialize (stdio)', '', 'Time from spawn until the initialize result is read from the child\'s stdout; the same raw JSON-RPC line is written to each. Minimal = test/bench/fixtures/minimal-server.mjs (SDK low-level `Server`, one no-op tool; its HTTP stack is a lazy chunk), ax-ts no-op = test/bench/fixtures/ax-noop.ts; both bundled like dist/bin/tasks.js.', '', ...report.init.lines, '');
+  if (report.init)
+    out.push(
+      '## `mcp-server` spawn → initialize (stdio)',
+      '',
+      "Time from spawn until the initialize result is read from the child's stdout; the same raw JSON-RPC line is written to each. Minimal = test/bench/fixtures/minimal-server.mjs (SDK low-level `Server`, one no-op tool; its HTTP stack is a lazy chunk), ax-ts no-op = test/bench/fixtures/ax-noop.ts; both bundled like dist/bin/tasks.js.",
+      '',
+      ...report.init.lines,
+      '',
+    );
   if (report.calls) out.push('## `tools/call`', '', report.calls.note, '', ...report.calls.lines, '');
   if (report.memory) out.push('## Memory', '', ...report.memory.lines, '');
   return out.join('\n');
@@ -833,7 +1067,9 @@ async function mainBench() {
     process.exit(1);
   }
   const m = machine();
-  log(`ax-ts benchmark${QUICK ? ' (BENCH_QUICK=1)' : ''}: ${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.loadStart}`);
+  log(
+    `ax-ts benchmark${QUICK ? ' (BENCH_QUICK=1)' : ''}: ${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.loadStart}`,
+  );
   const dir = mkdtempSync(join(os.tmpdir(), 'ax-bench-'));
   const report = { targets: [] };
   try {
@@ -848,7 +1084,10 @@ async function mainBench() {
     if (process.env.BENCH_KEEP === '1') log(`kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
   }
-  m.loadEnd = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  m.loadEnd = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   m.elapsed = `${((Date.now() - t0) / 1000).toFixed(0)} s`;
   const md = markdown(report, m);
   mkdirSync(dirname(OUT), { recursive: true });

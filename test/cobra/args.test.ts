@@ -22,7 +22,12 @@ import {
 import { emptyRun, executeCommand, jsonError } from './harness.ts';
 
 function getCommand(validateArgs: ArgsValidator, withValid: boolean): Command {
-  return new Command({ use: 'c', validateArgs, run: emptyRun, ...(withValid ? { validArgs: ['one', 'two', 'three'] } : {}) });
+  return new Command({
+    use: 'c',
+    validateArgs,
+    run: emptyRun,
+    ...(withValid ? { validArgs: ['one', 'two', 'three'] } : {}),
+  });
 }
 
 const validOnlyWithInvalidArgs = 'invalid argument "a" for "c"';
@@ -45,48 +50,138 @@ const cases: Case[] = [
   ['TestOnlyValidArgs', OnlyValidArgs, true, ['one', 'two']],
   ['TestOnlyValidArgs_WithInvalidArgs', OnlyValidArgs, true, ['a'], validOnlyWithInvalidArgs],
   ['TestNoDuplicateArgs', NoDuplicateArgs, false, ['one', 'two']],
-  ['TestNoDuplicateArgs_WithDuplicateArgs', NoDuplicateArgs, false, ['one', 'one'], noDuplicateArgsWithDuplicate('one')],
-  ['TestNoDuplicateArgs_WithValid_WithDuplicateArgs', NoDuplicateArgs, true, ['one', 'one'], noDuplicateArgsWithDuplicate('one')],
-  ['TestNoDuplicateArgs_WithValidOnly_WithInvalidArgs', MatchAll(OnlyValidArgs, NoDuplicateArgs), true, ['a', 'a'], validOnlyWithInvalidArgs],
+  [
+    'TestNoDuplicateArgs_WithDuplicateArgs',
+    NoDuplicateArgs,
+    false,
+    ['one', 'one'],
+    noDuplicateArgsWithDuplicate('one'),
+  ],
+  [
+    'TestNoDuplicateArgs_WithValid_WithDuplicateArgs',
+    NoDuplicateArgs,
+    true,
+    ['one', 'one'],
+    noDuplicateArgsWithDuplicate('one'),
+  ],
+  [
+    'TestNoDuplicateArgs_WithValidOnly_WithInvalidArgs',
+    MatchAll(OnlyValidArgs, NoDuplicateArgs),
+    true,
+    ['a', 'a'],
+    validOnlyWithInvalidArgs,
+  ],
   ['TestArbitraryArgs', ArbitraryArgs, false, ['a', 'b']],
   ['TestArbitraryArgs_WithValid', ArbitraryArgs, true, ['one', 'two']],
   ['TestArbitraryArgs_WithValid_WithInvalidArgs', ArbitraryArgs, true, ['a']],
-  ['TestArbitraryArgs_WithValidOnly_WithInvalidArgs', MatchAll(OnlyValidArgs, ArbitraryArgs), true, ['a'], validOnlyWithInvalidArgs],
+  [
+    'TestArbitraryArgs_WithValidOnly_WithInvalidArgs',
+    MatchAll(OnlyValidArgs, ArbitraryArgs),
+    true,
+    ['a'],
+    validOnlyWithInvalidArgs,
+  ],
   ['TestMinimumNArgs', MinimumNArgs(2), false, ['a', 'b', 'c']],
   ['TestMinimumNArgs_WithValid', MinimumNArgs(2), true, ['one', 'three']],
   ['TestMinimumNArgs_WithValid__WithInvalidArgs', MinimumNArgs(2), true, ['a', 'b']],
-  ['TestMinimumNArgs_WithValidOnly_WithInvalidArgs', MatchAll(OnlyValidArgs, MinimumNArgs(2)), true, ['a', 'b'], validOnlyWithInvalidArgs],
+  [
+    'TestMinimumNArgs_WithValidOnly_WithInvalidArgs',
+    MatchAll(OnlyValidArgs, MinimumNArgs(2)),
+    true,
+    ['a', 'b'],
+    validOnlyWithInvalidArgs,
+  ],
   ['TestMinimumNArgs_WithLessArgs', MinimumNArgs(2), false, ['a'], minimumNArgsWithLessArgs],
   ['TestMinimumNArgs_WithLessArgs_WithValid', MinimumNArgs(2), true, ['one'], minimumNArgsWithLessArgs],
   ['TestMinimumNArgs_WithLessArgs_WithValid_WithInvalidArgs', MinimumNArgs(2), true, ['a'], minimumNArgsWithLessArgs],
-  ['TestMinimumNArgs_WithLessArgs_WithValidOnly_WithInvalidArgs', MatchAll(OnlyValidArgs, MinimumNArgs(2)), true, ['a'], validOnlyWithInvalidArgs],
+  [
+    'TestMinimumNArgs_WithLessArgs_WithValidOnly_WithInvalidArgs',
+    MatchAll(OnlyValidArgs, MinimumNArgs(2)),
+    true,
+    ['a'],
+    validOnlyWithInvalidArgs,
+  ],
   ['TestMaximumNArgs', MaximumNArgs(3), false, ['a', 'b']],
   ['TestMaximumNArgs_WithValid', MaximumNArgs(2), true, ['one', 'three']],
   ['TestMaximumNArgs_WithValid_WithInvalidArgs', MaximumNArgs(2), true, ['a', 'b']],
-  ['TestMaximumNArgs_WithValidOnly_WithInvalidArgs', MatchAll(OnlyValidArgs, MaximumNArgs(2)), true, ['a', 'b'], validOnlyWithInvalidArgs],
+  [
+    'TestMaximumNArgs_WithValidOnly_WithInvalidArgs',
+    MatchAll(OnlyValidArgs, MaximumNArgs(2)),
+    true,
+    ['a', 'b'],
+    validOnlyWithInvalidArgs,
+  ],
   ['TestMaximumNArgs_WithMoreArgs', MaximumNArgs(2), false, ['a', 'b', 'c'], maximumNArgsWithMoreArgs],
   ['TestMaximumNArgs_WithMoreArgs_WithValid', MaximumNArgs(2), true, ['one', 'three', 'two'], maximumNArgsWithMoreArgs],
-  ['TestMaximumNArgs_WithMoreArgs_WithValid_WithInvalidArgs', MaximumNArgs(2), true, ['a', 'b', 'c'], maximumNArgsWithMoreArgs],
-  ['TestMaximumNArgs_WithMoreArgs_WithValidOnly_WithInvalidArgs', MatchAll(OnlyValidArgs, MaximumNArgs(2)), true, ['a', 'b', 'c'], validOnlyWithInvalidArgs],
+  [
+    'TestMaximumNArgs_WithMoreArgs_WithValid_WithInvalidArgs',
+    MaximumNArgs(2),
+    true,
+    ['a', 'b', 'c'],
+    maximumNArgsWithMoreArgs,
+  ],
+  [
+    'TestMaximumNArgs_WithMoreArgs_WithValidOnly_WithInvalidArgs',
+    MatchAll(OnlyValidArgs, MaximumNArgs(2)),
+    true,
+    ['a', 'b', 'c'],
+    validOnlyWithInvalidArgs,
+  ],
   ['TestExactArgs', ExactArgs(3), false, ['a', 'b', 'c']],
   ['TestExactArgs_WithValid', ExactArgs(3), true, ['three', 'one', 'two']],
   ['TestExactArgs_WithValid_WithInvalidArgs', ExactArgs(3), true, ['three', 'a', 'two']],
-  ['TestExactArgs_WithValidOnly_WithInvalidArgs', MatchAll(OnlyValidArgs, ExactArgs(3)), true, ['three', 'a', 'two'], validOnlyWithInvalidArgs],
+  [
+    'TestExactArgs_WithValidOnly_WithInvalidArgs',
+    MatchAll(OnlyValidArgs, ExactArgs(3)),
+    true,
+    ['three', 'a', 'two'],
+    validOnlyWithInvalidArgs,
+  ],
   ['TestExactArgs_WithInvalidCount', ExactArgs(2), false, ['a', 'b', 'c'], exactArgsWithInvalidCount],
   ['TestExactArgs_WithInvalidCount_WithValid', ExactArgs(2), true, ['three', 'one', 'two'], exactArgsWithInvalidCount],
-  ['TestExactArgs_WithInvalidCount_WithValid_WithInvalidArgs', ExactArgs(2), true, ['three', 'a', 'two'], exactArgsWithInvalidCount],
-  ['TestExactArgs_WithInvalidCount_WithValidOnly_WithInvalidArgs', MatchAll(OnlyValidArgs, ExactArgs(2)), true, ['three', 'a', 'two'], validOnlyWithInvalidArgs],
+  [
+    'TestExactArgs_WithInvalidCount_WithValid_WithInvalidArgs',
+    ExactArgs(2),
+    true,
+    ['three', 'a', 'two'],
+    exactArgsWithInvalidCount,
+  ],
+  [
+    'TestExactArgs_WithInvalidCount_WithValidOnly_WithInvalidArgs',
+    MatchAll(OnlyValidArgs, ExactArgs(2)),
+    true,
+    ['three', 'a', 'two'],
+    validOnlyWithInvalidArgs,
+  ],
   ['TestRangeArgs', RangeArgs(2, 4), false, ['a', 'b', 'c']],
   ['TestRangeArgs_WithValid', RangeArgs(2, 4), true, ['three', 'one', 'two']],
   ['TestRangeArgs_WithValid_WithInvalidArgs', RangeArgs(2, 4), true, ['three', 'a', 'two']],
-  ['TestRangeArgs_WithValidOnly_WithInvalidArgs', MatchAll(OnlyValidArgs, RangeArgs(2, 4)), true, ['three', 'a', 'two'], validOnlyWithInvalidArgs],
+  [
+    'TestRangeArgs_WithValidOnly_WithInvalidArgs',
+    MatchAll(OnlyValidArgs, RangeArgs(2, 4)),
+    true,
+    ['three', 'a', 'two'],
+    validOnlyWithInvalidArgs,
+  ],
   ['TestRangeArgs_WithInvalidCount', RangeArgs(2, 4), false, ['a'], rangeArgsWithInvalidCount],
   ['TestRangeArgs_WithInvalidCount_WithValid', RangeArgs(2, 4), true, ['two'], rangeArgsWithInvalidCount],
   ['TestRangeArgs_WithInvalidCount_WithValid_WithInvalidArgs', RangeArgs(2, 4), true, ['a'], rangeArgsWithInvalidCount],
-  ['TestRangeArgs_WithInvalidCount_WithValidOnly_WithInvalidArgs', MatchAll(OnlyValidArgs, RangeArgs(2, 4)), true, ['a'], validOnlyWithInvalidArgs],
+  [
+    'TestRangeArgs_WithInvalidCount_WithValidOnly_WithInvalidArgs',
+    MatchAll(OnlyValidArgs, RangeArgs(2, 4)),
+    true,
+    ['a'],
+    validOnlyWithInvalidArgs,
+  ],
   ['TestExactValidArgs', ExactValidArgs(3), true, ['three', 'one', 'two']],
   ['TestExactValidArgs_WithInvalidCount', ExactValidArgs(2), false, ['three', 'one', 'two'], exactArgsWithInvalidCount],
-  ['TestExactValidArgs_WithInvalidCount_WithInvalidArgs', ExactValidArgs(2), true, ['three', 'a', 'two'], exactArgsWithInvalidCount],
+  [
+    'TestExactValidArgs_WithInvalidCount_WithInvalidArgs',
+    ExactValidArgs(2),
+    true,
+    ['three', 'a', 'two'],
+    exactArgsWithInvalidCount,
+  ],
   ['TestExactValidArgs_WithInvalidArgs', ExactValidArgs(2), true, ['three', 'a'], validOnlyWithInvalidArgs],
 ];
 
@@ -140,23 +235,39 @@ describe('cobra args_test.go: Takes(No)Args', () => {
   });
 
   it('TestRootTakesArgs', async () => {
-    const root = new Command({ use: 'root', validateArgs: ArbitraryArgs, run: emptyRun, commands: [new Command({ use: 'child', run: emptyRun })] });
+    const root = new Command({
+      use: 'root',
+      validateArgs: ArbitraryArgs,
+      run: emptyRun,
+      commands: [new Command({ use: 'child', run: emptyRun })],
+    });
     expect((await executeCommand(root, 'legal', 'args')).code).toBe(0);
   });
 
   it('TestChildTakesNoArgs', async () => {
-    const root = new Command({ use: 'root', run: emptyRun, commands: [new Command({ use: 'child', validateArgs: NoArgs, run: emptyRun })] });
-    expect((await executeCommand(root, 'child', 'illegal', 'args')).error).toContain('unknown command "illegal" for "root child"');
+    const root = new Command({
+      use: 'root',
+      run: emptyRun,
+      commands: [new Command({ use: 'child', validateArgs: NoArgs, run: emptyRun })],
+    });
+    expect((await executeCommand(root, 'child', 'illegal', 'args')).error).toContain(
+      'unknown command "illegal" for "root child"',
+    );
   });
 
   it('TestChildTakesArgs', async () => {
-    const root = new Command({ use: 'root', run: emptyRun, commands: [new Command({ use: 'child', validateArgs: ArbitraryArgs, run: emptyRun })] });
+    const root = new Command({
+      use: 'root',
+      run: emptyRun,
+      commands: [new Command({ use: 'child', validateArgs: ArbitraryArgs, run: emptyRun })],
+    });
     expect((await executeCommand(root, 'child', 'legal', 'args')).code).toBe(0);
   });
 
   describe('TestMatchAll', () => {
     const pargs = MatchAll(ExactArgs(3), (t, args) => {
-      for (const a of args) if (Buffer.byteLength(a) !== 2) throw new AxError('validation_error', 'expected to be exactly 2 bytes long');
+      for (const a of args)
+        if (Buffer.byteLength(a) !== 2) throw new AxError('validation_error', 'expected to be exactly 2 bytes long');
     });
     const root = new Command({ use: 'root', validateArgs: pargs, run: emptyRun });
     it.each([
@@ -174,7 +285,9 @@ describe('cobra args_test.go: Takes(No)Args', () => {
     const root = new Command({ use: 'root', run: emptyRun });
     expect((await executeCommand(root, 'somearg')).error).toBe('"root" takes no arguments, received "somearg"');
     // the Cobra behaviour is one declaration away
-    expect((await executeCommand(new Command({ use: 'root', validateArgs: ArbitraryArgs, run: emptyRun }), 'somearg')).code).toBe(0);
+    expect(
+      (await executeCommand(new Command({ use: 'root', validateArgs: ArbitraryArgs, run: emptyRun }), 'somearg')).code,
+    ).toBe(0);
   });
 
   it('TestLegacyArgsSubcmdAcceptsArgs — DIFFERENCE: strict positionals by default', async () => {

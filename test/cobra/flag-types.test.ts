@@ -17,12 +17,48 @@ const empty = { u: null, bs: [], fs: [], ds: [], label: {}, limit: {}, color: nu
 // [name, argv (pflag text), the same inputs as structured values, what the handler sees]
 const cases: [string, string[], Record<string, unknown>, Record<string, unknown>][] = [
   ['uint (Go forms)', ['--u', '0x10'], { u: 16 }, { u: 16 }],
-  ['boolSlice (comma-split, repeatable)', ['--bs', 'true,F', '--bs=1'], { bs: [true, false, true] }, { bs: [true, false, true] }],
+  [
+    'boolSlice (comma-split, repeatable)',
+    ['--bs', 'true,F', '--bs=1'],
+    { bs: [true, false, true] },
+    { bs: [true, false, true] },
+  ],
   ['floatSlice', ['--fs=1.5,-2e3'], { fs: [1.5, -2000] }, { fs: [1.5, -2000] }],
-  ['durationSlice (milliseconds)', ['--ds', '1s,300ms', '--ds=1m'], { ds: ['1s', '300ms', '1m'] }, { ds: [1000, 300, 60000] }],
-  ['stringToString (comma-split and repeated, later keys win)', ['--label', 'a=1,b=2', '--label', 'b=3'], { label: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }, { key: 'b', value: '3' }] }, { label: { a: '1', b: '3' } }],
-  ['stringToString: one pair keeps its commas', ['--label', 'k=x,y'], { label: [{ key: 'k', value: 'x,y' }] }, { label: { k: 'x,y' } }],
-  ['stringToInt', ['--limit=cpu=2,mem=512'], { limit: [{ key: 'cpu', value: 2 }, { key: 'mem', value: 512 }] }, { limit: { cpu: 2, mem: 512 } }],
+  [
+    'durationSlice (milliseconds)',
+    ['--ds', '1s,300ms', '--ds=1m'],
+    { ds: ['1s', '300ms', '1m'] },
+    { ds: [1000, 300, 60000] },
+  ],
+  [
+    'stringToString (comma-split and repeated, later keys win)',
+    ['--label', 'a=1,b=2', '--label', 'b=3'],
+    {
+      label: [
+        { key: 'a', value: '1' },
+        { key: 'b', value: '2' },
+        { key: 'b', value: '3' },
+      ],
+    },
+    { label: { a: '1', b: '3' } },
+  ],
+  [
+    'stringToString: one pair keeps its commas',
+    ['--label', 'k=x,y'],
+    { label: [{ key: 'k', value: 'x,y' }] },
+    { label: { k: 'x,y' } },
+  ],
+  [
+    'stringToInt',
+    ['--limit=cpu=2,mem=512'],
+    {
+      limit: [
+        { key: 'cpu', value: 2 },
+        { key: 'mem', value: 512 },
+      ],
+    },
+    { limit: { cpu: 2, mem: 512 } },
+  ],
   ['noOptDefVal: --color alone is "auto"', ['--color'], { color: 'auto' }, { color: 'auto' }],
   ['noOptDefVal: --color=never', ['--color=never'], { color: 'never' }, { color: 'never' }],
 ];
@@ -61,14 +97,22 @@ describe('new flag types: CLI and --args-json', () => {
     expect(p.fs).toMatchObject({ type: 'array', items: { type: 'number' } });
     expect(p.ds).toMatchObject({ type: 'array', items: { type: 'string' } });
     // a map is an array of {key, value} items over MCP and --args-json (an open object is not portable)
-    const entries = (value: string) => ({ type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, value: { type: value } }, required: ['key', 'value'], additionalProperties: false } });
+    const entries = (value: string) => ({
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { key: { type: 'string' }, value: { type: value } },
+        required: ['key', 'value'],
+        additionalProperties: false,
+      },
+    });
     expect(p.label).toMatchObject(entries('string'));
     expect(p.limit).toMatchObject(entries('integer'));
     expect(p.color).toMatchObject({ type: 'string', enum: ['auto', 'always', 'never'] });
   });
 
   it.each([
-    ['an item\'s value of the wrong type', { limit: [{ key: 'cpu', value: 'two' }] }],
+    ["an item's value of the wrong type", { limit: [{ key: 'cpu', value: 'two' }] }],
     ['an object instead of the items', { label: { a: '1' } }],
     ['an item with another key', { label: [{ key: 'a', value: '1', extra: true }] }],
   ])('--args-json refuses a map of the wrong shape, as the inputSchema says: %s', async (_n, args) => {
@@ -80,7 +124,11 @@ describe('new flag types: CLI and --args-json', () => {
   it('a map key is an own property whatever it is (`__proto__` included), on the CLI and --args-json', async () => {
     const cli = await runCli(typesTree(), ['echo', '--label', '__proto__=x']);
     expect(envelope(cli.stdout).data).toMatchObject({ label: { ['__proto__']: 'x' } });
-    const json = await runCli(typesTree(), ['echo', '--args-json', JSON.stringify({ label: [{ key: '__proto__', value: 'x' }] })]);
+    const json = await runCli(typesTree(), [
+      'echo',
+      '--args-json',
+      JSON.stringify({ label: [{ key: '__proto__', value: 'x' }] }),
+    ]);
     expect(JSON.parse(json.stdout).data.label).toStrictEqual(JSON.parse('{"__proto__":"x"}'));
   });
 });
@@ -100,7 +148,9 @@ describe('new flag types: MCP tools/call (stdio server, SDK client)', () => {
 
   it('tools/list advertises the same inputSchema', async () => {
     const { tools } = await conn.client.listTools();
-    expect(tools.find((t) => t.name === 'echo')!.inputSchema.properties).toStrictEqual(inputSchema(typesTree().findChild('echo')!).properties);
+    expect(tools.find((t) => t.name === 'echo')!.inputSchema.properties).toStrictEqual(
+      inputSchema(typesTree().findChild('echo')!).properties,
+    );
   });
 });
 
@@ -115,7 +165,10 @@ describe('new flag types: a map from a config file', () => {
       new Command({
         use: 'app',
         config: { file },
-        flags: { label: { type: 'stringToString', config: 'labels' }, limit: { type: 'stringToInt', config: 'limits' } },
+        flags: {
+          label: { type: 'stringToString', config: 'labels' },
+          limit: { type: 'stringToInt', config: 'limits' },
+        },
         run: (ctx) => ({ label: ctx.flags.label, limit: ctx.flags.limit }),
       });
     const r = await runCli(tree(), []);

@@ -26,7 +26,10 @@ export async function executeCommand(root: Command, ...args: string[]): Promise<
 }
 
 /** The structured error of a json-mode run (`error.context.reason` etc.). */
-export async function jsonError(root: Command, ...args: string[]): Promise<{ kind: string; message: string; context: Record<string, unknown> } | undefined> {
+export async function jsonError(
+  root: Command,
+  ...args: string[]
+): Promise<{ kind: string; message: string; context: Record<string, unknown> } | undefined> {
   const r = await runCli(root, args);
   return r.code === 0 ? undefined : errorOf(r.stderr).error;
 }

@@ -28,31 +28,77 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'a command without hooks of its own gets the root\'s persistent ones', traverse: false, path: ['plain'], flags: {}, trace: ['persistentPreRun root plain', 'run plain', 'persistentPostRun root plain'] },
   {
-    name: 'own hooks: the nearest persistent hook (its own) replaces the root\'s; pre, run, post in Cobra\'s order',
+    name: "a command without hooks of its own gets the root's persistent ones",
+    traverse: false,
+    path: ['plain'],
+    flags: {},
+    trace: ['persistentPreRun root plain', 'run plain', 'persistentPostRun root plain'],
+  },
+  {
+    name: "own hooks: the nearest persistent hook (its own) replaces the root's; pre, run, post in Cobra's order",
     traverse: false,
     path: ['child'],
     flags: { name: 'n' },
-    trace: ['persistentPreRun child child', 'preRun child child', 'run child', 'postRun child child', 'persistentPostRun child child'],
+    trace: [
+      'persistentPreRun child child',
+      'preRun child child',
+      'run child',
+      'postRun child child',
+      'persistentPostRun child child',
+    ],
   },
-  { name: 'a grandchild inherits the nearest ancestor\'s persistent hooks, not its pre/post hooks', traverse: false, path: ['child', 'grandchild'], flags: {}, trace: ['persistentPreRun child grandchild', 'run grandchild', 'persistentPostRun child grandchild'] },
+  {
+    name: "a grandchild inherits the nearest ancestor's persistent hooks, not its pre/post hooks",
+    traverse: false,
+    path: ['child', 'grandchild'],
+    flags: {},
+    trace: ['persistentPreRun child grandchild', 'run grandchild', 'persistentPostRun child grandchild'],
+  },
   {
     name: 'enableTraverseRunHooks: every persistent hook, pre root first, post nearest first',
     traverse: true,
     path: ['child', 'grandchild'],
     flags: {},
-    trace: ['persistentPreRun root grandchild', 'persistentPreRun child grandchild', 'run grandchild', 'persistentPostRun child grandchild', 'persistentPostRun root grandchild'],
+    trace: [
+      'persistentPreRun root grandchild',
+      'persistentPreRun child grandchild',
+      'run grandchild',
+      'persistentPostRun child grandchild',
+      'persistentPostRun root grandchild',
+    ],
   },
   {
     name: 'enableTraverseRunHooks with own pre/post hooks',
     traverse: true,
     path: ['child'],
     flags: { name: 'n' },
-    trace: ['persistentPreRun root child', 'persistentPreRun child child', 'preRun child child', 'run child', 'postRun child child', 'persistentPostRun child child', 'persistentPostRun root child'],
+    trace: [
+      'persistentPreRun root child',
+      'persistentPreRun child child',
+      'preRun child child',
+      'run child',
+      'postRun child child',
+      'persistentPostRun child child',
+      'persistentPostRun root child',
+    ],
   },
-  { name: 'a throwing persistentPreRun fails the run: nothing after it runs', traverse: false, path: ['plain'], flags: { fail: 'root.persistentPreRun' }, trace: ['persistentPreRun root plain'], error: 'hook root.persistentPreRun failed' },
-  { name: 'a throwing preRun fails the run', traverse: false, path: ['child'], flags: { name: 'n', fail: 'child.preRun' }, trace: ['persistentPreRun child child', 'preRun child child'], error: 'hook child.preRun failed' },
+  {
+    name: 'a throwing persistentPreRun fails the run: nothing after it runs',
+    traverse: false,
+    path: ['plain'],
+    flags: { fail: 'root.persistentPreRun' },
+    trace: ['persistentPreRun root plain'],
+    error: 'hook root.persistentPreRun failed',
+  },
+  {
+    name: 'a throwing preRun fails the run',
+    traverse: false,
+    path: ['child'],
+    flags: { name: 'n', fail: 'child.preRun' },
+    trace: ['persistentPreRun child child', 'preRun child child'],
+    error: 'hook child.preRun failed',
+  },
   {
     name: 'a throwing postRun fails the run after run (and no success envelope is written)',
     traverse: false,
@@ -61,7 +107,14 @@ const cases: Case[] = [
     trace: ['persistentPreRun child child', 'preRun child child', 'run child', 'postRun child child'],
     error: 'hook child.postRun failed',
   },
-  { name: 'a throwing run: no post hook runs', traverse: false, path: ['child'], flags: { name: 'n', fail: 'run' }, trace: ['persistentPreRun child child', 'preRun child child', 'run child'], error: 'run failed' },
+  {
+    name: 'a throwing run: no post hook runs',
+    traverse: false,
+    path: ['child'],
+    flags: { name: 'n', fail: 'run' },
+    trace: ['persistentPreRun child child', 'preRun child child', 'run child'],
+    error: 'run failed',
+  },
   {
     // DIFFERENCE (docs/cobra-differences.md): Cobra checks required flags after the pre hooks
     name: 'required flags are checked before any hook: no hook runs for a malformed call',
@@ -78,7 +131,10 @@ const argvOf = (c: Case) => [...c.path, ...Object.entries(c.flags).flatMap(([k, 
 describe('run hooks: CLI (execute)', () => {
   it.each(cases)('$name', async (c) => {
     const trace: string[] = [];
-    const r = await runCli(hooksTree((l) => trace.push(l), c.traverse), argvOf(c));
+    const r = await runCli(
+      hooksTree((l) => trace.push(l), c.traverse),
+      argvOf(c),
+    );
     expect(trace).toStrictEqual(c.trace);
     if (c.error) {
       expect(r.code).toBe(2);
@@ -102,13 +158,18 @@ describe('run hooks: CLI (execute)', () => {
   it('a synchronous hook works as well', async () => {
     const { Command } = await import('../../lib/index.ts');
     const seen: string[] = [];
-    const root = new Command({ use: 'r', preRun: () => void seen.push('pre'), run: () => void seen.push('run'), postRun: () => void seen.push('post') });
+    const root = new Command({
+      use: 'r',
+      preRun: () => void seen.push('pre'),
+      run: () => void seen.push('run'),
+      postRun: () => void seen.push('post'),
+    });
     expect((await runCli(root, [])).code).toBe(0);
     expect(seen).toStrictEqual(['pre', 'run', 'post']);
   });
 });
 
-describe('run hooks: the injected commands run none of the author\'s hooks (a difference from Cobra)', () => {
+describe("run hooks: the injected commands run none of the author's hooks (a difference from Cobra)", () => {
   // a failing root persistentPreRun (a login, a config check) must not break help, completion or the schema
   it.each([
     ['__schema', ['__schema']],
@@ -120,7 +181,10 @@ describe('run hooks: the injected commands run none of the author\'s hooks (a di
     ['__completeNoDesc', ['__completeNoDesc', 'ch']],
   ])('%s: exit 0, no hook ran, even with --fail root.persistentPreRun', async (_n, args) => {
     const trace: string[] = [];
-    const r = await runCli(hooksTree((l) => trace.push(l)), [...args, '--fail', 'root.persistentPreRun']);
+    const r = await runCli(
+      hooksTree((l) => trace.push(l)),
+      [...args, '--fail', 'root.persistentPreRun'],
+    );
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
     expect(trace).toStrictEqual([]);
   });
@@ -134,7 +198,11 @@ describe('run hooks: the injected commands run none of the author\'s hooks (a di
       await conn.client.listTools();
       expect(readFileSync(trace, 'utf8')).toBe('');
       await conn.client.callTool({ name: 'plain', arguments: {} });
-      expect(readFileSync(trace, 'utf8').trim().split('\n')).toStrictEqual(['persistentPreRun root plain', 'run plain', 'persistentPostRun root plain']);
+      expect(readFileSync(trace, 'utf8').trim().split('\n')).toStrictEqual([
+        'persistentPreRun root plain',
+        'run plain',
+        'persistentPostRun root plain',
+      ]);
     } finally {
       await conn.close();
       rmSync(dir, { recursive: true, force: true });
@@ -145,13 +213,18 @@ describe('run hooks: the injected commands run none of the author\'s hooks (a di
 describe('run hooks: --args-json', () => {
   it.each(cases)('$name', async (c) => {
     const trace: string[] = [];
-    const r = await runCli(hooksTree((l) => trace.push(l), c.traverse), [...c.path, '--args-json', JSON.stringify(c.flags)]);
+    const r = await runCli(
+      hooksTree((l) => trace.push(l), c.traverse),
+      [...c.path, '--args-json', JSON.stringify(c.flags)],
+    );
     expect(trace).toStrictEqual(c.trace);
     if (c.error) {
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       // the same texts, naming MCP properties where Cobra names flags
-      expect(errorOf(r.stderr).error.message).toBe(c.error.replace('required flag(s) "name" not set', 'missing required property "name"'));
+      expect(errorOf(r.stderr).error.message).toBe(
+        c.error.replace('required flag(s) "name" not set', 'missing required property "name"'),
+      );
     } else {
       expect(envelope(r.stdout).data).toStrictEqual({ ran: c.path.at(-1) });
     }
@@ -165,7 +238,10 @@ describe('run hooks: MCP tools/call (stdio server, SDK client)', () => {
     for (const traverse of [false, true]) {
       const trace = join(dir, `trace-${traverse}`);
       writeFileSync(trace, '');
-      servers.set(traverse, { conn: await connectStdio(['mcp-server'], { HOOKS_TRACE: trace, HOOKS_TRAVERSE: traverse ? '1' : '0' }, CLI), trace });
+      servers.set(traverse, {
+        conn: await connectStdio(['mcp-server'], { HOOKS_TRACE: trace, HOOKS_TRAVERSE: traverse ? '1' : '0' }, CLI),
+        trace,
+      });
     }
   }, 60_000);
   afterAll(async () => {
@@ -181,7 +257,9 @@ describe('run hooks: MCP tools/call (stdio server, SDK client)', () => {
     const env = envelopeOf(r as { content?: unknown });
     if (c.error) {
       expect(r.isError).toBe(true);
-      expect((env.error as { message: string }).message).toBe(c.error.replace('required flag(s) "name" not set', 'missing required property "name"'));
+      expect((env.error as { message: string }).message).toBe(
+        c.error.replace('required flag(s) "name" not set', 'missing required property "name"'),
+      );
     } else {
       expect(r.isError).toBeFalsy();
       expect(env.data).toStrictEqual({ ran: c.path.at(-1) });

@@ -29,10 +29,16 @@ async function parse(flags: Record<string, FlagSpec>, args: string[]): Promise<P
     use: 'test',
     flags,
     validateArgs: () => {},
-    run: (ctx) => ({ flags: ctx.flags, args: ctx.argv, dash: ctx.argsLenAtDash, changed: Object.keys(flags).filter((n) => ctx.changed(n)) }),
+    run: (ctx) => ({
+      flags: ctx.flags,
+      args: ctx.argv,
+      dash: ctx.argsLenAtDash,
+      changed: Object.keys(flags).filter((n) => ctx.changed(n)),
+    }),
   });
   const r = await runCli(root, args);
-  if (r.code !== 0) return { flags: {}, args: [], dash: -1, changed: [], error: (await executeCommand(root, ...args)).error };
+  if (r.code !== 0)
+    return { flags: {}, args: [], dash: -1, changed: [], error: (await executeCommand(root, ...args)).error };
   return envelope(r.stdout).data as Parsed;
 }
 
@@ -61,27 +67,84 @@ describe('pflag flag_test.go', () => {
     };
     const extra = 'one-extra-argument';
     const r = await parse(flags, [
-      '--bool', '--bool2=true', '--bool3=false', '--int=22', '--int8=-8', '--int16=-16', '--int32=-32', '--int64=0x23', '--uint', '24',
-      '--uint8=8', '--uint16=16', '--uint32=32', '--uint64=25', '--string=hello', '--float32=-172e12', '--float64=2718e28', '--duration=2m',
-      '--optional-int-no-value', '--optional-int-with-value=42', extra,
+      '--bool',
+      '--bool2=true',
+      '--bool3=false',
+      '--int=22',
+      '--int8=-8',
+      '--int16=-16',
+      '--int32=-32',
+      '--int64=0x23',
+      '--uint',
+      '24',
+      '--uint8=8',
+      '--uint16=16',
+      '--uint32=32',
+      '--uint64=25',
+      '--string=hello',
+      '--float32=-172e12',
+      '--float64=2718e28',
+      '--duration=2m',
+      '--optional-int-no-value',
+      '--optional-int-with-value=42',
+      extra,
     ]);
     expect(r.flags).toMatchObject({
-      bool: true, bool2: true, bool3: false, int: 22, int8: -8, int16: -16, int32: -32, int64: 0x23, uint: 24, uint8: 8, uint16: 16, uint32: 32, uint64: 25,
-      string: 'hello', float32: -172e12, float64: 2718e28, duration: 120_000, optionalIntNoValue: 9, optionalIntWithValue: 42,
+      bool: true,
+      bool2: true,
+      bool3: false,
+      int: 22,
+      int8: -8,
+      int16: -16,
+      int32: -32,
+      int64: 0x23,
+      uint: 24,
+      uint8: 8,
+      uint16: 16,
+      uint32: 32,
+      uint64: 25,
+      string: 'hello',
+      float32: -172e12,
+      float64: 2718e28,
+      duration: 120_000,
+      optionalIntNoValue: 9,
+      optionalIntWithValue: 42,
     });
     expect(r.args).toStrictEqual([extra]);
     expect((await parse(flags, ['--unknown'])).error).toBe('unknown flag: --unknown');
-    expect((await parse(flags, ['--bool=abcdefg'])).error).toBe('invalid argument "abcdefg" for "--bool" flag: must be true or false');
+    expect((await parse(flags, ['--bool=abcdefg'])).error).toBe(
+      'invalid argument "abcdefg" for "--bool" flag: must be true or false',
+    );
     expect((await parse(flags, ['--int'])).error).toBe('flag needs an argument: --int');
   });
 
   it('TestShorthand', async () => {
     const flags: Record<string, FlagSpec> = {
-      boola: { type: 'bool', short: 'a' }, boolb: { type: 'bool', short: 'b' }, boolc: { type: 'bool', short: 'c' }, boold: { type: 'bool', short: 'd' },
-      stringa: { type: 'string', short: 's', default: '0' }, stringz: { type: 'string', short: 'z', default: '0' },
+      boola: { type: 'bool', short: 'a' },
+      boolb: { type: 'bool', short: 'b' },
+      boolc: { type: 'bool', short: 'c' },
+      boold: { type: 'bool', short: 'd' },
+      stringa: { type: 'string', short: 's', default: '0' },
+      stringz: { type: 'string', short: 'z', default: '0' },
     };
-    const r = await parse(flags, ['-ab', 'interspersed-argument', '-cs', 'hello', '-z=something', '-d=true', '--', '--i-look-like-a-flag']);
-    expect(r.flags).toMatchObject({ boola: true, boolb: true, boolc: true, boold: true, stringa: 'hello', stringz: 'something' });
+    const r = await parse(flags, [
+      '-ab',
+      'interspersed-argument',
+      '-cs',
+      'hello',
+      '-z=something',
+      '-d=true',
+      '--',
+      '--i-look-like-a-flag',
+    ]);
+    expect(r.flags).toMatchObject({
+      boola: true,
+      boolb: true,
+      boolc: true,
+      boold: true,
+      stringa: 'hello',
+      stringz: 'something',
+    });
     expect(r.args).toStrictEqual(['interspersed-argument', '--i-look-like-a-flag']);
     expect(r.dash).toBe(1);
     expect((await parse(flags, ['-ukn'])).error).toBe("unknown shorthand flag: 'u' in -ukn");
@@ -93,7 +156,12 @@ describe('pflag flag_test.go', () => {
     ['int', { type: 'int' }, 'x', 'invalid argument "x" for "--int" flag: must be an integer'],
     ['uint', { type: 'uint' }, '-1', 'invalid argument "-1" for "--uint" flag: must be a non-negative integer'],
     ['float64', { type: 'float' }, 'x', 'invalid argument "x" for "--float64" flag: must be a number'],
-    ['duration', { type: 'duration' }, 'soon', 'invalid argument "soon" for "--duration" flag: must be a duration like "30s" or "5m"'],
+    [
+      'duration',
+      { type: 'duration' },
+      'soon',
+      'invalid argument "soon" for "--duration" flag: must be a duration like "30s" or "5m"',
+    ],
   ] as [string, FlagSpec, string, string][])('TestInvalidArgumentMessages/%s', async (name, spec, raw, want) => {
     expect((await parse({ [name]: spec }, [`--${name}=${raw}`])).error).toBe(want);
   });
@@ -107,11 +175,17 @@ describe('pflag flag_test.go', () => {
 
   it('TestParseRepeated: one tree parses again and again, with no state left over', async () => {
     const root = new Command({ use: 'test', validateArgs: () => {}, run: (ctx) => ctx.argv });
-    for (const args of [['foo', 'bar'], ['baz'], []]) expect(envelope((await runCli(root, args)).stdout).data).toStrictEqual(args);
+    for (const args of [['foo', 'bar'], ['baz'], []])
+      expect(envelope((await runCli(root, args)).stdout).data).toStrictEqual(args);
   });
 
   it('TestChangedHelper', async () => {
-    const flags: Record<string, FlagSpec> = { changed: { type: 'bool' }, settrue: { type: 'bool', default: true }, setfalse: { type: 'bool' }, unchanged: { type: 'bool' } };
+    const flags: Record<string, FlagSpec> = {
+      changed: { type: 'bool' },
+      settrue: { type: 'bool', default: true },
+      setfalse: { type: 'bool' },
+      unchanged: { type: 'bool' },
+    };
     const r = await parse(flags, ['--changed', '--settrue', '--setfalse=false']);
     expect(r.changed).toStrictEqual(['changed', 'settrue', 'setfalse']); // pflag: Changed even when set to the default
     expect(r.changed).not.toContain('unchanged');
@@ -148,11 +222,34 @@ describe('pflag flag_test.go: flag sets, help and usage lines', () => {
       test_optional_int: { type: 'int', default: 0, usage: 'optional int value' },
     };
     const unset = await parse(flags, []);
-    expect(unset.flags).toMatchObject({ testBool: false, testInt: 0, testInt64: 0, testUint: 0, testUint64: 0, testString: '0', testFloat64: 0, testDuration: 0, testOptionalInt: 0 });
+    expect(unset.flags).toMatchObject({
+      testBool: false,
+      testInt: 0,
+      testInt64: 0,
+      testUint: 0,
+      testUint64: 0,
+      testString: '0',
+      testFloat64: 0,
+      testDuration: 0,
+      testOptionalInt: 0,
+    });
     expect(unset.changed).toStrictEqual([]); // Visit sees no unset flag
     const names = Object.keys(flags);
-    const set = await parse(flags, names.map((n) => `--${n}=${n === 'test_bool' ? 'true' : n === 'test_duration' ? '1s' : '1'}`));
-    expect(set.flags).toMatchObject({ testBool: true, testInt: 1, testInt64: 1, testUint: 1, testUint64: 1, testString: '1', testFloat64: 1, testDuration: 1000, testOptionalInt: 1 });
+    const set = await parse(
+      flags,
+      names.map((n) => `--${n}=${n === 'test_bool' ? 'true' : n === 'test_duration' ? '1s' : '1'}`),
+    );
+    expect(set.flags).toMatchObject({
+      testBool: true,
+      testInt: 1,
+      testInt64: 1,
+      testUint: 1,
+      testUint64: 1,
+      testString: '1',
+      testFloat64: 1,
+      testDuration: 1000,
+      testOptionalInt: 1,
+    });
     expect([...set.changed].sort()).toStrictEqual([...names].sort()); // Visit sees all nine
   });
 
@@ -160,54 +257,100 @@ describe('pflag flag_test.go: flag sets, help and usage lines', () => {
     expect((await parse({}, [])).error).toBeUndefined();
   });
 
-  it('TestUsage: an unknown flag is an error with pflag\'s text', async () => {
+  it("TestUsage: an unknown flag is an error with pflag's text", async () => {
     expect((await parse({}, ['--x'])).error).toBe('unknown flag: --x');
   });
 
-  it('TestHelp: --flag=true sets the flag; --help asks for help; a defined bool help flag — DIFFERENCE (Cobra\'s rule): still the help flag', async () => {
+  it("TestHelp: --flag=true sets the flag; --help asks for help; a defined bool help flag — DIFFERENCE (Cobra's rule): still the help flag", async () => {
     expect((await parse({ flag: { type: 'bool', usage: 'regular flag' } }, ['--flag=true'])).flags.flag).toBe(true);
-    const root = () => new Command({ use: 'test', flags: { flag: { type: 'bool', usage: 'regular flag' } }, run: () => ({ ran: true }) });
+    const root = () =>
+      new Command({
+        use: 'test',
+        flags: { flag: { type: 'bool', usage: 'regular flag' } },
+        run: () => ({ ran: true }),
+      });
     const help = await executeCommand(root(), '--help');
     expect([help.code, help.output.startsWith('Usage:\n  test [flags]\n')]).toStrictEqual([0, true]);
     // pflag: a defined `help` flag is an ordinary flag; Cobra (and ax-ts) read it as the help request
-    const own = new Command({ use: 'test', flags: { help: { type: 'bool', usage: 'help flag' } }, run: () => ({ ran: true }) });
+    const own = new Command({
+      use: 'test',
+      flags: { help: { type: 'bool', usage: 'help flag' } },
+      run: () => ({ ran: true }),
+    });
     expect((await executeCommand(own, '--help')).output).toContain('Usage:\n  test [flags]\n');
   });
 
-  it('TestChangingArgs (`cmd --before subcmd --after args`: a command and its subcommand parse in turn — Cobra\'s traverseChildren)', async () => {
+  it("TestChangingArgs (`cmd --before subcmd --after args`: a command and its subcommand parse in turn — Cobra's traverseChildren)", async () => {
     let seen: unknown;
-    const sub = new Command({ use: 'subcmd', flags: { after: { type: 'bool' } }, validateArgs: () => {}, run: (ctx) => void (seen = [ctx.flags.before, ctx.command.name, ctx.flags.after, ctx.argv]) });
-    const root = new Command({ use: 'cmd', traverseChildren: true, flags: { before: { type: 'bool' } }, commands: [sub] });
+    const sub = new Command({
+      use: 'subcmd',
+      flags: { after: { type: 'bool' } },
+      validateArgs: () => {},
+      run: (ctx) => void (seen = [ctx.flags.before, ctx.command.name, ctx.flags.after, ctx.argv]),
+    });
+    const root = new Command({
+      use: 'cmd',
+      traverseChildren: true,
+      flags: { before: { type: 'bool' } },
+      commands: [sub],
+    });
     expect((await executeCommand(root, '--before', 'subcmd', '--after', 'args')).error).toBeUndefined();
     expect(seen).toStrictEqual([true, 'subcmd', true, ['args']]);
   });
 
-  it('TestDeprecatedFlagInDocs — DIFFERENCE: a deprecated flag stays in help, marked (DEPRECATED: …); TestUnHiddenDeprecatedFlagInDocs: its line is pflag\'s', () => {
+  it("TestDeprecatedFlagInDocs — DIFFERENCE: a deprecated flag stays in help, marked (DEPRECATED: …); TestUnHiddenDeprecatedFlagInDocs: its line is pflag's", () => {
     // (ax-ts's injected flags widen the column: compared with the padding folded)
-    const lines = flagLines({ badflag: { type: 'bool', default: true, usage: 'always true', deprecated: 'use --good-flag instead' } });
-    expect(lines.map(fold)).toStrictEqual(['      --badflag   always true (default true) (DEPRECATED: use --good-flag instead)']);
-  });
-
-  it('TestDeprecatedFlagShorthandInDocs: a deprecated shorthand is left out of help', () => {
-    expect(flagLines({ noshorthandflag: { type: 'bool', short: 'n', default: true, usage: 'always true', shorthandDeprecated: 'use --noshorthandflag instead' } }).map(fold)).toStrictEqual([
-      '      --noshorthandflag   always true (default true)',
+    const lines = flagLines({
+      badflag: { type: 'bool', default: true, usage: 'always true', deprecated: 'use --good-flag instead' },
+    });
+    expect(lines.map(fold)).toStrictEqual([
+      '      --badflag   always true (default true) (DEPRECATED: use --good-flag instead)',
     ]);
   });
 
+  it('TestDeprecatedFlagShorthandInDocs: a deprecated shorthand is left out of help', () => {
+    expect(
+      flagLines({
+        noshorthandflag: {
+          type: 'bool',
+          short: 'n',
+          default: true,
+          usage: 'always true',
+          shorthandDeprecated: 'use --noshorthandflag instead',
+        },
+      }).map(fold),
+    ).toStrictEqual(['      --noshorthandflag   always true (default true)']);
+  });
+
   it('TestDeprecatedFlagUsage: using a deprecated flag prints the message on stderr, and it still works', async () => {
-    const r = await executeCommand(new Command({ use: 'bob', flags: { badflag: { type: 'bool', default: true, deprecated: 'use --good-flag instead' } }, run: () => {} }), '--badflag');
+    const r = await executeCommand(
+      new Command({
+        use: 'bob',
+        flags: { badflag: { type: 'bool', default: true, deprecated: 'use --good-flag instead' } },
+        run: () => {},
+      }),
+      '--badflag',
+    );
     expect(r.error).toBeUndefined();
     expect(r.stderr).toContain('Flag --badflag has been deprecated, use --good-flag instead');
   });
 
-  it('TestDeprecatedFlagShorthandUsage: using a deprecated shorthand prints pflag\'s message; the long name does not', async () => {
+  it("TestDeprecatedFlagShorthandUsage: using a deprecated shorthand prints pflag's message; the long name does not", async () => {
     let got: unknown;
-    const bob = () => new Command({ use: 'bob', flags: { noshorthandflag: { type: 'bool', short: 'n', shorthandDeprecated: 'use --noshorthandflag instead' } }, run: (ctx) => void (got = ctx.flags.noshorthandflag) });
+    const bob = () =>
+      new Command({
+        use: 'bob',
+        flags: { noshorthandflag: { type: 'bool', short: 'n', shorthandDeprecated: 'use --noshorthandflag instead' } },
+        run: (ctx) => void (got = ctx.flags.noshorthandflag),
+      });
     const r = await executeCommand(bob(), '-n');
     expect([r.error, got]).toStrictEqual([undefined, true]);
     expect(r.stderr).toContain('Flag shorthand -n has been deprecated, use --noshorthandflag instead');
     expect((await executeCommand(bob(), '--noshorthandflag')).stderr).not.toContain('deprecated');
-    expect(() => new Command({ use: 'bob', flags: { x: { type: 'bool', shorthandDeprecated: 'no shorthand to deprecate' } } })).toThrow(TypeError);
+    expect(
+      () =>
+        new Command({ use: 'bob', flags: { x: { type: 'bool', shorthandDeprecated: 'no shorthand to deprecate' } } }),
+    ).toThrow(TypeError);
   });
 
   it('TestHiddenFlagInUsage: a hidden flag is left out of help', () => {
@@ -216,11 +359,18 @@ describe('pflag flag_test.go: flag sets, help and usage lines', () => {
 
   it('TestHiddenFlagUsage: using a hidden flag works and prints nothing about it', async () => {
     let got: unknown;
-    const r = await executeCommand(new Command({ use: 'bob', flags: { secretFlag: { type: 'bool', usage: 'shhh', hidden: true } }, run: (ctx) => void (got = ctx.flags.secretFlag) }), '--secretFlag');
+    const r = await executeCommand(
+      new Command({
+        use: 'bob',
+        flags: { secretFlag: { type: 'bool', usage: 'shhh', hidden: true } },
+        run: (ctx) => void (got = ctx.flags.secretFlag),
+      }),
+      '--secretFlag',
+    );
     expect([r.error, got, r.stderr.includes('shhh')]).toStrictEqual([undefined, true, false]);
   });
 
-  it('TestPrintDefaults (pflag v1.0.9\'s defaultOutput; the IP/IPMask/IPNet and custom Value lines are left out: no such types)', () => {
+  it("TestPrintDefaults (pflag v1.0.9's defaultOutput; the IP/IPMask/IPNet and custom Value lines are left out: no such types)", () => {
     const flags: Record<string, FlagSpec> = {
       A: { type: 'bool', usage: "for bootstrapping, allow 'any' type" },
       Alongflagname: { type: 'bool', usage: 'disable bounds checking' },
@@ -241,7 +391,7 @@ describe('pflag flag_test.go: flag sets, help and usage lines', () => {
     };
     // pflag pads to the longest line of its set; the left-out lines were the longest, so compare trimmed
     const want = [
-      '      --A                         for bootstrapping, allow \'any\' type',
+      "      --A                         for bootstrapping, allow 'any' type",
       '      --Alongflagname             disable bounds checking',
       '  -C, --CCC                       a boolean defaulting to true (default true)',
       '      --D path                    set relative path for local imports',
@@ -263,7 +413,16 @@ describe('pflag flag_test.go: flag sets, help and usage lines', () => {
 });
 
 describe('pflag bool_test.go (the tristate flag: a string flag with noOptDefVal "true")', () => {
-  const tristate: Record<string, FlagSpec> = { tristate: { type: 'string', short: 't', choices: ['true', 'maybe', 'false'], default: 'false', noOptDefVal: 'true', usage: 'tristate value (true, maybe or false)' } };
+  const tristate: Record<string, FlagSpec> = {
+    tristate: {
+      type: 'string',
+      short: 't',
+      choices: ['true', 'maybe', 'false'],
+      default: 'false',
+      noOptDefVal: 'true',
+      usage: 'tristate value (true, maybe or false)',
+    },
+  };
   it.each([
     ['TestExplicitTrue', ['--tristate=true'], 'true', []],
     ['TestImplicitTrue', ['--tristate'], 'true', []],
@@ -278,7 +437,9 @@ describe('pflag bool_test.go (the tristate flag: a string flag with noOptDefVal 
     expect(r.args).toStrictEqual(rest);
   });
   it('TestInvalidValue', async () => {
-    expect((await parse(tristate, ['--tristate=invalid'])).error).toBe('invalid argument "invalid" for "-t, --tristate" flag: must be one of true|maybe|false');
+    expect((await parse(tristate, ['--tristate=invalid'])).error).toBe(
+      'invalid argument "invalid" for "-t, --tristate" flag: must be one of true|maybe|false',
+    );
   });
   it('TestBoolP', async () => {
     const r = await parse({ bool: { type: 'bool', short: 'b' }, c: { type: 'bool', short: 'c' } }, ['--bool']);
@@ -305,7 +466,9 @@ describe('pflag count_test.go: TestCount', () => {
 });
 
 describe('pflag string_slice_test.go', () => {
-  const ss = (dflt?: string[]): Record<string, FlagSpec> => ({ ss: { type: 'stringSlice', default: dflt ?? [], usage: 'Command separated list!' } });
+  const ss = (dflt?: string[]): Record<string, FlagSpec> => ({
+    ss: { type: 'stringSlice', default: dflt ?? [], usage: 'Command separated list!' },
+  });
   it.each([
     ['TestEmptySS', ss(), [], []],
     ['TestEmptySSValue', ss(), ['--ss='], []],
@@ -313,7 +476,12 @@ describe('pflag string_slice_test.go', () => {
     ['TestSSDefault', ss(['default', 'values']), [], ['default', 'values']],
     ['TestSSWithDefault', ss(['default', 'values']), ['--ss=one,two,4,3'], ['one', 'two', '4', '3']],
     ['TestSSCalledTwice', ss(), ['--ss=one,two', '--ss=three'], ['one', 'two', 'three']],
-    ['TestSSWithComma', ss(), ['--ss="one,two"', '--ss="three"', '--ss="four,five",six'], ['one,two', 'three', 'four,five', 'six']],
+    [
+      'TestSSWithComma',
+      ss(),
+      ['--ss="one,two"', '--ss="three"', '--ss="four,five",six'],
+      ['one,two', 'three', 'four,five', 'six'],
+    ],
     ['TestSSWithSquareBrackets', ss(), ['--ss="[a-z]"', '--ss="[a-z]+"'], ['[a-z]', '[a-z]+']],
   ] as [string, Record<string, FlagSpec>, string[], string[]][])('%s', async (_n, flags, args, want) => {
     expect((await parse(flags, args)).flags.ss).toStrictEqual(want);
@@ -321,13 +489,20 @@ describe('pflag string_slice_test.go', () => {
 });
 
 describe('pflag string_array_test.go', () => {
-  const sa = (dflt?: string[]): Record<string, FlagSpec> => ({ sa: { type: 'stringArray', default: dflt ?? [], usage: 'Command separated list!' } });
+  const sa = (dflt?: string[]): Record<string, FlagSpec> => ({
+    sa: { type: 'stringArray', default: dflt ?? [], usage: 'Command separated list!' },
+  });
   it.each([
     ['TestEmptySA', sa(), [], []],
     ['TestSADefault', sa(['default', 'values']), [], ['default', 'values']],
     ['TestSAWithDefault', sa(['default', 'values']), ['--sa=one'], ['one']],
     ['TestSACalledTwice', sa(), ['--sa=one', '--sa=two'], ['one', 'two']],
-    ['TestSAWithSpecialChar', sa(), ['--sa=one,two', '--sa="three"', '--sa="four,five",six', '--sa=seven eight'], ['one,two', '"three"', '"four,five",six', 'seven eight']],
+    [
+      'TestSAWithSpecialChar',
+      sa(),
+      ['--sa=one,two', '--sa="three"', '--sa="four,five",six', '--sa=seven eight'],
+      ['one,two', '"three"', '"four,five",six', 'seven eight'],
+    ],
     ['TestSAWithSquareBrackets', sa(), ['--sa=][]-[', '--sa=[a-z]', '--sa=[a-z]+'], ['][]-[', '[a-z]', '[a-z]+']],
   ] as [string, Record<string, FlagSpec>, string[], string[]][])('%s', async (_n, flags, args, want) => {
     expect((await parse(flags, args)).flags.sa).toStrictEqual(want);
@@ -340,7 +515,9 @@ describe('pflag string_array_test.go', () => {
 });
 
 describe('pflag int_slice_test.go', () => {
-  const is = (dflt?: number[]): Record<string, FlagSpec> => ({ is: { type: 'intSlice', default: dflt ?? [], usage: 'Command separated list!' } });
+  const is = (dflt?: number[]): Record<string, FlagSpec> => ({
+    is: { type: 'intSlice', default: dflt ?? [], usage: 'Command separated list!' },
+  });
   it.each([
     ['TestEmptyIS', is(), [], []],
     ['TestIS', is(), ['--is=1,2,4,3'], [1, 2, 4, 3]],

@@ -11,7 +11,7 @@ import { mountMcpServer } from '../../mcp/index.ts';
 
 const root = new Command({
   use: 'conformance-cli',
-  short: 'fixture: the MCP conformance suite\'s tools, prompts and resources as CLI commands',
+  short: "fixture: the MCP conformance suite's tools, prompts and resources as CLI commands",
   version: '0.1.0',
 });
 
@@ -62,13 +62,28 @@ root.addCommand(
 );
 
 // A 1×1 red PNG and a 1-sample WAV (RIFF header + one 16-bit sample), as a CLI would produce them.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
 const WAV = Buffer.from('UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQIAAAAAAA==', 'base64');
 
 root.addCommand(
   // tools-call-image / tools-call-audio: an opaque command returning bytes of an image/audio media type
-  new Command({ use: 'test_image_content', short: 'Return a PNG image', effects: 'read_only', output: { kind: 'opaque', mediaType: 'image/png' }, run: () => new Uint8Array(PNG) }),
-  new Command({ use: 'test_audio_content', short: 'Return a WAV sound', effects: 'read_only', output: { kind: 'opaque', mediaType: 'audio/wav' }, run: () => new Uint8Array(WAV) }),
+  new Command({
+    use: 'test_image_content',
+    short: 'Return a PNG image',
+    effects: 'read_only',
+    output: { kind: 'opaque', mediaType: 'image/png' },
+    run: () => new Uint8Array(PNG),
+  }),
+  new Command({
+    use: 'test_audio_content',
+    short: 'Return a WAV sound',
+    effects: 'read_only',
+    output: { kind: 'opaque', mediaType: 'audio/wav' },
+    run: () => new Uint8Array(WAV),
+  }),
   // tools-call-embedded-resource / tools-call-mixed-content: declared resources attached to the result
   new Command({
     use: 'test_embedded_resource',
@@ -110,7 +125,10 @@ root.addCommand(
       const content = await ctx.elicit(
         {
           type: 'object',
-          properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+          properties: {
+            username: { type: 'string', description: "User's response" },
+            email: { type: 'string', description: "User's email address" },
+          },
           required: ['username', 'email'],
         },
         String(ctx.flags.message),
@@ -149,10 +167,30 @@ root.addCommand(
           type: 'object',
           properties: {
             untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-            titledSingle: { type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] },
-            legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+            titledSingle: {
+              type: 'string',
+              oneOf: [
+                { const: 'value1', title: 'First Option' },
+                { const: 'value2', title: 'Second Option' },
+                { const: 'value3', title: 'Third Option' },
+              ],
+            },
+            legacyEnum: {
+              type: 'string',
+              enum: ['opt1', 'opt2', 'opt3'],
+              enumNames: ['Option One', 'Option Two', 'Option Three'],
+            },
             untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-            titledMulti: { type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } },
+            titledMulti: {
+              type: 'array',
+              items: {
+                anyOf: [
+                  { const: 'value1', title: 'First Choice' },
+                  { const: 'value2', title: 'Second Choice' },
+                  { const: 'value3', title: 'Third Choice' },
+                ],
+              },
+            },
           },
         },
         'Please pick from each kind of choice',
@@ -182,7 +220,10 @@ root.addCommand(
     flags: { counter: { type: 'string', required: true, usage: 'name of the counter' } },
     run: async (ctx) => {
       const url = ctx.env.AX_REDIS_URL;
-      if (!url) throw new AxError('validation_error', 'AX_REDIS_URL is not set', { fix: 'Start the fixture with AX_REDIS_URL=redis://host:port.' });
+      if (!url)
+        throw new AxError('validation_error', 'AX_REDIS_URL is not set', {
+          fix: 'Start the fixture with AX_REDIS_URL=redis://host:port.',
+        });
       const { createClient } = await import('redis');
       const client = createClient({ url, socket: { connectTimeout: 2000, reconnectStrategy: false } });
       client.on('error', () => {});
@@ -233,11 +274,32 @@ declareResource(root, {
 
 // tools-call-embedded-resource, tools-call-mixed-content, resources-read-binary, prompts-get-*:
 // declared resources, some of them bytes
-declareResource(root, { name: 'embedded-resource', uri: 'test://embedded-resource', mimeType: 'text/plain', content: 'This is an embedded resource content.' });
-declareResource(root, { name: 'mixed-content-resource', uri: 'test://mixed-content-resource', mimeType: 'application/json', content: '{"test":"data","value":123}' });
+declareResource(root, {
+  name: 'embedded-resource',
+  uri: 'test://embedded-resource',
+  mimeType: 'text/plain',
+  content: 'This is an embedded resource content.',
+});
+declareResource(root, {
+  name: 'mixed-content-resource',
+  uri: 'test://mixed-content-resource',
+  mimeType: 'application/json',
+  content: '{"test":"data","value":123}',
+});
 declareResource(root, { name: 'pixel', uri: 'test://pixel', mimeType: 'image/png', content: new Uint8Array(PNG) });
-declareResource(root, { name: 'static-binary', uri: 'test://static-binary', description: 'A binary resource (a PNG)', mimeType: 'image/png', content: new Uint8Array(PNG) });
-declareResource(root, { name: 'example-resource', uri: 'test://example-resource', mimeType: 'text/plain', content: 'Embedded resource content for testing.' });
+declareResource(root, {
+  name: 'static-binary',
+  uri: 'test://static-binary',
+  description: 'A binary resource (a PNG)',
+  mimeType: 'image/png',
+  content: new Uint8Array(PNG),
+});
+declareResource(root, {
+  name: 'example-resource',
+  uri: 'test://example-resource',
+  mimeType: 'text/plain',
+  content: 'Embedded resource content for testing.',
+});
 // prompts-get-embedded-resource: the resource named by the argument, then the text
 declarePrompt(root, {
   name: 'test_prompt_with_embedded_resource',

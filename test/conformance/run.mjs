@@ -39,7 +39,9 @@ const stateless = take('--stateless', false) === true;
 const givenUrl = take('--url', true);
 const extra = argv;
 const SUITE = `@modelcontextprotocol/conformance@${version}`;
-const expected = here(`./expected-failures${version === '0.1.13' ? '' : `-${version}`}${stateless ? '-stateless' : ''}.yml`);
+const expected = here(
+  `./expected-failures${version === '0.1.13' ? '' : `-${version}`}${stateless ? '-stateless' : ''}.yml`,
+);
 const needsNode22 = version !== '0.1.13' && !/^0\.1\.([0-9]|1[0-3])$/.test(version);
 
 /** The suite's command: npx on Node 20 for 0.1.13; else Node 22 and the suite from a scratch folder. */
@@ -55,7 +57,9 @@ function suiteCommand() {
     mkdirSync(staging, { recursive: true });
     process.stdout.write(`conformance: installing node@22 and ${SUITE} into ${dir}\n`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--prefix', staging, 'node@22', SUITE], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--prefix', staging, 'node@22', SUITE], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (r.status !== 0) {
       process.stderr.write(`conformance: npm install node@22 ${SUITE} failed (exit ${r.status})\n`);
       process.exit(1);
@@ -82,13 +86,30 @@ function stopServer() {
 const { cmd, args } = suiteCommand();
 let url = givenUrl;
 if (!url) {
-  server = spawn(process.execPath, ['--import', 'tsx', fixture, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...(stateless ? ['--stateless'] : [])], {
-    cwd: repo,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  server = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fixture,
+      'mcp-server',
+      '--transport',
+      'http',
+      '--addr',
+      '127.0.0.1:0',
+      ...(stateless ? ['--stateless'] : []),
+    ],
+    {
+      cwd: repo,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   serverExited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
   url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the fixture server did not announce its URL within 30 s')), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error('the fixture server did not announce its URL within 30 s')),
+      30_000,
+    );
     server.stderr.setEncoding('utf8');
     server.stderr.on('data', (chunk) => {
       serverLog += chunk;
@@ -111,7 +132,10 @@ if (!url) {
 }
 
 process.stdout.write(`conformance: ${SUITE} against ${url}, expected failures ${expected.slice(repo.length)}\n`);
-const suite = spawn(cmd, [...args, 'server', '--url', url, '--expected-failures', expected, ...extra], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
+const suite = spawn(cmd, [...args, 'server', '--url', url, '--expected-failures', expected, ...extra], {
+  cwd: repo,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => suite.kill(sig));
 // Echo the suite's report, and keep its per-scenario summary lines (`✓ name: 1 passed, 0 failed`).
 let report = '';
@@ -134,7 +158,10 @@ const code = await new Promise((resolve) => {
 const listed = new Set([...readFileSync(expected, 'utf8').matchAll(/^\s*-\s*([A-Za-z0-9_-]+)/gm)].map((m) => m[1]));
 const tally = { passed: 0, failed: 0, skipped: 0 };
 const plain = report.replace(/\x1b\[[0-9;]*m/g, '');
-const outcomes = [...plain.matchAll(/^([✓✗]) ([A-Za-z0-9_/-]+): \d+ passed, \d+ failed/gm)].map((m) => ({ name: m[2], ok: m[1] === '✓' }));
+const outcomes = [...plain.matchAll(/^([✓✗]) ([A-Za-z0-9_/-]+): \d+ passed, \d+ failed/gm)].map((m) => ({
+  name: m[2],
+  ok: m[1] === '✓',
+}));
 const single = extra.indexOf('--scenario');
 if (outcomes.length === 0 && single >= 0) {
   // one scenario: the suite prints `Passed: a/b, n failed, w warnings` instead of a summary
@@ -146,7 +173,10 @@ if (outcomes.length === 0 && single >= 0) {
 // Likewise `  ~ name` under "Expected failures" is a listed scenario the suite saw fail.
 const unexpected = /Unexpected failures[^\n]*\n((?:\s+✗ \S+\n?)+)/.exec(plain);
 const expectedSeen = /Expected failures[^\n]*\n((?:\s+~ \S+\n?)+)/.exec(plain);
-for (const m of [...(unexpected ? unexpected[1].matchAll(/✗ (\S+)/g) : []), ...(expectedSeen ? expectedSeen[1].matchAll(/~ (\S+)/g) : [])]) {
+for (const m of [
+  ...(unexpected ? unexpected[1].matchAll(/✗ (\S+)/g) : []),
+  ...(expectedSeen ? expectedSeen[1].matchAll(/~ (\S+)/g) : []),
+]) {
   const o = outcomes.find((x) => x.name === m[1]);
   if (o) o.ok = false;
   else outcomes.push({ name: m[1], ok: false });
@@ -155,17 +185,23 @@ for (const { name, ok } of outcomes) {
   if (listed.has(name)) tally[ok ? 'failed' : 'skipped'] += 1;
   else tally[ok ? 'passed' : 'failed'] += 1;
 }
-process.stdout.write(`\nconformance: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped (${SUITE}${stateless ? ', stateless' : ''})\n`);
+process.stdout.write(
+  `\nconformance: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped (${SUITE}${stateless ? ', stateless' : ''})\n`,
+);
 
 const { code: serverCode, signal: serverSignal } = await stopServer();
 if (server) {
   // at default verbosity the bridge writes nothing on stderr but its listening line, whatever the suite sent
   const others = serverLog.split('\n').filter((l) => l.trim() && !/mcp-server: listening on /.test(l));
-  process.stdout.write(`conformance: fixture stderr: ${others.length} other line(s)${others.length ? `:\n${others.join('\n')}` : ''}\n`);
+  process.stdout.write(
+    `conformance: fixture stderr: ${others.length} other line(s)${others.length ? `:\n${others.join('\n')}` : ''}\n`,
+  );
 }
 if (serverCode !== 0) {
   // the bridge must survive the whole suite and shut down cleanly
-  process.stderr.write(`conformance: the fixture server ended badly (code ${serverCode}, signal ${serverSignal}); its stderr:\n${serverLog}`);
+  process.stderr.write(
+    `conformance: the fixture server ended badly (code ${serverCode}, signal ${serverSignal}); its stderr:\n${serverLog}`,
+  );
   process.exit(code || 1);
 }
 process.exit(code);

@@ -26,7 +26,8 @@ function sources(dir: string): string[] {
   });
 }
 
-const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+const IMPORT_RE =
+  /(?:^|\n)\s*(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
 
 /** The relative imports of one file, resolved to absolute paths. */
 export function importsOf(file: string): string[] {
@@ -57,22 +58,44 @@ export function checkLayers(repo: string): Violation[] {
   for (const f of files) {
     const from = rank(libDir, f);
     if (from === undefined) {
-      violations.push({ rule: 'unknown-layer', from: show(f), to: '', detail: `not in a layer folder (${LAYERS.join(', ')})` });
+      violations.push({
+        rule: 'unknown-layer',
+        from: show(f),
+        to: '',
+        detail: `not in a layer folder (${LAYERS.join(', ')})`,
+      });
       continue;
     }
     const deps = importsOf(f);
-    graph.set(f, deps.filter((d) => d.startsWith(libDir + sep)));
+    graph.set(
+      f,
+      deps.filter((d) => d.startsWith(libDir + sep)),
+    );
     for (const d of deps) {
       if (!d.startsWith(libDir + sep)) {
-        if (d.startsWith(join(repo, 'mcp') + sep) || d.startsWith(join(repo, 'cmd') + sep) || d.startsWith(join(repo, 'golden') + sep)) {
-          violations.push({ rule: 'leaf', from: show(f), to: show(d), detail: 'lib/ may not import mcp/, cmd/ or golden/' });
+        if (
+          d.startsWith(join(repo, 'mcp') + sep) ||
+          d.startsWith(join(repo, 'cmd') + sep) ||
+          d.startsWith(join(repo, 'golden') + sep)
+        ) {
+          violations.push({
+            rule: 'leaf',
+            from: show(f),
+            to: show(d),
+            detail: 'lib/ may not import mcp/, cmd/ or golden/',
+          });
         }
         continue;
       }
       const to = rank(libDir, d);
       const sameFolder = dirname(relative(libDir, f)).split(sep)[0] === dirname(relative(libDir, d)).split(sep)[0];
       if (to === undefined || (!sameFolder && to >= from)) {
-        violations.push({ rule: 'upward', from: show(f), to: show(d), detail: `layer ${relative(libDir, f).split(sep)[0]} may import only lower layers, not ${relative(libDir, d).split(sep)[0]}` });
+        violations.push({
+          rule: 'upward',
+          from: show(f),
+          to: show(d),
+          detail: `layer ${relative(libDir, f).split(sep)[0]} may import only lower layers, not ${relative(libDir, d).split(sep)[0]}`,
+        });
       }
     }
   }

@@ -66,7 +66,11 @@ function stderrWaiter(get: () => string, onData: (fn: () => void) => () => void)
  * Starts `node --import tsx <cli> ...args` as an MCP server over stdio with the SDK client and
  * completes initialize. `env` is added to a minimal environment (never the test runner's).
  */
-export async function connectStdio(args: string[] = ['mcp-server'], env: Record<string, string> = {}, cli: string = CASES_CLI): Promise<StdioConnection> {
+export async function connectStdio(
+  args: string[] = ['mcp-server'],
+  env: Record<string, string> = {},
+  cli: string = CASES_CLI,
+): Promise<StdioConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', TSX_LOADER, cli, ...args],
@@ -107,7 +111,13 @@ export async function connectStdio(args: string[] = ['mcp-server'], env: Record<
 }
 
 /** A JSON-RPC line as the raw client saw it. */
-export type RawMessage = Record<string, unknown> & { jsonrpc?: string; id?: number | string; method?: string; result?: unknown; error?: unknown };
+export type RawMessage = Record<string, unknown> & {
+  jsonrpc?: string;
+  id?: number | string;
+  method?: string;
+  result?: unknown;
+  error?: unknown;
+};
 
 /** A spawned server driven byte by byte. */
 export interface RawServer {
@@ -146,11 +156,15 @@ export interface RawOptions {
 
 /** Spawns the fixture server with plain pipes; nothing between the test and the bytes. */
 export function rawStdio(args: string[] = ['mcp-server'], opts: RawOptions = {}): RawServer {
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? ['--import', TSX_LOADER]), opts.cli ?? CASES_CLI, ...args], {
-    cwd: opts.cwd ?? REPO,
-    env: opts.fullEnv ?? childEnv(opts.env),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? ['--import', TSX_LOADER]), opts.cli ?? CASES_CLI, ...args],
+    {
+      cwd: opts.cwd ?? REPO,
+      env: opts.fullEnv ?? childEnv(opts.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   const lines: string[] = [];
   const chunks: Buffer[] = [];
   let pending = Buffer.alloc(0);
@@ -211,7 +225,11 @@ export function rawStdio(args: string[] = ['mcp-server'], opts: RawOptions = {})
     },
     response,
     init: async () => {
-      const r = await raw.request('init', 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+      const r = await raw.request('init', 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      });
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       return r;
     },
@@ -231,9 +249,16 @@ export function rawStdio(args: string[] = ['mcp-server'], opts: RawOptions = {})
 }
 
 /** Runs the fixture CLI once (no MCP) and returns its output. */
-export function runCasesCli(args: string[], opts: { stdin?: string; env?: Record<string, string>; cli?: string } = {}): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
+export function runCasesCli(
+  args: string[],
+  opts: { stdin?: string; env?: Record<string, string>; cli?: string } = {},
+): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, opts.cli ?? CASES_CLI, ...args], { cwd: REPO, env: childEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, opts.cli ?? CASES_CLI, ...args], {
+      cwd: REPO,
+      env: childEnv(opts.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     let err = '';
     child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -296,7 +321,11 @@ export function tempDir(prefix = 'ax-mcp-'): { path: string; cleanup(): void } {
 }
 
 /** The `{data, meta}` envelope of a tool result's first text item. */
-export function envelopeOf(result: { content?: unknown }): { data?: unknown; meta?: Record<string, unknown>; error?: Record<string, unknown> } {
+export function envelopeOf(result: { content?: unknown }): {
+  data?: unknown;
+  meta?: Record<string, unknown>;
+  error?: Record<string, unknown>;
+} {
   const c = (result.content as { type: string; text: string }[] | undefined)?.[0];
   if (!c || c.type !== 'text') throw new Error(`no text content in ${JSON.stringify(result)}`);
   return JSON.parse(c.text) as { data?: unknown; meta?: Record<string, unknown>; error?: Record<string, unknown> };
@@ -309,5 +338,5 @@ export function isJsonRpc(v: unknown): boolean {
   if (m.jsonrpc !== '2.0') return false;
   if (typeof m.method === 'string') return m.id === undefined || typeof m.id === 'string' || typeof m.id === 'number';
   const hasId = typeof m.id === 'string' || typeof m.id === 'number' || m.id === null;
-  return hasId && (('result' in m) !== ('error' in m));
+  return hasId && 'result' in m !== 'error' in m;
 }

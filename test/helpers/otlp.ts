@@ -66,7 +66,16 @@ export async function startCollector(opts: { hang?: boolean } = {}): Promise<Col
         const resource = attrs(rs.resource?.attributes);
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
-            spans.push({ name: s.name, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, kind: s.kind, status: s.status, attributes: attrs(s.attributes), resource });
+            spans.push({
+              name: s.name,
+              traceId: s.traceId,
+              spanId: s.spanId,
+              parentSpanId: s.parentSpanId || undefined,
+              kind: s.kind,
+              status: s.status,
+              attributes: attrs(s.attributes),
+              resource,
+            });
           }
         }
       }

@@ -89,7 +89,11 @@ export function processPath(name: 'cli' | 'args-json', script: string, env: Reco
 }
 
 /** The in-process path: `execute` on a fresh tree, with captured streams (and `idempotencyStore`, if given). */
-export function inProcessPath(build: () => Command, env: Record<string, string>, idempotencyStore?: IdempotencyStore): Path {
+export function inProcessPath(
+  build: () => Command,
+  env: Record<string, string>,
+  idempotencyStore?: IdempotencyStore,
+): Path {
   return {
     name: 'in-process',
     spelling: 'argv',
@@ -112,7 +116,8 @@ function mcpPath(name: Path['name'], client: Client, close: () => Promise<void>)
     name,
     spelling: 'json',
     mcp: true,
-    call: async (c) => fromTool((await client.callTool({ name: c.tool, arguments: c.json }, undefined, { timeout: 60_000 })) as Json),
+    call: async (c) =>
+      fromTool((await client.callTool({ name: c.tool, arguments: c.json }, undefined, { timeout: 60_000 })) as Json),
     inputSchema: async (tool) => {
       if (!schemas.size) for (const t of (await client.listTools()).tools) schemas.set(t.name, t.inputSchema as Json);
       return schemas.get(tool)!;
@@ -123,7 +128,11 @@ function mcpPath(name: Path['name'], client: Client, close: () => Promise<void>)
 }
 
 /** MCP over stdio: `<script> mcp-server ...extra` with the SDK's stdio client. */
-export async function stdioPath(script: string, env: Record<string, string>, extra: string[] = []): Promise<Path & { conn: StdioConnection }> {
+export async function stdioPath(
+  script: string,
+  env: Record<string, string>,
+  extra: string[] = [],
+): Promise<Path & { conn: StdioConnection }> {
   const conn = await connectStdio(['mcp-server', ...extra], env, script);
   return { ...mcpPath('mcp-stdio', conn.client, () => conn.close()), conn };
 }
@@ -137,10 +146,14 @@ export interface HttpServer {
 
 /** Starts `<script> mcp-server --transport http --addr 127.0.0.1:0 ...extra` and waits for its URL. */
 export function startHttp(script: string, env: Record<string, string>, extra: string[] = []): Promise<HttpServer> {
-  const proc = spawn(process.execPath, ['--import', TSX_LOADER, script, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...extra], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...minimalEnv(), HOME: process.env.HOME ?? '/nonexistent', ...env },
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, script, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...extra],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...minimalEnv(), HOME: process.env.HOME ?? '/nonexistent', ...env },
+    },
+  );
   let err = '';
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   return new Promise((resolve, reject) => {
@@ -177,7 +190,12 @@ export async function httpClient(url: string): Promise<Client> {
 }
 
 /** MCP over HTTP: one server process, one SDK client session. */
-export async function httpPath(script: string, env: Record<string, string>, stateless: boolean, extra: string[] = []): Promise<Path & { server: HttpServer }> {
+export async function httpPath(
+  script: string,
+  env: Record<string, string>,
+  stateless: boolean,
+  extra: string[] = [],
+): Promise<Path & { server: HttpServer }> {
   const server = await startHttp(script, env, [...(stateless ? ['--stateless'] : []), ...extra]);
   const client = await httpClient(server.url);
   return {

@@ -27,7 +27,12 @@ export interface PipelineResult {
 
 /** The initialize request and initialized notification, as lines. */
 export const INIT_LINES = [
-  JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } }),
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 'init',
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
+  }),
   JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
 ];
 
@@ -35,17 +40,27 @@ export const INIT_LINES = [
  * Feeds `input` (lines joined with "\n", plus a final newline; or raw bytes) to
  * `node --import tsx <cli> mcp-server ...args` through `cat … | … | cat`, waits for the pipeline to end.
  */
-export async function pipeline(input: string[] | Buffer, args: string[] = [], opts: { cli?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<PipelineResult> {
+export async function pipeline(
+  input: string[] | Buffer,
+  args: string[] = [],
+  opts: { cli?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<PipelineResult> {
   const dir = tempDir('ax-pipe-');
   try {
     const inFile = join(dir.path, 'in');
     writeFileSync(inFile, Array.isArray(input) ? `${input.join('\n')}\n` : input);
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const server = [process.execPath, '--import', TSX_LOADER, opts.cli ?? CASES_CLI, 'mcp-server', ...args].map(q).join(' ');
+    const server = [process.execPath, '--import', TSX_LOADER, opts.cli ?? CASES_CLI, 'mcp-server', ...args]
+      .map(q)
+      .join(' ');
     const script = `cat ${q(inFile)} | ${server} 2>>${q(join(dir.path, 'err'))} | cat >${q(join(dir.path, 'out'))}; echo "\${PIPESTATUS[1]}" >${q(join(dir.path, 'rc'))}`;
     const t0 = Date.now();
     await new Promise<void>((resolve, reject) => {
-      const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...(opts.env ?? {}) };
+      const env: Record<string, string> = {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/tmp',
+        ...(opts.env ?? {}),
+      };
       const sh = spawn('bash', ['-c', script], { cwd: REPO, env, stdio: 'ignore' });
       const t = setTimeout(() => {
         sh.kill('SIGKILL');

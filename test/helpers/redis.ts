@@ -11,7 +11,9 @@ import { findBinary, startRedisServer, type RedisServer } from '../infra/cluster
 
 /** Why no Redis can be had here (undefined when one can, or when AX_INFRA_REQUIRED makes it a failure). */
 export const redisMissing: string | undefined =
-  process.env.AX_INFRA_REQUIRED || process.env.AX_REDIS_URL || findBinary('redis-server', 'AX_REDIS_SERVER') ? undefined : 'redis-server not installed (apt-get install redis-server)';
+  process.env.AX_INFRA_REQUIRED || process.env.AX_REDIS_URL || findBinary('redis-server', 'AX_REDIS_SERVER')
+    ? undefined
+    : 'redis-server not installed (apt-get install redis-server)';
 
 /** A Redis to use and how to let it go. */
 export interface TestRedis {
@@ -26,7 +28,11 @@ export async function privateRedis(): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'ax-redis-'));
   try {
     const server = await startRedisServer(dir);
-    return { url: server.url, server, stop: async () => (await server.stop(), rmSync(dir, { recursive: true, force: true })) };
+    return {
+      url: server.url,
+      server,
+      stop: async () => (await server.stop(), rmSync(dir, { recursive: true, force: true })),
+    };
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;

@@ -59,7 +59,10 @@ export async function runCli(root: Command, args: readonly string[], opts: RunCl
 export function jsonLines(text: string): any[] {
   if (text === '') return [];
   if (!text.endsWith('\n')) throw new Error(`output does not end with a newline: ${JSON.stringify(text)}`);
-  return text.slice(0, -1).split('\n').map((l) => JSON.parse(l));
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 /** The one success envelope on stdout (exactly one line). */

@@ -17,7 +17,11 @@ export interface ProcessRun {
 /** Runs `node --import tsx <script> <args>` with piped stdio, stdin closed at once, cwd = the repo. */
 export function runScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, script, ...args], { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, script, ...args], {
+      cwd: REPO,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));

@@ -17,7 +17,11 @@ try {
   process.stderr.write(`cluster: ${(e as Error).message}\n`);
   process.exit(1);
 }
-const lines = [`AX_LB_URL=${cluster.lbUrl}`, `AX_REDIS_URL=${cluster.redisUrl}`, `AX_REPLICA_URLS=${cluster.replicaUrls.join(',')}`];
+const lines = [
+  `AX_LB_URL=${cluster.lbUrl}`,
+  `AX_REDIS_URL=${cluster.redisUrl}`,
+  `AX_REPLICA_URLS=${cluster.replicaUrls.join(',')}`,
+];
 writeFileSync(`${out}.tmp`, `${lines.join('\n')}\n`);
 renameSync(`${out}.tmp`, out); // whoever waits for the file sees it whole
 process.stderr.write(`cluster: nginx ${cluster.lbUrl} → ${cluster.replicaUrls.join(' ')}; redis ${cluster.redisUrl}\n`);

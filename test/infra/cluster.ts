@@ -34,7 +34,13 @@ export interface Cluster {
 export function findBinary(name: string, envVar: string): string | undefined {
   const given = process.env[envVar];
   if (given) return given;
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin'];
+  const dirs = [
+    ...(process.env.PATH ?? '').split(delimiter),
+    '/usr/sbin',
+    '/usr/bin',
+    '/usr/local/sbin',
+    '/usr/local/bin',
+  ];
   for (const d of dirs) if (d && existsSync(join(d, name))) return join(d, name);
   return undefined;
 }
@@ -42,8 +48,15 @@ export function findBinary(name: string, envVar: string): string | undefined {
 /** Why the cluster cannot run here (a binary missing), or undefined when it can. */
 export function missingInfra(): string | undefined {
   if (process.env.AX_LB_URL && process.env.AX_REDIS_URL) return undefined;
-  const missing = [['redis-server', 'AX_REDIS_SERVER'], ['nginx', 'AX_NGINX']].filter(([n, e]) => !findBinary(n!, e!)).map(([n]) => n);
-  return missing.length ? `${missing.join(' and ')} not installed (apt-get install nginx redis-server, or set AX_REDIS_SERVER/AX_NGINX)` : undefined;
+  const missing = [
+    ['redis-server', 'AX_REDIS_SERVER'],
+    ['nginx', 'AX_NGINX'],
+  ]
+    .filter(([n, e]) => !findBinary(n!, e!))
+    .map(([n]) => n);
+  return missing.length
+    ? `${missing.join(' and ')} not installed (apt-get install nginx redis-server, or set AX_REDIS_SERVER/AX_NGINX)`
+    : undefined;
 }
 
 /** A free loopback port (bound then released; the caller binds it at once). */
@@ -55,7 +68,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-function waitFor(proc: ChildProcess, stream: 'stdout' | 'stderr', re: RegExp, what: string, ms = 30_000): Promise<RegExpExecArray> {
+function waitFor(
+  proc: ChildProcess,
+  stream: 'stdout' | 'stderr',
+  re: RegExp,
+  what: string,
+  ms = 30_000,
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const t = setTimeout(() => reject(new Error(`${what} did not start within ${ms} ms: ${seen}`)), ms);
@@ -103,7 +122,11 @@ export async function startRedisServer(dir: string): Promise<RedisServer> {
   const bin = findBinary('redis-server', 'AX_REDIS_SERVER');
   if (!bin) throw new Error('redis-server not installed (apt-get install redis-server, or set AX_REDIS_SERVER)');
   const port = await freePort();
-  const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(
+    bin,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   await waitFor(proc, 'stdout', /Ready to accept connections/, 'redis-server');
   return { url: `redis://127.0.0.1:${port}`, port, proc, stop: () => stopProcess(proc) };
 }
@@ -162,7 +185,12 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
  */
 export async function startCluster(options: { replicas?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Cluster> {
   if (process.env.AX_LB_URL && process.env.AX_REDIS_URL) {
-    return { lbUrl: process.env.AX_LB_URL, redisUrl: process.env.AX_REDIS_URL, replicaUrls: (process.env.AX_REPLICA_URLS ?? '').split(',').filter(Boolean), stop: async () => {} };
+    return {
+      lbUrl: process.env.AX_LB_URL,
+      redisUrl: process.env.AX_REDIS_URL,
+      replicaUrls: (process.env.AX_REPLICA_URLS ?? '').split(',').filter(Boolean),
+      stop: async () => {},
+    };
   }
   const why = missingInfra();
   if (why) throw new Error(`cannot start the cluster: ${why}`);
@@ -186,12 +214,23 @@ export async function startCluster(options: { replicas?: number; env?: NodeJS.Pr
     const replicaUrls: string[] = [];
     const ports: number[] = [];
     for (let i = 0; i < n; i++) {
-      const p = spawn(process.execPath, ['--import', TSX_LOADER, FIXTURE, 'mcp-server', '--transport', 'http', '--stateless', '--addr', '127.0.0.1:0'], {
-        cwd: REPO,
-        // a state directory each, as on separate machines: only Redis is shared
-        env: { ...process.env, ...options.env, AX_REDIS_URL: redisUrl, AX_IDEMPOTENCY_STORE: redisUrl, AX_REPLICA: String(i + 1), XDG_STATE_HOME: join(dir, `replica-${i + 1}-state`) },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const p = spawn(
+        process.execPath,
+        ['--import', TSX_LOADER, FIXTURE, 'mcp-server', '--transport', 'http', '--stateless', '--addr', '127.0.0.1:0'],
+        {
+          cwd: REPO,
+          // a state directory each, as on separate machines: only Redis is shared
+          env: {
+            ...process.env,
+            ...options.env,
+            AX_REDIS_URL: redisUrl,
+            AX_IDEMPOTENCY_STORE: redisUrl,
+            AX_REPLICA: String(i + 1),
+            XDG_STATE_HOME: join(dir, `replica-${i + 1}-state`),
+          },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
       procs.push(p);
       const m = await waitFor(p, 'stderr', /listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/, `replica ${i + 1}`);
       replicaUrls.push(m[1]!);
@@ -201,9 +240,14 @@ export async function startCluster(options: { replicas?: number; env?: NodeJS.Pr
     const listen = await freePort();
     // as root, nginx's workers run as an unprivileged user: they must reach the temp folders
     chmodSync(dir, 0o755);
-    for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, d), { recursive: true, mode: 0o777 });
+    for (const d of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
+      mkdirSync(join(dir, d), { recursive: true, mode: 0o777 });
     writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, listen, ports));
-    const nginx = spawn(findBinary('nginx', 'AX_NGINX')!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const nginx = spawn(
+      findBinary('nginx', 'AX_NGINX')!,
+      ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     procs.push(nginx);
     let nginxErr = '';
     nginx.stderr!.setEncoding('utf8').on('data', (c: string) => (nginxErr += c));

@@ -15,31 +15,50 @@ interface AddArgs {
 function addArgs(ctx: RunContext, words: string[], tagsIn: string[], dueIn: string | undefined): AddArgs {
   const title = words.join(' ');
   if (title.trim() === '') {
-    throw invalidValue('the task title is empty', "Give the title as words after 'add', e.g. tasks add buy milk.", { reason: 'invalid_argument', argument: 'title' });
+    throw invalidValue('the task title is empty', "Give the title as words after 'add', e.g. tasks add buy milk.", {
+      reason: 'invalid_argument',
+      argument: 'title',
+    });
   }
   const tags: string[] = [];
   for (const t of tagsIn) {
     if (t.trim() === '') {
-      throw invalidValue(`invalid value "" for ${ctx.flagLabel('tag')}: a tag cannot be empty`, `Pass a non-empty tag, e.g. ${ctx.flagLabel('tag')} home.`, {
-        reason: 'invalid_flag_value',
-        flag: ctx.flagLabel('tag'),
-        value: t,
-      });
+      throw invalidValue(
+        `invalid value "" for ${ctx.flagLabel('tag')}: a tag cannot be empty`,
+        `Pass a non-empty tag, e.g. ${ctx.flagLabel('tag')} home.`,
+        {
+          reason: 'invalid_flag_value',
+          flag: ctx.flagLabel('tag'),
+          value: t,
+        },
+      );
     }
     if (!tags.includes(t)) tags.push(t);
   }
   if (dueIn !== undefined && !isIsoDate(dueIn)) {
-    throw invalidValue(`invalid value ${JSON.stringify(dueIn)} for ${ctx.flagLabel('due')}: expected a date YYYY-MM-DD`, `Pass the due date as YYYY-MM-DD, e.g. ${ctx.flagLabel('due')} 2030-01-31.`, {
-      reason: 'invalid_flag_value',
-      flag: ctx.flagLabel('due'),
-      value: dueIn,
-    });
+    throw invalidValue(
+      `invalid value ${JSON.stringify(dueIn)} for ${ctx.flagLabel('due')}: expected a date YYYY-MM-DD`,
+      `Pass the due date as YYYY-MM-DD, e.g. ${ctx.flagLabel('due')} 2030-01-31.`,
+      {
+        reason: 'invalid_flag_value',
+        flag: ctx.flagLabel('due'),
+        value: dueIn,
+      },
+    );
   }
   return { title, tags, due: dueIn ?? null };
 }
 
 function newTask(id: number, a: AddArgs): Task {
-  return { id, title: a.title, status: 'open', tags: [...a.tags], due: a.due, created_at: new Date().toISOString(), done_at: null };
+  return {
+    id,
+    title: a.title,
+    status: 'open',
+    tags: [...a.tags],
+    due: a.due,
+    created_at: new Date().toISOString(),
+    done_at: null,
+  };
 }
 
 export function addCommand(): Command {

@@ -27,11 +27,16 @@ export function doneCommand(): Command {
       const id = parseId(ctx.args.id);
       const file = storePath(ctx);
       if (ctx.dryRun) {
-        const task = findTask(withStore(() => readStore(file)), id);
+        const task = findTask(
+          withStore(() => readStore(file)),
+          id,
+        );
         if (task.status !== 'done') ctx.guard(`mark task ${id} done`);
         return markDone(structuredClone(task));
       }
-      return withStore(() => updateStore(file, (data) => structuredClone(markDone(findTask(data, id))), { signal: ctx.signal }));
+      return withStore(() =>
+        updateStore(file, (data) => structuredClone(markDone(findTask(data, id))), { signal: ctx.signal }),
+      );
     },
     render: (data, ctx) => `${ctx.dryRun ? 'Would mark' : 'Marked'} ${taskRef(data as Task)} done`,
   });

@@ -8,11 +8,15 @@ import { readStore } from '../store.ts';
 function atLeast(ctx: RunContext, flag: string, value: number, min: number): void {
   if (value < min) {
     const label = ctx.flagLabel(flag);
-    throw invalidValue(`invalid value ${value} for ${label}: expected an integer >= ${min}`, `Pass ${label} ${min} or more.`, {
-      reason: 'invalid_flag_value',
-      flag: label,
-      value,
-    });
+    throw invalidValue(
+      `invalid value ${value} for ${label}: expected an integer >= ${min}`,
+      `Pass ${label} ${min} or more.`,
+      {
+        reason: 'invalid_flag_value',
+        flag: label,
+        value,
+      },
+    );
   }
 }
 
@@ -29,8 +33,15 @@ export function listCommand(): Command {
     long:
       'List tasks in id order. By default only open tasks are shown (--status done or --status all for the others, --all for all).\n' +
       '--tag keeps tasks carrying that tag. Results are paged: --limit (default 50) and --offset (default 0).\n' +
-      '--fields selects the fields of each task (' + TASK_FIELDS.join(', ') + ').',
-    example: ['tasks list', 'tasks list --status all --tag home', 'tasks list --limit 10 --offset 20', 'tasks list --fields id,title --format json'].join('\n'),
+      '--fields selects the fields of each task (' +
+      TASK_FIELDS.join(', ') +
+      ').',
+    example: [
+      'tasks list',
+      'tasks list --status all --tag home',
+      'tasks list --limit 10 --offset 20',
+      'tasks list --fields id,title --format json',
+    ].join('\n'),
     flags: {
       status: { type: 'string', choices: ['open', 'done', 'all'], default: 'open', usage: 'which tasks to show' },
       all: { type: 'bool', short: 'a', usage: 'show tasks of every status (same as --status all)' },
@@ -61,6 +72,7 @@ export function listCommand(): Command {
         .slice(ctx.flags.offset, ctx.flags.offset + ctx.flags.limit)
         .map((t) => project(t, fields));
     },
-    render: (data, ctx) => taskTable(data as Partial<Task>[], fieldList((ctx.flags.fields as string[] | undefined) ?? [])),
+    render: (data, ctx) =>
+      taskTable(data as Partial<Task>[], fieldList((ctx.flags.fields as string[] | undefined) ?? [])),
   });
 }

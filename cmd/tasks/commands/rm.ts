@@ -25,7 +25,10 @@ export function rmCommand(): Command {
     run: async (ctx) => {
       const id = parseId(ctx.args.id);
       const file = storePath(ctx);
-      const task = findTask(withStore(() => readStore(file)), id);
+      const task = findTask(
+        withStore(() => readStore(file)),
+        id,
+      );
       if (!ctx.guard(`delete task ${id}`)) return task;
       await ctx.confirm(`delete task ${id}? [y/N]`, 'yes');
       return withStore(() =>

@@ -6,7 +6,9 @@ import { taskDetails } from '../render.ts';
 import { readStore } from '../store.ts';
 
 /** The positional every single-task command takes. */
-export const ID_ARG = [{ name: 'id', type: 'int', description: 'task id, a positive integer (list with status all shows every id)' }] as const;
+export const ID_ARG = [
+  { name: 'id', type: 'int', description: 'task id, a positive integer (list with status all shows every id)' },
+] as const;
 
 export function showCommand(): Command {
   return new Command({

@@ -4,7 +4,6 @@
  * prompts, resources).
  */
 
-
 /** How a change affects existing callers. */
 export type Severity = 'breaking' | 'additive' | 'info';
 
@@ -34,7 +33,6 @@ export interface SchemaDiff {
 
 export type Json = Record<string, any>;
 
-
 export function isObj(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -45,7 +43,12 @@ export function eq(a: unknown, b: unknown): boolean {
 
 export function canon(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canon);
-  if (isObj(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])]));
+  if (isObj(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canon(v[k])]),
+    );
   return v;
 }
 
@@ -72,12 +75,30 @@ export function diffChoices(c: Collector, target: string, what: string, before: 
   const oldSet = Array.isArray(before) ? list(before) : undefined;
   const newSet = Array.isArray(after) ? list(after) : undefined;
   if (!oldSet && !newSet) return;
-  if (oldSet && !newSet) return c.add('additive', 'choices_removed', target, `${what} no longer restricted to ${oldSet.join('|')}`, oldSet, undefined);
-  if (!oldSet && newSet) return c.add('breaking', 'choices_narrowed', target, `${what} now restricted to ${newSet.join('|')} (any value was accepted)`, undefined, newSet);
+  if (oldSet && !newSet)
+    return c.add(
+      'additive',
+      'choices_removed',
+      target,
+      `${what} no longer restricted to ${oldSet.join('|')}`,
+      oldSet,
+      undefined,
+    );
+  if (!oldSet && newSet)
+    return c.add(
+      'breaking',
+      'choices_narrowed',
+      target,
+      `${what} now restricted to ${newSet.join('|')} (any value was accepted)`,
+      undefined,
+      newSet,
+    );
   const gone = oldSet!.filter((x) => !newSet!.includes(x));
   const added = newSet!.filter((x) => !oldSet!.includes(x));
-  if (gone.length) c.add('breaking', 'choices_narrowed', target, `${what} no longer accepts ${gone.join(', ')}`, oldSet, newSet);
-  if (added.length) c.add('additive', 'choices_added', target, `${what} now also accepts ${added.join(', ')}`, oldSet, newSet);
+  if (gone.length)
+    c.add('breaking', 'choices_narrowed', target, `${what} no longer accepts ${gone.join(', ')}`, oldSet, newSet);
+  if (added.length)
+    c.add('additive', 'choices_added', target, `${what} now also accepts ${added.join(', ')}`, oldSet, newSet);
 }
 
 /** Rank of effects: lower is a stronger promise. */
@@ -85,11 +106,27 @@ export const EFFECT_RANK: Record<string, number> = { read_only: 0, idempotent: 1
 
 export function diffEffects(c: Collector, target: string, before: unknown, after: unknown): void {
   if (before === after) return;
-  const ra = typeof before === 'string' ? EFFECT_RANK[before] ?? 3 : 3;
-  const rb = typeof after === 'string' ? EFFECT_RANK[after] ?? 3 : 3;
+  const ra = typeof before === 'string' ? (EFFECT_RANK[before] ?? 3) : 3;
+  const rb = typeof after === 'string' ? (EFFECT_RANK[after] ?? 3) : 3;
   const name = (v: unknown) => (typeof v === 'string' ? v : 'undeclared');
-  if (rb > ra) c.add('breaking', 'effects_weakened', target, `effects weakened from ${name(before)} to ${name(after)} (callers relying on it, e.g. to retry or auto-approve, are affected)`, before ?? null, after ?? null);
-  else c.add('additive', 'effects_strengthened', target, `effects strengthened from ${name(before)} to ${name(after)}`, before ?? null, after ?? null);
+  if (rb > ra)
+    c.add(
+      'breaking',
+      'effects_weakened',
+      target,
+      `effects weakened from ${name(before)} to ${name(after)} (callers relying on it, e.g. to retry or auto-approve, are affected)`,
+      before ?? null,
+      after ?? null,
+    );
+  else
+    c.add(
+      'additive',
+      'effects_strengthened',
+      target,
+      `effects strengthened from ${name(before)} to ${name(after)}`,
+      before ?? null,
+      after ?? null,
+    );
 }
 
 export function schemaTypes(s: unknown): string[] | undefined {
@@ -106,21 +143,54 @@ export function diffOutputSchema(c: Collector, target: string, before: unknown, 
   if (eq(before, after)) return;
   const where = at ? `${target} output ${at}` : `${target} output`;
   if (before === undefined) return c.add('additive', 'output_schema_added', where, 'an output schema is now declared');
-  if (after === undefined) return c.add('breaking', 'output_schema_removed', where, 'the output schema is no longer declared', before);
-  if (!isObj(before) || !isObj(after)) return c.add('info', 'output_schema_changed', where, 'the output schema changed', before, after);
+  if (after === undefined)
+    return c.add('breaking', 'output_schema_removed', where, 'the output schema is no longer declared', before);
+  if (!isObj(before) || !isObj(after))
+    return c.add('info', 'output_schema_changed', where, 'the output schema changed', before, after);
   const ta = schemaTypes(before);
   const tb = schemaTypes(after);
   if (ta && tb && !eq(ta, tb)) {
     const narrowed = tb.filter((t) => !ta.includes(t));
-    if (narrowed.length) return c.add('breaking', 'output_type_changed', where, `type changed from ${ta.join('|')} to ${tb.join('|')}`, before.type, after.type);
-    c.add('info', 'output_type_narrowed', where, `type narrowed from ${ta.join('|')} to ${tb.join('|')}`, before.type, after.type);
+    if (narrowed.length)
+      return c.add(
+        'breaking',
+        'output_type_changed',
+        where,
+        `type changed from ${ta.join('|')} to ${tb.join('|')}`,
+        before.type,
+        after.type,
+      );
+    c.add(
+      'info',
+      'output_type_narrowed',
+      where,
+      `type narrowed from ${ta.join('|')} to ${tb.join('|')}`,
+      before.type,
+      after.type,
+    );
   }
   if (Array.isArray(before.enum) || Array.isArray(after.enum)) {
     const oldE = list(before.enum);
     const newE = list(after.enum);
     const added = Array.isArray(before.enum) ? newE.filter((x) => !oldE.includes(x)) : [];
-    if (!Array.isArray(after.enum) || added.length) c.add('breaking', 'output_enum_widened', where, `may now hold ${added.length ? added.join(', ') : 'any value'}`, before.enum, after.enum);
-    else if (oldE.some((x) => !newE.includes(x))) c.add('info', 'output_enum_narrowed', where, `no longer holds ${oldE.filter((x) => !newE.includes(x)).join(', ')}`, before.enum, after.enum);
+    if (!Array.isArray(after.enum) || added.length)
+      c.add(
+        'breaking',
+        'output_enum_widened',
+        where,
+        `may now hold ${added.length ? added.join(', ') : 'any value'}`,
+        before.enum,
+        after.enum,
+      );
+    else if (oldE.some((x) => !newE.includes(x)))
+      c.add(
+        'info',
+        'output_enum_narrowed',
+        where,
+        `no longer holds ${oldE.filter((x) => !newE.includes(x)).join(', ')}`,
+        before.enum,
+        after.enum,
+      );
   }
   const pa = isObj(before.properties) ? before.properties : {};
   const pb = isObj(after.properties) ? after.properties : {};
@@ -128,21 +198,39 @@ export function diffOutputSchema(c: Collector, target: string, before: unknown, 
   const rb = list(after.required);
   for (const k of Object.keys(pa)) {
     const path = at ? `${at}.${k}` : k;
-    if (!(k in pb)) c.add('breaking', 'output_field_removed', `${target} output ${path}`, `output field ${path} was removed`);
+    if (!(k in pb))
+      c.add('breaking', 'output_field_removed', `${target} output ${path}`, `output field ${path} was removed`);
     else diffOutputSchema(c, target, pa[k], pb[k], path);
   }
-  for (const k of Object.keys(pb)) if (!(k in pa)) c.add('additive', 'output_field_added', `${target} output ${at ? `${at}.${k}` : k}`, `new output field ${at ? `${at}.${k}` : k}`);
-  for (const k of ra) if (!rb.includes(k) && k in pb) c.add('breaking', 'output_field_optional', `${target} output ${at ? `${at}.${k}` : k}`, `output field ${at ? `${at}.${k}` : k} is no longer always present`);
-  if (before.items !== undefined || after.items !== undefined) diffOutputSchema(c, target, before.items, after.items, at ? `${at}[]` : '[]');
+  for (const k of Object.keys(pb))
+    if (!(k in pa))
+      c.add(
+        'additive',
+        'output_field_added',
+        `${target} output ${at ? `${at}.${k}` : k}`,
+        `new output field ${at ? `${at}.${k}` : k}`,
+      );
+  for (const k of ra)
+    if (!rb.includes(k) && k in pb)
+      c.add(
+        'breaking',
+        'output_field_optional',
+        `${target} output ${at ? `${at}.${k}` : k}`,
+        `output field ${at ? `${at}.${k}` : k} is no longer always present`,
+      );
+  if (before.items !== undefined || after.items !== undefined)
+    diffOutputSchema(c, target, before.items, after.items, at ? `${at}[]` : '[]');
   const rest = (s: Json) => {
     const { properties: _p, required: _r, items: _i, type: _t, enum: _e, description: _d, title: _ti, ...more } = s;
     return more;
   };
-  if (!eq(rest(before), rest(after))) c.add('info', 'output_schema_changed', where, 'other output schema keywords changed', rest(before), rest(after));
+  if (!eq(rest(before), rest(after)))
+    c.add('info', 'output_schema_changed', where, 'other output schema keywords changed', rest(before), rest(after));
 }
 
 export function diffText(c: Collector, target: string, field: string, before: unknown, after: unknown): void {
-  if ((before ?? '') !== (after ?? '')) c.add('info', `${field}_changed`, target, `${field} of ${target} changed`, before ?? '', after ?? '');
+  if ((before ?? '') !== (after ?? ''))
+    c.add('info', `${field}_changed`, target, `${field} of ${target} changed`, before ?? '', after ?? '');
 }
 
 /** Prompts by name, resources by uri / uriTemplate (both shapes). */
@@ -161,23 +249,45 @@ export function diffPrompts(c: Collector, before: Json[], after: Json[]): void {
     const argsB = new Map((Array.isArray(q.arguments) ? q.arguments : []).map((x: Json) => [x.name as string, x]));
     for (const [n, x] of argsA) {
       const y = argsB.get(n);
-      if (!y) c.add('breaking', 'prompt_argument_removed', `${target} ${n}`, `argument ${n} of prompt ${name} was removed`);
-      else if (!x.required && y.required) c.add('breaking', 'prompt_argument_now_required', `${target} ${n}`, `argument ${n} of prompt ${name} is now required`);
-      else if (x.required && !y.required) c.add('additive', 'prompt_argument_now_optional', `${target} ${n}`, `argument ${n} of prompt ${name} is now optional`);
+      if (!y)
+        c.add('breaking', 'prompt_argument_removed', `${target} ${n}`, `argument ${n} of prompt ${name} was removed`);
+      else if (!x.required && y.required)
+        c.add(
+          'breaking',
+          'prompt_argument_now_required',
+          `${target} ${n}`,
+          `argument ${n} of prompt ${name} is now required`,
+        );
+      else if (x.required && !y.required)
+        c.add(
+          'additive',
+          'prompt_argument_now_optional',
+          `${target} ${n}`,
+          `argument ${n} of prompt ${name} is now optional`,
+        );
     }
     for (const [n, y] of argsB) {
       if (argsA.has(n)) continue;
-      if (y.required) c.add('breaking', 'prompt_required_argument_added', `${target} ${n}`, `prompt ${name} has a new required argument ${n}`);
-      else c.add('additive', 'prompt_argument_added', `${target} ${n}`, `prompt ${name} has a new optional argument ${n}`);
+      if (y.required)
+        c.add(
+          'breaking',
+          'prompt_required_argument_added',
+          `${target} ${n}`,
+          `prompt ${name} has a new required argument ${n}`,
+        );
+      else
+        c.add('additive', 'prompt_argument_added', `${target} ${n}`, `prompt ${name} has a new optional argument ${n}`);
     }
     diffText(c, target, 'description', p.description, q.description);
     diffText(c, target, 'template', p.template, q.template);
   }
-  for (const name of pb.keys()) if (!pa.has(name)) c.add('additive', 'prompt_added', `prompt ${name}`, `new prompt ${name}`);
+  for (const name of pb.keys())
+    if (!pa.has(name)) c.add('additive', 'prompt_added', `prompt ${name}`, `new prompt ${name}`);
 }
 
 export function diffResources(c: Collector, before: Json[], after: Json[]): void {
-  const key = (r: Json) => (typeof r?.uri === 'string' ? r.uri : typeof r?.uriTemplate === 'string' ? r.uriTemplate : undefined);
+  const key = (r: Json) =>
+    typeof r?.uri === 'string' ? r.uri : typeof r?.uriTemplate === 'string' ? r.uriTemplate : undefined;
   const byKey = (l: Json[]) => new Map(l.filter((r) => key(r) !== undefined).map((r) => [key(r)!, r]));
   const ra = byKey(before);
   const rb = byKey(after);
@@ -186,11 +296,18 @@ export function diffResources(c: Collector, before: Json[], after: Json[]): void
     const target = `resource ${k}`;
     if (!s) c.add('breaking', 'resource_removed', target, `resource ${k} was removed`);
     else {
-      if ((r.mimeType ?? '') !== (s.mimeType ?? '')) c.add('breaking', 'resource_mime_type_changed', target, `MIME type changed from ${show(r.mimeType ?? null)} to ${show(s.mimeType ?? null)}`, r.mimeType, s.mimeType);
+      if ((r.mimeType ?? '') !== (s.mimeType ?? ''))
+        c.add(
+          'breaking',
+          'resource_mime_type_changed',
+          target,
+          `MIME type changed from ${show(r.mimeType ?? null)} to ${show(s.mimeType ?? null)}`,
+          r.mimeType,
+          s.mimeType,
+        );
       diffText(c, target, 'name', r.name, s.name);
       diffText(c, target, 'description', r.description, s.description);
     }
   }
   for (const k of rb.keys()) if (!ra.has(k)) c.add('additive', 'resource_added', `resource ${k}`, `new resource ${k}`);
 }
-

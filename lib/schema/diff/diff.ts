@@ -25,7 +25,6 @@ export function schemaShape(doc: unknown): 'ax' | 'mcp' | undefined {
   return undefined;
 }
 
-
 /**
  * Compares two `__schema` documents (parsed JSON).
  * @throws TypeError when a document is not a `__schema` document, or the two have different shapes.
@@ -33,9 +32,18 @@ export function schemaShape(doc: unknown): 'ax' | 'mcp' | undefined {
 export function schemaDiff(oldDoc: unknown, newDoc: unknown): SchemaDiff {
   const a = schemaShape(oldDoc);
   const b = schemaShape(newDoc);
-  if (!a) throw new TypeError('schemaDiff: the old document is not a __schema document (no "command" tree and no "tools" list)');
-  if (!b) throw new TypeError('schemaDiff: the new document is not a __schema document (no "command" tree and no "tools" list)');
-  if (a !== b) throw new TypeError(`schemaDiff: the documents have different shapes (old: ${a}, new: ${b}); compare __schema --as=${a} with __schema --as=${a}`);
+  if (!a)
+    throw new TypeError(
+      'schemaDiff: the old document is not a __schema document (no "command" tree and no "tools" list)',
+    );
+  if (!b)
+    throw new TypeError(
+      'schemaDiff: the new document is not a __schema document (no "command" tree and no "tools" list)',
+    );
+  if (a !== b)
+    throw new TypeError(
+      `schemaDiff: the documents have different shapes (old: ${a}, new: ${b}); compare __schema --as=${a} with __schema --as=${a}`,
+    );
   const c = new Collector();
   if (a === 'ax') diffAx(c, oldDoc as Json, newDoc as Json);
   else diffMcp(c, oldDoc as Json, newDoc as Json);
@@ -46,8 +54,6 @@ export function schemaDiff(oldDoc: unknown, newDoc: unknown): SchemaDiff {
     info: c.changes.filter((x) => x.severity === 'info'),
   };
 }
-
-
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -74,7 +80,11 @@ export function formatDiff(d: SchemaDiff): string {
   section('Breaking (callers may fail)', '✗', d.breaking);
   section('Additive', '+', d.additive);
   section('Info', '·', d.info);
-  lines.push('', d.breaking.length ? 'Result: BREAKING — existing scripts and agents may fail against the new version.' : 'Result: compatible — no breaking change.');
+  lines.push(
+    '',
+    d.breaking.length
+      ? 'Result: BREAKING — existing scripts and agents may fail against the new version.'
+      : 'Result: compatible — no breaking change.',
+  );
   return `${lines.join('\n')}\n`;
 }
-

@@ -2,11 +2,29 @@
  * Schema diff of two `__schema --as=mcp` documents: tools (names, inputSchema properties, annotations,
  * output schemas), prompts and resources.
  */
-import { type Json, isObj, eq, show, Collector, list, diffChoices, diffEffects, schemaTypes, diffOutputSchema, diffText, diffPrompts, diffResources } from './core.ts';
-
+import {
+  type Json,
+  isObj,
+  eq,
+  show,
+  Collector,
+  list,
+  diffChoices,
+  diffEffects,
+  schemaTypes,
+  diffOutputSchema,
+  diffText,
+  diffPrompts,
+  diffResources,
+} from './core.ts';
 
 export function toolsByName(doc: Json): Map<string, Json> {
-  return new Map((doc.tools as unknown[]).filter(isObj).filter((t) => typeof t.name === 'string').map((t) => [t.name as string, t]));
+  return new Map(
+    (doc.tools as unknown[])
+      .filter(isObj)
+      .filter((t) => typeof t.name === 'string')
+      .map((t) => [t.name as string, t]),
+  );
 }
 
 export function sameTool(a: Json, b: Json): boolean {
@@ -29,15 +47,24 @@ export function diffMcp(c: Collector, a: Json, b: Json): void {
     const u = tb.get(n);
     if (!u) {
       const to = renamedFrom.get(n);
-      if (to) c.add('breaking', 'tool_renamed', `tool ${n}`, `tool ${n} appears renamed to ${to} (same schemas)`, n, to);
+      if (to)
+        c.add('breaking', 'tool_renamed', `tool ${n}`, `tool ${n} appears renamed to ${to} (same schemas)`, n, to);
       else c.add('breaking', 'tool_removed', `tool ${n}`, `tool ${n} was removed`);
       continue;
     }
     diffTool(c, n, t, u);
   }
   for (const m of added) if (!renamedTo.has(m)) c.add('additive', 'tool_added', `tool ${m}`, `new tool ${m}`);
-  diffPrompts(c, Array.isArray(a.prompts) ? a.prompts.filter(isObj) : [], Array.isArray(b.prompts) ? b.prompts.filter(isObj) : []);
-  const res = (d: Json) => [...(Array.isArray(d.resources) ? d.resources : []), ...(Array.isArray(d.resourceTemplates) ? d.resourceTemplates : [])].filter(isObj);
+  diffPrompts(
+    c,
+    Array.isArray(a.prompts) ? a.prompts.filter(isObj) : [],
+    Array.isArray(b.prompts) ? b.prompts.filter(isObj) : [],
+  );
+  const res = (d: Json) =>
+    [
+      ...(Array.isArray(d.resources) ? d.resources : []),
+      ...(Array.isArray(d.resourceTemplates) ? d.resourceTemplates : []),
+    ].filter(isObj);
   diffResources(c, res(a), res(b));
 }
 
@@ -89,22 +116,48 @@ export function diffTool(c: Collector, name: string, t: Json, u: Json): void {
       c.add('breaking', 'property_removed', where, `input ${k} of tool ${name} was removed`);
       continue;
     }
-    if (propType(s) !== propType(v)) c.add('breaking', 'property_type_changed', where, `input ${k} of tool ${name} changed type from ${propType(s)} to ${propType(v)}`, propType(s), propType(v));
+    if (propType(s) !== propType(v))
+      c.add(
+        'breaking',
+        'property_type_changed',
+        where,
+        `input ${k} of tool ${name} changed type from ${propType(s)} to ${propType(v)}`,
+        propType(s),
+        propType(v),
+      );
     diffChoices(c, where, `input ${k} of tool ${name}`, isObj(s) ? s.enum : undefined, isObj(v) ? v.enum : undefined);
-    if (isObj(s) && isObj(v) && (isObj(s.items) || isObj(v.items))) diffChoices(c, where, `items of input ${k} of tool ${name}`, isObj(s.items) ? s.items.enum : undefined, isObj(v.items) ? v.items.enum : undefined);
-    if (!ra.includes(k) && rb.includes(k)) c.add('breaking', 'property_now_required', where, `input ${k} of tool ${name} is now required`);
-    if (ra.includes(k) && !rb.includes(k)) c.add('additive', 'property_now_optional', where, `input ${k} of tool ${name} is no longer required`);
-    if (isObj(s) && isObj(v) && !eq(s.default, v.default)) c.add('info', 'property_default_changed', where, `default of input ${k} of tool ${name} changed from ${show(s.default ?? null)} to ${show(v.default ?? null)}`, s.default ?? null, v.default ?? null);
+    if (isObj(s) && isObj(v) && (isObj(s.items) || isObj(v.items)))
+      diffChoices(
+        c,
+        where,
+        `items of input ${k} of tool ${name}`,
+        isObj(s.items) ? s.items.enum : undefined,
+        isObj(v.items) ? v.items.enum : undefined,
+      );
+    if (!ra.includes(k) && rb.includes(k))
+      c.add('breaking', 'property_now_required', where, `input ${k} of tool ${name} is now required`);
+    if (ra.includes(k) && !rb.includes(k))
+      c.add('additive', 'property_now_optional', where, `input ${k} of tool ${name} is no longer required`);
+    if (isObj(s) && isObj(v) && !eq(s.default, v.default))
+      c.add(
+        'info',
+        'property_default_changed',
+        where,
+        `default of input ${k} of tool ${name} changed from ${show(s.default ?? null)} to ${show(v.default ?? null)}`,
+        s.default ?? null,
+        v.default ?? null,
+      );
     if (isObj(s) && isObj(v)) diffText(c, where, 'description', s.description, v.description);
   }
   for (const k of Object.keys(pb)) {
     if (k in pa) continue;
-    if (rb.includes(k)) c.add('breaking', 'required_property_added', `${target} ${k}`, `tool ${name} has a new required input ${k}`);
+    if (rb.includes(k))
+      c.add('breaking', 'required_property_added', `${target} ${k}`, `tool ${name} has a new required input ${k}`);
     else c.add('additive', 'property_added', `${target} ${k}`, `tool ${name} has a new optional input ${k}`);
   }
-  if (ia.additionalProperties === true && ib.additionalProperties !== true) c.add('breaking', 'additional_properties_closed', target, `tool ${name} no longer accepts unknown inputs`);
+  if (ia.additionalProperties === true && ib.additionalProperties !== true)
+    c.add('breaking', 'additional_properties_closed', target, `tool ${name} no longer accepts unknown inputs`);
   diffEffects(c, target, annotationsEffect(t), annotationsEffect(u));
   diffOutputSchema(c, target, t.outputSchema, u.outputSchema);
   diffText(c, target, 'description', t.description, u.description);
 }
-
