@@ -44,10 +44,28 @@ export default tseslint.config(
         { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: false },
       ],
       '@typescript-eslint/no-floating-promises': 'error',
+      // erased generics (`Command<any, any, any>`) are how a tree holds commands of any flag shape
+      '@typescript-eslint/no-explicit-any': 'off',
+      // walking up from `this` (`let c: Command = this; c.parent …`) is how a tree is climbed
+      '@typescript-eslint/no-this-alias': 'off',
+      // `{}` is "no flags declared" in Command's generic defaults
+      '@typescript-eslint/no-empty-object-type': ['error', { allowObjectTypes: 'always', allowInterfaces: 'always' }],
+      // a closure may read a binding that is assigned once, later (main()'s endAfterSignal)
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
     },
+  },
+  {
+    // tests match raw bytes (control characters, runs of spaces) and rethrow with their own message
+    files: ['test/**'],
+    rules: { 'no-control-regex': 'off', 'no-regex-spaces': 'off', 'preserve-caught-error': 'off' },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
+  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

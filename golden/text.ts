@@ -176,6 +176,7 @@ export function prettyJson(text: string): string {
       } catch (e) {
         throw new Error(
           `prettyJson: line ${i + 1} is not JSON (${(e as Error).message}): ${JSON.stringify(line.slice(0, 200))}`,
+          { cause: e },
         );
       }
       if (JSON.stringify(value) !== line)

@@ -84,7 +84,7 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
     });
     const signal = callScope.getStore()?.signal;
     if (signal) {
-      const kill = () => terminate(child, tellReaper);
+      const kill = () => void terminate(child, tellReaper);
       if (signal.aborted) kill();
       else {
         signal.addEventListener('abort', kill, { once: true });

@@ -7,7 +7,6 @@
  */
 import { describeThrown } from '../lib/contract/errors.ts';
 import { ABORT_GRACE_MS, SHUTDOWN_BUDGET_MS } from '../lib/run/settle.ts';
-import type { CallSignal } from '../lib/run/call-signal.ts';
 
 /**
  * At stdin EOF (stdio), how long calls already received may keep running before they are aborted,

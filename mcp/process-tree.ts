@@ -79,13 +79,11 @@ export function signalTree(
     }
     if (!proc) {
       try {
-        const ps = process
-          .getBuiltinModule('node:child_process')
-          .execFileSync('ps', ['-A', '-o', 'pid=,ppid='], {
-            encoding: 'utf8',
-            stdio: ['ignore', 'pipe', 'ignore'],
-            timeout: 2000,
-          });
+        const ps = process.getBuiltinModule('node:child_process').execFileSync('ps', ['-A', '-o', 'pid=,ppid='], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+          timeout: 2000,
+        });
         for (const line of ps.split('\n')) {
           const [pid, ppid] = line.trim().split(/\s+/).map(Number);
           if (!pid || !Number.isSafeInteger(pid) || ppid === undefined) continue;

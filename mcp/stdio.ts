@@ -8,7 +8,7 @@ import { Readable, type Writable } from 'node:stream';
 import { callScope, installChildGuard, scopedStdins } from './children.ts';
 import { JsonLineTransport } from './jsonl.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
-import { DRAIN_MS, keepAlive, shutdownCalls } from './lifecycle.ts';
+import { keepAlive, shutdownCalls } from './lifecycle.ts';
 
 /**
  * Redirects `process.stdout.write` (so `console.log`) to stderr and makes `process.stdout.end()` a

@@ -93,7 +93,7 @@ function tree(): Command {
     new Command({
       use: 'throw <what>',
       run: (ctx) => {
-        switch (ctx.args.what) {
+        switch (ctx.args.what as string) {
           case 'object':
             throw { code: 'E42', detail: { n: 1 } };
           case 'error':

@@ -21,7 +21,7 @@ const env = (file: string) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME
 async function checkStore(file: string): Promise<void> {
   await readStore(file); // throws store_corrupt on a broken file
   if (existsSync(`${file}.lock`)) {
-    let raw = '';
+    let raw: string;
     try {
       raw = readFileSync(`${file}.lock`, 'utf8');
     } catch {

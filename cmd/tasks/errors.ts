@@ -44,7 +44,8 @@ export function fromStoreError(e: unknown): unknown {
       return storeCorrupt(e.message, options);
     case 'store_locked':
       return storeLocked(e.message, { ...options, retryAfterSeconds: 1 });
-    default:
+    case 'store_io':
+    case 'store_path_unknown':
       return storeError(e.message, options);
   }
 }

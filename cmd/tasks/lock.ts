@@ -139,7 +139,7 @@ async function removeIfSame(file: string, token: string | undefined): Promise<bo
   } catch {
     return false; // gone already
   }
-  let same = false;
+  let same: boolean;
   try {
     const body: unknown = JSON.parse(await fs.readFile(aside, 'utf8'));
     same = isObj(body) && body.token === token;

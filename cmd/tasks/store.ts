@@ -4,7 +4,7 @@
  */
 import { closeSync, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
 import * as path from 'node:path';
-import { acquireLock, LockIoError, randomHex, releaseLock, STALE_LOCK_MS, sweepTemps } from './lock.ts';
+import { acquireLock, LockIoError, randomHex, releaseLock, sweepTemps } from './lock.ts';
 
 export { STALE_LOCK_MS } from './lock.ts';
 

@@ -35,10 +35,10 @@ export function validatorFor(cmd: Command, schema: JsonSchema): ValidateFunction
 }
 
 /**
- * Drops `null` values of optional properties (null = not given, B08) and returns the cleaned copy;
- * a `null` for a required property is dropped too, so validation then names it as missing.
+ * Drops `null` values (null = not given) and returns the cleaned copy; a `null` for a required
+ * property is dropped too, so validation then names it as missing.
  */
-export function dropNulls(args: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> {
+export function dropNulls(args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) {
     if (v === null) continue; // a null required property is then reported as missing, by name
@@ -105,7 +105,7 @@ export function validateArguments(cmd: Command, schema: JsonSchema, args: unknow
   }
   const known = (schema.properties ?? {}) as Record<string, unknown>;
   for (const k of Object.keys(args as object)) if (!Object.hasOwn(known, k)) throw unknownPropertyError(cmd, k);
-  const cleaned = dropNulls(args as Record<string, unknown>, schema);
+  const cleaned = dropNulls(args as Record<string, unknown>);
   const v = validatorFor(cmd, schema);
   if (!v(cleaned)) throw toValidationError(cmd, v.errors![0]!);
   return cleaned;

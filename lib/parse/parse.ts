@@ -302,7 +302,7 @@ function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command)
       const eq = tok.indexOf('=');
       const name = eq >= 0 ? tok.slice(2, eq) : tok.slice(2);
       const inline = eq >= 0 ? tok.slice(eq + 1) : undefined;
-      let f = flags.get(name);
+      const f = flags.get(name);
       if (!f && name.startsWith('no-')) {
         const pos = flags.get(name.slice(3));
         if (pos?.spec.negatable) {

@@ -235,7 +235,7 @@ async function writeHuman(result: unknown, dryRun: boolean, cmd: Command, scope:
   if (typeof text === 'string')
     await writeOutcome(scope.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
   if (dryRun)
-    writeOutcome(
+    void writeOutcome(
       scope.stderr,
       `Dry run: nothing was changed.${scope.would.length ? ` Would: ${scope.would.join('; ')}.` : ''}\n`,
     );

@@ -3,7 +3,7 @@
  * and the replay of a recorded outcome (byte for byte, `meta.replayed: true`). Used by run.ts.
  */
 import type { Command, RunContext } from '../tree/command.ts';
-import { putOutcome, WRITE_OUTCOME, type OutputStream, type SuccessMeta } from '../contract/envelope.ts';
+import { putOutcome, type OutputStream, type SuccessMeta } from '../contract/envelope.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { ReplayRecord } from './idempotency.ts';
 import { renderDefault, visible } from './render.ts';

@@ -15,8 +15,8 @@ function cell(v: unknown): string {
  * rewrite the screen) are shown as `\u001b`-style escapes instead of being sent to the terminal.
  */
 export function visible(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(
+    // eslint-disable-next-line no-control-regex
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

@@ -33,10 +33,10 @@ export function reportError(thrown: unknown, env: RunEnv): number {
   const err = toAxError(thrown);
   // a debugging stack goes first: the error line must stay the last line of stderr
   if (err.kind === 'internal_error' && env.env.AX_DEBUG && err.cause instanceof Error && err.cause.stack) {
-    writeOutcome(env.stderr, `${err.cause.stack}\n`);
+    void writeOutcome(env.stderr, `${err.cause.stack}\n`);
   }
   if (env.mode === 'json') {
-    writeOutcome(
+    void writeOutcome(
       env.stderr,
       errorLine(err, {
         trace_id: env.traceId,
@@ -51,7 +51,7 @@ export function reportError(thrown: unknown, env: RunEnv): number {
       const { command, rest } = findCommand(env.root, err.usage.split(/\s+/).slice(1));
       if (rest.length === 0) usage = useLine(command);
     }
-    writeOutcome(env.stderr, humanError(err, usage, err.kind === 'internal_error' ? env.traceId : undefined));
+    void writeOutcome(env.stderr, humanError(err, usage, err.kind === 'internal_error' ? env.traceId : undefined));
   }
   return err.exitCode;
 }

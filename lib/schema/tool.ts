@@ -59,7 +59,7 @@ export function toolAnnotations(cmd: Command): ToolAnnotations | undefined {
       return { readOnlyHint: false, idempotentHint: true, destructiveHint: cmd.destructive ?? false };
     case 'non_idempotent':
       return { readOnlyHint: false, idempotentHint: false, destructiveHint: cmd.destructive ?? true };
-    default:
+    case undefined:
       return undefined;
   }
 }

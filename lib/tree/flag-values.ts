@@ -56,7 +56,7 @@ const WHY: Partial<Record<FlagType, [why: string, expected: string]>> = {
   json: ['must be a JSON object', 'a JSON object'],
 };
 
-function badValue(name: string, spec: FlagSpec, raw: string, item = raw, range = false): never {
+function badValue(name: string, spec: FlagSpec, raw: string, _item = raw, range = false): never {
   const [why, expected] = WHY[spec.type] ?? ['invalid value', 'a value'];
   // a whole-number text beyond ±2^53 is refused with its own reason (JavaScript numbers are exact only that far)
   if (range) throw invalidFlagValue(name, spec.short, raw, `${why} within ±2^53`, `${expected} within ±2^53`);
