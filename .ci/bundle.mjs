@@ -105,7 +105,7 @@ function runProgram(entry, args) {
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
-/** The version resolveVersion finds from `dir` upwards (mirror of lib/run/version.ts packageVersionFrom). */
+/** The version resolveVersion finds from `dir` upwards (mirror of lib/platform/version.ts packageVersionFrom). */
 function packageVersion(dir) {
   for (let d = dir, i = 0; i < 64; i++) {
     try {

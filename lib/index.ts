@@ -48,15 +48,15 @@ export {
   CLAIM_LEASE_MS,
   IDEMPOTENCY_STORE_ENV,
   scopeId,
-} from './run/idempotency.ts';
-export type { IdempotencyStore, ReplayScope, ReplayRecord, ClaimResult, ClaimOptions } from './run/idempotency.ts';
-export { fileIdempotencyStore, defaultIdempotencyDir } from './run/file-store.ts';
-export { redisIdempotencyStore, REDIS_KEY_PREFIX } from './run/redis-store.ts';
-export type { RedisIdempotencyStore, RedisIdempotencyStoreOptions } from './run/redis-store.ts';
+} from './replay/idempotency.ts';
+export type { IdempotencyStore, ReplayScope, ReplayRecord, ClaimResult, ClaimOptions } from './replay/idempotency.ts';
+export { fileIdempotencyStore, defaultIdempotencyDir } from './replay/file-store.ts';
+export { redisIdempotencyStore, REDIS_KEY_PREFIX } from './replay/redis-store.ts';
+export type { RedisIdempotencyStore, RedisIdempotencyStoreOptions } from './replay/redis-store.ts';
 export { detectMode, MODE_DETECTION } from './contract/mode.ts';
 export { newIdempotencyKey, newTraceId } from './contract/ids.ts';
 export { ERROR_SCHEMA_VERSION } from './contract/envelope.ts';
-export { resolveVersion, isPlaceholderVersion, PLACEHOLDER_VERSIONS } from './run/version.ts';
+export { resolveVersion, isPlaceholderVersion, PLACEHOLDER_VERSIONS } from './platform/version.ts';
 export { helpText, defaultHelpText, usageText } from './help/help.ts';
 export { declarePrompt, declareResource } from './tree/declare.ts';
 export { DECLARATION_LIMITS } from './tree/declarations.ts';
@@ -82,10 +82,10 @@ export { complete, fixedCompletions, ShellCompDirective } from './completion/com
 export { completionCommands } from './completion/commands.ts';
 export { completionScript, SHELLS } from './completion/scripts.ts';
 export { skillMarkdown, agentsMarkdown, skillName, SKILL_LIMITS } from './schema/skill.ts';
-export { readConfig, patchConfig, DEFAULT_CONFIG_MAX_BYTES } from './run/config.ts';
-export type { ConfigOptions } from './run/config.ts';
-export { applyJsoncPatch } from './run/config-patch.ts';
-export type { PatchOperation } from './run/config-patch.ts';
+export { readConfig, patchConfig, DEFAULT_CONFIG_MAX_BYTES } from './config/config.ts';
+export type { ConfigOptions } from './config/config.ts';
+export { applyJsoncPatch } from './config/config-patch.ts';
+export type { PatchOperation } from './config/config-patch.ts';
 export type { Logger, LogFn, LogLevel, LoggingDecl } from './tree/logging.ts';
 export { LOG_LEVELS } from './tree/logging.ts';
 export { parseTraceparent, formatTraceparent } from './contract/trace-context.ts';

@@ -6,10 +6,10 @@
 import { realpathSync } from 'node:fs';
 import { Command } from '../lib/tree/command.ts';
 import { loadTree } from '../lib/tree/lazy.ts';
-import { resolveVersion } from '../lib/run/version.ts';
+import { resolveVersion } from '../lib/platform/version.ts';
 import type { ServeSettings } from './startup.ts';
 import { AxError, validationError } from '../lib/contract/errors.ts';
-import type { IdempotencyStore } from '../lib/run/idempotency.ts';
+import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
 import { replaySettingsOf } from '../lib/run/context.ts';
 import { TOKEN_ENV } from './token.ts';
 import { flagsOf } from '../lib/tree/flagset.ts';

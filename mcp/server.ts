@@ -21,14 +21,14 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Command } from '../lib/tree/command.ts';
 import { errorEnvelope } from '../lib/contract/envelope.ts';
-import { endSpan, startTrace } from '../lib/run/trace.ts';
-import type { NotificationLevel } from '../lib/run/logger.ts';
+import { endSpan, startTrace } from '../lib/observe/trace.ts';
+import type { NotificationLevel } from '../lib/observe/logger.ts';
 import { toAxError, validationError } from '../lib/contract/errors.ts';
 import { readDeclared } from '../lib/tree/declarations.ts';
 import type { Interaction } from '../lib/tree/interaction.ts';
 import { completeValue } from '../lib/completion/completion.ts';
 import { injectedInForce } from '../lib/tree/flagset.ts';
-import type { IdempotencyStore } from '../lib/run/idempotency.ts';
+import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
 import { invokeCommand, type InvokeOptions, type InvokeResult } from '../lib/run/invoke.ts';
 import { CallSignal } from '../lib/run/call-signal.ts';
 import type { Abortable } from './lifecycle.ts';

@@ -3,10 +3,10 @@
  * them too (it refuses what the server would refuse) without loading the server stack.
  * Source: SPEC §8.
  */
-import type { IdempotencyStore } from '../lib/run/idempotency.ts';
+import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
 import type { Command } from '../lib/tree/command.ts';
 import { validationError } from '../lib/contract/errors.ts';
-import { isPlaceholderVersion } from '../lib/run/version.ts';
+import { isPlaceholderVersion } from '../lib/platform/version.ts';
 import { declarations, toolRefs } from '../lib/schema/walk.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import type { FlagSpec } from '../lib/tree/flags.ts';

@@ -1,6 +1,6 @@
 /**
  * The IdempotencyStore contract, ONE table run against both stores ax-ts ships: the default file
- * store (lib/run/file-store.ts) and the Redis store (lib/run/redis-store.ts) against a real
+ * store (lib/replay/file-store.ts) and the Redis store (lib/replay/redis-store.ts) against a real
  * redis-server (test/helpers/redis.ts: the one .ci/run starts, else a private one; skipped without
  * redis-server unless AX_INFRA_REQUIRED=1). Claims are exclusive under concurrency (for Redis: from
  * several clients, as several replicas would be), records replay until their TTL, leases expire and

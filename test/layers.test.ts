@@ -58,6 +58,17 @@ describe('layers of lib/', () => {
     expect(v).toEqual(expect.arrayContaining(['lib/run/options.ts', 'lib/schema/walk.ts']));
   });
 
+  it('fails when one peer folder imports another (config → replay)', () => {
+    const dir = copyLib('peer');
+    const file = join(dir, 'lib/config/config.ts');
+    writeFileSync(
+      file,
+      `import type { IdempotencyStore } from '../replay/idempotency.ts';\n${readFileSync(file, 'utf8')}`,
+    );
+    const v = checkLayers(dir).filter((x) => x.rule === 'upward');
+    expect(v.map((x) => [x.from, x.to])).toEqual([['lib/config/config.ts', 'lib/replay/idempotency.ts']]);
+  });
+
   it('fails on a circle inside one layer', () => {
     const dir = copyLib('circle');
     const file = join(dir, 'lib/tree/args.ts');

@@ -21,12 +21,12 @@ import { argValues, flagLabel } from '../parse/validate.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { readDeclared, type ResourceContent } from '../tree/declarations.ts';
 import { declarations } from '../schema/walk.ts';
-import { childEnv, traceparentOf } from './trace.ts';
-import { createLogger, logLevelOf } from './logger.ts';
-import { confirm, elicit, sample, type AskScope } from './ask.ts';
+import { childEnv, traceparentOf } from '../observe/trace.ts';
+import { createLogger, logLevelOf } from '../observe/logger.ts';
+import { confirm, elicit, sample, type AskScope } from '../ask/ask.ts';
 import type { ElicitSchema } from '../tree/interaction.ts';
 import { raceAbort } from './settle.ts';
-import type { ReplaySettings } from './replay.ts';
+import type { ReplaySettings } from '../replay/replay.ts';
 import type { RunEnv } from './run-env.ts';
 
 /** A run's context and the state the runner reads back (see {@link createRunContext}). */

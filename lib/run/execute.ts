@@ -15,7 +15,7 @@ import { inputSchema } from '../parse/input-schema.ts';
 import { bindValues } from '../parse/validate.ts';
 import { reportError, runInvocation } from './run.ts';
 import { runEnv, type RunEnv } from './run-env.ts';
-import { endSpan } from './trace.ts';
+import { endSpan } from '../observe/trace.ts';
 import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND } from '../completion/completion.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import type { ExecuteOptions } from './options.ts';

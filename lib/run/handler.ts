@@ -10,7 +10,7 @@
  * them all) and V8 compiles a small function.
  */
 import { successLine, type SuccessMeta } from '../contract/envelope.ts';
-import type { FlagProvenance } from './provenance.ts';
+import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
 import { AxError, toAxError } from '../contract/errors.ts';
 import { camelCase } from '../tree/flags.ts';
@@ -19,7 +19,7 @@ import type { Invocation } from '../parse/parse.ts';
 import { renderDefault } from './render.ts';
 import { isStream, renderItem, toAsync, write, writeOutcome, writeReplayed } from './output.ts';
 import { exitCodeSet, interruptedFix, replayedError, unrecorded } from './failures.ts';
-import type { ReplayGate } from './replay.ts';
+import type { ReplayGate } from '../replay/replay.ts';
 import { flagValues } from '../parse/validate.ts';
 import type { ResourceContent } from '../tree/declarations.ts';
 import { hooksOf } from './hooks.ts';
@@ -200,7 +200,7 @@ async function postHooks(hooks: Hooks, ctx: RunContext, env: RunEnv, cmd: Comman
  */
 async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | undefined> {
   const { cmd, env, scope, flags, givenKey } = h;
-  const { openGate, fingerprint } = await import('./replay.ts');
+  const { openGate, fingerprint } = await import('../replay/replay.ts');
   const builtin = [...flagsOf(cmd).values()].filter((f) => f.builtin).map((f) => camelCase(f.name));
   const bound = Object.fromEntries(Object.entries(flags).filter(([k]) => !builtin.includes(k)));
   const opened = await openGate({

@@ -11,11 +11,11 @@ import { runEnv, type RunEnv } from './run-env.ts';
 import { bindValues } from '../parse/validate.ts';
 import { flagsOf } from '../tree/flagset.ts';
 import type { FlagSpec } from '../tree/flags.ts';
-import { endSpan } from './trace.ts';
-import type { NotificationLevel } from './logger.ts';
+import { endSpan } from '../observe/trace.ts';
+import type { NotificationLevel } from '../observe/logger.ts';
 import type { ResourceContent } from '../tree/declarations.ts';
 import type { Interaction } from '../tree/interaction.ts';
-import type { IdempotencyStore } from './idempotency.ts';
+import type { IdempotencyStore } from '../replay/idempotency.ts';
 import type { CallSignal } from './call-signal.ts';
 
 /** Options of {@link invokeCommand}. */

@@ -8,13 +8,13 @@ import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import type { Interaction } from '../tree/interaction.ts';
 import { newIdempotencyKey } from '../contract/ids.ts';
-import { startTrace, type RunTrace } from './trace.ts';
-import type { NotificationLevel } from './logger.ts';
+import { startTrace, type RunTrace } from '../observe/trace.ts';
+import type { NotificationLevel } from '../observe/logger.ts';
 import type { ExecuteOptions } from './options.ts';
-import { isPlaceholderVersion, resolveVersion } from './version.ts';
-import { DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_IDEMPOTENCY_WAIT_MS } from './idempotency.ts';
+import { isPlaceholderVersion, resolveVersion } from '../platform/version.ts';
+import { DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_IDEMPOTENCY_WAIT_MS } from '../replay/idempotency.ts';
 import { CallSignal } from './call-signal.ts';
-import type { ReplaySettings } from './replay.ts';
+import type { ReplaySettings } from '../replay/replay.ts';
 
 /** Everything one run needs from outside: IO, environment, signal, ids. */
 export interface RunEnv {

@@ -11,7 +11,7 @@
  * it.
  */
 import { errorLine, humanError, successLine } from '../contract/envelope.ts';
-import { explainTarget, explainText, resolveSources, type FlagProvenance } from './provenance.ts';
+import { explainTarget, explainText, resolveSources, type FlagProvenance } from '../config/provenance.ts';
 import { toAxError } from '../contract/errors.ts';
 import type { Flag } from '../tree/flags.ts';
 import { flagsOf, injectedInForce } from '../tree/flagset.ts';

@@ -1,7 +1,7 @@
 /**
  * Declarations of a run's structured logger (`ctx.logger`): its levels, the logging declaration of
  * a root command (level and labels, set once) and the logger's shape. The logger itself is built in
- * lib/run/logger.ts (on pino, loaded only when a handler uses it).
+ * lib/observe/logger.ts (on pino, loaded only when a handler uses it).
  */
 
 /** Levels of `ctx.logger`, lowest first (pino's levels); `silent` turns stderr lines off. */

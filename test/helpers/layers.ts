@@ -8,8 +8,25 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
-/** The layers of `lib/`, lowest first; `index.ts` (the public surface) sits above them all. */
-export const LAYERS = ['contract', 'tree', 'parse', 'help', 'schema', 'completion', 'builtins', 'run'] as const;
+/**
+ * The layers of `lib/`, lowest first; `index.ts` (the public surface) sits above them all. Folders of
+ * one layer are peers: each may import only lower layers, never another peer.
+ */
+export const TIERS = [
+  ['contract'],
+  ['platform'],
+  ['tree'],
+  ['parse'],
+  ['help'],
+  ['schema'],
+  ['completion'],
+  ['builtins'],
+  ['replay', 'config', 'observe', 'ask'],
+  ['run'],
+] as const;
+
+/** Every layer folder of `lib/`, lowest first. */
+export const LAYERS: readonly string[] = TIERS.flat();
 
 /** One broken rule: `from` imports `to` (paths relative to the repository). */
 export interface Violation {
@@ -43,8 +60,8 @@ export function importsOf(file: string): string[] {
 /** The rank of a `lib/` file: its layer's index, `LAYERS.length` for lib/index.ts, undefined when outside every layer. */
 function rank(libDir: string, file: string): number | undefined {
   const rel = relative(libDir, file).split(sep);
-  if (rel.length === 1) return rel[0] === 'index.ts' ? LAYERS.length : undefined;
-  const i = (LAYERS as readonly string[]).indexOf(rel[0]!);
+  if (rel.length === 1) return rel[0] === 'index.ts' ? TIERS.length : undefined;
+  const i = TIERS.findIndex((tier) => (tier as readonly string[]).includes(rel[0]!));
   return i < 0 ? undefined : i;
 }
 

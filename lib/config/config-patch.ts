@@ -6,7 +6,7 @@
  * a failed operation fails the whole patch), RFC 6901; ax-go config.Patch (Hujson, comments kept).
  */
 import { AxError } from '../contract/errors.ts';
-import { builtinModule } from './builtin.ts';
+import { builtinModule } from '../platform/builtin.ts';
 
 type Jsonc = typeof import('jsonc-parser');
 let jsonc: Jsonc | undefined;

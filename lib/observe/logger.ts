@@ -9,7 +9,7 @@
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import { LOG_LEVELS, type LogLevel, type Logger } from '../tree/logging.ts';
-import { builtinModule } from './builtin.ts';
+import { builtinModule } from '../platform/builtin.ts';
 
 /** MCP `notifications/message` levels (RFC 5424 names) a pino level maps to. */
 export type NotificationLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';

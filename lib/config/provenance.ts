@@ -14,7 +14,7 @@ import { AxError, validationError } from '../contract/errors.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { flagLabel } from '../parse/validate.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
-import { builtinModule } from './builtin.ts';
+import { builtinModule } from '../platform/builtin.ts';
 
 /** The provenance of one flag's value. */
 export interface FlagProvenance {
