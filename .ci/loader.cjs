@@ -9,7 +9,7 @@
 // bundle's content hash and its size and mtime; written atomically (temporary file + rename) after
 // a run that exits 0 for each script that had no usable cache;
 // ignored when missing, unreadable, rejected by V8 or unwritable. Neither changes a byte of output
-// or the exit code (test/start-caches.test.ts compares them with the uncached path). For a bare
+// or the exit code (test/run/start-caches.test.ts compares them with the uncached path). For a bare
 // `mcp-server` over pipes it (3) serves in place: it moves the client's streams off fd 0 and 1
 // before anything else runs (serveInPlace()).
 // One file past the ~400-line rule on purpose: it is each program's entry, the first code of every

@@ -28,7 +28,7 @@ export interface ScriptOptions {
 // Placeholders: {{PROG}} program name (comments), {{QPROG}} program name quoted for code when
 // needed, {{FN}} the name reduced to [A-Za-z0-9_] for function and variable names, {{DESC}} 1 or 0.
 // The scripts are template literals: in them \${, \` and \\ stand for ${, ` and \ (no ${} is
-// ever interpolated). test/completion-shells.test.ts runs bash, zsh and fish on them.
+// ever interpolated). test/completion/shells.test.ts runs bash, zsh and fish on them.
 
 import { BASH } from './scripts/bash.ts';
 import { ZSH } from './scripts/zsh.ts';

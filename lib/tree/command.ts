@@ -5,7 +5,7 @@
  *
  * The declaration's fields are in command-config.ts and the run context's in run-context.ts; both
  * take the command type as a parameter, so neither imports this module (no type-import circle,
- * test/layers.test.ts) and `CommandConfig` / `RunContext` here instantiate them.
+ * test/arch/layers.test.ts) and `CommandConfig` / `RunContext` here instantiate them.
  *
  * Layer `lib/tree/`: the declarations — `Command`, flag and positional specs with their Args
  * validators, the typed `ctx` values, prompt/resource declarations and the MCP marks. It knows only

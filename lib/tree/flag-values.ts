@@ -226,7 +226,7 @@ function setKey(out: Record<string, unknown>, key: string, value: unknown): void
  * The portable spelling of a `stringToString` / `stringToInt` map in MCP arguments, `--args-json`
  * and the inputSchema: an array of `{"key", "value"}` items, since an open object
  * (`additionalProperties: {…}`) is closed to `{}` by strict converters (OpenAI, Anthropic) and
- * rejected by Gemini's legacy schema (test/agents-portability.test.ts). The handler still gets an
+ * rejected by Gemini's legacy schema (test/schema/portability.test.ts). The handler still gets an
  * object (`ctx.flags.label` is `{ a: '1' }`), whichever path the value came by.
  */
 export function mapEntriesSchema(type: 'stringToString' | 'stringToInt'): Record<string, unknown> {

@@ -200,7 +200,7 @@ root.addCommand(
   }),
 );
 
-// Beyond the suite: the multi-replica tests (test/mcp-cluster.test.ts) call `echo` with unique ids
+// Beyond the suite: the multi-replica tests (test/e2e/cluster.test.ts) call `echo` with unique ids
 // and check that every answer carries its own id (none crossed), and which replica answered.
 root.addCommand(
   new Command({

@@ -1,0 +1,114 @@
+/**
+ * The architecture stays visible: `lib/` is a stack of layer folders (contract → tree → parse → help
+ * → schema → completion → builtins → run, then lib/index.ts) whose imports point only down, with no
+ * import circle; `mcp/` is a leaf nothing in `lib/` imports; `cmd/` programs use only the public
+ * entry points. The check (test/helpers/layers.ts) is also run on a copy of `lib/` with a deliberate
+ * upward import and a deliberate circle, to prove it fails when it should.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkLayers, importsOf, LAYERS } from '../helpers/layers.ts';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'ax-layers-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function copyLib(name: string): string {
+  const dir = join(tmp, name);
+  cpSync(join(repo, 'lib'), join(dir, 'lib'), { recursive: true });
+  return dir;
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? tsFiles(p) : n.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('layers of lib/', () => {
+  it('every lib/ file is in a layer folder, every import points down, and there is no circle', () => {
+    expect(checkLayers(repo)).toEqual([]);
+    for (const layer of LAYERS) expect(statSync(join(repo, 'lib', layer)).isDirectory(), layer).toBe(true);
+  });
+
+  it('fails on a deliberate upward import (tree → run)', () => {
+    const dir = copyLib('upward');
+    const file = join(dir, 'lib/tree/flags.ts');
+    writeFileSync(file, `import { execute } from '../run/execute.ts';\nvoid execute;\n${readFileSync(file, 'utf8')}`);
+    const v = checkLayers(dir);
+    expect(v.some((x) => x.rule === 'upward' && x.from === 'lib/tree/flags.ts' && x.to === 'lib/run/execute.ts')).toBe(
+      true,
+    );
+  });
+
+  it('fails on a type-only upward import and on a dynamic one', () => {
+    const dir = copyLib('type-upward');
+    const file = join(dir, 'lib/parse/parse.ts');
+    writeFileSync(
+      file,
+      `import type { ExecuteOptions } from '../run/options.ts';\n${readFileSync(file, 'utf8')}\nexport const later = () => import('../schema/walk.ts');\n`,
+    );
+    const v = checkLayers(dir)
+      .filter((x) => x.rule === 'upward')
+      .map((x) => x.to);
+    expect(v).toEqual(expect.arrayContaining(['lib/run/options.ts', 'lib/schema/walk.ts']));
+  });
+
+  it('fails when one peer folder imports another (config → replay)', () => {
+    const dir = copyLib('peer');
+    const file = join(dir, 'lib/config/config.ts');
+    writeFileSync(
+      file,
+      `import type { IdempotencyStore } from '../replay/idempotency.ts';\n${readFileSync(file, 'utf8')}`,
+    );
+    const v = checkLayers(dir).filter((x) => x.rule === 'upward');
+    expect(v.map((x) => [x.from, x.to])).toEqual([['lib/config/config.ts', 'lib/replay/idempotency.ts']]);
+  });
+
+  it('fails on a circle inside one layer', () => {
+    const dir = copyLib('circle');
+    const file = join(dir, 'lib/tree/args.ts');
+    writeFileSync(
+      file,
+      `import type { Command } from './command.ts';\nexport type _C = Command;\n${readFileSync(file, 'utf8')}`,
+    );
+    const v = checkLayers(dir).filter((x) => x.rule === 'circle');
+    expect(v.length).toBeGreaterThan(0);
+    expect(v[0]!.detail).toMatch(/lib\/tree\/(args|command)\.ts → .* → lib\/tree\/(args|command)\.ts/);
+  });
+
+  it('fails when lib/ imports mcp/ or a file sits outside the layers', () => {
+    const dir = copyLib('leaf');
+    const file = join(dir, 'lib/run/run.ts');
+    writeFileSync(file, `import '../../mcp/index.ts';\n${readFileSync(file, 'utf8')}`);
+    writeFileSync(join(dir, 'lib/stray.ts'), 'export const x = 1;\n');
+    const rules = checkLayers(dir).map((x) => x.rule);
+    expect(rules).toContain('leaf');
+    expect(rules).toContain('unknown-layer');
+  });
+});
+
+describe('mcp/ and cmd/ sit on top', () => {
+  it('mcp/ imports lib/ but nothing of cmd/ or golden/', () => {
+    for (const f of tsFiles(join(repo, 'mcp'))) {
+      for (const d of importsOf(f)) {
+        const rel = relative(repo, d);
+        expect(rel.startsWith('cmd/') || rel.startsWith('golden/'), `${relative(repo, f)} imports ${rel}`).toBe(false);
+      }
+    }
+  });
+
+  it('cmd/ programs import only the public entry points (lib/index.ts, mcp/index.ts, golden/index.ts)', () => {
+    const publicEntries = new Set(['lib/index.ts', 'mcp/index.ts', 'golden/index.ts'].map((p) => resolve(repo, p)));
+    for (const f of tsFiles(join(repo, 'cmd'))) {
+      for (const d of importsOf(f)) {
+        if (d.startsWith(join(repo, 'cmd'))) continue;
+        expect(publicEntries.has(d), `${relative(repo, f)} imports ${relative(repo, d)}`).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Run ids (lib/contract/ids.ts, issue 14): W3C trace and span ids and UUID v4 idempotency keys, now
+ * drawn from a pool fed by /dev/urandom — same formats and randomness as Web Crypto gave.
+ */
+import { describe, expect, it } from 'vitest';
+import { newIdempotencyKey, newTraceId } from '../../lib/index.ts';
+import { newSpanId } from '../../lib/contract/ids.ts';
+
+describe('ids', () => {
+  it('trace ids are 32 lower-hex, span ids 16, keys RFC 9562 UUID v4', () => {
+    for (let i = 0; i < 2000; i++) {
+      expect(newTraceId()).toMatch(/^[0-9a-f]{32}$/);
+      expect(newSpanId()).toMatch(/^[0-9a-f]{16}$/);
+      expect(newIdempotencyKey()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
+  });
+
+  it('never repeat across pool refills (10,000 of each, several 4 KiB refills)', () => {
+    for (const gen of [newTraceId, newSpanId, newIdempotencyKey]) {
+      const seen = new Set<string>();
+      for (let i = 0; i < 10_000; i++) seen.add(gen());
+      expect(seen.size).toBe(10_000);
+    }
+  });
+
+  it('every hex digit is about equally likely at every position (no stuck bits)', () => {
+    const n = 4000;
+    const counts = Array.from({ length: 32 }, () => new Map<string, number>());
+    for (let i = 0; i < n; i++) [...newTraceId()].forEach((ch, p) => counts[p]!.set(ch, (counts[p]!.get(ch) ?? 0) + 1));
+    for (const m of counts) {
+      expect(m.size).toBe(16);
+      // expected 250 each; a fair source stays far inside these bounds (≈ 8 standard deviations)
+      for (const c of m.values()) expect(c).toBeGreaterThan(130);
+      for (const c of m.values()) expect(c).toBeLessThan(370);
+    }
+  });
+});

@@ -1,0 +1,536 @@
+/**
+ * Issue 11: the contract means the same on every path. ONE table of rules (dry runs, replayed
+ * retries, exit codes, error classification, rehearsals, injected flags) runs through all six
+ * paths — the CLI process, `--args-json`, in-process `execute`, MCP stdio, MCP HTTP stateful and
+ * stateless — against the fixture CLI test/fixtures/contract-tree.ts (public API only), with every
+ * path sharing one state directory (the default file store) and one side-effect log. The rules that
+ * touch the idempotency store run again, unchanged, with every path sharing one real redis-server
+ * instead (test/helpers/redis.ts; skipped without redis-server unless AX_INFRA_REQUIRED=1): the
+ * Redis store replays exactly as the file store does, reached by both routes — the environment
+ * (AX_IDEMPOTENCY_STORE: cli, mcp-stdio, mcp-http-stateless) and the public option
+ * (`idempotencyStore: redisIdempotencyStore(…)`: args-json, in-process, mcp-http). Races, the
+ * preview server and the SIGINT rounds follow in test/e2e/contract-races.test.ts.
+ */
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { redisIdempotencyStore, type RedisIdempotencyStore } from '../../lib/index.ts';
+import { buildContractCli } from '../fixtures/contract-tree.ts';
+import { freePort } from '../infra/cluster.ts';
+import {
+  httpPath,
+  inProcessPath,
+  processPath,
+  stdioPath,
+  type Call,
+  type Outcome,
+  type Path,
+} from '../helpers/paths.ts';
+import { redisMissing, testRedis, type TestRedis } from '../helpers/redis.ts';
+
+type Json = Record<string, any>;
+
+export const CONTRACT_CLI = fileURLToPath(new URL('../fixtures/contract-cli.ts', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'ax-contract-paths-'));
+const LOG = join(dir, 'effects.log');
+/** Every path records keys in this one state directory (the default file store under XDG_STATE_HOME). */
+const ENV = { CONTRACT_LOG: LOG, XDG_STATE_HOME: join(dir, 'state') };
+
+/** The side effects logged so far for `name` (each handler run that changed state adds one). */
+function effects(name: string): Json[] {
+  if (!existsSync(LOG)) return [];
+  return readFileSync(LOG, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Json)
+    .filter((e) => e.name === name || e.id === name);
+}
+
+/** The `data` of an envelope line exactly as written (the bytes before `,"meta":`). */
+function dataBytes(stdout: string): string {
+  const i = stdout.indexOf(',"meta":');
+  if (!stdout.startsWith('{"data":') || i < 0) throw new Error(`not an envelope: ${stdout}`);
+  return stdout.slice(0, i);
+}
+const meta = (o: Outcome): Json => JSON.parse(o.stdout).meta as Json;
+
+/** `write`-style call: the same call in both spellings. `order` swaps flag/positional order on the CLI. */
+function writeCall(
+  tool: string,
+  name: string,
+  opts: { key?: string; tags?: string[]; dryRun?: boolean; order?: 'flags-first' } = {},
+): Call {
+  const flags = [
+    ...(opts.tags ?? []).flatMap((t) => ['--tag', t]),
+    ...(opts.key !== undefined ? ['--idempotency-key', opts.key] : []),
+    ...(opts.dryRun ? ['--dry-run'] : []),
+  ];
+  const json: Json = { name };
+  if (opts.tags) json.tag = opts.tags;
+  if (opts.key !== undefined) json.idempotency_key = opts.key;
+  if (opts.dryRun) json.dry_run = true;
+  return { tool, argv: opts.order === 'flags-first' ? [tool, ...flags, name] : [tool, name, ...flags], json };
+}
+
+/** A call of a command without positionals: `flags` as CLI flags and as properties. */
+function simple(tool: string, props: Json = {}, argvExtra: string[] = []): Call {
+  const flag = (k: string) => `--${k.replace(/_/g, '-')}`;
+  const argv = [
+    ...tool.split('_'),
+    ...Object.entries(props).flatMap(([k, v]) =>
+      typeof v === 'boolean' ? (v ? [flag(k)] : []) : [`${flag(k)}=${typeof v === 'string' ? v : JSON.stringify(v)}`],
+    ),
+  ];
+  return { tool, argv: [...argv, ...argvExtra], json: props };
+}
+
+function expectError(o: Outcome, code: number, kind: string): Json {
+  expect(o.code, JSON.stringify(o)).toBe(code);
+  expect(o.stdout).toBe('');
+  expect(o.error?.error.kind, JSON.stringify(o.error)).toBe(kind);
+  expect(o.error?.error.exit_code).toBe(code);
+  if (o.isError !== undefined) expect(o.isError).toBe(true);
+  return o.error!.error as Json;
+}
+
+interface Rule {
+  name: string;
+  /** The rule touches the idempotency store: it runs on every store (file and Redis), not only the file store. */
+  store?: true;
+  /** Which paths the rule applies to (default all). */
+  on?: (p: Path) => boolean;
+  run: (p: Path, id: string) => Promise<void>;
+}
+
+const RULES: Rule[] = [
+  {
+    store: true,
+    name: 'replay: same key and arguments (in any order) → the first outcome, byte-identical data and exit code, meta.replayed; one side effect',
+    run: async (p, id) => {
+      const first = await p.call(writeCall('write', id, { key: `k-${id}`, tags: ['a', 'b'] }));
+      const second = await p.call(writeCall('write', id, { key: `k-${id}`, tags: ['a', 'b'], order: 'flags-first' }));
+      expect(first.code).toBe(0);
+      expect(second.code).toBe(0);
+      expect(dataBytes(second.stdout)).toBe(dataBytes(first.stdout)); // the nonce too: nothing ran again
+      expect(meta(first).replayed).toBeUndefined();
+      expect(meta(second)).toMatchObject({ idempotency_key: `k-${id}`, replayed: true });
+      expect(meta(second).trace_id).not.toBe(meta(first).trace_id);
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    store: true,
+    name: 'conflict: same key, other arguments → idempotency_conflict (exit 2, not retryable, fix: a new key); the log is unchanged',
+    run: async (p, id) => {
+      expect((await p.call(writeCall('write', id, { key: `k-${id}` }))).code).toBe(0);
+      const e = expectError(
+        await p.call(writeCall('write', `${id}-other`, { key: `k-${id}` })),
+        2,
+        'idempotency_conflict',
+      );
+      expect(e.retryable).toBe(false);
+      expect(e.actionable_fix).toMatch(/new (--idempotency-key|idempotency_key)/);
+      // the log is unchanged: the first call's one entry, nothing for the conflicting call (other rules write concurrently)
+      expect(effects(id)).toHaveLength(1);
+      expect(effects(`${id}-other`)).toHaveLength(0);
+    },
+  },
+  {
+    store: true,
+    name: 'undeclared effects replay too',
+    run: async (p, id) => {
+      const a = await p.call(writeCall('note', id, { key: `k-${id}` }));
+      const b = await p.call(writeCall('note', id, { key: `k-${id}` }));
+      expect(dataBytes(b.stdout)).toBe(dataBytes(a.stdout));
+      expect(meta(b).replayed).toBe(true);
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    store: true,
+    name: 'replay: false and read-only commands never record: on argv the key is echoed and the call runs again; as JSON they have no idempotency_key property',
+    run: async (p, id) => {
+      if (p.spelling === 'argv') {
+        const a = await p.call(writeCall('noreplay', id, { key: `k-${id}` }));
+        const b = await p.call(writeCall('noreplay', id, { key: `k-${id}` }));
+        expect([a.code, b.code]).toEqual([0, 0]);
+        expect(meta(b)).toMatchObject({ idempotency_key: `k-${id}` });
+        expect(meta(b).replayed).toBeUndefined();
+        expect(effects(id)).toHaveLength(2);
+        const r = await p.call({ tool: 'read', argv: ['read', '--idempotency-key', `r-${id}`], json: {} });
+        expect(JSON.parse(r.stdout).data).toEqual({ key: `r-${id}`, given: true });
+      } else {
+        for (const tool of ['noreplay', 'read']) {
+          const e = expectError(
+            await p.call({
+              tool,
+              argv: [],
+              json: { ...(tool === 'read' ? {} : { name: id }), idempotency_key: `k-${id}` },
+            }),
+            2,
+            'validation_error',
+          );
+          expect(e.context).toMatchObject({ reason: 'unknown_property', property: 'idempotency_key' });
+        }
+        expect(effects(id)).toHaveLength(0);
+        if (p.inputSchema) {
+          expect(Object.keys((await p.inputSchema('write')).properties)).toContain('idempotency_key');
+          expect(Object.keys((await p.inputSchema('note')).properties)).toContain('idempotency_key');
+          expect(Object.keys((await p.inputSchema('noreplay')).properties)).not.toContain('idempotency_key');
+          expect(Object.keys((await p.inputSchema('read')).properties)).not.toContain('idempotency_key');
+        }
+      }
+    },
+  },
+  {
+    store: true,
+    name: 'a non-retryable failure is recorded and replayed: same exit code, the same error object, meta.replayed',
+    run: async (p, id) => {
+      const a = await p.call({
+        tool: 'gone',
+        argv: ['gone', id, '--idempotency-key', `k-${id}`],
+        json: { id, idempotency_key: `k-${id}` },
+      });
+      const b = await p.call({
+        tool: 'gone',
+        argv: ['gone', id, '--idempotency-key', `k-${id}`],
+        json: { id, idempotency_key: `k-${id}` },
+      });
+      expectError(a, 5, 'fx_gone');
+      expectError(b, 5, 'fx_gone');
+      expect(JSON.stringify(b.error!.error)).toBe(JSON.stringify(a.error!.error)); // the nonce in context too
+      expect(a.error!.meta.replayed).toBeUndefined();
+      expect(b.error!.meta.replayed).toBe(true);
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    store: true,
+    name: 'a retryable failure is not recorded: the retry runs again',
+    run: async (p, id) => {
+      const c: Call = {
+        tool: 'flaky',
+        argv: ['flaky', id, '--idempotency-key', `k-${id}`],
+        json: { name: id, idempotency_key: `k-${id}` },
+      };
+      expect(expectError(await p.call(c), 3, 'network_error').retryable).toBe(true);
+      expectError(await p.call(c), 3, 'network_error');
+      expect(effects(id)).toHaveLength(2);
+    },
+  },
+  {
+    store: true,
+    name: 'a dry run never records a key: it rehearses (meta.dry_run, meta.would), then a real call with the key runs once',
+    run: async (p, id) => {
+      const dry = await p.call(writeCall('write', id, { key: `k-${id}`, dryRun: true }));
+      expect(dry.code).toBe(0);
+      expect(JSON.parse(dry.stdout).data).toMatchObject({ name: id, nonce: 'rehearsal' });
+      expect(meta(dry)).toMatchObject({ dry_run: true, would: [`append ${id} to the log`] });
+      expect(effects(id)).toHaveLength(0);
+      const real = await p.call(writeCall('write', id, { key: `k-${id}` }));
+      expect(real.code).toBe(0);
+      expect(meta(real).replayed).toBeUndefined();
+      expect(meta(real).dry_run).toBeUndefined();
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    name: 'perform with a function rehearsal: the dry run fails exactly where the real run would, and succeeds where it would',
+    run: async (p, id) => {
+      const bad = await p.call({
+        tool: 'rehearse',
+        argv: ['rehearse', '2', '--dry-run'],
+        json: { id: '2', dry_run: true },
+      });
+      expectError(bad, 5, 'fx_gone');
+      expectError(await p.call({ tool: 'rehearse', argv: ['rehearse', '2'], json: { id: '2' } }), 5, 'fx_gone');
+      const ok = await p.call({
+        tool: 'rehearse',
+        argv: ['rehearse', '1', '--dry-run'],
+        json: { id: '1', dry_run: true },
+      });
+      expect(ok.code).toBe(0);
+      expect(JSON.parse(ok.stdout)).toMatchObject({
+        data: { id: '1', deleted: false },
+        meta: { dry_run: true, would: ['delete thing 1'] },
+      });
+      void id;
+    },
+  },
+  {
+    name: 'a handler that sets process.exitCode fails with that code: one error line carrying its payload, isError over MCP; the next call is unaffected',
+    run: async (p) => {
+      const e = expectError(await p.call(simple('lint')), 3, 'command_failed');
+      expect(e.context).toEqual({ exit_code_set: 3, data: { problems: 2 } });
+      const next = await p.call({ tool: 'read', argv: ['read'], json: {} });
+      expect(next.code).toBe(0);
+    },
+  },
+  {
+    name: 'a callback the handler queued just before returning a value runs before the outcome: its warning is in meta.warnings, its process.exitCode fails the run',
+    run: async (p) => {
+      const warned = await p.call(simple('queued'));
+      expect(warned.code, JSON.stringify(warned)).toBe(0);
+      expect(meta(warned).warnings).toEqual(['queued warning']);
+      const e = expectError(await p.call(simple('queued', { exit: true })), 3, 'command_failed');
+      expect(e.context).toEqual({ exit_code_set: 3, data: { queued: true } });
+      expect((await p.call({ tool: 'read', argv: ['read'], json: {} })).code).toBe(0);
+    },
+  },
+  {
+    name: 'an AxError in the cause chain gives its kind, exit code and fix',
+    run: async (p) => {
+      const e = expectError(await p.call(simple('wrapped')), 4, 'auth_error');
+      expect(e).toMatchObject({
+        message: 'load config: token expired',
+        actionable_fix: 'Log in again.',
+        context: { profile: 'default' },
+      });
+    },
+  },
+  {
+    name: 'ctx.signal is one AbortSignal for the run, not aborted, an own key that a {...ctx} copy keeps, whether read synchronously or after an await',
+    run: async (p) => {
+      for (const wait of [false, true]) {
+        const o = await p.call(simple('signal', wait ? { wait } : {}));
+        expect(o.code, JSON.stringify(o)).toBe(0);
+        expect(JSON.parse(o.stdout).data).toEqual({
+          abortSignal: true,
+          same: true,
+          aborted: false,
+          listenable: true,
+          copied: true,
+          ownKey: true,
+        });
+      }
+    },
+  },
+  {
+    name: 'a TimeoutError (AbortSignal.timeout, or thrown) is a retryable timeout, exit 3',
+    run: async (p) => {
+      for (const how of ['abort', 'direct'])
+        expect(expectError(await p.call(simple('timeout', { how })), 3, 'timeout').retryable).toBe(true);
+    },
+  },
+  {
+    name: 'retry_after_seconds ≤ 0 is dropped; a positive one is kept',
+    run: async (p) => {
+      for (const after of [0, -1])
+        expect(expectError(await p.call(simple('retry-after', { after })), 3, 'network_error')).not.toHaveProperty(
+          'retry_after_seconds',
+        );
+      expect(
+        expectError(await p.call(simple('retry-after', { after: 2.5 })), 3, 'network_error').retry_after_seconds,
+      ).toBe(2.5);
+    },
+  },
+  {
+    name: 'input nested too deep for JSON is a validation_error (exit 2), not an internal error',
+    run: async (p) => {
+      let deep: unknown = 1;
+      for (let i = 0; i < 2000; i++) deep = { d: deep };
+      const e = expectError(
+        await p.call({ tool: 'echo', argv: ['echo', '--obj', JSON.stringify(deep)], json: { obj: deep } }),
+        2,
+        'validation_error',
+      );
+      expect(e.message).toMatch(/levels deep/);
+    },
+  },
+  {
+    name: 'mcp-server refuses --idempotency-key (validation_error, exit 2, with a fix); nothing is served',
+    on: (p) => !p.mcp,
+    run: async (p) => {
+      const e = expectError(
+        await p.call({
+          tool: 'mcp-server',
+          argv: ['mcp-server', '--idempotency-key', 'k'],
+          json: { idempotency_key: 'k' },
+        }),
+        2,
+        'validation_error',
+      );
+      expect(e.actionable_fix).toBeTruthy();
+      expect(['invalid_flag_for_command', 'unknown_property']).toContain(e.context.reason);
+    },
+  },
+  {
+    name: '__schema lists every exit code a run can end with (141, 143 and each catalogue kind)',
+    on: (p) => p.spelling === 'argv',
+    run: async (p) => {
+      const o = await p.call({ tool: '__schema', argv: ['__schema'], json: {} });
+      const codes = JSON.parse(o.stdout).error_envelope.exit_codes as Record<string, string>;
+      expect(codes).toMatchObject({
+        '0': 'success',
+        '1': 'internal',
+        '2': 'validation',
+        '3': 'network',
+        '4': 'auth',
+        '5': 'fx_gone',
+        '130': 'interrupted',
+        '141': 'stdout_closed',
+        '143': 'terminated',
+      });
+      const doc = JSON.parse(o.stdout) as Json;
+      for (const e of doc.errors as Json[]) expect(codes, e.kind).toHaveProperty(String(e.exit_code));
+    },
+  },
+];
+
+type StoreName = 'file' | 'redis';
+/** Each store's six paths. */
+const paths: Record<StoreName, Path[]> = { file: [], redis: [] };
+/** Keys on a shared Redis outlive a run: ids of this run never meet another's. */
+const RUN = `${process.pid}-${Date.now().toString(36)}`;
+let redis: TestRedis | undefined;
+let inProcessStore: RedisIdempotencyStore | undefined;
+beforeAll(async () => {
+  paths.file.push(
+    processPath('cli', CONTRACT_CLI, ENV),
+    processPath('args-json', CONTRACT_CLI, ENV),
+    inProcessPath(buildContractCli, ENV),
+  );
+  paths.file.push(
+    ...(await Promise.all([
+      stdioPath(CONTRACT_CLI, ENV),
+      httpPath(CONTRACT_CLI, ENV, false),
+      httpPath(CONTRACT_CLI, ENV, true),
+    ])),
+  );
+  if (redisMissing) return;
+  redis = await testRedis();
+  // no XDG_STATE_HOME: the file store is not in play (the process paths have no HOME either)
+  const viaEnv = { CONTRACT_LOG: LOG, AX_IDEMPOTENCY_STORE: redis.url };
+  const viaOption = { CONTRACT_LOG: LOG, CONTRACT_REDIS_URL: redis.url };
+  inProcessStore = redisIdempotencyStore({ url: redis.url });
+  paths.redis.push(
+    processPath('cli', CONTRACT_CLI, viaEnv),
+    processPath('args-json', CONTRACT_CLI, viaOption),
+    inProcessPath(buildContractCli, { CONTRACT_LOG: LOG }, inProcessStore),
+  );
+  paths.redis.push(
+    ...(await Promise.all([
+      stdioPath(CONTRACT_CLI, viaEnv),
+      httpPath(CONTRACT_CLI, viaOption, false),
+      httpPath(CONTRACT_CLI, viaEnv, true),
+    ])),
+  );
+}, 120_000);
+afterAll(async () => {
+  await Promise.all([...paths.file, ...paths.redis].map((p) => p.close()));
+  await inProcessStore?.close();
+  await redis?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const NAMES: Path['name'][] = ['cli', 'args-json', 'in-process', 'mcp-stdio', 'mcp-http', 'mcp-http-stateless'];
+const STORES: { store: StoreName; skip?: string }[] = [{ store: 'file' }, { store: 'redis', skip: redisMissing }];
+const pathOf = (store: StoreName, name: string) => paths[store].find((x) => x.name === name)!;
+/** A call id unique to its store, path and rule (and, on Redis, to this run). */
+const idOf = (store: StoreName, name: string, rule: number) =>
+  store === 'file' ? `${name}-r${rule}` : `redis-${name}-r${rule}-${RUN}`;
+
+describe.each(STORES)('$store store', ({ store, skip }) => {
+  describe.each(NAMES)('path %s', (name) => {
+    RULES.forEach((rule, i) => {
+      if (store !== 'file' && !rule.store) return; // the rule does not touch the store: run once, on the file store
+      (skip ? it.skip : it.concurrent)(
+        skip ? `${rule.name} (skipped: ${skip})` : rule.name,
+        async () => {
+          const p = pathOf(store, name);
+          if (rule.on && !rule.on(p)) return; // a rule that has no meaning on this path (e.g. __schema over MCP)
+          await rule.run(p, idOf(store, name, i));
+        },
+        120_000,
+      );
+    });
+  });
+});
+
+describe.each(STORES)('one $store store for every path', ({ store, skip }) => {
+  (skip ? it.skip : it)(
+    `a key used on the CLI replays over MCP (stdio and HTTP, stateful and stateless), --args-json and in-process, and back${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      const name = store === 'file' ? 'shared' : `redis-shared-${RUN}`;
+      const call = writeCall('write', name, { key: `k-${name}`, tags: ['x'] });
+      const first = await pathOf(store, 'cli').call(call);
+      expect(first.code, JSON.stringify(first)).toBe(0);
+      for (const n of ['mcp-stdio', 'mcp-http', 'mcp-http-stateless', 'args-json', 'in-process']) {
+        const p = pathOf(store, n);
+        const again = await p.call(call);
+        expect(again.code, `${n}: ${JSON.stringify(again)}`).toBe(0);
+        expect(dataBytes(again.stdout), n).toBe(dataBytes(first.stdout));
+        expect(meta(again).replayed, n).toBe(true);
+      }
+      expect(effects(name)).toHaveLength(1);
+      if (store === 'redis') {
+        // and the record is in Redis, under the documented key
+        const raw = createClient({ url: redis!.url });
+        await raw.connect();
+        try {
+          const keys = await raw.keys('ax-ts:idempotency:contractfx:*');
+          const values = await Promise.all(keys.map(async (k) => JSON.parse((await raw.get(k)) ?? 'null') as Json));
+          expect(values.filter((v) => v?.scope?.key === `k-${name}`)).toMatchObject([
+            {
+              v: 1,
+              state: 'recorded',
+              scope: { program: 'contractfx', command: 'contractfx write', key: `k-${name}` },
+            },
+          ]);
+        } finally {
+          raw.destroy();
+        }
+      }
+    },
+    60_000,
+  );
+});
+
+describe('a key given but no usable store', () => {
+  it('no state directory: idempotency_store_unavailable (exit 1) before anything runs', async () => {
+    const noState = { CONTRACT_LOG: LOG }; // neither XDG_STATE_HOME nor HOME
+    for (const p of [processPath('cli', CONTRACT_CLI, noState), inProcessPath(buildContractCli, noState)]) {
+      const e = expectError(
+        await p.call(writeCall('write', `nostore-${p.name}`, { key: 'k' })),
+        1,
+        'idempotency_store_unavailable',
+      );
+      expect(e.actionable_fix).toMatch(/XDG_STATE_HOME/);
+      expect(effects(`nostore-${p.name}`)).toHaveLength(0);
+      // without a key the same call runs: only the promise needs the store
+      expect((await p.call(writeCall('write', `nostore-${p.name}`))).code).toBe(0);
+    }
+  }, 60_000);
+
+  it('Redis not answering, by either route and on every kind of path: idempotency_store_unavailable (exit 1, retryable, a fix naming the server) before anything runs', async () => {
+    const port = await freePort(); // nothing listens there
+    const down = `redis://127.0.0.1:${port}`;
+    const viaEnv = { CONTRACT_LOG: LOG, AX_IDEMPOTENCY_STORE: down };
+    const viaOption = { CONTRACT_LOG: LOG, CONTRACT_REDIS_URL: down };
+    const optionStore = redisIdempotencyStore({ url: down });
+    const stdio = await stdioPath(CONTRACT_CLI, viaEnv);
+    const http = await httpPath(CONTRACT_CLI, viaOption, true);
+    try {
+      for (const p of [
+        processPath('cli', CONTRACT_CLI, viaEnv),
+        processPath('args-json', CONTRACT_CLI, viaOption),
+        inProcessPath(buildContractCli, { CONTRACT_LOG: LOG }, optionStore),
+        stdio,
+        http,
+      ]) {
+        const name = `redis-down-${p.name}`;
+        const e = expectError(await p.call(writeCall('write', name, { key: 'k' })), 1, 'idempotency_store_unavailable');
+        expect(e.retryable, p.name).toBe(true);
+        expect(e.context, p.name).toMatchObject({ reason: 'store_unreachable', store: 'redis' });
+        expect(e.actionable_fix, p.name).toContain(`Redis at 127.0.0.1:${port}`);
+        expect(effects(name)).toHaveLength(0);
+        expect((await p.call(writeCall('write', name))).code, p.name).toBe(0); // without a key it runs
+      }
+    } finally {
+      await Promise.all([stdio.close(), http.close(), optionStore.close()]);
+    }
+  }, 90_000);
+});

@@ -1,0 +1,77 @@
+/**
+ * The published package, as a user installs it: `npm pack` of this checkout installed into a fresh
+ * project. Its `node_modules/.bin` holds `ax-ts` only (the demo's `tasks` is never put on a user's
+ * PATH), and the three entry points (`ax-ts`, `ax-ts/mcp`, `ax-ts/golden`) load from `dist/` and
+ * export at least every name of test/fixtures/public-api.json (names may be added, never dropped).
+ * Needs `npm run build` first (npm test does it).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'ax-pack-'));
+const project = join(tmp, 'user-project');
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      npm_config_loglevel: 'error',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+      npm_config_update_notifier: 'false',
+    },
+    timeout: 240_000,
+  });
+
+beforeAll(() => {
+  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', tmp], repo)) as { filename: string }[];
+  execFileSync('mkdir', ['-p', project]);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }),
+  );
+  npm(
+    ['install', '--prefer-offline', '--ignore-scripts', '--no-package-lock', join(tmp, packed[0]!.filename)],
+    project,
+  );
+}, 300_000);
+
+describe('npm pack → install into a fresh project', () => {
+  it('puts only ax-ts on the PATH (node_modules/.bin)', () => {
+    const bins = readdirSync(join(project, 'node_modules/.bin')).filter((n) => !n.startsWith('.'));
+    const ours = bins.filter((n) => ['ax-ts', 'tasks'].includes(n));
+    expect(ours).toEqual(['ax-ts']);
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules/ax-ts/package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    expect(Object.keys(pkg.bin)).toEqual(['ax-ts']);
+  });
+
+  it('the installed ax-ts binary runs', () => {
+    const out = execFileSync(join(project, 'node_modules/.bin/ax-ts'), ['--help'], { encoding: 'utf8' });
+    expect(out).toMatch(/Usage:/);
+  });
+
+  it('each entry point loads and exports every name it exported before', () => {
+    const baseline = JSON.parse(readFileSync(join(repo, 'test/fixtures/public-api.json'), 'utf8')) as Record<
+      string,
+      string[]
+    >;
+    const script = `const out = {}; for (const e of ${JSON.stringify(Object.keys(baseline))}) out[e] = Object.keys(await import(e)); console.log(JSON.stringify(out));`;
+    writeFileSync(join(project, 'names.mjs'), script);
+    const got = JSON.parse(execFileSync(process.execPath, ['names.mjs'], { cwd: project, encoding: 'utf8' })) as Record<
+      string,
+      string[]
+    >;
+    for (const [entry, names] of Object.entries(baseline))
+      expect(got[entry], entry).toEqual(expect.arrayContaining(names));
+  });
+});

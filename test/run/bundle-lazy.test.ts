@@ -1,0 +1,261 @@
+/**
+ * The lazy-loading rule, proved on the built bundle (issue 6): ordinary runs, --help, --version and
+ * every __schema shape load no chunk that contains the MCP SDK, express or ajv; mcp-server does.
+ * Chunks are identified from esbuild's metafile (dist/bin/meta.json); loads are recorded by a
+ * module resolve hook. Requires `npm run build` (npm test runs it first).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(root, 'dist/bin/tasks.js');
+const HOOK = join(root, 'test/fixtures/record-imports.mjs');
+const HEAVY = /node_modules\/(@modelcontextprotocol\/sdk|express|ajv)\//;
+
+function heavyChunks(): string[] {
+  const meta = JSON.parse(readFileSync(join(root, 'dist/bin/meta.json'), 'utf8')) as {
+    outputs: Record<string, { inputs: Record<string, unknown> }>;
+  };
+  return Object.entries(meta.outputs)
+    .filter(([, o]) => Object.keys(o.inputs).some((i) => HEAVY.test(i)))
+    .map(([file]) => join(root, file));
+}
+
+const REQUIRES = join(root, 'test/fixtures/record-requires.cjs');
+
+function loadedFiles(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): { files: string[]; required: string[]; status: number | null; stdout: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ax-lazy-'));
+  const log = join(dir, 'imports.log');
+  const reqLog = join(dir, 'requires.log');
+  const r = spawnSync(process.execPath, ['--import', HOOK, '--require', REQUIRES, BIN, ...args], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      TRACEPARENT: '',
+      AX_IMPORT_LOG: log,
+      AX_REQUIRE_LOG: reqLog,
+      TASKS_FILE: join(dir, 't.json'),
+      HOME: dir,
+      ...extraEnv,
+    },
+    input: '',
+  });
+  const files = existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((u) => u.startsWith('file:'))
+        .map((u) => fileURLToPath(u))
+    : [];
+  const required = existsSync(reqLog) ? readFileSync(reqLog, 'utf8').split('\n').filter(Boolean) : [];
+  return { files, required, status: r.status, stdout: r.stdout };
+}
+
+/** pino, OpenTelemetry, jsonc-parser and the Redis client: external to the bundle, required from node_modules only when used. */
+const OBSERVE = /node_modules\/(pino|jsonc-parser|@opentelemetry|redis|@redis)\//;
+const REDIS = /node_modules\/(redis|@redis)\//;
+
+describe('bundle: the MCP stack is loaded only by mcp-server', () => {
+  it('the build split the SDK, express and ajv into chunks the entry does not import statically', () => {
+    const heavy = heavyChunks();
+    expect(heavy.length).toBeGreaterThan(0);
+    expect(heavy).not.toContain(BIN);
+  });
+
+  const cases: [string, string[]][] = [
+    ['a command run', ['list', '--format', 'json']],
+    ['an add (a write)', ['add', 'milk', '--format', 'json']],
+    ['--help', ['--help']],
+    ['--version', ['--version']],
+    ['__schema', ['__schema']],
+    ['__schema --as=mcp', ['__schema', '--as=mcp']],
+    ['__schema --as=clispec', ['__schema', '--as=clispec']],
+    ['schema', ['schema']],
+    ['a usage error', ['lst']],
+  ];
+  it.each(cases)('%s loads no heavy chunk', (_name, args) => {
+    const { files, status } = loadedFiles(args);
+    expect(files).toContain(BIN);
+    expect(status).toBeLessThan(3);
+    const heavy = heavyChunks();
+    expect(files.filter((f) => heavy.includes(f))).toEqual([]);
+  });
+
+  it.each(cases)('%s requires none of pino, OpenTelemetry, jsonc-parser', (_name, args) => {
+    const { required, status } = loadedFiles(args);
+    expect(status).toBeLessThan(3);
+    expect(required.length).toBeGreaterThan(0);
+    expect(required.filter((f) => OBSERVE.test(f))).toEqual([]);
+  });
+
+  it('the libraries are external (no output of the build contains them); an OTLP endpoint loads the SDK, output unchanged', () => {
+    const meta = JSON.parse(readFileSync(join(root, 'dist/bin/meta.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown> }>;
+    };
+    for (const [file, o] of Object.entries(meta.outputs))
+      expect(
+        Object.keys(o.inputs).filter((i) => OBSERVE.test(i)),
+        file,
+      ).toEqual([]);
+    const plain = loadedFiles(['--version', '--format', 'json']);
+    const traced = loadedFiles(['--version', '--format', 'json'], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+    });
+    expect(traced.status).toBe(0);
+    expect(traced.required.some((f) => /node_modules\/@opentelemetry\/sdk-trace-base\//.test(f))).toBe(true);
+    expect(traced.required.some((f) => /node_modules\/(pino|jsonc-parser)\//.test(f))).toBe(false);
+    expect(JSON.parse(traced.stdout).data).toEqual(JSON.parse(plain.stdout).data);
+  });
+
+  it('the Redis client is required only when AX_IDEMPOTENCY_STORE names a Redis: not by a write with a key, nor by mcp-server', () => {
+    const withKey = loadedFiles(['add', 'milk', '--idempotency-key', 'k1', '--format', 'json']);
+    expect(withKey.status, withKey.stdout).toBe(0);
+    expect(withKey.required.filter((f) => REDIS.test(f))).toEqual([]);
+    const server = loadedFiles(['mcp-server']);
+    expect(server.required.filter((f) => REDIS.test(f))).toEqual([]);
+    // nothing listens on port 9: the client is required, the run fails closed (exit 1) before adding anything
+    const shared = loadedFiles(['add', 'milk', '--idempotency-key', 'k1', '--format', 'json'], {
+      AX_IDEMPOTENCY_STORE: 'redis://127.0.0.1:9',
+    });
+    expect(shared.status).toBe(1);
+    expect(shared.stdout).toBe('');
+    expect(shared.required.some((f) => /node_modules\/@redis\/client\//.test(f))).toBe(true);
+  });
+
+  it('mcp-server --print-config stays light; a starting server loads the SDK chunk (the recorder works)', () => {
+    expect(loadedFiles(['mcp-server', '--print-config']).files.filter((f) => heavyChunks().includes(f))).toEqual([]);
+    const { files } = loadedFiles(['mcp-server']); // stdin is empty: the server starts, sees EOF and exits
+    expect(files.filter((f) => heavyChunks().includes(f)).length).toBeGreaterThan(0);
+  });
+});
+
+describe('bundle: the MCP chunk carries its own copy of lib and still agrees with the entry', () => {
+  it('an SDK client over stdio: tools list, author-defined error kinds keep their exit codes, --args-json matches', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const dir = mkdtempSync(join(tmpdir(), 'ax-bundle-mcp-'));
+    const env = { TASKS_FILE: join(dir, 't.json'), HOME: dir, PATH: process.env.PATH ?? '' };
+    const client = new Client({ name: 'bundle-test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp-server'], env, stderr: 'pipe' }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['add', 'done', 'export', 'list', 'rm', 'show']);
+      const missing = (await client.callTool({ name: 'show', arguments: { id: 99 } })) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
+      expect(missing.isError).toBe(true);
+      // not_found is defined by the demo (exit 5): the chunk's lib copy must see the entry's catalogue and AxError
+      expect(JSON.parse(missing.content[0]!.text).error).toMatchObject({ kind: 'not_found', exit_code: 5 });
+      const added = (await client.callTool({ name: 'add', arguments: { title: ['from', 'mcp'] } })) as {
+        structuredContent?: { id: number };
+      };
+      expect(added.structuredContent?.id).toBe(1);
+    } finally {
+      await client.close();
+    }
+    const viaFlag = spawnSync(process.execPath, [BIN, 'show', '--args-json', '{"id":1}'], { encoding: 'utf8', env });
+    expect(viaFlag.status, viaFlag.stderr).toBe(0);
+    expect(JSON.parse(viaFlag.stdout).data.title).toBe('from mcp');
+  }, 60_000);
+});
+
+describe('bundle: lazy subtrees are chunks of their own, loaded only when selected', () => {
+  it('the lazy fixture, bundled: each group a chunk; a run loads only the chunk it selects; output as from source', async () => {
+    const { buildProgram } = await import('../../.ci/bundle.mjs');
+    const out = mkdtempSync(join(tmpdir(), 'ax-lazy-bundle-'));
+    const built = (await buildProgram({ entry: 'test/fixtures/lazy-cli.ts', outDir: out, name: 'lazyapp' })) as {
+      entry: string;
+      chunks: string[];
+    };
+    cpSync(join(root, 'dist/bin/chunks'), join(out, 'chunks'), { recursive: true }); // the MCP runtime and the validator
+    const names = built.chunks.map((c) =>
+      c
+        .split('/')
+        .pop()!
+        .replace(/-[0-9a-f]{8}\.js$/, ''),
+    );
+    expect(names.sort()).toEqual(['db', 'ops']);
+    const main = readFileSync(join(out, 'lazyapp.main.js'), 'utf8');
+    expect(main).not.toContain('Deploy to an environment'); // the ops body is not in the entry's bundle
+    const chunkOf = (n: string) => built.chunks.find((c) => c.includes(`/${n}-`))!;
+    const load = (args: string[]) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ax-lazy-run-'));
+      const log = join(dir, 'imports.log');
+      const r = spawnSync(process.execPath, ['--import', HOOK, built.entry, ...args], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', HOME: dir, AX_IMPORT_LOG: log },
+      });
+      const files = existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter((u) => u.startsWith('file:'))
+            .map((u) => fileURLToPath(u))
+        : [];
+      return { ...r, chunks: built.chunks.filter((c) => files.includes(c)) };
+    };
+    expect(load(['--help']).chunks).toEqual([]);
+    const status = load(['ops', 'status', '--format', 'json']);
+    expect(status.status, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout).data).toEqual({ up: true });
+    expect(status.chunks).toEqual([chunkOf('ops')]);
+    expect(load(['db', 'migrate', '--dry-run', '--format', 'json']).chunks).toEqual([chunkOf('db')]);
+    const schema = load(['__schema', '--as=mcp']);
+    expect(schema.chunks.sort()).toEqual([chunkOf('db'), chunkOf('ops')].sort());
+    expect(
+      JSON.parse(schema.stdout)
+        .tools.map((t: { name: string }) => t.name)
+        .sort(),
+    ).toEqual(['db_migrate', 'ops_deploy', 'ops_status', 'ping']);
+  }, 120_000);
+});
+
+describe('bundle: an ordinary run loads only the Node built-ins it uses', () => {
+  // Each built-in module costs a start its compile (issue 14): fs/promises drags in readline and the
+  // fs watchers, timers/promises is a module of its own. They load only when a feature needs them.
+  // (net loads here because stdout and stderr are pipes.)
+  const PRINT =
+    "process.on('exit',()=>require('fs').writeSync(2,'\\nBUILTINS '+JSON.stringify(process.moduleLoadList.filter(m=>m.startsWith('NativeModule ')).map(m=>m.slice(13)))+'\\n'))";
+  const builtins = (args: string[]) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ax-builtins-'));
+    writeFileSync(join(dir, 'print.cjs'), PRINT);
+    const r = spawnSync(process.execPath, ['-r', join(dir, 'print.cjs'), BIN, ...args], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: dir, TASKS_FILE: join(dir, 't.json'), XDG_CACHE_HOME: dir },
+      input: '',
+    });
+    const line = r.stderr.split('\n').find((l) => l.startsWith('BUILTINS '));
+    expect(line, r.stderr).toBeDefined();
+    return { status: r.status, list: JSON.parse(line!.slice(9)) as string[] };
+  };
+  for (const args of [['list', '--format', 'json'], ['--help'], ['__schema']]) {
+    it(`tasks ${args.join(' ')}: no fs/promises, readline, timers/promises, child_process, crypto, module or os`, () => {
+      const { status, list } = builtins(args);
+      expect(status).toBe(0);
+      expect(list).toContain('fs'); // the list is real
+      // `module` (it loads the ESM loader and source maps: ~0.2 ms) and `os` come only with the features that use them
+      for (const m of [
+        'fs/promises',
+        'internal/fs/promises',
+        'readline',
+        'internal/readline/interface',
+        'timers/promises',
+        'child_process',
+        'crypto',
+        'module',
+        'internal/modules/esm/loader',
+        'os',
+      ])
+        expect(list, m).not.toContain(m);
+    });
+  }
+});
