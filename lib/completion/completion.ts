@@ -20,6 +20,7 @@
 import { Command } from '../tree/command.ts';
 import { DeclaredArgs, type ArgSpec } from '../tree/args.ts';
 import { isList, isMap, type Completer, type CompletionReply, type Flag } from '../tree/flags.ts';
+import { kindOf } from '../tree/flag-kinds/index.ts';
 import { flagByShort, flagsOf } from '../tree/flagset.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import { groupsInForce } from '../parse/validate.ts';
@@ -136,10 +137,14 @@ async function flagValues(f: Flag, partial: string, cmd: Command, args: readonly
       candidates: spec.dirname === true ? [] : [{ value: spec.dirname }],
       directive: ShellCompDirective.FilterDirs,
     };
-  if (spec.type === 'bool')
-    return { candidates: ['true', 'false'].map((value) => ({ value })).filter(byPrefix(partial)), directive: NO_FILE };
-  // stringSlice with choices: complete the item after the last comma, keeping the ones before.
-  const comma = spec.type === 'stringSlice' && spec.choices ? partial.lastIndexOf(',') : -1;
+  const kind = kindOf(spec);
+  if (kind.completeValues)
+    return {
+      candidates: kind.completeValues.map((value) => ({ value })).filter(byPrefix(partial)),
+      directive: NO_FILE,
+    };
+  // a comma-split list with choices: complete the item after the last comma, keeping the ones before.
+  const comma = kind.csv && spec.choices ? partial.lastIndexOf(',') : -1;
   const head = comma >= 0 ? partial.slice(0, comma + 1) : '';
   const item = partial.slice(head.length);
   if (spec.choices) {
@@ -148,8 +153,7 @@ async function flagValues(f: Flag, partial: string, cmd: Command, args: readonly
     return { candidates: candidates.filter(byPrefix(head + item)), directive: NO_FILE };
   }
   if (spec.completer) return callCompleter(spec.completer, partial, cmd, args);
-  if (['string', 'stringSlice', 'stringArray'].includes(spec.type))
-    return { candidates: [], directive: ShellCompDirective.Default };
+  if (kind.completeFiles) return { candidates: [], directive: ShellCompDirective.Default };
   return { candidates: [], directive: NO_FILE };
 }
 

@@ -8,7 +8,7 @@
  */
 import { cacheOf, type Command } from '../tree/command.ts';
 import type { Flag } from '../tree/flags.ts';
-import { applyFlagText, checkFlagValue, mapEntries } from '../tree/flag-values.ts';
+import { applyFlagText, checkConfigValue } from '../tree/flag-values.ts';
 import { flagsOf } from '../tree/flagset.ts';
 import { AxError, validationError } from '../contract/errors.ts';
 import type { Invocation } from '../parse/parse.ts';
@@ -135,15 +135,7 @@ async function resolveFrom(
       try {
         // a config file writes a map flag's value as a JSON object ({"a": "1"}), the natural spelling
         // of a file; MCP and --args-json send the inputSchema's portable [{key, value}] items
-        const isMap =
-          (spec.type === 'stringToString' || spec.type === 'stringToInt') &&
-          cfg.value !== null &&
-          typeof cfg.value === 'object' &&
-          !Array.isArray(cfg.value);
-        sourced.set(
-          name,
-          checkFlagValue(`${spec.config}`, spec, isMap ? mapEntries(cfg.value as Record<string, unknown>) : cfg.value),
-        );
+        sourced.set(name, checkConfigValue(`${spec.config}`, spec, cfg.value));
       } catch (e) {
         const why = e instanceof AxError ? String(e.context?.expected ?? e.message) : String(e);
         throw new AxError(

@@ -7,59 +7,20 @@
  */
 import type { Command } from '../tree/command.ts';
 import type { Flag } from '../tree/flags.ts';
+import { kindOf } from '../tree/flag-kinds/index.ts';
 import { visibleFlags } from '../tree/flagset.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 
-const TYPE_NAMES: Record<string, string> = {
-  string: 'string',
-  int: 'int',
-  float: 'float',
-  duration: 'duration',
-  count: 'count',
-  stringSlice: 'strings',
-  stringArray: 'stringArray',
-  intSlice: 'ints',
-  uint: 'uint',
-  boolSlice: 'bools',
-  floatSlice: 'float64Slice',
-  durationSlice: 'durationSlice',
-  stringToString: 'stringToString',
-  stringToInt: 'stringToInt',
-  json: 'json',
-  bool: '',
-};
-
-/** Go's time.Duration.String for a number of milliseconds (`1m30s`, `300ms`, `2h0m0s`), as pflag prints defaults. */
-export function goDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  const sign = ms < 0 ? '-' : '';
-  let d = Math.abs(ms);
-  const num = (x: number) => String(Number(x.toFixed(9)));
-  if (d < 1) return d >= 1e-3 ? `${sign}${num(d * 1e3)}µs` : `${sign}${num(d * 1e6)}ns`;
-  if (d < 1000) return `${sign}${num(d)}ms`;
-  const h = Math.floor(d / 3_600_000);
-  d -= h * 3_600_000;
-  const m = Math.floor(d / 60_000);
-  d -= m * 60_000;
-  return `${sign}${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${num(d / 1000)}s`;
-}
-
-/** pflag's ` (default …)`, left out for a zero value (false, 0, "", empty list or map) as pflag's isZeroValue does. */
+/**
+ * pflag's ` (default …)`, left out for a zero value (false, 0, "", empty list or map) as pflag's
+ * isZeroValue does; the text is the flag kind's (Go's formatting: `"x"`, `1m30s`, `[a,b]`, `[k=v]`).
+ */
 function formatDefault(f: Flag): string {
   const d = f.spec.default;
   if (d === undefined || d === null || d === false || d === 0 || d === '' || d === '0s') return '';
   if (Array.isArray(d) && d.length === 0) return '';
-  if (f.spec.type === 'string') return ` (default ${JSON.stringify(d)})`;
-  if (f.spec.type === 'duration' && typeof d === 'number') return ` (default ${goDuration(d)})`;
-  if (Array.isArray(d))
-    return ` (default [${d.map((x) => (f.spec.type === 'durationSlice' && typeof x === 'number' ? goDuration(x) : String(x))).join(',')}])`;
-  if (typeof d === 'object' && (f.spec.type === 'stringToString' || f.spec.type === 'stringToInt')) {
-    const keys = Object.keys(d).sort();
-    return keys.length
-      ? ` (default [${keys.map((k) => `${k}=${String((d as Record<string, unknown>)[k])}`).join(',')}])`
-      : '';
-  }
-  return ` (default ${typeof d === 'object' ? JSON.stringify(d) : String(d)})`;
+  const text = kindOf(f.spec).helpDefault(d);
+  return text ? ` (default ${text})` : '';
 }
 
 /**
@@ -79,7 +40,7 @@ export function unquoteUsage(usage: string): { name?: string; usage: string } {
 function noOptSuffix(f: Flag): string {
   const v = f.spec.noOptDefVal;
   if (v === undefined || v === '') return '';
-  return f.spec.type === 'string' ? `[="${v}"]` : `[=${v}]`;
+  return kindOf(f.spec).quotesNoOptDefVal ? `[="${v}"]` : `[=${v}]`;
 }
 
 /**
@@ -92,7 +53,7 @@ export function flagUsages(flags: Flag[]): string {
     const short = f.spec.short && f.spec.shorthandDeprecated === undefined ? `-${f.spec.short}, ` : '    ';
     const neg = f.spec.negatable ? `, --no-${f.name}` : '';
     const quoted = unquoteUsage(f.spec.usage ?? '');
-    const type = quoted.name ?? (f.spec.choices ? f.spec.choices.join('|') : (TYPE_NAMES[f.spec.type] ?? f.spec.type));
+    const type = quoted.name ?? (f.spec.choices ? f.spec.choices.join('|') : kindOf(f.spec).helpName);
     const left = `  ${short}--${f.name}${neg}${type ? ` ${type}` : ''}${noOptSuffix(f)}`;
     let usage = quoted.usage;
     usage += formatDefault(f);

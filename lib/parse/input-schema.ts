@@ -1,18 +1,19 @@
 /**
  * The inputs of one command as JSON Schema: the inputSchema that `--args-json` and MCP `tools/call`
- * arguments are validated against, one property per positional and flag. A portable JSON Schema
- * subset (B11) that the OpenAI strict, Anthropic strict and Gemini converters keep usable (none of
- * them rejects it or closes an object an agent must fill): root `type: object` with `properties`
- * always present, `additionalProperties: false`, string-only enums, typed `items` on every array,
- * no `$schema`, no `format`, no top-level combinators, no `type` arrays. An optional property is
+ * arguments are validated against, one property per positional and flag (each flag's value schema,
+ * default and notes are its kind's: lib/tree/flag-kinds/). A portable JSON Schema subset that the
+ * OpenAI strict, Anthropic strict and Gemini converters keep usable (none of them rejects it or
+ * closes an object an agent must fill): root `type: object` with `properties` always present,
+ * `additionalProperties: false`, string-only enums, typed `items` on every array, no `$schema`, no
+ * `format`, no top-level combinators, no `type` arrays. An optional property is
  * `{"anyOf": [<its schema>, {"type": "null"}], "description", "default"?}` — `null` means "not
- * given" (B08), which is how strict converters spell optional. Descriptions use the MCP vocabulary
- * (property names, not `--flags`) and list the choices of an enum. Source: SPEC §5–6; cases B04,
- * B06, B07, B08, B09, B11, B13; issue 12 (items 7, 8).
+ * given", which is how strict converters spell optional. Descriptions use the MCP vocabulary
+ * (property names, not `--flags`) and list the choices of an enum. See docs/mcp-server.md#inputschema
+ * and docs/schema.md#portability-of-the-inputschema.
  */
 import type { Command } from '../tree/command.ts';
 import type { FlagSpec } from '../tree/flags.ts';
-import { mapEntries, mapEntriesSchema } from '../tree/flag-values.ts';
+import { kindOf } from '../tree/flag-kinds/index.ts';
 import { mcpVocabulary, toolProperties } from '../tree/properties.ts';
 
 /** A JSON Schema object (2020-12). */
@@ -21,47 +22,12 @@ export type JsonSchema = Record<string, unknown>;
 /** Most characters a tool description may have (Claude Code cuts longer ones silently). */
 export const MAX_DESCRIPTION = 2048;
 
-function durationText(ms: number): string {
-  return `${ms}ms`;
-}
-
 /**
- * The JSON Schema of one flag's value, without annotations (description, default). A `json` flag is
- * its declared `schema`, or without one a string holding JSON text of an object.
+ * The JSON Schema of one flag's value, without annotations (description, default): its kind's. A
+ * `json` flag is its declared `schema`, or without one a string holding JSON text of an object.
  */
 export function flagValueSchema(spec: FlagSpec): JsonSchema {
-  switch (spec.type) {
-    case 'bool':
-      return { type: 'boolean' };
-    case 'int':
-    case 'count':
-      return { type: 'integer' };
-    case 'uint':
-      return { type: 'integer', minimum: 0 };
-    case 'float':
-      return { type: 'number' };
-    case 'stringSlice':
-    case 'stringArray':
-      return { type: 'array', items: spec.choices ? { type: 'string', enum: [...spec.choices] } : { type: 'string' } };
-    case 'intSlice':
-      return { type: 'array', items: { type: 'integer' } };
-    case 'floatSlice':
-      return { type: 'array', items: { type: 'number' } };
-    case 'boolSlice':
-      return { type: 'array', items: { type: 'boolean' } };
-    case 'durationSlice':
-      return { type: 'array', items: { type: 'string' } };
-    case 'stringToString':
-    case 'stringToInt':
-      return mapEntriesSchema(spec.type) as JsonSchema;
-    case 'json': {
-      if (!spec.schema) return { type: 'string' };
-      const { $schema: _drop, ...declared } = structuredClone(spec.schema);
-      return declared;
-    }
-    default:
-      return spec.choices ? { type: 'string', enum: [...spec.choices] } : { type: 'string' };
-  }
+  return kindOf(spec).valueSchema(spec);
 }
 
 /**
@@ -80,22 +46,9 @@ export function propertySchema(value: JsonSchema, description: string, required:
   return s;
 }
 
-/** The typed default of a flag as the schema shows it (durations as `<ms>ms`). */
+/** The typed default of a flag as the schema shows it (durations as `<ms>ms`, maps as `{key, value}` items). */
 function flagDefault(spec: FlagSpec): unknown {
-  if (spec.default === undefined) return undefined;
-  // a json flag without a schema is JSON text over MCP, so is its default
-  if (spec.type === 'json' && !spec.schema) return JSON.stringify(spec.default);
-  if (spec.type === 'duration' && typeof spec.default === 'number') return durationText(spec.default);
-  if (
-    (spec.type === 'stringToString' || spec.type === 'stringToInt') &&
-    typeof spec.default === 'object' &&
-    spec.default !== null
-  )
-    return mapEntries(spec.default as Record<string, unknown>);
-  if (spec.type === 'durationSlice' && Array.isArray(spec.default))
-    return spec.default.map((d) => (typeof d === 'number' ? durationText(d) : d));
-  // a copy, so that no document shares (and no reader can change) the declaration's own value
-  return typeof spec.default === 'object' && spec.default !== null ? structuredClone(spec.default) : spec.default;
+  return spec.default === undefined ? undefined : kindOf(spec).schemaDefault(spec.default, spec);
 }
 
 /** A property description: the text cut so that, with its notes, it stays within {@link MAX_DESCRIPTION}. */
@@ -113,15 +66,9 @@ function flagDescription(cmd: Command, name: string, spec: FlagSpec, traversedFr
   let notes = '';
   // Cobra's TraverseChildren: an ancestor's local flag this command reads
   if (traversedFrom !== undefined) notes += ` (a flag of ${JSON.stringify(traversedFrom)}, read by this command too)`;
-  if (spec.type === 'duration') notes += ' (a duration such as 300ms, 1m30s or 2h)';
-  if (spec.type === 'durationSlice') notes += ' (each item a duration such as 300ms, 1m30s or 2h)';
-  if (spec.type === 'stringToString' || spec.type === 'stringToInt')
-    notes += ' (key/value pairs, one {"key", "value"} item each; a later item with the same key wins)';
-  if (spec.type === 'json' && !spec.schema)
-    notes += ' (a JSON object written as JSON text, e.g. "{\\"key\\": \\"value\\"}")';
-  if (['stringSlice', 'stringArray', 'intSlice', 'floatSlice', 'boolSlice', 'durationSlice'].includes(spec.type))
-    notes += ' (an array; each item is passed as is, commas are not split)';
-  notes += choicesNote(spec.choices, spec.type === 'stringSlice' || spec.type === 'stringArray');
+  const kind = kindOf(spec);
+  notes += kind.schemaNotes(spec);
+  notes += choicesNote(spec.choices, kind.repeat === 'append');
   if (spec.deprecated) notes += ` (deprecated: ${cut(mcpVocabulary(cmd, spec.deprecated), 256)})`;
   if (spec.required && (spec.env !== undefined || spec.config !== undefined))
     notes += ' (required unless the server environment or config file supplies it)';

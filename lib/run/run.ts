@@ -13,7 +13,8 @@
 import { errorLine, humanError, successLine } from '../contract/envelope.ts';
 import { explainTarget, explainText, resolveSources, type FlagProvenance } from '../config/provenance.ts';
 import { toAxError } from '../contract/errors.ts';
-import type { Flag } from '../tree/flags.ts';
+import { isHelpFlag, type Flag } from '../tree/flags.ts';
+import { kindOf } from '../tree/flag-kinds/index.ts';
 import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { helpText, useLine } from '../help/help.ts';
 import { findCommand, type Invocation } from '../parse/parse.ts';
@@ -70,7 +71,7 @@ function checkJsonFlags(inv: Invocation): Promise<void> | undefined {
   const flags = flagsOf(inv.command);
   for (const n of inv.values.keys()) {
     const f = flags.get(n);
-    if (f?.spec.type === 'json' && f.spec.schema) (withSchema ??= []).push(f);
+    if (f?.spec.schema && kindOf(f.spec).declaresSchema) (withSchema ??= []).push(f);
   }
   if (!withSchema) return undefined; // the common case: no promise, no import
   const checked = withSchema;
@@ -83,7 +84,7 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
   const cmd = inv.command;
   try {
     // the help flag: the injected one, or an author's own bool `help` flag (Cobra: it is the help flag)
-    if (inv.values.get('help') === true && flagsOf(cmd).get('help')?.spec.type === 'bool') {
+    if (inv.values.get('help') === true && isHelpFlag(flagsOf(cmd).get('help'))) {
       await writeOutcome(env.stdout, helpText(cmd));
       return { exitCode: 0, help: true };
     }

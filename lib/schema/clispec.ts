@@ -6,47 +6,15 @@
 import type { Command } from '../tree/command.ts';
 import { errorCatalogue } from '../contract/errors.ts';
 import type { Flag } from '../tree/flags.ts';
+import { kindOf } from '../tree/flag-kinds/index.ts';
 import { flagsOf } from '../tree/flagset.ts';
 import { isReserved, toolRefs } from './walk.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 
 type Json = Record<string, unknown>;
 
-/** The clispec `type` of a flag. */
-function argType(f: Flag): string {
-  switch (f.spec.type) {
-    case 'bool':
-      return 'boolean';
-    case 'int':
-    case 'uint':
-    case 'count':
-      return 'integer';
-    case 'float':
-      return 'number';
-    case 'stringSlice':
-    case 'stringArray':
-      return 'string[]';
-    case 'intSlice':
-      return 'integer[]';
-    case 'floatSlice':
-      return 'number[]';
-    case 'boolSlice':
-      return 'boolean[]';
-    case 'durationSlice':
-      return 'duration[]';
-    case 'json':
-    case 'stringToString':
-    case 'stringToInt':
-      return 'object';
-    case 'duration':
-      return 'duration';
-    default:
-      return 'string';
-  }
-}
-
 function flagArg(f: Flag): Json {
-  const a: Json = { name: `--${f.name}`, type: argType(f) };
+  const a: Json = { name: `--${f.name}`, type: kindOf(f.spec).clispecType };
   if (f.spec.short) a.short = `-${f.spec.short}`;
   a.required = f.spec.required === true;
   if (f.spec.default !== undefined) a.default = f.spec.default;

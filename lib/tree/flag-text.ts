@@ -131,3 +131,60 @@ export function parseDuration(text: string): number {
   }
   return m[1] === '-' ? -total : total;
 }
+
+/** Splits one slice occurrence like pflag's CSV reader: commas separate, double quotes protect. */
+export function splitCsv(text: string): string[] {
+  if (text === '') return [];
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cur += ch;
+    } else if (ch === '"' && cur === '') quoted = true;
+    else if (ch === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * One field as {@link splitCsv} reads it back: quoted (inner quotes doubled) when it is empty or
+ * holds a comma or a double quote, else as is.
+ */
+export function csvField(text: string): string {
+  return text === '' || /[,"]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Go's time.Duration.String for a number of milliseconds (`1m30s`, `300ms`, `2h0m0s`), as pflag prints defaults. */
+export function goDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const sign = ms < 0 ? '-' : '';
+  let d = Math.abs(ms);
+  const num = (x: number) => String(Number(x.toFixed(9)));
+  if (d < 1) return d >= 1e-3 ? `${sign}${num(d * 1e3)}µs` : `${sign}${num(d * 1e6)}ns`;
+  if (d < 1000) return `${sign}${num(d)}ms`;
+  const h = Math.floor(d / 3_600_000);
+  d -= h * 3_600_000;
+  const m = Math.floor(d / 60_000);
+  d -= m * 60_000;
+  return `${sign}${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${num(d / 1000)}s`;
+}
+
+/**
+ * A duration as command-line text that {@link parseDuration} reads back to exactly `ms`: Go's text
+ * (`1m30s`, `2h0m0s`) when it does, else the milliseconds with their unit (`61001ms`; a decimal
+ * second such as `1.001s` comes back a hair off in floating point).
+ */
+export function durationArg(ms: number): string {
+  const go = goDuration(ms);
+  return parseDuration(go) === ms ? go : `${ms}ms`;
+}

@@ -7,7 +7,7 @@ import type { ArgSpec } from './args.ts';
 import { cacheOf, type Command } from './command.ts';
 import type { Flag } from './flags.ts';
 import { validationError } from '../contract/errors.ts';
-import { propertyName } from './flags.ts';
+import { isHelpFlag, propertyName } from './flags.ts';
 import { flagsOf, replays, traversedFlags } from './flagset.ts';
 
 /** One inputSchema property and what it binds to: exactly one of `flag` or `arg`. */
@@ -60,7 +60,6 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   // hidden flags and flags declared `mcp: false` are no tool inputs (SPEC §5); nor is an author's own
   // bool `help` flag: it is the help flag (Cobra), no more an input than the injected one; and
   // `idempotency_key` only where a retry with it replays: elsewhere the key would only be echoed
-  const helpFlag = (f: Flag) => f.name === 'help' && f.spec.type === 'bool';
   const keyIsInput = replays(cmd);
   // a command with disableFlagParsing takes no flags from the command line, so none is an input either
   // under TraverseChildren the ancestors' local flags the command reads are inputs too (after the
@@ -72,7 +71,7 @@ export function toolProperties(cmd: Command): ToolProperty[] {
     !f.spec.hidden &&
     f.spec.mcp !== false &&
     !(f.builtin && (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput))) &&
-    !helpFlag(f);
+    !isHelpFlag(f);
   if (!cmd.disableFlagParsing) {
     for (const f of flagsOf(cmd).values()) if (isInput(f)) (f.inherited ? inherited : own).push(f);
     for (const f of traversedFlags(cmd).values()) if (isInput(f)) traversed.push(f);

@@ -2,7 +2,7 @@
  * The typed values a handler reads: `ctx.flags` and `ctx.args` computed, at the type level, from a
  * command's flag and positional declarations (camelCase keys).
  */
-import type { FlagSpec, FlagType, FlagValueOf } from './flags.ts';
+import type { FlagSpec, FlagType, FlagTypeWithZero, FlagValueOf } from './flags.ts';
 import type { ArgSpec } from './args.ts';
 
 /** Flag declarations of one command, keyed by long name. */
@@ -11,13 +11,12 @@ export type FlagDecls = Record<string, FlagSpec>;
 /** `max-width` → `maxWidth`, at the type level. */
 export type CamelCase<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 
-type Always = 'bool' | 'count' | 'stringSlice' | 'stringArray' | 'intSlice';
 type ValueOfSpec<S extends FlagSpec> = S['choices'] extends readonly (infer C)[]
   ? S['type'] extends 'string'
     ? C
     : FlagValueOf<S['type']>
   : FlagValueOf<S['type'] & FlagType>;
-type Defined<S extends FlagSpec> = S['type'] extends Always
+type Defined<S extends FlagSpec> = S['type'] extends FlagTypeWithZero
   ? true
   : S['required'] extends true
     ? true

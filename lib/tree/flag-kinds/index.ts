@@ -1,0 +1,47 @@
+/**
+ * The flag-kind registry: one {@link FlagKind} per {@link FlagType}. Everything that depends on a
+ * flag's type — reading argv text and JSON values, defaults, the inputSchema, help, the clispec
+ * type, write-back as arguments, completion — asks its kind here, so a type added to FLAG_TYPES
+ * does not compile until it has a kind, and a kind does not compile until it has every member.
+ * See docs/architecture.md#where-a-new-flag-type-goes.
+ */
+import type { FlagSpec, FlagType, FlagValueOf } from '../flag-spec.ts';
+import type { FlagKind } from './kind.ts';
+import { jsonKind } from './json.ts';
+import {
+  boolSliceKind,
+  durationSliceKind,
+  floatSliceKind,
+  intSliceKind,
+  stringArrayKind,
+  stringSliceKind,
+} from './lists.ts';
+import { stringToIntKind, stringToStringKind } from './maps.ts';
+import { boolKind, countKind, durationKind, floatKind, intKind, stringKind, uintKind } from './scalars.ts';
+
+export type { FlagKind, JsonFail, SchemaNode } from './kind.ts';
+
+/** Every flag type's kind, typed so that each type has one, holding that type's value. */
+export const FLAG_KINDS: { readonly [T in FlagType]: FlagKind<FlagValueOf<T>> } = {
+  string: stringKind,
+  bool: boolKind,
+  int: intKind,
+  uint: uintKind,
+  float: floatKind,
+  duration: durationKind,
+  count: countKind,
+  stringSlice: stringSliceKind,
+  stringArray: stringArrayKind,
+  intSlice: intSliceKind,
+  boolSlice: boolSliceKind,
+  floatSlice: floatSliceKind,
+  durationSlice: durationSliceKind,
+  stringToString: stringToStringKind,
+  stringToInt: stringToIntKind,
+  json: jsonKind,
+};
+
+/** The kind of a declared flag (its `type` was checked when the flag was declared: checkFlagDecl). */
+export function kindOf(spec: Pick<FlagSpec, 'type'>): FlagKind {
+  return FLAG_KINDS[spec.type] as FlagKind;
+}
