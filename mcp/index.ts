@@ -14,6 +14,7 @@ import { replaySettingsOf } from '../lib/run/context.ts';
 import { TOKEN_ENV } from './token.ts';
 import { flagsOf } from '../lib/tree/flagset.ts';
 import { camelCase, type Flag, type FlagSpec } from '../lib/tree/flags.ts';
+import { flagArgv } from '../lib/tree/flag-values.ts';
 import type { RunContext } from '../lib/tree/command.ts';
 import type { EventStore } from './events.ts';
 
@@ -215,38 +216,12 @@ function presetFlags(ctx: RunContext): Map<string, { spec: FlagSpec; value: unkn
 
 /**
  * The persistent flags given on this command line (`tasks --store X mcp-server --print-config`),
- * as `--name=value` words for the printed `args`, so the server the client starts runs with them.
- * Values are written back from their typed form (durations in ms, one word per slice item).
+ * as the words that give each its value again, for the printed `args`, so the server the client
+ * starts runs with them. Each value is written back by its flag kind (`--name=1m30s`, one
+ * `--name=<item>` per list item, one `--name=k=v` per map pair, JSON text for json).
  */
 function carriedFlags(ctx: RunContext): string[] {
-  const out: string[] = [];
-  for (const f of givenPersistent(ctx)) {
-    const v = ctx.flags[camelCase(f.name)];
-    const flag = `--${f.name}`;
-    switch (f.spec.type) {
-      case 'bool':
-        out.push(v === false ? `${flag}=false` : flag);
-        break;
-      case 'duration':
-        out.push(`${flag}=${String(v)}ms`);
-        break;
-      case 'stringSlice':
-        // one word per item, quoted for pflag's CSV reading when it holds a comma or a quote
-        for (const item of v as string[])
-          out.push(`${flag}=${/[,"]/.test(item) ? `"${item.replace(/"/g, '""')}"` : item}`);
-        break;
-      case 'stringArray':
-      case 'intSlice':
-        for (const item of v as unknown[]) out.push(`${flag}=${String(item)}`);
-        break;
-      case 'json':
-        out.push(`${flag}=${JSON.stringify(v)}`);
-        break;
-      default:
-        out.push(`${flag}=${String(v)}`);
-    }
-  }
-  return out;
+  return givenPersistent(ctx).flatMap((f) => flagArgv(f.name, f.spec, ctx.flags[camelCase(f.name)]));
 }
 
 /**
