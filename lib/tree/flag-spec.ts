@@ -5,8 +5,8 @@
  */
 /**
  * Every flag type, in pflag's terms. `string`, `bool`, `int`, `uint`, `float`, `count` and `duration`
- * hold one value; `stringSlice`, `intSlice`, `boolSlice`, `floatSlice` and `durationSlice`
- * split each occurrence on commas (pflag's CSV reading) and accumulate, `stringArray`
+ * hold one value; `stringSlice`, `intSlice`, `uintSlice`, `boolSlice`, `floatSlice` and
+ * `durationSlice` split each occurrence on commas (pflag's CSV reading) and accumulate, `stringArray`
  * never splits; `stringToString` / `stringToInt` read `key=value` pairs (comma-separated, repeatable,
  * as pflag) into an object; `json` takes one JSON object — beyond pflag, for object-valued options
  * that agents pass as structured data (inputSchema `type: object`). What each type means everywhere
@@ -23,6 +23,7 @@ export const FLAG_TYPES = [
   'stringSlice',
   'stringArray',
   'intSlice',
+  'uintSlice',
   'boolSlice',
   'floatSlice',
   'durationSlice',
@@ -50,6 +51,7 @@ interface FlagTypeValues {
   stringSlice: { value: string[]; zero: true };
   stringArray: { value: string[]; zero: true };
   intSlice: { value: number[]; zero: true };
+  uintSlice: { value: number[]; zero: true };
   boolSlice: { value: boolean[]; zero: true };
   floatSlice: { value: number[]; zero: true };
   durationSlice: { value: number[]; zero: true };

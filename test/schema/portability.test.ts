@@ -19,6 +19,7 @@ import { mcpDocument, type Command } from '../../lib/index.ts';
 import { buildRefCli } from '../../golden/fixtures/ref-cli.ts';
 import { buildTasksCli } from '../../cmd/tasks/cli.ts';
 import { typesTree } from '../fixtures/cobra-types-tree.ts';
+import { flagKindsTree } from '../fixtures/flag-kinds-tree.ts';
 
 type Json = Record<string, any>;
 interface Tool {
@@ -29,11 +30,13 @@ interface Tool {
 }
 
 // [label, tree, how many tools at least]: the demo, the reference fixture, and the Cobra flag-type
-// fixture (stringToString/stringToInt maps, uint, the slices, an optional value)
+// fixture (stringToString/stringToInt maps, uint, the slices, an optional value), and the flag-kind
+// fixture (one flag of every type)
 const TREES: [string, () => Command, number][] = [
   ['demo', buildTasksCli, 4],
   ['ref', buildRefCli, 4],
   ['cobra-types', typesTree, 1],
+  ['flag-kinds', flagKindsTree, 1],
 ];
 
 function toolsOf(build: () => Command): Tool[] {

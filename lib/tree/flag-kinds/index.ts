@@ -15,6 +15,7 @@ import {
   intSliceKind,
   stringArrayKind,
   stringSliceKind,
+  uintSliceKind,
 } from './lists.ts';
 import { stringToIntKind, stringToStringKind } from './maps.ts';
 import { boolKind, countKind, durationKind, floatKind, intKind, stringKind, uintKind } from './scalars.ts';
@@ -33,6 +34,7 @@ export const FLAG_KINDS: { readonly [T in FlagType]: FlagKind<FlagValueOf<T>> } 
   stringSlice: stringSliceKind,
   stringArray: stringArrayKind,
   intSlice: intSliceKind,
+  uintSlice: uintSliceKind,
   boolSlice: boolSliceKind,
   floatSlice: floatSliceKind,
   durationSlice: durationSliceKind,

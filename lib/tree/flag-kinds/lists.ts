@@ -1,5 +1,5 @@
 /**
- * The list kinds: stringSlice, stringArray, intSlice, boolSlice, floatSlice and durationSlice, as
+ * The list kinds: stringSlice, stringArray, intSlice, uintSlice, boolSlice, floatSlice and durationSlice, as
  * pflag's *_slice.go and string_array.go read them. Each occurrence appends (the first replaces the
  * default); every slice splits an occurrence on commas (pflag's CSV reading), stringArray never does.
  * Over JSON a list is an array whose items are passed as they are: commas are not split there.
@@ -20,8 +20,10 @@ import {
   copyOf,
   DURATION,
   goText,
+  goUint,
   INTEGER,
   intOf,
+  NON_NEGATIVE,
   NUMBER,
   ONE_VALUE,
   refuse,
@@ -125,6 +127,23 @@ export const intSliceKind: FlagKind<number[]> = {
   toArgv: (name, v) => listArgv(name, v.map(String)),
   valueSchema: () => ({ type: 'array', items: { type: 'integer' } }),
   helpName: 'ints',
+  clispecType: 'integer[]',
+};
+
+export const uintSliceKind: FlagKind<number[]> = {
+  ...LIST,
+  // pflag's uintSlice reads items with ParseUint(s, 0, 0): Go's forms (0x10, 0o17, 0b11, 1_000), no sign
+  fromText: (name, spec, prev, raw, first) =>
+    appended(
+      prev,
+      first,
+      splitCsv(raw ?? '').map((item) => intOf(name, spec, raw ?? '', item.trim(), goUint, NON_NEGATIVE)),
+    ),
+  fromJson: (_spec, value, fail) =>
+    arrayOf(value, (v): v is number => isInteger(v) && v >= 0, fail, 'an array of non-negative integers'),
+  toArgv: (name, v) => listArgv(name, v.map(String)),
+  valueSchema: () => ({ type: 'array', items: { type: 'integer', minimum: 0 } }),
+  helpName: 'uints',
   clispecType: 'integer[]',
 };
 

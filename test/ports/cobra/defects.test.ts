@@ -79,7 +79,7 @@ describe('declarations', () => {
   it('an unknown flag type is a TypeError naming it and the accepted ones', () => {
     expect(() => new Command({ use: 'c', flags: { n: { type: 'uint64' as 'int' } } })).toThrow(
       new TypeError(
-        'c: flag --n has unknown type "uint64"; accepted types: string, bool, int, uint, float, duration, count, stringSlice, stringArray, intSlice, boolSlice, floatSlice, durationSlice, stringToString, stringToInt, json',
+        'c: flag --n has unknown type "uint64"; accepted types: string, bool, int, uint, float, duration, count, stringSlice, stringArray, intSlice, uintSlice, boolSlice, floatSlice, durationSlice, stringToString, stringToInt, json',
       ),
     );
     expect(() => new Command({ use: 'c' }).addFlag('x', { type: 'strng' as 'string' })).toThrow(TypeError);

@@ -4,7 +4,8 @@
  * TestNoArgument, TestUsage, TestHelp, TestChangingArgs, the deprecated/hidden flag tests and
  * TestPrintDefaults — FlagUsages as ax-ts's help prints it, pflag v1.0.9's layout, the version Cobra
  * pins), bool_test.go,
- * count_test.go, string_slice_test.go, string_array_test.go and int_slice_test.go — with pflag's
+ * count_test.go, string_slice_test.go, string_array_test.go, int_slice_test.go and uint_slice_test.go
+ * (not TestUISAsSliceValue: the SliceValue API) — with pflag's
  * inputs and expected values, driving a one-command tree through the public `execute` (pflag's
  * FlagSet.Parse → a command's flags; f.Args() → ctx.argv; GetX → ctx.flags). Cases that test
  * FlagSet APIs ax-ts does not have are listed in docs/cobra-differences.md under "Not ported".
@@ -526,5 +527,21 @@ describe('pflag int_slice_test.go', () => {
     ['TestISCalledTwice', is(), ['--is=1,2', '--is=3'], [1, 2, 3]],
   ] as [string, Record<string, FlagSpec>, string[], number[]][])('%s', async (_n, flags, args, want) => {
     expect((await parse(flags, args)).flags.is).toStrictEqual(want);
+  });
+});
+
+describe('pflag uint_slice_test.go', () => {
+  const uis = (dflt?: number[]): Record<string, FlagSpec> => ({
+    uis: { type: 'uintSlice', default: dflt ?? [], usage: 'Command separated list!' },
+  });
+  it.each([
+    ['TestEmptyUIS', uis(), [], []],
+    ['TestUIS', uis(), ['--uis=1,2,4,3'], [1, 2, 4, 3]],
+    ['TestUISHex', uis(), ['--uis=0x1,0x2,0x10'], [1, 2, 16]],
+    ['TestUISDefault', uis([0, 1]), [], [0, 1]],
+    ['TestUISWithDefault', uis([0, 1]), ['--uis=1,2'], [1, 2]],
+    ['TestUISCalledTwice', uis(), ['--uis=1,2', '--uis=3'], [1, 2, 3]],
+  ] as [string, Record<string, FlagSpec>, string[], number[]][])('%s', async (_n, flags, args, want) => {
+    expect((await parse(flags, args)).flags.uis).toStrictEqual(want);
   });
 });
