@@ -12,6 +12,7 @@ const OBJECT: Invalid = ['must be a JSON object', 'a JSON object'];
 
 const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** json: one JSON object (any JSON value with a declared `schema`). */
 export const jsonKind: FlagKind<unknown> = {
   ...ONE_VALUE,
   declaresSchema: true,

@@ -81,10 +81,15 @@ export interface FlagKind<V = unknown> {
 /** Why a text or item was refused and what was expected, in pflag's words: `[why, expected]`. */
 export type Invalid = readonly [why: string, expected: string];
 
+/** pflag's reason for an integer that does not parse (int, count, intSlice, stringToInt values). */
 export const INTEGER: Invalid = ['must be an integer', 'an integer'];
+/** pflag's reason for an unsigned integer that does not parse (uint, uintSlice). */
 export const NON_NEGATIVE: Invalid = ['must be a non-negative integer', 'a non-negative integer'];
+/** pflag's reason for a float that does not parse (float, floatSlice). */
 export const NUMBER: Invalid = ['must be a number', 'a number'];
+/** pflag's reason for a bool that does not parse (bool, boolSlice). */
 export const BOOLEAN: Invalid = ['must be true or false', 'a boolean (true or false)'];
+/** The reason for a duration that does not parse (duration, durationSlice). */
 export const DURATION: Invalid = ['must be a duration like "30s" or "5m"', 'a duration such as 300ms, 1m30s or 2h'];
 
 /**

@@ -86,6 +86,7 @@ const STRINGS = {
   completeFiles: true,
 } as const satisfies Partial<FlagKind<string[]>>;
 
+/** pflag's stringSlice: CSV items, from `choices` when declared. */
 export const stringSliceKind: FlagKind<string[]> = {
   ...STRINGS,
   fromText: (name, spec, prev, raw, first) =>
@@ -102,6 +103,7 @@ export const stringSliceKind: FlagKind<string[]> = {
   clispecType: 'string[]',
 };
 
+/** pflag's stringArray: one item per occurrence, never split. */
 export const stringArrayKind: FlagKind<string[]> = {
   ...STRINGS,
   csv: false,
@@ -114,6 +116,7 @@ export const stringArrayKind: FlagKind<string[]> = {
   clispecType: 'string[]',
 };
 
+/** pflag's intSlice: CSV items read with Go's Atoi. */
 export const intSliceKind: FlagKind<number[]> = {
   ...LIST,
   // pflag's intSlice reads items with Atoi: decimal only
@@ -130,6 +133,7 @@ export const intSliceKind: FlagKind<number[]> = {
   clispecType: 'integer[]',
 };
 
+/** pflag's uintSlice: CSV items read with Go's ParseUint, help name `uints`. */
 export const uintSliceKind: FlagKind<number[]> = {
   ...LIST,
   // pflag's uintSlice reads items with ParseUint(s, 0, 0): Go's forms (0x10, 0o17, 0b11, 1_000), no sign
@@ -147,6 +151,7 @@ export const uintSliceKind: FlagKind<number[]> = {
   clispecType: 'integer[]',
 };
 
+/** pflag's boolSlice: CSV items read with Go's ParseBool. */
 export const boolSliceKind: FlagKind<boolean[]> = {
   ...LIST,
   // pflag's boolSlice drops quotes of any kind before reading the CSV
@@ -167,6 +172,7 @@ export const boolSliceKind: FlagKind<boolean[]> = {
   clispecType: 'boolean[]',
 };
 
+/** pflag's float64Slice: CSV items read with Go's ParseFloat. */
 export const floatSliceKind: FlagKind<number[]> = {
   ...LIST,
   fromText: (name, spec, prev, raw, first) =>
@@ -187,6 +193,7 @@ export const floatSliceKind: FlagKind<number[]> = {
   clispecType: 'number[]',
 };
 
+/** pflag's durationSlice: CSV items of Go's duration text, held as milliseconds. */
 export const durationSliceKind: FlagKind<number[]> = {
   ...LIST,
   fromText: (name, spec, prev, raw, first) =>

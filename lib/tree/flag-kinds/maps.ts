@@ -104,5 +104,7 @@ function mapKind<V extends string | number>(valueType: 'string' | 'integer'): Fl
   };
 }
 
+/** pflag's stringToString: `key=value` pairs with string values. */
 export const stringToStringKind = mapKind<string>('string');
+/** pflag's stringToInt: `key=value` pairs with Atoi integer values. */
 export const stringToIntKind = mapKind<number>('integer');

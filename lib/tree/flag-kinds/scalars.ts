@@ -24,6 +24,7 @@ import {
 
 const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
+/** pflag's string: the text as given, from `choices` when declared. */
 export const stringKind: FlagKind<string> = {
   ...ONE_VALUE,
   choices: true,
@@ -46,6 +47,7 @@ export const stringKind: FlagKind<string> = {
   completeFiles: true,
 };
 
+/** pflag's bool: alone true, else Go's ParseBool (any case). */
 export const boolKind: FlagKind<boolean> = {
   ...ONE_VALUE,
   boolFlag: true,
@@ -68,6 +70,7 @@ export const boolKind: FlagKind<boolean> = {
   completeValues: ['true', 'false'],
 };
 
+/** pflag's int: Go's ParseInt(s, 0, 64) forms, safe JavaScript integers only. */
 export const intKind: FlagKind<number> = {
   ...ONE_VALUE,
   fromText: (name, spec, _prev, raw) => intOf(name, spec, raw ?? '', raw ?? '', goInt, INTEGER),
@@ -81,6 +84,7 @@ export const intKind: FlagKind<number> = {
   clispecType: 'integer',
 };
 
+/** pflag's uint: Go's ParseUint(s, 0, 64) forms; over JSON a non-negative integer. */
 export const uintKind: FlagKind<number> = {
   ...intKind,
   fromText: (name, spec, _prev, raw) => intOf(name, spec, raw ?? '', raw ?? '', goUint, NON_NEGATIVE),
@@ -92,6 +96,7 @@ export const uintKind: FlagKind<number> = {
   helpName: 'uint',
 };
 
+/** pflag's float64: Go's ParseFloat decimal forms, finite. */
 export const floatKind: FlagKind<number> = {
   ...ONE_VALUE,
   fromText: (name, spec, _prev, raw) => {
@@ -112,6 +117,7 @@ export const floatKind: FlagKind<number> = {
 /** The description note of a duration (and, per item, of a durationSlice). */
 export const DURATION_NOTE = 'a duration such as 300ms, 1m30s or 2h';
 
+/** pflag's duration: Go's time.ParseDuration text (a unit required), held as milliseconds. */
 export const durationKind: FlagKind<number> = {
   ...ONE_VALUE,
   // a default may be Go's text ('1m30s')
@@ -135,6 +141,7 @@ export const durationKind: FlagKind<number> = {
   clispecType: 'duration',
 };
 
+/** pflag's count: each bare occurrence adds one, `--name=3` sets it. */
 export const countKind: FlagKind<number> = {
   ...intKind,
   takesValue: false,
