@@ -71,7 +71,7 @@ export function emptyStore(): StoreData {
 }
 
 /**
- * `node:crypto`, loaded on first use through `process.getBuiltinModule` (Node ≥ 20.16): most runs
+ * `node:crypto`, loaded on first use through `process.getBuiltinModule` (Node ≥ 22.3): most runs
  * (list, show, --version) never hash anything, and neither `node:module` (createRequire) nor Web
  * Crypto is loaded at start (each costs 2–4 ms, issue 14).
  */

@@ -1,12 +1,12 @@
 /**
  * A Node built-in module taken on first use, without a static import (each static import of one costs
- * every start, issue 14). `process.getBuiltinModule` is Node ≥ 20.16 (and 22.3): on an older Node
+ * every start: docs/performance.md). `process.getBuiltinModule` is Node ≥ 22.3: on an older Node
  * the feature that asked fails with a sentence naming the version, not a bare TypeError.
  */
 import { AxError } from '../contract/errors.ts';
 
 /** The Node version ax-ts needs (package.json `engines.node`). */
-export const MIN_NODE = '20.16.0';
+export const MIN_NODE = '22.12.0';
 
 /**
  * `process.getBuiltinModule(id)`, typed.

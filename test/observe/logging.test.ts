@@ -66,7 +66,7 @@ describe('ctx.logger on the CLI paths', () => {
     60_000,
   );
 
-  it('on a Node older than 20.16 (no process.getBuiltinModule): one structured internal_error naming the version, exit 1', async () => {
+  it('on a Node older than 22.12 (no process.getBuiltinModule): one structured internal_error naming the version, exit 1', async () => {
     const preload = fileURLToPath(new URL('../fixtures/no-get-builtin-module.mjs', import.meta.url));
     const r = await runScript(
       CLI,
@@ -79,12 +79,12 @@ describe('ctx.logger on the CLI paths', () => {
     const e = JSON.parse(lines[lines.length - 1]!).error;
     expect(e.kind).toBe('internal_error');
     expect(e.message).toContain(
-      `ax-ts needs Node.js 20.16.0 or later to load node:module on demand (process.getBuiltinModule); this is Node.js ${process.versions.node}`,
+      `ax-ts needs Node.js 22.12.0 or later to load node:module on demand (process.getBuiltinModule); this is Node.js ${process.versions.node}`,
     );
-    expect(e.actionable_fix).toMatch(/Upgrade Node\.js to 20\.16\.0/);
+    expect(e.actionable_fix).toMatch(/Upgrade Node\.js to 22\.12\.0/);
     // and the package says so where npm reads it
     expect(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).engines.node).toBe(
-      '>=20.16',
+      '>=22.12',
     );
   }, 60_000);
 
