@@ -32,11 +32,21 @@ export interface JsoncError {
   column: number;
 }
 
-/** Parses JSONC (comments, trailing commas). @returns the value, or the first syntax error. */
+/**
+ * Parses JSONC (comments, trailing commas). Objects are plain objects whose keys are all own
+ * properties, as `JSON.parse` makes them: a `"__proto__"` key is a property named `__proto__`, never
+ * the object's prototype (so `{"__proto__": {"isAdmin": true}}` gives no inherited `isAdmin`).
+ * @returns the value, or the first syntax error.
+ */
 export function parseJsonc(text: string): { value: unknown; error?: JsoncError } {
   const p = jsoncParser();
   const errors: import('jsonc-parser').ParseError[] = [];
-  const value = p.parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  const options = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false };
+  // jsonc-parser assigns keys (`obj[key] = v`), which makes a "__proto__" key the prototype: such a
+  // text is built again from its syntax tree with every key defined as an own property
+  const value = text.includes('__proto__')
+    ? ownValue(p.parseTree(text, errors, options))
+    : p.parse(text, errors, options);
   if (!errors.length) return { value };
   const e = errors[0]!;
   const before = text.slice(0, e.offset).split('\n');
@@ -49,6 +59,36 @@ export function parseJsonc(text: string): { value: unknown; error?: JsoncError }
       column: before.at(-1)!.length + 1,
     },
   };
+}
+
+/** The value of a jsonc-parser syntax tree node, every object key an own, enumerable data property. */
+function ownValue(node: import('jsonc-parser').Node | undefined): unknown {
+  if (!node) return undefined;
+  switch (node.type) {
+    case 'object': {
+      const obj: Record<string, unknown> = {};
+      for (const prop of node.children ?? []) {
+        const [key, val] = prop.children ?? [];
+        if (key?.type !== 'string') continue;
+        Object.defineProperty(obj, key.value as string, {
+          value: ownValue(val),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return obj;
+    }
+    case 'array':
+      return (node.children ?? []).map(ownValue);
+    case 'property':
+      return ownValue(node.children?.[1]);
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'null':
+      return node.value as unknown;
+  }
 }
 
 function patchError(message: string, index: number, op: unknown, reason: string): AxError {

@@ -92,6 +92,19 @@ describe('readConfig', () => {
     expect((await failure(readConfig(dir))).kind).toBe('config_invalid');
   });
 
+  it('a "__proto__" key is an own property, never the prototype, at any depth (readConfig and patchConfig)', async () => {
+    const text = '{"a": 1, // c\n "__proto__": {"isAdmin": true}, "list": [{"__proto__": {"x": 2}}],}';
+    for (const read of [() => readConfig(file(text)), () => patchConfig(file(text), [])]) {
+      const cfg = (await read()) as Record<string, any>;
+      expect(Object.getPrototypeOf(cfg)).toBe(Object.prototype);
+      expect(cfg.isAdmin).toBeUndefined();
+      expect(Object.keys(cfg)).toEqual(['a', '__proto__', 'list']);
+      expect(Object.getOwnPropertyDescriptor(cfg, '__proto__')?.value).toEqual({ isAdmin: true });
+      expect(cfg.list[0].x).toBeUndefined();
+      expect(JSON.stringify(cfg)).toBe(JSON.stringify(JSON.parse(text.replace(' // c', '').replace(',}', '}'))));
+    }
+  });
+
   it('the kinds are in the catalogue with exit code 2', () => {
     const kinds = Object.fromEntries(errorCatalogue().map((k) => [k.kind, k.exitCode]));
     expect(kinds).toMatchObject({ config_invalid: 2, config_too_large: 2, config_patch_invalid: 2 });
