@@ -8,6 +8,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { AxError } from '../contract/errors.ts';
+import { privateDirectory, type Untrusted } from '../platform/trust.ts';
 import {
   scopeId,
   type ClaimOptions,
@@ -51,19 +53,42 @@ async function sha256(text: string): Promise<string> {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** The refusal of a directory another user could write (docs/security.md). */
+function untrusted(dir: string, u: Untrusted): AxError {
+  const why =
+    u.reason === 'foreign_owner'
+      ? `is owned by another user (uid ${u.uid})`
+      : u.reason === 'writable_by_others'
+        ? `is writable by other users (mode ${u.mode})`
+        : 'is not a directory';
+  return new AxError(
+    'idempotency_store_unavailable',
+    `the idempotency store ${dir} cannot be trusted: ${u.path} ${why}, so another user could plant or change recorded outcomes`,
+    {
+      fix: `Use a state directory only you can write (chmod go-w, or set XDG_STATE_HOME to a directory of your own).`,
+      context: { reason: 'untrusted_directory', path: u.path, fault: u.reason, ...(u.mode ? { mode: u.mode } : {}) },
+    },
+  );
+}
+
 /**
  * A file-backed store in `dir` (created on first use, mode 0700; files 0600). Safe for any number
  * of processes sharing the directory on one machine (a local filesystem: rename must be atomic).
- * Expired entries are replaced when their key is used again and swept now and then.
+ * Expired entries are replaced when their key is used again and swept now and then. Before its
+ * first use the directory and every one above it are checked: a directory another user owns or
+ * can write (other than a root-owned sticky one such as /tmp) is refused, so nobody else can plant
+ * a record that would replay, or a claim that would block a key (docs/security.md).
  * @param dir absolute directory for the entries.
- * @throws (from its methods) the filesystem's errors (EACCES, ENOSPC, …) and an Error when a per-key
+ * @throws (from its methods) AxError `idempotency_store_unavailable` (reason `untrusted_directory`)
+ *   for such a directory, the filesystem's errors (EACCES, ENOSPC, …) and an Error when a per-key
  *   lock is not acquired within {@link ENTRY_LOCK_WAIT_MS}.
  */
 export function fileIdempotencyStore(dir: string): IdempotencyStore {
   let made = false;
   const fileOf = async (scope: ReplayScope) => {
     if (!made) {
-      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+      const u = privateDirectory(dir);
+      if (u) throw untrusted(dir, u);
       made = true;
     }
     return path.join(dir, `${await sha256(scopeId(scope))}.json`);

@@ -1,0 +1,71 @@
+/**
+ * Whether a directory may be trusted with what the program records in it (replayed outcomes,
+ * caches): nobody but the current user (and root) may be able to change what it holds. The rule
+ * is OpenSSH's for `~/.ssh` (StrictModes, `secure_path`), applied to the directory and every
+ * directory above it: each is a real directory owned by the current user or root, and writable by
+ * nobody else — except a directory with the sticky bit owned by root (`/tmp`), where others may
+ * add names but not rename or remove ours. So a state directory another local user created (a
+ * shared `XDG_STATE_HOME`), or one below a directory they can write, is refused rather than read.
+ * Where the platform has no user ids (Windows), nothing is checked. docs/security.md has the model.
+ */
+import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+/** Why a directory is not trusted: the directory at fault and what is wrong with it. */
+export interface Untrusted {
+  /** The directory at fault (the one asked about or one above it), as resolved. */
+  path: string;
+  /** `not_a_directory`, `foreign_owner` (another user owns it) or `writable_by_others`. */
+  reason: 'not_a_directory' | 'foreign_owner' | 'writable_by_others';
+  /** The owner's user id (for `foreign_owner`). */
+  uid?: number;
+  /** The mode bits, as octal text (`0777`). */
+  mode?: string;
+}
+
+/** The sticky bit (S_ISVTX). */
+const STICKY = 0o1000;
+
+/** What is wrong with one directory of the chain, if anything (`leaf`: the one asked about). */
+function fault(path: string, st: Stats, me: number, leaf: boolean): Untrusted | undefined {
+  const mode = `0${(st.mode & 0o7777).toString(8)}`;
+  if (!st.isDirectory()) return { path, reason: 'not_a_directory', mode };
+  if (st.uid !== me && st.uid !== 0) return { path, reason: 'foreign_owner', uid: st.uid, mode };
+  // the directory itself must be ours alone; above it, a root-owned sticky directory (/tmp) is fine
+  if ((st.mode & 0o022) !== 0 && (leaf || !(st.mode & STICKY) || st.uid !== 0))
+    return { path, reason: 'writable_by_others', mode };
+  if (leaf && st.uid !== me) return { path, reason: 'foreign_owner', uid: st.uid, mode };
+  return undefined;
+}
+
+/**
+ * Checks `dir` (which must exist) and every directory above it, after resolving symbolic links.
+ * @returns undefined when it may be trusted, else what is wrong (the first fault from the top).
+ * @throws the file system's error when a directory cannot be examined (ENOENT, EACCES).
+ */
+export function untrustedDirectory(dir: string): Untrusted | undefined {
+  const me = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (me === undefined) return undefined;
+  const real = realpathSync(resolve(dir));
+  const chain: string[] = [];
+  for (let d = real; ; d = dirname(d)) {
+    chain.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of chain) {
+    const found = fault(d, lstatSync(d), me, d === real);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Makes `dir` (and what is missing above it) with mode 0700, then checks it as
+ * {@link untrustedDirectory} does.
+ * @returns undefined when it may be trusted, else what is wrong.
+ * @throws the file system's error when it cannot be made or examined.
+ */
+export function privateDirectory(dir: string): Untrusted | undefined {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return untrustedDirectory(dir);
+}
