@@ -320,10 +320,26 @@ export class Command<
     return this._validateArgs !== undefined;
   }
 
-  /** Adds children (re-parenting them). @returns this, for chaining. */
+  /**
+   * Adds children. A command has one place in one tree: one that already has a parent (this one or
+   * another; `removeCommand` first to move it) is refused, as is this command's own ancestor.
+   * @returns this, for chaining.
+   * @throws TypeError naming both command paths.
+   */
   addCommand(...cmds: Command[]): this {
     for (const c of cmds) {
       if (c === this) throw new TypeError(`Command ${this.name}: cannot add a command to itself`);
+      // one command, one place in one tree: its path, flags and tool name depend on its parent
+      if (c.parent)
+        throw new TypeError(
+          `Command ${JSON.stringify(c.commandPath())} is already a child of ${JSON.stringify(c.parent.commandPath())}; ` +
+            `it cannot also be added under ${JSON.stringify(this.commandPath())} (build a second Command for it)`,
+        );
+      for (let up: Command | undefined = this; up; up = up.parent)
+        if (up === c)
+          throw new TypeError(
+            `Command ${JSON.stringify(c.commandPath())} cannot be added under its own descendant ${JSON.stringify(this.commandPath())}`,
+          );
       c.parent = this;
       this.children.push(c);
     }
