@@ -10,7 +10,7 @@
  */
 import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
-import { takesValue, type Flag } from '../tree/flags.ts';
+import { isHelpFlag, takesValue, type Flag } from '../tree/flags.ts';
 import { applyFlagText } from '../tree/flag-values.ts';
 import { flagByShort, flagsOf, traversedFlags } from '../tree/flagset.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
@@ -335,6 +335,13 @@ function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command)
     for (let j = 0; j < body.length; j++) {
       const letter = body[j]!;
       const f = flagByShort(cmd, letter);
+      // pflag: an undeclared -h is a request for help (ErrHelp), as when an author's own `help` flag
+      // has no shorthand; the words after it are not read
+      const help = flags.get('help');
+      if (!f && letter === 'h' && isHelpFlag(help)) {
+        set(help!, undefined);
+        return;
+      }
       // pflag names the shorthands left from the unknown one on: `unknown shorthand flag: 'u' in -ukn`
       if (!f) throw unknownFlagError(cmd, `'${letter}' in -${body.slice(j)}`, `-${letter}`, 'unknown shorthand flag');
       // pflag: `Flag shorthand -n has been deprecated, <message>`, once per run

@@ -25,8 +25,22 @@ describe("an author's own help flag is the help flag (Cobra)", () => {
     expect(r.output).toMatch(/\n      --help +my own help\n/);
     expect(t.ran()).toBe(0);
   });
-  it('-h is unknown when the author gave no shorthand (as in Cobra)', async () => {
-    expect((await executeCommand(tree().root, '-h')).error).toBe("unknown shorthand flag: 'h' in -h");
+  it('-h prints help when the author gave no shorthand (pflag: an undeclared -h is ErrHelp, which Cobra answers with help)', async () => {
+    const t = tree();
+    for (const args of [['-h'], ['-h', '--no-such-flag', 'word']]) {
+      const r = await executeCommand(t.root, ...args);
+      expect(r.code).toBe(0);
+      expect(r.output).toContain('Usage:\n  c [flags]');
+    }
+    expect(t.ran()).toBe(0);
+  });
+  it('-h stays the shorthand an author gave another flag', async () => {
+    const root = new Command({
+      use: 'c',
+      flags: { host: { type: 'string', short: 'h' } },
+      run: (ctx) => ctx.flags.host,
+    });
+    expect((await executeCommand(root, '-h', 'x')).output).not.toContain('Usage:');
   });
   it('an author help flag with a shorthand answers to it', async () => {
     const root = new Command({ use: 'c', flags: { help: { type: 'bool', short: 'x' } }, run: emptyRun });
