@@ -61,14 +61,15 @@ export function builtinsReachable(root: Command, argv: readonly string[]): boole
 }
 
 /**
- * Cobra's checkCommandGroups: every `groupId` must name a group of the parent.
+ * Cobra's checkCommandGroups, run by every execution as Cobra's ExecuteC does: every `groupId`
+ * below `cmd` (the loaded part of the tree) must name a group of its parent.
  * @throws TypeError naming the command and the id (an author error, Cobra panics).
  */
 export function checkGroups(cmd: Command): void {
   for (const c of cmd.commands()) {
     if (c.groupId && !cmd.containsGroup(c.groupId))
       throw new TypeError(`group id '${c.groupId}' is not defined for subcommand '${c.commandPath()}'`);
-    checkGroups(c);
+    if (c.hasSubCommands()) checkGroups(c);
   }
 }
 
@@ -77,7 +78,6 @@ export function installBuiltins(root: Command): void {
   const r = root as Command & { [INSTALLED]?: true };
   if (r[INSTALLED]) return;
   r[INSTALLED] = true;
-  checkGroups(root);
   const hasChildren = root.hasSubCommands();
   if (hasChildren && !root.findChild('help')) root.addCommand(helpCommand(root));
   if (!root.findChild('__schema')) root.addCommand(schemaCommand(root));

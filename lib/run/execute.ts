@@ -4,7 +4,7 @@
  * Source: SPEC §2; cobra's Execute; ax-go contract.
  */
 import type { Command } from '../tree/command.ts';
-import { builtinsReachable, installBuiltins } from '../builtins/builtins.ts';
+import { builtinsReachable, checkGroups, installBuiltins } from '../builtins/builtins.ts';
 import { detectMode } from '../contract/mode.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
@@ -60,7 +60,8 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
   };
   try {
     await loadPath(root, argv); // the lazy subtrees these words select (issue 14)
-    // inside the try: a declaration error found while installing (a bad groupId) is reported, not thrown
+    // inside the try: a declaration error (a groupId no group has) is reported, not thrown
+    checkGroups(root);
     if (builtinsReachable(root, argv)) installBuiltins(root);
     const { command } = findCommand(root, argv);
     spanName = command.commandPath();

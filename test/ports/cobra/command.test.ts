@@ -812,6 +812,12 @@ describe('cobra command_test.go: groups', () => {
     expect((await executeCommand(nested, '--help')).stderr).toContain(
       "group id 'nope' is not defined for subcommand 'root sub deep'",
     );
+    // Cobra checks the groups on every execution, whichever command runs
+    for (const args of [['sub'], ['sub', 'deep'], ['sub', '--help'], ['__schema']]) {
+      const r = await executeCommand(nested, ...args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain("group id 'nope' is not defined for subcommand 'root sub deep'");
+    }
   });
 });
 
