@@ -281,7 +281,8 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
     return { candidates: [...candidates, ...r.candidates], directive: r.directive };
   }
   // Cobra: validArgs complete the first positional only (an entry's text after a tab is its
-  // description); with validArgs declared, completion stops there whatever the position
+  // description); with validArgs declared, completion stops there whatever the position, with
+  // NoFileComp when something was offered and the default directive (files) when nothing was
   if (cmd.validArgs?.length) {
     if (index === 0 && !pos.afterDashDash) {
       const valid = cmd.validArgs.map((v) => {
@@ -290,7 +291,7 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
       });
       candidates.push(...valid.filter(byPrefix(partial)));
     }
-    return { candidates, directive: NO_FILE };
+    return { candidates, directive: candidates.length ? NO_FILE : directive };
   }
   // Cobra's ValidArgsFunction: its candidates after the subcommand names, and its directive
   if (cmd.validArgsFunction) {

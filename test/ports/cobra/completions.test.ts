@@ -137,8 +137,10 @@ describe('cobra completions_test.go', () => {
       new Command({ use: 'root', validArgs: ['one', 'two', 'three'], validateArgs: MinimumNArgs(1), run: emptyRun });
     expect(await complete(root(), '__completeNoDesc', '')).toStrictEqual(['one', 'two', 'three', ':4']);
     expect(await complete(root(), '__completeNoDesc', 'o')).toStrictEqual(['one', ':4']);
-    // validArgs complete the first positional only; then completion stops (Cobra: ":0")
-    expect((await complete(root(), '__completeNoDesc', 'one', '')).filter((l) => !l.startsWith(':'))).toStrictEqual([]);
+    // validArgs complete the first positional only; then completion stops with the default directive
+    expect(await complete(root(), '__completeNoDesc', 'one', '')).toStrictEqual([':0']);
+    // and a partial that matches none of them offers nothing, with the default directive too
+    expect(await complete(root(), '__completeNoDesc', 'x')).toStrictEqual([':0']);
   });
 
   it('TestValidArgsAndCmdCompletionInGo', async () => {
