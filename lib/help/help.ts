@@ -68,7 +68,9 @@ export function flagUsages(flags: Flag[]): string {
     return { left, usage: usage.trimStart() };
   });
   const width = Math.max(0, ...rows.map((r) => r.left.length));
-  return rows.map((r) => `${r.left.padEnd(width)}   ${r.usage}`.trimEnd() + '\n').join('');
+  // pflag: the lines of a multi-line usage start under its first (FlagUsagesWrapped's "\n" handling)
+  const indent = `\n${' '.repeat(width + 3)}`;
+  return rows.map((r) => `${r.left.padEnd(width)}   ${r.usage.replaceAll('\n', indent)}`.trimEnd() + '\n').join('');
 }
 
 function section(title: string, body: string): string {

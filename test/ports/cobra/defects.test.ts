@@ -166,6 +166,21 @@ describe('help layout (Cobra/pflag)', () => {
     const short = new Command({ use: 'r', commands: [new Command({ use: 'a', short: 'A', run: emptyRun })] });
     expect(helpText(short)).toContain('\n  a           A\n');
   });
+  it("a multi-line usage continues under its first line (pflag's FlagUsages)", () => {
+    const c = new Command({
+      use: 'c',
+      run: emptyRun,
+      flags: {
+        long: { type: 'string', usage: 'first line\nsecond line' },
+        x: { type: 'bool', short: 'x', usage: 'X' },
+      },
+    });
+    const flags = helpText(c).split('\nFlags:\n')[1]!;
+    const first = flags.split('\n').find((l) => l.includes('first line'))!;
+    const column = first.indexOf('first line');
+    expect(flags).toContain(`first line\n${' '.repeat(column)}second line\n`);
+    expect(flags).toMatch(/\n  -x, --x +X\n/);
+  });
   it('zero defaults are not printed, others are', () => {
     const c = new Command({
       use: 'c',
