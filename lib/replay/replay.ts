@@ -135,7 +135,11 @@ export async function openGate(req: GateRequest): Promise<{ replay: ReplayRecord
       throw unavailable(e, req.keyLabel, kind);
     }
     if (claim.state !== 'claimed' && claim.fingerprint !== req.fingerprint) throw conflict(req);
-    if (claim.state === 'recorded') return { replay: claim.record };
+    if (claim.state === 'recorded') {
+      const bad = recordFault(claim.record);
+      if (bad) throw badRecord(req, kind, bad);
+      return { replay: claim.record };
+    }
     if (claim.state === 'claimed') return { gate: openClaim(store, req, claim.token) };
     if (Date.now() + wait > deadline) {
       throw new AxError(
@@ -154,6 +158,65 @@ export async function openGate(req: GateRequest): Promise<{ replay: ReplayRecord
         : new AxError('interrupted', 'interrupted while waiting for another call with the same idempotency key');
     await new Promise((r) => setTimeout(r, wait));
   }
+}
+
+const isJsonText = (t: unknown): boolean => {
+  if (typeof t !== 'string') return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * What is wrong with a recorded outcome, or undefined when it can be replayed as it is: a success
+ * (`data`, `stream`, `opaque`) ends with exit code 0 and holds JSON text (or text); a failure holds
+ * an error object whose kind and exit code are the record's (non-zero). A store returns what it
+ * was given; this guards against what it was not (a damaged file, another program's entry).
+ */
+export function recordFault(rec: unknown): string | undefined {
+  if (rec === null || typeof rec !== 'object') return 'the record is not an object';
+  const r = rec as Record<string, unknown>;
+  if (!Number.isInteger(r.exitCode) || (r.exitCode as number) < 0 || (r.exitCode as number) > 255)
+    return 'its exit code is not an integer from 0 to 255';
+  switch (r.kind) {
+    case 'data':
+      if (r.exitCode !== 0) return 'a success with a non-zero exit code';
+      return r.data === undefined || isJsonText(r.data) ? undefined : 'its data is not JSON text';
+    case 'stream':
+      if (r.exitCode !== 0) return 'a success with a non-zero exit code';
+      return Array.isArray(r.items) && r.items.every(isJsonText) ? undefined : 'its items are not JSON text';
+    case 'opaque':
+      if (r.exitCode !== 0) return 'a success with a non-zero exit code';
+      return r.text === undefined || typeof r.text === 'string' ? undefined : 'its text is not a string';
+    case 'error': {
+      const e = r.error as Record<string, unknown> | undefined;
+      if (r.exitCode === 0) return 'a failure with exit code 0';
+      if (!e || typeof e !== 'object' || typeof e.kind !== 'string' || !/^[a-z][a-z0-9_]*$/.test(e.kind))
+        return 'its error has no valid kind';
+      if (typeof e.message !== 'string') return 'its error has no message';
+      return e.exit_code === r.exitCode ? undefined : "its error's exit code is not the record's";
+    }
+    default:
+      return 'its kind is none of data, stream, opaque, error';
+  }
+}
+
+/** A recorded outcome that cannot be replayed: nothing runs (the key's promise cannot be kept). */
+function badRecord(req: GateRequest, store: 'file' | 'custom', fault: string): AxError {
+  return new AxError(
+    'idempotency_store_unavailable',
+    `${req.keyLabel} ${JSON.stringify(req.scope.key)} has a recorded outcome that cannot be replayed: ${fault}`,
+    {
+      fix:
+        store === 'file'
+          ? `Call with a new ${req.keyLabel}; the damaged record expires with its time to live (or remove the state directory's entry).`
+          : `Call with a new ${req.keyLabel}, and check what the idempotency store returns.`,
+      context: { reason: 'invalid_record', idempotency_key: req.scope.key, fault },
+    },
+  );
 }
 
 function conflict(req: GateRequest): AxError {
