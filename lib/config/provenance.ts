@@ -119,11 +119,13 @@ async function resolveFrom(
         sourced.set(name, applyFlagText(name, spec, undefined, raw, true));
       } catch (e) {
         const why = e instanceof AxError ? String(e.context?.expected ?? e.message) : String(e);
+        // the value itself is never echoed: an environment variable may hold a secret, and under
+        // mcp-server this error reaches the client (docs/security.md)
         throw validationError(
-          `invalid value ${JSON.stringify(raw)} in ${spec.env} (for ${label}): expected ${why}`,
+          `the value in ${spec.env} (for ${label}) is not valid: expected ${why}`,
           'invalid_env_value',
           {
-            context: { env: spec.env, flag: label, value: raw },
+            context: { env: spec.env, flag: label },
             fix: `Set ${spec.env} to ${why}, unset it, or give ${label} explicitly.`,
           },
         );
@@ -140,7 +142,7 @@ async function resolveFrom(
         const why = e instanceof AxError ? String(e.context?.expected ?? e.message) : String(e);
         throw new AxError(
           'config_invalid',
-          `the config key ${JSON.stringify(spec.config)} in ${file} (for ${label}) holds ${JSON.stringify(cfg.value)}: expected ${why}`,
+          `the config key ${JSON.stringify(spec.config)} in ${file} (for ${label}) holds ${jsonType(cfg.value)}: expected ${why}`,
           {
             context: { path: file, key: spec.config, flag: label, reason: 'wrong_type' },
             fix: `Set ${JSON.stringify(spec.config)} in ${file} to ${why}, or give ${label} explicitly.`,
@@ -152,6 +154,14 @@ async function resolveFrom(
     out[label] = p;
   }
   return out;
+}
+
+/** What kind of JSON value `v` is (`a string`, `an array`), never the value: a config value may be a secret. */
+function jsonType(v: unknown): string {
+  if (Array.isArray(v)) return 'an array';
+  if (v === null) return 'null';
+  const t = typeof v;
+  return t === 'object' ? 'an object' : t === 'string' ? 'a string' : t === 'number' ? 'a number' : `a ${t}`;
 }
 
 /** Human text of `--explain <flag>`: which source won and what it beat. */

@@ -93,6 +93,8 @@ describe('flag > env > config > default (in-process execute)', () => {
     const { error } = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
     expect(error.kind).toBe(kind);
     if (reason) expect(error.context.reason).toBe(reason);
+    // the value is never echoed (an environment variable or a config key may hold a secret)
+    expect(r.stderr).not.toContain('ten');
   });
 });
 
@@ -187,6 +189,23 @@ describe('the same order on the other paths', () => {
       expect(b.meta.provenance.limit.source).toBe('env');
     } finally {
       await c.close();
+    }
+  }, 60_000);
+
+  it("MCP stdio: the server's env or config value of the wrong type never reaches the client", async () => {
+    for (const env of [{ SRC_LIMIT: 's3cret-ten' }, { SRC_CONFIG: config('{"limit": "s3cret-ten"}') }]) {
+      const c = await connectStdio(['mcp-server'], env, CLI);
+      try {
+        const r = (await c.client.callTool({ name: 'show', arguments: { region: 'r' } })) as {
+          isError?: boolean;
+          content: { text: string }[];
+        };
+        expect(r.isError).toBe(true);
+        expect(JSON.parse(r.content[0]!.text).error.exit_code).toBe(2);
+        expect(JSON.stringify(r)).not.toContain('s3cret');
+      } finally {
+        await c.close();
+      }
     }
   }, 60_000);
 });
