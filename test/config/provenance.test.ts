@@ -193,7 +193,11 @@ describe('the same order on the other paths', () => {
   }, 60_000);
 
   it("MCP stdio: the server's env or config value of the wrong type never reaches the client", async () => {
-    for (const env of [{ SRC_LIMIT: 's3cret-ten' }, { SRC_CONFIG: config('{"limit": "s3cret-ten"}') }]) {
+    const envs: Record<string, string>[] = [
+      { SRC_LIMIT: 's3cret-ten' },
+      { SRC_CONFIG: config('{"limit": "s3cret-ten"}') },
+    ];
+    for (const env of envs) {
       const c = await connectStdio(['mcp-server'], env, CLI);
       try {
         const r = (await c.client.callTool({ name: 'show', arguments: { region: 'r' } })) as {
