@@ -118,13 +118,18 @@ export async function runHandler(
   const h = new HandlerRun(inv, env, warnings, provenance);
   const { cmd, scope, replay, hooks } = h;
   try {
+    const ctx = scope.ctx;
+    // the pre-run hooks come first, even before a replay is served: they are where a program checks
+    // credentials or preconditions, and a retry that fails them is refused like any other call
+    if (hooks.pre.length) {
+      if (env.aborted()) throw interrupted(env.signal);
+      for (const hook of hooks.pre) await settle(hook, ctx, env, cmd.finishOnSigterm);
+    }
     if (replay) {
       const replayed = await openReplay(h, replay);
       if (replayed) return replayed;
     }
     if (env.aborted()) throw interrupted(env.signal);
-    const ctx = scope.ctx;
-    for (const hook of hooks.pre) await settle(hook, ctx, env, cmd.finishOnSigterm);
     const exitCodeBefore = process.exitCode;
     const run = cmd.run!;
     const result = await settle(
