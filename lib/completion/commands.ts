@@ -33,8 +33,9 @@ export function completeCommand(root: Command, descriptions = true): Command {
     disableFlagParsing: true,
     run: async (ctx) => {
       const words = ctx.argv[0] === '--' ? ctx.argv.slice(1) : ctx.argv;
-      await loadPath(root, words); // descend into the lazy subtrees the words name
-      return completeText(root, words, ctx.stderr, descriptions);
+      // descend into the lazy subtrees the words name; one that fails to load is a failed
+      // completion (`:1`, a line on stderr), never an error line the shell would show
+      return completeText(root, words, ctx.stderr, descriptions, () => loadPath(root, words));
     },
   });
 }

@@ -408,14 +408,19 @@ export function formatCompletion(r: CompletionResult, descriptions = true): stri
   return `${out}:${r.directive}\n`;
 }
 
-/** Runs the engine for `__complete` words; never throws: a failure prints `:1`. */
+/**
+ * Runs the engine for `__complete` words; never throws: a failure (of `prepare` too, which loads
+ * what the words name) prints `:1`.
+ */
 export async function completeText(
   root: Command,
   args: readonly string[],
   stderr?: { write(s: string): unknown },
   descriptions = true,
+  prepare?: () => Promise<void>,
 ): Promise<string> {
   try {
+    await prepare?.();
     return formatCompletion(await complete(root, args), descriptions);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);

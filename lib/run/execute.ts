@@ -59,7 +59,9 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     return code;
   };
   try {
-    await loadPath(root, argv); // the lazy subtrees these words select (issue 14)
+    // the lazy subtrees these words select (docs/performance.md); the completion command loads its
+    // own words' subtrees, and answers `:1` when one fails
+    if (argv[0] !== COMPLETE_COMMAND && argv[0] !== COMPLETE_NO_DESC_COMMAND) await loadPath(root, argv);
     // inside the try: a declaration error (a groupId no group has) is reported, not thrown
     checkGroups(root);
     if (builtinsReachable(root, argv)) installBuiltins(root);

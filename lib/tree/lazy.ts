@@ -5,7 +5,8 @@
  * it, `help` or completion descends into it, or a walk of the whole tree needs it (`__schema`,
  * `mcp-server`). Loading replaces the stub in its parent by the loaded command; a loaded command
  * that disagrees with its stub (another name, other short text or aliases) is refused, so what the
- * listings said stays true.
+ * listings said stays true, and the marks set on the stub (annotations such as MCP exclusion or a
+ * tool name, its group) hold for the loaded command.
  */
 import { AxError } from '../contract/errors.ts';
 import { Command } from './command.ts';
@@ -80,6 +81,10 @@ export function loadCommand(stub: Command): Promise<Command> {
     got.aliases = [...stub.aliases];
     got.hidden ||= stub.hidden;
     got.deprecated ??= stub.deprecated;
+    got.groupId ??= stub.groupId;
+    // the marks put on the stub (MCP exclusion, a tool name, any annotation) hold for what it loads:
+    // they were set where the command is declared, and the listings already followed them
+    for (const [k, v] of Object.entries(stub.annotations)) got.annotate(k, v);
     const parent = stub.parent;
     if (parent) parent._replaceChild(stub, got);
     stub._loaded = got;
