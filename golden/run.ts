@@ -3,7 +3,9 @@
  * process — and what one run printed (see index.ts).
  */
 import { spawn } from 'node:child_process';
-import { basename } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Command, ENVELOPE_NON_DETERMINISTIC, execute, findCommand, nonDeterministicFields } from '../lib/index.ts';
 
@@ -34,7 +36,10 @@ export interface GoldenRunOptions {
   /**
    * Environment of the run. Default: empty in-process; for a spawned process only `PATH` (and
    * `SYSTEMROOT` on Windows) of the current process, plus these. `AGENT_MODE`, `HOME` etc. never
-   * leak in unless given here (or `inheritEnv` is set).
+   * leak in unless given here (or `inheritEnv` is set). When it sets neither `XDG_STATE_HOME` nor
+   * `HOME`, runs get `XDG_STATE_HOME` = a private temporary directory, one per test process
+   * (removed when it exits), so a run with `--idempotency-key` records and replays as in real use;
+   * give your own `XDG_STATE_HOME` to keep runs of different tests apart.
    */
   env?: Record<string, string | undefined>;
   /** Spawned process: start from the whole `process.env` instead of the minimal one. Default false. */
@@ -128,7 +133,7 @@ export async function goldenRun(
       stderr,
       stdin: Readable.from([options.stdin ?? '']),
       stdinIsTTY: false,
-      env: { ...options.env },
+      env: withStateHome({ ...options.env }),
       version: options.version,
       signal: ac.signal,
     });
@@ -141,6 +146,21 @@ export async function goldenRun(
   } finally {
     clearTimeout(timer);
   }
+}
+
+let stateHome: string | undefined;
+
+/**
+ * `env` with `XDG_STATE_HOME` set to this process's private state directory when it has neither
+ * `XDG_STATE_HOME` nor `HOME` (where a run records its idempotency keys).
+ */
+function withStateHome(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  if (env.XDG_STATE_HOME !== undefined || env.HOME !== undefined) return env;
+  if (!stateHome) {
+    const dir = (stateHome = mkdtempSync(join(tmpdir(), 'ax-golden-state-')));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return { ...env, XDG_STATE_HOME: stateHome };
 }
 
 function baseEnv(inherit: boolean): Record<string, string | undefined> {
@@ -159,7 +179,9 @@ function spawnRun(
   if (command.length === 0) throw new TypeError('goldenRun: the command line is empty');
   const [file, ...pre] = command as [string, ...string[]];
   const env = Object.fromEntries(
-    Object.entries({ ...baseEnv(options.inheritEnv === true), ...options.env }).filter(([, v]) => v !== undefined),
+    Object.entries(withStateHome({ ...baseEnv(options.inheritEnv === true), ...options.env })).filter(
+      ([, v]) => v !== undefined,
+    ),
   ) as Record<string, string>;
   const program = options.program ?? basename(command[command.length - 1]!).replace(/\.[^.]*$/, '');
   const timeoutMs = options.timeoutMs ?? 30000;

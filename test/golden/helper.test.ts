@@ -174,6 +174,29 @@ describe('goldenRun', () => {
     expect(human.stdout).toContain('mode:');
   });
 
+  it('a given --idempotency-key records and replays with an empty environment (a private state directory)', async () => {
+    let runs = 0;
+    const tree = () =>
+      new Command({
+        use: 'counter',
+        commands: [new Command({ use: 'bump', effects: 'non_idempotent', run: () => ({ runs: ++runs }) })],
+      });
+    const first = await goldenRun(tree, ['bump', '--idempotency-key', 'k-1']);
+    const again = await goldenRun(tree, ['bump', '--idempotency-key', 'k-1']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ data: { runs: 1 }, meta: { replayed: true } });
+    expect(runs).toBe(1);
+    // an environment of one's own keeps its own state directory
+    const own = mkdtempSync(join(tmpdir(), 'ax-golden-own-'));
+    try {
+      const elsewhere = await goldenRun(tree, ['bump', '--idempotency-key', 'k-1'], { env: { XDG_STATE_HOME: own } });
+      expect(JSON.parse(elsewhere.stdout).data).toEqual({ runs: 2 });
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it('gives the same masked transcript in-process and as a real process', async () => {
     for (const args of [
       ['item', 'get', 'i-1'],
@@ -194,7 +217,8 @@ describe('goldenRun', () => {
       stdin: 'in',
       env: { FOO: 'bar', GONE: undefined },
     });
-    expect(JSON.parse(r.stdout)).toEqual({ s: 'in', keys: ['FOO'] });
+    // and the private state directory (neither XDG_STATE_HOME nor HOME was given)
+    expect(JSON.parse(r.stdout)).toEqual({ s: 'in', keys: ['FOO', 'XDG_STATE_HOME'] });
     const exit = await goldenRun([process.execPath, '-e', 'process.exitCode = 3'], []);
     expect(exit.code).toBe(3);
   });
