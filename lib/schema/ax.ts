@@ -5,6 +5,7 @@
  */
 import type { Command } from '../tree/command.ts';
 import { ERROR_SCHEMA_VERSION } from '../contract/envelope.ts';
+import { keyOutline, SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
 import { MODE_DETECTION } from '../contract/mode.ts';
 import { errorCatalogue, ExitCode } from '../contract/errors.ts';
 import type { Flag } from '../tree/flags.ts';
@@ -152,8 +153,13 @@ function authorAnnotations(annotations: Record<string, string>): Json | undefine
   return out;
 }
 
-/** A JSON Schema of the error line, published as `error_envelope.schema`. */
-const ERROR_LINE_SCHEMA: Json = {
+/**
+ * The JSON Schema of the error line the ax document publishes as `error_envelope.schema`: a summary
+ * of `ERROR_LINE_SCHEMA` (lib/contract/line-schemas.ts: required fields, types and the kind pattern, no descriptions) that
+ * accepts every line the full schema accepts (checked by test/contract/line-schemas.test.ts). The
+ * full schema is published by `ax-ts/schema`.
+ */
+const ERROR_LINE_SUMMARY: Json = {
   type: 'object',
   required: ['error', 'meta'],
   properties: {
@@ -183,6 +189,12 @@ const ERROR_LINE_SCHEMA: Json = {
     },
   },
 };
+
+/**
+ * What the ax document says of the success line (`success_envelope.format`), its meta keys rendered
+ * from {@link SUCCESS_LINE_SCHEMA}.
+ */
+const SUCCESS_FORMAT = `json mode: one line {"data":<payload>,"meta":{${keyOutline(SUCCESS_LINE_SCHEMA.properties.meta, ['trace_id', 'span_id', 'idempotency_key', 'dry_run', 'warnings', 'would', 'provenance', 'replayed'])}}}; a stream (output.kind "stream") writes one such line per item (NDJSON)`;
 
 /**
  * Every code a run can end with, code → name: the fixed table ({@link ExitCode}: 0–4, 130, 141
@@ -215,14 +227,13 @@ export function axDocument(root: Command, version: string): Json {
     mode_detection: MODE_DETECTION,
     success_envelope: {
       stream: 'stdout',
-      format:
-        'json mode: one line {"data":<payload>,"meta":{"trace_id","span_id","idempotency_key","dry_run"?,"warnings"?,"would"?,"provenance"?,"replayed"?}}; a stream (output.kind "stream") writes one such line per item (NDJSON)',
+      format: SUCCESS_FORMAT,
     },
     error_envelope: {
       stream: 'stderr',
       format: 'json mode: exactly one JSON line, the last line of stderr; stdout carries nothing more',
       schema_version: ERROR_SCHEMA_VERSION,
-      schema: ERROR_LINE_SCHEMA,
+      schema: ERROR_LINE_SUMMARY,
       exit_codes: exitCodeTable(),
     },
     errors: errorCatalogue().map((e) => ({

@@ -5,6 +5,7 @@
  */
 import type { Command } from '../tree/command.ts';
 import { errorCatalogue } from '../contract/errors.ts';
+import { SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
 import type { Flag } from '../tree/flags.ts';
 import { kindOf } from '../tree/flag-kinds/index.ts';
 import { flagsOf } from '../tree/flagset.ts';
@@ -208,7 +209,7 @@ function commandEntry(root: Command, cmd: Command): Json {
       required: ['data', 'meta'],
       properties: {
         data: schema ? payload : {},
-        meta: { type: 'object', required: ['trace_id', 'span_id', 'idempotency_key'] },
+        meta: { type: 'object', required: [...SUCCESS_LINE_SCHEMA.properties.meta.required] },
       },
       ...defs,
     };

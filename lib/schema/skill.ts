@@ -6,6 +6,10 @@
 import type { Command } from '../tree/command.ts';
 import { invocableCommands } from './clispec.ts';
 import { errorCatalogue } from '../contract/errors.ts';
+import { ERROR_LINE_SCHEMA, keyOutline, SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
+
+const SUCCESS_META = SUCCESS_LINE_SCHEMA.properties.meta;
+const ERROR = ERROR_LINE_SCHEMA.properties.error;
 
 /** Agent Skills limits: name 1–64 of [a-z0-9-] (no leading/trailing/double hyphen); description 1–1024 characters. */
 export const SKILL_LIMITS = { name: 64, description: 1024 } as const;
@@ -55,10 +59,10 @@ export function skillMarkdown(root: Command, version: string): string {
     `- Always pass \`--format json\` (or set \`AGENT_MODE=1\`). Mode detection: --format flag > AGENT_MODE env > TTY detection; piped output is JSON.`,
   );
   out.push(
-    `- Success: exit 0; stdout is one line \`{"data":<payload>,"meta":{"trace_id","span_id","idempotency_key"}}\`; streams print one such line per item (NDJSON).`,
+    `- Success: exit 0; stdout is one line \`{"data":<payload>,"meta":{${keyOutline(SUCCESS_META, SUCCESS_META.required)}}}\`; streams print one such line per item (NDJSON).`,
   );
   out.push(
-    `- Failure: non-zero exit; stdout is empty; the last stderr line is \`{"error":{"kind","message","exit_code","actionable_fix"?,"suggestions"?,"context"?},"meta":{...}}\`. Read \`actionable_fix\` before retrying.`,
+    `- Failure: non-zero exit; stdout is empty; the last stderr line is \`{"error":{${keyOutline(ERROR, ['kind', 'message', 'exit_code', 'actionable_fix', 'suggestions', 'context'])}},"meta":{...}}\`. Read \`actionable_fix\` before retrying.`,
   );
   out.push(
     `- \`--dry-run\` shows what would change without changing it; \`--idempotency-key <key>\` makes a retried write safe.`,
