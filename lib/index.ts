@@ -71,7 +71,7 @@ export {
 export { TOOL_NAME_RE, RESERVED as RESERVED_COMMANDS, mcpDocument, toolRefs, toolDef } from './schema/walk.ts';
 export type { ToolDef, ToolRef } from './schema/walk.ts';
 export { axDocument, AX_SCHEMA_VERSION } from './schema/ax.ts';
-export { schemaDocument, SCHEMA_SHAPES } from './schema/commands.ts';
+export { schemaDocument, SCHEMA_SHAPES } from './schema/shapes.ts';
 export { inputSchema, MAX_DESCRIPTION } from './parse/input-schema.ts';
 export { outputSchema, toolDescription } from './schema/tool.ts';
 export type { JsonSchema } from './parse/input-schema.ts';

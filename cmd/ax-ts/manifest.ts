@@ -11,10 +11,7 @@
 import { spawn } from 'node:child_process';
 import { readFile, rename, rm, stat, writeFile, mkdir, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { AxError, Command, isPlaceholderVersion, type RunContext } from '../../lib/index.ts';
-
-/** The `__schema --as` shapes a manifest holds. */
-const SHAPES = ['ax', 'mcp', 'clispec', 'llms', 'skill'] as const;
+import { AxError, Command, isPlaceholderVersion, SCHEMA_SHAPES, type RunContext } from '../../lib/index.ts';
 
 interface EntryFacts {
   main: string;
@@ -101,7 +98,7 @@ export function schemaManifestCommand(): Command {
     use: 'schema-manifest <entry>',
     short: "Write a bundled program's __schema documents ahead of time, so __schema answers without loading the tree",
     long:
-      'Runs the bundled program <entry> (e.g. dist/bin/tasks.js) once per shape (__schema --as=ax, mcp, clispec, llms, skill) and writes\n' +
+      `Runs the bundled program <entry> (e.g. dist/bin/tasks.js) once per shape (__schema --as=${SCHEMA_SHAPES.join(', ')}) and writes\n` +
       'the documents to <entry dir>/<name>.schema/ with an index.json tying them to this build (a shape printed with warnings on\n' +
       'stderr is left to the program). Afterwards a bare\n' +
       '`<program> __schema [--as=<shape>]` prints the stored document, byte for byte what the program prints, as long as the\n' +
@@ -136,7 +133,7 @@ export function schemaManifestCommand(): Command {
       const docs: Record<string, number> = {};
       let bytes = 0;
       const skipped: string[] = [];
-      for (const shape of SHAPES) {
+      for (const shape of SCHEMA_SHAPES) {
         const { stdout: text, stderr } = await runProgram(entry, ['__schema', `--as=${shape}`], ctx.signal);
         if (stderr !== '') {
           // a document that comes with warnings (e.g. an exclusion that removes no tool) is left to

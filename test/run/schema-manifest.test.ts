@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SCHEMA_SHAPES } from '../../lib/schema/shapes.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'dist/bin/tasks.js');
@@ -46,20 +47,17 @@ function tamper(file: string): string {
   return out;
 }
 
+/** A bare `__schema`, then every shape of the registry, in both spellings of `--as`. */
 const FORMS: string[][] = [
   ['__schema'],
-  ['__schema', '--as=ax'],
-  ['__schema', '--as=mcp'],
-  ['__schema', '--as', 'clispec'],
-  ['__schema', '--as=llms'],
-  ['__schema', '--as=skill'],
+  ...SCHEMA_SHAPES.map((s, i) => (i % 2 ? ['__schema', '--as', s] : ['__schema', `--as=${s}`])),
 ];
 
 describe('schema manifest', () => {
   it('the build wrote the demo’s manifest; every shape served is byte-identical to the program’s own', () => {
     const index = JSON.parse(readFileSync(join(root, 'dist/bin/tasks.schema/index.json'), 'utf8'));
     expect(index).toMatchObject({ format: 'ax-ts/schema-manifest/1', program: 'tasks', versionFromPackage: true });
-    expect(Object.keys(index.docs).sort()).toEqual(['ax', 'clispec', 'llms', 'mcp', 'skill']);
+    expect(Object.keys(index.docs).sort()).toEqual([...SCHEMA_SHAPES].sort());
     for (const args of FORMS) {
       const got = run(BIN, args);
       expect(got).toEqual(reference(BIN, args));

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectStdio, envelopeOf, REPO, runCasesCli, tempDir, type StdioConnection } from '../helpers/mcp.ts';
 import { runCli } from '../helpers/run.ts';
 import { buildAgentsCli } from '../fixtures/agents-cli.ts';
+import { SCHEMA_SHAPES } from '../../lib/schema/shapes.ts';
 
 const CLI = join(REPO, 'test/fixtures/agents-cli.ts');
 const T = 60_000;
@@ -145,7 +146,7 @@ describe('over MCP (stdio, SDK client)', () => {
 
 describe('through __schema and the CLI', () => {
   it('every --as prints the no-op exclusion warning once on stderr, naming the command and the subtree option; stdout is the document', async () => {
-    for (const as of ['ax', 'mcp', 'clispec', 'llms', 'skill']) {
+    for (const as of SCHEMA_SHAPES) {
       const r = await runCli(buildAgentsCli(), ['__schema', `--as=${as}`]);
       expect(r.code, as).toBe(0);
       const lines = r.stderr.split('\n').filter(Boolean);
@@ -246,7 +247,7 @@ describe('through __schema and the CLI', () => {
   it(
     'a declaration that entered around declarePrompt is refused by __schema (every shape) and by server start: invalid_schema_declaration, exit 2',
     async () => {
-      for (const as of ['ax', 'mcp', 'clispec', 'llms', 'skill']) {
+      for (const as of SCHEMA_SHAPES) {
         const r = await runCli(buildAgentsCli('bypass-decl'), ['__schema', `--as=${as}`]);
         expect(r.code, as).toBe(2);
         const line = JSON.parse(r.stderr.trim().split('\n').pop()!);
