@@ -1,0 +1,250 @@
+/**
+ * The JSON Schema (2020-12) of the `__schema --as=ax` document (ax.ts): every field the projection
+ * writes, each object closed (`additionalProperties: false`) except what the author declares verbatim
+ * (a flag's `default` and `schema`, an output `schema` and `pagination`, annotations). Published by
+ * `ax-ts/schema`; test/schema/ax-document-schema.test.ts validates the ax documents of the demo and
+ * of the test fixtures against it. Field by field: docs/schema.md.
+ */
+import { deepFreeze, JSON_SCHEMA_DIALECT } from '../contract/line-schemas.ts';
+import { ERROR_SCHEMA_VERSION } from '../contract/envelope.ts';
+import { MODE_DETECTION } from '../contract/mode.ts';
+import { FLAG_TYPES } from '../tree/flags.ts';
+import { AX_SCHEMA_VERSION } from './ax.ts';
+
+const str = { type: 'string' } as const;
+const strings = { type: 'array', items: str } as const;
+const KIND = { type: 'string', pattern: '^[a-z][a-z0-9_]*$' } as const;
+const EXIT_CODE = { type: 'integer', minimum: 1, maximum: 255 } as const;
+/** A list of flag-name sets (`flag_groups`): each set names flags of the command by long name. */
+const GROUPS = { type: 'array', items: { type: 'array', items: str, minItems: 1 } } as const;
+
+const FLAG = {
+  type: 'object',
+  description: 'One flag the command accepts: its own, inherited (persistent, injected) or traversed.',
+  required: ['name', 'cli', 'type', 'usage', 'required', 'persistent'],
+  properties: {
+    name: { type: 'string', description: 'Long name without dashes.' },
+    cli: { type: 'string', pattern: '^--', description: 'The flag as typed: `--name`.' },
+    property: {
+      type: 'string',
+      description: 'The MCP / --args-json property (snake_case); absent for a flag declared mcp: false.',
+    },
+    type: { enum: [...FLAG_TYPES] },
+    shorthand: { type: 'string', minLength: 1, maxLength: 1 },
+    default: { description: 'The declared default, as declared.' },
+    usage: str,
+    required: { type: 'boolean' },
+    choices: { type: 'array', description: 'Closed set of accepted values.' },
+    persistent: { type: 'boolean', description: 'Declared persistent: inherited by every descendant.' },
+    negatable: { const: true, description: 'bool only: `--no-<name>` sets false.' },
+    deprecated: { type: 'string', description: 'Deprecation message.' },
+    shorthand_deprecated: { type: 'string', description: 'Deprecation message of the shorthand.' },
+    mcp: { const: false, description: 'Kept out of every inputSchema and of --args-json.' },
+    schema: { type: 'object', description: 'json flags: the JSON Schema of the value, as declared.' },
+    env: { type: 'string', description: 'Environment variable that supplies the value.' },
+    config_key: { type: 'string', description: 'Config file key that supplies the value.' },
+    builtin: { const: true, description: 'Injected by ax-ts (--format, --dry-run, --help, …).' },
+    traversed_from: {
+      type: 'string',
+      description: "TraverseChildren: the command path of the ancestor whose local flag this is.",
+    },
+    inherited: { const: true, description: "Not the command's own: inherited or traversed." },
+  },
+  additionalProperties: false,
+} as const;
+
+const ARG = {
+  type: 'object',
+  description: 'One declared positional, in command-line order.',
+  required: ['name', 'property', 'position', 'type', 'description', 'required', 'variadic'],
+  properties: {
+    name: str,
+    property: { type: 'string', description: 'The MCP / --args-json property (snake_case).' },
+    position: { type: 'integer', minimum: 1 },
+    type: { enum: ['string', 'int', 'float'] },
+    description: str,
+    required: { type: 'boolean' },
+    variadic: { type: 'boolean', description: 'Takes every remaining positional.' },
+    choices: strings,
+  },
+  additionalProperties: false,
+} as const;
+
+const OUTPUT = {
+  type: 'object',
+  required: ['kind'],
+  properties: {
+    kind: { enum: ['data', 'stream', 'opaque'] },
+    cardinality: { enum: ['single', 'bounded', 'unbounded'] },
+    schema: { type: 'object', description: 'JSON Schema of the payload (of one item for a stream), as declared.' },
+    mcp_structured_content: {
+      type: 'string',
+      description: 'How structuredContent wraps a payload that is not an object (absent: the payload itself).',
+    },
+    pagination: {
+      type: 'object',
+      description: 'How to page an unbounded result, as declared.',
+      required: ['style', 'limitFlag'],
+      properties: {
+        style: { enum: ['offset', 'cursor'] },
+        limitFlag: str,
+        offsetFlag: str,
+        cursorFlag: str,
+        cursorField: str,
+      },
+    },
+    fields_flag: { type: 'string', description: 'The flag that selects output fields.' },
+    media_type: { type: 'string', description: 'Media type of an opaque output.' },
+  },
+  additionalProperties: false,
+} as const;
+
+const PROMPT = {
+  type: 'object',
+  required: ['name', 'template'],
+  properties: {
+    name: str,
+    title: str,
+    description: str,
+    arguments: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: str, title: str, description: str, required: { const: true } },
+        additionalProperties: false,
+      },
+    },
+    template: str,
+  },
+  additionalProperties: false,
+} as const;
+
+const RESOURCE = {
+  type: 'object',
+  required: ['name'],
+  oneOf: [
+    { required: ['uri'], properties: { uri: str } },
+    { required: ['uriTemplate'], properties: { uriTemplate: str } },
+  ],
+  properties: { uri: str, uriTemplate: str, name: str, title: str, description: str, mimeType: str },
+  additionalProperties: false,
+} as const;
+
+const COMMAND = {
+  type: 'object',
+  description: 'One command; its visible children under `commands`.',
+  required: ['name', 'path', 'use', 'short', 'long', 'example', 'runnable', 'mcp', 'flags', 'args', 'commands'],
+  properties: {
+    name: str,
+    path: { type: 'string', description: 'The command path: the root name and the words below it.' },
+    use: str,
+    short: str,
+    long: str,
+    example: str,
+    aliases: strings,
+    deprecated: str,
+    runnable: { type: 'boolean', description: 'Has a handler.' },
+    mcp: {
+      description: 'The MCP tool the command is, or why it is none.',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['tool'],
+          properties: { tool: str },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['tool', 'reason'],
+          properties: { tool: { const: null }, reason: { enum: ['hidden', 'reserved', 'group', 'excluded'] } },
+          additionalProperties: false,
+        },
+      ],
+    },
+    effects: { enum: ['read_only', 'idempotent', 'non_idempotent'] },
+    output: OUTPUT,
+    non_deterministic_fields: {
+      ...strings,
+      description: 'Runnable commands: envelope fields that differ between runs (meta.* ids, data.* paths).',
+    },
+    confirmation_flag: { type: 'string', description: 'The flag that bypasses the confirmation gate.' },
+    flags: { type: 'array', items: FLAG },
+    args: { type: 'array', items: ARG },
+    flag_groups: {
+      type: 'object',
+      minProperties: 1,
+      properties: { mutually_exclusive: GROUPS, required_together: GROUPS, one_required: GROUPS },
+      additionalProperties: false,
+    },
+    annotations: {
+      type: 'object',
+      additionalProperties: str,
+      description: "The author's annotations, by key.",
+    },
+    prompts: { type: 'array', items: PROMPT },
+    resources: { type: 'array', items: RESOURCE },
+    commands: { type: 'array', items: { $ref: '#/$defs/command' } },
+  },
+  additionalProperties: false,
+} as const;
+
+/** The JSON Schema (2020-12) of the `__schema --as=ax` document. */
+export const AX_DOCUMENT_SCHEMA = deepFreeze({
+  $schema: JSON_SCHEMA_DIALECT,
+  title: 'ax-ts __schema --as=ax document',
+  description: 'The whole command tree as data, with the machine contract around it (docs/schema.md).',
+  type: 'object',
+  required: [
+    'schema_version',
+    'tool',
+    'version',
+    'mode_detection',
+    'success_envelope',
+    'error_envelope',
+    'errors',
+    'command',
+  ],
+  properties: {
+    schema_version: { const: AX_SCHEMA_VERSION },
+    tool: { type: 'string', description: "The program: the root command's name." },
+    version: str,
+    mode_detection: { const: MODE_DETECTION },
+    success_envelope: {
+      type: 'object',
+      required: ['stream', 'format'],
+      properties: { stream: { const: 'stdout' }, format: str },
+      additionalProperties: false,
+    },
+    error_envelope: {
+      type: 'object',
+      required: ['stream', 'format', 'schema_version', 'schema', 'exit_codes'],
+      properties: {
+        stream: { const: 'stderr' },
+        format: str,
+        schema_version: { const: ERROR_SCHEMA_VERSION },
+        schema: { type: 'object', description: 'A JSON Schema of the error line.' },
+        exit_codes: {
+          type: 'object',
+          description: 'Every code a run can end with, code → name.',
+          propertyNames: { pattern: '^(0|[1-9][0-9]*)$' },
+          additionalProperties: str,
+        },
+      },
+      additionalProperties: false,
+    },
+    errors: {
+      type: 'array',
+      description: 'The error catalogue, sorted by kind.',
+      items: {
+        type: 'object',
+        required: ['kind', 'exit_code', 'retryable', 'description'],
+        properties: { kind: KIND, exit_code: EXIT_CODE, retryable: { type: 'boolean' }, description: str },
+        additionalProperties: false,
+      },
+    },
+    command: { $ref: '#/$defs/command' },
+  },
+  additionalProperties: false,
+  $defs: { command: COMMAND },
+} as const);
