@@ -66,17 +66,16 @@ const tscFlags = [
   '--verbatimModuleSyntax',
   '--resolveJsonModule',
 ];
-execFileSync(
-  process.execPath,
-  [
-    join(root, 'node_modules/typescript/bin/tsc'),
-    ...tscFlags,
-    'lib/index.ts',
-    'mcp/index.ts',
-    'golden/index.ts',
-  ].filter((a) => a !== 'golden/index.ts' || existsSync(join(root, a))),
-  { cwd: root, stdio: 'inherit' },
-);
+// Of every entry point package.json exports (`./dist/<x>.d.ts` is declared from `<x>.ts`).
+const entrySources = Object.values(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports)
+  .flatMap((e) =>
+    typeof e === 'object' && e.types ? [e.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')] : [],
+  )
+  .filter((a) => existsSync(join(root, a)));
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...tscFlags, ...entrySources], {
+  cwd: root,
+  stdio: 'inherit',
+});
 
 // 3. The programs, bundled as CommonJS (an ESM entry costs Node 7–10 ms more to start), each as
 //    .ci/bundle.mjs lays it out: a small entry (precomputed answers, V8 code cache) in front of one

@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { Command, ENVELOPE_NON_DETERMINISTIC, execute, findCommand, nonDeterministicFields } from '../lib/index.ts';
+import { Command, execute } from '../lib/index.ts';
+import { ENVELOPE_NON_DETERMINISTIC, nonDeterministicFields } from '../lib/schema/nondeterministic.ts';
+import { findCommand } from '../lib/parse/parse.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Running a CLI

@@ -20,8 +20,6 @@ import type { EventStore } from './events.ts';
 
 export { MemoryEventStore, type MemoryEventStoreOptions, type EventStore } from './events.ts';
 
-export { exclude, toolName, mcp } from '../lib/tree/marks.ts';
-
 /** Options of {@link mountMcpServer} and {@link serve}. */
 export interface McpMountOptions {
   /** serverInfo.version. Default: resolveVersion(root.version). A placeholder refuses to start (exit 2). */

@@ -8,19 +8,15 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { skillCommand } from './skill.ts';
 import { schemaManifestCommand } from './manifest.ts';
+import { AxError, Command, defineError, resolveVersion, type RunContext } from '../../lib/index.ts';
 import {
-  AxError,
-  Command,
-  defineError,
   diffSummary,
   formatDiff,
-  resolveVersion,
   schemaDiff,
   schemaShape,
   type Change,
-  type RunContext,
   type SchemaDiff,
-} from '../../lib/index.ts';
+} from '../../lib/schema/index.ts';
 
 /** At least one change between the two documents breaks existing callers. Exit 1. */
 export const breakingChange = defineError({

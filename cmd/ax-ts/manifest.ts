@@ -11,7 +11,8 @@
 import { spawn } from 'node:child_process';
 import { readFile, rename, rm, stat, writeFile, mkdir, readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { AxError, Command, isPlaceholderVersion, SCHEMA_SHAPES, type RunContext } from '../../lib/index.ts';
+import { AxError, Command, isPlaceholderVersion, type RunContext } from '../../lib/index.ts';
+import { SCHEMA_SHAPES } from '../../lib/schema/index.ts';
 
 interface EntryFacts {
   main: string;

@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { AxError, Command, defineError, agentsMarkdown, type RunContext } from '../../lib/index.ts';
+import { AxError, Command, defineError, type RunContext } from '../../lib/index.ts';
+import { agentsMarkdown } from '../../lib/schema/index.ts';
 
 /** The committed SKILL.md / AGENTS.md differ from what the program generates now. Exit 1. */
 export const skillStale = defineError({

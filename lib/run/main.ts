@@ -9,11 +9,6 @@ import { execute } from './execute.ts';
 import { type ExecuteOptions } from './options.ts';
 import { realOutput } from './fd-output.ts';
 
-/** Exit code when the reader of stdout goes away (`| head -1`): 128 + SIGPIPE, as a shell reports it. */
-export const EXIT_STDOUT_CLOSED = ExitCode.stdoutClosed;
-/** Exit code for SIGTERM: 128 + 15. */
-export const EXIT_TERMINATED = ExitCode.terminated;
-
 /** Options of {@link main}. */
 export interface MainOptions extends ExecuteOptions {
   /**
@@ -65,7 +60,7 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   const signals = { SIGINT: 0, SIGTERM: 0 };
   const onSignal = (name: 'SIGINT' | 'SIGTERM') => () => {
     signals[name] += 1;
-    const exitCode = name === 'SIGINT' ? ExitCode.interrupted : EXIT_TERMINATED;
+    const exitCode = name === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated;
     const error = new AxError('interrupted', `interrupted (${name}) before the command finished`, {
       exitCode,
       context: { signal: name },
@@ -100,7 +95,7 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
     );
   };
   const onStdoutError = (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(EXIT_STDOUT_CLOSED); // the reader has gone: nothing more to say to it
+    if (e.code === 'EPIPE') process.exit(ExitCode.stdoutClosed); // the reader has gone: nothing more to say to it
     exitNow(
       new AxError('internal_error', `cannot write to stdout: ${e.message}`, {
         fix: 'Check where stdout goes (a full disk, a closed file).',
@@ -168,7 +163,7 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
       if (still >= grace) process.exit(signalCode);
     }, step).unref();
   };
-  const first = signals.SIGTERM > 0 ? EXIT_TERMINATED : signals.SIGINT > 0 ? ExitCode.interrupted : undefined;
+  const first = signals.SIGTERM > 0 ? ExitCode.terminated : signals.SIGINT > 0 ? ExitCode.interrupted : undefined;
   if (first !== undefined) endAfterSignal(first);
   else setTimeout(flushThenExit, grace).unref();
   return code;

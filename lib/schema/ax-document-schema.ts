@@ -46,7 +46,7 @@ const FLAG = {
     builtin: { const: true, description: 'Injected by ax-ts (--format, --dry-run, --help, …).' },
     traversed_from: {
       type: 'string',
-      description: "TraverseChildren: the command path of the ancestor whose local flag this is.",
+      description: 'TraverseChildren: the command path of the ancestor whose local flag this is.',
     },
     inherited: { const: true, description: "Not the command's own: inherited or traversed." },
   },

@@ -11,6 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkLayers, importsOf, LAYERS } from '../helpers/layers.ts';
+import { publicEntries as entries } from '../helpers/entries.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'ax-layers-'));
@@ -102,8 +103,9 @@ describe('mcp/ and cmd/ sit on top', () => {
     }
   });
 
-  it('cmd/ programs import only the public entry points (lib/index.ts, mcp/index.ts, golden/index.ts)', () => {
-    const publicEntries = new Set(['lib/index.ts', 'mcp/index.ts', 'golden/index.ts'].map((p) => resolve(repo, p)));
+  it('cmd/ programs import only the public entry points (package.json exports: lib/index.ts, mcp/index.ts, …)', () => {
+    const publicEntries = new Set(entries(repo).map((e) => resolve(repo, e.source)));
+    expect(publicEntries.has(resolve(repo, 'lib/index.ts'))).toBe(true);
     for (const f of tsFiles(join(repo, 'cmd'))) {
       for (const d of importsOf(f)) {
         if (d.startsWith(join(repo, 'cmd'))) continue;

@@ -17,14 +17,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  AxError,
-  applyJsoncPatch,
-  errorCatalogue,
-  patchConfig,
-  readConfig,
-  DEFAULT_CONFIG_MAX_BYTES,
-} from '../../lib/index.ts';
+import { AxError, errorCatalogue } from '../../lib/index.ts';
+import { applyJsoncPatch, patchConfig, readConfig } from '../../lib/config/index.ts';
+import { DEFAULT_CONFIG_MAX_BYTES } from '../../lib/config/config.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ax-config-'));
 let n = 0;

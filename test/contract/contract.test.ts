@@ -8,15 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it, test } from 'vitest';
-import {
-  AxError,
-  Command,
-  defineError,
-  MODE_DETECTION,
-  resolveVersion,
-  PLACEHOLDER_VERSIONS,
-  type RunContext,
-} from '../../lib/index.ts';
+import { AxError, Command, defineError, resolveVersion, type RunContext } from '../../lib/index.ts';
+import { MODE_DETECTION } from '../../lib/contract/mode.ts';
+import { PLACEHOLDER_VERSIONS } from '../../lib/platform/version.ts';
 import { envelope, errorOf, jsonLines, runCli } from '../helpers/run.ts';
 
 const TRACE_ID = /^[0-9a-f]{32}$/;

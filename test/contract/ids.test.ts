@@ -3,7 +3,7 @@
  * drawn from a pool fed by /dev/urandom — same formats and randomness as Web Crypto gave.
  */
 import { describe, expect, it } from 'vitest';
-import { newIdempotencyKey, newTraceId } from '../../lib/index.ts';
+import { newIdempotencyKey, newTraceId } from '../../lib/contract/ids.ts';
 import { newSpanId } from '../../lib/contract/ids.ts';
 
 describe('ids', () => {

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERROR_LINE_SCHEMA, SUCCESS_LINE_SCHEMA } from '../../lib/contract/line-schemas.ts';
+import { ERROR_LINE_SCHEMA, SUCCESS_LINE_SCHEMA } from '../../lib/schema/index.ts';
 import { buildTasksCli } from '../../cmd/tasks/cli.ts';
 import { buildRefCli } from '../../golden/fixtures/ref-cli.ts';
 import { runCli } from '../helpers/run.ts';

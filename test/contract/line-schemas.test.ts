@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_LINE_SCHEMA, STREAM_LINE_SCHEMA, SUCCESS_LINE_SCHEMA } from '../../lib/contract/line-schemas.ts';
+import { ERROR_LINE_SCHEMA, STREAM_LINE_SCHEMA, SUCCESS_LINE_SCHEMA } from '../../lib/schema/index.ts';
 import { buildContractCli } from '../fixtures/contract-tree.ts';
 import { runScript } from '../helpers/spawn.ts';
 import {

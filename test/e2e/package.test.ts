@@ -1,8 +1,9 @@
 /**
  * The published package, as a user installs it: `npm pack` of this checkout installed into a fresh
  * project. Its `node_modules/.bin` holds `ax-ts` only (the demo's `tasks` is never put on a user's
- * PATH), and the three entry points (`ax-ts`, `ax-ts/mcp`, `ax-ts/golden`) load from `dist/` and
- * export at least every name of test/fixtures/public-api.json (names may be added, never dropped).
+ * PATH), and every entry point package.json exports (`ax-ts`, `ax-ts/mcp`, `ax-ts/golden`, …) loads from
+ * `dist/` and exports at run time exactly the value names test/api/public-api.snapshot.json pins
+ * (its types are checked from the sources by test/api/public-api.test.ts).
  * Needs `npm run build` first (npm test does it).
  */
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicEntries } from '../helpers/entries.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'ax-pack-'));
@@ -60,18 +62,25 @@ describe('npm pack → install into a fresh project', () => {
     expect(out).toMatch(/Usage:/);
   });
 
-  it('each entry point loads and exports every name it exported before', () => {
-    const baseline = JSON.parse(readFileSync(join(repo, 'test/fixtures/public-api.json'), 'utf8')) as Record<
+  it('each entry point loads and exports exactly the value names of the API snapshot', () => {
+    const pinned = JSON.parse(readFileSync(join(repo, 'test/api/public-api.snapshot.json'), 'utf8')) as Record<
       string,
-      string[]
+      Record<string, string>
     >;
-    const script = `const out = {}; for (const e of ${JSON.stringify(Object.keys(baseline))}) out[e] = Object.keys(await import(e)); console.log(JSON.stringify(out));`;
+    const entries = publicEntries(repo).map((e) => e.name);
+    expect(entries).toEqual(Object.keys(pinned));
+    const script = `const out = {}; for (const e of ${JSON.stringify(entries)}) out[e] = Object.keys(await import(e)).sort(); console.log(JSON.stringify(out));`;
     writeFileSync(join(project, 'names.mjs'), script);
     const got = JSON.parse(execFileSync(process.execPath, ['names.mjs'], { cwd: project, encoding: 'utf8' })) as Record<
       string,
       string[]
     >;
-    for (const [entry, names] of Object.entries(baseline))
-      expect(got[entry], entry).toEqual(expect.arrayContaining(names));
+    for (const [entry, names] of Object.entries(pinned)) {
+      const values = Object.entries(names)
+        .filter(([, kind]) => kind !== 'type')
+        .map(([n]) => n)
+        .sort();
+      expect(got[entry], entry).toEqual(values);
+    }
   });
 });

@@ -5,7 +5,8 @@
  * declare stays visible, so a changed payload id fails a golden.
  */
 import { describe, expect, it } from 'vitest';
-import { Command, nonDeterministicFields } from '../../lib/index.ts';
+import { Command } from '../../lib/index.ts';
+import { nonDeterministicFields } from '../../lib/schema/nondeterministic.ts';
 import { goldenRun, maskVolatile, transcript } from '../../golden/index.ts';
 
 function tree(): Command {

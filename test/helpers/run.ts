@@ -3,7 +3,8 @@
  * streams, so tests assert exactly what a process would print and the exit code it would end with.
  */
 import { Readable } from 'node:stream';
-import { execute, type Command, type ExecuteOptions, type IdempotencyStore } from '../../lib/index.ts';
+import { execute, type Command, type ExecuteOptions } from '../../lib/index.ts';
+import { type IdempotencyStore } from '../../lib/replay/index.ts';
 import { captureStream } from '../../golden/run.ts';
 
 /** Options of {@link runCli}; anything not set is isolated from the real process. */

@@ -16,11 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AxError } from '../../lib/index.ts';
+import { CLAIM_LEASE_MS, DEFAULT_IDEMPOTENCY_TTL_MS } from '../../lib/replay/idempotency.ts';
+import { defaultIdempotencyDir } from '../../lib/replay/file-store.ts';
 import {
-  AxError,
-  CLAIM_LEASE_MS,
-  DEFAULT_IDEMPOTENCY_TTL_MS,
-  defaultIdempotencyDir,
   fileIdempotencyStore,
   redisIdempotencyStore,
   scopeId,
@@ -28,7 +27,7 @@ import {
   type RedisIdempotencyStore,
   type ReplayRecord,
   type ReplayScope,
-} from '../../lib/index.ts';
+} from '../../lib/replay/index.ts';
 import { buildContractCli } from '../fixtures/contract-tree.ts';
 import { freePort } from '../infra/cluster.ts';
 import { runCli } from '../helpers/run.ts';

@@ -128,7 +128,7 @@ describe('newcomer findings, pinned', () => {
   });
 
   it('a duration needs a unit: a bare 5 is refused (not read as 5 ms); 0 is fine', async () => {
-    const { parseDuration } = await import('../../lib/index.ts');
+    const { parseDuration } = await import('../../lib/tree/flag-text.ts');
     expect(Number.isNaN(parseDuration('5'))).toBe(true);
     expect(parseDuration('0')).toBe(0);
     expect(parseDuration('1m30s')).toBe(90_000);
@@ -173,7 +173,8 @@ describe('newcomer findings, pinned', () => {
   });
 
   it('a command that only adds can say so: destructiveHint false although non_idempotent', async () => {
-    const { Command, mcpDocument } = await import('../../lib/index.ts');
+    const { Command } = await import('../../lib/index.ts');
+    const { mcpDocument } = await import('../../lib/schema/walk.ts');
     const root = new Command({ use: 'x' });
     root.addCommand(
       new Command({ use: 'create', effects: 'non_idempotent', destructive: false, run: () => 1 }),

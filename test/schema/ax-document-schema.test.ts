@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Command } from '../../lib/index.ts';
-import { AX_DOCUMENT_SCHEMA } from '../../lib/schema/ax-document-schema.ts';
+import { AX_DOCUMENT_SCHEMA } from '../../lib/schema/index.ts';
 import { buildTasksCli } from '../../cmd/tasks/cli.ts';
 import { buildRefCli } from '../../golden/fixtures/ref-cli.ts';
 import { buildAgentsCli } from '../fixtures/agents-cli.ts';

@@ -3,7 +3,8 @@
  * each with the case's own input tree, read through `__schema` via `execute`.
  */
 import { describe, expect, it } from 'vitest';
-import { Command, declarePrompt, declareResource, MAX_DESCRIPTION, mcp } from '../../lib/index.ts';
+import { Command, declarePrompt, declareResource, mcp } from '../../lib/index.ts';
+import { MAX_DESCRIPTION } from '../../lib/parse/input-schema.ts';
 import { runCli, envelope } from '../helpers/run.ts';
 import {
   axCommand,

@@ -4,14 +4,9 @@
  * all read from `__schema --as=mcp` through `execute`.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  Command,
-  inputSchema,
-  MAX_DESCRIPTION,
-  outputSchema,
-  toolDescription,
-  type FlagSpec,
-} from '../../lib/index.ts';
+import { Command, type FlagSpec } from '../../lib/index.ts';
+import { inputSchema, MAX_DESCRIPTION } from '../../lib/parse/input-schema.ts';
+import { outputSchema, toolDescription } from '../../lib/schema/tool.ts';
 import { buildTasksCli } from '../../cmd/tasks/cli.ts';
 import {
   compileAll,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SKILL_LIMITS } from '../../lib/index.ts';
+import { SKILL_LIMITS } from '../../lib/schema/skill.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = import.meta.resolve('tsx');

@@ -3,7 +3,8 @@
  * through the public entry point (`execute(root, {args: ['__schema', '--as=mcp']})`). Case B12.
  */
 import { describe, expect, it } from 'vitest';
-import { Command, EXCLUDE_ANNOTATION, mcp, TOOL_NAME_ANNOTATION } from '../../lib/index.ts';
+import { Command, mcp } from '../../lib/index.ts';
+import { EXCLUDE_ANNOTATION, TOOL_NAME_ANNOTATION } from '../../lib/tree/marks.ts';
 import { runCli } from '../helpers/run.ts';
 import {
   axCommand,

@@ -7,7 +7,9 @@
  * Deterministic: a seeded PRNG, so a failure names the seed and index that reproduce it.
  */
 import { describe, expect, it } from 'vitest';
-import { AxError, Command, declarePrompt, declareResource, mcpDocument, axDocument } from '../../lib/index.ts';
+import { AxError, Command, declarePrompt, declareResource } from '../../lib/index.ts';
+import { mcpDocument } from '../../lib/schema/walk.ts';
+import { axDocument } from '../../lib/schema/ax.ts';
 
 /** mulberry32: a small seeded PRNG. */
 function prng(seed: number): () => number {

@@ -9,11 +9,11 @@ import {
   Command,
   declarePrompt,
   declareResource,
-  DECLARATION_LIMITS,
   mcp,
   type PromptDecl,
   type ResourceDecl,
 } from '../../lib/index.ts';
+import { DECLARATION_LIMITS } from '../../lib/tree/declarations.ts';
 import { axCommand, axDoc, mcpDoc, schemaFailure, schemaRun, type Json } from '../fixtures/schema-trees.ts';
 
 const ok = () => ({ ok: true });

@@ -1,7 +1,8 @@
 /** Typed positionals (`type: 'int' | 'float'`): parsed and checked on the CLI, numbers in ctx.args and in the inputSchema. */
 import { flat } from '../fixtures/schema-trees.ts';
 import { describe, expect, it } from 'vitest';
-import { Command, inputSchema } from '../../lib/index.ts';
+import { Command } from '../../lib/index.ts';
+import { inputSchema } from '../../lib/parse/input-schema.ts';
 import { errorOf, envelope, runCli } from '../helpers/run.ts';
 
 function tree(): Command {

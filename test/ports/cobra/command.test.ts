@@ -8,15 +8,8 @@
  * have are listed under "Not ported" in docs/cobra-differences.md.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  ArbitraryArgs,
-  Command,
-  ExactArgs,
-  NoArgs,
-  defaultHelpText,
-  findCommand,
-  type RunContext,
-} from '../../../lib/index.ts';
+import { ArbitraryArgs, Command, ExactArgs, NoArgs, defaultHelpText, type RunContext } from '../../../lib/index.ts';
+import { findCommand } from '../../../lib/parse/parse.ts';
 import { emptyRun, executeCommand, jsonError } from './harness.ts';
 import { runCli } from '../../helpers/run.ts';
 

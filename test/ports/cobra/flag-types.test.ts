@@ -7,7 +7,7 @@
 import { flat } from '../../fixtures/schema-trees.ts';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inputSchema } from '../../../lib/index.ts';
+import { inputSchema } from '../../../lib/parse/input-schema.ts';
 import { connectStdio, envelopeOf, REPO, type StdioConnection } from '../../helpers/mcp.ts';
 import { envelope, errorOf, runCli } from '../../helpers/run.ts';
 import { typesTree } from '../../fixtures/cobra-types-tree.ts';

@@ -8,7 +8,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultHelpText, inputSchema } from '../../../lib/index.ts';
+import { defaultHelpText } from '../../../lib/index.ts';
+import { inputSchema } from '../../../lib/parse/input-schema.ts';
 import { traverseTree } from '../../fixtures/cobra-traverse-tree.ts';
 import { flat } from '../../fixtures/schema-trees.ts';
 import { httpPath, inProcessPath, processPath, stdioPath, type Call, type Path } from '../../helpers/paths.ts';
