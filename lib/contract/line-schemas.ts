@@ -85,34 +85,31 @@ const SUCCESS_META = {
   additionalProperties: false,
 } as const;
 
+/** A line of a successful run: `data` as described, and the run's {@link SUCCESS_META}. */
+const successLine = <T extends string, D extends string>(title: T, description: string, data: D) =>
+  deepFreeze({
+    $schema: JSON_SCHEMA_DIALECT,
+    title,
+    description,
+    type: 'object',
+    required: ['data', 'meta'],
+    properties: { data: { description: data }, meta: SUCCESS_META },
+    additionalProperties: false,
+  } as const);
+
 /** The success line: one JSON document result on stdout, `{"data":…,"meta":{…}}` and a newline. */
-export const SUCCESS_LINE_SCHEMA = deepFreeze({
-  $schema: JSON_SCHEMA_DIALECT,
-  title: 'ax-ts success line',
-  description:
-    'json mode: the one line a successful command writes on stdout (also the text of an MCP tools/call result).',
-  type: 'object',
-  required: ['data', 'meta'],
-  properties: {
-    data: { description: 'What the handler returned (null when it returned nothing), as the command declares it.' },
-    meta: SUCCESS_META,
-  },
-  additionalProperties: false,
-} as const);
+export const SUCCESS_LINE_SCHEMA = successLine(
+  'ax-ts success line',
+  'json mode: the one line a successful command writes on stdout (also the text of an MCP tools/call result).',
+  'What the handler returned (null when it returned nothing), as the command declares it.',
+);
 
 /** The stream line: one NDJSON line per item of a stream (`output.kind: "stream"`), each with the run's meta. */
-export const STREAM_LINE_SCHEMA = deepFreeze({
-  $schema: JSON_SCHEMA_DIALECT,
-  title: 'ax-ts stream line',
-  description: 'json mode: one line per item a stream yields, written as soon as the item is.',
-  type: 'object',
-  required: ['data', 'meta'],
-  properties: {
-    data: { description: 'One item (null for an undefined item), as the command declares an item.' },
-    meta: SUCCESS_META,
-  },
-  additionalProperties: false,
-} as const);
+export const STREAM_LINE_SCHEMA = successLine(
+  'ax-ts stream line',
+  'json mode: one line per item a stream yields, written as soon as the item is.',
+  'One item (null for an undefined item), as the command declares an item.',
+);
 
 /** The error line: the last line of stderr of a failed run (and the text of an MCP `isError` result). */
 export const ERROR_LINE_SCHEMA = deepFreeze({

@@ -1,11 +1,11 @@
 /**
  * The `__schema --as=ax` document: the whole tree as data, with the contract around it.
  * Reads declarations only (no handler, no config, no network), deterministic to the byte.
- * Source: SPEC §3; ax-go schema/schema.go.
+ * Field by field: docs/schema.md; published JSON Schema: ax-document-schema.ts. Source: ax-go schema/schema.go.
  */
 import type { Command } from '../tree/command.ts';
 import { ERROR_SCHEMA_VERSION } from '../contract/envelope.ts';
-import { keyOutline, SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
+import { ERROR_LINE_SCHEMA, keyOutline, SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
 import { MODE_DETECTION } from '../contract/mode.ts';
 import { errorCatalogue, ExitCode } from '../contract/errors.ts';
 import type { Flag } from '../tree/flags.ts';
@@ -153,42 +153,38 @@ function authorAnnotations(annotations: Record<string, string>): Json | undefine
   return out;
 }
 
+/** The keywords the ax document's summaries of a schema keep: what a value must be, without annotations or closing. */
+const SUMMARY_KEYWORDS = new Set(['type', 'required', 'properties', 'items', 'pattern', 'minimum', 'maximum', 'const']);
+
+/**
+ * A summary of a JSON Schema: only {@link SUMMARY_KEYWORDS}, and without the keywords or properties
+ * at the JSON Pointers in `omit`. It accepts every value the schema accepts.
+ */
+function schemaSummary(schema: Readonly<Json>, omit: readonly string[], at = ''): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (!SUMMARY_KEYWORDS.has(k) || omit.includes(`${at}/${k}`)) continue;
+    if (k === 'properties')
+      out[k] = Object.fromEntries(
+        Object.entries(v as Json)
+          .filter(([p]) => !omit.includes(`${at}/properties/${p}`))
+          .map(([p, s]) => [p, schemaSummary(s as Json, omit, `${at}/properties/${p}`)]),
+      );
+    else if (k === 'items') out[k] = schemaSummary(v as Json, omit, `${at}/items`);
+    else out[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
+  }
+  return out;
+}
+
 /**
  * The JSON Schema of the error line the ax document publishes as `error_envelope.schema`: a summary
- * of `ERROR_LINE_SCHEMA` (lib/contract/line-schemas.ts: required fields, types and the kind pattern, no descriptions) that
- * accepts every line the full schema accepts (checked by test/contract/line-schemas.test.ts). The
- * full schema is published by `ax-ts/schema`.
+ * of the full one (ERROR_LINE_SCHEMA, published by `ax-ts/schema`) as the ax document's schema
+ * version 1.0.0 first gave it — without the trace id's pattern and without `meta.replayed`.
  */
-const ERROR_LINE_SUMMARY: Json = {
-  type: 'object',
-  required: ['error', 'meta'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['kind', 'message', 'exit_code'],
-      properties: {
-        kind: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
-        message: { type: 'string' },
-        exit_code: { type: 'integer', minimum: 1, maximum: 255 },
-        retryable: { type: 'boolean' },
-        actionable_fix: { type: 'string' },
-        suggestions: { type: 'array', items: { type: 'string' } },
-        context: { type: 'object' },
-        retry_after_seconds: { type: 'number' },
-      },
-    },
-    meta: {
-      type: 'object',
-      required: ['trace_id', 'tool', 'version', 'schema_version'],
-      properties: {
-        trace_id: { type: 'string' },
-        tool: { type: 'string' },
-        version: { type: 'string' },
-        schema_version: { const: ERROR_SCHEMA_VERSION },
-      },
-    },
-  },
-};
+const ERROR_LINE_SUMMARY = schemaSummary(ERROR_LINE_SCHEMA, [
+  '/properties/meta/properties/trace_id/pattern',
+  '/properties/meta/properties/replayed',
+]);
 
 /**
  * What the ax document says of the success line (`success_envelope.format`), its meta keys rendered
