@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { FLAG_TYPES } from '../../lib/index.ts';
+import { FLAG_TYPES } from '../../lib/tree/flags.ts';
 import { flagKindsTree, KIND_CASES } from '../fixtures/flag-kinds-tree.ts';
 import { envelopeOf, REPO, runCasesCli } from '../helpers/mcp.ts';
 import { envelope, runCli } from '../helpers/run.ts';

@@ -8,7 +8,9 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Command, FLAG_TYPES, inputSchema, type FlagType } from '../../lib/index.ts';
+import { Command, type FlagType } from '../../lib/index.ts';
+import { FLAG_TYPES } from '../../lib/tree/flags.ts';
+import { inputSchema } from '../../lib/parse/input-schema.ts';
 import { flagKindsTree, KIND_CASES } from '../fixtures/flag-kinds-tree.ts';
 import { REPO } from '../helpers/mcp.ts';
 import { httpPath, inProcessPath, processPath, stdioPath, type Call, type Path } from '../helpers/paths.ts';
