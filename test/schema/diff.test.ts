@@ -94,9 +94,10 @@ describe('schemaDiff (ax shape)', () => {
   it('a command renamed with its old name kept as an alias: breaking only through its MCP tool names', () => {
     const rename = (t: Tree) => {
       t.root.removeCommand(t.db);
-      t.root.addCommand(
-        new Command({ use: 'database', aliases: ['db'], short: 'Database', commands: t.db.commands() }),
-      );
+      // a command has one parent: the children leave db before they join database
+      const children = t.db.commands();
+      t.db.removeCommand(...children);
+      t.root.addCommand(new Command({ use: 'database', aliases: ['db'], short: 'Database', commands: children }));
     };
     const d = diffOf(rename);
     expect(d.breaking.map((c) => c.message)).toEqual([
