@@ -1,9 +1,8 @@
-// Build: the library for publication (ESM + .d.ts under dist/) and the demo CLI bundled into one
-// runnable file (dist/bin/tasks.js), with the MCP stack split into a chunk loaded only by mcp-server.
+// npm run build: the library for publication (ESM + .d.ts under dist/, the `ax-ts` tool among it),
+// then the demo program, built by the public `ax-ts build` command into dist/bin (not published).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { buildHeavyChunks, buildProgram } from './bundle.mjs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -15,12 +14,13 @@ const list = (dir) =>
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 
-// 1. Library: one ESM file per module, imports rewritten from .ts to .js.
+// 1. Library and the ax-ts tool: one ESM file per module, imports rewritten from .ts to .js.
 await build({
   absWorkingDir: root,
   entryPoints: [
     ...list('lib'),
     ...list('mcp'),
+    ...list('cmd/ax-ts'),
     ...(existsSync(join(root, 'golden')) ? list('golden').filter((p) => !p.startsWith('golden/fixtures/')) : []),
   ],
   outdir: 'dist',
@@ -30,8 +30,9 @@ await build({
   target: 'node20',
   bundle: false,
   logLevel: 'warning',
+  // `require('pino')` behind `typeof require === 'function'`: taken only in a built (CommonJS) program
+  logOverride: { 'unsupported-require-call': 'silent' },
 });
-// Relative imports keep their .ts suffix under bundle:false; rewrite them to .js.
 const walkJs = (dir) =>
   readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
@@ -42,8 +43,10 @@ for (const f of walkJs(join(root, 'dist'))) {
   const out = src.replace(/(from\s+|import\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2');
   if (out !== src) writeFileSync(f, out);
 }
+const bin = join(root, 'dist/cmd/ax-ts/main.js');
+chmodSync(bin, 0o755);
 
-// 2. Declarations.
+// 2. Declarations of the public entry points.
 const tscFlags = [
   '--emitDeclarationOnly',
   '--declaration',
@@ -77,30 +80,10 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), .
   stdio: 'inherit',
 });
 
-// 3. The programs, bundled as CommonJS (an ESM entry costs Node 7–10 ms more to start), each as
-//    .ci/bundle.mjs lays it out: a small entry (precomputed answers, V8 code cache) in front of one
-//    minified bundle with everything an ordinary run, --help or __schema needs. The heavy parts are
-//    separate files loaded on demand: the MCP runtime (SDK, express, ajv) only by mcp-server, and the
-//    argument validator (ajv) only by --args-json. Those chunks carry their own copy of lib/; the state
-//    that must be shared (error catalogue, AxError identity) lives on Symbol.for registries. Lazy
-//    subtrees (`load: () => import('./x.ts')`) become chunks of their own that share the entry's lib.
-const binDir = join(root, 'dist/bin');
-const bins = {
-  tasks: { entry: 'cmd/tasks/main.ts', precomputeAnswers: true },
-  'ax-ts': { entry: 'cmd/ax-ts/main.ts' },
-};
-const meta = await buildHeavyChunks(binDir);
-for (const [name, b] of Object.entries(bins)) {
-  const r = await buildProgram({ ...b, outDir: binDir, name });
-  Object.assign(meta.inputs, r.metafile.inputs);
-  Object.assign(meta.outputs, r.metafile.outputs);
-}
-writeFileSync(join(binDir, 'meta.json'), JSON.stringify(meta));
-// The demo's __schema documents, written ahead of time (issue 14): its entry answers a bare
-// `__schema [--as=X]` from them while the build is unchanged.
+// 3. The demo, built as any user's program is: `ax-ts build` (docs/shipping.md).
 execFileSync(
   process.execPath,
-  [join(binDir, 'ax-ts.js'), 'schema-manifest', join(binDir, 'tasks.js'), '--format', 'json'],
-  { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, AX_CODE_CACHE: '0' } },
+  [bin, 'build', 'cmd/tasks/main.ts', '--out-dir', 'dist/bin', '--name', 'tasks', '--metafile', '--format', 'json'],
+  { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
 );
 console.error('build: dist/ ready');

@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { Command } from '../lib/tree/command.ts';
 import { loadTree } from '../lib/tree/lazy.ts';
 import { resolveVersion } from '../lib/platform/version.ts';
+import { isStandaloneBinary } from '../lib/platform/relaunch.ts';
 import type { ServeSettings } from './startup.ts';
 import { AxError, validationError } from '../lib/contract/errors.ts';
 import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
@@ -38,12 +39,13 @@ export interface McpMountOptions {
   idempotencyTtlMs?: number;
   /**
    * stdio: nothing in the process (handlers, libraries, children, `fs.writeSync(1)`) can reach the
-   * protocol pipe. Default true. A bundled program started as a bare `mcp-server` over pipes is
-   * served in place (its entry has already given the client's streams descriptors of their own and
-   * made fd 1 stderr: docs/mcp-server.md#stdio); otherwise the server runs in a re-executed copy of
-   * the program whose fd 1 is stderr, and code before the server starts runs twice. false: no
-   * supervisor — served in place as above when the entry did so, else in this process on its own
-   * stdin and stdout, guarding `process.stdout` only (about one Node start faster).
+   * protocol pipe. Default true. A program built with `ax-ts build` started as a bare `mcp-server`
+   * over pipes is served in place (its entry has already given the client's streams descriptors of
+   * their own and made fd 1 stderr); otherwise the server runs in a second copy of the program,
+   * started as this one was, whose fd 1 is stderr, and code before the server starts runs twice
+   * (docs/mcp-server.md#stdio). false gives up the guarantee: no second copy — served in place as
+   * above when the entry did so, else in this process on its own stdin and stdout, guarding
+   * `process.stdout` only.
    */
   isolateStdio?: boolean;
 }
@@ -133,10 +135,9 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
  * runtime in this process. @throws AxError on a failed start-up check or a failed server process.
  */
 async function startServer(root: Command, settings: ServeSettings, signal: AbortSignal): Promise<void> {
-  const supervision = await import('./supervise.ts');
   if (settings.transport === 'stdio' && settings.isolate !== false) {
+    const supervision = await import('./supervise.ts');
     if (!process.env[supervision.WIRE_ENV] && !supervision.servedInPlace() && supervision.canSupervise()) {
-      supervision.startEarlyServer(); // a server process started by the entry runs alongside these checks
       const { checkStartup, checkTree } = await import('./startup.ts');
       checkStartup(root, settings); // fail closed here, exit 2, before the server process starts
       checkTree(root);
@@ -146,14 +147,14 @@ async function startServer(root: Command, settings: ServeSettings, signal: Abort
       return supervision.superviseStdio(signal);
     }
   }
-  supervision.dropEarlyServer(); // the server runs in this process: no other is needed
   const { runServer } = await import('./runtime.ts');
   await runServer(root, settings, signal);
 }
 
 /**
  * The `mcpServers` block for Claude Desktop, Claude Code and Cursor, with absolute paths: the node
- * binary running now, its exec arguments (e.g. a loader) and the real path of the entry script — no
+ * binary running now, its exec arguments (e.g. a loader) and the real path of the entry script (a
+ * single executable or bun-compiled binary: the binary itself) — no
  * bare `npx` that must be found on PATH (case B27). `args` (e.g. persistent flags such as
  * `--store=/data/tasks.json`) go between the script and `mcp-server`.
  */
@@ -173,6 +174,9 @@ export function clientConfig(
         },
       },
     };
+  // a single executable or bun-compiled binary is the program itself: no script to name
+  if (isStandaloneBinary())
+    return { mcpServers: { [name]: { command: process.execPath, args: [...args, 'mcp-server'] } } };
   let script = entry;
   try {
     script = realpathSync(entry);

@@ -24,9 +24,8 @@ export {
  * for both). @throws AxError on startup failure (nothing was opened).
  */
 export async function runServer(root: Command, s: ServeSettings, signal: AbortSignal): Promise<void> {
-  // A supervised server process reports nothing before it has its wire: one the entry started early
-  // (.ci/loader.cjs) runs alongside the supervisor's own checks, which send the wire only if they pass
-  // (otherwise this process is killed unseen). The checks' verdict waits for the wire.
+  // A supervised server process reports a failed check only once it has its wire (the supervisor
+  // made the same checks and sends the wire only if they passed).
   let checked: { where: ReturnType<typeof checkStartup>; model: ReturnType<typeof buildModel> } | { failed: unknown };
   try {
     checked = { where: checkStartup(root, s), model: buildModel(root) };

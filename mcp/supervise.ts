@@ -1,28 +1,27 @@
 /**
- * How a stdio server keeps the protocol pipe out of reach of handlers, libraries and their children.
- * Node has no `dup2`. A bundled program's entry gets there before anything else runs (.ci/loader.cjs
- * serveInPlace: the client's streams on descriptors of their own, fd 0 /dev/null, fd 1 stderr), and
- * this module only hands that wire over ({@link servedInPlace}, {@link takeWire}). Otherwise the
- * protocol pipe is kept out of the process that runs them: the `mcp-server` process (the supervisor)
- * re-executes the program with fd 0 = /dev/null and fd 1 = its stderr, and gives that server process
- * the client's streams in one of two ways:
+ * How a stdio server keeps the protocol pipe out of reach of handlers, libraries and their children
+ * (docs/mcp-server.md#stdio). Node has no `dup2`. A program built with `ax-ts build` gets there in
+ * its entry, before anything else runs (lib/ship/in-place.ts: the client's streams on descriptors of
+ * their own, fd 0 /dev/null, fd 1 stderr), and this module only takes that wire ({@link takeWire}).
+ * Otherwise the protocol pipe is kept out of the process that runs them: the `mcp-server` process
+ * (the supervisor) starts the program again, the way it was started (lib/platform/relaunch.ts), as
+ * the server process, with fd 0 = /dev/null, fd 1 = its stderr and a Node IPC channel, and gives it
+ * the client's streams over that channel in one of two ways:
  * - **passed** (stdin and stdout are pipes or sockets, as every MCP client spawns its server): the
- *   supervisor sends the two pipe handles over a Node IPC channel; they arrive in the server process
- *   as new descriptors opened close-on-exec (its children never inherit them), and the channel is
- *   closed at once. The server then reads and writes the client's pipes itself: no byte is relayed,
- *   so a call costs no more CPU or latency than in one process (docs/performance.md).
- * - **relayed** (a terminal, a file, anything else): the server process connects back over a Unix
- *   socket in a private (0700) temporary directory, proves itself with a one-time token, and speaks
- *   JSON-RPC on that socket, which libuv opens close-on-exec; the supervisor relays bytes (it parses
- *   nothing).
- * Either way `fs.writeSync(1)`, `fs.createWriteStream('', {fd: 1})`, `/dev/stdout`, a child spawned
- * through a `child_process` function captured before the server started, and `process.stdout.end()`
- * all land on stderr. The supervisor forwards SIGTERM/SIGINT as SIGTERM and exits when the server
- * does; the server stops when the supervisor is gone (it watches its parent pid). Start-up cost: one
- * more Node start (docs/performance.md), a few milliseconds less for a bundled program: for a bare
- * `mcp-server` over pipes its entry (.ci/loader.cjs) starts the server process at once, beside this
- * one, and {@link superviseStdio} adopts it instead of spawning another; it runs the program when
- * told `go` ({@link startEarlyServer}) and reports nothing before the pipes reach it (runtime.ts).
+ *   two pipe handles themselves; they arrive in the server process as new descriptors opened
+ *   close-on-exec (its children never inherit them), and the channel is closed at once. The server
+ *   then reads and writes the client's pipes itself: no byte is relayed.
+ * - **relayed** (a terminal, a file, anything else): the path of a Unix socket in a private (0700)
+ *   temporary directory and a one-time token; the server process connects, proves itself with the
+ *   token and speaks JSON-RPC on that socket, which libuv opens close-on-exec; the supervisor relays
+ *   bytes (it parses nothing).
+ * The server process knows it is one by `AX_MCP_WIRE=ipc` together with the IPC channel its parent
+ * made: the variable alone (a user's environment) changes nothing. Either way `fs.writeSync(1)`,
+ * `fs.createWriteStream('', {fd: 1})`, `/dev/stdout`, a child spawned through a `child_process`
+ * function captured before the server started, and `process.stdout.end()` all land on stderr. The
+ * supervisor forwards SIGTERM/SIGINT as SIGTERM and exits when the server does; the server stops
+ * when the supervisor is gone (it watches its parent pid). Start-up cost: one more program start
+ * (docs/performance.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -30,32 +29,25 @@ import { createConnection, createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxError } from '../lib/contract/errors.ts';
+import { relaunchCommand } from '../lib/platform/relaunch.ts';
+import { inPlaceWire, type InPlaceWire } from '../lib/ship/stdio-wire.ts';
 
 /**
- * Environment variable naming the supervisor's socket, or {@link PASSED} when the client's pipes come
- * over the IPC channel (read and removed by the server process).
+ * Environment variable that tells the server process its wire comes over the IPC channel (read and
+ * removed by the server process; honoured only together with that channel).
  */
 export const WIRE_ENV = 'AX_MCP_WIRE';
-/** {@link WIRE_ENV}'s value when the pipes are passed, not relayed. */
+/** {@link WIRE_ENV}'s value. */
 export const PASSED = 'ipc';
-/** How long the server process waits for the passed pipes before giving up, ms. */
+/** How long the server process waits for the wire before giving up, ms. */
 const PASS_WAIT_MS = 10_000;
-/** Environment variable with the one-time token the server process sends first. */
-export const WIRE_TOKEN_ENV = 'AX_MCP_WIRE_TOKEN';
-
-/** Node options not to repeat in the server process (a debugger port cannot be taken twice). */
-const SKIP_EXEC_ARG = /^--(inspect|inspect-brk|inspect-port|debug-port)(=|$)/;
 
 /**
- * Whether this process can re-execute itself as the server: it runs a script (`process.argv[1]`),
- * not `node -e` or a REPL.
+ * Whether this process can start the program again as the server: it runs a script, a single
+ * executable or a bun-compiled binary — not `node -e` or a REPL.
  */
 export function canSupervise(): boolean {
-  return (
-    typeof process.argv[1] === 'string' &&
-    process.argv[1] !== '' &&
-    !process.execArgv.some((a) => a === '-e' || a === '--eval' || a === '-p' || a === '--print')
-  );
+  return relaunchCommand([]) !== undefined;
 }
 
 /** The client's streams as the server process holds them (see {@link takeWire}). */
@@ -71,34 +63,24 @@ export interface Wire {
   parentPid: number | undefined;
 }
 
-/** Where the bundled entry keeps the wire it set up to serve in place (.ci/loader.cjs serveInPlace). */
-const IN_PLACE = Symbol.for('ax-ts.stdio-in-place');
-
-/** The entry's record: `take()` gives the client's stdin and stdout, as descriptors or raw pipe handles. */
-interface InPlace {
-  take(): Promise<{ input: number | object; output: number | object }>;
-  /** Set here once taken: the streams serve one server. */
-  taken?: boolean;
-}
-
 /**
- * Whether this process serves stdio in place: the bundled entry (.ci/loader.cjs serveInPlace) has
+ * Whether this process serves stdio in place: the built program's entry (lib/ship/in-place.ts) has
  * given the client's stdin and stdout descriptors of their own, opened close-on-exec, and made fd 0
  * /dev/null and fd 1 stderr, so no supervisor is needed (and none must start: its fd 0 and 1 are no
  * longer the client's). True until the wire is taken, and after.
  */
 export function servedInPlace(): boolean {
-  return (globalThis as Record<symbol, unknown>)[IN_PLACE] !== undefined;
+  return inPlaceWire() !== undefined;
 }
 
 /** Takes the in-place wire (see {@link servedInPlace}). @throws AxError internal_error when it cannot be had. */
-async function takeInPlace(record: InPlace): Promise<Wire> {
+async function takeInPlace(record: InPlaceWire): Promise<Wire> {
   if (record.taken)
     throw new AxError('internal_error', "mcp-server: the client's pipes already serve a server in this process", {
       fix: 'Start one stdio server per process.',
     });
   record.taken = true;
-  let got: Awaited<ReturnType<InPlace['take']>>;
+  let got: Awaited<ReturnType<InPlaceWire['take']>>;
   try {
     got = await record.take();
   } catch (e) {
@@ -129,54 +111,56 @@ function pipeWire(input: number | object, output: number | object, parentPid: nu
 }
 
 /**
- * In the server process: takes the wire from the environment (removing it, so handlers and children
- * never see it) — the passed pipes from the IPC channel (which is then closed), or a connection to
- * the supervisor's socket. Undefined when this process is not a supervised server.
- * @throws AxError internal_error when the pipes do not arrive or the socket cannot be reached.
+ * In the server process: takes the wire — the one the built program's entry set up in place, or
+ * the one its supervisor sends over the IPC channel (which is then closed): the passed pipes, or a
+ * connection to the supervisor's socket. {@link WIRE_ENV} is removed from the environment, so
+ * handlers and children never see it. Undefined when this process serves neither way.
+ * @throws AxError internal_error when the wire does not arrive or the socket cannot be reached.
  */
 export async function takeWire(env?: Record<string, string | undefined>): Promise<Wire | undefined> {
-  const inPlace = (globalThis as Record<symbol, unknown>)[IN_PLACE] as InPlace | undefined;
+  const inPlace = inPlaceWire();
   if (inPlace) return takeInPlace(inPlace);
-  const path = process.env[WIRE_ENV];
-  const token = process.env[WIRE_TOKEN_ENV];
+  const wire = process.env[WIRE_ENV];
   delete process.env[WIRE_ENV];
-  delete process.env[WIRE_TOKEN_ENV];
-  if (env && env !== process.env) {
-    delete env[WIRE_ENV];
-    delete env[WIRE_TOKEN_ENV];
-  }
-  if (path === PASSED && typeof process.send === 'function') return receivePipes();
-  if (!path || !token) return undefined;
+  if (env && env !== process.env) delete env[WIRE_ENV];
+  if (wire !== PASSED || typeof process.send !== 'function') return undefined;
+  const got = await receiveWire();
+  if ('input' in got) return got;
   const parentPid = process.ppid;
   const socket = await new Promise<Socket>((resolve, reject) => {
-    const s = createConnection({ path, allowHalfOpen: true });
+    const s = createConnection({ path: got.path, allowHalfOpen: true });
     s.once('connect', () => resolve(s));
     s.once('error', reject);
   }).catch((e: unknown) => {
     throw new AxError(
       'internal_error',
-      `mcp-server: cannot reach the supervisor's socket ${path}: ${(e as Error).message}`,
+      `mcp-server: cannot reach the supervisor's socket ${got.path}: ${(e as Error).message}`,
       { fix: 'Start mcp-server again.' },
     );
   });
   socket.on('error', () => {}); // the supervisor died: seen as the end of input
-  socket.write(`${token}\n`);
+  socket.write(`${got.token}\n`);
   return { input: socket, output: socket, parentPid };
 }
 
-/** The client's stdin and stdout pipes, sent by the supervisor; then the IPC channel is closed. */
-function receivePipes(): Promise<Wire> {
+/**
+ * What the supervisor sends over the IPC channel: the client's stdin and stdout pipes (as a
+ * {@link Wire}), or the relay's socket path and token; then the channel is closed.
+ */
+function receiveWire(): Promise<Wire | { path: string; token: string }> {
   const parentPid = process.ppid;
-  return new Promise<Wire>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const got: { in?: object; out?: object } = {};
-    const timer = setTimeout(() => done(new Error(`they did not arrive within ${PASS_WAIT_MS} ms`)), PASS_WAIT_MS);
+    const timer = setTimeout(() => done(new Error(`it did not arrive within ${PASS_WAIT_MS} ms`)), PASS_WAIT_MS);
     const onMessage = (m: unknown, handle: unknown) => {
-      const which = (m as { ax?: unknown } | null)?.ax;
-      if ((which === 'in' || which === 'out') && handle) got[which] = handle as object;
+      const msg = m as { ax?: unknown; path?: unknown; token?: unknown } | null;
+      if (msg?.ax === 'relay' && typeof msg.path === 'string' && typeof msg.token === 'string')
+        return done(undefined, { path: msg.path, token: msg.token });
+      if ((msg?.ax === 'in' || msg?.ax === 'out') && handle) got[msg.ax] = handle as object;
       if (got.in && got.out) done();
     };
     const onGone = () => done(new Error('the supervisor closed the channel first'));
-    const done = (e?: Error) => {
+    const done = (e?: Error, relay?: { path: string; token: string }) => {
       clearTimeout(timer);
       process.off('message', onMessage);
       process.off('disconnect', onGone);
@@ -187,79 +171,18 @@ function receivePipes(): Promise<Wire> {
         return reject(
           new AxError(
             'internal_error',
-            `mcp-server: the client's pipes were not passed to the server process: ${e.message}`,
-            { fix: 'Start mcp-server again.' },
+            `mcp-server: the supervisor's wire did not reach the server process: ${e.message}`,
+            {
+              fix: 'Start mcp-server again.',
+            },
           ),
         );
       // handles received over IPC are opened close-on-exec: a handler's children never inherit them
-      resolve(pipeWire(got.in!, got.out!, parentPid));
+      resolve(relay ?? pipeWire(got.in!, got.out!, parentPid));
     };
-    // a server process the entry started early (.ci/loader.cjs) may have received them already
-    const early = (globalThis as Record<symbol, unknown>)[EARLY_WIRE] as
-      { queue: [unknown, unknown][]; stop: () => void } | undefined;
-    if (early) {
-      delete (globalThis as Record<symbol, unknown>)[EARLY_WIRE];
-      early.stop();
-    }
     process.on('message', onMessage);
     process.once('disconnect', onGone);
-    for (const [m, handle] of early?.queue ?? []) onMessage(m, handle);
   });
-}
-
-/** Where the entry keeps the server process it started early (.ci/loader.cjs earlyServer). */
-const EARLY_SERVER = Symbol.for('ax-ts.early-server');
-/** Where the early server process's entry keeps the messages that came with its `go` (holdUntilAdopted). */
-const EARLY_WIRE = Symbol.for('ax-ts.early-wire');
-
-/** The entry's record of the server process it started early: the process, and how to kill it unseen. */
-interface EarlyServer {
-  child: ChildProcess;
-  drop(): void;
-  /** Whether it was told `go`. */
-  started?: boolean;
-}
-
-/** The early server process's record, if the entry started one and nobody has taken or dropped it. */
-function earlyServer(): EarlyServer | undefined {
-  return (globalThis as Record<symbol, unknown>)[EARLY_SERVER] as EarlyServer | undefined;
-}
-
-/** The server process the entry started early, taken (no one else can adopt it); undefined if none. */
-function takeEarlyServer(): ChildProcess | undefined {
-  const early = earlyServer();
-  if (!early) return undefined;
-  delete (globalThis as Record<symbol, unknown>)[EARLY_SERVER];
-  // the entry let go of it until now; from here it keeps this process alive, like one spawned here
-  early.child.ref();
-  (early.child.channel as { ref?: () => void } | null | undefined)?.ref?.();
-  return early.child;
-}
-
-/**
- * Lets the server process the entry started early run the program now, in parallel with this
- * supervisor's start-up checks: it can get no further than waiting for the client's pipes (runtime.ts
- * takes the wire before it reports any check), which only {@link superviseStdio} sends, once the
- * checks have passed; otherwise it is killed unseen when this process exits.
- */
-export function startEarlyServer(): void {
-  const early = earlyServer();
-  if (!early || early.started) return;
-  early.started = true;
-  try {
-    early.child.send({ ax: 'go' });
-  } catch {
-    /* gone: superviseStdio sees it */
-  }
-}
-
-/**
- * Kills the server process the entry started early, unseen (it has reported nothing: before it has
- * the client's pipes it cannot): for a `mcp-server` that does not supervise (in-process, HTTP) or
- * supervises through a relay.
- */
-export function dropEarlyServer(): void {
-  earlyServer()?.drop();
 }
 
 /** The pipe handle (libuv `uv_pipe_t`: a pipe, FIFO or Unix socket) behind a std stream, if it has one. */
@@ -280,28 +203,19 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
   const stdinPipe = pipeHandle(process.stdin);
   const stdoutPipe = pipeHandle(process.stdout);
   const pass = stdinPipe !== undefined && stdoutPipe !== undefined;
-  let relay: Awaited<ReturnType<typeof openRelay>> | undefined;
-  const wireEnv: Record<string, string> = { [WIRE_ENV]: PASSED };
-  if (!pass) {
-    dropEarlyServer();
-    relay = await openRelay();
-    wireEnv[WIRE_ENV] = relay.path;
-    wireEnv[WIRE_TOKEN_ENV] = relay.token;
-  }
-  // passed pipes: the server process the entry started alongside this one (.ci/loader.cjs), started
-  // the same way as here, when there is one (told `go` by now, or here)
-  if (pass) startEarlyServer();
-  const early = pass ? takeEarlyServer() : undefined;
-  const args = [...process.execArgv.filter((a) => !SKIP_EXEC_ARG.test(a)), process.argv[1]!, ...process.argv.slice(2)];
-  const child: ChildProcess =
-    early ??
-    spawn(process.execPath, args, {
-      stdio: ['ignore', 2, 'inherit', ...(pass ? (['ipc'] as const) : [])],
-      env: { ...process.env, ...wireEnv },
-      detached: true, // its own process group: a terminal's Ctrl-C reaches it once, through us, as SIGTERM
+  const again = relaunchCommand(process.argv.slice(2));
+  if (!again)
+    throw new AxError('internal_error', 'mcp-server: this program cannot be started again as the server process', {
+      fix: 'Run the program from a script or a binary (not node -e).',
     });
+  const relay = pass ? undefined : await openRelay();
+  const child: ChildProcess = spawn(again.command, again.args, {
+    stdio: ['ignore', 2, 'inherit', 'ipc'],
+    env: { ...process.env, [WIRE_ENV]: PASSED },
+    detached: true, // its own process group: a terminal's Ctrl-C reaches it once, through us, as SIGTERM
+  });
   const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, sig: child.signalCode }); // an early one that is gone already
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, sig: child.signalCode }); // gone already
     child.once('exit', (code, sig) => resolve({ code, sig }));
     child.once('error', () => resolve({ code: null, sig: null }));
   });
@@ -321,6 +235,11 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
   if (pass) {
     connected = await passPipes(child, stdinPipe, stdoutPipe, exited);
   } else {
+    try {
+      child.send({ ax: 'relay', path: relay!.path, token: relay!.token }, () => child.disconnect());
+    } catch {
+      /* gone: seen below */
+    }
     socket = await Promise.race([accept(relay!.listener, relay!.token), exited.then(() => undefined)]);
     relay!.listener.close();
     relay!.cleanup();

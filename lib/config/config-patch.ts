@@ -15,7 +15,13 @@ let jsonc: Jsonc | undefined;
  * through `process.getBuiltinModule` then: a static import costs every start ~0.2 ms, issue 14).
  */
 export function jsoncParser(): Jsonc {
-  return (jsonc ??= builtinModule('node:module').createRequire(import.meta.url)('jsonc-parser') as Jsonc);
+  // `require` itself in a built program (the bundler sees it and makes jsonc-parser a chunk of its own)
+  return (jsonc ??= (
+    typeof require === 'function'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundler must see a literal require
+        require('jsonc-parser')
+      : builtinModule('node:module').createRequire(import.meta.url)('jsonc-parser')
+  ) as Jsonc);
 }
 
 /** One RFC 6902 operation. */

@@ -62,7 +62,13 @@ function humanLine(o: Record<string, unknown>, hidden: Set<string>): string {
  * @throws Error only if pino cannot be loaded (it is a dependency of ax-ts).
  */
 export function createLogger(s: LoggerSetup): Logger {
-  const pino = builtinModule('node:module').createRequire(import.meta.url)('pino') as typeof import('pino').default;
+  // `require` itself in a built program (the bundler sees it and makes pino a chunk of its own)
+  const pino = (
+    typeof require === 'function'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundler must see a literal require
+        require('pino')
+      : builtinModule('node:module').createRequire(import.meta.url)('pino')
+  ) as typeof import('pino').default;
   const hidden = new Set(['level', 'time', 'msg', ...Object.keys(s.base)]);
   const min = rank(s.level);
   const destination = {

@@ -37,9 +37,19 @@ export function packageVersionFrom(start: string | undefined): string | undefine
   return undefined;
 }
 
+/** Set by `ax-ts build` in a built program: the version embedded at build time (docs/shipping.md). */
+declare const AX_PROGRAM_VERSION: string | undefined;
+
+/** The version `ax-ts build` embedded in this program, if it is a built program with one. */
+function builtVersion(): string | undefined {
+  const v = typeof AX_PROGRAM_VERSION === 'string' ? AX_PROGRAM_VERSION : undefined;
+  return isPlaceholderVersion(v) ? undefined : v!.trim();
+}
+
 /**
- * The program's version: `injected` when usable, else the version of the package.json that owns
- * `entry` (default: the running script, `process.argv[1]`), else `0.0.0-unknown`.
+ * The program's version: `injected` when usable, else the version `ax-ts build` embedded in a
+ * built program (no file is read), else the version of the package.json that owns `entry`
+ * (default: the running script, `process.argv[1]`), else `0.0.0-unknown`.
  * @param injected e.g. from a build-time define; placeholders ("", dev, unknown, 0.0.0-unknown) are skipped.
  * @param entry a file of the program. The default, `process.argv[1]`, is wrong when the tree runs
  *   in-process under another program (a test runner, an embedding host): pass your own module's
@@ -47,5 +57,5 @@ export function packageVersionFrom(start: string | undefined): string | undefine
  */
 export function resolveVersion(injected?: string, entry: string | undefined = process.argv[1]): string {
   if (!isPlaceholderVersion(injected)) return injected!.trim();
-  return packageVersionFrom(entry) ?? '0.0.0-unknown';
+  return builtVersion() ?? packageVersionFrom(entry) ?? '0.0.0-unknown';
 }

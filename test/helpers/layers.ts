@@ -23,6 +23,7 @@ export const TIERS = [
   ['builtins'],
   ['replay', 'config', 'observe', 'ask'],
   ['run'],
+  ['ship'],
 ] as const;
 
 /** Every layer folder of `lib/`, lowest first. */

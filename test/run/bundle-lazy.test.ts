@@ -1,15 +1,16 @@
 /**
- * The lazy-loading rule, proved on the built bundle (issue 6): ordinary runs, --help, --version and
- * every __schema shape load no chunk that contains the MCP SDK, express or ajv; mcp-server does.
- * Chunks are identified from esbuild's metafile (dist/bin/meta.json); loads are recorded by a
- * module resolve hook. Requires `npm run build` (npm test runs it first).
+ * The lazy-loading rule, proved on the built demo (`ax-ts build`, dist/bin): ordinary runs, --help,
+ * --version and every __schema shape load no chunk that contains the MCP SDK, express or ajv;
+ * mcp-server does. Chunks are identified from esbuild's metafile (dist/bin/tasks.meta.json); loads
+ * are recorded by a module resolve hook. Requires `npm run build` (npm test runs it first).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bundledFixture } from '../helpers/bundled.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'dist/bin/tasks.js');
@@ -17,7 +18,7 @@ const HOOK = join(root, 'test/fixtures/record-imports.mjs');
 const HEAVY = /node_modules\/(@modelcontextprotocol\/sdk|express|ajv)\//;
 
 function heavyChunks(): string[] {
-  const meta = JSON.parse(readFileSync(join(root, 'dist/bin/meta.json'), 'utf8')) as {
+  const meta = JSON.parse(readFileSync(join(root, 'dist/bin/tasks.meta.json'), 'utf8')) as {
     outputs: Record<string, { inputs: Record<string, unknown> }>;
   };
   return Object.entries(meta.outputs)
@@ -58,9 +59,9 @@ function loadedFiles(
   return { files, required, status: r.status, stdout: r.stdout };
 }
 
-/** pino, OpenTelemetry, jsonc-parser and the Redis client: external to the bundle, required from node_modules only when used. */
-const OBSERVE = /node_modules\/(pino|jsonc-parser|@opentelemetry|redis|@redis)\//;
-const REDIS = /node_modules\/(redis|@redis)\//;
+/** pino, OpenTelemetry, jsonc-parser and the Redis client: chunks of their own, required only when used. */
+const OBSERVE = /chunks\/(pino|jsonc-parser|otel|redis)\.js$/;
+const REDIS = /chunks\/redis\.js$/;
 
 describe('bundle: the MCP stack is loaded only by mcp-server', () => {
   it('the build split the SDK, express and ajv into chunks the entry does not import statically', () => {
@@ -95,22 +96,29 @@ describe('bundle: the MCP stack is loaded only by mcp-server', () => {
     expect(required.filter((f) => OBSERVE.test(f))).toEqual([]);
   });
 
-  it('the libraries are external (no output of the build contains them); an OTLP endpoint loads the SDK, output unchanged', () => {
-    const meta = JSON.parse(readFileSync(join(root, 'dist/bin/meta.json'), 'utf8')) as {
+  it('the libraries are chunks of their own (no other output of the build contains them); an OTLP endpoint loads the exporter chunk, output unchanged', () => {
+    const meta = JSON.parse(readFileSync(join(root, 'dist/bin/tasks.meta.json'), 'utf8')) as {
       outputs: Record<string, { inputs: Record<string, unknown> }>;
     };
-    for (const [file, o] of Object.entries(meta.outputs))
-      expect(
-        Object.keys(o.inputs).filter((i) => OBSERVE.test(i)),
-        file,
-      ).toEqual([]);
+    const own: Record<string, RegExp> = {
+      'pino.js': /node_modules\/pino\//,
+      'jsonc-parser.js': /node_modules\/jsonc-parser\//,
+      'otel.js': /node_modules\/@opentelemetry\/sdk-trace-base\//,
+      'redis.js': /node_modules\/@redis\/client\//,
+    };
+    for (const [chunk, library] of Object.entries(own)) {
+      const holders = Object.entries(meta.outputs)
+        .filter(([, o]) => Object.keys(o.inputs).some((i) => library.test(i)))
+        .map(([file]) => file.split('/').pop());
+      expect(holders, chunk).toEqual([chunk]);
+    }
     const plain = loadedFiles(['--version', '--format', 'json']);
     const traced = loadedFiles(['--version', '--format', 'json'], {
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
     });
     expect(traced.status).toBe(0);
-    expect(traced.required.some((f) => /node_modules\/@opentelemetry\/sdk-trace-base\//.test(f))).toBe(true);
-    expect(traced.required.some((f) => /node_modules\/(pino|jsonc-parser)\//.test(f))).toBe(false);
+    expect(traced.required.some((f) => /chunks\/otel\.js$/.test(f))).toBe(true);
+    expect(traced.required.some((f) => /chunks\/(pino|jsonc-parser)\.js$/.test(f))).toBe(false);
     expect(JSON.parse(traced.stdout).data).toEqual(JSON.parse(plain.stdout).data);
   });
 
@@ -126,7 +134,7 @@ describe('bundle: the MCP stack is loaded only by mcp-server', () => {
     });
     expect(shared.status).toBe(1);
     expect(shared.stdout).toBe('');
-    expect(shared.required.some((f) => /node_modules\/@redis\/client\//.test(f))).toBe(true);
+    expect(shared.required.some((f) => REDIS.test(f))).toBe(true);
   });
 
   it('mcp-server --print-config stays light; a starting server loads the SDK chunk (the recorder works)', () => {
@@ -171,14 +179,9 @@ describe('bundle: the MCP chunk carries its own copy of lib and still agrees wit
 
 describe('bundle: lazy subtrees are chunks of their own, loaded only when selected', () => {
   it('the lazy fixture, bundled: each group a chunk; a run loads only the chunk it selects; output as from source', async () => {
-    const { buildProgram } = await import('../../.ci/bundle.mjs');
     const out = mkdtempSync(join(tmpdir(), 'ax-lazy-bundle-'));
-    const built = (await buildProgram({ entry: 'test/fixtures/lazy-cli.ts', outDir: out, name: 'lazyapp' })) as {
-      entry: string;
-      chunks: string[];
-    };
-    cpSync(join(root, 'dist/bin/chunks'), join(out, 'chunks'), { recursive: true }); // the MCP runtime and the validator
-    const names = built.chunks.map((c) =>
+    const built = (await bundledFixture('test/fixtures/lazy-cli.ts', 'lazyapp', { dir: out })).build;
+    const names = built.lazyChunks.map((c) =>
       c
         .split('/')
         .pop()!
@@ -187,7 +190,7 @@ describe('bundle: lazy subtrees are chunks of their own, loaded only when select
     expect(names.sort()).toEqual(['db', 'ops']);
     const main = readFileSync(join(out, 'lazyapp.main.js'), 'utf8');
     expect(main).not.toContain('Deploy to an environment'); // the ops body is not in the entry's bundle
-    const chunkOf = (n: string) => built.chunks.find((c) => c.includes(`/${n}-`))!;
+    const chunkOf = (n: string) => built.lazyChunks.find((c) => c.includes(`/${n}-`))!;
     const load = (args: string[]) => {
       const dir = mkdtempSync(join(tmpdir(), 'ax-lazy-run-'));
       const log = join(dir, 'imports.log');
@@ -201,7 +204,7 @@ describe('bundle: lazy subtrees are chunks of their own, loaded only when select
             .filter((u) => u.startsWith('file:'))
             .map((u) => fileURLToPath(u))
         : [];
-      return { ...r, chunks: built.chunks.filter((c) => files.includes(c)) };
+      return { ...r, chunks: built.lazyChunks.filter((c) => files.includes(c)) };
     };
     expect(load(['--help']).chunks).toEqual([]);
     const status = load(['ops', 'status', '--format', 'json']);

@@ -1,0 +1,73 @@
+/**
+ * `ax-ts build <entry>`: builds a program made with ax-ts as it should ship (docs/shipping.md):
+ * a small entry with precomputed answers, a code cache and stdio served in place; one minified
+ * bundle; chunks for what only some runs need; the schema manifest. The command behind it is the
+ * public `ax-ts/build` API (`buildProgram`).
+ */
+import { Command, type RunContext } from '../../lib/index.ts';
+import { buildProgram } from '../../lib/ship/index.ts';
+
+/** The `build` command. */
+export function buildCommand(): Command {
+  return new Command({
+    use: 'build <entry>',
+    short: 'Build a program made with ax-ts into a fast-starting bundle (entry, bundle, chunks, schema manifest)',
+    long:
+      'Bundles the program whose entry module is <entry> (TypeScript or JavaScript, ESM or CommonJS) into --out-dir:\n' +
+      '<name>.js (the entry to run: precomputed --help/--version, the schema manifest, a per-user code cache, stdio served\n' +
+      'in place for mcp-server), <name>.main.js (the program, minified CommonJS), chunks/ (the MCP SDK, express, Ajv, pino,\n' +
+      'OpenTelemetry, jsonc-parser, redis and each lazy subtree, loaded only by the runs that need them) and <name>.schema/.\n' +
+      "The program's version is embedded (--version-string, else the nearest package.json). Needs the esbuild package.\n" +
+      'Use --no-precompute for a program whose help or schema depends on its environment.',
+    example: 'ax-ts build src/cli.ts --out-dir dist/bin --name mycli\nax-ts build cmd/tasks/main.ts --name tasks',
+    args: [{ name: 'entry', description: "the program's entry module (e.g. src/cli.ts)" }],
+    effects: 'idempotent',
+    flags: {
+      'out-dir': { type: 'string', default: 'dist/bin', usage: 'directory the program is written to (its own)' },
+      name: { type: 'string', usage: "the program's name: <out-dir>/<name>.js (default: the entry's file name)" },
+      'version-string': {
+        type: 'string',
+        usage: "the version embedded in the program (default: the nearest package.json's version)",
+      },
+      metafile: { type: 'bool', usage: "also write esbuild's metafile to <out-dir>/<name>.meta.json" },
+      precompute: {
+        type: 'bool',
+        default: true,
+        usage: 'precompute --help/--version and write the schema manifest (false for an environment-dependent tree)',
+      },
+    },
+    output: {
+      cardinality: 'single',
+      schema: {
+        type: 'object',
+        properties: {
+          entry: { type: 'string', description: 'the entry file to run' },
+          main: { type: 'string', description: 'the bundle' },
+          chunks: { type: 'array', items: { type: 'string' }, description: 'every chunk file' },
+          version: { type: ['string', 'null'], description: 'the embedded version (null: none)' },
+          precomputed: { type: 'array', items: { type: 'string' }, description: 'answers precomputed' },
+          manifest: { type: ['string', 'null'], description: 'the schema manifest directory (null: none)' },
+        },
+        required: ['entry', 'main', 'chunks', 'version', 'precomputed', 'manifest'],
+      },
+    },
+    run: async (ctx: RunContext) => {
+      const r = await buildProgram({
+        entry: String(ctx.args.entry),
+        outDir: ctx.flags.outDir as string,
+        name: ctx.flags.name as string | undefined,
+        version: ctx.flags.versionString as string | undefined,
+        precompute: ctx.flags.precompute !== false,
+        metafile: ctx.flags.metafile === true,
+      });
+      return {
+        entry: r.entry,
+        main: r.main,
+        chunks: r.chunks,
+        version: r.version ?? null,
+        precomputed: r.precomputed,
+        manifest: r.manifest?.dir ?? null,
+      };
+    },
+  });
+}
