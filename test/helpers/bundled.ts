@@ -15,7 +15,7 @@ import { REPO } from './mcp.ts';
 export async function bundledFixture(
   fixture: string,
   name: string,
-  opts: { prefix?: string; dir?: string; precompute?: boolean } = {},
+  opts: { prefix?: string; dir?: string; precompute?: boolean; version?: string } = {},
 ): Promise<{ entry: string; dir: string; build: BuildResult }> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), opts.prefix ?? 'ax-bundled-'));
   const build = await buildProgram({
@@ -24,6 +24,7 @@ export async function bundledFixture(
     outDir: dir,
     name,
     precompute: opts.precompute ?? false,
+    version: opts.version,
   });
   return { entry: build.entry, dir, build };
 }
