@@ -182,6 +182,7 @@ function receiveWire(): Promise<Wire | { path: string; token: string }> {
     };
     process.on('message', onMessage);
     process.once('disconnect', onGone);
+    process.send!({ ax: 'ready' });
   });
 }
 
@@ -232,7 +233,23 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
   signal.addEventListener('abort', forward, { once: true });
   let connected: boolean;
   let socket: Socket | undefined;
-  if (pass) {
+  // the server process asks for its wire once it listens for it (a message sent before would be lost)
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => {
+      const onMessage = (m: unknown) => {
+        if ((m as { ax?: unknown } | null)?.ax !== 'ready') return;
+        child.off('message', onMessage);
+        resolve(true);
+      };
+      child.on('message', onMessage);
+    }),
+    exited.then(() => false),
+  ]);
+  if (!ready) {
+    connected = false;
+    relay?.listener.close();
+    relay?.cleanup();
+  } else if (pass) {
     connected = await passPipes(child, stdinPipe, stdoutPipe, exited);
   } else {
     try {

@@ -147,9 +147,9 @@ describe.runIf(linux)('mcp-server: the switches between its processes', () => {
       });
       let out = '';
       let err = '';
-      p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      p.stdout!.on('data', (c: Buffer) => (out += c.toString()));
       p.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-      p.stdin.write(initialize);
+      p.stdin!.write(initialize);
       const code = await new Promise<number | null>((r) => p.once('exit', r));
       await new Promise((r) => setTimeout(r, 300)); // a process that outlived it would still be here
       if (typeof stderr === 'number') {
