@@ -1,8 +1,9 @@
 /**
- * `ax-ts schema-manifest` and the entry that serves it (issue 14): a bare `__schema [--as=X]` answered
- * from the manifest is byte for byte what the program prints, and the manifest is never served once
- * anything it depends on changed (the bundle, its chunks, the version, the manifest itself) or when
- * it is corrupt. Runs the built programs (dist/bin; `npm test` builds them and the demo's manifest).
+ * The schema manifest (`ax-ts build` writes it; `ax-ts schema-manifest` writes it again) and the
+ * entry that serves it: a bare `__schema [--as=X]` answered from the manifest is byte for byte what
+ * the program prints, and the manifest is never served once anything it depends on changed (the
+ * bundle, its chunks, the manifest itself) or when it is corrupt. Runs the built demo (dist/bin) and
+ * the ax-ts tool (dist/cmd/ax-ts); `npm test` builds both.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { SCHEMA_SHAPES } from '../../lib/schema/shapes.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'dist/bin/tasks.js');
-const AX = join(root, 'dist/bin/ax-ts.js');
+const AX = join(root, 'dist/cmd/ax-ts/main.js');
 
 function run(bin: string, args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [bin, ...args], {
@@ -34,7 +35,7 @@ function copyWithManifest(version = '0.1.0') {
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'copy', version }));
   cpSync(join(root, 'dist/bin'), join(pkg, 'dist/bin'), { recursive: true });
   const bin = join(pkg, 'dist/bin/tasks.js');
-  const made = run(join(pkg, 'dist/bin/ax-ts.js'), ['schema-manifest', bin, '--format', 'json']);
+  const made = run(AX, ['schema-manifest', bin, '--format', 'json']);
   expect(made.status, made.stderr).toBe(0);
   return { pkg, bin, main: join(pkg, 'dist/bin/tasks.main.js'), manifest: join(pkg, 'dist/bin/tasks.schema') };
 }
@@ -56,7 +57,11 @@ const FORMS: string[][] = [
 describe('schema manifest', () => {
   it('the build wrote the demo’s manifest; every shape served is byte-identical to the program’s own', () => {
     const index = JSON.parse(readFileSync(join(root, 'dist/bin/tasks.schema/index.json'), 'utf8'));
-    expect(index).toMatchObject({ format: 'ax-ts/schema-manifest/1', program: 'tasks', versionFromPackage: true });
+    expect(index).toMatchObject({
+      format: 'ax-ts/schema-manifest/2',
+      program: 'tasks',
+      version: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,
+    });
     expect(Object.keys(index.docs).sort()).toEqual([...SCHEMA_SHAPES].sort());
     for (const args of FORMS) {
       const got = run(BIN, args);
@@ -90,11 +95,6 @@ describe('schema manifest', () => {
       (p: ReturnType<typeof copyWithManifest>) => writeFileSync(p.main, `${readFileSync(p.main, 'utf8')}\n`),
     ],
     [
-      'the version in package.json changed',
-      (p: ReturnType<typeof copyWithManifest>) =>
-        writeFileSync(join(p.pkg, 'package.json'), JSON.stringify({ name: 'copy', version: '9.0.0' })),
-    ],
-    [
       'the index names another build',
       (p: ReturnType<typeof copyWithManifest>) => {
         const f = join(p.manifest, 'index.json');
@@ -122,6 +122,16 @@ describe('schema manifest', () => {
     expect(r.status).toBe(0);
   });
 
+  it('the version is the one built in: a package.json with another version beside the program changes nothing', () => {
+    const p = copyWithManifest();
+    const served = tamper(join(p.manifest, 'ax.out'));
+    writeFileSync(join(p.pkg, 'package.json'), JSON.stringify({ name: 'copy', version: '9.0.0' }));
+    expect(run(p.bin, ['__schema']).stdout).toBe(served); // still this build's manifest
+    expect(JSON.parse(run(p.bin, ['--version', '--format', 'json']).stdout).data.version).toBe(
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version,
+    );
+  });
+
   it('a copied program ignores the manifest it was copied with (other mtimes) until one is written for it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ax-manifest-copy-'));
     cpSync(join(root, 'dist/bin'), join(dir, 'bin'), { recursive: true });
@@ -130,7 +140,7 @@ describe('schema manifest', () => {
     expect(run(bin, ['__schema'])).toEqual(reference(bin, ['__schema']));
   });
 
-  it('refuses an entry that is not a bundled program (validation_error, exit 2)', () => {
+  it('refuses an entry that is not a built program (validation_error, exit 2)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ax-manifest-bad-'));
     const plain = join(dir, 'plain.js');
     writeFileSync(plain, 'console.log("hi")\n');
