@@ -1,13 +1,14 @@
 /**
- * The published package, as a user installs it: `npm pack` of this checkout installed into a fresh
- * project. Its `node_modules/.bin` holds `ax-ts` only (the demo's `tasks` is never put on a user's
+ * The published package, as a user installs it: `npm pack` of this checkout holds neither the demo
+ * nor a second copy of lib/ (only the library, compiled one module per file); installed into a fresh
+ * project, its `node_modules/.bin` holds `ax-ts` only (the demo's `tasks` is never put on a user's
  * PATH), and every entry point package.json exports (`ax-ts`, `ax-ts/mcp`, `ax-ts/golden`, …) loads from
  * `dist/` and exports at run time exactly the value names test/api/public-api.snapshot.json pins
  * (its types are checked from the sources by test/api/public-api.test.ts).
  * Needs `npm run build` first (npm test does it).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +46,25 @@ beforeAll(() => {
     project,
   );
 }, 300_000);
+
+describe('npm pack: what the tarball holds', () => {
+  const files = (
+    JSON.parse(npm(['pack', '--dry-run', '--json'], repo)) as { files: { path: string }[] }[]
+  )[0]!.files.map((f) => f.path);
+
+  it('no file of the demo (cmd/tasks and its build)', () => {
+    expect(files.filter((f) => /(^|\/)tasks[./]|cmd\/tasks|dist\/bin\//.test(f))).toEqual([]);
+  });
+
+  it('no second copy of lib/: every compiled file is one module of the checkout (no bundle, no chunk)', () => {
+    const compiled = files.filter((f) => f.startsWith('dist/'));
+    expect(compiled.length).toBeGreaterThan(0);
+    for (const f of compiled) {
+      const source = f.replace(/^dist\//, '').replace(/(\.d)?\.js$|\.d\.ts$/, '.ts');
+      expect(existsSync(join(repo, source)) || existsSync(join(repo, f.replace(/^dist\//, ''))), f).toBe(true);
+    }
+  });
+});
 
 describe('npm pack → install into a fresh project', () => {
   it('puts only ax-ts on the PATH (node_modules/.bin)', () => {
