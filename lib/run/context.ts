@@ -47,7 +47,7 @@ export interface HandlerScope {
 
 /**
  * The key of a context's state. A global symbol: a bundled program carries lib more than once (its
- * main bundle and each heavy chunk, .ci/bundle.mjs), and a context one copy built may be read by another.
+ * main bundle and each heavy chunk, docs/shipping.md), and a context one copy built may be read by another.
  */
 const STATE = Symbol.for('ax-ts.run-context.state');
 

@@ -480,7 +480,7 @@ export class Command<
 /**
  * The tree-shape generation, one counter per process: shared through a global symbol by every copy
  * of this module, because a bundled program carries more than one — its main bundle and each heavy
- * chunk (the MCP runtime, the --args-json validator: .ci/bundle.mjs) — and all of them cache on the
+ * chunk (the MCP runtime, the --args-json validator: docs/shipping.md) — and all of them cache on the
  * same Command objects. With a counter per copy, each copy's cache records looked stale to the
  * other, and every MCP call rebuilt a command's flag set, tool properties and more, twice (issue 14).
  */

@@ -53,7 +53,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { EXIT_HOOK, lazyTreeFiles, treeSource } from './gen-tree.mjs';
-import { buildProgram } from '../../.ci/bundle.mjs';
+import { buildProgram } from '../../dist/lib/ship/index.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -291,19 +291,18 @@ async function prepare(dir) {
     outdir: join(dir, 'minimal'),
   });
   const minimal = join(dir, 'minimal/minimal-server.js');
-  // ax-ts programs are bundled exactly as dist/bin is (.ci/bundle.mjs: entry + bundle + chunks), with
-  // the heavy chunks (MCP runtime, --args-json validator) reused from the dist/bin snapshot.
+  // ax-ts programs are built exactly as dist/bin is (`ax-ts build`: entry + bundle + chunks), without
+  // precomputed answers (the rows that want a manifest write one below).
   const axProgram = async (d, name, entry) => {
     mkdirSync(d, { recursive: true });
-    cpSync(join(dirname(bin), 'chunks'), join(d, 'chunks'), { recursive: true });
-    return (await buildProgram({ entry, outDir: d, name })).entry;
+    return (await buildProgram({ entry, outDir: d, name, precompute: false })).entry;
   };
   // ax-ts with one no-op tool: the framework's own cost per call.
   const axNoop = await axProgram(join(dir, 'ax-noop'), 'ax-noop', join(HERE, 'fixtures/ax-noop.ts'));
   // Floor of the in-process measure: a CommonJS file holding only the exit hook.
   const floor = join(dir, 'floor.cjs');
   writeFileSync(floor, `${EXIT_HOOK}\n`);
-  // Trees: one generated module per size (and style), bundled like dist/bin/tasks.js (.ci/build.mjs step 3).
+  // Trees: one generated module per size (and style), bundled like dist/bin/tasks.js (`ax-ts build`).
   const trees = new Map();
   const treeBytes = new Map();
   const variants = [
@@ -346,10 +345,14 @@ async function prepare(dir) {
     const to = join(dir, 'tree-1000-manifest');
     cpSync(from, to, { recursive: true });
     manifest1000 = join(to, basename(trees.get(1000)));
-    const r = spawnSync(NODE, [join(dirname(bin), 'ax-ts.js'), 'schema-manifest', manifest1000, '--format', 'json'], {
-      env: childEnv({ HOME: os.tmpdir(), BENCH_NO_HOOK: '1' }),
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      NODE,
+      [join(ROOT, 'dist/cmd/ax-ts/main.js'), 'schema-manifest', manifest1000, '--format', 'json'],
+      {
+        env: childEnv({ HOME: os.tmpdir(), BENCH_NO_HOOK: '1' }),
+        encoding: 'utf8',
+      },
+    );
     if (r.status !== 0) throw new Error(`ax-ts schema-manifest: exit ${r.status}: ${r.stderr}`);
     const stored = JSON.parse(r.stdout).data.shapes;
     if (!stored.includes('ax') || !stored.includes('mcp'))
@@ -1025,7 +1028,7 @@ function markdown(report, m) {
   if (report.cold) {
     out.push('## Cold start, bundled (ms, median)', '');
     out.push(
-      'ax-ts = `node dist/bin/tasks.js …` (a byte-identical snapshot of dist/bin taken at the start of the run: the entry of .ci/loader.cjs with its precomputed `--version`/`--help`, one CommonJS bundle run through the V8 code cache, and chunks it does not load for these rows). commander, citty and cac = the same six commands on commander 14, citty and cac (test/bench/fixtures/*-tasks.mjs, sharing tasks-core.mjs), each bundled by esbuild into one CommonJS file; their `__schema` is a hand-written walk of their tree. `list` runs on a 1,000-task store (prints 50).',
+      'ax-ts = `node dist/bin/tasks.js …` (a byte-identical snapshot of dist/bin taken at the start of the run: the entry `ax-ts build` writes, with its precomputed `--version`/`--help`, one CommonJS bundle run through the V8 code cache, and chunks it does not load for these rows). commander, citty and cac = the same six commands on commander 14, citty and cac (test/bench/fixtures/*-tasks.mjs, sharing tasks-core.mjs), each bundled by esbuild into one CommonJS file; their `__schema` is a hand-written walk of their tree. `list` runs on a 1,000-task store (prints 50).',
       '',
     );
     out.push(...report.cold.lines, '', ...report.cold.notes, '');
@@ -1033,7 +1036,7 @@ function markdown(report, m) {
   if (report.trees) {
     out.push('## `__schema` on generated trees', '');
     out.push(
-      'Trees from test/bench/gen-tree.mjs (n leaf commands under n/50 groups, one positional and 5 flags each, declared literally with the public API; each group a lazy subtree in a module of its own, which the build makes a chunk; the `addCommand` variant is one module), each bundled like dist/bin/tasks.js (.ci/bundle.mjs). "work in process" = time from the end of Node\'s bootstrap to exit, measured inside the process; peak RSS from `process.resourceUsage().maxRSS`.',
+      'Trees from test/bench/gen-tree.mjs (n leaf commands under n/50 groups, one positional and 5 flags each, declared literally with the public API; each group a lazy subtree in a module of its own, which the build makes a chunk; the `addCommand` variant is one module), each built like dist/bin/tasks.js (`ax-ts build`). "work in process" = time from the end of Node\'s bootstrap to exit, measured inside the process; peak RSS from `process.resourceUsage().maxRSS`.',
       '',
     );
     out.push(...report.trees.lines, '', ...report.trees.notes, '');
