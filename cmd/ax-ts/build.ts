@@ -17,7 +17,7 @@ export function buildCommand(): Command {
       '<name>.js (the entry to run: precomputed --help/--version, the schema manifest, a per-user code cache, stdio served\n' +
       'in place for mcp-server), <name>.main.js (the program, minified CommonJS), chunks/ (the MCP SDK, express, Ajv, pino,\n' +
       'OpenTelemetry, jsonc-parser, redis and each lazy subtree, loaded only by the runs that need them) and <name>.schema/.\n' +
-      "The program's version is embedded (--version-string, else the nearest package.json). Needs the esbuild package.\n" +
+      "The program's version is embedded (--program-version, else the nearest package.json). Needs the esbuild package.\n" +
       'Use --no-precompute for a program whose help or schema depends on its environment.',
     example: 'ax-ts build src/cli.ts --out-dir dist/bin --name mycli\nax-ts build cmd/tasks/main.ts --name tasks',
     args: [{ name: 'entry', description: "the program's entry module (e.g. src/cli.ts)" }],
@@ -25,7 +25,7 @@ export function buildCommand(): Command {
     flags: {
       'out-dir': { type: 'string', default: 'dist/bin', usage: 'directory the program is written to (its own)' },
       name: { type: 'string', usage: "the program's name: <out-dir>/<name>.js (default: the entry's file name)" },
-      'version-string': {
+      'program-version': {
         type: 'string',
         usage: "the version embedded in the program (default: the nearest package.json's version)",
       },
@@ -56,7 +56,7 @@ export function buildCommand(): Command {
         entry: String(ctx.args.entry),
         outDir: ctx.flags.outDir as string,
         name: ctx.flags.name as string | undefined,
-        version: ctx.flags.versionString as string | undefined,
+        version: ctx.flags.programVersion as string | undefined,
         precompute: ctx.flags.precompute !== false,
         metafile: ctx.flags.metafile === true,
       });

@@ -83,6 +83,7 @@ function project(dir: string): void {
 
 let tarball: string;
 const built: Record<string, string> = {}; // installer → project dir
+let withoutEsbuild: { status: number | null; stdout: string; error: { error: Record<string, unknown> } };
 
 /** `ax-ts build` as the project's own installed binary. */
 function build(dir: string, entry: string, name: string): void {
@@ -112,6 +113,21 @@ beforeAll(() => {
   tarball = join(tmp, packed[0]!.filename);
   const npmDir = join(tmp, 'npm');
   project(npmDir);
+  // first without esbuild (an optional peer dependency: not installed with ax-ts)
+  execFileSync('npm', ['install', '--prefer-offline', '--no-package-lock', tarball], {
+    cwd: npmDir,
+    env: quiet,
+    timeout: 300_000,
+  });
+  const bare = spawnSync(join(npmDir, 'node_modules/.bin/ax-ts'), ['build', 'src/cli.ts', '--format', 'json'], {
+    cwd: npmDir,
+    encoding: 'utf8',
+  });
+  withoutEsbuild = {
+    status: bare.status,
+    stdout: bare.stdout,
+    error: JSON.parse(bare.stderr.trim().split('\n').pop()!),
+  };
   execFileSync('npm', ['install', '--prefer-offline', '--no-package-lock', tarball, `esbuild@${ESBUILD}`], {
     cwd: npmDir,
     env: quiet,
@@ -218,6 +234,19 @@ describe.each(['npm', 'pnpm'])('a user project installed with %s', (installer) =
       expect(outputs.some(([f]) => /^ops-[0-9a-f]{8}\.js$/.test(f))).toBe(true);
     },
   );
+});
+
+describe('without esbuild', () => {
+  it('ax-ts build fails with build_failed (exit 1) naming the package to install', () => {
+    expect(withoutEsbuild.status).toBe(1);
+    expect(withoutEsbuild.stdout).toBe('');
+    expect(withoutEsbuild.error.error).toMatchObject({
+      kind: 'build_failed',
+      exit_code: 1,
+      context: { reason: 'missing_dependency', package: 'esbuild' },
+    });
+    expect(String(withoutEsbuild.error.error.actionable_fix)).toContain('npm install --save-dev esbuild');
+  });
 });
 
 describe('a CommonJS JavaScript entry with a shebang (npm)', () => {
