@@ -119,12 +119,25 @@ function prepareOutDir(outDir: string): void {
 
 /**
  * Builds a program (see the module comment).
- * @throws AxError validation_error (exit 2) when the entry is missing or the output directory is
- *   another package's; build_failed (exit 1) when esbuild is missing, bundling fails, or the built
+ * @throws AxError validation_error (exit 2) when an option is not a non-empty string (or the name
+ *   not a file name), the entry is missing or the output directory is another package's; build_failed (exit 1) when esbuild is missing, bundling fails, or the built
  *   program fails to answer `__schema` for the manifest.
  */
 export async function buildProgram(options: BuildOptions): Promise<BuildResult> {
   const cwd = options.cwd ?? process.cwd();
+  for (const key of ['entry', 'outDir', 'name', 'version', 'cwd'] as const) {
+    const v: unknown = options[key];
+    if ((v !== undefined || key === 'entry') && (typeof v !== 'string' || v.trim() === ''))
+      throw new AxError('validation_error', `buildProgram: ${key} must be a non-empty string`, {
+        fix: `Pass ${key} as a string${key === 'entry' ? ", the program's entry module (e.g. src/cli.ts)" : ' or leave it out'}.`,
+        context: { reason: 'invalid_option', option: key },
+      });
+  }
+  if (options.name !== undefined && !/^[A-Za-z0-9._-]+$/.test(options.name))
+    throw new AxError('validation_error', `the name ${JSON.stringify(options.name)} is not a file name`, {
+      fix: 'Pass a name of letters, digits, dots, dashes and underscores (it names <name>.js).',
+      context: { reason: 'invalid_option', option: 'name' },
+    });
   const entry = resolve(cwd, options.entry);
   if (!existsSync(entry) || !statSync(entry).isFile())
     throw new AxError('validation_error', `the entry ${JSON.stringify(options.entry)} is not a file`, {
