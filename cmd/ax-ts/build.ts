@@ -4,6 +4,7 @@
  * bundle; chunks for what only some runs need; the schema manifest. The command behind it is the
  * public `ax-ts/build` API (`buildProgram`).
  */
+import { basename, extname, join, resolve } from 'node:path';
 import { Command, type RunContext } from '../../lib/index.ts';
 import { buildProgram } from '../../lib/ship/index.ts';
 
@@ -18,7 +19,7 @@ export function buildCommand(): Command {
       'in place for mcp-server), <name>.main.js (the program, minified CommonJS), chunks/ (the MCP SDK, express, Ajv, pino,\n' +
       'OpenTelemetry, jsonc-parser, redis and each lazy subtree, loaded only by the runs that need them) and <name>.schema/.\n' +
       "The program's version is embedded (--program-version, else the nearest package.json). Needs the esbuild package.\n" +
-      'Use --no-precompute for a program whose help or schema depends on its environment.',
+      'Use --precompute=false for a program whose help or schema depends on its environment.',
     example: 'ax-ts build src/cli.ts --out-dir dist/bin --name mycli\nax-ts build cmd/tasks/main.ts --name tasks',
     args: [{ name: 'entry', description: "the program's entry module (e.g. src/cli.ts)" }],
     effects: 'idempotent',
@@ -41,7 +42,7 @@ export function buildCommand(): Command {
       schema: {
         type: 'object',
         properties: {
-          entry: { type: 'string', description: 'the entry file to run' },
+          entry: { type: 'string', description: 'the entry file to run (with --dry-run: the one a build would write)' },
           main: { type: 'string', description: 'the bundle' },
           chunks: { type: 'array', items: { type: 'string' }, description: 'every chunk file' },
           version: { type: ['string', 'null'], description: 'the embedded version (null: none)' },
@@ -52,6 +53,18 @@ export function buildCommand(): Command {
       },
     },
     run: async (ctx: RunContext) => {
+      const outDir = resolve(ctx.flags.outDir as string);
+      const name =
+        (ctx.flags.name as string | undefined) ?? basename(String(ctx.args.entry), extname(String(ctx.args.entry)));
+      if (!ctx.guard(`build ${String(ctx.args.entry)} into ${join(outDir, `${name}.js`)}`))
+        return {
+          entry: join(outDir, `${name}.js`),
+          main: join(outDir, `${name}.main.js`),
+          chunks: [],
+          version: null,
+          precomputed: [],
+          manifest: null,
+        };
       const r = await buildProgram({
         entry: String(ctx.args.entry),
         outDir: ctx.flags.outDir as string,

@@ -20,7 +20,7 @@ export function schemaManifestCommand(): Command {
       'stderr is left to the program). Afterwards a bare\n' +
       '`<program> __schema [--as=<shape>]` prints the stored document, byte for byte what the program prints, as long as the\n' +
       'bundle and its lazy chunks are unchanged; otherwise the program answers itself.\n' +
-      '`ax-ts build` runs it unless built with --no-precompute. Only for programs whose tree does not depend on the environment.',
+      '`ax-ts build` runs it unless built with --precompute=false. Only for programs whose tree does not depend on the environment.',
     example: 'ax-ts schema-manifest dist/bin/tasks.js',
     effects: 'idempotent',
     output: {

@@ -256,7 +256,7 @@ export async function buildProgram(options: BuildOptions): Promise<BuildResult> 
         manifest = await writeSchemaManifest(entryFile);
       } catch (e) {
         throw buildFailed(`the built program did not answer __schema: ${(e as Error).message}`, {
-          fix: 'Run the built program with __schema to see why; build with --no-precompute to skip the manifest.',
+          fix: 'Run the built program with __schema to see why; build with --precompute=false to skip the manifest.',
           context: { reason: 'program_failed', entry: entryFile },
         });
       }
