@@ -1,6 +1,7 @@
 /**
  * `ax-ts build` on a user's project, as a user has it: `npm pack` of this checkout installed into
- * fresh projects (npm; pnpm's symlinked store too when `npx pnpm@latest` installs here), with the
+ * fresh projects (npm; pnpm's symlinked store and bun's installer too when `npx pnpm@latest` and
+ * `npx bun@latest` run here), with the
  * esbuild package beside it. A TypeScript ESM entry with a shebang and a lazy subtree, and a
  * JavaScript CommonJS one, are built with the installed `ax-ts build`; the programs answer `--help`
  * and `__schema` exactly as uncached, `--version` with the version of the user's package.json
@@ -98,13 +99,13 @@ function build(dir: string, entry: string, name: string): void {
   );
 }
 
-function pnpmWorks(): string | undefined {
-  const r = spawnSync('npx', ['--yes', 'pnpm@latest', '--version'], { encoding: 'utf8', timeout: 120_000, env: quiet });
-  return r.status === 0
-    ? undefined
-    : `npx pnpm@latest does not run here: ${(r.stderr || r.error?.message || '').trim()}`;
+/** Why `npx <pkg>` cannot run here (undefined when it can). */
+function unavailable(pkg: string): string | undefined {
+  const r = spawnSync('npx', ['--yes', pkg, '--version'], { encoding: 'utf8', timeout: 120_000, env: quiet });
+  return r.status === 0 ? undefined : `npx ${pkg} does not run here: ${(r.stderr || r.error?.message || '').trim()}`;
 }
-const noPnpm = pnpmWorks();
+const noPnpm = unavailable('pnpm@latest');
+const noBun = unavailable('bun@latest');
 
 beforeAll(() => {
   const packed = JSON.parse(
@@ -136,6 +137,17 @@ beforeAll(() => {
   build(npmDir, 'src/cli.ts', 'mycli');
   build(npmDir, 'src/legacy.cjs', 'legacy');
   built.npm = npmDir;
+  if (!noBun) {
+    const bunDir = join(tmp, 'bun');
+    project(bunDir);
+    execFileSync('npx', ['--yes', 'bun@latest', 'add', tarball, `esbuild@${ESBUILD}`], {
+      cwd: bunDir,
+      env: quiet,
+      timeout: 300_000,
+    });
+    build(bunDir, 'src/cli.ts', 'mycli');
+    built.bun = bunDir;
+  }
   if (noPnpm) return;
   const pnpmDir = join(tmp, 'pnpm');
   project(pnpmDir);
@@ -170,8 +182,8 @@ const HEAVY: Record<string, RegExp> = {
   'redis.js': /node_modules\/@redis\/client\//,
 };
 
-describe.each(['npm', 'pnpm'])('a user project installed with %s', (installer) => {
-  const skip = installer === 'pnpm' ? noPnpm : undefined;
+describe.each(['npm', 'pnpm', 'bun'])('a user project installed with %s', (installer) => {
+  const skip = installer === 'pnpm' ? noPnpm : installer === 'bun' ? noBun : undefined;
   const bin = () => join(built[installer]!, 'dist/bin/mycli.js');
 
   it.skipIf(skip !== undefined)(
