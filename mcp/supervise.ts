@@ -253,7 +253,7 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
     connected = await passPipes(child, stdinPipe, stdoutPipe, exited);
   } else {
     try {
-      child.send({ ax: 'relay', path: relay!.path, token: relay!.token }, () => child.disconnect());
+      child.send({ ax: 'relay', path: relay!.path, token: relay!.token }, () => child.connected && child.disconnect());
     } catch {
       /* gone: seen below */
     }
