@@ -137,7 +137,7 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
 async function startServer(root: Command, settings: ServeSettings, signal: AbortSignal): Promise<void> {
   if (settings.transport === 'stdio' && settings.isolate !== false) {
     const supervision = await import('./supervise.ts');
-    if (!process.env[supervision.WIRE_ENV] && !supervision.servedInPlace() && supervision.canSupervise()) {
+    if (!supervision.supervisedServer() && !supervision.servedInPlace() && supervision.canSupervise()) {
       const { checkStartup, checkTree } = await import('./startup.ts');
       checkStartup(root, settings); // fail closed here, exit 2, before the server process starts
       checkTree(root);

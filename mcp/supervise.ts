@@ -42,6 +42,11 @@ export const PASSED = 'ipc';
 /** How long the server process waits for the wire before giving up, ms. */
 const PASS_WAIT_MS = 10_000;
 
+/** Whether this process is a supervisor's server process: {@link WIRE_ENV} together with an IPC channel. */
+export function supervisedServer(): boolean {
+  return process.env[WIRE_ENV] === PASSED && typeof process.send === 'function';
+}
+
 /**
  * Whether this process can start the program again as the server: it runs a script, a single
  * executable or a bun-compiled binary — not `node -e` or a REPL.

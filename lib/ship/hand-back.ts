@@ -4,7 +4,8 @@
  * over a Node IPC channel, where they arrive as new descriptors opened close-on-exec. The copy is
  * started the way the program was (lib/platform/relaunch.ts: a script again through Node, a single
  * executable or bun-compiled binary as itself), with `AX_MCP_HAND_BACK=1`, which is honoured only
- * together with the IPC channel its parent made: set in a user's environment it changes nothing.
+ * together with the IPC channel its parent made: set in a user's environment it changes nothing
+ * (isHandBackHelper removes it).
  * Compiled into the entry (entry.ts): Node built-ins only.
  */
 import { relaunchCommand } from '../platform/relaunch.ts';
@@ -16,9 +17,16 @@ const HAND_BACK_ENV = 'AX_MCP_HAND_BACK';
 /** A promise of the client's streams that the helper hands back, and how to start counting its time. */
 export type HandedBack = Promise<WireEnds> & { ref?: () => void };
 
-/** Whether this process is a hand-back helper: the variable is set and its parent gave it an IPC channel. */
+/**
+ * Whether this process is a hand-back helper: the variable is set and its parent gave it an IPC
+ * channel. When it is not, the variable is removed from the environment: a copy of it left in a
+ * user's environment must not reach a process the program starts with an IPC channel of its own
+ * (the supervisor's server process).
+ */
 export function isHandBackHelper(): boolean {
-  return process.env[HAND_BACK_ENV] === '1' && typeof process.send === 'function';
+  if (process.env[HAND_BACK_ENV] === '1' && typeof process.send === 'function') return true;
+  delete process.env[HAND_BACK_ENV];
+  return false;
 }
 
 /**

@@ -124,12 +124,25 @@ describe.runIf(linux)('mcp-server: the switches between its processes', () => {
         expect(r.status, r.stderr).toBe(0);
         expect(r.stderr).toBe('');
         expect(JSON.parse(r.stdout).data).toEqual(
-          args[0] === 'env' ? { ax: Object.keys(forged) } : JSON.parse(plain.stdout).data,
+          // AX_MCP_HAND_BACK is ax-ts's own: the entry removes a stray one; AX_MCP_WIRE is left alone
+          args[0] === 'env'
+            ? { ax: Object.keys(forged).filter((k) => k !== 'AX_MCP_HAND_BACK') }
+            : JSON.parse(plain.stdout).data,
         );
       }
       await withServer(forged, 'pipe', async (client) => {
-        expect(await handlerAxEnv(client)).toEqual(Object.keys(forged)); // the user's own setting, untouched
+        expect(await handlerAxEnv(client)).toEqual(Object.keys(forged).filter((k) => k !== 'AX_MCP_HAND_BACK'));
       });
+      // supervised (stderr a regular file): the server process gets AX_MCP_WIRE from its supervisor and removes it
+      const fd = openSync(join(dir, 'forged.err'), 'w');
+      try {
+        await withServer(forged, fd, async (client) => {
+          expect(await handlerAxEnv(client)).toEqual([]); // both removed: AX_MCP_WIRE by the server process
+        });
+      } finally {
+        closeSync(fd);
+      }
+      expect(readFileSync(join(dir, 'forged.err'), 'utf8')).toBe('');
     },
     60_000,
   );
