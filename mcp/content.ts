@@ -4,7 +4,6 @@
  * embedded resources and images before the text. Source: MCP 2025-11-25 server features (tools
  * "Tool Result" content types, resources "Resource Contents", prompts "Embedded Resources").
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   readDeclared,
   renderTemplate,
@@ -12,6 +11,7 @@ import {
   type ResourceContent,
   type ResourceDecl,
 } from '../lib/tree/declarations.ts';
+import { rpcError } from './eras.ts';
 
 /** A `resources/read` entry (or an embedded resource): `text`, or `blob` (base64) for bytes. */
 export function resourceContents(rc: ResourceContent): Record<string, unknown> {
@@ -56,7 +56,7 @@ export function bytesItem(bytes: Uint8Array, mediaType: string | undefined, tool
 
 /**
  * `prompts/get` messages: one user message per embedded resource (in declared order), then the
- * rendered template as a text message. @throws McpError -32602 when an embedded URI names no declared
+ * rendered template as a text message. @throws a JSON-RPC error -32602 when an embedded URI names no declared
  * resource, or an image/audio embed names one without image/audio bytes.
  */
 export function promptMessages(
@@ -70,19 +70,14 @@ export function promptMessages(
     const [kind, raw] = Object.entries(e)[0] as ['resource' | 'image' | 'audio', string];
     const uri = renderTemplate(raw, declared, given);
     const rc = readDeclared(resources, uri);
-    if (!rc)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Prompt ${decl.name} embeds ${uri}, which is not a declared resource`,
-        { uri },
-      );
+    if (!rc) throw rpcError(-32602, `Prompt ${decl.name} embeds ${uri}, which is not a declared resource`, { uri });
     if (kind === 'resource') {
       messages.push({ role: 'user', content: { type: 'resource', resource: resourceContents(rc) } });
       continue;
     }
     if (!rc.bytes || mediaKind(rc.mimeType) !== kind) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw rpcError(
+        -32602,
         `Prompt ${decl.name} embeds ${uri} as ${kind}, but that resource is not ${kind} bytes (mimeType ${rc.mimeType ?? 'none'})`,
         { uri },
       );

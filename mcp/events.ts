@@ -6,10 +6,9 @@
  * SDK's standalone-stream id is the same in every session). Bounded by count, bytes and age.
  * Source: MCP 2025-11-25 transports, "Resumability and Redelivery"; SDK `EventStore`.
  */
-import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
-export type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+export type { EventStore } from '@modelcontextprotocol/server';
 
 /** Limits of a {@link MemoryEventStore}. */
 export interface MemoryEventStoreOptions {

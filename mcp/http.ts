@@ -1,28 +1,31 @@
 /**
- * Streamable HTTP on express at `/mcp`: Host and Origin checked against the allowed (loopback)
- * names, every error a JSON-RPC body (never an HTML page or an empty 500), stateful sessions with an
- * idle timeout or a stateless mode for replicas, graceful shutdown. Source: SPEC §8; MCP transport
- * "Streamable HTTP" (2025-06-18); cases B20, B21.
+ * Streamable HTTP on express at `/mcp`, for both protocol eras (docs/mcp-server.md#protocol-eras):
+ * Host and Origin checked against the allowed (loopback) names, a bearer token when one is set,
+ * bodies read here under a limit, every error a JSON-RPC body (never an HTML page or an empty 500);
+ * then each request goes by what it carries — a 2026-07-28 request (the protocol version in its
+ * `_meta`) to the SDK's stateless per-request handler, anything else to the 2025-era sessions (or,
+ * with `--stateless`, a server per request) — and a graceful shutdown. Sources: MCP 2025-11-25 and
+ * 2026-07-28 transports, "Streamable HTTP".
  */
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import express from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { classifyInboundRequest, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { installChildGuard } from './children.ts';
-import { answerNewerRevision } from './revisions.ts';
-import { MemoryEventStore, type EventStore } from './events.ts';
+import { CLIENT_ERROR } from './eras.ts';
+import type { EventStore } from './events.ts';
 import {
   bearerGuard,
   ClientGone,
   hostOriginGuard,
-  InflightIds,
   isJsonType,
   jsonError,
   onClientError,
   readJsonBody,
 } from './http-guard.ts';
+import { legacySessions } from './http-sessions.ts';
 import { keepAlive, shutdownCalls } from './lifecycle.ts';
+import { sendWebResponse, toWebRequest } from './node-web.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
 
 /** Settings of the HTTP transport. */
@@ -31,33 +34,40 @@ export interface HttpSettings {
   host: string;
   /** Port; 0 picks a free one (the chosen one is announced on stderr). */
   port: number;
-  /** One server per request, no session ids (for several replicas behind a load balancer). */
+  /** 2025 era: one server per request, no session ids (for several replicas behind a load balancer). */
   stateless: boolean;
-  /** Idle time (no POST in flight) after which a session is closed, in ms. */
+  /** Idle time (no POST in flight) after which a 2025-era session is closed, in ms. */
   sessionIdleMs: number;
   /** Largest accepted POST body, in bytes (413 with a JSON-RPC error beyond). */
   maxBodyBytes: number;
-  /** Most sessions kept at once; a new initialize beyond it gets 503 (JSON-RPC body, Retry-After). */
+  /** Most 2025-era sessions kept at once; a new initialize beyond it gets 503 (JSON-RPC body, Retry-After). */
   maxSessions: number;
   /** Host names accepted in Host and Origin (loopback names plus the bound host). */
   allowedHosts: string[];
   /**
-   * Stateful sessions: makes each session's event store (resumable streams), or `false` for none.
-   * Default: a {@link MemoryEventStore} per session. Stateless mode has no streams to resume.
+   * 2025-era stateful sessions: makes each session's event store (resumable streams), or `false`
+   * for none. Default: a MemoryEventStore per session. Stateless serving has no streams to resume.
    */
   eventStore?: false | (() => EventStore);
   /** The bearer token every request must carry (`Authorization: Bearer …`); none when undefined. */
   token?: string;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  close: () => Promise<void>;
-  lastSeen: number;
-  /** POSTs still being answered: a session with one in flight is not idle (a long call is not cut off). */
-  inflight: number;
-  /** JSON-RPC ids in flight (a duplicate is refused). */
-  ids: InflightIds;
+/** Whether a request is a 2026-07-28 one (or a malformed attempt at one, which the modern handler answers). */
+function isModern(req: IncomingMessage, body: unknown): boolean {
+  const header = (name: string) => {
+    const v = req.headers[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  return (
+    classifyInboundRequest({
+      httpMethod: req.method ?? 'GET',
+      protocolVersionHeader: header('mcp-protocol-version'),
+      mcpMethodHeader: header('mcp-method'),
+      mcpNameHeader: header('mcp-name'),
+      ...(body !== undefined ? { body } : {}),
+    }).kind !== 'legacy'
+  );
 }
 
 /**
@@ -75,8 +85,15 @@ export async function serveHttp(
   const life = keepAlive(options.log);
   const children = installChildGuard(false);
   const serverOptions = { ...options, track: life.track };
-  const sessions = new Map<string, Session>();
-  const transportOptions = { maxRequestBodySize: settings.maxBodyBytes };
+  const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const quiet = () => !(options.env ?? process.env).AX_DEBUG;
+  const legacy = legacySessions(model, serverOptions, settings);
+  const modern: McpHttpHandler = createMcpHandler(() => createServer(model, serverOptions, 'modern'), {
+    legacy: 'reject',
+    maxRequestBodySize: settings.maxBodyBytes,
+    // a client's mistake answered with its JSON-RPC error is not the server's: no line unless AX_DEBUG
+    onerror: (e) => void (CLIENT_ERROR.test(e.message) && quiet() ? undefined : log(`mcp-server: ${e.message}`)),
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -85,93 +102,19 @@ export async function serveHttp(
 
   app.all('/mcp', async (req, res) => {
     try {
-      if (await answerNewerRevision(req, res, settings.maxBodyBytes)) return; // a newer revision's probe: -32022, quietly
-      if (settings.stateless) {
-        // No session: no standalone GET stream to offer (it would hold a server open that never speaks) and nothing to DELETE.
-        if (req.method !== 'POST')
-          return jsonError(res, 405, -32000, 'Method not allowed: stateless server, use POST', { allow: 'POST' });
-        const server = createServer(model, serverOptions);
-        const transport = new StreamableHTTPServerTransport({ ...transportOptions, sessionIdGenerator: undefined });
-        res.on('close', () => {
-          void transport.close().catch(() => {});
-          void server.close().catch(() => {});
-        });
-        await server.connect(transport);
-        const read =
-          req.method === 'POST' && isJsonType(req.headers['content-type'])
-            ? await readJsonBody(req, res, settings.maxBodyBytes)
-            : { body: undefined };
+      let body: unknown;
+      if (req.method === 'POST' && isJsonType(req.headers['content-type'])) {
+        const read = await readJsonBody(req, res, settings.maxBodyBytes);
         if (!read) return;
-        await transport.handleRequest(req, res, read.body);
-        return;
+        body = read.body;
       }
-      const sid = req.headers['mcp-session-id'];
-      if (typeof sid === 'string') {
-        const s = sessions.get(sid);
-        if (!s) return jsonError(res, 404, -32001, 'Session not found: initialize a new session');
-        s.lastSeen = Date.now();
-        let body: unknown;
-        if (req.method === 'POST') {
-          s.inflight += 1;
-          res.once('close', () => {
-            s.inflight -= 1;
-            s.lastSeen = Date.now();
-          });
-          if (isJsonType(req.headers['content-type'])) {
-            const read = await readJsonBody(req, res, settings.maxBodyBytes);
-            if (!read || !s.ids.claim(read.body, res)) return;
-            body = read.body;
-          }
-        }
-        await s.transport.handleRequest(req, res, body);
-        return;
-      }
-      if (req.method !== 'POST') return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      if (sessions.size >= settings.maxSessions) {
-        return jsonError(
-          res,
-          503,
-          -32000,
-          `Too many sessions (${settings.maxSessions}): close one (DELETE /mcp) or retry after idle sessions expire`,
-          { 'retry-after': '30' },
-        );
-      }
-      const server = createServer(model, serverOptions);
-      let session: Session | undefined;
-      const transport = new StreamableHTTPServerTransport({
-        ...transportOptions,
-        ...(settings.eventStore === false
-          ? {}
-          : { eventStore: (settings.eventStore ?? (() => new MemoryEventStore()))() }),
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          session = {
-            transport,
-            lastSeen: Date.now(),
-            inflight: 0,
-            ids: new InflightIds(),
-            close: async () => void (await Promise.allSettled([transport.close(), server.close()])),
-          };
-          sessions.set(id, session);
-        },
-        onsessionclosed: (id) => void sessions.delete(id),
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      await server.connect(transport);
-      const read = isJsonType(req.headers['content-type'])
-        ? await readJsonBody(req, res, settings.maxBodyBytes)
-        : { body: undefined };
-      if (read) await transport.handleRequest(req, res, read.body);
-      if (!session) {
-        // not an initialize request: nothing to keep
-        await Promise.allSettled([transport.close(), server.close()]);
-      }
+      if (isModern(req, body))
+        return await sendWebResponse(res, await modern.fetch(toWebRequest(req, res), { parsedBody: body }));
+      await legacy.handle(req, res, body);
     } catch (e) {
       // a client that hung up mid-body is the client's doing, like the refusals the transport does not log
-      if (e instanceof ClientGone && !(options.env ?? process.env).AX_DEBUG) return;
-      (options.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: request failed: ${(e as Error).message}`);
+      if (e instanceof ClientGone && quiet()) return;
+      log(`mcp-server: request failed: ${(e as Error).message}`);
       jsonError(res, 500, -32603, 'Internal error');
     }
   });
@@ -211,18 +154,7 @@ export async function serveHttp(
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   announce(`http://${shownHost}:${addr.port}/mcp`);
 
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, s] of sessions) {
-        if (s.inflight === 0 && now - s.lastSeen > settings.sessionIdleMs) {
-          sessions.delete(id);
-          void s.close();
-        }
-      }
-    },
-    Math.max(50, Math.min(settings.sessionIdleMs / 2, 60_000)),
-  );
+  const sweep = setInterval(() => legacy.sweep(), Math.max(50, Math.min(settings.sessionIdleMs / 2, 60_000)));
   sweep.unref();
 
   await stopped;
@@ -244,7 +176,7 @@ export async function serveHttp(
   // by the run's race), kill children: all within the shutdown budget the run gives this command
   await shutdownCalls(life, false, () => children.killAll());
   await delay(20); // the results just produced are written to their streams
-  await Promise.allSettled([...sessions.values()].map((s) => s.close()));
+  await Promise.allSettled([legacy.closeAll(), modern.close()]);
   // ended streams finish writing; connections still open after a moment are cut
   await Promise.race([closed, delay(250)]);
   httpServer.closeAllConnections();

@@ -1,20 +1,20 @@
 /**
  * The channel a tool call asks the client through: `elicitation/create` for `ctx.confirm` and
  * `ctx.elicit`, `sampling/createMessage` for `ctx.sample` — each offered only when the client
- * declared that capability in `initialize`, each sent on the call's own stream (related to the
+ * declared that capability in `initialize` (the 2025 era: a 2026-07-28 client is asked through
+ * multi round-trip results instead, not built yet), each sent on the call's own stream (related to the
  * `tools/call` request), bounded by {@link ASK_TIMEOUT_MS} and by the call's signal.
  * Source: MCP 2025-11-25 client features "Elicitation" and "Sampling".
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CreateMessageResultSchema,
-  ElicitResultSchema,
-  ErrorCode,
-  McpError,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type CreateMessageResult,
+  type ElicitResult,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { AxError } from '../lib/contract/errors.ts';
 import type { Interaction, SampleRequest, SampleResult } from '../lib/tree/interaction.ts';
 
@@ -31,8 +31,9 @@ function formCapable(caps: Record<string, unknown> | undefined): boolean {
 /** Maps a failed client request to the run's error (an abort passes through: the run reports `interrupted`). */
 function askError(what: 'elicitation' | 'sampling', e: unknown, signal: AbortSignal): unknown {
   if (signal.aborted) return e;
-  const m = e instanceof McpError ? e : undefined;
-  if (m?.code === ErrorCode.RequestTimeout) {
+  const sdk = e instanceof SdkError ? e : undefined;
+  const m = e instanceof ProtocolError ? e : undefined;
+  if (sdk?.code === SdkErrorCode.RequestTimeout) {
     return new AxError(
       'timeout',
       `the client did not answer the ${what} request within ${ASK_TIMEOUT_MS / 60_000} minutes`,
@@ -41,39 +42,35 @@ function askError(what: 'elicitation' | 'sampling', e: unknown, signal: AbortSig
       },
     );
   }
-  if (m?.code === ErrorCode.ConnectionClosed)
+  if (sdk?.code === SdkErrorCode.ConnectionClosed)
     return new AxError('interrupted', `the client went away while the ${what} request was open`, {
       fix: 'Call the tool again.',
     });
-  if (what === 'sampling' && m?.code === ErrorCode.MethodNotFound) {
+  if (what === 'sampling' && m?.code === -32601) {
     return new AxError(
       'sampling_unavailable',
       'the client declared sampling but does not answer sampling/createMessage',
       { fix: 'Use a client whose sampling works, or a command that does not sample.' },
     );
   }
-  const message = e instanceof Error ? e.message.replace(/^MCP error -?\d+: /, '') : String(e);
+  const message = e instanceof Error ? e.message : String(e);
   return new AxError('declined', `the client refused the ${what} request: ${message}`, {
     fix: 'Ask the user what they want instead; do not retry without their consent.',
     context: { ...(m ? { code: m.code } : {}) },
   });
 }
 
-/** The {@link Interaction} for one `tools/call`, from what the client declared. */
-export function interactionFor(
-  server: Server,
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-): Interaction {
+/** The {@link Interaction} for one 2025-era `tools/call`, from what the client declared in `initialize`. */
+export function interactionFor(server: Server, ctx: ServerContext): Interaction {
   const caps = server.getClientCapabilities() as Record<string, unknown> | undefined;
   const out: Interaction = {};
   if (formCapable(caps)) {
     out.elicit = async (message, schema, signal) => {
       try {
-        const r = await extra.sendRequest(
+        const r = (await ctx.mcpReq.send(
           { method: 'elicitation/create', params: { message, requestedSchema: schema as never } },
-          ElicitResultSchema,
           { signal, timeout: ASK_TIMEOUT_MS },
-        );
+        )) as ElicitResult;
         return {
           action: r.action,
           ...(r.content ? { content: r.content as Record<string, string | number | boolean | string[]> } : {}),
@@ -96,10 +93,10 @@ export function interactionFor(
         ...(req.modelPreferences ? { modelPreferences: req.modelPreferences } : {}),
       };
       try {
-        const r = await extra.sendRequest({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, {
-          signal,
-          timeout: ASK_TIMEOUT_MS,
-        });
+        const r = (await ctx.mcpReq.send(
+          { method: 'sampling/createMessage', params },
+          { signal, timeout: ASK_TIMEOUT_MS },
+        )) as CreateMessageResult;
         const parts = Array.isArray(r.content) ? r.content : [r.content];
         const text = parts
           .map((p) => (p && (p as { type?: string }).type === 'text' ? (p as { text: string }).text : ''))

@@ -11,8 +11,8 @@
  * Source: JSON-RPC 2.0 §4–5.1; MCP 2025-06-18 "Transports" (stdio: messages delimited by newlines).
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 
 /** Default largest message (one line, without its newline), in bytes: 10 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -83,6 +83,8 @@ export class JsonLineTransport implements Transport {
   /** Inside an oversized line: its first bytes (for the id) until its newline arrives. */
   private skipping: Buffer | undefined;
   private closed = false;
+  /** Valid messages of the current read, delivered together at its end ({@link deliver}). */
+  private batch: Obj[] = [];
   /** Lines sent in this turn of the event loop, not yet written. */
   private lines: string[] = [];
   /** Releases of the requests those lines answer. */
@@ -183,6 +185,37 @@ export class JsonLineTransport implements Transport {
       start = nl + 1;
     }
     if (start < chunk.length) this.take(chunk.subarray(start), false);
+    this.deliver();
+  }
+
+  /**
+   * Hands the messages of one read to the server, in order — except a request cancelled in the
+   * same read, which is dropped with its cancellation: it never reaches a handler (MCP
+   * "Cancellation": a cancelled request may go unanswered), whatever the server's dispatch timing.
+   */
+  private deliver(): void {
+    const batch = this.batch;
+    if (!batch.length) return;
+    this.batch = [];
+    let dropped: Set<Id> | undefined;
+    if (batch.length > 1) {
+      const requested = new Set<Id>();
+      for (const m of batch) {
+        if (isId(m.id) && typeof m.method === 'string') requested.add(m.id);
+        else if (m.method === 'notifications/cancelled') {
+          const id = (m.params as Obj | undefined)?.requestId;
+          if (isId(id) && requested.has(id)) (dropped ??= new Set()).add(id);
+        }
+      }
+    }
+    for (const m of batch) {
+      if (dropped) {
+        const id = isId(m.id) ? m.id : (m.params as Obj | undefined)?.requestId;
+        if (isId(id) && dropped.has(id) && (typeof m.method === 'string' || m.method === 'notifications/cancelled'))
+          continue; // released already: the cancellation took it off the open list when it was read
+      }
+      this.onmessage?.(m as JSONRPCMessage);
+    }
   }
 
   /** Adds a piece of the current line; `ends` when a newline followed it. */
@@ -246,7 +279,7 @@ export class JsonLineTransport implements Transport {
         list.push(this.options.hold?.() ?? NOTHING);
         this.open.set(m.id, list);
       } else if (m.method === 'notifications/cancelled') this.cancelled((m.params as Obj | undefined)?.requestId);
-      this.onmessage?.(parsed as JSONRPCMessage);
+      this.batch.push(m);
       return;
     }
     const m = isObj(parsed) ? parsed : {};

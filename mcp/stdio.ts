@@ -7,6 +7,7 @@
 import { Readable, type Writable } from 'node:stream';
 import { callScope, installChildGuard, scopedStdins } from './children.ts';
 import { JsonLineTransport } from './jsonl.ts';
+import { CLIENT_ERROR } from './eras.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
 import { keepAlive, shutdownCalls } from './lifecycle.ts';
 
@@ -157,7 +158,7 @@ export async function serveStdio(
     log: options.log,
     hold: life.hold,
   });
-  const server = createServer(model, { ...options, track: life.track });
+  const serverOptions = { ...options, track: life.track };
   let onTerm = () => {};
   let parentWatch: NodeJS.Timeout | undefined;
   const orphaned = () => wire.parentPid !== undefined && process.ppid !== wire.parentPid;
@@ -174,12 +175,20 @@ export async function serveStdio(
     process.once('SIGTERM', onTerm);
     if (signal.aborted) resolve('stop');
     signal.addEventListener('abort', () => resolve('stop'), { once: true });
-    server.onclose = () => resolve('stop');
     // passed pipes do not end when the supervisor dies (the client still holds them): watch its pid
     if (wire.parentPid !== undefined) parentWatch = setInterval(() => orphaned() && resolve('stop'), ORPHAN_POLL_MS);
     parentWatch?.unref();
   });
-  await server.connect(transport);
+  // the connection's first message decides its era: `initialize` (or no `_meta` protocol version)
+  // the 2025 era, a 2026-07-28 request the modern one (docs/mcp-server.md#protocol-eras)
+  const { serveStdio: serveEras } = await import('@modelcontextprotocol/server/stdio');
+  const handle = serveEras(({ era }) => createServer(model, serverOptions, era), {
+    transport,
+    onerror: (e) => {
+      if (CLIENT_ERROR.test(e.message) && !(options.env ?? process.env).AX_DEBUG) return;
+      (options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(`mcp-server: ${e.message}`);
+    },
+  });
   const why = await stopped;
   clearInterval(parentWatch);
   // a SIGTERM or abort during the drain cuts it short
@@ -209,7 +218,7 @@ export async function serveStdio(
   process.off('SIGTERM', cutNow);
   signal.removeEventListener('abort', cutNow);
   clearInterval(watch);
-  await server.close().catch(() => {});
+  await handle.close().catch(() => {});
   if (input === process.stdin) {
     process.stdin.pause();
     process.stdin.unref?.();

@@ -39,6 +39,21 @@ export function outputSchema(cmd: Command): { schema: JsonSchema; wrapping: Outp
 }
 
 /**
+ * The outputSchema of a command for an MCP 2026-07-28 client, whose `structuredContent` may be any
+ * JSON value: the declared schema itself (without `$schema`), and for a stream an array of its
+ * items; undefined when none is declared. A 2025-era client gets {@link outputSchema}'s object root.
+ */
+export function anyRootOutputSchema(cmd: Command): JsonSchema | undefined {
+  const declared = cmd.output?.schema;
+  if (!declared || cmd.output?.kind === 'opaque') return undefined;
+  const { $schema: _drop, ...inner } = declared as JsonSchema;
+  if (cmd.output?.kind !== 'stream') return inner;
+  const { $defs, ...payload } = inner;
+  const hoist = $defs !== undefined && payload.$id === undefined;
+  return { type: 'array', items: hoist ? payload : inner, ...(hoist ? { $defs } : {}) };
+}
+
+/**
  * How a command's payload is wrapped in `structuredContent` — the `wrapping` of {@link outputSchema}
  * without building the schema (the ax document and every `tools/call` only need this); undefined
  * when no output schema is declared.

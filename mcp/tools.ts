@@ -1,0 +1,218 @@
+/**
+ * Tools: `tools/list` from the one tree walk `__schema --as=mcp` prints, and `tools/call` — the
+ * arguments validated against the advertised inputSchema, the command run in-process as
+ * `--format json` would run it, the outcome shaped for the client's era (docs/mcp-server.md#toolscall).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { errorEnvelope } from '../lib/contract/envelope.ts';
+import { endSpan, startTrace } from '../lib/observe/trace.ts';
+import type { NotificationLevel } from '../lib/observe/logger.ts';
+import { toAxError, validationError } from '../lib/contract/errors.ts';
+import type { Interaction } from '../lib/tree/interaction.ts';
+import { injectedInForce } from '../lib/tree/flagset.ts';
+import { invokeCommand, type InvokeResult } from '../lib/run/invoke.ts';
+import { CallSignal } from '../lib/run/call-signal.ts';
+import { toolDef, toolWrapping, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
+import { anyRootOutputSchema } from '../lib/schema/tool.ts';
+import { callScope } from './children.ts';
+import { attachmentItem, bytesItem } from './content.ts';
+import { rpcError, type Era } from './eras.ts';
+import type { McpModel, McpServerOptions } from './server.ts';
+
+/** The tool's definition for a 2025-era client (the `__schema --as=mcp` entry), computed once. */
+function defOf(model: McpModel, ref: ToolRef): ToolDef {
+  let d = model.defs.get(ref.name);
+  if (!d) {
+    d = toolDef(ref);
+    model.defs.set(ref.name, d);
+  }
+  return d;
+}
+
+/**
+ * The `tools/list` result's tools for an era, computed on the first list: the 2025 era's are
+ * `__schema --as=mcp`'s; a 2026-07-28 client gets the same, except that the outputSchema of a
+ * command whose output is not an object is the declared schema itself (a stream's: an array of its
+ * items) instead of one wrapped in an object.
+ */
+export function toolList(model: McpModel, era: Era): ToolDef[] {
+  if (era === 'legacy') return (model.toolList ??= model.refs.map((r) => defOf(model, r)));
+  return (model.modernToolList ??= model.refs.map((r) => {
+    const def = defOf(model, r);
+    const wrapping = toolWrapping(r.command);
+    return wrapping === 'result' || wrapping === 'items'
+      ? { ...def, outputSchema: anyRootOutputSchema(r.command) }
+      : def;
+  }));
+}
+
+function unknownTool(model: McpModel, name: string): Error {
+  return rpcError(-32602, `Unknown tool: ${name}`, { available: model.refs.map((r) => r.name) });
+}
+
+/** The argument validator's module, once loaded (a dynamic import per call costs a namespace object each time). */
+let argumentsModule: typeof import('../lib/parse/arguments.ts') | undefined;
+
+/** The extras of one tools/call (from the SDK's request and its context). */
+export interface CallExtra {
+  /** The client's era: how the result is shaped, and what a run that needed to ask becomes. */
+  era: Era;
+  signal: AbortSignal;
+  progress?: (done: number, total?: number, message?: string) => void;
+  log?: (level: NotificationLevel, data: unknown) => void;
+  /** `_meta.traceparent` / `_meta.tracestate` of the request (W3C trace context). */
+  trace?: { traceparent?: string; tracestate?: string };
+  /** What the client can be asked (elicitation, sampling), from its declared capabilities. */
+  interaction?: Interaction;
+  /** 2026-07-28: the client capabilities this request declared (its `_meta`). */
+  capabilities?: Record<string, unknown>;
+}
+
+/**
+ * Runs one tools/call and shapes its result. Never throws for command failures (they are `isError`
+ * results); throws a JSON-RPC error for an unknown tool, and — for a 2026-07-28 client — -32021
+ * when the run could only go on by asking the client for what it did not declare it can give.
+ */
+export async function callTool(
+  model: McpModel,
+  options: McpServerOptions,
+  name: string,
+  args: unknown,
+  extra: CallExtra,
+): Promise<CallToolResult> {
+  const ref = model.byName.get(name);
+  if (!ref) throw unknownTool(model, name);
+  const def = defOf(model, ref);
+  let values: Record<string, unknown>;
+  try {
+    const { validateArguments } = (argumentsModule ??= await import('../lib/parse/arguments.ts')); // ajv loads on the first call, not at start
+    values = validateArguments(ref.command, def.inputSchema, args);
+    if (options.dryRun) {
+      // a preview server: the client cannot turn the dry run off
+      if (!injectedInForce(ref.command, 'dry-run')) {
+        throw validationError(
+          `${name} cannot run as a dry run (its own dry_run flag replaces the standard one), and this server only previews`,
+          'dry_run_unavailable',
+          {
+            context: { tool: name },
+            fix: 'Ask the user to run the server without --dry-run to call this tool.',
+          },
+        );
+      }
+      values = { ...values, dry_run: true };
+    }
+  } catch (e) {
+    const err = toAxError(e);
+    const env = options.env ?? process.env;
+    const trace = startTrace(env, extra.trace);
+    void endSpan(trace, env, () => ({
+      name: ref.command.commandPath(),
+      program: model.root.name,
+      version: options.version,
+      exitCode: err.exitCode,
+      errorKind: err.kind,
+      tool: name,
+    }));
+    const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorEnvelope(err, meta)) }] };
+  }
+  // the call's signal follows the client's cancellation and the server's shutdown; its AbortController
+  // and the listener on the client's signal are made only if the run reads it (call-signal.ts)
+  const call = new CallSignal(extra.signal);
+  const untrack = options.track?.(call);
+  try {
+    const r = await callScope.run(call, invokeCall, model, ref, values, call, extra, options, name);
+    if (extra.capabilities) {
+      const needed = undeclaredNeed(r, extra.capabilities);
+      if (needed) throw missingCapability(needed);
+    }
+    return toolResult(ref, name, r, extra.era);
+  } finally {
+    call.dispose();
+    untrack?.();
+  }
+}
+
+/**
+ * The capability a failed run needed and the client did not declare, when nothing else could have
+ * given it: sampling (`sampling_unavailable`), or a form field no property can set
+ * (`input_required` naming more fields than flags). A confirmation is not one: the property that
+ * confirms (`yes`) does the same, and the error says which.
+ */
+function undeclaredNeed(r: InvokeResult, declared: Record<string, unknown>): Record<string, object> | undefined {
+  if (r.exitCode === 0) return undefined;
+  const error = (r.errorEnvelope as { error?: { kind?: string; context?: Record<string, unknown> } } | undefined)
+    ?.error;
+  if (error?.kind === 'sampling_unavailable' && !declared.sampling) return { sampling: {} };
+  if (error?.kind === 'input_required' && !declared.elicitation) {
+    const fields = (error.context?.fields as unknown[] | undefined)?.length ?? 0;
+    const flags = (error.context?.flags as unknown[] | undefined)?.length ?? 0;
+    if (fields > flags) return { elicitation: {} };
+  }
+  return undefined;
+}
+
+/** MissingRequiredClientCapabilityError (-32021) naming what the client must declare. */
+function missingCapability(required: Record<string, object>): Error {
+  const names = Object.keys(required).join(', ');
+  return rpcError(
+    -32021,
+    `Missing required client capability: this tool call needs ${names}, which the request's clientCapabilities do not declare`,
+    { requiredCapabilities: required },
+  );
+}
+
+/** The in-process run of one call (inside the call's scope, so its children and stdin are the call's). */
+function invokeCall(
+  model: McpModel,
+  ref: ToolRef,
+  values: Record<string, unknown>,
+  call: CallSignal,
+  extra: CallExtra,
+  options: McpServerOptions,
+  name: string,
+): Promise<InvokeResult> {
+  return invokeCommand(model.root, ref.command, values, {
+    signal: call,
+    onProgress: extra.progress,
+    onLog: extra.log,
+    interaction: extra.interaction,
+    env: options.env,
+    version: options.version,
+    presets: options.presets,
+    traceparent: extra.trace?.traceparent,
+    tracestate: extra.trace?.tracestate,
+    tool: name,
+    idempotencyStore: options.idempotencyStore,
+    idempotencyTtlMs: options.idempotencyTtlMs,
+  });
+}
+
+/**
+ * A finished call as the tools/call result: isError with the error line, or the envelope and
+ * structuredContent — for a 2025-era client always an object (a non-object payload wrapped as
+ * `{result}`, a stream's items as `{items}`), for a 2026-07-28 client the payload itself.
+ */
+function toolResult(ref: ToolRef, name: string, r: InvokeResult, era: Era): CallToolResult {
+  if (r.exitCode !== 0) {
+    const text = r.errorEnvelope ? JSON.stringify(r.errorEnvelope) : r.stderr.trim();
+    return { isError: true, content: [{ type: 'text', text }] };
+  }
+  const output = ref.command.output;
+  const attached = r.attachments?.length ? r.attachments.map(attachmentItem) : undefined;
+  if (output?.kind === 'opaque' && r.payload instanceof Uint8Array) {
+    // bytes: the item itself is the result (there is no text to give); attachments follow
+    return {
+      content: [bytesItem(r.payload, output.mediaType, name), ...(attached ?? [])] as CallToolResult['content'],
+    };
+  }
+  const text = { type: 'text' as const, text: r.stdout };
+  const result: CallToolResult = { content: (attached ? [text, ...attached] : [text]) as CallToolResult['content'] };
+  const wrapping = toolWrapping(ref.command);
+  if (wrapping === 'object') result.structuredContent = (r.payload ?? {}) as Record<string, unknown>;
+  else if (wrapping === 'result')
+    result.structuredContent = (era === 'modern' ? (r.payload ?? null) : { result: r.payload ?? null }) as never;
+  else if (wrapping === 'items')
+    result.structuredContent = (era === 'modern' ? (r.items ?? []) : { items: r.items ?? [] }) as never;
+  return result;
+}
