@@ -1,5 +1,5 @@
-// Test-only fixture CLI for the MCP conformance suite (@modelcontextprotocol/conformance 0.1.13 and
-// 0.1.16, `server` mode, run by test/conformance/run.mjs). Its commands, prompts and resources carry
+// Test-only fixture CLI for the MCP conformance suite (@modelcontextprotocol/conformance 0.1.13,
+// 0.1.16 and 0.2.0-alpha.12 — the 2025 era and 2026-07-28 — `server` mode, run by test/conformance/run.mjs). Its commands, prompts and resources carry
 // the fixture names the suite's scenarios call, so the suite exercises the real bridge: each tool is
 // an ordinary ax-ts command, run in-process by `mcp-server --transport http` exactly as for any CLI —
 // binary output, attached resources, ctx.elicit and ctx.sample included. What cannot apply
@@ -196,6 +196,39 @@ root.addCommand(
         'Please pick from each kind of choice',
       );
       return { text: `Elicitation completed: action=accept, content=${JSON.stringify(content)}` };
+    },
+  }),
+);
+
+// server-stateless (2026-07-28) diagnostics: a tool that needs the client's model (sampling_unavailable
+// without it: a client that did not declare sampling gets -32021), one that asks a form field no
+// property can set (a client that declared elicitation is not asked yet: an isError result, never a
+// request of the server's own on the response stream), and one that logs (only with a logLevel in _meta).
+root.addCommand(
+  new Command({
+    use: 'test_missing_capability',
+    short: "Ask the client's model (needs the sampling capability)",
+    effects: 'read_only',
+    run: async (ctx) => ({ text: (await ctx.sample({ messages: 'Say hello', maxTokens: 20 })).text }),
+  }),
+  new Command({
+    use: 'test_streaming_elicitation',
+    short: 'Ask the user for a colour (needs the elicitation capability)',
+    effects: 'read_only',
+    run: async (ctx) =>
+      ctx.elicit(
+        { type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] },
+        'Which colour?',
+      ),
+  }),
+  new Command({
+    use: 'test_logging_tool',
+    short: 'Log two lines while running',
+    effects: 'read_only',
+    run: (ctx) => {
+      ctx.log('first line');
+      ctx.log('second line');
+      return { logged: 2 };
     },
   }),
 );

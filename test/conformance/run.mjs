@@ -5,7 +5,8 @@
 //   @modelcontextprotocol/conformance@<version> server --url <url> --expected-failures <file>
 // and exits with the suite's code (0: every applicable scenario passed and every listed one failed),
 // after a closing line `conformance: N passed, N failed, N skipped` counted in scenarios (the listed,
-// inapplicable ones are `skipped`). Nonzero too if the fixture server did not survive the suite.
+// inapplicable ones are `skipped`), and one `conformance: checks: N passed, N failed` with the
+// suite's own count of checks. Nonzero too if the fixture server did not survive the suite.
 //
 // Options (ours, removed before the rest goes to the suite, e.g. `--scenario tools-call-image`):
 //   --suite-version V   the suite release (default 0.1.13, the last that runs on Node 20). Releases
@@ -13,12 +14,18 @@
 //                       from the npm registry into a scratch folder outside the repository
 //                       ($AX_CONFORMANCE_DIR, default <tmpdir>/ax-ts-conformance-<V>), and the suite runs
 //                       with that Node; the system's Node is left alone.
-//   --stateless         serve the fixture with --stateless
+//   --requirements R    run exactly what protocol revision R requires (e.g. 2026-07-28; 0.2.0 releases)
+//   --stateless         serve the fixture with --stateless (over --stdio: the bridge without sessions)
+//   --stdio             serve the fixture over stdio, bridged to HTTP by supergateway (npm, installed
+//                       into the same scratch folder): the suite has no stdio mode of its own
 //   --url URL           run against a server already listening (e.g. replicas behind nginx) instead
 //                       of starting the fixture
-// The expected failures are expected-failures[-<V>][-stateless].yml (0.1.13 stateful: expected-failures.yml).
+// The expected failures are expected-failures[-<V>][-<R>][-stateless].yml (0.1.13 stateful:
+// expected-failures.yml; -stateless only without --requirements: the 2026-07-28 era has no sessions
+// either way), and with --stdio also the same name ending -stdio.yml: what the bridge adds.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,14 +42,21 @@ function take(name, hasValue) {
   return v;
 }
 const version = take('--suite-version', true) ?? '0.1.13';
+const requirements = take('--requirements', true);
 const stateless = take('--stateless', false) === true;
+const stdio = take('--stdio', false) === true;
 const givenUrl = take('--url', true);
-const extra = argv;
+const extra = [
+  ...(requirements ? ['--requirements', requirements] : []),
+  ...(stdio ? ['--timeout', '180000'] : []),
+  ...argv,
+];
 const SUITE = `@modelcontextprotocol/conformance@${version}`;
-const expected = here(
-  `./expected-failures${version === '0.1.13' ? '' : `-${version}`}${stateless ? '-stateless' : ''}.yml`,
-);
-const needsNode22 = version !== '0.1.13' && !/^0\.1\.([0-9]|1[0-3])$/.test(version);
+/** The bridge for --stdio (its own HTTP side relays every request to the fixture's stdio). */
+const BRIDGE = 'supergateway@4.0.0';
+const stem = `./expected-failures${version === '0.1.13' ? '' : `-${version}`}${requirements ? `-${requirements}` : ''}${stateless && !requirements ? '-stateless' : ''}`;
+const expectedFiles = [here(`${stem}.yml`), ...(stdio ? [here(`${stem}-stdio.yml`)] : [])];
+const needsNode22 = stdio || (version !== '0.1.13' && !/^0\.1\.([0-9]|1[0-3])$/.test(version));
 
 /** The suite's command: npx on Node 20 for 0.1.13; else Node 22 and the suite from a scratch folder. */
 function suiteCommand() {
@@ -50,27 +64,30 @@ function suiteCommand() {
   const dir = process.env.AX_CONFORMANCE_DIR ?? join(tmpdir(), `ax-ts-conformance-${version}`);
   const node = join(dir, 'node_modules', 'node', 'bin', 'node');
   const entry = join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-  if (!existsSync(node) || !existsSync(entry)) {
+  const bridge = join(dir, 'node_modules', 'supergateway', 'dist', 'index.js');
+  if (!existsSync(node) || !existsSync(entry) || (stdio && !existsSync(bridge))) {
     // install into a private folder, then rename: two runs at once never see a half-installed one
     const staging = `${dir}.tmp-${process.pid}`;
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
-    process.stdout.write(`conformance: installing node@22 and ${SUITE} into ${dir}\n`);
+    const packages = ['node@22', SUITE, BRIDGE];
+    process.stdout.write(`conformance: installing ${packages.join(' ')} into ${dir}\n`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--prefix', staging, 'node@22', SUITE], {
+    const r = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--prefix', staging, ...packages], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     if (r.status !== 0) {
-      process.stderr.write(`conformance: npm install node@22 ${SUITE} failed (exit ${r.status})\n`);
+      process.stderr.write(`conformance: npm install ${packages.join(' ')} failed (exit ${r.status})\n`);
       process.exit(1);
     }
+    rmSync(dir, { recursive: true, force: true }); // an older install without the bridge
     try {
       renameSync(staging, dir);
     } catch {
       rmSync(staging, { recursive: true, force: true }); // another run got there first
     }
   }
-  return { cmd: node, args: [entry] };
+  return { cmd: node, args: [entry], bridge: [node, bridge] };
 }
 
 let server;
@@ -83,9 +100,70 @@ function stopServer() {
   return serverExited.finally(() => clearTimeout(timer));
 }
 
-const { cmd, args } = suiteCommand();
+/** A port free now on the loopback (for the bridge, which cannot pick one and announce it). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The fixture over stdio behind supergateway's HTTP side; resolves its URL once it accepts connections. */
+async function startBridge(bridge) {
+  const port = await freePort();
+  const quote = (a) => `'${a.replace(/'/g, "'\\''")}'`;
+  const child = [process.execPath, '--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), fixture, 'mcp-server'];
+  server = spawn(
+    bridge[0],
+    [
+      bridge[1],
+      '--stdio',
+      child.map(quote).join(' '),
+      '--outputTransport',
+      'streamableHttp',
+      '--port',
+      String(port),
+      '--logLevel',
+      'none',
+      ...(stateless ? [] : ['--stateful']),
+    ],
+    { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  serverExited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
+  server.stderr.setEncoding('utf8');
+  server.stderr.on('data', (chunk) => (serverLog += chunk));
+  const bridgeUrl = `http://127.0.0.1:${port}/mcp`;
+  for (let i = 0; i < 300; i++) {
+    if (server.exitCode !== null) throw new Error(`the bridge exited (code ${server.exitCode}) before listening`);
+    const up = await new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return bridgeUrl;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the bridge did not listen within 30 s');
+}
+
+const { cmd, args, bridge } = suiteCommand();
 let url = givenUrl;
-if (!url) {
+if (!url && stdio) {
+  url = await startBridge(bridge).catch(async (e) => {
+    process.stderr.write(`conformance: ${e.message}\n${serverLog}`);
+    await stopServer();
+    process.exit(1);
+  });
+  process.stdout.write(
+    `conformance: fixture over stdio, bridged by ${BRIDGE} at ${url}${stateless ? ' (stateless)' : ''}\n`,
+  );
+} else if (!url) {
   server = spawn(
     process.execPath,
     [
@@ -131,7 +209,19 @@ if (!url) {
   process.stdout.write(`conformance: fixture listening on ${url}${stateless ? ' (stateless)' : ''}\n`);
 }
 
-process.stdout.write(`conformance: ${SUITE} against ${url}, expected failures ${expected.slice(repo.length)}\n`);
+// the expected failures: one file, or the run's and the bridge's merged into one list
+const listed = new Set(
+  expectedFiles.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^\s*-\s*([A-Za-z0-9_/-]+)/gm)].map((m) => m[1])),
+);
+let expected = expectedFiles[0];
+if (expectedFiles.length > 1) {
+  expected = join(mkdtempSync(join(tmpdir(), 'ax-conformance-')), 'expected-failures.yml');
+  writeFileSync(expected, `server:\n${[...listed].map((n) => `  - ${n}\n`).join('')}`);
+}
+const shown = expectedFiles.map((f) => f.slice(repo.length)).join(' + ');
+process.stdout.write(
+  `conformance: ${SUITE}${requirements ? ` (requirements ${requirements})` : ''} against ${url}, expected failures ${shown}\n`,
+);
 const suite = spawn(cmd, [...args, 'server', '--url', url, '--expected-failures', expected, ...extra], {
   cwd: repo,
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -155,7 +245,6 @@ const code = await new Promise((resolve) => {
 // One closing line in the plain `N passed, N failed, N skipped` form, counted in scenarios: an
 // expected failure (listed in the expected-failures file) is `skipped`; an unexpected failure or a
 // listed scenario that passed is `failed`. (The suite's own `Total:` line counts checks.)
-const listed = new Set([...readFileSync(expected, 'utf8').matchAll(/^\s*-\s*([A-Za-z0-9_-]+)/gm)].map((m) => m[1]));
 const tally = { passed: 0, failed: 0, skipped: 0 };
 const plain = report.replace(/\x1b\[[0-9;]*m/g, '');
 const outcomes = [...plain.matchAll(/^([✓✗]) ([A-Za-z0-9_/-]+): \d+ passed, \d+ failed/gm)].map((m) => ({
@@ -185,8 +274,13 @@ for (const { name, ok } of outcomes) {
   if (listed.has(name)) tally[ok ? 'failed' : 'skipped'] += 1;
   else tally[ok ? 'passed' : 'failed'] += 1;
 }
+const checks = /^Total: (\d+) passed, (\d+) failed/m.exec(plain);
+const how = [requirements && `requirements ${requirements}`, stdio && 'stdio', stateless && 'stateless'].filter(
+  Boolean,
+);
 process.stdout.write(
-  `\nconformance: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped (${SUITE}${stateless ? ', stateless' : ''})\n`,
+  `\nconformance: checks: ${checks ? `${checks[1]} passed, ${checks[2]} failed` : 'no total'}\n` +
+    `conformance: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped (${SUITE}${how.length ? `, ${how.join(', ')}` : ''})\n`,
 );
 
 const { code: serverCode, signal: serverSignal } = await stopServer();

@@ -1,0 +1,129 @@
+/**
+ * Real clients of both MCP protocol eras on every MCP path, for table-driven tests: the v1 SDK's
+ * `Client` (a 2025-era client: `initialize`, sessions) and the v2 SDK's `Client` pinned to 2026-07-28
+ * (`server/discover`, `_meta` on every request), each over stdio (the client starts the server) and
+ * over Streamable HTTP to a server started with and without `--stateless`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
+import { announcedUrl, REPO, TSX_LOADER } from './spawn.ts';
+
+/** The MCP paths: stdio, HTTP with sessions, HTTP `--stateless`. */
+export type McpPath = 'stdio' | 'http' | 'http-stateless';
+export const PATHS: readonly McpPath[] = ['stdio', 'http', 'http-stateless'];
+/** `legacy`: the 2025 era; `modern`: 2026-07-28. */
+export type EraName = 'legacy' | 'modern';
+export const ERAS: readonly EraName[] = ['legacy', 'modern'];
+/** Every path with every era, for `describe.each`. */
+export const PATHS_BY_ERAS: [McpPath, EraName][] = PATHS.flatMap((p) => ERAS.map((e): [McpPath, EraName] => [p, e]));
+
+/** The revision a modern client pins. */
+export const MODERN = '2026-07-28';
+
+/** A server over HTTP, started for a test file. */
+export interface HttpFixture {
+  url: string;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `cli mcp-server --transport http --addr 127.0.0.1:0 ...flags` and waits for its URL. */
+export async function startHttp(cli: string, flags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<HttpFixture> {
+  const proc: ChildProcess = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, cli, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...flags],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
+  );
+  const announced = announcedUrl(proc);
+  const url = await announced.url;
+  return {
+    url,
+    stderr: announced.stderr,
+    stop: async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** One connected client of one era on one path, with what both SDKs share. */
+export interface EraClient {
+  era: EraName;
+  path: McpPath;
+  /** The SDK client itself (v1 for legacy, v2 for modern). */
+  client: LegacyClient | ModernClient;
+  /** Log notifications received, in order. */
+  logs: { level: string; data: unknown }[];
+  listTools(): Promise<Record<string, any>>;
+  callTool(name: string, args?: Record<string, unknown>, meta?: Record<string, unknown>): Promise<Record<string, any>>;
+  readResource(uri: string): Promise<Record<string, any>>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link connectEra}. */
+export interface ConnectOptions {
+  /** The fixture CLI (stdio: the client starts it). */
+  cli: string;
+  /** HTTP: the server's URL (its mode decides stateful or stateless). */
+  url?: string;
+  /** Environment of a stdio server (added to PATH and HOME). */
+  env?: Record<string, string>;
+  /** Client capabilities to declare (modern: sent in every request's `_meta`). */
+  capabilities?: Record<string, unknown>;
+}
+
+/** Connects a client of `era` on `path` (HTTP paths need `url`). */
+export async function connectEra(era: EraName, path: McpPath, o: ConnectOptions): Promise<EraClient> {
+  const stdioParams = {
+    command: process.execPath,
+    args: ['--import', TSX_LOADER, o.cli, 'mcp-server'],
+    cwd: REPO,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...o.env },
+    stderr: 'ignore' as const,
+  };
+  const logs: EraClient['logs'] = [];
+  const info = { name: `eras-${era}-${path}`, version: '1.0.0' };
+  const capabilities = { capabilities: o.capabilities ?? {} };
+  if (era === 'legacy') {
+    const client = new LegacyClient(info, capabilities);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+    await client.connect(path === 'stdio' ? new LegacyStdio(stdioParams) : new LegacyHttp(new URL(o.url!)));
+    return {
+      era,
+      path,
+      client,
+      logs,
+      listTools: () => client.listTools() as Promise<Record<string, any>>,
+      callTool: (name, args = {}, meta) =>
+        client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Record<string, any>>,
+      readResource: (uri) => client.readResource({ uri }) as Promise<Record<string, any>>,
+      close: () => client.close(),
+    };
+  }
+  const client = new ModernClient(info, { ...capabilities, versionNegotiation: { mode: { pin: MODERN } } });
+  client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
+  await client.connect(path === 'stdio' ? new ModernStdio(stdioParams) : new ModernHttp(new URL(o.url!)));
+  return {
+    era,
+    path,
+    client,
+    logs,
+    listTools: () => client.listTools() as Promise<Record<string, any>>,
+    callTool: (name, args = {}, meta) =>
+      client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Record<string, any>>,
+    readResource: (uri) => client.readResource({ uri }) as Promise<Record<string, any>>,
+    close: () => client.close(),
+  };
+}
+
+/** The envelope in a tools/call result's first text item. */
+export function envelopeOf(result: Record<string, any>): Record<string, any> {
+  return JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, any>;
+}
