@@ -53,21 +53,25 @@ export interface HttpSettings {
   token?: string;
 }
 
-/** Whether a request is a 2026-07-28 one (or a malformed attempt at one, which the modern handler answers). */
+/**
+ * Whether a request is a 2026-07-28 one, or a malformed attempt at one (which the modern handler
+ * answers with the revision's error). A body that is no JSON-RPC at all claims no revision: the
+ * 2025-era transport answers it, as it always has.
+ */
 function isModern(req: IncomingMessage, body: unknown): boolean {
   const header = (name: string) => {
     const v = req.headers[name];
     return typeof v === 'string' ? v : undefined;
   };
-  return (
-    classifyInboundRequest({
-      httpMethod: req.method ?? 'GET',
-      protocolVersionHeader: header('mcp-protocol-version'),
-      mcpMethodHeader: header('mcp-method'),
-      mcpNameHeader: header('mcp-name'),
-      ...(body !== undefined ? { body } : {}),
-    }).kind !== 'legacy'
-  );
+  const route = classifyInboundRequest({
+    httpMethod: req.method ?? 'GET',
+    protocolVersionHeader: header('mcp-protocol-version'),
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+    ...(body !== undefined ? { body } : {}),
+  });
+  if (route.kind !== 'reject') return route.kind === 'modern';
+  return route.rung !== 'jsonrpc-shape' || route.cell === 'batch-with-modern-element';
 }
 
 /**

@@ -155,12 +155,12 @@ describe.each(['http', 'http-stateless'])('%s: 2026-07-28 requests on the wire',
     expect(touched()).not.toContain(`t${body.id}`);
   });
 
-  it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe'])(
+  it.each(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'])(
     '%s (not a 2026-07-28 method) → 404 -32601',
     async (method) => {
       const params: Record<string, unknown> = { _meta: META };
       if (method === 'logging/setLevel') params.level = 'debug';
-      if (method === 'resources/subscribe') params.uri = 'erascli://readme';
+      if (method.startsWith('resources/')) params.uri = 'erascli://readme';
       if (method === 'initialize')
         Object.assign(params, { protocolVersion: MODERN, capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
       const r = await post(url(), { jsonrpc: '2.0', id: 20, method, params }, modernHeaders(method));
