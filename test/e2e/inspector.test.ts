@@ -3,7 +3,7 @@
  * (`@modelcontextprotocol/inspector@2.12.0 --cli`, run through npx) lists the tools with `--strict`
  * (its tool-schema portability lint) and calls a tool, a prompt and a resource — over stdio and over
  * Streamable HTTP — on the HTTP fixture CLI, and on the demo CLI (cmd/tasks) when it mounts
- * `mcp-server`. Source: SPEC §8; issue "mcp-server" (how it is checked).
+ * `mcp-server`, whose tools it lints as a client of each protocol era (`--protocol-era legacy|modern`). Source: SPEC §8; issue "mcp-server" (how it is checked).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -194,6 +194,34 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
     expect(lint(o.stderr, 'Error')).toEqual([]);
     expect(lint(o.stderr, 'Warning')).toEqual([]);
   }, 90_000);
+
+  it.each(['legacy', 'modern'])(
+    'both eras, stdio and HTTP: tools/list --strict --protocol-era %s exits 0 with no portability warning or error',
+    async (era) => {
+      const strict = async (target: string[]) => {
+        const o = await inspector([...target, '--method', 'tools/list', '--strict', '--protocol-era', era]);
+        expect(o.code, o.stderr).toBe(0);
+        expect(lint(o.stderr, 'Error')).toEqual([]);
+        expect(lint(o.stderr, 'Warning')).toEqual([]);
+        return doc(o).tools as { name: string; outputSchema?: { type?: string } }[];
+      };
+      const tools = await strict(stdio());
+      // the era is the one asked for: a 2026-07-28 client gets list's array outputSchema as declared
+      expect(tools.find((t) => t.name === 'list')?.outputSchema?.type).toBe(era === 'modern' ? 'array' : 'object');
+      const proc = spawn(
+        process.execPath,
+        ['--import', 'tsx', DEMO, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'],
+        { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TASKS_FILE: join(dir, 'eras.json') } },
+      );
+      try {
+        const overHttp = await strict([await announcedUrl(proc).url]);
+        expect(overHttp).toEqual(tools);
+      } finally {
+        proc.kill('SIGTERM');
+      }
+    },
+    180_000,
+  );
 
   it('stdio: tools/call add, then list sees the task', async () => {
     const add = await inspector([
