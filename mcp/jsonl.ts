@@ -12,7 +12,6 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 
 /** Default largest message (one line, without its newline), in bytes: 10 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -44,23 +43,26 @@ export function sniffId(head: string): Id | undefined {
   }
 }
 
-/** Why a parsed message is not a valid JSON-RPC 2.0 message for MCP, in one line; null when it is. */
+/**
+ * Why a parsed message is not a valid JSON-RPC 2.0 message for MCP, in one line; null when it is.
+ * Only the envelope is checked here (the shape of each method's params is the server's to check).
+ */
 export function messageProblem(m: unknown): string | null {
   if (!isObj(m)) return 'a message must be a JSON object';
   if (m.jsonrpc !== '2.0') return `"jsonrpc" must be "2.0", got ${JSON.stringify(m.jsonrpc) ?? 'nothing'}`;
-  if ('id' in m && !isId(m.id)) return '"id" must be a string or a number';
+  if ('id' in m && !(typeof m.id === 'string' || Number.isInteger(m.id)) && !(m.id === null && 'error' in m))
+    return '"id" must be a string or an integer';
   if ('method' in m) {
     if (typeof m.method !== 'string') return '"method" must be a string';
     if ('params' in m && !isObj(m.params)) return '"params" must be an object';
-  } else if (!('result' in m) && !('error' in m))
-    return 'a message needs "method" (request, notification) or "result"/"error" (response)';
-  const r = JSONRPCMessageSchema.safeParse(m);
-  if (!r.success)
-    return r.error.issues
-      .map((i) => `${i.path.join('.') || 'message'}: ${i.message}`)
-      .join('; ')
-      .replace(/\s+/g, ' ');
-  return null;
+    return null;
+  }
+  if ('result' in m) return isObj(m.result) ? null : '"result" must be an object';
+  if (!('error' in m)) return 'a message needs "method" (request, notification) or "result"/"error" (response)';
+  const e = m.error;
+  return isObj(e) && Number.isInteger(e.code) && typeof e.message === 'string'
+    ? null
+    : '"error" must be an object with an integer "code" and a string "message"';
 }
 
 /** Options of {@link JsonLineTransport}. */

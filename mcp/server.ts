@@ -6,7 +6,7 @@
  * 2026-07-28 request over HTTP (one connection over stdio). Sources: MCP 2025-11-25 and 2026-07-28
  * server features; docs/mcp-server.md.
  */
-import { Server, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { Server, type ServerContext, type StandardSchemaV1, type Transport } from '@modelcontextprotocol/server';
 import type { Command } from '../lib/tree/command.ts';
 import type { NotificationLevel } from '../lib/observe/logger.ts';
 import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
@@ -111,6 +111,7 @@ function invalidParams(method: string, e: unknown): unknown {
   if (e === null || typeof e !== 'object' || (e as Record<symbol, boolean>)[OURS]) return e;
   const { code, message } = e as { code?: unknown; message?: unknown };
   if (typeof message !== 'string' || (code !== undefined && code !== -32602)) return e;
+  if (code === -32602 && !message.includes('\n')) return e; // one line already
   const dump = /\[[\s\S]*\]/.exec(message)?.[0];
   let line = message.replace(/\s+/g, ' ').trim();
   try {
@@ -144,6 +145,11 @@ class AxServer extends Server {
     method: string,
     handler: Parameters<Server['_wrapHandler']>[1],
   ): ReturnType<Server['_wrapHandler']> {
+    // tools/call: not the SDK's wrapper, which parses the request and the result again against the
+    // protocol's schemas (and holds an input_required seam no handler here uses) — the largest part
+    // of its cost per call. The params are checked by CALL_PARAMS, the arguments against the tool's
+    // own inputSchema, and results are built well-formed (tools.ts).
+    if (method === 'tools/call') return handler; // its params come through CALL_PARAMS: one line already
     const inner = super._wrapHandler(method, handler);
     return (request, ctx) =>
       inner(request, ctx).catch((e: unknown) => {
@@ -155,6 +161,29 @@ class AxServer extends Server {
     return super.connect(this.era === 'legacy' ? legacyWire(transport) : transport);
   }
 }
+
+/** A tools/call request's params: a string `name`, `arguments` an object when present. */
+const CALL_PARAMS: StandardSchemaV1<
+  Record<string, unknown>,
+  { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }
+> = {
+  '~standard': {
+    version: 1,
+    vendor: 'ax-ts',
+    validate: (v) => {
+      const p = v as Record<string, unknown>;
+      const bad = (key: string, expected: string) => {
+        const got = p[key] === null ? 'null' : Array.isArray(p[key]) ? 'array' : typeof p[key];
+        return { issues: [{ message: `Invalid input: expected ${expected}, received ${got}`, path: ['params', key] }] };
+      };
+      const isObj = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+      if (typeof p.name !== 'string') return bad('name', 'string');
+      if (p.arguments !== undefined && !isObj(p.arguments)) return bad('arguments', 'object');
+      if (p._meta !== undefined && !isObj(p._meta)) return bad('_meta', 'object');
+      return { value: p as { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } };
+    },
+  },
+};
 
 /** The sentence a preview server (`--dry-run`) adds to its `instructions`. */
 export const PREVIEW_INSTRUCTIONS =
@@ -206,8 +235,12 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
 
   server.setRequestHandler(
     'tools/call',
-    own(async (request, ctx: ServerContext) => {
-      const token = request.params._meta?.progressToken;
+    { params: CALL_PARAMS },
+    async (
+      params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+      ctx: ServerContext,
+    ) => {
+      const token = params._meta?.progressToken as string | number | undefined;
       const notify = ctx.mcpReq.notify;
       const progress =
         token === undefined
@@ -237,13 +270,13 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
               if (LOG_LEVELS.indexOf(level) < floor) return;
               void notify({
                 method: 'notifications/message',
-                params: { level, logger: request.params.name, data },
+                params: { level, logger: params.name, data },
               }).catch(() => {});
             };
-      const meta = request.params._meta as Record<string, unknown> | undefined;
+      const meta = params._meta;
       const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
       const trace = { traceparent: str(meta?.traceparent), tracestate: str(meta?.tracestate) };
-      return callTool(model, options, request.params.name, request.params.arguments, {
+      return callTool(model, options, params.name, params.arguments, {
         era,
         signal: ctx.mcpReq.signal,
         progress,
@@ -251,9 +284,11 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
         trace,
         ...(era === 'legacy'
           ? { interaction: interactionFor(server, ctx) }
-          : { capabilities: (envelope?.[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) ?? {} }),
+          : {
+              capabilities: (envelope?.[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) ?? {},
+            }),
       });
-    }),
+    },
   );
 
   registerCatalog(server, model, own);
