@@ -216,10 +216,7 @@ root.addCommand(
     short: 'Ask the user for a colour (needs the elicitation capability)',
     effects: 'read_only',
     run: async (ctx) =>
-      ctx.elicit(
-        { type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] },
-        'Which colour?',
-      ),
+      ctx.elicit({ type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] }, 'Which colour?'),
   }),
   new Command({
     use: 'test_logging_tool',
