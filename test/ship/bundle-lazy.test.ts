@@ -15,7 +15,7 @@ import { bundledFixture } from '../helpers/bundled.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'dist/bin/tasks.js');
 const HOOK = join(root, 'test/fixtures/record-imports.mjs');
-const HEAVY = /node_modules\/(@modelcontextprotocol\/sdk|express|ajv)\//;
+const HEAVY = /node_modules\/(@modelcontextprotocol\/(sdk|server)|express|ajv)\//;
 
 function heavyChunks(): string[] {
   const meta = JSON.parse(readFileSync(join(root, 'dist/bin/tasks.meta.json'), 'utf8')) as {
