@@ -114,11 +114,34 @@ function freePort() {
   });
 }
 
+/**
+ * How the bridge starts the fixture: built as users ship a program (`ax-ts build`, from dist/), which
+ * starts in a fraction of the time tsx takes — the bridge starts one server per 2026-07-28 request —
+ * else through tsx when dist/ is not built.
+ */
+function fixtureCommand() {
+  const axTs = join(repo, 'dist/cmd/ax-ts/main.js');
+  if (existsSync(axTs)) {
+    const out = mkdtempSync(join(tmpdir(), 'ax-conformance-fixture-'));
+    const args = [axTs, 'build', fixture, '--out-dir', out, '--name', 'conformance-cli', '--precompute=false'];
+    const r = spawnSync(process.execPath, args, { cwd: repo, encoding: 'utf8' });
+    if (r.status === 0) {
+      builtFixture = out;
+      return [process.execPath, join(out, 'conformance-cli.js'), 'mcp-server'];
+    }
+    process.stderr.write(`conformance: ax-ts build failed (exit ${r.status}), serving through tsx:\n${r.stderr}`);
+    rmSync(out, { recursive: true, force: true });
+  }
+  return [process.execPath, '--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), fixture, 'mcp-server'];
+}
+/** The directory of the built fixture, removed at the end. */
+let builtFixture;
+
 /** The fixture over stdio behind supergateway's HTTP side; resolves its URL once it accepts connections. */
 async function startBridge(bridge) {
   const port = await freePort();
   const quote = (a) => `'${a.replace(/'/g, "'\\''")}'`;
-  const child = [process.execPath, '--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), fixture, 'mcp-server'];
+  const child = fixtureCommand();
   server = spawn(
     bridge[0],
     [
@@ -297,6 +320,7 @@ process.stdout.write(
 
 const { code: serverCode, signal: serverSignal } = await stopServer();
 if (expected !== expectedFiles[0]) rmSync(dirname(expected), { recursive: true, force: true });
+if (builtFixture) rmSync(builtFixture, { recursive: true, force: true });
 if (server) {
   // at default verbosity the bridge writes nothing on stderr but its listening line, whatever the suite sent
   const others = serverLog.split('\n').filter((l) => l.trim() && !/mcp-server: listening on /.test(l));
