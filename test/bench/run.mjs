@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * ax-ts benchmark (issues 6 and 14): `npm run bench` = `npm run build && node test/bench/run.mjs`.
+ * ax-ts benchmark (docs/performance.md): `npm run bench` = `npm run build && node test/bench/run.mjs`.
  *
  * Measures, in ONE run, the pair members alternated round by round (A B, B A, A B …, never all A then
  * all B), so that load drifting on the machine hits both sides alike, and prints medians, p99 where
@@ -19,7 +19,7 @@
  *      server; baselines on the v2 SDK: its low-level Server with a no-op tool (minimal-server.mjs) and
  *      its high-level McpServer with a zod-validated no-op tool (sdk-server.mjs);
  *   5. memory: peak RSS of a command run, VmRSS of the idle servers after initialize.
- * Then PASS/FAIL per target of the issue (never a failing exit code for a missed target; exit 1 only
+ * Then PASS/FAIL per target (docs/performance.md) (never a failing exit code for a missed target; exit 1 only
  * if the benchmark itself breaks) and the whole report to test/bench/results.md.
  *
  * Plain Node ESM: nothing here goes through tsx. Not part of `npm test` (no `.test.` in any name).
