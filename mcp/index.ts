@@ -25,7 +25,7 @@ export { MemoryEventStore, type MemoryEventStoreOptions, type EventStore } from 
 export interface McpMountOptions {
   /** serverInfo.version. Default: resolveVersion(root.version). A placeholder refuses to start (exit 2). */
   version?: string;
-  /** `instructions` sent in initialize (≤ 8 KiB UTF-8, else exit 2 at start). */
+  /** `instructions` sent in initialize and in server/discover (≤ 8 KiB UTF-8, else exit 2 at start). */
   instructions?: string;
   /** serverInfo.name. Default: the root command's name. */
   name?: string;
@@ -58,7 +58,10 @@ export interface ServeOptions extends McpMountOptions {
   addr?: string;
   /** Allow binding a non-loopback address. Default false. */
   allowNonLoopback?: boolean;
-  /** HTTP: no sessions, one server per request. Default false. */
+  /**
+   * HTTP: no sessions for 2025-era clients, one server per request (2026-07-28 requests have none
+   * either way: docs/mcp-server.md#protocol-eras). Default false.
+   */
   stateless?: boolean;
   /** HTTP: idle time before a session is closed, ms. Default 30 minutes. */
   sessionIdleMs?: number;
