@@ -173,7 +173,7 @@ const run = (bin: string, args: string[], env: Record<string, string> = {}) => {
 };
 
 const HEAVY: Record<string, RegExp> = {
-  'mcp-runtime.js': /node_modules\/@modelcontextprotocol\/sdk\//,
+  'mcp-runtime.js': /node_modules\/@modelcontextprotocol\/server\//,
   'mcp-http.js': /node_modules\/express\//,
   'arguments.js': /node_modules\/ajv\//,
   'pino.js': /node_modules\/pino\//,
