@@ -11,7 +11,7 @@ import { declarations, toolRefs } from '../lib/schema/walk.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import type { FlagSpec } from '../lib/tree/flags.ts';
 import type { EventStore } from './events.ts';
-import { resolveToken } from './token.ts';
+import { resolveToken, withoutToken } from './token.ts';
 
 /** Largest accepted `instructions`, in bytes of UTF-8 (SPEC §8). */
 export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;
@@ -196,6 +196,8 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
       });
     }
     s.token = resolveToken(s.tokenFile, s.env ?? process.env, s.token);
+    // the secret stops here: handlers (ctx.env) and the processes they start never see it
+    s.env = withoutToken(s.env ?? process.env);
     if (!isLoopback(where.host) && s.token === undefined) {
       throw validationError(
         `refusing to bind ${where.host} without a bearer token: anyone who can reach the address could run the tools`,

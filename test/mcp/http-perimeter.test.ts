@@ -5,7 +5,7 @@
  * sockets, since fetch cannot send them); the wildcard bind address as Host; an empty batch;
  * loopback spellings refused at start with a reason; bearer-token authentication.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -282,6 +282,13 @@ describe.concurrent('item 8: bearer-token authentication', () => {
       expect((await post(server.url, callBody(1, 'pong'))).status).toBe(401);
       const ok = await post(server.url, callBody(1, 'pong'), postHeaders({ authorization: `Bearer ${TOKEN}` }));
       expect(ok.status).toBe(200);
+      // the secret stops at the server: no handler, and no child it starts, can read it
+      const seen = await post(server.url, callBody(2, 'token-seen'), postHeaders({ authorization: `Bearer ${TOKEN}` }));
+      expect(dataOf(seen.messages.find((m) => m.id === 2)), seen.text).toEqual({
+        ctx: null,
+        process: null,
+        child: null,
+      });
     } finally {
       await server.stop();
     }
@@ -312,8 +319,22 @@ describe.concurrent('item 8: bearer-token authentication', () => {
       [['--token-file', join(dir, 'missing')], 'invalid_token'],
     ];
     const short = join(dir, 'short');
-    writeFileSync(short, 'abc\n');
+    writeFileSync(short, 'abc\n', { mode: 0o600 });
     cases.push([['--token-file', short], 'invalid_token']);
+    // a secret file others may read or write is refused, as OpenSSH refuses such a private key
+    for (const mode of [0o644, 0o666, 0o640, 0o604]) {
+      const loose = join(dir, `token-${mode.toString(8)}`);
+      writeFileSync(loose, `${TOKEN}\n`);
+      chmodSync(loose, mode);
+      cases.push([['--token-file', loose], 'insecure_token_file']);
+    }
+    if (process.getuid?.() === 0) {
+      // root reading a file another user owns (and could rewrite at will)
+      const theirs = join(dir, 'token-nobody');
+      writeFileSync(theirs, `${TOKEN}\n`, { mode: 0o600 });
+      chownSync(theirs, 65534, 65534);
+      cases.push([['--token-file', theirs], 'insecure_token_file']);
+    }
     for (const [args, reason] of cases) {
       const r = await runFixture(['mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...args]);
       expect(r.code, r.stderr).toBe(2);
