@@ -6,6 +6,7 @@
  * SDK's standalone-stream id is the same in every session). Bounded by count, bytes and age.
  * Source: MCP 2025-11-25 transports, "Resumability and Redelivery"; SDK `EventStore`.
  */
+import { randomBytes } from 'node:crypto';
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 
 export type { EventStore } from '@modelcontextprotocol/server';
@@ -29,12 +30,15 @@ interface Stored {
 
 /**
  * The default event store: in memory, per session, bounded (see {@link MemoryEventStoreOptions}). An
- * event id older than what is kept replays nothing (the client gets the stream from now on).
+ * event id older than what is kept replays nothing (the client gets the stream from now on). Event
+ * ids are a random prefix of this store and a counter, so they cannot be guessed from one another
+ * store's ids.
  */
 export class MemoryEventStore implements EventStore {
   private readonly events = new Map<string, Stored>();
   private readonly streams = new Map<string, string[]>();
   private seq = 0;
+  private readonly prefix = randomBytes(9).toString('base64url');
   private bytes = 0;
   private readonly maxEvents: number;
   private readonly maxBytes: number;
@@ -52,7 +56,7 @@ export class MemoryEventStore implements EventStore {
   }
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
-    const id = `${++this.seq}`;
+    const id = `${this.prefix}-${++this.seq}`;
     const bytes = JSON.stringify(message).length;
     this.events.set(id, { streamId, message, bytes, at: Date.now() });
     this.bytes += bytes;
@@ -97,4 +101,34 @@ export class MemoryEventStore implements EventStore {
       }
     }
   }
+}
+
+/**
+ * One session's view of an event store that may be shared by every session (an author's
+ * `eventStore` factory may return the same store each time): each event id it hands out carries a
+ * random tag of this session (128 bits), and a `Last-Event-ID` without that tag — another session's
+ * event, or a made-up one — resumes nothing (the SDK answers 400 "Invalid event ID"). So a client
+ * can only ever resume its own session's streams, whatever store sits behind.
+ */
+export function sessionBound(store: EventStore): EventStore {
+  const tag = `${randomBytes(16).toString('base64url')}.`;
+  const own = (eventId: string): string | undefined =>
+    eventId.startsWith(tag) ? eventId.slice(tag.length) : undefined;
+  const bound: EventStore = {
+    storeEvent: async (streamId, message) => tag + (await store.storeEvent(streamId, message)),
+    // a foreign id replays nothing (and with a lookup, the SDK answers 400 before replaying)
+    replayEventsAfter: async (lastEventId, { send }) => {
+      const id = own(lastEventId);
+      if (id === undefined) return '';
+      return store.replayEventsAfter(id, { send: (eventId, message) => send(tag + eventId, message) });
+    },
+  };
+  const lookup = store.getStreamIdForEventId?.bind(store);
+  if (lookup) {
+    bound.getStreamIdForEventId = async (eventId) => {
+      const id = own(eventId);
+      return id === undefined ? undefined : lookup(id);
+    };
+  }
+  return bound;
 }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { MemoryEventStore, type EventStore } from './events.ts';
+import { MemoryEventStore, sessionBound, type EventStore } from './events.ts';
 import { InflightIds, jsonError } from './http-guard.ts';
 import { sendWebResponse, toWebRequest } from './node-web.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
@@ -97,7 +97,7 @@ export function legacySessions(model: McpModel, options: McpServerOptions, setti
       ...base,
       ...(settings.eventStore === false
         ? {}
-        : { eventStore: (settings.eventStore ?? (() => new MemoryEventStore()))() }),
+        : { eventStore: sessionBound((settings.eventStore ?? (() => new MemoryEventStore()))()) }),
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         session = {

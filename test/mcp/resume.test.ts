@@ -10,6 +10,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MemoryEventStore } from '../../mcp/index.ts';
 import { envelopeOf, REPO, TSX_LOADER } from '../helpers/mcp.ts';
+import {
+  callBody,
+  killAll,
+  PROTOCOL_VERSION,
+  post,
+  postHeaders,
+  rawInitialize,
+  startServer,
+} from '../fixtures/http-harness.ts';
 
 const CLI = `${REPO}/test/fixtures/ask-cli.ts`;
 const cleanup: (() => void)[] = [];
@@ -82,6 +91,39 @@ describe('resumable streams (stateful HTTP)', () => {
     expect(px.sent.some((t) => t.startsWith('GET /mcp') && /\r\nlast-event-id: \S+/i.test(t))).toBe(true);
     await client.close();
     expect(err.trim().split('\n')).toHaveLength(1); // nothing logged but the listening line
+  }, 30_000);
+});
+
+describe('one event store shared by every session (an author plugging in one store)', () => {
+  afterAll(killAll);
+  it("a session cannot resume another session's stream: its Last-Event-ID is refused, nothing replayed", async () => {
+    const server = await startServer([], { env: { HTTPCLI_SHARED_EVENTS: '1' } });
+    try {
+      const a = await rawInitialize(server.url);
+      const ha = postHeaders({ 'mcp-session-id': a.sessionId! });
+      const call = await post(server.url, callBody(3, 'echo', { text: 'secret-of-a' }), ha);
+      expect(call.text).toContain('secret-of-a');
+      const ids = [...call.text.matchAll(/^id: ?(.+)$/gm)].map((m) => m[1]!.trim());
+      expect(ids.length).toBeGreaterThan(0);
+      // ids are not small integers one could count through
+      for (const id of ids) expect(id).not.toMatch(/^\d+$/);
+      const b = await rawInitialize(server.url);
+      for (const id of [ids[0]!, '1', '0']) {
+        const res = await fetch(server.url, {
+          headers: {
+            accept: 'text/event-stream',
+            'mcp-session-id': b.sessionId!,
+            'mcp-protocol-version': PROTOCOL_VERSION,
+            'last-event-id': id,
+          },
+          signal: AbortSignal.timeout(5_000),
+        });
+        expect(res.status, `Last-Event-ID ${id}`).toBe(400);
+        expect(await res.text()).not.toContain('secret-of-a');
+      }
+    } finally {
+      await server.stop();
+    }
   }, 30_000);
 });
 
