@@ -52,12 +52,20 @@ function writeJsonError(
 export function onClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
   const [status, text] =
-    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout']
+        : [400, 'Bad Request'];
+  const why =
+    status === 408
+      ? 'the request did not arrive in time'
+      : `the request could not be parsed as HTTP/1.1 (${err.code ?? 'invalid request'})`;
   const body = JSON.stringify({
     jsonrpc: '2.0',
     error: {
       code: -32600,
-      message: `${text}: the request could not be parsed as HTTP/1.1 (${err.code ?? 'invalid request'})`,
+      message: `${text}: ${why}`,
     },
     id: null,
   });
@@ -144,12 +152,18 @@ export class ClientGone extends Error {
 }
 
 /**
- * Reads a request body of at most `max` bytes. Past `max` it answers 413 itself (a JSON-RPC error,
- * id null, `Connection: close`), keeps reading and discarding the rest within {@link LINGER} so the
- * client can read that answer, and resolves undefined.
+ * Reads a request body of at most `max` bytes. Past `max` — or at once when `Content-Length` declares
+ * more — it answers 413 itself (a JSON-RPC error, id null, `Connection: close`), keeps reading and
+ * discarding the rest within {@link LINGER} so the client can read that answer, and resolves undefined.
  * @throws ClientGone (rejects) when the connection fails or closes before the body's end.
  */
 export function readBoundedBody(req: IncomingMessage, res: ServerResponse, max: number): Promise<Buffer | undefined> {
+  // a declared length over the limit is answered at once, not after the bytes have arrived
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    refuseTooLarge(req, res, max);
+    return Promise.resolve(undefined);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -51,7 +51,27 @@ export interface HttpSettings {
   eventStore?: false | (() => EventStore);
   /** The bearer token every request must carry (`Authorization: Bearer …`); none when undefined. */
   token?: string;
+  /** Connection bounds; see {@link HTTP_BOUNDS} for each default. */
+  bounds?: Partial<HttpBounds>;
 }
+
+/** How long a client may hold a connection without finishing its request, and how many it may hold. */
+export interface HttpBounds {
+  /** Time to receive a request's headers, ms; then 408 and the connection closes. */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request (headers and body), ms; then 408 and the connection closes. */
+  requestTimeoutMs: number;
+  /** Most connections open at once; a connection beyond it is closed at once, unanswered. */
+  maxConnections: number;
+}
+
+/**
+ * The defaults of {@link HttpBounds}: headers within 10 s, a whole request within 30 s (4 MiB, the
+ * default body limit, at 140 KB/s), 1024 connections (docs/mcp-server.md#held-connections). A
+ * response that streams for minutes (a long call's SSE) is not bounded by them: they end once the
+ * request has been received.
+ */
+export const HTTP_BOUNDS: HttpBounds = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 1024 };
 
 /**
  * Whether a request is a 2026-07-28 one, or a malformed attempt at one (which the modern handler
@@ -141,7 +161,18 @@ export async function serveHttp(
   const httpServer = await new Promise<import('node:http').Server>((resolve, reject) => {
     // requireHostHeader: false lets a request without Host reach the guard, which answers 403 with a
     // JSON-RPC body (Node's own refusal is an empty 400).
-    const s = createHttpServer({ requireHostHeader: false }, app);
+    const bounds = { ...HTTP_BOUNDS, ...settings.bounds };
+    const s = createHttpServer(
+      {
+        requireHostHeader: false,
+        headersTimeout: bounds.headersTimeoutMs,
+        requestTimeout: bounds.requestTimeoutMs,
+        // how often Node looks for connections past those times (its default, 30 s, would double them)
+        connectionsCheckingInterval: Math.max(100, Math.min(1_000, bounds.headersTimeoutMs / 4)),
+      },
+      app,
+    );
+    s.maxConnections = bounds.maxConnections;
     s.on('clientError', onClientError);
     s.once('error', reject);
     s.listen(settings.port, settings.host, () => {

@@ -73,6 +73,12 @@ export interface ServeOptions extends McpMountOptions {
   maxSessions?: number;
   /** HTTP: extra host names accepted in Host/Origin (loopback names and the bound host always are). */
   allowedHosts?: string[];
+  /** HTTP: time to receive a request's headers, ms; then 408 and the connection closes. Default 10 000. */
+  headersTimeoutMs?: number;
+  /** HTTP: time to receive a whole request, headers and body, ms; then 408. Default 30 000. */
+  requestTimeoutMs?: number;
+  /** HTTP: most connections open at once; one beyond it is closed unanswered. Default 1024. */
+  maxConnections?: number;
   /**
    * HTTP: the bearer token every request must carry (`Authorization: Bearer <token>`; else 401),
    * at least 16 characters. Default: the content of `tokenFile`, else `$AX_MCP_TOKEN`, else none.
@@ -127,6 +133,11 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
     instructions: options.instructions,
     env: options.env,
     eventStore: options.eventStore,
+    bounds: {
+      ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
+      ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+      ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+    },
   };
   await startServer(root, settings, options.signal ?? new AbortController().signal);
 }

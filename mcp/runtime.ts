@@ -89,6 +89,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
         allowedHosts,
         eventStore: s.eventStore,
         token: s.token,
+        bounds: s.bounds,
       },
       signal,
       (url) => (s.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: listening on ${url}`),

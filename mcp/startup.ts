@@ -11,6 +11,7 @@ import { declarations, toolRefs } from '../lib/schema/walk.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import type { FlagSpec } from '../lib/tree/flags.ts';
 import type { EventStore } from './events.ts';
+import type { HttpBounds } from './http.ts';
 import { resolveToken, withoutToken } from './token.ts';
 
 /** Largest accepted `instructions`, in bytes of UTF-8 (SPEC §8). */
@@ -37,6 +38,8 @@ export interface ServeSettings {
   tokenFile?: string;
   /** HTTP: the bearer token itself (serve()); wins over the file. Set by {@link checkStartup} once resolved. */
   token?: string;
+  /** HTTP: connection bounds (serve() options; defaults in http.ts HTTP_BOUNDS). */
+  bounds?: Partial<HttpBounds>;
   /** HTTP: most sessions kept at once (default 1000). */
   maxSessions?: number;
   /** Extra host names accepted in Host/Origin. */
@@ -168,6 +171,14 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
       context: { flag: '--max-sessions' },
       fix: 'Pass --max-sessions 1000 (the default) or another positive number.',
     });
+  }
+  for (const [name, value] of Object.entries(s.bounds ?? {})) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
+      throw validationError(`${name} must be a positive integer, got ${value}`, 'invalid_flag_value', {
+        context: { option: name },
+        fix: `Leave ${name} out for its default, or pass a positive integer.`,
+      });
+    }
   }
   if (!(s.sessionIdleMs > 0)) {
     throw validationError(

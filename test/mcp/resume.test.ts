@@ -97,7 +97,7 @@ describe('resumable streams (stateful HTTP)', () => {
 describe('one event store shared by every session (an author plugging in one store)', () => {
   afterAll(killAll);
   it("a session cannot resume another session's stream: its Last-Event-ID is refused, nothing replayed", async () => {
-    const server = await startServer([], { env: { HTTPCLI_SHARED_EVENTS: '1' } });
+    const server = await startServer([], { env: { HTTPCLI_SERVE: '{"sharedEvents":true}' } });
     try {
       const a = await rawInitialize(server.url);
       const ha = postHeaders({ 'mcp-session-id': a.sessionId! });
