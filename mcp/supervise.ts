@@ -11,8 +11,9 @@
  *   two pipe handles themselves; they arrive in the server process as new descriptors opened
  *   close-on-exec (its children never inherit them), and the channel is closed at once. The server
  *   then reads and writes the client's pipes itself: no byte is relayed.
- * - **relayed** (a terminal, a file, anything else): the path of a Unix socket in a private (0700)
- *   temporary directory and a one-time token; the server process connects, proves itself with the
+ * - **relayed** (a terminal, a file, anything else): the name of a Unix socket (abstract on Linux,
+ *   so nothing is left on disk; elsewhere in a private 0700 temporary directory) and a one-time
+ *   token; the server process connects, proves itself with the
  *   token and speaks JSON-RPC on that socket, which libuv opens close-on-exec; the supervisor relays
  *   bytes (it parses nothing).
  * The server process knows it is one by `AX_MCP_WIRE=ipc` together with the IPC channel its parent
@@ -329,17 +330,27 @@ async function passPipes(
   return sent;
 }
 
-/** The listening socket of the relayed mode, in a private (0700) temporary directory. */
+/** 16 random hex digits, for a name nobody can take before us. */
+function randomSuffix(): string {
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
+}
+
+/** The listening socket of the relayed mode (abstract on Linux, else in a private temporary directory). */
 async function openRelay(): Promise<{
   listener: import('node:net').Server;
   path: string;
   token: string;
   cleanup: () => void;
 }> {
-  const dir = mkdtempSync(join(tmpdir(), 'ax-mcp-')); // mode 0700: only this user can reach the socket
-  const path = join(dir, 'wire');
   const token = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('hex');
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  // On Linux under Node, an abstract socket: no file system entry, so a supervisor killed with
+  // SIGKILL leaves nothing behind; anyone may connect to it, but only the server process, told
+  // the one-time token over its IPC channel, is accepted. Elsewhere, a socket in a private (0700)
+  // temporary directory, removed once the server process has connected.
+  const abstract = process.platform === 'linux' && !('Bun' in globalThis) && !('Deno' in globalThis);
+  const dir = abstract ? undefined : mkdtempSync(join(tmpdir(), 'ax-mcp-'));
+  const path = dir ? join(dir, 'wire') : `\0ax-mcp-${token.slice(0, 8)}-${process.pid}-${randomSuffix()}`;
+  const cleanup = () => dir && rmSync(dir, { recursive: true, force: true });
   const listener = createServer({ allowHalfOpen: true, pauseOnConnect: true });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -350,7 +361,7 @@ async function openRelay(): Promise<{
     cleanup();
     throw new AxError(
       'internal_error',
-      `mcp-server: cannot open the server socket in ${dir}: ${(e as Error).message}`,
+      `mcp-server: cannot open the server socket ${dir ? `in ${dir}` : '(abstract)'}: ${(e as Error).message}`,
       { fix: 'Check that the temporary directory is writable (TMPDIR).' },
     );
   }

@@ -4,9 +4,11 @@
  * cleanly — exit 0, nothing on stderr — however early the EOF arrives, passed (a pipe) or relayed
  * (a file). Run several times: the EOF races the server process's start-up.
  */
-import { spawnSync } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
 
@@ -40,4 +42,30 @@ describe('mcp-server with stdin at EOF from the start', () => {
     },
     120_000,
   );
+});
+
+describe('a supervisor killed with SIGKILL leaves nothing on disk', () => {
+  it('relayed (stdin a file): no ax-mcp-* entry stays in TMPDIR, however early the kill comes', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'ax-kill9-'));
+    try {
+      for (const after of [300, 600, 900, 1200, 1600, 2200]) {
+        const fd = openSync('/dev/null', 'r');
+        const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, 'mcp-server'], {
+          stdio: [fd, 'pipe', 'pipe'],
+          env: { ...process.env, TMPDIR: tmp, TASKS_FILE: join(tmp, 'tasks.json') },
+        });
+        closeSync(fd);
+        await sleep(after);
+        child.kill('SIGKILL');
+        await new Promise((r) => child.once('exit', r));
+        await sleep(300); // an orphaned server process sees its channel close and goes
+        expect(
+          readdirSync(tmp).filter((f) => f.startsWith('ax-mcp-')),
+          `killed after ${after} ms`,
+        ).toEqual([]);
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
