@@ -23,7 +23,7 @@ export { MemoryEventStore, type MemoryEventStoreOptions, type EventStore } from 
 
 /** Options of {@link mountMcpServer} and {@link serve}. */
 export interface McpMountOptions {
-  /** serverInfo.version. Default: resolveVersion(root.version). A placeholder refuses to start (exit 2). */
+  /** serverInfo.version. Default: the version given to `main()`/`execute()`, else resolveVersion(root.version). A placeholder refuses to start (exit 2). */
   version?: string;
   /** `instructions` sent in initialize and in server/discover (≤ 8 KiB UTF-8, else exit 2 at start). */
   instructions?: string;
@@ -339,7 +339,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         tokenFile: ctx.flags.tokenFile as string | undefined,
         isolate: options.isolateStdio,
         name: options.name,
-        version: options.version ?? resolveVersion(root.version),
+        version: options.version ?? ctx.version, // main()'s version, else the root's, else resolved
         instructions: options.instructions,
         env: ctx.env,
         log: (line) => ctx.stderr.write(`${line}\n`),
