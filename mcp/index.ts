@@ -4,6 +4,7 @@
  * Source: SPEC §8; ax-go mcp package (opt-in mount).
  */
 import { realpathSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { Command } from '../lib/tree/command.ts';
 import { loadTree } from '../lib/tree/lazy.ts';
 import { resolveVersion } from '../lib/platform/version.ts';
@@ -237,7 +238,21 @@ function presetFlags(ctx: RunContext): Map<string, { spec: FlagSpec; value: unkn
  * `--name=<item>` per list item, one `--name=k=v` per map pair, JSON text for json).
  */
 function carriedFlags(ctx: RunContext): string[] {
-  return givenPersistent(ctx).flatMap((f) => flagArgv(f.name, f.spec, ctx.flags[camelCase(f.name)]));
+  return givenPersistent(ctx).flatMap((f) =>
+    flagArgv(f.name, f.spec, absolutePaths(f.spec, ctx.flags[camelCase(f.name)])),
+  );
+}
+
+/**
+ * A value of a flag declared as a file or directory (`fileExts`, `dirname`) made absolute against
+ * the working directory, item by item for a list: a client starts the printed command in a
+ * directory of its own (a desktop client in `/`), where a relative path names another file. `-`
+ * (stdin/stdout by convention) and empty values stay as given; other flags are carried as given.
+ */
+function absolutePaths(spec: FlagSpec, value: unknown): unknown {
+  if (spec.fileExts === undefined && spec.dirname === undefined) return value;
+  const abs = (v: unknown) => (typeof v === 'string' && v !== '' && v !== '-' && !isAbsolute(v) ? resolve(v) : v);
+  return Array.isArray(value) ? value.map(abs) : abs(value);
 }
 
 /**

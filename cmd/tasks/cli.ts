@@ -30,6 +30,8 @@ export function buildTasksCli(): Command {
         type: 'string',
         // which file the program reads and writes is the operator's choice, never an MCP client's
         mcp: false,
+        // a file: completion offers .json files, and mcp-server --print-config carries it made absolute
+        fileExts: ['json'],
         usage:
           'path of the task store file (default: $TASKS_FILE, else $XDG_DATA_HOME/ax-tasks/tasks.json or ~/.local/share/ax-tasks/tasks.json)',
       },

@@ -63,6 +63,13 @@ describe('mcp-server --print-config', () => {
         } finally {
           await client.close();
         }
+        // a relative --store is carried made absolute: the client starts the server in '/'
+        const rel = await runCasesCli(['--store', 'tasks-rel.json', 'mcp-server', '--print-config'], { cli: DEMO });
+        expect(rel.code, rel.stderr).toBe(0);
+        expect(JSON.parse(rel.stdout.toString()).mcpServers.tasks.args.slice(-2)).toEqual([
+          `--store=${join(REPO, 'tasks-rel.json')}`,
+          'mcp-server',
+        ]);
         const dry = await runCasesCli(['mcp-server', '--print-config', '--dry-run'], { cli: DEMO });
         expect(JSON.parse(dry.stdout.toString()).mcpServers.tasks.args.slice(-2)).toEqual(['--dry-run', 'mcp-server']);
         const none = await runCasesCli(['mcp-server', '--print-config'], { cli: DEMO });
