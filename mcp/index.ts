@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { Command } from '../lib/tree/command.ts';
-import { loadTree } from '../lib/tree/lazy.ts';
+import { loadTreeSettled } from '../lib/tree/lazy.ts';
 import { resolveVersion } from '../lib/platform/version.ts';
 import { isStandaloneBinary } from '../lib/platform/relaunch.ts';
 import type { ServeSettings } from './startup.ts';
@@ -150,15 +150,18 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
  * runtime in this process. @throws AxError on a failed start-up check or a failed server process.
  */
 async function startServer(root: Command, settings: ServeSettings, signal: AbortSignal): Promise<void> {
+  // tools/list describes every command: load the lazy subtrees first; one that fails is left out
+  // (and its calls answered with its load error) rather than taking every healthy tool down with it
+  settings.unloaded = await loadTreeSettled(root);
   if (settings.transport === 'stdio' && settings.isolate !== false) {
     const supervision = await import('./supervise.ts');
     if (!supervision.supervisedServer() && !supervision.servedInPlace() && supervision.canSupervise()) {
-      const { checkStartup, checkTree } = await import('./startup.ts');
+      const { checkStartup, checkTree, unloadedWarnings } = await import('./startup.ts');
       checkStartup(root, settings); // fail closed here, exit 2, before the server process starts
       checkTree(root);
       const { exclusionWarnings } = await import('../lib/schema/walk.ts');
       const log = settings.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-      for (const line of exclusionWarnings(root)) log(line);
+      for (const line of [...unloadedWarnings(settings.unloaded), ...exclusionWarnings(root)]) log(line);
       return supervision.superviseStdio(signal);
     }
   }
@@ -385,7 +388,6 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         }
         return `${JSON.stringify(clientConfig(options.name ?? root.name, undefined, http, carriedFlags(ctx)), null, 2)}\n`;
       }
-      await loadTree(root); // tools/list describes every command: load the lazy subtrees first
       await startServer(root, settings, ctx.signal);
       // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)
       const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : undefined;

@@ -5,7 +5,7 @@
 import type { Command } from '../lib/tree/command.ts';
 import { AxError } from '../lib/contract/errors.ts';
 import { buildModel } from './server.ts';
-import { checkStartup, isWildcard, type ServeSettings } from './startup.ts';
+import { checkStartup, isWildcard, unloadedWarnings, type ServeSettings } from './startup.ts';
 
 import { exclusionWarnings } from '../lib/schema/walk.ts';
 
@@ -28,7 +28,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   // made the same checks and sends the wire only if they passed).
   let checked: { where: ReturnType<typeof checkStartup>; model: ReturnType<typeof buildModel> } | { failed: unknown };
   try {
-    checked = { where: checkStartup(root, s), model: buildModel(root) };
+    checked = { where: checkStartup(root, s), model: buildModel(root, s.unloaded) };
   } catch (e) {
     checked = { failed: e };
   }
@@ -40,7 +40,8 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   if ('failed' in checked) throw checked.failed;
   const { where, model } = checked;
   // once: not again in a supervised server process (the supervisor has printed them)
-  if (wire?.parentPid === undefined) for (const line of exclusionWarnings(root)) log(line);
+  if (wire?.parentPid === undefined)
+    for (const line of [...unloadedWarnings(s.unloaded), ...exclusionWarnings(root)]) log(line);
   const options = {
     name: s.name,
     version: s.version,

@@ -12,7 +12,9 @@ import type { NotificationLevel } from '../lib/observe/logger.ts';
 import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
 import type { InvokeOptions } from '../lib/run/invoke.ts';
 import type { Abortable } from './lifecycle.ts';
-import { declarations, toolRefs, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
+import { declarations, defaultToolName, toolRefs, toolStatus, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
+import type { LoadFailure } from '../lib/tree/lazy.ts';
+import type { AxError } from '../lib/contract/errors.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import { registerCatalog } from './catalog.ts';
 import { interactionFor } from './interact.ts';
@@ -67,17 +69,29 @@ export interface McpModel {
   modernToolList?: ToolDef[];
   /** Each tool's 2025-era definition (its inputSchema validates calls), computed on its first call. */
   defs: Map<string, ToolDef>;
+  /** Lazy subtrees that failed to load: the tool name the stub would have, and the load error. */
+  unloaded: { tool: string; error: AxError }[];
 }
 
 /**
  * Walks the tree once. @throws AxError `validation_error` on tool-name collisions, invalid names or
  * duplicate declarations (the server fails closed at start, exit 2).
  */
-export function buildModel(root: Command): McpModel {
+export function buildModel(root: Command, unloaded: readonly LoadFailure[] = []): McpModel {
   const refs = toolRefs(root);
   for (const r of refs) toolProperties(r.command); // property-name collisions refuse the start too (fail closed)
   const { prompts, resources } = declarations(root);
-  return { root, refs, byName: new Map(refs.map((r) => [r.name, r])), prompts, resources, defs: new Map() };
+  return {
+    root,
+    refs,
+    byName: new Map(refs.map((r) => [r.name, r])),
+    prompts,
+    resources,
+    defs: new Map(),
+    unloaded: unloaded
+      .filter((f) => toolStatus(f.command) !== 'excluded' && toolStatus(f.command) !== 'hidden')
+      .map((f) => ({ tool: defaultToolName(f.command), error: f.error })),
+  };
 }
 
 /** MCP log levels, lowest first (RFC 5424 severities). */

@@ -5,6 +5,7 @@
  */
 import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
 import type { Command } from '../lib/tree/command.ts';
+import type { LoadFailure } from '../lib/tree/lazy.ts';
 import { validationError } from '../lib/contract/errors.ts';
 import { isPlaceholderVersion } from '../lib/platform/version.ts';
 import { declarations, toolRefs } from '../lib/schema/walk.ts';
@@ -38,6 +39,8 @@ export interface ServeSettings {
   tokenFile?: string;
   /** HTTP: the bearer token itself (serve()); wins over the file. Set by {@link checkStartup} once resolved. */
   token?: string;
+  /** Lazy stubs whose loader failed: not served; a call to a tool below one gets its load error. */
+  unloaded?: LoadFailure[];
   /** HTTP: connection bounds (serve() options; defaults in http.ts HTTP_BOUNDS). */
   bounds?: Partial<HttpBounds>;
   /** HTTP: most sessions kept at once (default 1000). */
@@ -231,4 +234,12 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
 export function checkTree(root: Command): void {
   for (const r of toolRefs(root)) toolProperties(r.command);
   declarations(root);
+}
+
+/** One warning line per lazy subtree that failed to load (printed at start, once). */
+export function unloadedWarnings(unloaded: readonly LoadFailure[] = []): string[] {
+  return unloaded.map(
+    (f) =>
+      `warning: mcp-server does not serve ${JSON.stringify(f.command.commandPath())} or anything below it: ${f.error.message}`,
+  );
 }

@@ -81,7 +81,14 @@ export async function callTool(
   extra: CallExtra,
 ): Promise<CallToolResult> {
   const ref = model.byName.get(name);
-  if (!ref) throw unknownTool(model, name);
+  if (!ref) {
+    // a tool below a lazy subtree that failed to load: its load error, not "unknown tool"
+    const broken = model.unloaded.find((u) => name === u.tool || name.startsWith(`${u.tool}_`));
+    if (!broken) throw unknownTool(model, name);
+    const trace = startTrace(options.env ?? process.env, extra.trace);
+    const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorEnvelope(broken.error, meta)) }] };
+  }
   const def = defOf(model, ref);
   let values: Record<string, unknown>;
   try {

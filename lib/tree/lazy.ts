@@ -8,7 +8,7 @@
  * listings said stays true, and the marks set on the stub (annotations such as MCP exclusion or a
  * tool name, its group) hold for the loaded command.
  */
-import { AxError } from '../contract/errors.ts';
+import { AxError, toAxError } from '../contract/errors.ts';
 import { Command } from './command.ts';
 
 /** Whether `cmd` is a stub whose body has not been loaded yet. */
@@ -100,4 +100,39 @@ export async function loadTree(root: Command): Promise<void> {
     const loaded = await Promise.all(level.map((c) => loadCommand(c)));
     level = loaded.flatMap((c) => c.commands());
   }
+}
+
+/** A lazy stub whose loader failed in {@link loadTreeSettled}: it stays a stub, its subtree unknown. */
+export interface LoadFailure {
+  /** The stub, still in its parent (a group with nothing below it, as far as any walk can tell). */
+  command: Command;
+  /** Why: the `internal_error` its load threw. */
+  error: AxError;
+}
+
+/**
+ * Loads every lazy subtree of `root` that loads, as {@link loadTree} does, without stopping at one
+ * that fails: a stub whose loader throws (or returns a command that disagrees with it) stays in
+ * place, unloaded, and is reported; the rest of the tree is loaded. What a long-lived server uses
+ * (`mcp-server` serves every healthy command and answers calls into a broken subtree with its load
+ * error) where a one-shot walk such as `__schema` fails whole.
+ * @returns the failures, one per broken stub, in the order they were met (breadth first).
+ */
+export async function loadTreeSettled(root: Command): Promise<LoadFailure[]> {
+  const failures: LoadFailure[] = [];
+  let level: Command[] = [root];
+  while (level.length) {
+    const loaded = await Promise.all(
+      level.map(async (c) => {
+        try {
+          return await loadCommand(c);
+        } catch (e) {
+          failures.push({ command: c, error: toAxError(e) });
+          return undefined;
+        }
+      }),
+    );
+    level = loaded.flatMap((c) => (c ? c.commands() : []));
+  }
+  return failures;
 }

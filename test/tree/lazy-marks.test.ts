@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildLazyMarksCli } from '../fixtures/lazy-marks-cli.ts';
 import { connectStdio } from '../helpers/mcp.ts';
+import { httpClient, startHttp } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run.ts';
 
 const CLI = fileURLToPath(new URL('../fixtures/lazy-marks-cli.ts', import.meta.url));
@@ -60,4 +61,44 @@ describe('a lazy subtree whose loader throws', () => {
     expect((await runCli(tree(), ['__complete', 'o'])).stdout).toBe('ok\tSay ok\n:4\n');
     expect((await runCli(tree(), ['ok'])).code).toBe(0);
   });
+
+  it.each(['stdio', 'http'] as const)(
+    'mcp-server (%s) serves the healthy tools; a call into the broken subtree gets its load error; one warning at start',
+    async (transport) => {
+      const server = transport === 'stdio' ? await connectStdio(['mcp-server'], { BROKEN: '1' }, CLI) : undefined;
+      const http = transport === 'http' ? await startHttp(CLI, { BROKEN: '1' }) : undefined;
+      const client = server?.client ?? (await httpClient(http!.url));
+      try {
+        const names = (await client.listTools()).tools.map((t) => t.name).sort();
+        expect(names).toEqual(['ok', 'show_reports']);
+        const ok = (await client.callTool({ name: 'ok', arguments: {} })) as { content: { text: string }[] };
+        expect(JSON.parse(ok.content[0]!.text).data).toEqual({ ok: true });
+        for (const name of ['broken', 'broken_x']) {
+          const r = (await client.callTool({ name, arguments: {} })) as {
+            isError?: boolean;
+            content: { text: string }[];
+          };
+          expect(r.isError, name).toBe(true);
+          expect(JSON.parse(r.content[0]!.text).error).toMatchObject({
+            kind: 'internal_error',
+            message: 'cannot load the command "marks broken": the module is missing',
+          });
+        }
+        await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/Unknown tool: nope/);
+        if (server) {
+          const warnings = server
+            .stderr()
+            .split('\n')
+            .filter((l) => l.includes('does not serve'));
+          expect(warnings).toEqual([
+            'warning: mcp-server does not serve "marks broken" or anything below it: cannot load the command "marks broken": the module is missing',
+          ]);
+        }
+      } finally {
+        await client.close();
+        await http?.stop();
+      }
+    },
+    60_000,
+  );
 });
