@@ -203,7 +203,10 @@ function invokeCall(
 function toolResult(ref: ToolRef, name: string, r: InvokeResult, era: Era): CallToolResult {
   if (r.exitCode !== 0) {
     const text = r.errorEnvelope ? JSON.stringify(r.errorEnvelope) : r.stderr.trim();
-    return { isError: true, content: [{ type: 'text', text }] };
+    // what the command delivered before it failed (a stream's items, as on the CLI's stdout) is
+    // not dropped: it follows the error line as a second text item
+    const before = r.stdout === '' ? [] : [{ type: 'text' as const, text: r.stdout }];
+    return { isError: true, content: [{ type: 'text', text }, ...before] };
   }
   const output = ref.command.output;
   const attached = r.attachments?.length ? r.attachments.map(attachmentItem) : undefined;

@@ -107,6 +107,20 @@ interface Rule {
 
 const RULES: Rule[] = [
   {
+    name: 'a stream that fails after two items: both items are delivered (stdout; over MCP after the error line), then the error, exit 3',
+    run: async (p) => {
+      const argv = ['items', '--count', '5', '--fail-after', '2'];
+      const o = await p.call({ tool: 'items', argv, json: { count: 5, fail_after: 2 } });
+      expect(o.code).toBe(3);
+      expect(o.error?.error).toMatchObject({ kind: 'network_error', message: 'the upstream went away mid-stream' });
+      const lines = o.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Json);
+      expect(lines.map((l) => l.data ?? l.item ?? l)).toEqual([{ i: 1 }, { i: 2 }]);
+    },
+  },
+  {
     store: true,
     name: 'replay: same key and arguments (in any order) → the first outcome, byte-identical data and exit code, meta.replayed; one side effect',
     run: async (p, id) => {

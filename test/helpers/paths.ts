@@ -70,7 +70,9 @@ function fromTool(result: Json): Outcome {
   const text = (result.content as { type: string; text: string }[])[0]!.text;
   if (result.isError) {
     const error = JSON.parse(text) as Json;
-    return { code: error.error.exit_code as number, stdout: '', error, isError: true };
+    // what the command wrote before it failed (a stream's items) follows the error line
+    const before = (result.content as { type: string; text: string }[])[1]?.text ?? '';
+    return { code: error.error.exit_code as number, stdout: before, error, isError: true };
   }
   return { code: 0, stdout: text, isError: false };
 }
