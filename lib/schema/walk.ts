@@ -19,13 +19,8 @@ import {
   type OutputWrapping,
   type ToolAnnotations,
 } from './tool.ts';
-import {
-  declarationError,
-  validatePrompt,
-  validateResource,
-  type PromptDecl,
-  type ResourceDecl,
-} from '../tree/declarations.ts';
+import { declarationError, validatePrompt, validateResource } from '../tree/declaration-rules.ts';
+import type { PromptDecl, ResourceDecl } from '../tree/declarations.ts';
 import {
   AXGO_EXCLUDE_ANNOTATION,
   BUILTIN_ANNOTATION,

@@ -1,17 +1,10 @@
 /**
  * `declarePrompt` / `declareResource`: attach checked MCP prompt and resource declarations to a
- * command. The rules live in declarations.ts. Source: SPEC §7.
+ * command. The rules live in declaration-rules.ts (docs/schema.md#declaration-rules).
  */
 import type { Command } from './command.ts';
-import {
-  copyPrompt,
-  copyResource,
-  declarationError,
-  validatePrompt,
-  validateResource,
-  type PromptDecl,
-  type ResourceDecl,
-} from './declarations.ts';
+import { copyPrompt, copyResource, declarationError, validatePrompt, validateResource } from './declaration-rules.ts';
+import type { PromptDecl, ResourceDecl } from './declarations.ts';
 
 /**
  * Declares a prompt on a command (after those already there). The declaration is copied and frozen;

@@ -13,7 +13,7 @@ import {
   type PromptDecl,
   type ResourceDecl,
 } from '../../lib/index.ts';
-import { DECLARATION_LIMITS } from '../../lib/tree/declarations.ts';
+import { DECLARATION_LIMITS } from '../../lib/tree/declaration-rules.ts';
 import { axCommand, axDoc, mcpDoc, schemaFailure, schemaRun, type Json } from '../fixtures/schema-trees.ts';
 
 const ok = () => ({ ok: true });
