@@ -6,7 +6,8 @@
  * Source: MCP 2025-11-25 client features (elicitation, sampling); SPEC §2 (confirm).
  */
 import type { Readable } from 'node:stream';
-import { AxError } from '../contract/errors.ts';
+import { NO_TERMINAL } from '../platform/agent.ts';
+import { AxError, type NextStep } from '../contract/errors.ts';
 import type { RunContext } from '../tree/command.ts';
 import { camelCase } from '../tree/flags.ts';
 import { flagsOf } from '../tree/flagset.ts';
@@ -30,6 +31,13 @@ export interface AskScope {
   label: (flagName: string) => string;
   /** Races a promise against the run's signal (interrupted after the grace period). */
   race: <T>(p: Promise<T>) => Promise<T>;
+  /** Why nobody can be asked, in words (`an agent (claude-code) runs it`), when `ctx.interactive` is false. */
+  notInteractive: () => string;
+  /**
+   * A stop's next step: the call that stopped, again with the flags of `add` (long name → value)
+   * and those of `fill` given `<name>` placeholders (lib/run/next-steps.ts).
+   */
+  retry: (add: Record<string, unknown>, fill: readonly string[], description: string) => NextStep;
 }
 
 function list(items: string[]): string {
@@ -64,19 +72,36 @@ async function lineReader(stdin: Readable): Promise<{ next(): Promise<string>; c
 }
 
 /**
- * `ctx.confirm(question, bypassFlag)`: returns when the bypass flag is set; else asks the MCP client
- * (a one-field elicitation form) when it declared elicitation, or the person at the terminal; else
- * throws `confirmation_required` whose fix names the bypass flag.
+ * How a confirmation ends (ax-go's Confirm): `approved` (the bypass flag was given, or the user said
+ * yes), `blocked` (the user said no or cancelled) or `prompt_required` (nobody could be asked: no
+ * terminal, json mode, an agent or CI). Only `approved` returns; the other two throw
+ * `confirmation_required` with `context.outcome` set, and `prompt_required` names the next step: the
+ * same call with the bypass flag.
  */
-export async function confirm(scope: AskScope, question: string, bypassFlag: string): Promise<void> {
+export type ConfirmOutcome = 'approved' | 'blocked' | 'prompt_required';
+
+/**
+ * `ctx.confirm(question, bypassFlag)`: returns when the bypass flag is set (default: the command's
+ * `confirmationFlag`, else the global `--yes`); else asks the MCP client (a one-field elicitation
+ * form) when it declared elicitation, or the person at the terminal when the run is interactive and
+ * in human mode; else throws `confirmation_required` (outcome `prompt_required`) at once, whose
+ * `next` is the same call with the bypass flag — never a prompt nobody can answer.
+ */
+export async function confirm(scope: AskScope, question: string, bypassFlag?: string): Promise<void> {
   const { ctx, label } = scope;
-  if (ctx.flags[camelCase(bypassFlag)] === true) return;
-  const refuse = (why: string, action?: string) =>
+  const bypass = bypassFlag ?? ctx.command.confirmationFlag ?? 'yes';
+  if (ctx.flags[camelCase(bypass)] === true) return;
+  const mcp = !label(bypass).startsWith('-');
+  const refuse = (outcome: Exclude<ConfirmOutcome, 'approved'>, why: string, action?: string) =>
     new AxError('confirmation_required', `${stripQuestion(question)}: confirmation required ${why}`, {
-      fix: label(bypassFlag).startsWith('-')
-        ? `Pass ${label(bypassFlag)} to confirm.`
-        : `Set the property ${JSON.stringify(label(bypassFlag))} to true to confirm (only with the user's consent).`,
-      context: { bypass_flag: label(bypassFlag), ...(action ? { action } : {}) },
+      fix: mcp
+        ? `Set the property ${JSON.stringify(label(bypass))} to true to confirm (only with the user's consent).`
+        : `Pass ${label(bypass)} to confirm (only with the user's consent).`,
+      context: { reason: 'confirmation', outcome, bypass_flag: label(bypass), ...(action ? { action } : {}) },
+      next:
+        outcome === 'prompt_required'
+          ? [scope.retry({ [bypass]: true }, [], `confirm with ${label(bypass)}, only with the user's consent`)]
+          : undefined,
     });
   const elicit = scope.interaction?.elicit;
   if (elicit) {
@@ -89,16 +114,16 @@ export async function confirm(scope: AskScope, question: string, bypassFlag: str
     };
     const answer = await scope.race(elicit(question, schema, ctx.signal));
     if (answer.action === 'accept' && answer.content?.confirm === true) return;
-    if (answer.action === 'cancel') throw refuse('and the user cancelled it', 'cancel');
-    throw refuse('and the user declined it', answer.action === 'accept' ? 'accept_false' : 'decline');
+    if (answer.action === 'cancel') throw refuse('blocked', 'and the user cancelled it', 'cancel');
+    throw refuse('blocked', 'and the user declined it', answer.action === 'accept' ? 'accept_false' : 'decline');
   }
-  if (!ctx.stdinIsTTY) throw refuse('and no terminal is available to ask');
-  if (ctx.mode === 'json') throw refuse('and prompts are off in json (agent) mode');
+  if (!ctx.interactive) throw refuse('prompt_required', `and ${scope.notInteractive()}`);
+  if (ctx.mode === 'json') throw refuse('prompt_required', 'and prompts are off in json (agent) mode');
   ctx.stderr.write(`${question} `);
   const lines = await lineReader(ctx.stdin);
   try {
     const answer = await scope.race(lines.next());
-    if (!/^y(es)?$/i.test(answer.trim())) throw refuse('and it was declined');
+    if (!/^y(es)?$/i.test(answer.trim())) throw refuse('blocked', 'and it was declined');
   } finally {
     lines.close();
   }
@@ -254,7 +279,7 @@ export async function elicit(scope: AskScope, schema: ElicitSchema, message: str
     }
     return given;
   }
-  if (ctx.stdinIsTTY && ctx.mode !== 'json') {
+  if (ctx.interactive && ctx.mode !== 'json') {
     ctx.stderr.write(`${message}\n`);
     const lines = await lineReader(ctx.stdin);
     try {
@@ -286,9 +311,12 @@ export async function elicit(scope: AskScope, schema: ElicitSchema, message: str
   const noFlag = needed.filter((n) => !flags.has(n));
   const labels = asFlags.map((n) => label(n));
   const mcp = !label('x').startsWith('-');
-  const where = ctx.stdinIsTTY
+  const nobody = scope.notInteractive();
+  const where = ctx.interactive
     ? 'prompts are off in json (agent) mode'
-    : 'no terminal or MCP elicitation is available to ask';
+    : nobody === NO_TERMINAL
+      ? 'no terminal or MCP elicitation is available to ask'
+      : nobody;
   const fix =
     noFlag.length === 0
       ? mcp
@@ -297,7 +325,8 @@ export async function elicit(scope: AskScope, schema: ElicitSchema, message: str
       : `Run it on a terminal or from an MCP client that supports elicitation: ${list(noFlag)} cannot be given ${mcp ? 'as properties' : 'as flags'}${labels.length ? `; ${mcp ? 'set' : 'pass'} ${list(labels)} for the rest` : ''}.`;
   throw new AxError('input_required', `${stripQuestion(message)}: input required (${list(needed)}) and ${where}`, {
     fix,
-    context: { fields: needed, ...(labels.length ? { flags: labels } : {}) },
+    context: { reason: 'input', fields: needed, ...(labels.length ? { flags: labels } : {}) },
+    next: noFlag.length === 0 ? [scope.retry({}, asFlags, `give ${list(labels)} (fill in each <…>)`)] : undefined,
   });
 }
 

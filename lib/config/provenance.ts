@@ -2,8 +2,9 @@
  * Where each flag value came from. A flag may declare an environment variable (`FlagSpec.env`) and
  * a config key (`FlagSpec.config`, read from the root's `config.file`); a value resolves in one
  * fixed order — flag (or MCP/`--args-json` property) > env > config > default — and the provenance
- * of every such flag says which source won and which lower ones it beat. `--explain <flag>` prints
- * it; json envelopes carry it in `meta.provenance`. Source: ax-go's documented precedence (flags
+ * of every flag says which source won and which lower ones it beat. `--explain <flag>` prints it for
+ * any flag of any command; json envelopes of commands with such flags carry it in `meta.provenance`
+ * (for every flag of the author's). Source: ax-go's documented precedence (flags
  * over environment over config over defaults, as in viper); issue 16.
  */
 import { cacheOf, type Command } from '../tree/command.ts';
@@ -64,9 +65,41 @@ function lookup(doc: unknown, key: string): { found: boolean; value?: unknown } 
 }
 
 /**
+ * The provenance of a flag with no env or config source: the caller (`flag` on the command line,
+ * `argument` from MCP or `--args-json`) when given, else `default` (beating nothing).
+ */
+function plainProvenance(inv: Invocation, f: Flag): FlagProvenance {
+  if (!inv.values.has(f.name)) return { source: 'default', beat: [] };
+  return {
+    source: inv.source === 'values' ? 'argument' : 'flag',
+    beat: f.spec.default !== undefined ? ['default'] : [],
+  };
+}
+
+/**
+ * The provenance of every flag of the command (injected ones too), keyed by label, for
+ * `--explain`: the env and config sources resolved as {@link resolveSources} does.
+ * @throws as resolveSources.
+ */
+export async function allProvenance(
+  inv: Invocation,
+  env: Record<string, string | undefined>,
+): Promise<Record<string, FlagProvenance>> {
+  const sourced = resolveSources(inv, env);
+  const known = sourced ? await sourced : {};
+  const out: Record<string, FlagProvenance> = {};
+  for (const f of flagsOf(inv.command).values()) {
+    const label = flagLabel(inv, f.name);
+    out[label] = known[label] ?? plainProvenance(inv, f);
+  }
+  return out;
+}
+
+/**
  * Fills `inv.sourced` with the env and config values of the flags not given, and returns the
- * provenance of every flag that has an env or config source (keyed by its label: `--limit` on the
- * CLI, `limit` over MCP); undefined — not a promise — when the command has none (nothing is read).
+ * provenance of every flag of the author's (own and inherited; not the injected ones) when some
+ * flag has an env or config source (keyed by its label: `--limit` on the CLI, `limit` over MCP);
+ * undefined — not a promise — when the command has none (nothing is read).
  * @throws AxError `validation_error` (reason `invalid_env_value`) when an environment variable does
  *   not parse as the flag's type; `config_invalid` when the config file is invalid or a key holds a
  *   value of the wrong type; `config_too_large` as readConfig.
@@ -153,6 +186,11 @@ async function resolveFrom(
     }
     out[label] = p;
   }
+  // the author's other flags too: every value of the envelope says where it came from
+  for (const f of flagsOf(inv.command).values()) {
+    if (f.builtin || f.spec.env !== undefined || f.spec.config !== undefined) continue;
+    out[flagLabel(inv, f.name)] = plainProvenance(inv, f);
+  }
   return out;
 }
 
@@ -181,12 +219,12 @@ export function explainText(label: string, p: FlagProvenance): string {
 }
 
 /**
- * The flag `--explain` names (`limit`, `--limit` or `-l`'s long name) among those with a source.
+ * The flag `--explain` names (`limit`, `--limit` or `-l`'s long name) among the command's flags.
  * @throws AxError `validation_error` (reason `unknown_flag`) naming the flags it can explain.
  */
 export function explainTarget(inv: Invocation, asked: string): Flag {
   const name = asked.replace(/^--?/, '');
-  const flags = sourcedFlags(inv.command);
+  const flags = [...flagsOf(inv.command).values()].filter((f) => !f.spec.hidden);
   const found = flags.find(
     (f) => f.name === name || (asked.startsWith('-') && !asked.startsWith('--') && f.spec.short === name),
   );
@@ -194,7 +232,7 @@ export function explainTarget(inv: Invocation, asked: string): Flag {
   const names = flags.map((f) => f.name);
   const suggestions = suggestionsFor(name, names).map((n) => `--${n}`);
   throw validationError(
-    `--explain ${asked}: no flag of ${JSON.stringify(inv.command.commandPath())} with an env or config source is named ${JSON.stringify(name)}`,
+    `--explain ${asked}: ${JSON.stringify(inv.command.commandPath())} has no flag named ${JSON.stringify(name)}`,
     'unknown_flag',
     {
       suggestions,

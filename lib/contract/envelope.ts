@@ -28,6 +28,17 @@ export interface OutputStream {
   [WRITE_OUTCOME]?(chunk: string | Uint8Array): unknown;
 }
 
+/**
+ * One warning of a run (`meta.warnings[]`), ax-go's shape: a stable machine code
+ * (`^[a-z][a-z0-9_]*$`: `deprecated_flag`, `deprecated_command`, `replay_not_recorded`, an author's
+ * own, `warning` when `ctx.warn` was given none) and one readable sentence, which is also the line
+ * written on stderr. `--strict` turns any of them into the failure `warnings_as_errors`.
+ */
+export interface Warning {
+  code: string;
+  message: string;
+}
+
 /** Version of the error envelope (`meta.schema_version`). */
 export const ERROR_SCHEMA_VERSION = '1.0.0';
 /** The `meta` object of a success envelope. */
@@ -36,8 +47,10 @@ export interface SuccessMeta {
   span_id: string;
   idempotency_key: string;
   dry_run?: true;
-  /** Deprecation notices and `ctx.warn` messages, when any. */
-  warnings?: string[];
+  /** Deprecation notices and `ctx.warn` warnings, when any. */
+  warnings?: Warning[];
+  /** Whether the run changed anything, when the handler said (`ctx.setChanged`); false in a dry run. */
+  changed?: boolean;
   /** What a dry run would have done (`ctx.guard`/`ctx.perform` descriptions). */
   would?: string[];
   /** Where each flag with an env or config source got its value (keyed by flag label). */
@@ -78,7 +91,8 @@ export function errorEnvelope(err: AxError, meta: ErrorMeta): Record<string, unk
 
 /**
  * Human-mode rendering of an error (Cobra-like): `Error: message`, the "did you mean" block, the fix,
- * for usage errors the usage line of the command and a pointer to its `--help`.
+ * a stop's `next:` block (one runnable command line per step), for usage errors the usage line of
+ * the command and a pointer to its `--help`.
  */
 export function humanError(err: AxError, usageLine?: string, traceId?: string): string {
   let s = `Error: ${err.message}\n`;
@@ -89,6 +103,8 @@ export function humanError(err: AxError, usageLine?: string, traceId?: string): 
   const fix =
     suggested && err.fix?.startsWith('Did you mean') ? err.fix.replace(/^Did you mean [^?]*\?\s*/, '') : err.fix;
   if (fix) s += `Fix: ${fix}\n`;
+  if (err.next)
+    s += `next:\n${err.next.map((n) => `  ${n.command ?? `${n.tool} ${JSON.stringify(n.arguments ?? {})}`}\n`).join('')}`;
   if (err.usage && !fix?.includes('--help')) s += `Run '${err.usage} --help' for usage.\n`;
   if (traceId) s += `Trace id: ${traceId}\n`;
   return s;

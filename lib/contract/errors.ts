@@ -65,7 +65,19 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
     kind: 'confirmation_required',
     exitCode: 2,
     description:
-      'A confirmation gate was reached without a terminal; nothing was changed. The fix names the bypass flag.',
+      "A confirmation gate was reached and nobody could be asked (no terminal, json mode, an agent or CI), or the user said no; nothing was changed. When nobody could be asked, next names the same call with --yes (to be run only with the user's consent).",
+  },
+  {
+    kind: 'action_required',
+    exitCode: 2,
+    description:
+      'The command stopped before changing anything because something else must happen first (ctx.actionRequired); context.reason says what, and next lists the runnable next steps.',
+  },
+  {
+    kind: 'warnings_as_errors',
+    exitCode: 2,
+    description:
+      'The run was given --strict and produced warnings; nothing was printed on stdout. context.warnings lists them ({code, message}).',
   },
   {
     kind: 'config_invalid',
@@ -88,7 +100,7 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
     kind: 'input_required',
     exitCode: 2,
     description:
-      'A command asked for a form of input (ctx.elicit) where nobody can be asked (no terminal, no MCP elicitation); nothing was changed. The fix names the flags or properties to pass.',
+      'A command asked for a form of input (ctx.elicit) where nobody can be asked (no terminal, no MCP elicitation); nothing was changed. The fix names the flags or properties to pass, and next the call with them.',
   },
   {
     kind: 'declined',
@@ -140,7 +152,8 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
   },
 ];
 
-const KIND_RE = /^[a-z][a-z0-9_]*$/;
+/** What a kind (and a warning code or a stop reason) must match. */
+export const KIND_RE = /^[a-z][a-z0-9_]*$/;
 /**
  * The catalogue lives on a process-wide registry (not module state) so that a second copy of this
  * module — a lazily loaded bundle chunk such as the MCP runtime — sees the kinds authors defined.
@@ -194,6 +207,26 @@ export function exitCodeForKind(kind: string): number {
   return catalogue.get(kind)?.exitCode ?? ExitCode.internal;
 }
 
+/**
+ * One runnable next step of a stop (`error.next[]`, docs/contract.md "Stops and next steps"): what
+ * to run instead of the call that stopped. On the command line and `--args-json` it is a command
+ * line (`command`, `argv`: the program's name first, the caller's own mode flags such as
+ * `--format json` carried); over MCP a tool call (`tool`, `arguments`). A word of the form
+ * `<name>` is a value the caller must fill in.
+ */
+export interface NextStep {
+  /** What the step does, in a few words. */
+  description?: string;
+  /** The command line as one string, each word quoted for a POSIX shell where it needs it. */
+  command?: string;
+  /** The same command line as words (no quoting). */
+  argv?: string[];
+  /** The MCP tool to call (over MCP, and for `--args-json`). */
+  tool?: string;
+  /** That tool's arguments (the `--args-json` object). */
+  arguments?: Record<string, unknown>;
+}
+
 /** Options of an {@link AxError}. */
 export interface AxErrorOptions {
   /** One sentence telling the caller what to do differently (`actionable_fix`). */
@@ -212,6 +245,8 @@ export interface AxErrorOptions {
   cause?: unknown;
   /** For usage errors: the command path whose usage line human mode prints. */
   usage?: string;
+  /** The runnable next steps of a stop (`error.next`); see {@link NextStep}. */
+  next?: NextStep[];
 }
 
 /**
@@ -240,6 +275,8 @@ export class AxError extends Error {
   readonly retryAfterSeconds?: number;
   /** Usage line printed in human mode for usage errors. */
   usage?: string;
+  /** The runnable next steps of a stop (`error.next`), when there are any. */
+  readonly next?: NextStep[];
 
   /**
    * @param kind error kind; should be in the catalogue (built-in or {@link defineError}), else it exits 1.
@@ -260,6 +297,7 @@ export class AxError extends Error {
     const after = options.retryAfterSeconds;
     this.retryAfterSeconds = typeof after === 'number' && Number.isFinite(after) && after > 0 ? after : undefined;
     this.usage = options.usage;
+    this.next = options.next?.length ? options.next : undefined;
   }
 
   /** The `error` object of the error line, keys in contract order, absent fields left out. */
@@ -270,6 +308,7 @@ export class AxError extends Error {
     if (this.suggestions) out.suggestions = this.suggestions;
     if (this.context && Object.keys(this.context).length) out.context = this.context;
     if (this.retryAfterSeconds !== undefined) out.retry_after_seconds = this.retryAfterSeconds;
+    if (this.next) out.next = this.next;
     return out;
   }
 }
@@ -318,6 +357,7 @@ export function toAxError(thrown: unknown): AxError {
       retryable: inner.retryable,
       retryAfterSeconds: inner.retryAfterSeconds,
       usage: inner.usage,
+      next: inner.next,
     });
   }
   const timedOut = chain.find((c) => c instanceof Error && c.name === 'TimeoutError');

@@ -52,6 +52,39 @@ const FLAG_PROVENANCE = {
   additionalProperties: false,
 } as const;
 
+/** One warning (`meta.warnings[]`, `error.context.warnings[]` of warnings_as_errors): ax-go's {code, message}. */
+const WARNING = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: {
+    code: {
+      type: 'string',
+      pattern: '^[a-z][a-z0-9_]*$',
+      description: "Stable machine code (deprecated_flag, deprecated_command, warning, an author's own…).",
+    },
+    message: { type: 'string', description: 'One readable sentence, also the line written on stderr.' },
+  },
+  additionalProperties: false,
+} as const;
+
+/** One runnable next step of a stop (`error.next[]`): a command line, a tool call, or both. */
+const NEXT_STEP = {
+  type: 'object',
+  minProperties: 1,
+  properties: {
+    description: { type: 'string', description: 'What the step does.' },
+    command: {
+      type: 'string',
+      description:
+        "The command line, the program's name first, quoted for a POSIX shell; <name> is a value to fill in.",
+    },
+    argv: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'The same command line as words.' },
+    tool: { type: 'string', description: 'The MCP tool to call instead.' },
+    arguments: { type: 'object', description: "That tool's arguments (the --args-json object)." },
+  },
+  additionalProperties: false,
+} as const;
+
 /** `meta` of a success or stream line, properties in the order a run writes them. */
 const SUCCESS_META = {
   type: 'object',
@@ -70,7 +103,16 @@ const SUCCESS_META = {
     },
     attached: strings('URIs of the declared resources the handler attached (ctx.attach), in order.'),
     dry_run: { const: true, description: 'Present only when the run was a dry run.' },
-    warnings: strings('Deprecation notices and ctx.warn messages, also written to stderr.'),
+    warnings: {
+      type: 'array',
+      minItems: 1,
+      items: WARNING,
+      description: 'Deprecation notices and ctx.warn warnings ({code, message}), each message also written to stderr.',
+    },
+    changed: {
+      type: 'boolean',
+      description: 'Whether the run changed anything, when the handler said (ctx.setChanged); false in a dry run.',
+    },
     would: strings('In a dry run, the side effects ctx.guard/ctx.perform skipped.'),
     provenance: {
       type: 'object',
@@ -148,6 +190,12 @@ export const ERROR_LINE_SCHEMA = deepFreeze({
           type: 'number',
           exclusiveMinimum: 0,
           description: 'How long to wait before retrying, when the thrower knows.',
+        },
+        next: {
+          type: 'array',
+          minItems: 1,
+          items: NEXT_STEP,
+          description: 'A stop: the runnable next steps (confirmation_required, input_required, action_required).',
         },
       },
       additionalProperties: false,

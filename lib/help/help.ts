@@ -58,6 +58,7 @@ export function flagUsages(flags: Flag[]): string {
     let usage = quoted.usage;
     usage += formatDefault(f);
     if (f.spec.required) usage += ' (required)';
+    if (f.spec.examples) usage += ` (e.g. ${f.spec.examples.map(exampleText).join(', ')})`;
     const sources = [
       f.spec.env !== undefined ? `env ${f.spec.env}` : '',
       f.spec.config !== undefined ? `config ${f.spec.config}` : '',
@@ -71,6 +72,19 @@ export function flagUsages(flags: Flag[]): string {
   // pflag: the lines of a multi-line usage start under its first (FlagUsagesWrapped's "\n" handling)
   const indent = `\n${' '.repeat(width + 3)}`;
   return rows.map((r) => `${r.left.padEnd(width)}   ${r.usage.replaceAll('\n', indent)}`.trimEnd() + '\n').join('');
+}
+
+/**
+ * The root help's last lines, for agents: where the commands are described as JSON, where a value
+ * came from, and the AGENTS.md (docs/contract.md "Discovery").
+ */
+function agentsNote(p: string): string {
+  return `\nAgents: "${p} __schema" describes the commands as JSON ("${p} __schema <command>" for one);\n"${p} <command> --explain <flag>" says where a flag's value came from; "${p} __schema --as=agents" prints AGENTS.md.\n`;
+}
+
+/** An example value as help shows it: text as is, anything else as JSON. */
+function exampleText(x: unknown): string {
+  return typeof x === 'string' ? x : JSON.stringify(x);
 }
 
 function section(title: string, body: string): string {
@@ -160,6 +174,7 @@ export function usageText(cmd: Command): string {
             a.type && a.type !== 'string' ? `(${a.type === 'int' ? 'integer' : 'number'})` : '',
             a.required === false ? '(optional)' : '',
             a.choices ? `(one of ${a.choices.join('|')})` : '',
+            a.examples ? `(e.g. ${a.examples.map(exampleText).join(', ')})` : '',
           ].filter(Boolean);
           return `  ${names[i]!.padEnd(w)}${bits.join(' ')}`.trimEnd() + '\n';
         })
@@ -191,5 +206,6 @@ export function usageText(cmd: Command): string {
       );
   }
   if (children.length) out += `\nUse "${cmd.commandPath()} [command] --help" for more information about a command.\n`;
+  if (!cmd.parent) out += agentsNote(cmd.name);
   return out;
 }

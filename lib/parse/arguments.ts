@@ -7,6 +7,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import type { JsonSchema } from './input-schema.ts';
@@ -17,11 +18,50 @@ import { MAX_INPUT_DEPTH, nestsDeeperThan } from '../contract/depth.ts';
 let ajv: Ajv2020 | undefined;
 const cache = new WeakMap<Command, ValidateFunction>();
 
+/** ajv-formats' plugin (a CommonJS module: its function is the default export, or that export's `default`). */
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
+
 function instance(): Ajv2020 {
+  if (ajv) return ajv;
   // validateSchema: false skips compiling the meta-schema on first use (10–25 ms); our schemas are generated.
   // strict: false — inputSchemas embed authors' own schemas (json flags), whose extra keywords are
-  // annotations in 2020-12, not errors
-  return (ajv ??= new Ajv2020({ strict: false, allErrors: false, validateSchema: false }));
+  // annotations in 2020-12, not errors. logger: false — Ajv would print notes such as `unknown
+  // format "x" ignored in schema` on the run's real stderr, outside the contract's lines.
+  ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, logger: false });
+  // JSON Schema's formats (date-time, date, time, duration, uri, email, hostname, ipv4, ipv6, uuid,
+  // regex…), checked as ajv-formats' "full" mode does; a format it does not know is ignored
+  addFormats(ajv);
+  return ajv;
+}
+
+const schemaValidators = new WeakMap<object, ValidateFunction>();
+
+/**
+ * The first misfit of a value against a JSON Schema (2020-12, formats checked), for the output
+ * check of schemas that use keywords lib/run/output-check.ts does not check itself.
+ * @returns `{path, keyword, message}` (path a JSON Pointer into the value), or undefined when it fits.
+ */
+export function schemaMisfit(
+  schema: Record<string, unknown>,
+  value: unknown,
+): { path: string; keyword: string; message: string } | undefined {
+  let v = schemaValidators.get(schema);
+  if (!v) {
+    const { $schema: _drop, ...rest } = schema;
+    v = instance().compile(rest);
+    schemaValidators.set(schema, v);
+  }
+  if (v(value)) return undefined;
+  const e = v.errors![0]!;
+  const path =
+    e.keyword === 'additionalProperties'
+      ? `${e.instancePath}/${String((e.params as { additionalProperty: string }).additionalProperty)}`
+      : e.keyword === 'required'
+        ? e.instancePath
+        : e.instancePath;
+  return { path, keyword: e.keyword, message: e.message ?? 'does not match the schema' };
 }
 
 /** The compiled validator of a command's inputSchema (cached per command). */

@@ -31,18 +31,20 @@ export function flagValueSchema(spec: FlagSpec): JsonSchema {
 }
 
 /**
- * One property: the value schema with its description (and default), made nullable when optional.
- * A required property is the value schema itself; an optional one wraps it as
+ * One property: the value schema with its description (and default and examples), made nullable
+ * when optional. A required property is the value schema itself; an optional one wraps it as
  * `anyOf: [value, {type: null}]` with the annotations beside it.
  */
-export function propertySchema(value: JsonSchema, description: string, required: boolean, def?: unknown): JsonSchema {
-  if (required) {
-    const s: JsonSchema = { ...value, description };
-    if (def !== undefined) s.default = def;
-    return s;
-  }
-  const s: JsonSchema = { anyOf: [value, { type: 'null' }], description };
+export function propertySchema(
+  value: JsonSchema,
+  description: string,
+  required: boolean,
+  def?: unknown,
+  examples?: readonly unknown[],
+): JsonSchema {
+  const s: JsonSchema = required ? { ...value, description } : { anyOf: [value, { type: 'null' }], description };
   if (def !== undefined) s.default = def;
+  if (examples) s.examples = [...examples];
   return s;
 }
 
@@ -102,7 +104,7 @@ export function inputSchema(cmd: Command): JsonSchema {
       const notes =
         (a.variadic ? ' (positional, variadic)' : ` (positional ${p.argIndex! + 1})`) +
         choicesNote(a.choices, a.variadic === true);
-      properties[p.property] = propertySchema(value, withNotes(desc, notes), isRequired);
+      properties[p.property] = propertySchema(value, withNotes(desc, notes), isRequired, undefined, a.examples);
       if (isRequired) required.push(p.property);
     } else {
       const f = p.flag!;
@@ -113,6 +115,7 @@ export function inputSchema(cmd: Command): JsonSchema {
         flagDescription(cmd, f.name, f.spec, f.traversedFrom),
         isRequired,
         flagDefault(f.spec),
+        f.spec.examples,
       );
       if (isRequired) required.push(p.property);
     }

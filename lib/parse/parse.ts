@@ -10,6 +10,7 @@
  */
 import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
+import type { Warning } from '../contract/envelope.ts';
 import { isHelpFlag, takesValue, type Flag } from '../tree/flags.ts';
 import { applyFlagText } from '../tree/flag-values.ts';
 import { flagByShort, flagsOf, traversedFlags } from '../tree/flagset.ts';
@@ -26,13 +27,19 @@ export interface Invocation {
   /** Positional arguments in order. */
   positionals: string[];
   /** Deprecation warnings met while parsing (stderr and `meta.warnings`). */
-  warnings: string[];
+  warnings: Warning[];
   /** How values arrived: `argv` (messages name `--flags`) or `values` (MCP/JSON: messages name properties). */
   source: 'argv' | 'values';
   /** Index in `positionals` of the first word given after `--`, if `--` was given. */
   dashAt?: number;
   /** Values of flags not given but found in their environment variable or config key (`FlagSpec.env`/`config`). */
   sourced?: Map<string, unknown>;
+  /** The command line after the program name, as given (`argv` source): what a stop's next steps repeat. */
+  argv?: readonly string[];
+  /** The `--args-json` object of the call, when it came that way (its next steps repeat it, amended). */
+  argsJson?: Record<string, unknown>;
+  /** The tool arguments of a `values` call, as given (MCP): what a stop's next steps repeat, amended. */
+  arguments?: Record<string, unknown>;
 }
 
 /** Whether a token looks like a flag (`-x`, `--x`), not `-` alone. */
@@ -166,10 +173,16 @@ export function unknownCommandError(cmd: Command, word: string, afterDashDash = 
     suggestions: suggestions.map((s) => `${path} ${s}`),
     context: { command: path, received: word },
     fix: suggestions.length
-      ? `Did you mean '${path} ${suggestions[0]}'? Run '${path} --help' to list commands.`
-      : `Run '${path} --help' to list commands.`,
+      ? `Did you mean '${path} ${suggestions[0]}'? Run '${path} --help' to list commands (agents: '${schemaPath(cmd)}').`
+      : `Run '${path} --help' to list commands (agents: '${schemaPath(cmd)}').`,
     usage: path,
   });
+}
+
+/** `<program> __schema [<command words>]`: where an agent reads the commands below `cmd` as JSON. */
+function schemaPath(cmd: Command): string {
+  const words = cmd.pathNames();
+  return [words[0], '__schema', ...words.slice(1)].join(' ');
 }
 
 /** The long name of the traversed ancestor flag with shorthand `letter`, if any. */
@@ -208,7 +221,7 @@ function unknownFlagError(cmd: Command, shown: string, typed: string, what = 'un
 export function parseArgv(root: Command, argv: readonly string[]): Invocation {
   const t = root.traverseChildren ? traverse(root, argv) : { ...findCommand(root, argv), levels: [] };
   const { command, rest } = t;
-  const inv: Invocation = { command, values: new Map(), positionals: [], warnings: [], source: 'argv' };
+  const inv: Invocation = { command, values: new Map(), positionals: [], warnings: [], source: 'argv', argv };
   // Cobra's Traverse: each ancestor parses the flags before the next command word (an error there is
   // reported at once, about that ancestor, as Cobra's Traverse returns it)
   for (const level of t.levels) parseFlags(inv, level.tokens, level.command);
@@ -273,7 +286,11 @@ function traversedTarget(inv: Invocation, level: Command, f: Flag): Flag {
 function setFlag(inv: Invocation, f: Flag, raw: string | undefined): void {
   const first = !inv.values.has(f.name);
   inv.values.set(f.name, applyFlagText(f.name, f.spec, inv.values.get(f.name), raw, first));
-  if (first && f.spec.deprecated) inv.warnings.push(`Flag --${f.name} has been deprecated, ${f.spec.deprecated}`);
+  if (first && f.spec.deprecated)
+    inv.warnings.push({
+      code: 'deprecated_flag',
+      message: `Flag --${f.name} has been deprecated, ${f.spec.deprecated}`,
+    });
 }
 
 /**
@@ -349,7 +366,8 @@ function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command)
         f.spec.shorthandDeprecated === undefined
           ? undefined
           : `Flag shorthand -${letter} has been deprecated, ${f.spec.shorthandDeprecated}`;
-      if (note !== undefined && !inv.warnings.includes(note)) inv.warnings.push(note);
+      if (note !== undefined && !inv.warnings.some((w) => w.message === note))
+        inv.warnings.push({ code: 'deprecated_shorthand', message: note });
       if (body[j + 1] === '=') {
         set(f, body.slice(j + 2));
         break;

@@ -186,7 +186,14 @@ export function unknownPropertyError(cmd: Command, key: string): AxError {
  *   a value of the wrong type, or a positional given after a missing earlier one.
  */
 export function bindValues(cmd: Command, input: Record<string, unknown>): Invocation {
-  const inv: Invocation = { command: cmd, values: new Map(), positionals: [], warnings: [], source: 'values' };
+  const inv: Invocation = {
+    command: cmd,
+    values: new Map(),
+    positionals: [],
+    warnings: [],
+    source: 'values',
+    arguments: input,
+  };
   const byName = toolPropertyIndex(cmd);
   const argValues: (string | string[] | undefined)[] = [];
   for (const key of Object.keys(input)) {
@@ -197,7 +204,10 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
     if (p.flag) {
       inv.values.set(p.flag.name, checkFlagValue(p.property, p.flag.spec, value));
       if (p.flag.spec.deprecated)
-        inv.warnings.push(`Property ${p.property} (--${p.flag.name}) has been deprecated, ${p.flag.spec.deprecated}`);
+        inv.warnings.push({
+          code: 'deprecated_flag',
+          message: `Property ${p.property} (--${p.flag.name}) has been deprecated, ${p.flag.spec.deprecated}`,
+        });
     } else if (p.arg) {
       const arg = p.arg;
       if (arg.variadic ? !Array.isArray(value) || !value.every((v) => argValueOk(arg, v)) : !argValueOk(arg, value))

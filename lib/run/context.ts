@@ -16,7 +16,7 @@
 import type { Command, RunContext } from '../tree/command.ts';
 import type { Logger } from '../tree/logging.ts';
 import { putOutcome, WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
-import { AxError, type AxErrorOptions } from '../contract/errors.ts';
+import { AxError, KIND_RE, type AxErrorOptions } from '../contract/errors.ts';
 import { argValues, flagLabel } from '../parse/validate.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { readDeclared, type ResourceContent } from '../tree/declarations.ts';
@@ -26,6 +26,10 @@ import { createLogger, logLevelOf } from '../observe/logger.ts';
 import { confirm, elicit, sample, type AskScope } from '../ask/ask.ts';
 import type { ElicitSchema } from '../tree/interaction.ts';
 import { raceAbort } from './settle.ts';
+import { detectAgent, isInteractive, NO_TERMINAL, notInteractiveBecause } from '../platform/agent.ts';
+import type { Warning } from '../contract/envelope.ts';
+import { RunProgress } from './progress.ts';
+import { actionRequiredError, retryStep } from './next-steps.ts';
 import type { ReplaySettings } from '../replay/replay.ts';
 import type { RunEnv } from './run-env.ts';
 
@@ -39,6 +43,8 @@ export interface HandlerScope {
   label: (name: string) => string;
   /** What `ctx.guard`/`ctx.perform` skipped in a dry run, in order. */
   would: string[];
+  /** What the handler said with `ctx.setChanged` (undefined: it said nothing). */
+  changed: boolean | undefined;
   /** Resources `ctx.attach` attached, in order. */
   attachments: ResourceContent[];
   /** Ends the run: later writes, progress and log calls through the context do nothing. */
@@ -80,6 +86,9 @@ class RunState implements HandlerScope {
   closed = false;
   readonly would: string[] = [];
   readonly attachments: ResourceContent[] = [];
+  changed: boolean | undefined = undefined;
+  /** The run's progress reports (made on the first). */
+  progress: RunProgress | undefined = undefined;
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
   /** The members built so far, by name (made on the first). */
@@ -91,7 +100,7 @@ class RunState implements HandlerScope {
   constructor(
     readonly inv: Invocation,
     readonly env: RunEnv,
-    readonly warnings: string[],
+    readonly warnings: Warning[],
     readonly dryRun: boolean,
   ) {
     this.stdout = new GuardedStream(env.stdout, this);
@@ -105,7 +114,14 @@ class RunState implements HandlerScope {
   }
 
   close(): void {
+    this.progress?.erase();
     this.closed = true;
+  }
+
+  /** Writes one line of the run's own on stderr (a drawn progress line erased first). */
+  line(text: string): void {
+    this.progress?.erase();
+    this.stderr.write(`${text}\n`);
   }
 }
 
@@ -116,7 +132,7 @@ class RunState implements HandlerScope {
 export function createRunContext(
   inv: Invocation,
   env: RunEnv,
-  warnings: string[],
+  warnings: Warning[],
   state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> },
 ): HandlerScope {
   const s = new RunState(inv, env, warnings, state.dryRun);
@@ -196,23 +212,39 @@ type DataKey =
 const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: RunContext) => RunContext[K] } = {
   stdin: (s) => s.env.stdin(),
   stdinIsTTY: (s) => s.env.stdinIsTTY(),
+  agent: (s) => detectAgent(s.env.env),
+  interactive: (s) =>
+    isInteractive({ env: s.env.env, stdinIsTTY: s.env.stdinIsTTY(), stdoutIsTTY: s.env.stdout.isTTY === true }),
   version: (s) => s.env.version(),
   logger: (s) => runLogger(s.inv.command, s.env, s.stderr, () => s.closed),
   traceparent: (s) => traceparentOf(s.env.trace),
   changed: (s) => (n) => s.inv.values.has(n),
   childEnv: (s) => (extra) => childEnv(s.env.trace, s.env.env, extra),
   progress: (s) => (done, total, message) => {
-    if (!s.closed) s.env.onProgress?.(done, total, message);
+    if (!s.closed)
+      (s.progress ??= new RunProgress(s.stderr, s.env.mode === 'human', s.env.env, s.env.onProgress)).report(
+        done,
+        total,
+        message,
+      );
   },
   log: (s) => (m) => {
-    s.stderr.write(`${m}\n`);
+    s.line(m);
     if (!s.closed) s.env.onLog?.('info', m);
   },
-  warn: (s) => (m) => {
-    s.warnings.push(m);
-    s.stderr.write(`${m}\n`);
+  warn: (s) => (m, options) => {
+    const code = options?.code ?? 'warning';
+    if (!KIND_RE.test(code))
+      throw new TypeError(`ctx.warn: code ${JSON.stringify(code)} must match ^[a-z][a-z0-9_]*$ (e.g. stale_cache)`);
+    s.warnings.push({ code, message: String(m) });
+    s.line(String(m));
     if (!s.closed) s.env.onLog?.('warning', m);
   },
+  setChanged: (s) => (changed) => {
+    if (typeof changed !== 'boolean') throw new TypeError('ctx.setChanged: changed must be true or false');
+    if (!s.closed) s.changed = changed;
+  },
+  actionRequired: (s) => (stop) => actionRequiredError(s.inv, s.env.root, stop),
   guard: (s) => (description) => {
     if (s.dryRun) s.would.push(description);
     return !s.dryRun;
@@ -250,7 +282,15 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
 
 /** The channel confirm/elicit/sample ask through (built on the first question). */
 function askOf(s: RunState, ctx: RunContext): AskScope {
-  return (s.ask ??= { ctx, interaction: s.env.interaction, label: s.label, race: (p) => raceAbort(p, s.env.signal) });
+  return (s.ask ??= {
+    ctx,
+    interaction: s.env.interaction,
+    label: s.label,
+    race: (p) => raceAbort(p, s.env.signal),
+    notInteractive: () =>
+      s.inv.source === 'values' && !s.inv.argsJson ? NO_TERMINAL : notInteractiveBecause(s.env.env),
+    retry: (add, fill, description) => retryStep(s.inv, s.env.root.name, add, fill, description),
+  });
 }
 
 /**

@@ -114,8 +114,10 @@ async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
       },
     );
   }
-  // flags declared `mcp: false` cannot be in the object, so they may stand beside it
-  const terminalOnly = (k: string) => flagsOf(cmd).get(k)?.spec.mcp === false;
+  // flags declared `mcp: false` cannot be in the object, so they may stand beside it; so may the
+  // caller's own controls of the run, which are no inputs (--format, --strict, --timeout)
+  const terminalOnly = (k: string) =>
+    flagsOf(cmd).get(k)?.spec.mcp === false || ((k === 'strict' || k === 'timeout') && injectedInForce(cmd, k));
   const others = [...inv.values.keys()].filter(
     (k) => k !== 'args-json' && !(k === 'format' && injectedInForce(cmd, 'format')) && !terminalOnly(k),
   );
@@ -142,5 +144,8 @@ async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
   const values = validateArguments(cmd, inputSchema(cmd), parsed);
   const bound = bindValues(cmd, values);
   for (const [k, v] of inv.values) if (terminalOnly(k)) bound.values.set(k, v);
+  // what a stop's next steps repeat: this command line, with the object amended
+  bound.argv = inv.argv;
+  bound.argsJson = parsed as Record<string, unknown>;
   return bound;
 }

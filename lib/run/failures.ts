@@ -5,6 +5,7 @@
  */
 import type { Command } from '../tree/command.ts';
 import { AxError } from '../contract/errors.ts';
+import type { Warning } from '../contract/envelope.ts';
 import type { ReplayRecord } from '../replay/idempotency.ts';
 import { isStream } from './output.ts';
 
@@ -68,5 +69,34 @@ export function interruptedFix(err: AxError, cmd: Command, replaying: boolean, l
     retryable: err.retryable,
     fix,
     cause: err.cause ?? err,
+  });
+}
+
+/**
+ * `--strict` with warnings: `warnings_as_errors` (exit 2), the warnings in `context.warnings`. `ran`
+ * says whether the handler had run (then it may have changed state: the fix says so).
+ */
+export function strictFailure(warnings: readonly Warning[], ran: boolean, label: (n: string) => string): AxError {
+  const strict = label('strict');
+  return new AxError(
+    'warnings_as_errors',
+    `${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`} under ${strict}: ${warnings.map((w) => w.message).join('; ')}`,
+    {
+      fix: ran
+        ? `The command ran and may have changed state; check it, deal with the warnings (context.warnings), or run without ${strict}.`
+        : `Nothing ran. Deal with the warnings (context.warnings), or run without ${strict}.`,
+      context: { warnings: warnings.map((w) => ({ ...w })), ran },
+    },
+  );
+}
+
+/** The reason a run's signal aborts with when its `--timeout` passes: `timeout` (exit 3, retryable). */
+export function timeoutError(ms: number, label: (n: string) => string, cmd: Command): AxError {
+  const flag = label('timeout');
+  const changes = cmd.effects !== 'read_only';
+  return new AxError('timeout', `${JSON.stringify(cmd.commandPath())} did not finish within ${flag} ${ms}ms`, {
+    retryable: true,
+    fix: `Retry with a longer ${flag}${changes ? '; it may have changed state before it stopped, so check that first (or retry with the same --idempotency-key)' : ''}.`,
+    context: { reason: 'deadline', timeout_ms: ms },
   });
 }

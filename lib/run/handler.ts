@@ -9,7 +9,7 @@
  * their own, so the hot async function keeps few live values across its awaits (each await saves
  * them all) and V8 compiles a small function.
  */
-import { successLine, type SuccessMeta } from '../contract/envelope.ts';
+import { successLine, type SuccessMeta, type Warning } from '../contract/envelope.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
 import { AxError, toAxError } from '../contract/errors.ts';
@@ -18,7 +18,8 @@ import { flagsOf, injectedInForce, replays } from '../tree/flagset.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { renderDefault } from './render.ts';
 import { isStream, renderItem, toAsync, write, writeOutcome, writeReplayed } from './output.ts';
-import { exitCodeSet, interruptedFix, replayedError, unrecorded } from './failures.ts';
+import { exitCodeSet, interruptedFix, replayedError, strictFailure, timeoutError, unrecorded } from './failures.ts';
+import { checkOutput } from './output-check.ts';
 import type { ReplayGate } from '../replay/replay.ts';
 import { flagValues } from '../parse/validate.ts';
 import type { ResourceContent } from '../tree/declarations.ts';
@@ -76,11 +77,13 @@ class HandlerRun {
   readonly scope: HandlerScope;
   readonly replay: Replay | undefined;
   readonly hooks: Hooks;
+  /** `--strict`: any warning fails the run (`warnings_as_errors`) before its output is written. */
+  readonly strict: boolean;
 
   constructor(
     readonly inv: Invocation,
     readonly env: RunEnv,
-    readonly warnings: string[],
+    readonly warnings: Warning[],
     readonly provenance: Record<string, FlagProvenance> | undefined,
   ) {
     const cmd = (this.cmd = inv.command);
@@ -93,6 +96,12 @@ class HandlerRun {
     this.scope = createRunContext(inv, env, warnings, this);
     this.replay = givenKey !== '' && !dryRun && replays(cmd) ? {} : undefined;
     this.hooks = hooksOf(cmd);
+    this.strict = injectedInForce(cmd, 'strict') && flags.strict === true;
+  }
+
+  /** Under `--strict`, the failure the warnings so far make (`ran`: the handler has run), if any. */
+  strictFailure(ran: boolean): void {
+    if (this.strict && this.warnings.length) throw strictFailure(this.warnings, ran, this.scope.label);
   }
 
   /** The meta of this run's success envelope(s), as the run stands when it is written. */
@@ -112,13 +121,21 @@ class HandlerRun {
 export async function runHandler(
   inv: Invocation,
   env: RunEnv,
-  warnings: string[],
+  warnings: Warning[],
   provenance?: Record<string, FlagProvenance>,
 ): Promise<RunOutcome> {
   const h = new HandlerRun(inv, env, warnings, provenance);
   const { cmd, scope, replay, hooks } = h;
+  // --timeout: a deadline of the run, but not of a command that runs until signalled (a server:
+  // mcp-server hands its --timeout to each call it serves instead)
+  const timeout = injectedInForce(cmd, 'timeout') && !cmd.finishOnSigterm ? h.flags.timeout : undefined;
+  const endDeadline =
+    typeof timeout === 'number' && timeout > 0
+      ? env.deadline(timeout, timeoutError(timeout, scope.label, cmd))
+      : undefined;
   try {
     const ctx = scope.ctx;
+    h.strictFailure(false); // warnings met before anything ran (deprecations): nothing changes
     // the pre-run hooks come first, even before a replay is served: they are where a program checks
     // credentials or preconditions, and a retry that fails them is refused like any other call
     if (hooks.pre.length) {
@@ -132,6 +149,7 @@ export async function runHandler(
     if (env.aborted()) throw interrupted(env.signal);
     const exitCodeBefore = process.exitCode;
     const run = cmd.run!;
+    const kind = cmd.output?.kind;
     const result = await settle(
       replay
         ? (c: RunContext) => {
@@ -146,13 +164,20 @@ export async function runHandler(
     );
     const failed = exitCodeSet(exitCodeBefore, result);
     if (failed) throw failed;
+    if (kind !== 'stream' && !isStream(result)) {
+      const checking = checkOutput(cmd, result);
+      if (checking) await checking;
+    }
     // post hooks run before a document is written, so one that fails leaves no success envelope behind;
     // a stream's run after its last item
-    const kind = cmd.output?.kind;
     const streaming = kind === 'stream' || isStream(result);
     if (!streaming && hooks.post.length) await postHooks(hooks, ctx, env, cmd);
-    if (kind === 'opaque') return await writeOpaque(result, replay, cmd, env, scope);
-    if (streaming) return await writeStream(result, replay, exitCodeBefore, hooks, cmd, env, scope, () => h.meta());
+    if (kind === 'opaque') {
+      h.strictFailure(true);
+      return await writeOpaque(result, replay, cmd, env, scope);
+    }
+    if (streaming) return await writeStream(result, replay, exitCodeBefore, hooks, h);
+    h.strictFailure(true);
     // recorded before it is written: once a caller can see the result, a retry replays it
     if (
       replay?.gate &&
@@ -162,7 +187,7 @@ export async function runHandler(
         data: JSON.stringify(result === undefined ? null : result),
       }))
     )
-      ctx.warn(unrecorded(scope.label));
+      ctx.warn(unrecorded(scope.label), { code: 'replay_not_recorded' });
     if (env.mode === 'json') {
       const writing = writeOutcome(scope.stdout, successLine(result, h.meta()));
       if (writing) await writing;
@@ -171,6 +196,7 @@ export async function runHandler(
   } catch (e) {
     throw await failure(e, cmd, replay, scope.label);
   } finally {
+    endDeadline?.();
     scope.close();
   }
 }
@@ -180,14 +206,15 @@ function successMeta(
   env: RunEnv,
   key: string,
   scope: HandlerScope,
-  warnings: string[],
+  warnings: Warning[],
   dryRun: boolean,
   provenance: Record<string, FlagProvenance> | undefined,
 ): SuccessMeta {
   const m = baseMeta(env, key);
   if (scope.attachments.length) m.attached = scope.attachments.map((a) => a.uri);
   if (dryRun) m.dry_run = true;
-  if (warnings.length) m.warnings = [...warnings];
+  if (warnings.length) m.warnings = warnings.map((w) => ({ ...w }));
+  if (scope.changed !== undefined) m.changed = dryRun ? false : scope.changed;
   if (scope.would.length) m.would = [...scope.would];
   if (provenance) m.provenance = provenance;
   return m;
@@ -273,7 +300,7 @@ async function writeOpaque(
     if (replay?.gate) {
       await replay.gate.release();
       replay.gate = undefined;
-      scope.ctx.warn(unrecorded(scope.label));
+      scope.ctx.warn(unrecorded(scope.label), { code: 'replay_not_recorded' });
     }
     await writeOutcome(scope.stdout, result);
   } else {
@@ -284,30 +311,31 @@ async function writeOpaque(
           ? result
           : `${JSON.stringify(result)}\n`;
     if (replay?.gate && !(await replay.gate.complete({ exitCode: 0, kind: 'opaque', text })))
-      scope.ctx.warn(unrecorded(scope.label));
+      scope.ctx.warn(unrecorded(scope.label), { code: 'replay_not_recorded' });
     await writeOutcome(scope.stdout, text);
   }
   return { exitCode: 0, payload: result, attachments: scope.attachments };
 }
 
 /**
- * A stream's items, each written as it comes (an envelope line in json mode, the item's text in
- * human mode), raced against the run's signal; then the post hooks, and the record for replay.
+ * A stream's items, each checked against the output schema and written as it comes (an envelope
+ * line in json mode, the item's text in human mode), raced against the run's signal; then the post
+ * hooks, and the record for replay. Under `--strict` the items are held until the stream ends, and
+ * written only when it ends without warnings.
  */
 async function writeStream(
   result: unknown,
   replay: Replay | undefined,
   exitCodeBefore: typeof process.exitCode,
   hooks: Hooks,
-  cmd: Command,
-  env: RunEnv,
-  scope: HandlerScope,
-  meta: () => SuccessMeta,
+  h: HandlerRun,
 ): Promise<RunOutcome> {
+  const { cmd, env, scope } = h;
   const gate = replay?.gate;
   const ctx = scope.ctx;
   const items: unknown[] | undefined = env.collectItems ? [] : undefined; // only the MCP bridge needs them all
   const texts: string[] | undefined = gate ? [] : undefined; // what a replay writes again
+  const held: string[] | undefined = h.strict ? [] : undefined;
   const iterable = (result ?? []) as AsyncIterable<unknown>;
   const it = (Symbol.asyncIterator in iterable ? iterable : toAsync(iterable as Iterable<unknown>))[
     Symbol.asyncIterator
@@ -316,12 +344,13 @@ async function writeStream(
     for (let n = 1; ; n++) {
       const step = await raceAbort(it.next(), env.signal);
       if (step.done) break;
+      const checking = checkOutput(cmd, step.value, n - 1);
+      if (checking) await checking;
       items?.push(step.value);
       texts?.push(JSON.stringify(step.value === undefined ? null : step.value));
-      await write(
-        scope.stdout,
-        env.mode === 'json' ? successLine(step.value, meta()) : renderItem(cmd, step.value, ctx),
-      );
+      const line = env.mode === 'json' ? successLine(step.value, h.meta()) : renderItem(cmd, step.value, ctx);
+      if (held) held.push(line);
+      else await write(scope.stdout, line);
       // A generator that never awaits I/O would starve the event loop: signals and a closed stdout
       // (EPIPE) could never be noticed. Let the loop turn now and then.
       if (n % 64 === 0) await new Promise((r) => setImmediate(r));
@@ -333,7 +362,12 @@ async function writeStream(
   const late = exitCodeSet(exitCodeBefore, items);
   if (late) throw late;
   await postHooks(hooks, ctx, env, cmd);
-  if (gate && !(await gate.complete({ exitCode: 0, kind: 'stream', items: texts }))) ctx.warn(unrecorded(scope.label));
+  if (held) {
+    h.strictFailure(true);
+    for (const line of held) await write(scope.stdout, line);
+  }
+  if (gate && !(await gate.complete({ exitCode: 0, kind: 'stream', items: texts })))
+    ctx.warn(unrecorded(scope.label), { code: 'replay_not_recorded' });
   return { exitCode: 0, items: items ?? [], stream: true, attachments: scope.attachments };
 }
 

@@ -34,6 +34,11 @@ export interface RunEnv {
   readonly signal: AbortSignal;
   /** Whether the run is aborted (without making its signal). */
   aborted(): boolean;
+  /**
+   * Gives the run a deadline (`--timeout`): after `ms` its signal aborts with `reason` (an AxError
+   * `timeout`). @returns a function that cancels the deadline (call it when the run ends).
+   */
+  deadline(ms: number, reason: unknown): () => void;
   /** The run's trace (the caller's, continued, or a new one) and its own span. */
   trace: RunTrace;
   traceId: string;
@@ -95,6 +100,8 @@ class Env implements RunEnv {
   /** A call's signal (made on first read), or a lazy one that never aborts when none was given. */
   readonly #lazy: CallSignal | undefined;
   #version: string | undefined = undefined;
+  /** The run's signal once a deadline is set: the given one's aborts, and the deadline's. */
+  #timed: AbortController | undefined = undefined;
 
   constructor(
     root: Command,
@@ -130,11 +137,26 @@ class Env implements RunEnv {
   }
 
   get signal(): AbortSignal {
+    if (this.#timed) return this.#timed.signal;
     return this.#lazy ? this.#lazy.signal : this.#fixed!;
   }
 
   aborted(): boolean {
+    if (this.#timed) return this.#timed.signal.aborted;
     return this.#lazy ? this.#lazy.aborted : this.#fixed!.aborted;
+  }
+
+  deadline(ms: number, reason: unknown): () => void {
+    const outer = this.#lazy ? this.#lazy.signal : this.#fixed!;
+    const ac = (this.#timed = new AbortController());
+    const follow = () => ac.abort(outer.reason);
+    if (outer.aborted) follow();
+    else outer.addEventListener('abort', follow, { once: true });
+    const timer = setTimeout(() => ac.abort(reason), ms);
+    return () => {
+      clearTimeout(timer);
+      outer.removeEventListener('abort', follow);
+    };
   }
 
   newKey(): string {

@@ -11,7 +11,13 @@
  * it.
  */
 import { errorLine, humanError, successLine } from '../contract/envelope.ts';
-import { explainTarget, explainText, resolveSources, type FlagProvenance } from '../config/provenance.ts';
+import {
+  allProvenance,
+  explainTarget,
+  explainText,
+  resolveSources,
+  type FlagProvenance,
+} from '../config/provenance.ts';
 import { toAxError } from '../contract/errors.ts';
 import { isHelpFlag, type Flag } from '../tree/flags.ts';
 import { kindOf } from '../tree/flag-kinds/index.ts';
@@ -102,12 +108,16 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
       return { exitCode: 0, payload: { name: cmd.name, version: v } };
     }
     const warnings = [...inv.warnings];
-    if (cmd.deprecated) warnings.unshift(`Command ${JSON.stringify(cmd.name)} is deprecated, ${cmd.deprecated}`);
-    for (const w of warnings) env.stderr.write(`${w}\n`);
+    if (cmd.deprecated)
+      warnings.unshift({
+        code: 'deprecated_command',
+        message: `Command ${JSON.stringify(cmd.name)} is deprecated, ${cmd.deprecated}`,
+      });
+    for (const w of warnings) env.stderr.write(`${w.message}\n`);
+    if (inv.values.has('explain') && injectedInForce(cmd, 'explain'))
+      return await explain(inv, env, await allProvenance(inv, env.env));
     const sources = resolveSources(inv, env.env);
     const provenance = sources && (await sources);
-    if (provenance && inv.values.has('explain') && injectedInForce(cmd, 'explain'))
-      return await explain(inv, env, provenance);
     // Args validator, required flags and flag groups, then (in runHandler) the pre-run hooks, run and
     // the post-run hooks. Cobra checks required flags and groups after the pre-run hooks; ax-ts checks
     // them first on every path, as MCP and --args-json calls are checked against the inputSchema

@@ -39,6 +39,7 @@ function flagEntry(f: Flag, inherited: boolean): Json {
   e.usage = f.spec.usage ?? '';
   e.required = f.spec.required === true;
   if (f.spec.choices) e.choices = [...f.spec.choices];
+  if (f.spec.examples) e.examples = [...f.spec.examples];
   e.persistent = f.persistent;
   if (f.spec.negatable) e.negatable = true;
   if (f.spec.deprecated) e.deprecated = f.spec.deprecated;
@@ -88,6 +89,7 @@ function commandEntry(cmd: Command, walk: AxWalk, path: string): Json {
   e.mcp =
     status === 'tool' ? { tool: walk.toolNames.get(cmd) ?? defaultToolName(cmd) } : { tool: null, reason: status };
   if (cmd.effects) e.effects = cmd.effects;
+  if (cmd.capabilities) e.capabilities = [...cmd.capabilities];
   if (cmd.output) {
     const o: Json = { kind: cmd.output.kind ?? 'data' };
     if (cmd.output.cardinality) o.cardinality = cmd.output.cardinality;
@@ -120,6 +122,7 @@ function commandEntry(cmd: Command, walk: AxWalk, path: string): Json {
       variadic: a.variadic === true,
     };
     if (a.choices) x.choices = [...a.choices];
+    if (a.examples) x.examples = [...a.examples];
     return x;
   });
   const groups: Json = {};
@@ -209,6 +212,37 @@ function exitCodeTable(): Record<string, string> {
 }
 
 /**
+ * Where an agent finds more (`discovery` of the ax document and its summary): one command, one
+ * field, the full document, where a flag's value came from, the AGENTS.md (docs/schema.md).
+ */
+export function discoveryPointers(program: string): Json {
+  return {
+    command: `${program} __schema <command…>`,
+    field: `${program} __schema <command…> --field <a.b>`,
+    full: `${program} __schema --full`,
+    explain: `${program} <command…> --explain <flag>`,
+    agents_md: `${program} __schema --as=agents`,
+  };
+}
+
+/**
+ * The ax document of one command and its subtree (`__schema <command…>`): the header, the
+ * command's `path` and its entry, as the whole document has it.
+ * @throws AxError as {@link axDocument} (the whole tree is checked).
+ */
+export function axSubtreeDocument(root: Command, target: Command, version: string): Json {
+  const toolNames = new Map(toolRefs(root).map((r) => [r.command, r.name]));
+  declarations(root);
+  return {
+    schema_version: AX_SCHEMA_VERSION,
+    tool: root.name,
+    version,
+    path: target.commandPath(),
+    command: commandEntry(target, { toolNames, memo: new WeakMap() }, target.commandPath()),
+  };
+}
+
+/**
  * The ax document of a tree.
  * @throws AxError `validation_error` (exit 2) on a tool-name collision, an invalid tool name or a
  *   duplicate prompt/resource declaration (the same checks the MCP server makes at start).
@@ -231,6 +265,8 @@ export function axDocument(root: Command, version: string): Json {
       schema_version: ERROR_SCHEMA_VERSION,
       schema: ERROR_LINE_SUMMARY,
       exit_codes: exitCodeTable(),
+      // ax-go's known_codes: every error kind a run of this program can end with (the catalogue's)
+      known_codes: errorCatalogue().map((e) => e.kind),
     },
     errors: errorCatalogue().map((e) => ({
       kind: e.kind,
@@ -238,6 +274,7 @@ export function axDocument(root: Command, version: string): Json {
       retryable: e.retryable === true,
       description: e.description,
     })),
+    discovery: discoveryPointers(root.name),
     command: commandEntry(root, { toolNames, memo: new WeakMap() }, root.commandPath()),
   };
 }

@@ -9,7 +9,7 @@ import { SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
 import type { Flag } from '../tree/flags.ts';
 import { kindOf } from '../tree/flag-kinds/index.ts';
 import { flagsOf } from '../tree/flagset.ts';
-import { isReserved, toolRefs } from './walk.ts';
+import { isReserved, isWithin, toolRefs } from './walk.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 
 type Json = Record<string, unknown>;
@@ -20,6 +20,7 @@ function flagArg(f: Flag): Json {
   a.required = f.spec.required === true;
   if (f.spec.default !== undefined) a.default = f.spec.default;
   if (f.spec.choices) a.enum = [...f.spec.choices];
+  if (f.spec.examples) a.examples = [...f.spec.examples];
   if (f.spec.usage) a.description = f.spec.usage;
   return a;
 }
@@ -124,8 +125,10 @@ function exampleOf(cmd: Command): string[] | undefined {
  * projection for agents (clispec, skill, llms) as they are out of `tools/list` (SPEC §4).
  * @throws AxError `validation_error` on a tool-name collision or an invalid tool name, like `__schema`.
  */
-export function invocableCommands(root: Command): Command[] {
-  return toolRefs(root).map((r) => r.command);
+export function invocableCommands(root: Command, within?: Command): Command[] {
+  return toolRefs(root)
+    .filter((r) => isWithin(r.command, within))
+    .map((r) => r.command);
 }
 
 function commandEntry(root: Command, cmd: Command): Json {
@@ -178,12 +181,18 @@ function commandEntry(root: Command, cmd: Command): Json {
     const base = a.type === 'int' ? 'integer' : a.type === 'float' ? 'number' : 'string';
     const x: Json = { name: a.name, type: a.variadic ? `${base}[]` : base, required: a.required !== false };
     if (a.choices) x.enum = [...a.choices];
+    if (a.examples) x.examples = [...a.examples];
     if (a.description) x.description = a.description;
     return x;
   });
   for (const f of [...flagsOf(cmd).values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     // an injected flag is global even where its usage is worded for the command (--idempotency-key)
-    if (f.spec.hidden || global.get(f.name) === f.spec || (f.builtin && global.has(f.name)) || f.name === 'help')
+    if (
+      f.spec.hidden ||
+      global.get(f.name) === f.spec ||
+      (f.builtin && (global.has(f.name) || f.name === 'explain')) ||
+      f.name === 'help'
+    )
       continue;
     args.push(flagArg(f));
   }
@@ -222,22 +231,27 @@ function commandEntry(root: Command, cmd: Command): Json {
     !cmd.oneRequired.length
   )
     e.example = { args: words };
+  if (cmd.capabilities) ext.capabilities = [...cmd.capabilities];
   if (Object.keys(ext).length) e.extensions = { 'x-ax-ts': ext };
   return e;
 }
 
-/** Flags every command accepts: the root's persistent flags (injected ones included), by name. */
+/**
+ * Flags every command accepts: the root's persistent flags (injected ones included) and the
+ * injected `--explain`, by name.
+ */
 function globalFlags(root: Command): Flag[] {
   return [...flagsOf(root).values()]
-    .filter((f) => f.persistent && !f.spec.hidden)
+    .filter((f) => (f.persistent || (f.builtin && f.name === 'explain')) && !f.spec.hidden)
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 /**
  * The clispec v0.3 document. `output.piped` is `json` (the contract's TTY detection), `tty` is `text`.
+ * With `within`, only the commands of that subtree (`schema <command…>`).
  */
-export function clispecDocument(root: Command, version: string): Json {
-  const commands = invocableCommands(root).map((c) => commandEntry(root, c));
+export function clispecDocument(root: Command, version: string, within?: Command): Json {
+  const commands = invocableCommands(root, within).map((c) => commandEntry(root, c));
   const global = globalFlags(root).map((f) => {
     const a = flagArg(f);
     if (f.name === 'format') a.enum = ['json', 'text'];

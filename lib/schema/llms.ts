@@ -6,7 +6,7 @@
 import type { Command } from '../tree/command.ts';
 import { validationError } from '../contract/errors.ts';
 import { injectedInForce } from '../tree/flagset.ts';
-import { toolDef, toolRefs } from './walk.ts';
+import { isWithin, toolDef, toolRefs } from './walk.ts';
 
 /** The calling convention, as the `help` entry's description. */
 export function callingConvention(root: Command, refs = toolRefs(root)): string {
@@ -33,13 +33,15 @@ export function callingConvention(root: Command, refs = toolRefs(root)): string 
 }
 
 /**
- * The manifest: `{tools: [help, ...MCP tools]}`. @throws AxError validation_error like `__schema --as=mcp`,
- * and (reason `tool_name_collision`) when a tool is named `help` (e.g. with mcp.toolName): that name
- * is reserved for the documentation entry here, never silently duplicated.
+ * The manifest: `{tools: [help, ...MCP tools]}` (with `within`, the tools of that subtree only).
+ * @throws AxError validation_error like `__schema --as=mcp`, and (reason `tool_name_collision`)
+ * when a tool is named `help` (e.g. with mcp.toolName): that name is reserved for the documentation
+ * entry here, never silently duplicated.
  */
-export function llmsDocument(root: Command): Record<string, unknown> {
-  const refs = toolRefs(root);
-  const taken = refs.find((r) => r.name === 'help');
+export function llmsDocument(root: Command, within?: Command): Record<string, unknown> {
+  const all = toolRefs(root);
+  const refs = all.filter((r) => isWithin(r.command, within));
+  const taken = all.find((r) => r.name === 'help');
   if (taken) {
     throw validationError(
       `command ${JSON.stringify(taken.command.commandPath())} gives the tool name "help", which the llms manifest reserves for its documentation entry`,

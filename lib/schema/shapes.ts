@@ -10,7 +10,7 @@ import { validationError } from '../contract/errors.ts';
 import { axDocument } from './ax.ts';
 import { clispecDocument } from './clispec.ts';
 import { llmsDocument } from './llms.ts';
-import { skillMarkdown } from './skill.ts';
+import { agentsMarkdown, skillMarkdown } from './skill.ts';
 import { declarations, mcpDocument } from './walk.ts';
 
 /** One `__schema --as` shape. */
@@ -62,6 +62,12 @@ export const SHAPES = [
     mediaType: 'text/markdown',
     description: 'SKILL.md',
     render: (root, version) => (declarations(root), skillMarkdown(root, version)),
+  },
+  {
+    name: 'agents',
+    mediaType: 'text/markdown',
+    description: 'AGENTS.md',
+    render: (root) => (declarations(root), agentsMarkdown(root.name)),
   },
 ] as const satisfies readonly SchemaShapeSpec[];
 

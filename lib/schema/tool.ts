@@ -6,11 +6,12 @@ import type { Command } from '../tree/command.ts';
 import { mcpVocabulary, toolProperties } from '../tree/properties.ts';
 import { cut, MAX_DESCRIPTION, type JsonSchema } from '../parse/input-schema.ts';
 
-/** MCP tool annotations derived from `effects`. */
+/** MCP tool annotations derived from `effects` and the capability classes. */
 export interface ToolAnnotations {
   readOnlyHint?: boolean;
   idempotentHint?: boolean;
   destructiveHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 /** How a payload maps to `structuredContent`: as is (object), wrapped as `{result}`, or a stream's `{items}`. */
@@ -65,18 +66,38 @@ export function outputWrapping(cmd: Command): OutputWrapping | undefined {
   return (declared as JsonSchema).type === 'object' ? 'object' : 'result';
 }
 
-/** MCP annotations from `effects`; undefined when effects are not declared (clients assume destructive). */
+/**
+ * MCP annotations from `effects` and ax-go's capability classes (docs/mcp-server.md#annotations);
+ * undefined when neither is declared (clients assume a destructive tool in an open world).
+ * `effects` gives idempotentHint and the defaults; the classes, when declared, say whether the tool
+ * destroys (`mutate`, `delete`, `admin`: destructiveHint, unless `destructive` says otherwise),
+ * only reads (neither those nor `create`: readOnlyHint) and reaches beyond the machine
+ * (`external-network`: openWorldHint, false without it).
+ */
 export function toolAnnotations(cmd: Command): ToolAnnotations | undefined {
+  const caps = cmd.capabilities;
+  let a: ToolAnnotations | undefined;
   switch (cmd.effects) {
     case 'read_only':
-      return { readOnlyHint: true, idempotentHint: true, destructiveHint: false };
+      a = { readOnlyHint: true, idempotentHint: true, destructiveHint: false };
+      break;
     case 'idempotent':
-      return { readOnlyHint: false, idempotentHint: true, destructiveHint: cmd.destructive ?? false };
+      a = { readOnlyHint: false, idempotentHint: true, destructiveHint: cmd.destructive ?? false };
+      break;
     case 'non_idempotent':
-      return { readOnlyHint: false, idempotentHint: false, destructiveHint: cmd.destructive ?? true };
+      a = { readOnlyHint: false, idempotentHint: false, destructiveHint: cmd.destructive ?? true };
+      break;
     case undefined:
-      return undefined;
+      break;
   }
+  if (!caps) return a;
+  const destroys = caps.some((c) => c === 'mutate' || c === 'delete' || c === 'admin');
+  const reads = !destroys && !caps.includes('create');
+  const out: ToolAnnotations = { readOnlyHint: cmd.effects === 'read_only' || (cmd.effects === undefined && reads) };
+  if (a?.idempotentHint !== undefined) out.idempotentHint = a.idempotentHint;
+  out.destructiveHint = out.readOnlyHint ? false : (cmd.destructive ?? destroys);
+  out.openWorldHint = caps.includes('external-network');
+  return out;
 }
 
 /** Most characters of the summary that opens a tool description, so the usage after it always fits (B11). */

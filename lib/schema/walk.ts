@@ -70,11 +70,14 @@ export function isExcluded(cmd: Command): boolean {
   return false;
 }
 
-/** Whether a command is reserved: injected by ax-ts, or a root child with a reserved name. */
+/**
+ * Whether a command is reserved: injected by ax-ts, a root child with a reserved name, or a command
+ * named `help` at any depth (ax-go reserves `help` wherever it is: `grp help` is help, not a tool).
+ */
 export function isReserved(cmd: Command): boolean {
   return (
     cmd.annotations[BUILTIN_ANNOTATION] === 'true' ||
-    (cmd.parent !== undefined && cmd.parent.parent === undefined && RESERVED.has(cmd.name))
+    (cmd.parent !== undefined && (cmd.name === 'help' || (cmd.parent.parent === undefined && RESERVED.has(cmd.name))))
   );
 }
 
@@ -209,6 +212,13 @@ export function toolWrapping(cmd: Command): OutputWrapping | undefined {
   return outputWrapping(cmd);
 }
 
+/** Whether `cmd` is `within` or below it (true for every command when `within` is undefined). */
+export function isWithin(cmd: Command, within: Command | undefined): boolean {
+  if (!within) return true;
+  for (let c: Command | undefined = cmd; c; c = c.parent) if (c === within) return true;
+  return false;
+}
+
 /** A prompt or resource with the command that declared it. */
 export interface Declared<T> {
   decl: T;
@@ -317,11 +327,16 @@ export function resourceListEntry(r: ResourceDecl): Record<string, unknown> {
 /**
  * The `__schema --as=mcp` document: exactly what the live server lists — tools, resources and
  * resource templates entry for entry, prompts as `prompts/list` shows them plus their `template`.
- * `{tools, prompts, resources, resourceTemplates}`.
+ * `{tools, prompts, resources, resourceTemplates}`. With `within`, only what the commands of that
+ * subtree give (`__schema --as=mcp <command…>`); the whole tree is checked all the same.
  */
-export function mcpDocument(root: Command): Record<string, unknown> {
-  const tools = toolRefs(root).map(toolDef);
-  const { prompts, resources } = declarations(root);
+export function mcpDocument(root: Command, within?: Command): Record<string, unknown> {
+  const tools = toolRefs(root)
+    .filter((r) => isWithin(r.command, within))
+    .map(toolDef);
+  const all = declarations(root);
+  const prompts = all.prompts.filter((p) => isWithin(p.command, within));
+  const resources = all.resources.filter((r) => isWithin(r.command, within));
   return {
     tools,
     // as prompts/list shows them plus their template (SPEC §3); the live list stays MCP-shaped

@@ -25,6 +25,11 @@ export interface ArgSpec {
   type?: 'string' | 'int' | 'float';
   /** Dynamic completion of values (shell completion). */
   completer?: Completer;
+  /**
+   * Example values (strings, or numbers for an `int`/`float` argument): the inputSchema's
+   * `examples`, clispec's, `__schema`'s and help's. Checked when the command is built.
+   */
+  examples?: readonly (string | number)[];
 }
 
 /** What an Args validator sees: the command's display path and its declarations. */
@@ -251,6 +256,21 @@ export function checkArgDecls(commandPath: string, decls: readonly ArgSpec[]): v
     seen.add(d.name);
     if (d.variadic && i !== decls.length - 1)
       throw new TypeError(`${commandPath}: only the last argument may be variadic (${d.name} is not last)`);
+    if (
+      d.examples !== undefined &&
+      (!Array.isArray(d.examples) ||
+        d.examples.length === 0 ||
+        d.examples.some((x) =>
+          d.type === 'int'
+            ? !Number.isSafeInteger(x)
+            : d.type === 'float'
+              ? typeof x !== 'number' || !Number.isFinite(x)
+              : typeof x !== 'string' || (d.choices !== undefined && !d.choices.includes(x)),
+        ))
+    )
+      throw new TypeError(
+        `${commandPath}: examples of argument ${d.name} must be a non-empty list of ${d.type === 'int' ? 'integers' : d.type === 'float' ? 'numbers' : 'strings'}${d.choices ? ' from its choices' : ''}`,
+      );
     if (d.required === false) optionalSeen = true;
     else if (optionalSeen) throw new TypeError(`${commandPath}: required argument ${d.name} follows an optional one`);
   });

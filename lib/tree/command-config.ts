@@ -8,7 +8,7 @@ import type { ArgSpec, ArgsValidator } from './args.ts';
 import type { FlagDecls } from './values.ts';
 import type { Completer } from './flags.ts';
 import type { LoggingDecl } from './logging.ts';
-import type { Effects, OutputDecl } from './output.ts';
+import type { Capability, Effects, OutputDecl } from './output.ts';
 import type { RunHooks } from './hooks.ts';
 /** Where the config file of a program is (root only). */
 export interface ConfigFileDecl {
@@ -78,6 +78,14 @@ export interface CommandConfigOf<
   /** What re-running does. Undeclared: clients assume destructive. */
   effects?: Effects;
   /**
+   * ax-go's capability classes: what the command touches (`read-only`, `create`, `mutate`,
+   * `delete`, `external-network`, `admin`; see {@link Capability}). They set the MCP annotations
+   * effects leave open: `openWorldHint` (true only with `external-network`), `destructiveHint`
+   * (true with `mutate`, `delete` or `admin`, false with `create` alone) and `readOnlyHint`.
+   * Undeclared: no classes (clients assume an open world). Checked against `effects`.
+   */
+  capabilities?: readonly Capability[];
+  /**
    * Whether the command may destroy or overwrite data (MCP `destructiveHint`). Default: true for
    * `non_idempotent`, false otherwise. Set false for a command that only adds (a create).
    */
@@ -108,6 +116,12 @@ export interface CommandConfigOf<
   logging?: LoggingDecl;
   /** Root only: the config file that flags with a `config` key read (see {@link ConfigFileDecl}). */
   config?: ConfigFileDecl;
+  /**
+   * Root only: the most characters a `__schema` answer may have before it is a summary (each
+   * command's path, one line and how to drill in; docs/schema.md#budgets-and-summaries). Default
+   * 32,000 (about 8,000 tokens); 0: no budget. `__schema --budget` overrides it for one call.
+   */
+  schemaBudget?: number;
   /** Children, added with {@link Command.addCommand}. */
   commands?: Cmd[];
   /**

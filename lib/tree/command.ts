@@ -17,14 +17,14 @@ import { checkFlagDecl, type Completer, type Flag, type FlagSpec } from './flags
 import type { PromptDecl, ResourceDecl } from './declarations.ts';
 import { checkLoggingDecl, type LoggingDecl } from './logging.ts';
 import { checkNonDeterministic } from './nondeterministic.ts';
-import type { Effects, OutputDecl } from './output.ts';
+import { checkCapabilities, type Capability, type Effects, type OutputDecl } from './output.ts';
 import type { CommandGroup, RunHook } from './hooks.ts';
 import type { CommandConfigOf, ConfigFileDecl } from './command-config.ts';
 import type { RunContextOf } from './run-context.ts';
 import { ARG_SPEC_KEYS, checkKnownKeys, commandKeys, FLAG_SPEC_KEYS } from './known-keys.ts';
 
 export type { CommandGroup, RunHook, RunHooks } from './hooks.ts';
-export type { Effects, OutputDecl } from './output.ts';
+export type { Capability, Effects, OutputDecl } from './output.ts';
 export type { ConfigFileDecl } from './command-config.ts';
 
 /** A `run` handler: returns the payload, nothing, or an (async) iterable of stream items. */
@@ -74,6 +74,7 @@ const COMMAND_KEYS = commandKeys([
   'requiredTogether',
   'oneRequired',
   'effects',
+  'capabilities',
   'destructive',
   'replay',
   'output',
@@ -84,6 +85,7 @@ const COMMAND_KEYS = commandKeys([
   'version',
   'logging',
   'config',
+  'schemaBudget',
   'commands',
   'load',
   'groupId',
@@ -135,6 +137,8 @@ export class Command<
   readonly requiredTogether: string[][];
   readonly oneRequired: string[][];
   effects?: Effects;
+  /** ax-go's capability classes (see {@link CommandConfigOf.capabilities}). */
+  capabilities?: readonly Capability[];
   destructive?: boolean;
   /** `false`: a retry with the same key runs again (see {@link CommandConfig.replay}). */
   replay?: boolean;
@@ -146,6 +150,8 @@ export class Command<
   version?: string;
   logging?: LoggingDecl;
   config?: ConfigFileDecl;
+  /** Root only: the `__schema` budget (see {@link CommandConfigOf.schemaBudget}). */
+  schemaBudget?: number;
   /** Cobra's run hooks (see {@link RunHooks}). */
   persistentPreRun?: RunHook<RunContext<any, any>>;
   preRun?: RunHook<RunContext<any, any>>;
@@ -232,6 +238,8 @@ export class Command<
     this.requiredTogether = config.requiredTogether ?? [];
     this.oneRequired = config.oneRequired ?? [];
     this.effects = config.effects;
+    checkCapabilities(`Command ${this.name}`, config.capabilities, config.effects);
+    this.capabilities = config.capabilities ? Object.freeze([...config.capabilities]) : undefined;
     this.destructive = config.destructive;
     this.replay = config.replay;
     this.output = config.output;
@@ -243,6 +251,12 @@ export class Command<
     checkLoggingDecl(this.name, config.logging);
     this.logging = config.logging;
     this.config = config.config;
+    if (
+      config.schemaBudget !== undefined &&
+      (!Number.isSafeInteger(config.schemaBudget) || config.schemaBudget < 0)
+    )
+      throw new TypeError(`Command ${this.name}: schemaBudget must be a whole number of characters (0: no budget)`);
+    this.schemaBudget = config.schemaBudget;
     checkNonDeterministic(this.name, config.output?.nonDeterministic);
     this.persistentPreRun = config.persistentPreRun as RunHook<RunContext<any, any>> | undefined;
     this.preRun = config.preRun as RunHook<RunContext<any, any>> | undefined;
@@ -275,12 +289,14 @@ export class Command<
           'requiredTogether',
           'oneRequired',
           'effects',
+          'capabilities',
           'destructive',
           'output',
           'confirmationFlag',
           'run',
           'render',
           'version',
+          'schemaBudget',
           'commands',
         ] as const
       ).filter((k) => config[k] !== undefined);

@@ -117,8 +117,18 @@ export interface FlagSpec<T extends FlagType = FlagType> {
    * Durations may be given as a Go duration string (`'1m30s'`) or milliseconds.
    */
   default?: FlagValueOf<T> | (T extends 'duration' ? string : never);
-  /** Closed set of accepted values (string, stringSlice and stringArray flags). */
+  /**
+   * Closed set of accepted values (string, stringSlice and stringArray flags): ax-go's flag enum,
+   * the inputSchema's `enum`, clispec's `enum`, and the value name in help (`--color auto|never`).
+   */
   choices?: readonly string[];
+  /**
+   * Example values, as an agent would send them (the inputSchema's spelling: `'30s'` for a
+   * duration, a list for a slice): the inputSchema's `examples` (JSON Schema 2020-12), clispec's
+   * `examples`, `__schema`, and help (`(e.g. 30s, 2m)`). Each is checked against the flag's type
+   * when the command is built (a TypeError otherwise).
+   */
+  examples?: readonly unknown[];
   /** The flag must be given (Cobra's MarkFlagRequired). */
   required?: boolean;
   /** Left out of help and schemas, still accepted. */

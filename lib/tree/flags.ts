@@ -156,4 +156,19 @@ export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
     if (spec.schema === null || typeof spec.schema !== 'object' || Array.isArray(spec.schema))
       throw new TypeError(`${cmd}: schema of --${name} must be a JSON Schema object`);
   }
+  if (spec.examples !== undefined) {
+    if (!Array.isArray(spec.examples) || spec.examples.length === 0)
+      throw new TypeError(`${cmd}: examples of --${name} must be a non-empty list of values`);
+    for (const x of spec.examples) {
+      try {
+        kind.fromJson(spec, x, (expected) => new TypeError(expected) as never);
+        if (spec.choices && (Array.isArray(x) ? x : [x]).some((v) => !spec.choices!.includes(v as string)))
+          throw new TypeError(`one of ${spec.choices.join(', ')}`);
+      } catch (e) {
+        throw new TypeError(
+          `${cmd}: example ${JSON.stringify(x)} of --${name} is not a value of the flag (expected ${(e as Error).message})`,
+        );
+      }
+    }
+  }
 }

@@ -19,12 +19,24 @@ export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
     type: 'string',
     usage: "all arguments as one JSON object shaped like the command's inputSchema (see __schema --as=llms)",
   },
+  yes: {
+    type: 'bool',
+    usage: "answer yes to the command's confirmation (only with the user's consent)",
+  },
+  strict: {
+    type: 'bool',
+    usage: 'fail (warnings_as_errors, exit 2) when the command warns, with nothing on stdout',
+  },
+  timeout: {
+    type: 'duration',
+    usage: 'stop the command if it has not finished after this long (timeout, exit 3), e.g. 30s',
+  },
 };
 
 /** Names of the injected persistent flags. */
 export const INJECTED_NAMES = Object.keys(INJECTED_PERSISTENT);
 
-/** The spec of the `--explain` flag ax-ts adds where some flag has an environment variable or config key. */
+/** The spec of the `--explain` flag ax-ts adds to every command. */
 const EXPLAIN_SPEC: FlagSpec = {
   type: 'string',
   usage:
@@ -111,9 +123,7 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
     out.set(n, injectedFlag(n, spec, cmd !== root));
   }
   const shorts = new Map<string, string>();
-  let sourced = false;
   for (const f of out.values()) {
-    if (f.spec.env !== undefined || f.spec.config !== undefined) sourced = true;
     if (!f.spec.short) continue;
     const prior = shorts.get(f.spec.short);
     if (prior)
@@ -122,8 +132,8 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
       );
     shorts.set(f.spec.short, f.name);
   }
-  // --explain <flag>: only where some flag has an environment variable or config key to explain
-  if (sourced && !out.has('explain')) add('explain', EXPLAIN_SPEC, false, false, true);
+  // --explain <flag>: where any flag's value comes from (flag, env, config or default)
+  if (!out.has('explain')) add('explain', EXPLAIN_SPEC, false, false, true);
   if (!out.has('help'))
     add(
       'help',

@@ -118,3 +118,23 @@ export interface Interaction {
   /** Sends `sampling/createMessage`; present only when the client declared `sampling`. */
   sample?: (request: SampleRequest, signal: AbortSignal) => Promise<SampleResult>;
 }
+
+/**
+ * What `ctx.actionRequired` takes: why the run stops before it changes anything, and what to run
+ * next (docs/contract.md "Stops and next steps").
+ */
+export interface ActionRequired {
+  /** Why, as a stable code (`^[a-z][a-z0-9_]*$`: `login_required`, `choose_region`), in `context.reason`. */
+  reason: string;
+  /** One readable sentence: what must happen first. */
+  message: string;
+  /**
+   * The next steps, each the words of a command line after the program's name (`['login',
+   * '--sso']`) and what it does. ax-ts puts the program's name in front, carries the caller's own
+   * `--format`, and over MCP gives the tool call the line makes. A word `<name>` is a value the
+   * caller fills in.
+   */
+  next: readonly { args: readonly string[]; description?: string }[];
+  /** The `actionable_fix`. Default: "Do what next says first: <the first step>, then run this command again." */
+  fix?: string;
+}

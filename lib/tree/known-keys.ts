@@ -32,8 +32,9 @@ const FLAG_KEYS = [
   'schema',
   'env',
   'config',
+  'examples',
 ] as const;
-const ARG_KEYS = ['name', 'description', 'required', 'variadic', 'choices', 'type', 'completer'] as const;
+const ARG_KEYS = ['name', 'description', 'required', 'variadic', 'choices', 'type', 'completer', 'examples'] as const;
 
 /** The keys a flag declaration accepts (FlagSpec). */
 export const FLAG_SPEC_KEYS: Covers<FlagSpec, typeof FLAG_KEYS> = FLAG_KEYS;

@@ -2,8 +2,53 @@
  * What a command declares about its effects and its output, for schemas (clispec, MCP annotations).
  * Source: SPEC §6.
  */
-/** What re-running a command does (clispec `effects`; MCP annotations, SPEC §6). */
+/** What re-running a command does (clispec `effects`; MCP annotations, docs/schema.md). */
 export type Effects = 'read_only' | 'idempotent' | 'non_idempotent';
+
+/**
+ * ax-go's capability classes: what a command touches, besides what re-running it does
+ * ({@link Effects}). `read-only` reads only; `create` adds without destroying; `mutate` changes
+ * what exists; `delete` removes; `external-network` reaches beyond the machine (MCP
+ * `openWorldHint`); `admin` changes settings, access or other people's state. Projected to the MCP
+ * annotations (docs/mcp-server.md#annotations) and listed in `__schema`.
+ */
+export type Capability = 'read-only' | 'create' | 'mutate' | 'delete' | 'external-network' | 'admin';
+
+/** Every capability class, in the order `__schema` lists them. */
+export const CAPABILITIES: readonly Capability[] = Object.freeze([
+  'read-only',
+  'create',
+  'mutate',
+  'delete',
+  'external-network',
+  'admin',
+]);
+
+/** The classes that change state. */
+const WRITES: readonly Capability[] = ['create', 'mutate', 'delete', 'admin'];
+
+/**
+ * Checks a command's capability classes against each other and its effects.
+ * @throws TypeError for an unknown or repeated class, `read-only` beside a class that changes state,
+ *   or one that changes state on a command declared `effects: 'read_only'`.
+ */
+export function checkCapabilities(cmd: string, caps: unknown, effects: Effects | undefined): void {
+  if (caps === undefined) return;
+  if (!Array.isArray(caps) || caps.length === 0)
+    throw new TypeError(`${cmd}: capabilities must be a non-empty list of ${CAPABILITIES.join(', ')}`);
+  const seen = new Set<string>();
+  for (const c of caps) {
+    if (!CAPABILITIES.includes(c as Capability))
+      throw new TypeError(`${cmd}: unknown capability ${JSON.stringify(c)}; accepted: ${CAPABILITIES.join(', ')}`);
+    if (seen.has(c as string)) throw new TypeError(`${cmd}: capability ${c as string} is listed twice`);
+    seen.add(c as string);
+  }
+  const writes = (caps as Capability[]).filter((c) => WRITES.includes(c));
+  if (writes.length && seen.has('read-only'))
+    throw new TypeError(`${cmd}: capability read-only contradicts ${writes.join(', ')}`);
+  if (writes.length && effects === 'read_only')
+    throw new TypeError(`${cmd}: effects read_only contradicts the capabilities ${writes.join(', ')}`);
+}
 
 /** What a command prints, for schemas (SPEC §6; clispec `output_kind`, `cardinality`, `pagination`). */
 export interface OutputDecl {

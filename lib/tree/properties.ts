@@ -20,8 +20,17 @@ export interface ToolProperty {
   argIndex?: number;
 }
 
-/** Built-in flags that are not tool inputs: help/version are for people, format is forced to json. */
-const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json', 'explain']);
+/**
+ * Built-in flags that are not tool inputs: help/version are for people, format is forced to json,
+ * and `--strict` and `--timeout` are the caller's controls of one process run (over MCP the client
+ * sees the warnings in the result, and times and cancels its own request: docs/mcp-server.md).
+ */
+const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json', 'explain', 'strict', 'timeout']);
+
+/** Whether a command may ask for a confirmation: it runs and is not read-only (the injected `yes` is an input only there). */
+export function mayConfirm(cmd: Command): boolean {
+  return cmd.runnable() && cmd.effects !== 'read_only';
+}
 
 /**
  * The properties of a command's inputSchema: declared positionals in order, then visible flags not
@@ -58,8 +67,9 @@ export function toolProperties(cmd: Command): ToolProperty[] {
     out.push({ property, arg, argIndex });
   });
   // hidden flags and flags declared `mcp: false` are no tool inputs (SPEC §5); nor is an author's own
-  // bool `help` flag: it is the help flag (Cobra), no more an input than the injected one; and
-  // `idempotency_key` only where a retry with it replays: elsewhere the key would only be echoed
+  // bool `help` flag: it is the help flag (Cobra), no more an input than the injected one;
+  // `idempotency_key` only where a retry with it replays: elsewhere the key would only be echoed;
+  // and the injected `yes` only where a confirmation may be asked (not on read-only commands)
   const keyIsInput = replays(cmd);
   // a command with disableFlagParsing takes no flags from the command line, so none is an input either
   // under TraverseChildren the ancestors' local flags the command reads are inputs too (after the
@@ -67,10 +77,14 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   const own: Flag[] = [];
   const inherited: Flag[] = [];
   const traversed: Flag[] = [];
+  const yesIsInput = mayConfirm(cmd);
   const isInput = (f: Flag) =>
     !f.spec.hidden &&
     f.spec.mcp !== false &&
-    !(f.builtin && (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput))) &&
+    !(
+      f.builtin &&
+      (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput) || (f.name === 'yes' && !yesIsInput))
+    ) &&
     !isHelpFlag(f);
   if (!cmd.disableFlagParsing) {
     for (const f of flagsOf(cmd).values()) if (isInput(f)) (f.inherited ? inherited : own).push(f);

@@ -11,7 +11,7 @@ import type { Mode } from '../contract/mode.ts';
 import type { ArgSpec } from './args.ts';
 import type { ArgValues, FlagDecls, FlagValues } from './values.ts';
 import type { Logger } from './logging.ts';
-import type { ElicitSchema, SampleRequest, SampleResult } from './interaction.ts';
+import type { ActionRequired, ElicitSchema, SampleRequest, SampleResult } from './interaction.ts';
 /** The context passed to `run(ctx)`, for a command type `Cmd` (see `RunContext` in command.ts). */
 export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> {
   /**
@@ -38,8 +38,21 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
   stderr: OutputStream;
   /** stdin of this invocation (empty under MCP). */
   stdin: Readable;
-  /** Whether stdin is a terminal a person can answer at. */
+  /** Whether stdin is a terminal (a pseudo-terminal too: see {@link interactive} for whether anyone answers). */
   stdinIsTTY: boolean;
+  /**
+   * The AI agent running the program, read from the environment (docs/contract.md "Agents and
+   * prompts"): `AI_AGENT`'s value, else `claude-code` (`CLAUDECODE`), `cursor` (`CURSOR_AGENT`),
+   * `codex` (`CODEX_THREAD_ID`) or `gemini-cli` (`GEMINI_CLI`); undefined when none is set.
+   */
+  readonly agent: string | undefined;
+  /**
+   * Whether a person can answer a prompt: a terminal on stdin and stdout, no `CI` and no agent
+   * variable ({@link agent}) — or `FORCE_TTY=1`, which says yes whatever the rest says. Always false
+   * under MCP. `ctx.confirm` and `ctx.elicit` ask on the terminal only when this is true and the
+   * mode is human; otherwise they stop with the next steps at once, never waiting for input.
+   */
+  readonly interactive: boolean;
   /** Environment of this invocation. */
   env: Record<string, string | undefined>;
   /** Aborted on SIGINT, on MCP cancellation or on server shutdown. */
@@ -71,12 +84,37 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
    * trace_id, span_id, command, program, version and the root's labels; see {@link Logger}.
    */
   readonly logger: Logger;
-  /** Reports progress (MCP `notifications/progress` when the caller asked for it; a no-op otherwise). */
+  /**
+   * Reports progress: MCP `notifications/progress` when the caller asked for it, `onProgress` of
+   * execute, and for a person on a terminal (human mode, stderr a terminal, no agent or CI) a line
+   * on stderr redrawn in place (never in json mode). `done` must rise: a report whose `done` is not
+   * above the last one is dropped (MCP requires increasing progress). `total` is optional.
+   */
   progress(done: number, total?: number, message?: string): void;
   /** Writes one diagnostic line to stderr (never stdout); under MCP also a `notifications/message` (level info). */
   log(message: string): void;
-  /** Adds a warning to the envelope's `meta.warnings` and writes it to stderr; under MCP also a `notifications/message` (level warning). */
-  warn(message: string): void;
+  /**
+   * Adds a warning `{code, message}` to the envelope's `meta.warnings` (ax-go's shape) and writes the
+   * message to stderr; under MCP also a `notifications/message` (level warning). `code` is a stable
+   * name (`^[a-z][a-z0-9_]*$`, default `warning`). With `--strict` the run then fails
+   * `warnings_as_errors` (exit 2, nothing on stdout). @throws TypeError for a code that does not match.
+   */
+  warn(message: string, options?: { code?: string }): void;
+  /**
+   * Says whether this run changed anything, written as `meta.changed` (the last call wins; absent
+   * when never called). Meant for idempotent commands, whose retry is safe: `setChanged(false)` when
+   * the state already was as asked. In a dry run `meta.changed` is false whatever is said.
+   * @throws TypeError when `changed` is not a boolean.
+   */
+  setChanged(changed: boolean): void;
+  /**
+   * A stop: the run cannot go on before something else happens (a login, a choice), and has changed
+   * nothing. Returns the AxError to throw — `throw ctx.actionRequired({reason, message, next})` —
+   * kind `action_required` (exit 2) with `context.reason` and runnable `next[]` steps (program name
+   * in front, the caller's `--format` carried; over MCP the tool call). Human mode prints them as a
+   * `next:` block. @throws TypeError for a malformed stop.
+   */
+  actionRequired(stop: ActionRequired): AxError;
   /**
    * In a dry run returns `false` after recording `description` in `meta.would` (the side effect is
    * skipped); otherwise returns true. Usage: `if (ctx.guard('delete task 3')) deleteTask(3)`.
@@ -95,15 +133,18 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
     rehearsal?: T | (() => T | Promise<T>),
   ): Promise<T | undefined>;
   /**
-   * Asks for confirmation before a destructive step. Returns at once when the bypass flag
-   * (`bypassFlag`, e.g. `'yes'`) is set. Under MCP, when the client declared the elicitation
+   * Asks for confirmation before a destructive step (ax-go's Confirm: approved, blocked or prompt
+   * required). Returns at once when the bypass flag is set: `bypassFlag`, else the command's
+   * `confirmationFlag`, else the global `--yes`. Under MCP, when the client declared the elicitation
    * capability, it asks the user through `elicitation/create` (a one-field form, `confirm: boolean`)
-   * and returns if they accept with `confirm: true`. On a terminal (human mode) it asks on stderr and
-   * reads one line; anything but y/yes declines. Anywhere else (pipes, CI, json mode, an MCP client
-   * without elicitation, stateless HTTP) it never prompts. Every refusal — declined, cancelled or no
-   * one to ask — throws `confirmation_required` whose fix names the bypass flag.
+   * and returns if they accept with `confirm: true`. When the run is {@link interactive} and in human
+   * mode it asks on stderr and reads one line; anything but y/yes declines. Anywhere else (pipes,
+   * json mode, an agent, CI, an MCP client without elicitation, stateless HTTP) it never prompts.
+   * Every refusal throws `confirmation_required` (exit 2) whose `context.outcome` is `blocked` (the
+   * user said no) or `prompt_required` (nobody could be asked; `next` is then the same call with the
+   * bypass flag, to run only with the user's consent).
    */
-  confirm(question: string, bypassFlag: string): Promise<void>;
+  confirm(question: string, bypassFlag?: string): Promise<void>;
   /**
    * Asks for a small form (MCP's restricted `requestedSchema`: flat string, number, integer, boolean,
    * enum and multi-select fields with defaults). Fields whose name is a long flag of this command

@@ -1,0 +1,181 @@
+/**
+ * The runnable next steps of a stop (`error.next[]`, docs/contract.md "Stops and next steps"): the
+ * call that stopped, amended (the same command line with `--yes` added, the same `--args-json`
+ * object with `"yes": true`, the same tool call with `yes: true`), or the steps an author names
+ * with `ctx.actionRequired`. On the command line a step is a command line with the program's name
+ * in front and the caller's own mode flags (`--format json`) carried; over MCP a tool call.
+ */
+import { AxError, KIND_RE, type NextStep } from '../contract/errors.ts';
+import type { ActionRequired } from '../tree/interaction.ts';
+import type { Command } from '../tree/command.ts';
+import { kindOf } from '../tree/flag-kinds/index.ts';
+import { flagsOf, injectedInForce } from '../tree/flagset.ts';
+import { propertyName } from '../tree/flags.ts';
+import { findCommand, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
+import { defaultToolName, toolStatus } from '../schema/walk.ts';
+
+/** One step an author names (`ctx.actionRequired`): the words after the program's name, and what it does. */
+type ActionStep = ActionRequired['next'][number];
+
+const PLAIN = /^[A-Za-z0-9_./:=,@%+-]+$/;
+
+/** One word for a POSIX shell: as is when it needs no quoting (or is a `<name>` placeholder), else in single quotes. */
+export function shellWord(w: string): string {
+  if (PLAIN.test(w) || /^<[A-Za-z0-9_-]+>$/.test(w)) return w;
+  return `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A step from command-line words (the program's name first). */
+function lineStep(argv: string[], description?: string): NextStep {
+  return { ...(description ? { description } : {}), command: argv.map(shellWord).join(' '), argv };
+}
+
+/** The words that give flag `name` the value `v`. */
+function flagWords(cmd: Command, name: string, v: unknown): string[] {
+  const f = flagsOf(cmd).get(name);
+  return f ? kindOf(f.spec).toArgv(name, v as never) : [`--${name}=${String(v)}`];
+}
+
+/** `argv` with `words` added before a `--` (after which words are positionals), else at the end. */
+function insertFlags(argv: readonly string[], words: string[]): string[] {
+  const dash = argv.indexOf('--');
+  return dash < 0 ? [...argv, ...words] : [...argv.slice(0, dash), ...words, ...argv.slice(dash)];
+}
+
+/** `argv` with the value of its `--args-json` replaced by `json`. */
+function replaceArgsJson(argv: readonly string[], json: string): string[] {
+  const out = [...argv];
+  for (let i = 0; i < out.length; i++) {
+    if (out[i] === '--') break;
+    if (out[i] === '--args-json' && i + 1 < out.length) {
+      out[i + 1] = json;
+      return out;
+    }
+    if (out[i]!.startsWith('--args-json=')) {
+      out[i] = `--args-json=${json}`;
+      return out;
+    }
+  }
+  return [...out, '--args-json', json];
+}
+
+/**
+ * The call that stopped, run again with `add` (flag long name → value) and the flags of `fill`
+ * (long names) given `<name>` placeholders the caller fills in: the same command line with those
+ * flags, the same `--args-json` object or tool arguments with those properties.
+ */
+export function retryStep(
+  inv: Invocation,
+  program: string,
+  add: Record<string, unknown>,
+  fill: readonly string[],
+  description: string,
+): NextStep {
+  const cmd = inv.command;
+  const props = Object.fromEntries([
+    ...Object.entries(add).map(([n, v]) => [propertyName(n), v]),
+    ...fill.map((n) => [propertyName(n), `<${propertyName(n)}>`]),
+  ]);
+  if (inv.argsJson && inv.argv) {
+    const args = { ...inv.argsJson, ...props };
+    return {
+      ...lineStep([program, ...replaceArgsJson(inv.argv, JSON.stringify(args))], description),
+      tool: defaultToolName(cmd),
+      arguments: args,
+    };
+  }
+  if (inv.source === 'argv' && inv.argv) {
+    const words = [
+      ...Object.entries(add).flatMap(([n, v]) => flagWords(cmd, n, v)),
+      ...fill.flatMap((n) => [`--${n}`, `<${n}>`]),
+    ];
+    return lineStep([program, ...insertFlags(inv.argv, words)], description);
+  }
+  return { description, tool: defaultToolName(cmd), arguments: { ...inv.arguments, ...props } };
+}
+
+/**
+ * The steps an author names, for this caller: command lines with the program's name in front and
+ * the caller's `--format` carried (on every path but MCP), and — over MCP and for `--args-json` —
+ * the tool call each line makes, when it names a command that is a tool and parses.
+ */
+export function authorSteps(inv: Invocation, root: Command, steps: readonly ActionStep[]): NextStep[] {
+  const mode = modeWords(inv);
+  const mcp = inv.source === 'values';
+  return steps.map((s) => {
+    const line = lineStep([root.name, ...insertFlags(s.args, mode)], s.description);
+    const call = inv.source === 'values' || inv.argsJson ? toolCall(root, s.args) : undefined;
+    if (mcp) return { ...(s.description ? { description: s.description } : {}), ...(call ?? line) };
+    return { ...line, ...call };
+  });
+}
+
+/** The caller's own `--format` words, when it gave one on its command line (the injected flag, not a command's own). */
+function modeWords(inv: Invocation): string[] {
+  if (!inv.argv || !injectedInForce(inv.command, 'format')) return [];
+  const format = scanFormat(inv.command, inv.argv);
+  return format === undefined ? [] : ['--format', format];
+}
+
+/** The tool call a command line makes: the tool and its arguments, or undefined when it names no tool or does not parse. */
+function toolCall(
+  root: Command,
+  args: readonly string[],
+): { tool: string; arguments: Record<string, unknown> } | undefined {
+  try {
+    const { command } = findCommand(root, args);
+    if (toolStatus(command) !== 'tool') return undefined;
+    const inv = parseArgv(root, args);
+    const out: Record<string, unknown> = {};
+    const flags = flagsOf(command);
+    for (const [name, v] of inv.values) {
+      const f = flags.get(name);
+      if (f) out[propertyName(name)] = kindOf(f.spec).schemaDefault(v, f.spec);
+    }
+    command.args.forEach((a, i) => {
+      const given = a.variadic ? inv.positionals.slice(i) : inv.positionals[i];
+      if (given === undefined || (Array.isArray(given) && given.length === 0)) return;
+      const typed = (w: string) => (a.type === 'int' || a.type === 'float' ? Number(w) : w);
+      out[propertyName(a.name)] = Array.isArray(given) ? given.map(typed) : typed(given);
+    });
+    return { tool: defaultToolName(command), arguments: out };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The error of `ctx.actionRequired(stop)`: kind `action_required` (exit 2), the stop's message and
+ * reason (`context.reason`), and its steps as this caller runs them ({@link authorSteps}).
+ * @throws TypeError for a malformed stop (a reason that is no stable code, a step without words).
+ */
+export function actionRequiredError(inv: Invocation, root: Command, stop: ActionRequired): AxError {
+  if (stop === null || typeof stop !== 'object')
+    throw new TypeError('ctx.actionRequired: pass {reason, message, next}');
+  const { reason, message, next, fix } = stop;
+  if (typeof reason !== 'string' || !KIND_RE.test(reason))
+    throw new TypeError(
+      `ctx.actionRequired: reason ${JSON.stringify(reason)} must match ^[a-z][a-z0-9_]*$ (e.g. login_required)`,
+    );
+  if (typeof message !== 'string' || message.trim() === '')
+    throw new TypeError('ctx.actionRequired: message must be a sentence saying what must happen first');
+  if (
+    !Array.isArray(next) ||
+    next.some(
+      (n) => !n || !Array.isArray(n.args) || n.args.length === 0 || n.args.some((w: unknown) => typeof w !== 'string'),
+    )
+  )
+    throw new TypeError(
+      'ctx.actionRequired: next must be a list of {args: [words after the program name], description?}',
+    );
+  const steps = authorSteps(inv, root, next);
+  return new AxError('action_required', message, {
+    fix:
+      fix ??
+      (steps.length
+        ? `Do what next says first${steps[0]!.command ? `: ${steps[0]!.command}` : ''}, then run this command again.`
+        : undefined),
+    context: { reason },
+    next: steps,
+  });
+}
