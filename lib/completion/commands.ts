@@ -77,6 +77,8 @@ export function completionCommand(root: Command): Command {
     (shell) =>
       new Command({
         use: shell,
+        // PowerShell 7 is run as `pwsh`: the name people type for the shell
+        aliases: shell === 'powershell' ? ['pwsh'] : [],
         short: `Generate the autocompletion script for ${shell}`,
         long: LOAD_HELP[shell](program),
         annotations: builtin,

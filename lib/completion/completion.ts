@@ -19,7 +19,8 @@
  */
 import { Command } from '../tree/command.ts';
 import { DeclaredArgs, type ArgSpec } from '../tree/args.ts';
-import { isList, isMap, type Completer, type CompletionReply, type Flag } from '../tree/flags.ts';
+import { camelCase, isList, isMap, type Completer, type CompletionReply, type Flag } from '../tree/flags.ts';
+import { applyFlagText } from '../tree/flag-values.ts';
 import { kindOf } from '../tree/flag-kinds/index.ts';
 import { flagByShort, flagsOf } from '../tree/flagset.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
@@ -110,8 +111,14 @@ async function callCompleter(
   partial: string,
   cmd: Command,
   args: readonly string[],
+  pos?: Position,
 ): Promise<CompletionResult> {
-  const answer = await fn(partial, { args: [...args], commandPath: cmd.commandPath() });
+  const answer = await fn(partial, {
+    args: [...args],
+    commandPath: cmd.commandPath(),
+    flags: pos ? typedFlags(cmd, pos.occurrences) : {},
+    argValues: typedArgs(cmd, args),
+  });
   const reply = isReply(answer);
   const values = reply ? answer.completions : answer;
   if (!Array.isArray(values) || (reply && answer.directive !== undefined && !Number.isInteger(answer.directive))) {
@@ -124,11 +131,55 @@ async function callCompleter(
 }
 
 /**
+ * The flags already on the line as a handler would get them (typed, camelCase keys), read as the
+ * parser reads them; an occurrence that does not parse is left out (the line is still being typed).
+ */
+function typedFlags(cmd: Command, occurrences: Position['occurrences']): Record<string, unknown> {
+  const flags = flagsOf(cmd);
+  const values = new Map<string, unknown>();
+  for (const [name, text] of occurrences) {
+    const f = flags.get(name);
+    if (!f) continue;
+    try {
+      values.set(name, applyFlagText(name, f.spec, values.get(name), text, !values.has(name)));
+    } catch {
+      /* a value being typed, or a wrong one: not told */
+    }
+  }
+  return Object.fromEntries([...values].map(([n, v]) => [camelCase(n), v]));
+}
+
+/** The named positionals already on the line (camelCase keys; int/float ones as numbers, when they are). */
+function typedArgs(cmd: Command, given: readonly string[]): Record<string, string | string[] | number | number[]> {
+  const out: Record<string, string | string[] | number | number[]> = {};
+  const typed = (a: ArgSpec, w: string) => {
+    const n = Number(w);
+    return (a.type === 'int' && Number.isSafeInteger(n)) ||
+      (a.type === 'float' && w.trim() !== '' && Number.isFinite(n))
+      ? n
+      : w;
+  };
+  cmd.args.forEach((a, i) => {
+    if (i >= given.length) return;
+    out[camelCase(a.name)] = a.variadic
+      ? (given.slice(i).map((w) => typed(a, w)) as string[] | number[])
+      : typed(a, given[i]!);
+  });
+  return out;
+}
+
+/**
  * Values of a flag, in Cobra's order: its file extensions (FilterFileExt) or directory
  * (FilterDirs), then choices, then its completer, `true`/`false` for a bool, else files for
  * string-like flags (nothing for numbers).
  */
-async function flagValues(f: Flag, partial: string, cmd: Command, args: readonly string[]): Promise<CompletionResult> {
+async function flagValues(
+  f: Flag,
+  partial: string,
+  cmd: Command,
+  args: readonly string[],
+  pos?: Position,
+): Promise<CompletionResult> {
   const spec = f.spec;
   if (spec.fileExts?.length)
     return { candidates: spec.fileExts.map((value) => ({ value })), directive: ShellCompDirective.FilterFileExt };
@@ -152,7 +203,7 @@ async function flagValues(f: Flag, partial: string, cmd: Command, args: readonly
     const candidates = spec.choices.filter((c) => !taken.has(c)).map((c) => ({ value: head + c }));
     return { candidates: candidates.filter(byPrefix(head + item)), directive: NO_FILE };
   }
-  if (spec.completer) return callCompleter(spec.completer, partial, cmd, args);
+  if (spec.completer) return callCompleter(spec.completer, partial, cmd, args, pos);
   if (kind.completeFiles) return { candidates: [], directive: ShellCompDirective.Default };
   return { candidates: [], directive: NO_FILE };
 }
@@ -277,7 +328,7 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
     return { candidates, directive: NO_FILE };
   }
   if (decl?.completer) {
-    const r = await callCompleter(decl.completer, partial, cmd, pos.positionals);
+    const r = await callCompleter(decl.completer, partial, cmd, pos.positionals, pos);
     return { candidates: [...candidates, ...r.candidates], directive: r.directive };
   }
   // Cobra: validArgs complete the first positional only (an entry's text after a tab is its
@@ -295,7 +346,7 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
   }
   // Cobra's ValidArgsFunction: its candidates after the subcommand names, and its directive
   if (cmd.validArgsFunction) {
-    const r = await callCompleter(cmd.validArgsFunction, partial, cmd, pos.positionals);
+    const r = await callCompleter(cmd.validArgsFunction, partial, cmd, pos.positionals, pos);
     return { candidates: [...candidates, ...r.candidates], directive: r.directive };
   }
   // A free-form positional: files are a fair guess (Cobra's default). With the default validator and
@@ -366,7 +417,7 @@ export async function complete(root: Command, args: readonly string[]): Promise<
   )
     return { candidates: [], directive: NO_FILE };
   applyFlagGroups(pos);
-  if (pos.pending) return flagValues(pos.pending, partial, pos.command, pos.positionals);
+  if (pos.pending) return flagValues(pos.pending, partial, pos.command, pos.positionals, pos);
   if (!pos.afterDashDash && partial.startsWith('-')) {
     const eq = partial.indexOf('=');
     if (eq < 0) {
@@ -377,7 +428,7 @@ export async function complete(root: Command, args: readonly string[]): Promise<
       if (!pos.command.disableFlagParsing) return names;
       const known = names.candidates.filter((c) => !isBuiltinFlag(pos.command, c.value));
       if (!pos.command.validArgsFunction) return { candidates: known, directive: names.directive };
-      const r = await callCompleter(pos.command.validArgsFunction, partial, pos.command, pos.positionals);
+      const r = await callCompleter(pos.command.validArgsFunction, partial, pos.command, pos.positionals, pos);
       return { candidates: [...known, ...r.candidates], directive: r.directive };
     }
     // --name=<value> or -x=<value> (the last letter of a shorthand group): complete the value.
@@ -388,7 +439,7 @@ export async function complete(root: Command, args: readonly string[]): Promise<
         : undefined;
     if (!f || (partial.startsWith('--') && f.name !== partial.slice(2, eq)))
       return { candidates: [], directive: NO_FILE };
-    return flagValues(f, partial.slice(eq + 1), pos.command, pos.positionals);
+    return flagValues(f, partial.slice(eq + 1), pos.command, pos.positionals, pos);
   }
   return nouns(pos, partial);
 }

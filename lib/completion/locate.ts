@@ -20,6 +20,8 @@ export interface Position {
   positionals: string[];
   /** Long names of the flags already given. */
   given: Set<string>;
+  /** Each flag occurrence already given, in order: its long name and its text (undefined for a bare bool). */
+  occurrences: [name: string, text: string | undefined][];
   /** A `--` was given: everything after it is positional. */
   afterDashDash: boolean;
   /** The last word was a flag that still needs its value: the partial is that value. */
@@ -60,6 +62,7 @@ export function locate(root: Command, words: readonly string[]): Position {
     command: root,
     positionals: [],
     given: new Set(),
+    occurrences: [],
     afterDashDash: false,
     groupRequired: new Set(),
     groupHidden: new Set(),
@@ -83,10 +86,11 @@ export function locate(root: Command, words: readonly string[]): Position {
         if (!f) continue;
         pos.given.add(f.name);
         levels.push([cmd, f]);
-        if (eq < 0 && takesValue(f.spec) && f.name === tok.slice(2)) {
-          if (i + 1 < words.length) i++;
+        const negated = f.name !== (eq >= 0 ? tok.slice(2, eq) : tok.slice(2));
+        if (eq < 0 && takesValue(f.spec) && !negated) {
+          if (i + 1 < words.length) pos.occurrences.push([f.name, words[++i]!]);
           else pos.pending = f;
-        }
+        } else pos.occurrences.push([f.name, negated ? 'false' : eq >= 0 ? tok.slice(eq + 1) : undefined]);
         continue;
       }
       const body = tok.slice(1);
@@ -95,14 +99,17 @@ export function locate(root: Command, words: readonly string[]): Position {
         if (!f) continue;
         pos.given.add(f.name);
         levels.push([cmd, f]);
-        if (body[j + 1] === '=') break;
-        if (takesValue(f.spec)) {
-          if (j === body.length - 1) {
-            if (i + 1 < words.length) i++;
-            else pos.pending = f;
-          }
+        if (body[j + 1] === '=') {
+          pos.occurrences.push([f.name, body.slice(j + 2)]);
           break;
         }
+        if (takesValue(f.spec)) {
+          if (j < body.length - 1) pos.occurrences.push([f.name, body.slice(j + 1)]);
+          else if (i + 1 < words.length) pos.occurrences.push([f.name, words[++i]!]);
+          else pos.pending = f;
+          break;
+        }
+        pos.occurrences.push([f.name, undefined]);
       }
       continue;
     }

@@ -172,9 +172,7 @@ export function actionRequiredError(inv: Invocation, root: Command, stop: Action
   return new AxError('action_required', message, {
     fix:
       fix ??
-      (steps.length
-        ? `Do what next says first${steps[0]!.command ? `: ${steps[0]!.command}` : ''}, then run this command again.`
-        : undefined),
+      `Run the next step that fits: ${steps.map((n) => n.command ?? `${n.tool} ${JSON.stringify(n.arguments ?? {})}`).join('; or ')}.`,
     context: { reason },
     next: steps,
   });

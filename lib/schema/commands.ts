@@ -60,7 +60,8 @@ export function schemaCommand(root: Command): Command {
       },
       full: {
         type: 'bool',
-        usage: 'the whole document whatever its size (loads every lazy subtree); without it, above the budget: a summary',
+        usage:
+          'the whole document whatever its size (loads every lazy subtree); without it, above the budget: a summary',
       },
       budget: {
         type: 'int',

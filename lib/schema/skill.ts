@@ -80,7 +80,9 @@ export function skillMarkdown(
   out.push(
     `- A stop exits 2 with \`next\` in the error object (confirmation_required, input_required, action_required): the commands to run next. Pass \`--yes\` only with the user's consent.`,
   );
-  out.push(`- \`${p} <command> --explain <flag>\` says where a flag's value came from (flag > env > config > default).`);
+  out.push(
+    `- \`${p} <command> --explain <flag>\` says where a flag's value came from (flag > env > config > default).`,
+  );
   out.push('', '| exit code | kinds |', '|---|---|');
   const byCode = new Map<number, string[]>();
   for (const e of errorCatalogue()) byCode.set(e.exitCode, [...(byCode.get(e.exitCode) ?? []), e.kind]);
@@ -88,16 +90,17 @@ export function skillMarkdown(
   for (const [code, kinds] of [...byCode].sort((a, b) => a[0] - b[0])) out.push(`| ${code} | ${kinds.join(', ')} |`);
   out.push('', '## Commands', '');
   if (options.commands) out.push(...options.commands);
-  else for (const c of invocableCommands(root, options.within)) {
-    const ex = c.example
-      .split('\n')
-      .map((l) => l.trim())
-      .find(Boolean);
-    const line = oneLine(c.short || c.long.split('\n')[0] || '').replace(/([^.!?])$/, '$1.');
-    out.push(
-      `- \`${c.commandPath()}${c.args.length ? ' ' + c.use.split(/\s+/).slice(1).join(' ') : ''}\` — ${line}${ex ? ` Example: \`${ex}\`` : ''}`,
-    );
-  }
+  else
+    for (const c of invocableCommands(root, options.within)) {
+      const ex = c.example
+        .split('\n')
+        .map((l) => l.trim())
+        .find(Boolean);
+      const line = oneLine(c.short || c.long.split('\n')[0] || '').replace(/([^.!?])$/, '$1.');
+      out.push(
+        `- \`${c.commandPath()}${c.args.length ? ' ' + c.use.split(/\s+/).slice(1).join(' ') : ''}\` — ${line}${ex ? ` Example: \`${ex}\`` : ''}`,
+      );
+    }
   out.push('', '## Full reference', '');
   out.push(
     `Run \`${p} __schema\` for every command, flag, argument and error kind as JSON (\`${p} __schema <command>\` for one), \`${p} __schema --as=mcp\` for the MCP tool schemas, or \`${p} <command> --help\`. \`${p} __schema --as=agents\` prints the AGENTS.md for this program.`,

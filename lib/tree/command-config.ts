@@ -10,6 +10,7 @@ import type { Completer } from './flags.ts';
 import type { LoggingDecl } from './logging.ts';
 import type { Capability, Effects, OutputDecl } from './output.ts';
 import type { RunHooks } from './hooks.ts';
+import type { RunResultOf } from './output-type.ts';
 /** Where the config file of a program is (root only). */
 export interface ConfigFileDecl {
   /**
@@ -33,6 +34,7 @@ export interface CommandConfigOf<
   F extends FlagDecls = FlagDecls,
   P extends FlagDecls = FlagDecls,
   A extends readonly ArgSpec[] = readonly ArgSpec[],
+  O extends OutputDecl = OutputDecl,
 > extends RunHooks<Ctx> {
   /** Usage line; its first word is the name: `'show <id>'`, `'add <title...>'`. */
   use: string;
@@ -96,8 +98,11 @@ export interface CommandConfigOf<
    * idempotent commands never record. Set false to opt out (the key is then only echoed in `meta`).
    */
   replay?: boolean;
-  /** Output declaration. */
-  output?: OutputDecl;
+  /**
+   * Output declaration. A literal `schema` here also types what `run` may return (a `const`
+   * schema → its payload type; see {@link RunResultOf}); every schema is checked at run time.
+   */
+  output?: O;
   /** Flag (long name) that bypasses this command's confirmation prompt (clispec `confirmation_bypass_arg`). */
   confirmationFlag?: string;
   /**
@@ -106,8 +111,11 @@ export interface CommandConfigOf<
    * command, a result that arrives within its grace stands; docs/contract.md "Signals".)
    */
   finishOnSigterm?: boolean;
-  /** Handler; absent = a pure group that prints its help. */
-  run?: (ctx: Ctx) => unknown;
+  /**
+   * Handler; absent = a pure group that prints its help. What it returns must fit `output.schema`
+   * (checked at run time on every path: a misfit is the author's `internal_error`).
+   */
+  run?: (ctx: Ctx) => RunResultOf<O>;
   /** Human-mode renderer of the payload. */
   render?: (data: unknown, ctx: AnyCtx) => string | void;
   /** Version of the program (root only); else resolved by `resolveVersion`. */

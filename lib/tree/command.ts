@@ -40,7 +40,8 @@ export type CommandConfig<
   F extends FlagDecls = FlagDecls,
   P extends FlagDecls = FlagDecls,
   A extends readonly ArgSpec[] = readonly ArgSpec[],
-> = CommandConfigOf<Command, RunContext<F & P, A>, RunContext, F, P, A>;
+  O extends OutputDecl = OutputDecl,
+> = CommandConfigOf<Command, RunContext<F & P, A>, RunContext, F, P, A, O>;
 
 /** Loads a lazy command's body: the Command, or a module whose default export is it. */
 export type CommandLoader = () =>
@@ -111,6 +112,7 @@ export class Command<
   const F extends FlagDecls = {},
   const P extends FlagDecls = {},
   const A extends readonly ArgSpec[] = readonly ArgSpec[],
+  O extends OutputDecl = OutputDecl,
 > {
   /** Usage line. */
   readonly use: string;
@@ -205,7 +207,7 @@ export class Command<
     required?: readonly string[];
   };
 
-  constructor(config: CommandConfig<F, P, A>) {
+  constructor(config: CommandConfig<F, P, A, O>) {
     if (config !== null && typeof config === 'object')
       checkKnownKeys(
         `Command ${JSON.stringify(String((config as { use?: unknown }).use ?? ''))}`,
@@ -251,10 +253,7 @@ export class Command<
     checkLoggingDecl(this.name, config.logging);
     this.logging = config.logging;
     this.config = config.config;
-    if (
-      config.schemaBudget !== undefined &&
-      (!Number.isSafeInteger(config.schemaBudget) || config.schemaBudget < 0)
-    )
+    if (config.schemaBudget !== undefined && (!Number.isSafeInteger(config.schemaBudget) || config.schemaBudget < 0))
       throw new TypeError(`Command ${this.name}: schemaBudget must be a whole number of characters (0: no budget)`);
     this.schemaBudget = config.schemaBudget;
     checkNonDeterministic(this.name, config.output?.nonDeterministic);

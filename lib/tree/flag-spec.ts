@@ -74,6 +74,13 @@ export interface CompletionContext {
   args: readonly string[];
   /** The path of the command being completed (`app deploy`). */
   commandPath: string;
+  /**
+   * The flags already on the line, typed as the handler would get them in `ctx.flags` (camelCase
+   * keys; only those given; one that does not parse yet is left out). `{}` under MCP.
+   */
+  flags: Readonly<Record<string, unknown>>;
+  /** The named positionals already on the line, as `ctx.args` has them (int/float ones as numbers). `{}` under MCP. */
+  argValues: Readonly<Record<string, string | string[] | number | number[]>>;
 }
 
 /**

@@ -167,6 +167,7 @@ export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
       } catch (e) {
         throw new TypeError(
           `${cmd}: example ${JSON.stringify(x)} of --${name} is not a value of the flag (expected ${(e as Error).message})`,
+          { cause: e },
         );
       }
     }

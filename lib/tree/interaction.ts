@@ -135,6 +135,6 @@ export interface ActionRequired {
    * caller fills in.
    */
   next: readonly { args: readonly string[]; description?: string }[];
-  /** The `actionable_fix`. Default: "Do what next says first: <the first step>, then run this command again." */
+  /** The `actionable_fix`. Default: "Run the next step that fits: <step>; or <step>." */
   fix?: string;
 }

@@ -69,6 +69,7 @@ export function addCommand(): Command {
       'Add a task. The title is every word after "add", joined with one space (quote it or not).\n' +
       'Use --tag (repeatable) to label it and --due for a due date (YYYY-MM-DD).\n' +
       'With --dry-run nothing is written and the task that would be created is shown.\n' +
+      'A due date in the past is accepted with a warning (code due_in_past; --strict makes it a failure).\n' +
       'With --idempotency-key a retry with the same key and arguments returns the first result instead of adding a second task.',
     example: [
       'tasks add buy milk',
@@ -89,6 +90,10 @@ export function addCommand(): Command {
     // it (effects non_idempotent), so the handler below runs at most once per key.
     run: async (ctx) => {
       const a = addArgs(ctx, ctx.args.title, ctx.flags.tag, ctx.flags.due);
+      // a structured warning ({code, message} in meta.warnings): the task is added all the same,
+      // and --strict turns the warning into a failure before anything is written
+      if (a.due !== null && a.due < new Date().toISOString().slice(0, 10))
+        ctx.warn(`the due date ${a.due} is in the past`, { code: 'due_in_past' });
       const file = storePath(ctx);
       if (ctx.dryRun) {
         const data = withStore(() => readStore(file));

@@ -6,19 +6,21 @@ import { taskRef } from '../render.ts';
 import { readStore, updateStore } from '../store.ts';
 import { ID_ARG } from './show.ts';
 
-function markDone(task: Task): Task {
-  if (task.status !== 'done') {
-    task.status = 'done';
-    task.done_at = new Date().toISOString();
-  }
-  return task;
+/** Marks a task done unless it is. @returns whether it changed. */
+function markDone(task: Task): boolean {
+  if (task.status === 'done') return false;
+  task.status = 'done';
+  task.done_at = new Date().toISOString();
+  return true;
 }
 
 export function doneCommand(): Command {
   return new Command({
     use: 'done <id>',
     short: 'Mark a task done',
-    long: 'Mark a task done and record when. Marking a done task again changes nothing (done_at is kept), so retrying is safe.',
+    long:
+      'Mark a task done and record when. Marking a done task again changes nothing (done_at is kept), so retrying is safe;\n' +
+      'meta.changed says whether this call changed the task.',
     example: ['tasks done 1', 'tasks done 1 --dry-run'].join('\n'),
     args: ID_ARG,
     effects: 'idempotent',
@@ -32,10 +34,20 @@ export function doneCommand(): Command {
           id,
         );
         if (task.status !== 'done') ctx.guard(`mark task ${id} done`);
-        return markDone(structuredClone(task));
+        const copy = structuredClone(task);
+        markDone(copy);
+        return copy;
       }
       return withStore(() =>
-        updateStore(file, (data) => structuredClone(markDone(findTask(data, id))), { signal: ctx.signal }),
+        updateStore(
+          file,
+          (data) => {
+            const task = findTask(data, id);
+            ctx.setChanged(markDone(task)); // meta.changed: false when it was already done
+            return structuredClone(task);
+          },
+          { signal: ctx.signal },
+        ),
       );
     },
     render: (data, ctx) => `${ctx.dryRun ? 'Would mark' : 'Marked'} ${taskRef(data as Task)} done`,

@@ -1,5 +1,5 @@
-/** `tasks rm <id> [--yes]`: delete a task, after confirmation (never prompts without a terminal). */
-import { Command } from '../../../lib/index.ts';
+/** `tasks rm <id> [--yes]`: delete a task, after confirmation (never prompts where nobody can answer). */
+import { AxError, Command } from '../../../lib/index.ts';
 import { withStore } from '../errors.ts';
 import { findTask, parseId, storePath, taskSchema, type Task } from '../model.ts';
 import { taskRef } from '../render.ts';
@@ -12,15 +12,14 @@ export function rmCommand(): Command {
     short: 'Delete a task',
     long:
       'Delete a task for good and print it. Asks for confirmation on a terminal, or through an MCP client that supports\n' +
-      'elicitation; otherwise (pipes, CI, agents) it fails with confirmation_required unless --yes is given.\n' +
+      'elicitation; where nobody can be asked (pipes, CI, agents) it stops with action_required and its next steps\n' +
+      '(delete with --yes, or keep the task and mark it done) unless --yes is given.\n' +
       '--dry-run shows the task that would be deleted.',
     example: ['tasks rm 3', 'tasks rm 3 --yes', 'tasks rm 3 --dry-run'].join('\n'),
     args: ID_ARG,
-    flags: {
-      yes: { type: 'bool', short: 'y', usage: 'delete without asking for confirmation' },
-    },
     confirmationFlag: 'yes',
     effects: 'non_idempotent',
+    capabilities: ['delete'],
     output: { schema: taskSchema(), cardinality: 'single' },
     run: async (ctx) => {
       const id = parseId(ctx.args.id);
@@ -30,7 +29,21 @@ export function rmCommand(): Command {
         id,
       );
       if (!ctx.guard(`delete task ${id}`)) return task;
-      await ctx.confirm(`delete task ${id}? [y/N]`, 'yes');
+      try {
+        await ctx.confirm(`delete task ${id}? [y/N]`);
+      } catch (e) {
+        // nobody could be asked: a stop whose next steps offer the alternative, not only --yes
+        if (e instanceof AxError && e.kind === 'confirmation_required' && e.context?.outcome === 'prompt_required')
+          throw ctx.actionRequired({
+            reason: 'confirm_delete',
+            message: `deleting task ${id} (${JSON.stringify(task.title)}) cannot be undone: confirm it, or keep the task`,
+            next: [
+              { args: ['rm', String(id), '--yes'], description: "delete it (only with the user's consent)" },
+              { args: ['done', String(id)], description: 'keep it, marked done' },
+            ],
+          });
+        throw e;
+      }
       return withStore(() =>
         updateStore(
           file,
