@@ -187,12 +187,7 @@ function commandEntry(root: Command, cmd: Command): Json {
   });
   for (const f of [...flagsOf(cmd).values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     // an injected flag is global even where its usage is worded for the command (--idempotency-key)
-    if (
-      f.spec.hidden ||
-      global.get(f.name) === f.spec ||
-      (f.builtin && (global.has(f.name) || f.name === 'explain')) ||
-      f.name === 'help'
-    )
+    if (f.spec.hidden || global.get(f.name) === f.spec || (f.builtin && global.has(f.name)) || f.name === 'help')
       continue;
     args.push(flagArg(f));
   }
@@ -236,13 +231,10 @@ function commandEntry(root: Command, cmd: Command): Json {
   return e;
 }
 
-/**
- * Flags every command accepts: the root's persistent flags (injected ones included) and the
- * injected `--explain`, by name.
- */
+/** Flags every command accepts: the root's persistent flags (injected ones included), by name. */
 function globalFlags(root: Command): Flag[] {
   return [...flagsOf(root).values()]
-    .filter((f) => (f.persistent || (f.builtin && f.name === 'explain')) && !f.spec.hidden)
+    .filter((f) => f.persistent && !f.spec.hidden)
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 

@@ -87,7 +87,7 @@ function listed(cmd: Command, shape: SchemaShape): Command[] {
       (c) =>
         !c.hidden &&
         c.annotations[BUILTIN_ANNOTATION] !== 'true' &&
-        !((shape === 'mcp' || shape === 'llms') && isReserved(c)),
+        !(shape !== 'ax' && isReserved(c)),
     );
 }
 

@@ -25,23 +25,20 @@ export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
   },
   strict: {
     type: 'bool',
-    usage: 'fail (warnings_as_errors, exit 2) when the command warns, with nothing on stdout',
+    usage: 'fail (warnings_as_errors, exit 2) if the command warns; stdout stays empty',
+  },
+  explain: {
+    type: 'string',
+    usage: "print where a flag's value came from (flag > env > config > default) instead of running",
   },
   timeout: {
     type: 'duration',
-    usage: 'stop the command if it has not finished after this long (timeout, exit 3), e.g. 30s',
+    usage: 'stop the command after this long (timeout, exit 3), e.g. 30s',
   },
 };
 
 /** Names of the injected persistent flags. */
 export const INJECTED_NAMES = Object.keys(INJECTED_PERSISTENT);
-
-/** The spec of the `--explain` flag ax-ts adds to every command. */
-const EXPLAIN_SPEC: FlagSpec = {
-  type: 'string',
-  usage:
-    "say where a flag's value comes from (flag > env > config > default) and what it beat; the command does not run",
-};
 
 /**
  * Shared Flag records of the injected persistent flags (issue 14): one per spec and `inherited`
@@ -132,8 +129,6 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
       );
     shorts.set(f.spec.short, f.name);
   }
-  // --explain <flag>: where any flag's value comes from (flag, env, config or default)
-  if (!out.has('explain')) add('explain', EXPLAIN_SPEC, false, false, true);
   if (!out.has('help'))
     add(
       'help',

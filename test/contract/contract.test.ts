@@ -402,7 +402,8 @@ describe('success envelope', () => {
     expect(r.stderr).toBe('cache is stale\nlog line\n');
     const env = envelope(r.stdout);
     expect(env.data).toBe('done');
-    expect(env.meta.warnings).toStrictEqual(['cache is stale']);
+    // ax-go's structured warnings: {code, message}; ctx.warn without a code gives `warning`
+    expect(env.meta.warnings).toStrictEqual([{ code: 'warning', message: 'cache is stale' }]);
   });
 
   it('a hidden command still runs', async () => {
@@ -491,7 +492,7 @@ describe('failures: error line, exit codes, human errors', () => {
       kind: 'validation_error',
       message: 'unknown command "gett" for "app"',
       exit_code: 2,
-      actionable_fix: "Did you mean 'app get'? Run 'app --help' to list commands.",
+      actionable_fix: "Did you mean 'app get'? Run 'app --help' to list commands (agents: 'app __schema').",
       suggestions: ['app get'],
       context: { reason: 'unknown_command', command: 'app', received: 'gett' },
     });
@@ -585,12 +586,12 @@ describe('failures: error line, exit codes, human errors', () => {
     {
       argv: ['nope'],
       stderr:
-        'Error: unknown command "nope" for "app"\nUsage: app [command]\nFix: Run \'app --help\' to list commands.\n',
+        'Error: unknown command "nope" for "app"\nUsage: app [command]\nFix: Run \'app --help\' to list commands (agents: \'app __schema\').\n',
     },
     {
       argv: ['gett', '1'],
       stderr:
-        'Error: unknown command "gett" for "app"\n\nDid you mean this?\n\tapp get\n\nUsage: app [command]\nFix: Run \'app --help\' to list commands.\n',
+        'Error: unknown command "gett" for "app"\n\nDid you mean this?\n\tapp get\n\nUsage: app [command]\nFix: Run \'app --help\' to list commands (agents: \'app __schema\').\n',
     },
     {
       argv: ['get'],
@@ -639,8 +640,8 @@ describe('deprecated command and flag', () => {
     const env = envelope(r.stdout);
     expect(env.data).toBe('old result');
     expect(env.meta.warnings).toStrictEqual([
-      'Command "old" is deprecated, use "get" instead',
-      'Flag --legacy has been deprecated, it does nothing',
+      { code: 'deprecated_command', message: 'Command "old" is deprecated, use "get" instead' },
+      { code: 'deprecated_flag', message: 'Flag --legacy has been deprecated, it does nothing' },
     ]);
   });
 
@@ -652,7 +653,9 @@ describe('deprecated command and flag', () => {
   it('no flag warning when the deprecated flag is not used', async () => {
     const r = await runCli(tree(), ['old']);
     expect(r.stderr).toBe('Command "old" is deprecated, use "get" instead\n');
-    expect(envelope(r.stdout).meta.warnings).toStrictEqual(['Command "old" is deprecated, use "get" instead']);
+    expect(envelope(r.stdout).meta.warnings).toStrictEqual([
+      { code: 'deprecated_command', message: 'Command "old" is deprecated, use "get" instead' },
+    ]);
   });
 
   it('human mode: warnings on stderr, text on stdout', async () => {

@@ -4,7 +4,8 @@
  * `tools/call` results over stdio, HTTP and stateless HTTP (real SDK clients against real server
  * processes), against the contract fixture (test/fixtures/contract-tree.ts, public API only). One
  * table of calls reaches every field the schemas describe — dry runs, replayed successes, streams
- * and failures, warnings, provenance, attached resources, every optional field of the error — and
+ * and failures, warnings, provenance, attached resources, meta.changed, a stop's error.next, every
+ * optional field of the error — and
  * each path must, over the table, have written every property of each schema (so the schemas list
  * nothing the code never writes, and the closed schemas let through nothing they do not list).
  */
@@ -98,6 +99,8 @@ function table(p: Path): Row[] {
     row('retry-after', ['--after', '2.5'], { after: 2.5 }, 3),
     row('lint', [], {}, 3),
     row('wrapped', [], {}, 4),
+    row('settle', [k('s1')], { name: k('s1') }),
+    row('stop', [], {}, 2),
     row('write', ['w3', '--tga', 'x'], {}, 2, { only: 'argv' }),
     row('write', [], { nmae: 'w3' }, 2, { only: 'json' }),
   ];

@@ -68,9 +68,23 @@ function tool(): Command {
   });
 }
 
+const EXPLAIN_LINE =
+  "      --explain string           print where a flag's value came from (flag > env > config > default) instead of running";
+const STRICT_LINE =
+  '      --strict                   fail (warnings_as_errors, exit 2) if the command warns; stdout stays empty';
+const TIMEOUT_LINE = '      --timeout duration         stop the command after this long (timeout, exit 3), e.g. 30s';
+const YES_LINE =
+  "      --yes                      answer yes to the command's confirmation (only with the user's consent)";
+/** The root help's last lines: pointers for agents (docs/contract.md "Discovery"). */
+const AGENTS_NOTE = [
+  '',
+  'Agents: "tool __schema" describes the commands as JSON ("tool __schema <command>" for one);',
+  '"tool <command> --explain <flag>" says where a flag\'s value came from; "tool __schema --as=agents" prints AGENTS.md.',
+];
 const INJECTED_GLOBALS = [
   "      --args-json string         all arguments as one JSON object shaped like the command's inputSchema (see __schema --as=llms)",
   '      --dry-run                  show what would change without changing anything',
+  EXPLAIN_LINE,
   '      --format string            output format: json or text (json also: agent, machine; text also: human)',
   KEY_REPLAYS_LINE(),
 ];
@@ -81,8 +95,8 @@ function KEY_REPLAYS_LINE(): string {
 /** …and a group (which runs nothing itself) says what the key does on the commands below it. */
 const KEY_ECHOED =
   "      --idempotency-key string   on a command that replays, a retry with the same key and arguments gets the first outcome again; elsewhere it is only echoed in meta.idempotency_key (each command's help says which; default: a fresh UUID v4)";
-/** The injected flags as a group's help lists them. */
-const GROUP_GLOBALS = [...INJECTED_GLOBALS.slice(0, 3), KEY_ECHOED];
+/** The injected flags as a group's help lists them (up to --idempotency-key). */
+const GROUP_GLOBALS = [...INJECTED_GLOBALS.slice(0, 4), KEY_ECHOED];
 
 /**
  * Root help. ax-ts adds a visible `schema` command (clispec) to roots that take no positionals; its
@@ -108,12 +122,17 @@ const rootHelp = (schemaShort: string) =>
     INJECTED_GLOBALS[0],
     INJECTED_GLOBALS[1],
     INJECTED_GLOBALS[2],
+    INJECTED_GLOBALS[3],
     '  -h, --help                     help for tool',
     KEY_ECHOED, // the root is a group
+    STRICT_LINE,
+    TIMEOUT_LINE,
     '  -V, --verbose count            more output',
     '  -v, --version                  version for tool',
+    YES_LINE,
     '',
     'Use "tool [command] --help" for more information about a command.',
+    ...AGENTS_NOTE,
     '',
   ].join('\n');
 
@@ -164,7 +183,9 @@ const LIST_HELP = [
   '',
   'Global Flags:',
   ...INJECTED_GLOBALS,
+  STRICT_LINE, // list's own --timeout shadows the injected one
   '  -V, --verbose count            more output',
+  YES_LINE,
   '',
 ].join('\n');
 
@@ -183,7 +204,10 @@ const GET_HELP = [
   '',
   'Global Flags:',
   ...INJECTED_GLOBALS,
+  STRICT_LINE,
+  TIMEOUT_LINE,
   '  -V, --verbose count            more output',
+  YES_LINE,
   '',
 ].join('\n');
 
@@ -203,7 +227,10 @@ const REMOTE_HELP = [
   '',
   'Global Flags:',
   ...GROUP_GLOBALS, // remote is a group
+  STRICT_LINE,
+  TIMEOUT_LINE,
   '  -V, --verbose count            more output',
+  YES_LINE,
   '',
   'Use "tool remote [command] --help" for more information about a command.',
   '',
@@ -230,7 +257,10 @@ const REMOTE_ADD_HELP = [
   'Global Flags:',
   ...INJECTED_GLOBALS,
   '  -r, --remote string            remote name',
+  STRICT_LINE,
+  TIMEOUT_LINE,
   '  -V, --verbose count            more output',
+  YES_LINE,
   '',
 ].join('\n');
 
@@ -346,6 +376,9 @@ describe('help output', () => {
         '',
         'Global Flags:',
         ...INJECTED_GLOBALS,
+        STRICT_LINE,
+        TIMEOUT_LINE,
+        YES_LINE,
         '',
         'Use "app db [command] --help" for more information about a command.',
         '',
@@ -375,10 +408,17 @@ describe('help output', () => {
         INJECTED_GLOBALS[0],
         INJECTED_GLOBALS[1],
         INJECTED_GLOBALS[2],
-        '  -h, --help                     help for solo',
         INJECTED_GLOBALS[3],
+        '  -h, --help                     help for solo',
+        INJECTED_GLOBALS[4],
         '  -n, --n int                    count',
+        STRICT_LINE,
+        TIMEOUT_LINE,
         '  -v, --version                  version for solo',
+        YES_LINE,
+        '',
+        'Agents: "solo __schema" describes the commands as JSON ("solo __schema <command>" for one);',
+        '"solo <command> --explain <flag>" says where a flag\'s value came from; "solo __schema --as=agents" prints AGENTS.md.',
         '',
       ].join('\n'),
     );
@@ -401,6 +441,9 @@ describe('help output', () => {
     expect(JSON.parse(x.stdout).data).toBe('db1');
   });
 });
+
+/** `tool __schema remote` for `tool remote`: where an agent reads the commands below it. */
+const schemaOf = (command: string) => command.replace(/^tool/, 'tool __schema');
 
 describe('unknown commands: errors and suggestions', () => {
   test.each([
@@ -444,9 +487,10 @@ describe('unknown commands: errors and suggestions', () => {
           ? `Unknown help topic [${topic.map((t) => `\`${t}\``).join(' ')}]`
           : `unknown command ${JSON.stringify(word)} for ${JSON.stringify(command)}`,
         exit_code: 2,
+        // the fix points agents at the JSON description of the same commands
         actionable_fix: suggestions
-          ? `Did you mean '${suggestions[0]}'? Run '${command} --help' to list commands.`
-          : `Run '${command} --help' to list commands.`,
+          ? `Did you mean '${suggestions[0]}'? Run '${command} --help' to list commands (agents: '${schemaOf(command)}').`
+          : `Run '${command} --help' to list commands (agents: '${schemaOf(command)}').`,
         ...(suggestions ? { suggestions } : {}),
         context: { reason: 'unknown_command', command, received: word, ...(topic ? { topic } : {}) },
       });
@@ -458,7 +502,7 @@ describe('unknown commands: errors and suggestions', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'Error: unknown command "remot" for "tool"\n\nDid you mean this?\n\ttool remote\n\nUsage: tool [command]\nFix: Run \'tool --help\' to list commands.\n',
+      'Error: unknown command "remot" for "tool"\n\nDid you mean this?\n\ttool remote\n\nUsage: tool [command]\nFix: Run \'tool --help\' to list commands (agents: \'tool __schema\').\n',
     );
   });
 

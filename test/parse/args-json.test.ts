@@ -299,7 +299,7 @@ describe('--args-json binds values exactly as given', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Property legacy (--legacy) has been deprecated, use --name instead');
     expect(JSON.parse(r.stdout).meta.warnings).toEqual([
-      'Property legacy (--legacy) has been deprecated, use --name instead',
+      { code: 'deprecated_flag', message: 'Property legacy (--legacy) has been deprecated, use --name instead' },
     ]);
   });
 

@@ -206,6 +206,8 @@ describe('flag forms (pflag)', () => {
       level: 1,
       format: '',
       dryRun: false,
+      yes: false, // the injected --yes and --strict (bools: false unless given)
+      strict: false,
       help: false,
     });
     expect(echo.argv).toStrictEqual([]);

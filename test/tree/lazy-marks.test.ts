@@ -15,7 +15,7 @@ const CLI = fileURLToPath(new URL('../fixtures/lazy-marks-cli.ts', import.meta.u
 
 describe('marks set on a lazy stub hold for what it loads', () => {
   it('__schema --as=mcp: the excluded subtree is no tool, the named stub keeps its name', async () => {
-    const r = await runCli(buildLazyMarksCli({}), ['__schema', '--as=mcp']);
+    const r = await runCli(buildLazyMarksCli({}), ['__schema', '--as=mcp', '--full']); // --full: loads the lazy subtrees
     expect(r.code, r.stderr).toBe(0);
     const names = (JSON.parse(r.stdout).tools as { name: string }[]).map((t) => t.name).sort();
     expect(names).toEqual(['ok', 'show_reports']);

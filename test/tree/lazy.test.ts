@@ -33,12 +33,17 @@ describe('lazy subtrees: the same answers as the eager tree', () => {
     ['ops', '--help'],
     ['ops', 'deploy', '--help'],
     ['help', 'ops', 'deploy'],
-    ['__schema'],
-    ['__schema', '--as=mcp'],
+    // the whole document: a lazy tree's default __schema is a summary that loads nothing (below)
+    ['__schema', '--full'],
+    ['__schema', '--as=mcp', '--full'],
     ['__schema', '--as=clispec'],
-    ['__schema', '--as=llms'],
-    ['__schema', '--as=skill'],
+    ['__schema', '--as=llms', '--full'],
+    ['__schema', '--as=skill', '--full'],
+    ['__schema', 'ops'],
+    ['__schema', '--as=mcp', 'ops', 'deploy'],
+    ['__schema', 'ops', 'deploy', '--field', 'flags.replicas'],
     ['schema'],
+    ['schema', 'ops', '--field', 'commands.0.name'],
     ['__complete', '--', ''],
     ['__complete', '--', 'ops', ''],
     ['__complete', '--', 'ops', 'deploy', '--re'],
@@ -64,7 +69,9 @@ describe('lazy subtrees: what loads when', () => {
     [['o', 'deploy', 'x'], { ops: 1 }],
     [['help', 'db'], { db: 1 }],
     [['__complete', '--', 'db', ''], { db: 1 }],
-    [['__schema'], { ops: 1, db: 1 }],
+    [['__schema'], {}], // a summary: the stubs and how to drill in, nothing loaded
+    [['__schema', '--full'], { ops: 1, db: 1 }],
+    [['__schema', 'ops'], { ops: 1 }],
   ] as [string[], Record<string, number>][])('%j loads %j', async (args, want) => {
     reset();
     const r = await runCli(lazyTree(), args);
