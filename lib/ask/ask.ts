@@ -37,7 +37,12 @@ export interface AskScope {
    * A stop's next step: the call that stopped, again with the flags of `add` (long name → value)
    * and those of `fill` given `<name>` placeholders (lib/run/next-steps.ts).
    */
-  retry: (add: Record<string, unknown>, fill: readonly string[], description: string) => NextStep;
+  retry: (add: Record<string, unknown>, fill: readonly string[], description: string) => NextStep | undefined;
+}
+
+/** A step as the `next` list (none when the call cannot be made again that way). */
+function steps(step: NextStep | undefined): NextStep[] | undefined {
+  return step ? [step] : undefined;
 }
 
 function list(items: string[]): string {
@@ -100,7 +105,7 @@ export async function confirm(scope: AskScope, question: string, bypassFlag?: st
       context: { reason: 'confirmation', outcome, bypass_flag: label(bypass), ...(action ? { action } : {}) },
       next:
         outcome === 'prompt_required'
-          ? [scope.retry({ [bypass]: true }, [], `confirm with ${label(bypass)}, only with the user's consent`)]
+          ? steps(scope.retry({ [bypass]: true }, [], `confirm with ${label(bypass)}, only with the user's consent`))
           : undefined,
     });
   const elicit = scope.interaction?.elicit;
@@ -326,7 +331,7 @@ export async function elicit(scope: AskScope, schema: ElicitSchema, message: str
   throw new AxError('input_required', `${stripQuestion(message)}: input required (${list(needed)}) and ${where}`, {
     fix,
     context: { reason: 'input', fields: needed, ...(labels.length ? { flags: labels } : {}) },
-    next: noFlag.length === 0 ? [scope.retry({}, asFlags, `give ${list(labels)} (fill in each <…>)`)] : undefined,
+    next: noFlag.length === 0 ? steps(scope.retry({}, asFlags, `give ${list(labels)} (fill in each <…>)`)) : undefined,
   });
 }
 

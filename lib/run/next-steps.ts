@@ -11,6 +11,7 @@ import type { Command } from '../tree/command.ts';
 import { kindOf } from '../tree/flag-kinds/index.ts';
 import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { propertyName } from '../tree/flags.ts';
+import { toolPropertyIndex } from '../tree/properties.ts';
 import { findCommand, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
 import { defaultToolName, toolStatus } from '../schema/walk.ts';
 
@@ -34,6 +35,12 @@ function lineStep(argv: string[], description?: string): NextStep {
 function flagWords(cmd: Command, name: string, v: unknown): string[] {
   const f = flagsOf(cmd).get(name);
   return f ? kindOf(f.spec).toArgv(name, v as never) : [`--${name}=${String(v)}`];
+}
+
+/** Whether flag `name` is a property of the command's inputSchema. */
+function isInput(cmd: Command, name: string): boolean {
+  const p = toolPropertyIndex(cmd).get(propertyName(name));
+  return p?.flag?.name === name;
 }
 
 /** `argv` with `words` added before a `--` (after which words are positionals), else at the end. */
@@ -70,8 +77,10 @@ export function retryStep(
   add: Record<string, unknown>,
   fill: readonly string[],
   description: string,
-): NextStep {
+): NextStep | undefined {
   const cmd = inv.command;
+  // as JSON (MCP, --args-json) only properties the inputSchema has can be added
+  if (inv.source === 'values' && [...Object.keys(add), ...fill].some((n) => !isInput(cmd, n))) return undefined;
   const props = Object.fromEntries([
     ...Object.entries(add).map(([n, v]) => [propertyName(n), v]),
     ...fill.map((n) => [propertyName(n), `<${propertyName(n)}>`]),

@@ -1,14 +1,17 @@
 /**
- * The JSON Schema (2020-12) of the `__schema --as=ax` document (ax.ts): every field the projection
- * writes, each object closed (`additionalProperties: false`) except what the author declares verbatim
- * (a flag's `default` and `schema`, an output `schema` and `pagination`, annotations). Published by
- * `ax-ts/schema`; test/schema/ax-document-schema.test.ts validates the ax documents of the demo and
- * of the test fixtures against it. Field by field: docs/schema.md.
+ * The JSON Schema (2020-12) of what `__schema --as=ax` prints (ax.ts, discovery.ts): the whole
+ * document, one command's (`__schema <command…>`) or a summary (above the budget) — one of the
+ * three. Every field the projection writes, each object closed (`additionalProperties: false`)
+ * except what the author declares verbatim (a flag's `default`, `examples` and `schema`, an output
+ * `schema` and `pagination`, annotations). Published by `ax-ts/schema`;
+ * test/schema/ax-document-schema.test.ts validates the ax documents of the demo and of the test
+ * fixtures against it. Field by field: docs/schema.md.
  */
 import { deepFreeze, JSON_SCHEMA_DIALECT } from '../contract/line-schemas.ts';
 import { ERROR_SCHEMA_VERSION } from '../contract/envelope.ts';
 import { MODE_DETECTION } from '../contract/mode.ts';
 import { FLAG_TYPES } from '../tree/flags.ts';
+import { CAPABILITIES } from '../tree/output.ts';
 import { AX_SCHEMA_VERSION } from './ax.ts';
 
 const str = { type: 'string' } as const;
@@ -35,6 +38,7 @@ const FLAG = {
     usage: str,
     required: { type: 'boolean' },
     choices: { type: 'array', description: 'Closed set of accepted values.' },
+    examples: { type: 'array', minItems: 1, description: 'Example values, as an agent sends them.' },
     persistent: { type: 'boolean', description: 'Declared persistent: inherited by every descendant.' },
     negatable: { const: true, description: 'bool only: `--no-<name>` sets false.' },
     deprecated: { type: 'string', description: 'Deprecation message.' },
@@ -66,6 +70,7 @@ const ARG = {
     required: { type: 'boolean' },
     variadic: { type: 'boolean', description: 'Takes every remaining positional.' },
     choices: strings,
+    examples: { type: 'array', minItems: 1, description: 'Example values.' },
   },
   additionalProperties: false,
 } as const;
@@ -163,6 +168,12 @@ const COMMAND = {
       ],
     },
     effects: { enum: ['read_only', 'idempotent', 'non_idempotent'] },
+    capabilities: {
+      type: 'array',
+      minItems: 1,
+      items: { enum: [...CAPABILITIES] },
+      description: "ax-go's capability classes: what the command touches.",
+    },
     output: OUTPUT,
     non_deterministic_fields: {
       ...strings,
@@ -189,12 +200,18 @@ const COMMAND = {
   additionalProperties: false,
 } as const;
 
-/** The JSON Schema (2020-12) of the `__schema --as=ax` document. */
-export const AX_DOCUMENT_SCHEMA = deepFreeze({
-  $schema: JSON_SCHEMA_DIALECT,
-  title: 'ax-ts __schema --as=ax document',
-  description: 'The whole command tree as data, with the machine contract around it (docs/schema.md).',
+/** Where an agent finds more (`discovery`): command lines. */
+const DISCOVERY = {
   type: 'object',
+  required: ['command', 'field', 'full', 'explain', 'agents_md'],
+  properties: { command: str, field: str, full: str, explain: str, agents_md: str },
+  additionalProperties: false,
+} as const;
+
+/** The whole document (`__schema --full`, or `__schema` within the budget). */
+const WHOLE = {
+  type: 'object',
+  description: 'The whole command tree as data, with the machine contract around it.',
   required: [
     'schema_version',
     'tool',
@@ -203,6 +220,7 @@ export const AX_DOCUMENT_SCHEMA = deepFreeze({
     'success_envelope',
     'error_envelope',
     'errors',
+    'discovery',
     'command',
   ],
   properties: {
@@ -218,7 +236,7 @@ export const AX_DOCUMENT_SCHEMA = deepFreeze({
     },
     error_envelope: {
       type: 'object',
-      required: ['stream', 'format', 'schema_version', 'schema', 'exit_codes'],
+      required: ['stream', 'format', 'schema_version', 'schema', 'exit_codes', 'known_codes'],
       properties: {
         stream: { const: 'stderr' },
         format: str,
@@ -230,6 +248,7 @@ export const AX_DOCUMENT_SCHEMA = deepFreeze({
           propertyNames: { pattern: '^(0|[1-9][0-9]*)$' },
           additionalProperties: str,
         },
+        known_codes: { type: 'array', items: KIND, description: "ax-go's known_codes: every error kind, sorted." },
       },
       additionalProperties: false,
     },
@@ -243,8 +262,84 @@ export const AX_DOCUMENT_SCHEMA = deepFreeze({
         additionalProperties: false,
       },
     },
+    discovery: DISCOVERY,
     command: { $ref: '#/$defs/command' },
   },
   additionalProperties: false,
-  $defs: { command: COMMAND },
+} as const;
+
+/** One command and its subtree (`__schema <command…>`). */
+const SUBTREE = {
+  type: 'object',
+  description: "One command's document: its path and its entry, as the whole document has it.",
+  required: ['schema_version', 'tool', 'version', 'path', 'command'],
+  properties: {
+    schema_version: { const: AX_SCHEMA_VERSION },
+    tool: str,
+    version: str,
+    path: str,
+    command: { $ref: '#/$defs/command' },
+  },
+  additionalProperties: false,
+} as const;
+
+/** A summary: the whole answer above the budget, or of a tree whose lazy subtrees are not loaded. */
+const SUMMARY = {
+  type: 'object',
+  description: "A summary: each command's path, one line and how to drill in (docs/schema.md#budgets-and-summaries).",
+  required: ['schema_version', 'tool', 'version', 'summary', 'commands'],
+  properties: {
+    schema_version: { const: AX_SCHEMA_VERSION },
+    tool: str,
+    version: str,
+    summary: {
+      type: 'object',
+      required: ['shape', 'reason', 'budget', 'full', 'command', 'field', 'explain'],
+      properties: {
+        shape: { enum: ['ax', 'mcp', 'llms'] },
+        reason: { enum: ['budget', 'lazy'], description: 'Over the budget, or lazy subtrees not loaded.' },
+        budget: { type: 'integer', minimum: 1 },
+        full_size: { type: 'integer', description: 'Characters of the whole answer (reason budget).' },
+        full: { type: 'string', description: 'The command line that prints the whole answer.' },
+        command: str,
+        field: str,
+        explain: str,
+      },
+      additionalProperties: false,
+    },
+    short: { type: 'string', description: "The root's one line (a summary of the whole tree)." },
+    path: { type: 'string', description: 'The command summarized (a drill-in).' },
+    commands: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'short', 'runnable', 'drill'],
+        properties: {
+          path: str,
+          short: str,
+          runnable: { type: 'boolean' },
+          tool: str,
+          commands: { type: 'integer', minimum: 1, description: 'How many commands are below, not listed.' },
+          lazy: { const: true, description: 'A lazy subtree not loaded: drill in to read it.' },
+          drill: { type: 'string', description: 'The command line that prints its document.' },
+        },
+        additionalProperties: false,
+      },
+    },
+    omitted: { type: 'integer', minimum: 1, description: 'Commands of the first level left out to fit.' },
+  },
+  additionalProperties: false,
+} as const;
+
+/**
+ * The JSON Schema (2020-12) of what `__schema --as=ax` prints: the whole document, one command's,
+ * or a summary (the summary of `--as=mcp` and `--as=llms` has the same form).
+ */
+export const AX_DOCUMENT_SCHEMA = deepFreeze({
+  $schema: JSON_SCHEMA_DIALECT,
+  title: 'ax-ts __schema --as=ax document',
+  description:
+    'The command tree as data (docs/schema.md): the whole document, one command with its subtree, or a summary.',
+  oneOf: [{ $ref: '#/$defs/whole' }, { $ref: '#/$defs/subtree' }, { $ref: '#/$defs/summary' }],
+  $defs: { whole: WHOLE, subtree: SUBTREE, summary: SUMMARY, command: COMMAND },
 } as const);

@@ -83,12 +83,7 @@ export function hasUnloaded(cmd: Command): boolean {
 function listed(cmd: Command, shape: SchemaShape): Command[] {
   return cmd
     .commands()
-    .filter(
-      (c) =>
-        !c.hidden &&
-        c.annotations[BUILTIN_ANNOTATION] !== 'true' &&
-        !(shape !== 'ax' && isReserved(c)),
-    );
+    .filter((c) => !c.hidden && c.annotations[BUILTIN_ANNOTATION] !== 'true' && !(shape !== 'ax' && isReserved(c)));
 }
 
 /** How many commands are below `cmd` (its loaded subtree, visible ones). */

@@ -21,6 +21,7 @@ export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
   },
   yes: {
     type: 'bool',
+    short: 'y',
     usage: "answer yes to the command's confirmation (only with the user's consent)",
   },
   strict: {
@@ -39,6 +40,9 @@ export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
 
 /** Names of the injected persistent flags. */
 export const INJECTED_NAMES = Object.keys(INJECTED_PERSISTENT);
+
+/** `--yes` where the author has a flag with the shorthand `-y`. */
+const YES_WITHOUT_SHORT: FlagSpec = { ...INJECTED_PERSISTENT.yes!, short: undefined };
 
 /**
  * Shared Flag records of the injected persistent flags (issue 14): one per spec and `inherited`
@@ -115,8 +119,13 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
   for (const n of INJECTED_NAMES) {
     if (n in root.persistentFlags || n in root.localFlags || out.has(n)) continue;
     // the key's help says, per command, whether a retry with it replays (only when the injected flag is in force here)
+    // --yes keeps its -y unless a flag of the author's has that letter (as --help gives up -h)
     const spec =
-      n === 'idempotency-key' ? keySpec(idempotencyKeyUsage(cmd, replaysByDeclaration(cmd))) : INJECTED_PERSISTENT[n]!;
+      n === 'idempotency-key'
+        ? keySpec(idempotencyKeyUsage(cmd, replaysByDeclaration(cmd)))
+        : n === 'yes' && [...out.values()].some((f) => f.spec.short === 'y')
+          ? YES_WITHOUT_SHORT
+          : INJECTED_PERSISTENT[n]!;
     out.set(n, injectedFlag(n, spec, cmd !== root));
   }
   const shorts = new Map<string, string>();

@@ -27,9 +27,13 @@ export interface ToolProperty {
  */
 const NOT_INPUTS = new Set(['help', 'version', 'format', 'args-json', 'explain', 'strict', 'timeout']);
 
-/** Whether a command may ask for a confirmation: it runs and is not read-only (the injected `yes` is an input only there). */
-export function mayConfirm(cmd: Command): boolean {
-  return cmd.runnable() && cmd.effects !== 'read_only';
+/**
+ * Whether the injected `--yes` is an input (`yes`) of a command: only where the command declares
+ * it as its confirmation gate (`confirmationFlag: 'yes'`). Elsewhere an MCP client confirms through
+ * elicitation, and a model is not offered a `yes` to set on every tool that changes something.
+ */
+export function yesIsInput(cmd: Command): boolean {
+  return cmd.runnable() && cmd.confirmationFlag === 'yes';
 }
 
 /**
@@ -69,7 +73,7 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   // hidden flags and flags declared `mcp: false` are no tool inputs (SPEC §5); nor is an author's own
   // bool `help` flag: it is the help flag (Cobra), no more an input than the injected one;
   // `idempotency_key` only where a retry with it replays: elsewhere the key would only be echoed;
-  // and the injected `yes` only where a confirmation may be asked (not on read-only commands)
+  // and the injected `yes` only where the command declares it as its confirmation gate
   const keyIsInput = replays(cmd);
   // a command with disableFlagParsing takes no flags from the command line, so none is an input either
   // under TraverseChildren the ancestors' local flags the command reads are inputs too (after the
@@ -77,13 +81,13 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   const own: Flag[] = [];
   const inherited: Flag[] = [];
   const traversed: Flag[] = [];
-  const yesIsInput = mayConfirm(cmd);
+  const yesInput = yesIsInput(cmd);
   const isInput = (f: Flag) =>
     !f.spec.hidden &&
     f.spec.mcp !== false &&
     !(
       f.builtin &&
-      (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput) || (f.name === 'yes' && !yesIsInput))
+      (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput) || (f.name === 'yes' && !yesInput))
     ) &&
     !isHelpFlag(f);
   if (!cmd.disableFlagParsing) {

@@ -76,7 +76,9 @@ describe('flag > env > config > default (in-process execute)', () => {
     expect(data).toMatchObject({ region: 'from-config', verbose: true, tags: ['a', 'b'] });
     expect(meta.provenance['--region']).toMatchObject({ source: 'config' });
     expect(meta.provenance['--verbose']).toEqual({ source: 'env', env: 'SRC_VERBOSE', beat: [] });
-    expect(Object.keys(meta.provenance)).not.toContain('--plain');
+    // every flag of the author's is there, the source-less ones too (given, or their default)
+    expect(meta.provenance['--plain']).toEqual({ source: 'default', beat: [] });
+    expect(Object.keys(meta.provenance)).not.toContain('--format'); // the injected ones are the caller's own words
     const missing = await runCli(buildSourcesCli(), ['show']);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stderr.trim().split('\n').at(-1)!).error.context.reason).toBe('missing_required_flag');
@@ -124,30 +126,39 @@ describe('--explain <flag>', () => {
         config: { key: 'limit', file: CFG },
         beat: ['config', 'default'],
       });
-      expect(Object.keys(meta.provenance).sort()).toEqual(['--limit', '--region', '--tags', '--verbose']);
+      // --explain's envelope gives every flag of the command, the injected ones too
+      expect(meta.provenance['--plain']).toEqual({ source: 'default', beat: [] });
+      expect(meta.provenance['--format']).toEqual({ source: 'default', beat: [] });
+      expect(Object.keys(meta.provenance)).toEqual(
+        expect.arrayContaining(['--limit', '--region', '--tags', '--verbose']),
+      );
     }
   });
 
-  it('an unknown or source-less flag is a validation error with suggestions (exit 2)', async () => {
+  it('an unknown flag is a validation error with suggestions (exit 2); a source-less one is explained', async () => {
     const r = await runCli(buildSourcesCli(), ['show', '--explain', 'limt']);
     expect(r.code).toBe(2);
     const { error } = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
     expect(error.context.reason).toBe('unknown_flag');
     expect(error.suggestions).toEqual(['--limit']);
-    expect((await runCli(buildSourcesCli(), ['show', '--explain', 'plain'])).code).toBe(2);
+    const plain = await runCli(buildSourcesCli(), ['show', '--explain', 'plain', '--plain', 'x', '--format', 'text']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toBe('--plain: from the flag --plain\n  order: flag > env > config > default\n');
+    const dflt = await runCli(buildSourcesCli(), ['show', '--explain', 'dry-run']);
+    expect(JSON.parse(dflt.stdout).data).toEqual({ flag: '--dry-run', source: 'default', beat: [] });
   });
 
-  it('is injected only where a flag has a source, listed in --help, and never an MCP input', async () => {
+  it('is injected on every command (a global flag), listed in --help, and never an MCP input', async () => {
     const help = await runCli(buildSourcesCli(), ['show', '--help']);
-    expect(help.stdout).toMatch(/--explain string +say where a flag's value comes from/);
+    expect(help.stdout).toMatch(/--explain string +print where a flag's value came from/);
     expect(help.stdout).toMatch(/-l, --limit int +page size \(default 50\) \(env SRC_LIMIT, config limit\)\n/);
     expect(help.stdout).toMatch(
       /--region string +cloud region \(required\) \(env SRC_REGION, config cloud\.region\)\n/,
     );
     expect(help.stdout).toMatch(/--plain string +no sources\n/);
     const plain = await runCli(buildSourcesCli(), ['--help']);
-    expect(plain.stdout).not.toContain('--explain');
-    const ax = JSON.parse((await runCli(buildSourcesCli(), ['__schema', '--as=ax'])).stdout);
+    expect(plain.stdout).toContain('--explain');
+    const ax = JSON.parse((await runCli(buildSourcesCli(), ['__schema', '--as=ax', '--full'])).stdout);
     const doc = ax.data ?? ax;
     const show = (doc.command.commands as any[]).find((c) => c.name === 'show');
     const flags = Object.fromEntries((show.flags as any[]).map((f) => [f.name, f]));
@@ -155,7 +166,7 @@ describe('--explain <flag>', () => {
     expect(flags.tags).toMatchObject({ config_key: 'tags' });
     expect(flags.tags.env).toBeUndefined();
     expect(flags.plain.env).toBeUndefined();
-    const mcp = JSON.parse((await runCli(buildSourcesCli(), ['__schema', '--as=mcp'])).stdout);
+    const mcp = JSON.parse((await runCli(buildSourcesCli(), ['__schema', '--as=mcp', '--full'])).stdout);
     const tool = ((mcp.data ?? mcp).tools as any[]).find((t) => t.name === 'show');
     expect(Object.keys(tool.inputSchema.properties)).not.toContain('explain');
   });

@@ -74,7 +74,7 @@ const STRICT_LINE =
   '      --strict                   fail (warnings_as_errors, exit 2) if the command warns; stdout stays empty';
 const TIMEOUT_LINE = '      --timeout duration         stop the command after this long (timeout, exit 3), e.g. 30s';
 const YES_LINE =
-  "      --yes                      answer yes to the command's confirmation (only with the user's consent)";
+  "  -y, --yes                      answer yes to the command's confirmation (only with the user's consent)";
 /** The root help's last lines: pointers for agents (docs/contract.md "Discovery"). */
 const AGENTS_NOTE = [
   '',

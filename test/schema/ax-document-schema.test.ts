@@ -57,8 +57,9 @@ const TREES: [string, () => Command][] = [
   ['kitchen-sink tree', kitchenSinkTree],
 ];
 
-async function axOf(build: () => Command): Promise<Json> {
-  const r = await runCli(build(), ['__schema']);
+/** What `__schema` prints with `args` (default: the whole document, `--full`). */
+async function axOf(build: () => Command, args: string[] = ['--full']): Promise<Json> {
+  const r = await runCli(build(), ['__schema', ...args]);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Json;
 }
@@ -69,7 +70,21 @@ describe('the ax document schema', () => {
   });
 
   it.each(TREES)('accepts the ax document of %s', async (_name, build) => {
-    expect(problems(await axOf(build))).toEqual([]);
+    const whole = await axOf(build);
+    expect(problems(whole)).toEqual([]);
+    expect(whole.discovery).toBeDefined();
+    // the default answer (the whole document, or a summary over the budget or of lazy subtrees),
+    // a summary however small the budget, and one command's document
+    expect(problems(await axOf(build, []))).toEqual([]);
+    const summary = await axOf(build, ['--budget', '600']);
+    expect(summary.summary?.reason).toMatch(/^(budget|lazy)$/);
+    expect(problems(summary)).toEqual([]);
+    const first = (whole.command.commands as Json[])[0];
+    if (first) {
+      const one = await axOf(build, (first.path as string).split(' ').slice(1));
+      expect(one.path).toBe(first.path);
+      expect(problems(one)).toEqual([]);
+    }
   });
 
   it.each(['tasks', 'ref'])('accepts the pinned golden golden/testdata/%s/schema.ax.golden', (dir) => {

@@ -347,9 +347,13 @@ describe('clispec document of the demo (tasks)', () => {
     expect((doc.global_args as Json[]).map((a) => a.name)).toEqual([
       '--args-json',
       '--dry-run',
+      '--explain',
       '--format',
       '--idempotency-key',
       '--store',
+      '--strict',
+      '--timeout',
+      '--yes',
     ]);
     expect((doc.global_args as Json[]).find((a) => a.name === '--format')!.enum).toEqual(['json', 'text']);
   });
@@ -469,9 +473,13 @@ describe('clispec document of the surfaces fixture (every feature)', () => {
     expect((doc.global_args as Json[]).map((a) => a.name)).toEqual([
       '--args-json',
       '--dry-run',
+      '--explain',
       '--format',
       '--idempotency-key',
       '--profile',
+      '--strict',
+      '--timeout',
+      '--yes',
     ]);
   });
 

@@ -490,7 +490,7 @@ describe('ax-ts schema-diff (real process)', () => {
 
   it('CI gate: the current demo CLI has no breaking change against its pinned golden schema', async () => {
     const repo = new URL('../..', import.meta.url).pathname;
-    const current = await goldenRun(nodeCommand(join(repo, 'cmd', 'tasks', 'main.ts')), ['__schema']);
+    const current = await goldenRun(nodeCommand(join(repo, 'cmd', 'tasks', 'main.ts')), ['__schema', '--full']);
     expect(current.code).toBe(0);
     const r = await goldenRun(
       AX_TS,

@@ -152,14 +152,14 @@ describe('through __schema and the CLI', () => {
       const lines = r.stderr.split('\n').filter(Boolean);
       expect(lines, as).toHaveLength(1);
       expect(lines[0], as).toMatch(WARNING);
-      if (as !== 'skill') JSON.parse(r.stdout);
+      if (as !== 'skill' && as !== 'agents') JSON.parse(r.stdout); // the two Markdown shapes
     }
     const clispec = await runCli(buildAgentsCli(), ['schema']);
     expect(clispec.stderr).toMatch(WARNING);
   });
 
   it('--as=ax keeps excluded commands, marked; their descendants under a subtree exclusion are marked too', async () => {
-    const doc = JSON.parse((await runCli(buildAgentsCli(), ['__schema'])).stdout);
+    const doc = JSON.parse((await runCli(buildAgentsCli(), ['__schema', '--full'])).stdout);
     expect(axCommand(doc, 'agents auth').mcp).toEqual({ tool: null, reason: 'group' });
     expect(axCommand(doc, 'agents auth login').mcp).toEqual({ tool: 'auth_login' });
     expect(axCommand(doc, 'agents vault').mcp).toEqual({ tool: null, reason: 'excluded' });
@@ -184,7 +184,7 @@ describe('through __schema and the CLI', () => {
   it('mcp: false — in CLI help and in --as=ax (marked, no property); --args-json refuses it as a property but takes it beside', async () => {
     const help = await runCli(buildAgentsCli(), ['read', '--help']);
     expect(help.stdout).toContain('--file');
-    const doc = JSON.parse((await runCli(buildAgentsCli(), ['__schema'])).stdout);
+    const doc = JSON.parse((await runCli(buildAgentsCli(), ['__schema', '--full'])).stdout);
     const file = axCommand(doc, 'agents read').flags.find((f: Json) => f.name === 'file');
     expect(file).toMatchObject({ name: 'file', cli: '--file', type: 'string', mcp: false });
     expect(file).not.toHaveProperty('property');
@@ -210,7 +210,7 @@ describe('through __schema and the CLI', () => {
     expect(doc.tools).toEqual([]);
     expect(doc.prompts.map((p: Json) => p.name)).toEqual(['proto']);
     expect(doc.resourceTemplates.map((r: Json) => r.name)).toEqual(['logs']);
-    const ax = JSON.parse((await runCli(buildAgentsCli('hidden-root'), ['__schema'])).stdout);
+    const ax = JSON.parse((await runCli(buildAgentsCli('hidden-root'), ['__schema', '--full'])).stdout);
     expect(ax.command.prompts.map((p: Json) => p.name)).toEqual(['proto']);
     expect(axCommand(ax, 'agents read').mcp).toEqual({ tool: null, reason: 'hidden' });
     expect(axCommand(ax, 'agents read')).not.toHaveProperty('prompts');

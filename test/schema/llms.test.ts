@@ -26,8 +26,8 @@ async function run(root: Command, args: string[]): Promise<{ code: number; stdou
   return { code, stdout, stderr };
 }
 
-async function doc(root: () => Command, as: string): Promise<{ text: string; doc: Json }> {
-  const r = await run(root(), ['__schema', `--as=${as}`]);
+async function doc(root: () => Command, as: string, extra: string[] = []): Promise<{ text: string; doc: Json }> {
+  const r = await run(root(), ['__schema', `--as=${as}`, ...extra]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return { text: r.stdout, doc: JSON.parse(r.stdout) as Json };
@@ -79,7 +79,7 @@ describe.each(TREES)('__schema --as=llms of %s', (_name, build) => {
 
   it('lists every tool with its command (and nothing else)', async () => {
     const { doc: llms } = await doc(build, 'llms');
-    const { doc: ax } = await doc(build, 'ax');
+    const { doc: ax } = await doc(build, 'ax', ['--full']);
     const mapping = toolCommands(llms.tools[0].description);
     expect([...mapping.keys()]).toEqual(llms.tools.slice(1).map((t: Json) => t.name));
     // The ax document says which command each tool is.

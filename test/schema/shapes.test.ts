@@ -52,9 +52,9 @@ describe('the __schema shapes registry', () => {
   });
 
   it.each(SHAPES.map((s) => [s.name, s.mediaType]))(
-    '--as=%s prints schemaDocument of the loaded tree, a %s document',
+    '--as=%s --full prints schemaDocument of the loaded tree, a %s document',
     async (name, mediaType) => {
-      const r = await runCli(lazyTree(), ['__schema', `--as=${name}`]);
+      const r = await runCli(lazyTree(), ['__schema', `--as=${name}`, '--full']);
       expect(r.code, r.stderr).toBe(0);
       const root = lazyTree();
       await loadTree(root);

@@ -30,7 +30,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest('hex').slice
 async function documents(root: Command): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const shape of SCHEMA_SHAPES) {
-    const r = await runCli(root, ['__schema', `--as=${shape}`]);
+    const r = await runCli(root, ['__schema', `--as=${shape}`, '--full']);
     if (r.code !== 0) throw new Error(`__schema --as=${shape} exited ${r.code}: ${r.stderr}`);
     out[shape] = `${r.stdout}\0${r.stderr}`;
   }
