@@ -8,7 +8,17 @@
  */
 // the command tree
 export { Command } from './tree/command.ts';
-export type { CommandConfig, CommandGroup, Effects, OutputDecl, RenderFn, RunContext, RunFn } from './tree/command.ts';
+export type {
+  Capability,
+  CommandConfig,
+  CommandGroup,
+  Effects,
+  OutputDecl,
+  RenderFn,
+  RunContext,
+  RunFn,
+} from './tree/command.ts';
+export type { ActionRequired } from './tree/interaction.ts';
 export type { Completer, FlagSpec, FlagType } from './tree/flags.ts';
 export type { ArgSpec, ArgsValidator } from './tree/args.ts';
 export {
@@ -32,7 +42,7 @@ export { ShellCompDirective, fixedCompletions } from './completion/completion.ts
 
 // the contract
 export { AxError, defineError, errorCatalogue, ExitCode } from './contract/errors.ts';
-export type { AxErrorOptions, ErrorKindSpec } from './contract/errors.ts';
+export type { AxErrorOptions, ErrorKindSpec, NextStep } from './contract/errors.ts';
 export type { Mode } from './contract/mode.ts';
 export type { OutputStream } from './contract/envelope.ts';
 
