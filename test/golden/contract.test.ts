@@ -270,7 +270,8 @@ describe('golden: tasks demo CLI (real process)', () => {
     '__schema (ax) is deterministic and pinned',
     async () => {
       const { file } = seededStore();
-      const raw = await pinSchema(TASKS, 'tasks/schema.ax', ['__schema'], { TASKS_FILE: file });
+      // the whole document (--full): by default the demo's is over the budget, a summary (pinned below)
+      const raw = await pinSchema(TASKS, 'tasks/schema.ax', ['__schema', '--full'], { TASKS_FILE: file });
       const doc = JSON.parse(raw) as { tool: string; command: { commands: { name: string }[] } };
       expect(doc.tool).toBe('tasks');
       expect(doc.command.commands.map((c) => c.name)).toEqual(
@@ -284,6 +285,20 @@ describe('golden: tasks demo CLI (real process)', () => {
     '__schema --as=mcp is deterministic and pinned',
     async () => {
       await pinSchema(TASKS, 'tasks/schema.mcp', ['__schema', '--as=mcp']);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    '__schema (the default answer, a summary: the whole document is over the budget) and one command are pinned',
+    async () => {
+      const summary = JSON.parse(await pinSchema(TASKS, 'tasks/schema.summary', ['__schema'])) as Record<string, any>;
+      expect(summary.summary).toMatchObject({ reason: 'budget', budget: 32000, full: 'tasks __schema --full' });
+      expect((summary.commands as { path: string }[]).map((c) => c.path)).toEqual(
+        expect.arrayContaining(['tasks add', 'tasks rm', 'tasks show']),
+      );
+      const show = JSON.parse(await pinSchema(TASKS, 'tasks/schema.show', ['__schema', 'show'])) as Record<string, any>;
+      expect(show.path).toBe('tasks show');
     },
     TIMEOUT,
   );
@@ -413,7 +428,7 @@ describe('golden: reference fixture CLI (real process)', () => {
   it(
     '__schema (ax) is deterministic and pinned',
     async () => {
-      const raw = await pinSchema(REF, 'ref/schema.ax', ['__schema']);
+      const raw = await pinSchema(REF, 'ref/schema.ax', ['__schema', '--full']);
       const doc = JSON.parse(raw) as { command: { commands: { name: string; mcp: unknown }[] } };
       const names = doc.command.commands.map((c) => c.name);
       expect(names).not.toContain('debug'); // hidden: pruned with its subtree

@@ -69,7 +69,7 @@ export function addCommand(): Command {
       'Add a task. The title is every word after "add", joined with one space (quote it or not).\n' +
       'Use --tag (repeatable) to label it and --due for a due date (YYYY-MM-DD).\n' +
       'With --dry-run nothing is written and the task that would be created is shown.\n' +
-      'A due date in the past is accepted with a warning (code due_in_past; --strict makes it a failure).\n' +
+      'A due date in the past is accepted with a warning (code due_in_past in meta.warnings).\n' +
       'With --idempotency-key a retry with the same key and arguments returns the first result instead of adding a second task.',
     example: [
       'tasks add buy milk',
