@@ -186,7 +186,7 @@ interface RefFlag {
   from?: string;
 }
 
-const INJECTED = ['format', 'dry-run', 'idempotency-key', 'args-json'];
+const INJECTED = ['format', 'dry-run', 'idempotency-key', 'args-json', 'yes', 'strict', 'explain', 'timeout'];
 
 /** Cobra's merge, written out: own local, own persistent, ancestors' persistent nearest first, injected, then explain/help/version. */
 function referenceFlags(cmd: Command): RefFlag[] {
@@ -217,11 +217,13 @@ function referenceFlags(cmd: Command): RefFlag[] {
   const root = cmd.root();
   for (const n of INJECTED)
     if (!(n in root.persistentFlags) && !(n in root.localFlags))
-      add(n, { type: n === 'dry-run' ? 'bool' : 'string' }, true, cmd !== root, true);
-  const declared = [...Object.values(cmd.localFlags), ...Object.values(cmd.persistentFlags)];
-  for (let a = cmd.parent; a; a = a.parent) declared.push(...Object.values(a.persistentFlags));
-  if (declared.some((s) => s.env !== undefined || s.config !== undefined))
-    add('explain', { type: 'string' }, false, false, true);
+      add(
+        n,
+        { type: { 'dry-run': 'bool', yes: 'bool', strict: 'bool', timeout: 'duration' }[n] ?? 'string' },
+        true,
+        cmd !== root,
+        true,
+      );
   add('help', { type: 'bool' }, false, false, true);
   if (cmd === root) add('version', { type: 'bool' }, false, false, true);
   const byName = (a: RefFlag, b: RefFlag) => (a.name < b.name ? -1 : 1);
@@ -262,8 +264,10 @@ function referenceProperties(cmd: Command, flags: RefFlag[]): string[] {
     : flags.filter(
         (f) =>
           f.mcp &&
-          !(f.builtin && ['help', 'version', 'format', 'args-json', 'explain'].includes(f.name)) &&
+          !(f.builtin && ['help', 'version', 'format', 'args-json', 'explain', 'strict', 'timeout'].includes(f.name)) &&
           !(f.builtin && f.name === 'idempotency-key' && !(replays && keyInForce)) &&
+          // the injected --yes is an input only where the command declares it its confirmation gate
+          !(f.builtin && f.name === 'yes' && !(cmd.runnable() && cmd.confirmationFlag === 'yes')) &&
           !(f.name === 'help' && f.type === 'bool'),
       );
   // the inputs keep the flag list's order: own, inherited, then traversed (each sorted by name)
