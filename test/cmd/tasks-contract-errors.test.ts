@@ -39,7 +39,7 @@ const cases: Case[] = [
       kind: 'validation_error',
       message: 'unknown command "lst" for "tasks"',
       exit_code: 2,
-      actionable_fix: "Did you mean 'tasks list'? Run 'tasks --help' to list commands.",
+      actionable_fix: "Did you mean 'tasks list'? Run 'tasks --help' to list commands (agents: 'tasks __schema').",
       suggestions: ['tasks list'],
       context: { reason: 'unknown_command', command: 'tasks', received: 'lst' },
     },
@@ -460,31 +460,45 @@ describe.concurrent('tasks CLI: bad input gives exit code, empty stdout and one 
   );
 
   it(
-    'rm without --yes on a pipe: confirmation_required (exit 2), fix names --yes, never prompts, task kept',
+    'rm without --yes on a pipe: a stop, action_required (exit 2) with runnable next steps, never prompts, task kept',
     async () => {
       const b = box();
       const before = b.read();
       const r = await b.runTasks(['rm', '1'], { input: 'y\n' }); // an answer on a pipe is not a confirmation
-      expectFailure(r, 2, 'confirmation_required');
+      expectFailure(r, 2, 'action_required');
+      const title = JSON.stringify(JSON.parse(before).tasks.find((t: { id: number }) => t.id === 1).title);
       expect(b.mask(r.stderr)).toBe(
         errLine({
-          kind: 'confirmation_required',
-          message: 'delete task 1: confirmation required and no terminal is available to ask',
+          kind: 'action_required',
+          message: `deleting task 1 (${title}) cannot be undone: confirm it, or keep the task`,
           exit_code: 2,
-          actionable_fix: 'Pass --yes to confirm.',
-          context: { bypass_flag: '--yes' },
+          actionable_fix: 'Run the next step that fits: tasks rm 1 --yes; or tasks done 1.',
+          context: { reason: 'confirm_delete' },
+          next: [
+            {
+              description: "delete it (only with the user's consent)",
+              command: 'tasks rm 1 --yes',
+              argv: ['tasks', 'rm', '1', '--yes'],
+            },
+            { description: 'keep it, marked done', command: 'tasks done 1', argv: ['tasks', 'done', '1'] },
+          ],
         }),
       );
       expect(b.read()).toBe(before);
-      // Also in human mode: refused, no question printed.
+      // Also in human mode: refused, no question printed; the steps carry the caller's --format
       const h = await b.runTasks(['rm', '1', '--format', 'text'], { input: 'y\n' });
       expect(h).toEqual({
         code: 2,
         stdout: '',
         stderr:
-          'Error: delete task 1: confirmation required and no terminal is available to ask\nFix: Pass --yes to confirm.\n',
+          `Error: deleting task 1 (${title}) cannot be undone: confirm it, or keep the task\n` +
+          'Fix: Run the next step that fits: tasks rm 1 --yes --format text; or tasks done 1 --format text.\n' +
+          'next:\n  tasks rm 1 --yes --format text\n  tasks done 1 --format text\n',
       });
       expect(b.read()).toBe(before);
+      // the first step, run as given, deletes it
+      const yes = await b.runTasks(['rm', '1', '--yes']);
+      expect(yes.code, yes.stderr).toBe(0);
     },
     TIMEOUT,
   );
@@ -531,7 +545,7 @@ describe.concurrent('tasks CLI: bad input gives exit code, empty stdout and one 
         code: 2,
         stdout: '',
         stderr:
-          'Error: unknown command "lst" for "tasks"\n\nDid you mean this?\n\ttasks list\n\nUsage: tasks [command]\nFix: Run \'tasks --help\' to list commands.\n',
+          'Error: unknown command "lst" for "tasks"\n\nDid you mean this?\n\ttasks list\n\nUsage: tasks [command]\nFix: Run \'tasks --help\' to list commands (agents: \'tasks __schema\').\n',
       });
     },
     TIMEOUT,

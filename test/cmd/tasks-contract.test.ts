@@ -206,19 +206,20 @@ describe.concurrent('tasks CLI: success in both modes', () => {
   );
 
   it(
-    'done is idempotent: done twice keeps the first done_at',
+    'done is idempotent: done twice keeps the first done_at; meta.changed says which call changed it',
     async () => {
       const b = box(SEEDED);
       const first = await b.runTasks(['done', '1']);
       expect({ ...first, stdout: mask(first.stdout) }).toEqual({
         code: 0,
         stderr: '',
-        stdout: okLine({ ...masked(T1), status: 'done', done_at: '<time>' }),
+        stdout: okLine({ ...masked(T1), status: 'done', done_at: '<time>' }, { changed: true }),
       });
       const again = await b.runTasks(['done', '1', '--format', 'text']);
       expect(again).toEqual({ code: 0, stderr: '', stdout: 'Marked #1 buy milk done\n' });
       const third = await b.runTasks(['done', '1']);
       expect(dataOf(third.stdout)).toEqual(dataOf(first.stdout));
+      expect(JSON.parse(third.stdout).meta.changed).toBe(false);
       expect(store(b).tasks[0]).toEqual(dataOf(first.stdout));
     },
     TIMEOUT,

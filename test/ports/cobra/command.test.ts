@@ -22,7 +22,7 @@ const recorder = () => {
 const cobraLines = (help: string) =>
   help
     .split('\n')
-    .filter((l) => !/--(format|dry-run|idempotency-key|args-json)\b/.test(l))
+    .filter((l) => !/--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain)\b/.test(l))
     .join('\n');
 
 describe('cobra command_test.go: finding and running commands', () => {
@@ -66,7 +66,7 @@ describe('cobra command_test.go: finding and running commands', () => {
     const root = new Command({ use: 'root', run: emptyRun, commands: [new Command({ use: 'child', run: emptyRun })] });
     const r = await executeCommand(root, 'unknown');
     expect(r.stderr.startsWith('Error: unknown command "unknown" for "root"\n')).toBe(true);
-    expect(r.stderr).toContain("Run 'root --help' to list commands.");
+    expect(r.stderr).toContain("Run 'root --help' to list commands (agents: 'root __schema').");
   });
 
   it('TestSubcommandExecuteC', async () => {

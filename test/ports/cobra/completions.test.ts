@@ -166,12 +166,13 @@ describe('cobra completions_test.go', () => {
 
 /**
  * `complete` without ax-ts's injected contract flags (`--format`, `--dry-run`, `--idempotency-key`,
- * `--args-json`) and the root's `--version`/`-v` (Cobra has it only where `Version` is set; ax-ts on
- * every root and only there — docs/cobra-differences.md), so Cobra's expected lines compare as they are.
+ * `--args-json`, `--yes`/`-y`, `--strict`, `--timeout`, `--explain`) and the root's `--version`/`-v`
+ * (Cobra has it only where `Version` is set; ax-ts on every root and only there —
+ * docs/cobra-differences.md), so Cobra's expected lines compare as they are.
  */
 async function completeFlags(root: Command, ...args: string[]): Promise<string[]> {
   return (await complete(root, ...args)).filter(
-    (l) => !/^(--(format|dry-run|idempotency-key|args-json|version)|-v)(\t|$)/.test(l),
+    (l) => !/^(--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain|version)|-[vy])(\t|$)/.test(l),
   );
 }
 
@@ -972,7 +973,7 @@ describe('cobra completions_test.go: after the help and version flags', () => {
   /** Without the contract flags only (the root's --version is compared here). */
   const c = async (...words: string[]) =>
     (await complete(cobraTree(), '__completeNoDesc', ...words)).filter(
-      (l) => !/^--(format|dry-run|idempotency-key|args-json)(\t|$)/.test(l),
+      (l) => !/^(--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain)|-y)(\t|$)/.test(l),
     );
 
   // The cases about a child's own --version are not here: ax-ts has --version on the root only

@@ -203,8 +203,11 @@ describe('pflag flag_test.go: flag sets, help and usage lines', () => {
     const help = defaultHelpText(new Command({ use: 'test', flags, run: () => {} }));
     return help
       .slice(help.indexOf('Flags:\n') + 'Flags:\n'.length)
+      .split('\n\n')[0]! // the section ends at its blank line (the root's agents note follows)
       .split('\n')
-      .filter((l) => l && !/--(format|dry-run|idempotency-key|args-json|help|version)\b/.test(l));
+      .filter(
+        (l) => l && !/--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain|help|version)\b/.test(l),
+      );
   };
 
   /** A flag line with its column padding folded to pflag's three spaces. */
