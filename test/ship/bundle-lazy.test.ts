@@ -212,7 +212,9 @@ describe('bundle: lazy subtrees are chunks of their own, loaded only when select
     expect(JSON.parse(status.stdout).data).toEqual({ up: true });
     expect(status.chunks).toEqual([chunkOf('ops')]);
     expect(load(['db', 'migrate', '--dry-run', '--format', 'json']).chunks).toEqual([chunkOf('db')]);
-    const schema = load(['__schema', '--as=mcp']);
+    // a bare __schema of a lazy tree is a summary that loads no chunk; --full loads every one
+    expect(load(['__schema', '--as=mcp']).chunks).toEqual([]);
+    const schema = load(['__schema', '--as=mcp', '--full']);
     expect(schema.chunks.sort()).toEqual([chunkOf('db'), chunkOf('ops')].sort());
     expect(
       JSON.parse(schema.stdout)
