@@ -333,13 +333,14 @@ describe('the same rules on the command line', () => {
     const rm = await runCasesCli(['rm', '7'], { cli: CLI });
     expect(JSON.parse(rm.stderr.trim().split('\n').pop()!).error).toMatchObject({
       kind: 'confirmation_required',
-      actionable_fix: 'Pass --yes to confirm.',
+      actionable_fix: "Pass --yes to confirm (only with the user's consent).",
+      context: { reason: 'confirmation', outcome: 'prompt_required', bypass_flag: '--yes' },
     });
     const profile = await runCasesCli(['profile', '--age', '3'], { cli: CLI });
     expect(JSON.parse(profile.stderr.trim().split('\n').pop()!).error).toMatchObject({
       kind: 'input_required',
       actionable_fix: 'Pass --name.',
-      context: { fields: ['name'], flags: ['--name'] },
+      context: { reason: 'input', fields: ['name'], flags: ['--name'] },
     });
     const given = await runCasesCli(['profile', '--name', 'Cy'], { cli: CLI });
     expect(JSON.parse(given.stdout.toString()).data).toEqual({ name: 'Cy', age: 30, colour: 'green' });
@@ -354,8 +355,9 @@ describe('the same rules on the command line', () => {
     const code = await execute(root, {
       args: ['profile', '--format', 'text'],
       stdin: Readable.from(['Dee\n', '\n', 'red\n']),
+      // a person at a terminal: stdin and stdout are terminals (and no agent or CI variable is set)
       stdinIsTTY: true,
-      stdout: { write: (s) => void (out += String(s)) },
+      stdout: { write: (s) => void (out += String(s)), isTTY: true },
       stderr: { write: (s) => void (err += String(s)) },
       env: {},
     });

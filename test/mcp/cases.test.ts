@@ -45,7 +45,7 @@ const errorOf = (r: CallToolResult) => {
   };
 };
 const schemaDoc = async (as: 'mcp' | 'ax') => {
-  const r = await runCasesCli(['__schema', `--as=${as}`]);
+  const r = await runCasesCli(['__schema', `--as=${as}`, '--full']);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout.toString('utf8')) as Record<string, unknown>;
 };
@@ -324,9 +324,14 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
       const r2 = await runCasesCli(['list', '--old-sort', 'name', '--format', 'json']);
       expect(r2.code, r2.stderr).toBe(0);
       expect(r2.stdout.includes(ESC)).toBe(false);
-      const doc = JSON.parse(r2.stdout.toString()) as { data: { sort: string }; meta: { warnings?: string[] } };
+      const doc = JSON.parse(r2.stdout.toString()) as {
+        data: { sort: string };
+        meta: { warnings?: { code: string; message: string }[] };
+      };
       expect(doc.data.sort).toBe('name');
-      expect(doc.meta.warnings).toEqual([expect.stringMatching(/--old-sort.*deprecated.*use --sort/)]);
+      expect(doc.meta.warnings).toEqual([
+        { code: 'deprecated_flag', message: expect.stringMatching(/--old-sort.*deprecated.*use --sort/) },
+      ]);
       expect(r2.stderr).toContain('deprecated');
       expect(r2.stdout.toString()).not.toContain('fetching');
       // 3. text mode into a pipe: no colour
@@ -342,7 +347,9 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
       const r5 = await call('list', { old_sort: 'name' });
       expect(dataOf(r5)).toMatchObject({ sort: 'name' });
       expect(JSON.stringify(r5.content)).not.toContain('fetching');
-      expect(envelopeOf(r5).meta?.warnings).toEqual([expect.stringMatching(/old_sort.*deprecated.*use --sort/)]);
+      expect(envelopeOf(r5).meta?.warnings).toEqual([
+        { code: 'deprecated_flag', message: expect.stringMatching(/old_sort.*deprecated.*use --sort/) },
+      ]);
     },
     T,
   );
