@@ -103,8 +103,8 @@ export async function mcpDemo(main: string, execArgv: string[], env: Record<stri
       [
         'rm',
         { id: 2 },
-        (r) => r.isError === true && text(r).includes('\\"yes\\"'),
-        'confirmation_required naming the property yes',
+        (r) => r.isError === true && text(r).includes('"kind":"action_required"') && text(r).includes('\\"yes\\":true'),
+        'a stop (action_required) whose next steps are tool calls: rm with yes, or done',
       ],
       [
         'add',

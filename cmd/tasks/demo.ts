@@ -152,13 +152,34 @@ const steps: Step[] = [
       r.stdout === '' && r.stderr.startsWith('Error: no task with id 99') ? undefined : 'expected a readable error',
   },
   {
-    note: 'rm without --yes on a pipe: never prompts, fails with confirmation_required whose fix names --yes',
+    note: 'rm without --yes on a pipe: never prompts; a stop (action_required, exit 2) whose next steps can be run as they are',
     args: ['rm', '2'],
     code: 2,
-    check: (r) =>
-      lastErr(r)?.kind === 'confirmation_required' && String(lastErr(r)?.actionable_fix).includes('--yes')
+    check: (r) => {
+      const e = lastErr(r);
+      const steps = (e?.next ?? []) as { command?: string }[];
+      return e?.kind === 'action_required' &&
+        steps.map((n) => n.command).join(' | ') === 'tasks rm 2 --yes | tasks done 2'
         ? undefined
-        : 'expected confirmation_required naming --yes',
+        : 'expected action_required with the next steps "tasks rm 2 --yes" and "tasks done 2"';
+    },
+  },
+  {
+    note: 'A due date in the past: added, with a structured warning in meta.warnings (and on stderr)',
+    args: ['add', 'renew passport', '--due', '2020-01-01'],
+    code: 0,
+    check: (r) =>
+      JSON.stringify(json(lines(r.stdout)[0] ?? '')?.meta?.warnings) ===
+      '[{"code":"due_in_past","message":"the due date 2020-01-01 is in the past"}]'
+        ? undefined
+        : 'expected the warning due_in_past in meta.warnings',
+  },
+  {
+    note: '--strict turns that warning into a failure: warnings_as_errors, exit 2, nothing on stdout',
+    args: ['add', 'renew passport', '--due', '2020-01-01', '--strict'],
+    code: 2,
+    check: (r) =>
+      r.stdout === '' && lastErr(r)?.kind === 'warnings_as_errors' ? undefined : 'expected warnings_as_errors',
   },
   {
     note: 'rm --yes deletes it',
@@ -167,10 +188,10 @@ const steps: Step[] = [
     check: (r) => (data(r)?.id === 2 ? undefined : 'expected the deleted task 2'),
   },
   {
-    note: 'What is left, as text',
+    note: 'What is left, as text (the strict add stopped at its warning, before it wrote anything)',
     args: ['list', '--status', 'all', '--format', 'text'],
     code: 0,
-    check: (r) => (lines(r.stdout).length === 2 ? undefined : 'expected one task left'),
+    check: (r) => (lines(r.stdout).length === 3 ? undefined : 'expected two tasks left'),
   },
 ];
 

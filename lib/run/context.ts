@@ -30,8 +30,19 @@ import { detectAgent, isInteractive, NO_TERMINAL, notInteractiveBecause } from '
 import type { Warning } from '../contract/envelope.ts';
 import { RunProgress } from './progress.ts';
 import { actionRequiredError, retryStep } from './next-steps.ts';
+import { strictFailure } from './failures.ts';
 import type { ReplaySettings } from '../replay/replay.ts';
 import type { RunEnv } from './run-env.ts';
+
+/** What the runner decided before building a run's context. */
+export interface RunDecisions {
+  dryRun: boolean;
+  /** `--strict`: a warning fails the run where it is raised. */
+  strict: boolean;
+  key: string;
+  givenKey: string;
+  flags: Record<string, unknown>;
+}
 
 /** A run's context and the state the runner reads back (see {@link createRunContext}). */
 export interface HandlerScope {
@@ -102,6 +113,7 @@ class RunState implements HandlerScope {
     readonly env: RunEnv,
     readonly warnings: Warning[],
     readonly dryRun: boolean,
+    readonly strict: boolean,
   ) {
     this.stdout = new GuardedStream(env.stdout, this);
     this.stderr = new GuardedStream(env.stderr, this);
@@ -133,13 +145,13 @@ export function createRunContext(
   inv: Invocation,
   env: RunEnv,
   warnings: Warning[],
-  state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> },
+  state: RunDecisions,
 ): HandlerScope {
-  const s = new RunState(inv, env, warnings, state.dryRun);
+  const s = new RunState(inv, env, warnings, state.dryRun, state.strict);
   s.ctx = new (
     RunContextData as unknown as new (
       s: RunState,
-      state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> },
+      state: RunDecisions,
     ) => RunContext
   )(s, state);
   return s;
@@ -168,7 +180,7 @@ const SIGNAL: PropertyDescriptor = {
 function RunContextData(
   this: Record<PropertyKey, unknown>,
   s: RunState,
-  state: { dryRun: boolean; key: string; givenKey: string; flags: Record<string, unknown> },
+  state: RunDecisions,
 ): void {
   const inv = s.inv;
   const env = s.env;
@@ -239,6 +251,8 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
     s.warnings.push({ code, message: String(m) });
     s.line(String(m));
     if (!s.closed) s.env.onLog?.('warning', m);
+    // --strict: the warning is the run's failure, where it is raised (what follows it does not run)
+    if (s.strict && !s.closed) throw strictFailure(s.warnings, true, s.label);
   },
   setChanged: (s) => (changed) => {
     if (typeof changed !== 'boolean') throw new TypeError('ctx.setChanged: changed must be true or false');

@@ -74,7 +74,8 @@ export function interruptedFix(err: AxError, cmd: Command, replaying: boolean, l
 
 /**
  * `--strict` with warnings: `warnings_as_errors` (exit 2), the warnings in `context.warnings`. `ran`
- * says whether the handler had run (then it may have changed state: the fix says so).
+ * says whether the handler had started (then what it did before its warning may stand: the fix
+ * says so); a handler's warning stops it where it is raised.
  */
 export function strictFailure(warnings: readonly Warning[], ran: boolean, label: (n: string) => string): AxError {
   const strict = label('strict');
@@ -83,7 +84,7 @@ export function strictFailure(warnings: readonly Warning[], ran: boolean, label:
     `${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`} under ${strict}: ${warnings.map((w) => w.message).join('; ')}`,
     {
       fix: ran
-        ? `The command ran and may have changed state; check it, deal with the warnings (context.warnings), or run without ${strict}.`
+        ? `The command stopped at its warning; what it did before it may stand, so check the state. Deal with the warnings (context.warnings), or run without ${strict}.`
         : `Nothing ran. Deal with the warnings (context.warnings), or run without ${strict}.`,
       context: { warnings: warnings.map((w) => ({ ...w })), ran },
     },

@@ -93,10 +93,10 @@ class HandlerRun {
       injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
     const givenKey = (this.givenKey = rawKey.trim() === '' ? '' : rawKey); // opaque: kept as given; blank means none
     this.key = givenKey || env.newKey();
+    this.strict = injectedInForce(cmd, 'strict') && flags.strict === true;
     this.scope = createRunContext(inv, env, warnings, this);
     this.replay = givenKey !== '' && !dryRun && replays(cmd) ? {} : undefined;
     this.hooks = hooksOf(cmd);
-    this.strict = injectedInForce(cmd, 'strict') && flags.strict === true;
   }
 
   /** Under `--strict`, the failure the warnings so far make (`ran`: the handler has run), if any. */

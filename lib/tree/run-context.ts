@@ -96,8 +96,9 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
   /**
    * Adds a warning `{code, message}` to the envelope's `meta.warnings` (ax-go's shape) and writes the
    * message to stderr; under MCP also a `notifications/message` (level warning). `code` is a stable
-   * name (`^[a-z][a-z0-9_]*$`, default `warning`). With `--strict` the run then fails
-   * `warnings_as_errors` (exit 2, nothing on stdout). @throws TypeError for a code that does not match.
+   * name (`^[a-z][a-z0-9_]*$`, default `warning`). With `--strict` it throws the run's failure
+   * `warnings_as_errors` (exit 2, nothing on stdout) right there, so the handler stops at its
+   * warning. @throws TypeError for a code that does not match; AxError `warnings_as_errors` under `--strict`.
    */
   warn(message: string, options?: { code?: string }): void;
   /**
