@@ -110,7 +110,7 @@ export function retryStep(
  */
 export function authorSteps(inv: Invocation, root: Command, steps: readonly ActionStep[]): NextStep[] {
   const mode = modeWords(inv);
-  const mcp = inv.source === 'values';
+  const mcp = inv.source === 'values' && !inv.argsJson; // an --args-json caller is on the command line
   return steps.map((s) => {
     const line = lineStep([root.name, ...insertFlags(s.args, mode)], s.description);
     const call = inv.source === 'values' || inv.argsJson ? toolCall(root, s.args) : undefined;
