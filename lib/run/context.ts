@@ -141,19 +141,9 @@ class RunState implements HandlerScope {
  * Builds the context of one handler run. `state` is what the runner decided before: the dry run,
  * the idempotency key (`givenKey` empty when the caller gave none) and the bound flag values.
  */
-export function createRunContext(
-  inv: Invocation,
-  env: RunEnv,
-  warnings: Warning[],
-  state: RunDecisions,
-): HandlerScope {
+export function createRunContext(inv: Invocation, env: RunEnv, warnings: Warning[], state: RunDecisions): HandlerScope {
   const s = new RunState(inv, env, warnings, state.dryRun, state.strict);
-  s.ctx = new (
-    RunContextData as unknown as new (
-      s: RunState,
-      state: RunDecisions,
-    ) => RunContext
-  )(s, state);
+  s.ctx = new (RunContextData as unknown as new (s: RunState, state: RunDecisions) => RunContext)(s, state);
   return s;
 }
 
@@ -177,11 +167,7 @@ const SIGNAL: PropertyDescriptor = {
  * The context's own data, in the order its keys have always had (a constructor on
  * {@link CONTEXT_PROTOTYPE}, so every context has one shape).
  */
-function RunContextData(
-  this: Record<PropertyKey, unknown>,
-  s: RunState,
-  state: RunDecisions,
-): void {
+function RunContextData(this: Record<PropertyKey, unknown>, s: RunState, state: RunDecisions): void {
   const inv = s.inv;
   const env = s.env;
   this[STATE] = s;
