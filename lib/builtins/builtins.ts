@@ -1,6 +1,6 @@
 /**
  * Commands ax-ts adds to every tree (unless the author has a child of the same name): `help`,
- * `__schema`, clispec's `schema`, `completion` and the hidden `__complete`. They are reserved (SPEC §4): never MCP tools.
+ * `__schema`, clispec's `schema`, `completion` and the hidden `__complete`. They are reserved (docs/mcp-server.md): never MCP tools.
  *
  * Layer `lib/builtins/`: what `execute` injects into every tree (help, `__schema`, `schema`,
  * completion). It imports the layers below it; only `lib/run/` imports it.
@@ -24,32 +24,38 @@ function helpCommand(root: Command): Command {
     annotations: { [BUILTIN_ANNOTATION]: 'true' },
     output: { kind: 'opaque', mediaType: 'text/plain' },
     effects: 'read_only',
-    run: async (ctx) => {
-      const words = (ctx.args.command as string[]) ?? [];
-      await loadPath(root, words);
-      const { command, rest } = findCommand(root, words);
-      if (rest.length) {
-        // Cobra prints `Unknown help topic [\`a\` \`b\`]` for the words it was given; ax-ts makes it a usage error
-        const e = unknownCommandError(command, rest[0]!);
-        throw new AxError(e.kind, `Unknown help topic [${words.map((w) => `\`${w}\``).join(' ')}]`, {
-          fix: e.fix,
-          suggestions: e.suggestions,
-          usage: e.usage,
-          context: { ...e.context, topic: words },
-        });
-      }
-      return helpText(command);
-    },
+    run: (ctx) => helpFor(root, (ctx.args.command as string[]) ?? []),
   });
 }
 
-/** The names the built-ins take (reserved names: SPEC §4). */
+/**
+ * The help text of the command `words` name below `root` (loading lazy subtrees on the way): what
+ * `help [command…]` prints, and `grp help [command…]` at any depth (`help` is reserved wherever it is).
+ * @throws AxError `validation_error` (`unknown_command`, "Unknown help topic") for words that name no command.
+ */
+export async function helpFor(root: Command, words: readonly string[]): Promise<string> {
+  await loadPath(root, words);
+  const { command, rest } = findCommand(root, words);
+  if (rest.length) {
+    // Cobra prints `Unknown help topic [\`a\` \`b\`]` for the words it was given; ax-ts makes it a usage error
+    const e = unknownCommandError(command, rest[0]!);
+    throw new AxError(e.kind, `Unknown help topic [${words.map((w) => `\`${w}\``).join(' ')}]`, {
+      fix: e.fix,
+      suggestions: e.suggestions,
+      usage: e.usage,
+      context: { ...e.context, topic: [...words] },
+    });
+  }
+  return helpText(command);
+}
+
+/** The names the built-ins take (reserved names, docs/mcp-server.md). */
 const BUILTIN_NAMES = new Set(['help', '__schema', 'schema', 'completion', '__complete', '__completeNoDesc']);
 
 /**
  * Whether a run of `argv` may reach a built-in: the built-ins are children of the root, so a run
  * whose words select a command under one of the author's other root children can never reach one,
- * and need not build them (2–4 ms of start-up, issue 14). The root itself (its help, an unknown
+ * and need not build them (2–4 ms of start-up, docs/performance.md). The root itself (its help, an unknown
  * word that wants suggestions) and anything under a reserved name (an author's own `completion`
  * that completes the whole tree, `help …`) may.
  */

@@ -3,7 +3,7 @@
  * One Ajv instance per process, one compiled validator per tool, compiled on the tool's first call
  * (never the whole tree up front). Failures become `validation_error`s naming the MCP property.
  * Shared by MCP `tools/call` and `--args-json`, so both accept and refuse exactly the same input.
- * Loaded lazily (it imports ajv): ordinary runs and `__schema` never load it. Source: SPEC §5; cases B04, B08.
+ * Loaded lazily (it imports ajv): ordinary runs and `__schema` never load it. See docs/schema.md.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -58,9 +58,7 @@ export function schemaMisfit(
   const path =
     e.keyword === 'additionalProperties'
       ? `${e.instancePath}/${String((e.params as { additionalProperty: string }).additionalProperty)}`
-      : e.keyword === 'required'
-        ? e.instancePath
-        : e.instancePath;
+      : e.instancePath;
   return { path, keyword: e.keyword, message: e.message ?? 'does not match the schema' };
 }
 

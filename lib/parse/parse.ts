@@ -40,6 +40,11 @@ export interface Invocation {
   argsJson?: Record<string, unknown>;
   /** The tool arguments of a `values` call, as given (MCP): what a stop's next steps repeat, amended. */
   arguments?: Record<string, unknown>;
+  /**
+   * `help` was given where a subcommand was expected (`tool grp help [sub…]`): the words after it,
+   * whose help (below `command`) the run prints. `help` is reserved at any depth, as ax-go reserves it.
+   */
+  helpTopic?: string[];
 }
 
 /** Whether a token looks like a flag (`-x`, `--x`), not `-` alone. */
@@ -244,6 +249,11 @@ export function parseArgv(root: Command, argv: readonly string[]): Invocation {
     inv.positionals.length > 0 &&
     (!command.runnable() || command.args.length === 0)
   ) {
+    // `help` is reserved at any depth: `grp help [sub…]` is the help of `grp [sub…]`, not an unknown command
+    if (inv.positionals[0] === 'help' && inv.dashAt !== 0 && inv.source === 'argv') {
+      inv.helpTopic = inv.positionals.slice(1);
+      return inv;
+    }
     throw unknownCommandError(command, inv.positionals[0]!, inv.dashAt === 0);
   }
   if (flagError) throw flagError;

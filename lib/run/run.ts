@@ -25,6 +25,7 @@ import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { helpText, useLine } from '../help/help.ts';
 import { findCommand, type Invocation } from '../parse/parse.ts';
 import { writeOutcome } from './output.ts';
+import { helpFor } from '../builtins/builtins.ts';
 import { isReplayed } from './failures.ts';
 import { flagLabel, validateInvocation } from '../parse/validate.ts';
 import { baseMeta, runHandler, type RunOutcome } from './handler.ts';
@@ -92,6 +93,10 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     // the help flag: the injected one, or an author's own bool `help` flag (Cobra: it is the help flag)
     if (inv.values.get('help') === true && isHelpFlag(flagsOf(cmd).get('help'))) {
       await writeOutcome(env.stdout, helpText(cmd));
+      return { exitCode: 0, help: true };
+    }
+    if (inv.helpTopic) {
+      await writeOutcome(env.stdout, await helpFor(env.root, [...cmd.pathNames().slice(1), ...inv.helpTopic]));
       return { exitCode: 0, help: true };
     }
     if (cmd === env.root && inv.values.get('version') === true && injectedInForce(cmd, 'version')) {

@@ -513,6 +513,53 @@ describe('unknown commands: errors and suggestions', () => {
   });
 });
 
+describe('`help` is reserved at any depth', () => {
+  it('`grp help [command…]` is the help of `grp [command…]`, as `help grp [command…]` is', async () => {
+    for (const [words, same] of [
+      [
+        ['remote', 'help'],
+        ['remote', '--help'],
+      ],
+      [
+        ['remote', 'help', 'add'],
+        ['remote', 'add', '--help'],
+      ],
+      [
+        ['remote', 'help', 'add'],
+        ['help', 'remote', 'add'],
+      ],
+    ]) {
+      const r = await runCli(tool(), words!);
+      expect(r.code, words!.join(' ')).toBe(0);
+      expect(r.stdout).toBe((await runCli(tool(), same!)).stdout);
+      expect(r.stdout).toMatch(/^Usage:$/m);
+    }
+  });
+
+  it('`grp help <unknown>` is an unknown help topic', async () => {
+    const r = await runCli(tool(), ['remote', 'help', 'rmm']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(errorOf(r.stderr).error).toMatchObject({
+      message: 'Unknown help topic [`remote` `rmm`]',
+      suggestions: ['tool remote rm'],
+      context: { reason: 'unknown_command', command: 'tool remote', received: 'rmm', topic: ['remote', 'rmm'] },
+    });
+  });
+
+  it("an author's `help` below the root is no MCP tool (as one under the root is not)", async () => {
+    const root = tool();
+    root
+      .findChild('remote')!
+      .addCommand(new Command({ use: 'help', short: "the author's", run: () => ({ mine: true }) }));
+    const r = await runCli(root, ['__schema', '--as=mcp', '--full']);
+    expect(r.code).toBe(0);
+    const names = (JSON.parse(r.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(names).toContain('remote_add');
+    expect(names.filter((n) => n.includes('help'))).toEqual([]);
+  });
+});
+
 describe('unknown flags: suggestions', () => {
   test.each([
     { argv: ['list', '--limt', '3'], flag: '--limt', suggestions: ['--limit'] },
