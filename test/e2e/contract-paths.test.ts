@@ -288,7 +288,7 @@ const RULES: Rule[] = [
     run: async (p) => {
       const warned = await p.call(simple('queued'));
       expect(warned.code, JSON.stringify(warned)).toBe(0);
-      expect(meta(warned).warnings).toEqual(['queued warning']);
+      expect(meta(warned).warnings).toEqual([{ code: 'warning', message: 'queued warning' }]);
       const e = expectError(await p.call(simple('queued', { exit: true })), 3, 'command_failed');
       expect(e.context).toEqual({ exit_code_set: 3, data: { queued: true } });
       expect((await p.call({ tool: 'read', argv: ['read'], json: {} })).code).toBe(0);
@@ -375,7 +375,8 @@ const RULES: Rule[] = [
     name: '__schema lists every exit code a run can end with (141, 143 and each catalogue kind)',
     on: (p) => p.spelling === 'argv',
     run: async (p) => {
-      const o = await p.call({ tool: '__schema', argv: ['__schema'], json: {} });
+      // the whole document (the default answer of a tree this size is a summary)
+      const o = await p.call({ tool: '__schema', argv: ['__schema', '--full'], json: {} });
       const codes = JSON.parse(o.stdout).error_envelope.exit_codes as Record<string, string>;
       expect(codes).toMatchObject({
         '0': 'success',
