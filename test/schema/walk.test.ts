@@ -75,9 +75,10 @@ describe('walk: which commands become tools', () => {
     expect(toolNames(doc)).toEqual(['__schema-not', 'work']);
   });
 
-  it('keeps commands named completion, help or mcp-server below the root (reserved only at the root)', async () => {
+  it('keeps commands named completion or mcp-server below the root (reserved only at the root); help is reserved at any depth', async () => {
     const root = group('yourcli', group('shell', leaf('completion'), leaf('help'), leaf('mcp-server')));
-    expect(toolNames(await mcpDoc(root))).toEqual(['shell_completion', 'shell_help', 'shell_mcp-server']);
+    expect(toolNames(await mcpDoc(root))).toEqual(['shell_completion', 'shell_mcp-server']);
+    expect(axCommand(await axDoc(root), ['shell', 'help']).mcp).toEqual({ tool: null, reason: 'reserved' });
   });
 
   it('drops a pure group on its own; its children stay tools', async () => {
