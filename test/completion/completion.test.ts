@@ -288,6 +288,45 @@ describe('__complete: output and errors', () => {
     expect(r.stdout).toBe(':1\n');
   });
 
+  it('a completer sees the flags and named positionals already on the line, typed as the handler gets them', async () => {
+    const seen: unknown[] = [];
+    const root = new Command({
+      use: 'x',
+      commands: [
+        new Command({
+          use: 'cp <count> <src> [dst...]',
+          args: [
+            { name: 'count', type: 'int' },
+            { name: 'src' },
+            { name: 'dst', required: false, variadic: true, completer: (_p, c) => (seen.push(c), ['d']) },
+          ],
+          flags: {
+            'dry-level': { type: 'int', short: 'l' },
+            tag: { type: 'stringSlice' },
+            force: { type: 'bool' },
+            zone: { type: 'string', completer: (_p, c) => (seen.push(c), ['z']) },
+          },
+          run: () => 1,
+        }),
+      ],
+    });
+    root.addCommand(...completionCommands(root));
+    const line = ['cp', '-l', '3', '--tag', 'a,b', '--tag=c', '--force', '2', 'from', 'to1'];
+    expect((await runCli(root, ['__complete', '--', ...line, ''])).stdout).toBe('d\n:4\n');
+    expect((await runCli(root, ['__complete', '--', ...line, '--zone', ''])).stdout).toBe('z\n:4\n');
+    const flags = { dryLevel: 3, tag: ['a', 'b', 'c'], force: true };
+    expect(seen).toEqual([
+      { args: ['2', 'from', 'to1'], commandPath: 'x cp', flags, argValues: { count: 2, src: 'from', dst: ['to1'] } },
+      { args: ['2', 'from', 'to1'], commandPath: 'x cp', flags, argValues: { count: 2, src: 'from', dst: ['to1'] } },
+    ]);
+    // a value still being typed (or a wrong one) is left out, not an error
+    seen.length = 0;
+    await runCli(root, ['__complete', '--', 'cp', '-l', 'x', '2', 'from', '']);
+    expect(seen).toEqual([
+      { args: ['2', 'from'], commandPath: 'x cp', flags: {}, argValues: { count: 2, src: 'from' } },
+    ]);
+  });
+
   it('complete() is usable directly', async () => {
     const r = await complete(completionTree(), ['deploy', '--region', 'us']);
     expect(r).toEqual({ candidates: [{ value: 'us-east' }], directive: NoFileComp });
@@ -325,6 +364,13 @@ describe('completion command', () => {
         powershell: "Register-ArgumentCompleter -Native -CommandName 'axcomp'",
       }[shell],
     );
+  });
+
+  it('`completion pwsh` is `completion powershell` (PowerShell 7 is run as pwsh)', async () => {
+    const pwsh = await runCli(completionTree(), ['completion', 'pwsh']);
+    expect(pwsh.code).toBe(0);
+    expect(pwsh.stdout).toBe(completionScript('powershell', 'axcomp'));
+    expect((await comp(['completion', ''])).values).not.toContain('pwsh'); // an alias: not offered, as Cobra offers none
   });
 
   it('an unknown shell is an unknown command of `completion`, with the shells as suggestions (not "takes no arguments")', async () => {
