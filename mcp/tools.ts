@@ -121,7 +121,7 @@ export async function callTool(
       tool: name,
     }));
     const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorEnvelope(err, meta)) }] };
+    return failureResult(ref, errorEnvelope(err, meta), extra.era);
   }
   // the call's signal follows the client's cancellation and the server's shutdown; its AbortController
   // and the listener on the client's signal are made only if the run reads it (call-signal.ts)
@@ -196,17 +196,37 @@ function invokeCall(
 }
 
 /**
+ * A failed call as the tools/call result: isError, the error envelope (`{error, meta}`: kind,
+ * message, `actionable_fix`, `context.reason`, a stop's `next` steps) as the text the model reads,
+ * and the same object as `structuredContent` (docs/mcp-server.md#toolscall) — except for a 2025-era
+ * client of a tool with an outputSchema: the 2025-era SDK client checks any `structuredContent`
+ * against the outputSchema even on an isError result, and would turn the failure into a -32602
+ * error that hides it. (2026-07-28 clients check only successful results.)
+ */
+function failureResult(ref: ToolRef, envelope: Record<string, unknown>, era: Era, stdout = ''): CallToolResult {
+  const content = [{ type: 'text' as const, text: JSON.stringify(envelope) }, ...deliveredBefore(stdout)];
+  const result: CallToolResult = { isError: true, content };
+  if (era === 'modern' || toolWrapping(ref.command) === undefined) result.structuredContent = envelope;
+  return result;
+}
+
+/**
+ * What the command delivered before it failed (a stream's items, as on the CLI's stdout): not
+ * dropped, it follows the error line as a second text item.
+ */
+function deliveredBefore(stdout: string): { type: 'text'; text: string }[] {
+  return stdout === '' ? [] : [{ type: 'text', text: stdout }];
+}
+
+/**
  * A finished call as the tools/call result: isError with the error line, or the envelope and
  * structuredContent — for a 2025-era client always an object (a non-object payload wrapped as
  * `{result}`, a stream's items as `{items}`), for a 2026-07-28 client the payload itself.
  */
 function toolResult(ref: ToolRef, name: string, r: InvokeResult, era: Era): CallToolResult {
   if (r.exitCode !== 0) {
-    const text = r.errorEnvelope ? JSON.stringify(r.errorEnvelope) : r.stderr.trim();
-    // what the command delivered before it failed (a stream's items, as on the CLI's stdout) is
-    // not dropped: it follows the error line as a second text item
-    const before = r.stdout === '' ? [] : [{ type: 'text' as const, text: r.stdout }];
-    return { isError: true, content: [{ type: 'text', text }, ...before] };
+    if (r.errorEnvelope) return failureResult(ref, r.errorEnvelope, era, r.stdout);
+    return { isError: true, content: [{ type: 'text', text: r.stderr.trim() }, ...deliveredBefore(r.stdout)] };
   }
   const output = ref.command.output;
   const attached = r.attachments?.length ? r.attachments.map(attachmentItem) : undefined;

@@ -188,6 +188,23 @@ describe.each(PATHS_BY_ERAS)('%s, %s era', (path, era) => {
     expect(envelopeOf(drop).error).toMatchObject({ kind: 'confirmation_required', context: { bypass_flag: 'yes' } });
   }, 60_000);
 
+  it("a failure's structuredContent is its error envelope, next steps included; a 2025-era client of a tool with an outputSchema gets none (its SDK would check it against the outputSchema and throw)", async () => {
+    const c = await clientOf(path, era);
+    const drop = await c.callTool('drop', { name: 'x' }); // no outputSchema
+    expect(drop.isError).toBe(true);
+    expect(drop.structuredContent).toEqual(envelopeOf(drop));
+    const gate = await c.callTool('gate'); // an outputSchema: the client still returns the failure
+    expect(gate.isError).toBe(true);
+    const envelope = envelopeOf(gate);
+    expect(envelope.error).toMatchObject({
+      kind: 'action_required',
+      context: { reason: 'point_first' },
+      next: [{ description: 'read the point', tool: 'point', arguments: {} }],
+    });
+    if (era === 'modern') expect(gate.structuredContent).toEqual(envelope);
+    else expect(gate).not.toHaveProperty('structuredContent');
+  }, 60_000);
+
   it.runIf(era === 'modern')(
     '2026-07-28: a client that declares the form and the model is not asked yet (multi round-trip results come next): isError results, not -32021',
     async () => {
