@@ -10,6 +10,7 @@ import { completionCommands } from '../../lib/completion/commands.ts';
 import { BUILTIN_ANNOTATION } from '../../lib/tree/marks.ts';
 import { runCli, type RunCliOptions } from '../helpers/run.ts';
 import { completionTree } from '../fixtures/completion-tree.ts';
+import type { CompletionContext } from '../../lib/tree/flag-spec.ts';
 
 const { NoFileComp, Default, Error: ErrorBit } = ShellCompDirective;
 
@@ -304,7 +305,7 @@ describe('__complete: output and errors', () => {
             'dry-level': { type: 'int', short: 'l' },
             tag: { type: 'stringSlice' },
             force: { type: 'bool' },
-            zone: { type: 'string', completer: (_p, c) => (seen.push(c), ['z']) },
+            zone: { type: 'string', completer: (_p: string, c: CompletionContext) => (seen.push(c), ['z']) },
           },
           run: () => 1,
         }),
