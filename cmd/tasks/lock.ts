@@ -20,7 +20,7 @@ const errCode = (e: unknown): string | undefined => (isObj(e) && typeof e.code =
 
 /**
  * `n` random bytes as hex (temp-file names, lock tokens). `node:crypto` comes through
- * `process.getBuiltinModule` on first use: a run that never writes never loads it (issue 14).
+ * `process.getBuiltinModule` on first use: a run that never writes never loads it (docs/performance.md).
  */
 export function randomHex(n: number): string {
   return process.getBuiltinModule('node:crypto').randomBytes(n).toString('hex');

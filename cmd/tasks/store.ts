@@ -73,7 +73,7 @@ export function emptyStore(): StoreData {
 /**
  * `node:crypto`, loaded on first use through `process.getBuiltinModule` (Node ≥ 22.3): most runs
  * (list, show, --version) never hash anything, and neither `node:module` (createRequire) nor Web
- * Crypto is loaded at start (each costs 2–4 ms, issue 14).
+ * Crypto is loaded at start (each costs 2–4 ms, docs/performance.md).
  */
 const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
@@ -126,7 +126,7 @@ export function resolveStorePath(flagValue: string | undefined, env: Record<stri
  *
  * Synchronous: `JSON.parse` of the text holds the event loop anyway, for longer than reading the
  * file from the page cache does, so an asynchronous read would only add thread-pool hops (four of
- * them with `fs.promises.readFile`: −330 µs per MCP `show` in issue 14's measurement) and a promise
+ * them with `fs.promises.readFile`: −330 µs per MCP `show` in the measurement in docs/performance.md) and a promise
  * to every command that reads. A file over {@link MAX_STORE_BYTES} is refused once its first 64 KiB
  * are read (a stat then gives its size; a device, whose size no stat gives, once that much is read):
  * reading and parsing one would hold the process, and its signals, for seconds.
@@ -243,7 +243,7 @@ export const MAX_STORE_BYTES = 64 * 1024 * 1024;
 
 /** The first read of {@link readText} (64 KiB: a store of some 300 tasks; a larger one grows a buffer of its own). */
 const FIRST_READ = 64 * 1024;
-/** The buffer of every first read, kept (issue 14: an MCP server reads the store on every call). */
+/** The buffer of every first read, kept (docs/performance.md: an MCP server reads the store on every call). */
 let firstBuffer: Buffer | undefined;
 
 /**

@@ -5,7 +5,7 @@
  * of every flag says which source won and which lower ones it beat. `--explain <flag>` prints it for
  * any flag of any command; json envelopes of commands with such flags carry it in `meta.provenance`
  * (for every flag of the author's). Source: ax-go's documented precedence (flags
- * over environment over config over defaults, as in viper); issue 16.
+ * over environment over config over defaults, as in viper); docs/config.md.
  */
 import { cacheOf, type Command } from '../tree/command.ts';
 import type { Flag } from '../tree/flags.ts';
@@ -109,7 +109,7 @@ export function resolveSources(
   env: Record<string, string | undefined>,
 ): Promise<Record<string, FlagProvenance>> | undefined {
   const flags = sourcedFlags(inv.command);
-  return flags.length === 0 ? undefined : resolveFrom(inv, env, flags); // none: no promise either (issue 14)
+  return flags.length === 0 ? undefined : resolveFrom(inv, env, flags); // none: no promise either (docs/performance.md)
 }
 
 async function resolveFrom(

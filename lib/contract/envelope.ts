@@ -1,6 +1,6 @@
 /**
  * The envelope lines of the contract: the success envelope, the error line and its MCP twin, and the
- * human rendering of an error. Source: SPEC §2; ax-go contract/ (json.go, error.go).
+ * human rendering of an error. Source: docs/contract.md; ax-go contract/ (json.go, error.go).
  */
 import type { AxError } from './errors.ts';
 

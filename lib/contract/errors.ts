@@ -2,7 +2,7 @@
  * The error half of the ax-ts contract: the {@link AxError} class every failure is turned into,
  * the fixed exit-code table and the error catalogue authors extend with {@link defineError}.
  *
- * Source: SPEC §2 (failure line, exit codes). The catalogue is what `__schema` lists under `errors`.
+ * Source: docs/contract.md#exit-codes. The catalogue is what `__schema` lists under `errors`.
  *
  * Layer `lib/contract/` (the lowest): the rules of the machine contract every other layer speaks —
  * error kinds, the error catalogue and exit codes (errors.ts), output modes (mode.ts), the envelope
@@ -10,7 +10,7 @@
  * functions; it imports nothing of ax-ts.
  */
 
-/** The fixed exit-code table (SPEC §2). Usage errors are 2 (beyond ax-go, which gives Cobra usage errors 1). */
+/** The fixed exit-code table (docs/contract.md). Usage errors are 2 (beyond ax-go, which gives Cobra usage errors 1). */
 export const ExitCode = {
   /** The command succeeded. */
   success: 0,

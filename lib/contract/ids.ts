@@ -5,7 +5,7 @@
  * All ids come from one pool of random bytes refilled 4 KiB at a time from the kernel's CSPRNG:
  * `/dev/urandom` read with `fs.readSync` where it exists (Linux, macOS, the BSDs), else the global
  * Web Crypto's `getRandomValues`. Both are the operating system's cryptographically secure source;
- * the file read avoids loading Web Crypto's internals, which cost ~4 ms of start-up (issue 14), and
+ * the file read avoids loading Web Crypto's internals, which cost ~4 ms of start-up (docs/performance.md), and
  * `node:crypto` (~1.5 ms). Same formats, same randomness as before.
  */
 import { closeSync, openSync, readSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Output mode detection: `--format` > `AGENT_MODE` > stdout TTY. Source: SPEC §2; ax-go contract/mode.go.
+ * Output mode detection: `--format` > `AGENT_MODE` > stdout TTY. Source: docs/contract.md; ax-go contract/mode.go.
  */
 import { validationError } from './errors.ts';
 

@@ -139,7 +139,7 @@ export function findCommand(root: Command, argv: readonly string[]): { command: 
 }
 
 /**
- * Loads the lazy commands (issue 14) that the leading words of argv select, one level at a time,
+ * Loads the lazy commands (docs/performance.md) that the leading words of argv select, one level at a time,
  * so that {@link findCommand} and parsing then see the real subtree.
  * @throws AxError `internal_error` when a lazy command fails to load or disagrees with its stub.
  */

@@ -2,7 +2,7 @@
  * Checks that run after parsing and before a handler, in Cobra's order: positional arguments (Args
  * validator), required flags, flag groups. Also binds structured values (MCP arguments,
  * `--args-json`) to an invocation without any text parsing. Source: cobra command.go
- * (ValidateArgs, ValidateRequiredFlags, ValidateFlagGroups), flag_groups.go; SPEC §5.
+ * (ValidateArgs, ValidateRequiredFlags, ValidateFlagGroups), flag_groups.go; docs/mcp-server.md#inputschema.
  */
 import { cacheOf, type Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';

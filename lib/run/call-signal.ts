@@ -1,5 +1,5 @@
 /**
- * A run's AbortSignal, made only when something reads it (issue 14). An MCP call is aborted by
+ * A run's AbortSignal, made only when something reads it (docs/performance.md). An MCP call is aborted by
  * the client's cancellation (the SDK's signal for the request) or by the server's shutdown; a
  * handler that returns without waiting never reads its signal, and neither does the runner, which
  * only asks whether the run is aborted. So the AbortController, and the listener that links it to

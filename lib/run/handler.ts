@@ -1,10 +1,10 @@
 /**
  * Running a command's handler once its invocation has passed every check (run.ts): the replay gate
  * of an idempotency key, the run hooks, the handler, and writing what it produced — a document, a
- * stream of items (NDJSON in json mode) or opaque bytes — per the output contract. Source: SPEC §2;
+ * stream of items (NDJSON in json mode) or opaque bytes — per the output contract. Source: docs/contract.md;
  * Cobra's hook order (hooks.ts).
  *
- * Shape (issue 14): {@link runHandler} is the path every run and every MCP call takes; the rare
+ * Shape (docs/performance.md): {@link runHandler} is the path every run and every MCP call takes; the rare
  * branches (a replayed retry, a stream, opaque output, a failure with a gate open) are functions of
  * their own, so the hot async function keeps few live values across its awaits (each await saves
  * them all) and V8 compiles a small function.
@@ -64,7 +64,7 @@ type Hooks = ReturnType<typeof hooksOf>;
 /**
  * One handler run: what the runner decided before calling the handler — the bound flags, the dry
  * run, the idempotency key, the context, the replay state and the hooks — in one object whose
- * methods the steps share (issue 14: a run builds this and the context, and no closures).
+ * methods the steps share (docs/performance.md: a run builds this and the context, and no closures).
  */
 class HandlerRun {
   readonly cmd: Command;

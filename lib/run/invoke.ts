@@ -1,7 +1,7 @@
 /**
  * Running a command in-process from structured values (MCP `tools/call`, `--args-json`), exactly as
  * a `--format json` caller would: its own stdout/stderr buffers, an empty stdin, its own signal, and
- * the values handed over without rebuilding argv. Source: SPEC §8 (tools/call); cases B04, B06–B08.
+ * the values handed over without rebuilding argv. Source: docs/mcp-server.md#toolscall.
  */
 import { Readable } from 'node:stream';
 import type { Command } from '../tree/command.ts';

@@ -1,7 +1,7 @@
 /**
  * `main(root)`: `execute` wired to the real process. Signals, a reader that closes stdout early, stray
  * errors and handlers that never settle all end in the documented exit code — never a Node stack,
- * never a hang, never a silent 0. Source: SPEC §2 (main, SIGINT → 130).
+ * never a hang, never a silent 0. Source: docs/contract.md#signals-sigint-exit-130-sigterm-exit-143.
  */
 import type { Command } from '../tree/command.ts';
 import { AxError, describeThrown, ExitCode } from '../contract/errors.ts';

@@ -25,7 +25,7 @@ export interface ExecuteOptions {
   /** Aborting it interrupts the run: exit 130, kind `interrupted`. */
   signal?: AbortSignal;
   /**
-   * Where replayed retries are recorded (SPEC §2 "Replay"). Default: a file store under
+   * Where replayed retries are recorded (docs/contract.md#idempotency-keys-and-replayed-retries). Default: a file store under
    * `$XDG_STATE_HOME/<program>/idempotency/` (else `~/.local/state/<program>/idempotency/`), created
    * on the first call that gives a key to a command that replays. Pass a shared one (e.g. Redis) to
    * replay across machines.

@@ -11,7 +11,7 @@ import { renderDefault, visible } from './render.ts';
 /**
  * Writes `text`, waiting for `drain` when the stream asks for it.
  * @returns a promise of the drain, or undefined when the stream took the text at once (the common
- *   case: no promise is made — issue 14, one fewer per MCP call).
+ *   case: no promise is made — docs/performance.md, one fewer per MCP call).
  */
 export function write(s: OutputStream, text: string | Uint8Array): Promise<void> | undefined {
   return text.length === 0 ? undefined : drained(s, s.write(text));

@@ -76,7 +76,7 @@ export function runEnv(
 }
 
 /**
- * The one shape of {@link RunEnv} (issue 14: one is built for every run and every MCP call): its
+ * The one shape of {@link RunEnv} (docs/performance.md: one is built for every run and every MCP call): its
  * functions are methods on one prototype instead of closures made per run. Assigning a member (the
  * in-process caller's `stdin`) makes it the object's own, as with a plain object.
  */

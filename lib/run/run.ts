@@ -3,7 +3,7 @@
  * (Args validator, required flags, flag groups, json flag schemas), then the handler (handler.ts:
  * replay, hooks, the output contract; its context is built by context.ts, its environment by
  * run-env.ts, its abort semantics are settle.ts's), and the error line of a failure. Shared by the
- * CLI (`execute`) and the MCP bridge, which both hand it an {@link Invocation}. Source: SPEC §2.
+ * CLI (`execute`) and the MCP bridge, which both hand it an {@link Invocation}. Source: docs/contract.md.
  *
  * Layer `lib/run/` (the highest): running a tree — `execute`, `main`, the in-process invoke used by
  * the MCP bridge, the run context handed to handlers, version resolution and human rendering. It

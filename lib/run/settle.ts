@@ -63,7 +63,7 @@ export interface AbortSource {
 /**
  * A handler's result (`run(arg)`: the handler or a hook, called with the run's context), raced
  * against the signal only when it is a promise: a synchronous result needs no promise, no timer and
- * no abort listener — nor, for an MCP call, a signal at all (issue 14: fewer objects per MCP call) —
+ * no abort listener — nor, for an MCP call, a signal at all (docs/performance.md: fewer objects per MCP call) —
  * only the same check {@link raceAbort} makes when its promise settles. A promise comes back as
  * raceAbort's (a native Promise), anything else as it is.
  */

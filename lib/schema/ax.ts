@@ -56,7 +56,7 @@ function flagEntry(f: Flag, inherited: boolean): Json {
 
 /**
  * Flag entries of one document, memoized: every command repeats its inherited flags (the injected
- * ones, the root's persistent ones), which are the same Flag data each time (issue 14). The entries
+ * ones, the root's persistent ones), which are the same Flag data each time (docs/performance.md). The entries
  * are shared within the document only (each axDocument call has its own memo). Keyed by the spec,
  * then the name, then the three marks as an index (no key string built per flag).
  */

@@ -122,7 +122,7 @@ function exampleOf(cmd: Command): string[] | undefined {
 /**
  * Every command an agent may call: exactly the commands behind the MCP tools (same walk, same
  * order), so hidden, reserved and excluded commands and pure groups are left out of every
- * projection for agents (clispec, skill, llms) as they are out of `tools/list` (SPEC §4).
+ * projection for agents (clispec, skill, llms) as they are out of `tools/list` (docs/mcp-server.md#which-commands-become-tools).
  * @throws AxError `validation_error` on a tool-name collision or an invalid tool name, like `__schema`.
  */
 export function invocableCommands(root: Command, within?: Command): Command[] {

@@ -1,6 +1,6 @@
 /**
  * The MCP projection of one command besides its inputSchema: description, outputSchema and
- * annotations. Source: SPEC §5–6; cases B11, B13.
+ * annotations. Source: docs/mcp-server.md#which-commands-become-tools.
  */
 import type { Command } from '../tree/command.ts';
 import { mcpVocabulary, toolProperties } from '../tree/properties.ts';
@@ -100,7 +100,7 @@ export function toolAnnotations(cmd: Command): ToolAnnotations | undefined {
   return out;
 }
 
-/** Most characters of the summary that opens a tool description, so the usage after it always fits (B11). */
+/** Most characters of the summary that opens a tool description, so the usage after it always fits. */
 const MAX_SUMMARY = 400;
 
 /** A summary bounded to {@link MAX_SUMMARY}: its first sentence when that fits, else a cut marked with `…`. */

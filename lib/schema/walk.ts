@@ -1,7 +1,7 @@
 /**
  * The one tree walk behind `__schema --as=mcp` and the live MCP server: which commands are tools,
  * under which names, and the prompts and resources the tree declares. Both callers use these
- * functions, so they can never disagree. Source: SPEC §4, §7; cases B09, B12, B26.
+ * functions, so they can never disagree. Source: docs/mcp-server.md#which-commands-become-tools.
  *
  * Layer `lib/schema/`: the one tree walk and every projection of it — the ax, mcp, clispec, llms
  * and skill documents, tool descriptions and output schemas, the `__schema`/`schema` commands,
@@ -28,9 +28,9 @@ import {
   TOOL_NAME_ANNOTATION,
 } from '../tree/marks.ts';
 
-/** Tool names accepted by every major model API (SPEC §4). */
+/** Tool names accepted by every major model API (docs/mcp-server.md#which-commands-become-tools). */
 export const TOOL_NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
-/** Names reserved at the root (SPEC §4). */
+/** Names reserved at the root (docs/mcp-server.md#which-commands-become-tools). */
 export const RESERVED = new Set(['__schema', '__complete', '__completeNoDesc', 'mcp-server', 'completion', 'help']);
 
 /** A command chosen as a tool, with its name; schemas are computed on demand. */
@@ -135,7 +135,7 @@ function visit(cmd: Command, fn: (c: Command) => void, skipReserved: boolean): v
   if (cmd.hidden && cmd.parent) return;
   if (skipReserved && isReserved(cmd)) return;
   fn(cmd);
-  // A hidden root hides its whole tree: only its own declarations stay (SPEC §7).
+  // A hidden root hides its whole tree: only its own declarations stay (docs/schema.md#declaration-rules).
   if (cmd.hidden) return;
   for (const c of cmd.commands()) visit(c, fn, skipReserved);
 }
@@ -164,7 +164,7 @@ export function toolRefs(root: Command): ToolRef[] {
           },
         );
       }
-      // Clients rewrite kebab-case into snake_case (B12), so `db_migrate-up` and `db_migrate_up` collide.
+      // Clients rewrite kebab-case into snake_case, so `db_migrate-up` and `db_migrate_up` collide.
       const key = name.replace(/-/g, '_');
       const prior = byName.get(key);
       if (prior) {
@@ -257,7 +257,7 @@ export function declarations(root: Command): { prompts: Declared<PromptDecl>[]; 
     (cmd) => {
       const seen = new Set<string>();
       for (const p of cmd.prompts) {
-        // Re-checked here, whatever way it entered the tree (SPEC §7): __schema and server start refuse it.
+        // Re-checked here, whatever way it entered the tree (docs/schema.md#declaration-rules): __schema and server start refuse it.
         validatePrompt(p);
         if (seen.has(p.name))
           throw declarationError(
@@ -339,7 +339,7 @@ export function mcpDocument(root: Command, within?: Command): Record<string, unk
   const resources = all.resources.filter((r) => isWithin(r.command, within));
   return {
     tools,
-    // as prompts/list shows them plus their template (SPEC §3); the live list stays MCP-shaped
+    // as prompts/list shows them plus their template (docs/mcp-server.md#prompts-and-resources); the live list stays MCP-shaped
     prompts: prompts.map((p) => ({ ...promptListEntry(p.decl), template: p.decl.template })),
     resources: resources.filter((r) => r.decl.uri).map((r) => resourceListEntry(r.decl)),
     resourceTemplates: resources.filter((r) => r.decl.uriTemplate).map((r) => resourceListEntry(r.decl)),

@@ -7,7 +7,7 @@
 import { AxError } from '../contract/errors.ts';
 import type { PromptArgument, PromptDecl, PromptEmbed, ResourceDecl } from './declarations.ts';
 
-/** Limits of SPEC §7, in bytes of UTF-8. */
+/** Limits of docs/schema.md#declaration-rules, in bytes of UTF-8. */
 export const DECLARATION_LIMITS = { templateBytes: 64 * 1024, uriBytes: 2048, contentBytes: 1024 * 1024 } as const;
 
 const NAME_RE = /^[A-Za-z0-9_.-]+$/;

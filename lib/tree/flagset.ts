@@ -1,7 +1,7 @@
 /**
  * The effective flag set of a command: its local and persistent flags, its ancestors' persistent
  * flags (nearest wins; a local flag shadows an inherited one of the same name, as in Cobra) and the
- * flags ax-ts injects. Source: cobra's mergePersistentFlags; SPEC §1–2.
+ * flags ax-ts injects. Source: cobra's mergePersistentFlags; docs/contract.md#injected-flags.
  */
 import { cacheOf, type Command } from './command.ts';
 import type { Flag, FlagSpec } from './flags.ts';
@@ -45,7 +45,7 @@ export const INJECTED_NAMES = Object.keys(INJECTED_PERSISTENT);
 const YES_WITHOUT_SHORT: FlagSpec = { ...INJECTED_PERSISTENT.yes!, short: undefined };
 
 /**
- * Shared Flag records of the injected persistent flags (issue 14): one per spec and `inherited`
+ * Shared Flag records of the injected persistent flags (docs/performance.md): one per spec and `inherited`
  * value, so every command below the root holds the same four records instead of building its own
  * (and the schema walk's per-flag memo finds them). The `--idempotency-key` spec has one variant
  * per help text ({@link idempotencyKeyUsage}), shared the same way.
@@ -76,7 +76,7 @@ function keySpec(usage: string): FlagSpec {
  * The persistent flags a child of `cmd` inherits: `cmd`'s own, then its ancestors' nearest first
  * (a name declared nearer wins), as records marked `inherited`. Cached per command until the tree
  * changes, so each level is collected once for all the commands below it instead of once per
- * command (issue 14); the records are shared by every descendant.
+ * command (docs/performance.md); the records are shared by every descendant.
  */
 function inheritable(cmd: Command): readonly Flag[] {
   const cache = cacheOf(cmd);
@@ -192,7 +192,7 @@ export function traversedFlags(cmd: Command): Map<string, Flag> {
 }
 
 /**
- * Whether a caller-given `--idempotency-key` makes a retry of `cmd` replay the first outcome (SPEC §2
+ * Whether a caller-given `--idempotency-key` makes a retry of `cmd` replay the first outcome (docs/contract.md
  * "Replay"): the command runs, its `effects` is `non_idempotent` or undeclared, it has not opted out
  * with `replay: false`, and the injected `--idempotency-key` is in force (not shadowed by an author's
  * flag). Read-only and idempotent commands never record: a retry of them is safe without a key. The

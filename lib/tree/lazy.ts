@@ -1,5 +1,5 @@
 /**
- * Lazy subtrees (issue 14): a command declared with `load` is a stub — its `use`, `short`,
+ * Lazy subtrees (docs/performance.md): a command declared with `load` is a stub — its `use`, `short`,
  * `aliases`, `hidden` and `deprecated` are all that help listings and completion of its parent
  * need — whose body (flags, handler, children: the whole subtree) is loaded only when a run selects
  * it, `help` or completion descends into it, or a walk of the whole tree needs it (`__schema`,

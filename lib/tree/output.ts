@@ -1,6 +1,6 @@
 /**
  * What a command declares about its effects and its output, for schemas (clispec, MCP annotations).
- * Source: SPEC §6.
+ * Source: docs/contract.md#effects-and-destructive.
  */
 /** What re-running a command does (clispec `effects`; MCP annotations, docs/schema.md). */
 export type Effects = 'read_only' | 'idempotent' | 'non_idempotent';
@@ -50,7 +50,7 @@ export function checkCapabilities(cmd: string, caps: unknown, effects: Effects |
     throw new TypeError(`${cmd}: effects read_only contradicts the capabilities ${writes.join(', ')}`);
 }
 
-/** What a command prints, for schemas (SPEC §6; clispec `output_kind`, `cardinality`, `pagination`). */
+/** What a command prints, for schemas (docs/contract.md#effects-and-destructive; clispec `output_kind`, `cardinality`, `pagination`). */
 export interface OutputDecl {
   /** JSON Schema (2020-12) of the payload (`data`); for a stream, of one item. */
   schema?: Record<string, unknown>;

@@ -1,7 +1,7 @@
 /**
  * The MCP/JSON view of a command's inputs: which flags and positionals become inputSchema
  * properties, under which snake_case names. Shared by the schema walk, `tools/call` and
- * `--args-json`, so the advertised names and the accepted names can never differ. SPEC §5.
+ * `--args-json`, so the advertised names and the accepted names can never differ. docs/mcp-server.md#inputschema.
  */
 import type { ArgSpec } from './args.ts';
 import { cacheOf, type Command } from './command.ts';
@@ -70,7 +70,7 @@ export function toolProperties(cmd: Command): ToolProperty[] {
     claim(property, `argument <${arg.name}>`);
     out.push({ property, arg, argIndex });
   });
-  // hidden flags and flags declared `mcp: false` are no tool inputs (SPEC §5); nor is an author's own
+  // hidden flags and flags declared `mcp: false` are no tool inputs (docs/mcp-server.md#inputschema); nor is an author's own
   // bool `help` flag: it is the help flag (Cobra), no more an input than the injected one;
   // `idempotency_key` only where a retry with it replays: elsewhere the key would only be echoed;
   // and the injected `yes` only where the command declares it as its confirmation gate
