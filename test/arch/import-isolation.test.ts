@@ -1,6 +1,6 @@
 /**
  * `__schema` (both shapes) and ordinary command runs must not load the MCP SDK, express or ajv
- * (SPEC §3 / issue 3: `__schema` is fast and reads the tree only; the server stack is loaded lazily
+ * (docs/performance.md: `__schema` is fast and reads the tree only; the server stack is loaded lazily
  * by `mcp-server`). Each scenario runs in a child process with a module resolve hook
  * (test/fixtures/record-imports.mjs) that records every resolved URL; CommonJS modules are also
  * read back from require.cache. A positive control proves the recorder sees those packages.
@@ -103,8 +103,8 @@ describe.concurrent('import isolation: no SDK, express or ajv outside mcp-server
 });
 
 /**
- * The observability and config libraries (issue 16) and the Redis client (the shared idempotency
- * store, issue 15): loaded only by the feature that uses them.
+ * The observability and config libraries (docs/config.md) and the Redis client (the shared idempotency
+ * store): loaded only by the feature that uses them.
  */
 const OBSERVE: Record<string, string> = {
   pino: '/node_modules/pino/',

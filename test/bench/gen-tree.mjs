@@ -32,7 +32,7 @@ function rootHeader(n, libIndex, what) {
 }
 
 /**
- * The lazy variant (issue 14): the same tree with each group a lazy subtree — the root declares a
+ * The lazy variant (docs/performance.md): the same tree with each group a lazy subtree — the root declares a
  * stub per group (`use`, `short`, `load: () => import('./<name>-g001.ts')`) and each group is a
  * module of its own, which the build turns into a chunk loaded only when the group is selected or
  * a schema needs it.

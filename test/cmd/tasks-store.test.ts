@@ -297,7 +297,7 @@ describe('updateStore', () => {
   });
 });
 
-describe('updateStore under attack (issue 13 items 9-11)', () => {
+describe('updateStore under attack', () => {
   it('item 9: a lock always names its owner: taken by linking a written file, never empty (checked while 4 writers race)', async () => {
     const dir = await tmpDir();
     const file = path.join(dir, 'tasks.json');

@@ -1,5 +1,5 @@
 /**
- * Config files (issue 16, part 3): readConfig reads JSONC under a size cap; patchConfig applies
+ * Config files (docs/config.md, part 3): readConfig reads JSONC under a size cap; patchConfig applies
  * RFC 6902 patches keeping every comment and all formatting outside the edited values byte for
  * byte, writes atomically and keeps the file's mode; config_* errors are in the catalogue (exit 2).
  * On the real file system, through the public API.

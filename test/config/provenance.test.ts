@@ -1,5 +1,5 @@
 /**
- * Where each value came from (issue 16, part 4): flags with an env var and a config key resolve in
+ * Where each value came from (docs/config.md, part 4): flags with an env var and a config key resolve in
  * one order — flag > env > config > default — on every path (in-process execute, the real CLI,
  * --args-json, MCP over stdio with the SDK client); --explain <flag> says which source won and what
  * it beat without running the command; json envelopes carry meta.provenance; __schema lists the

@@ -1,5 +1,5 @@
 /**
- * The execution contract (SPEC §2) through `execute`: mode detection, the success envelope, NDJSON
+ * The execution contract (docs/contract.md) through `execute`: mode detection, the success envelope, NDJSON
  * streams, the error line and human errors, exit codes, dry-run, idempotency keys, deprecation
  * warnings, interruption, version, and isolation of concurrent and repeated runs of one tree.
  */

@@ -1,5 +1,5 @@
 /**
- * Run ids (lib/contract/ids.ts, issue 14): W3C trace and span ids and UUID v4 idempotency keys, now
+ * Run ids (lib/contract/ids.ts, docs/performance.md): W3C trace and span ids and UUID v4 idempotency keys, now
  * drawn from a pool fed by /dev/urandom — same formats and randomness as Web Crypto gave.
  */
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@
  * (`@modelcontextprotocol/inspector@2.12.0 --cli`, run through npx) lists the tools with `--strict`
  * (its tool-schema portability lint) and calls a tool, a prompt and a resource — over stdio and over
  * Streamable HTTP — on the HTTP fixture CLI, and on the demo CLI (cmd/tasks) when it mounts
- * `mcp-server`, whose tools it lints as a client of each protocol era (`--protocol-era legacy|modern`). Source: SPEC §8; issue "mcp-server" (how it is checked).
+ * `mcp-server`, whose tools it lints as a client of each protocol era (`--protocol-era legacy|modern`). Source: docs/mcp-server.md.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -41,7 +41,7 @@ function killTree(pid: number): void {
   }
 }
 
-describe('kill -9 loop on the demo store (issue 13)', () => {
+describe('kill -9 loop on the demo store', () => {
   it('200 CLI writers (4 at a time), each killed at a random instant or left to finish', async () => {
     expect(existsSync(BIN), `${BIN} is missing: run npm run build`).toBe(true);
     const file = join(dir, 'cli.json');

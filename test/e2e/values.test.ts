@@ -1,5 +1,5 @@
 /**
- * Values agents send mean the same on every path (issue 12, items 8 and 10): a `json` flag with a
+ * Values agents send mean the same on every path: a `json` flag with a
  * declared schema is that schema over MCP and is checked against it on the CLI and in --args-json
  * too; without one it is JSON text; the demo's task ids are integers; `--store` is no tool property
  * and no error message quotes a file's content. Through the real server (SDK client) and the CLI.

@@ -109,7 +109,7 @@ function pin(name: string, r: GoldenResult, tree: () => Command, dir?: string): 
   expectGolden(name, text, { dir: GOLDEN_DIR });
 }
 
-/** SPEC §2: success → stderr carries no error line; failure → exactly one JSON error line, last, in json mode; never exit 0 on error. */
+/** docs/contract.md: success → stderr carries no error line; failure → exactly one JSON error line, last, in json mode; never exit 0 on error. */
 function checkInvariants(r: GoldenResult): void {
   const last = r.stderr.split('\n').filter(Boolean).at(-1);
   const errorLine = last?.startsWith('{"error":')
@@ -224,7 +224,7 @@ async function pinText(cli: readonly string[], name: string, args: string[]): Pr
   return first.stdout;
 }
 
-/** Every other projection of the one walk (issue 5): clispec, llms, SKILL.md, completion scripts. */
+/** Every other projection of the one walk: clispec, llms, SKILL.md, completion scripts. */
 function pinProjections(cli: readonly string[], dir: string, shells: string[]) {
   it(
     'clispec (schema and __schema --as=clispec) is pinned and identical',

@@ -1,5 +1,5 @@
 /**
- * Fields that vary (issue 16, part 5): a command declares its non-deterministic output fields,
+ * Fields that vary (docs/config.md, part 5): a command declares its non-deterministic output fields,
  * `__schema --as=ax` lists them as `non_deterministic_fields` (ax-go's locators: the envelope's
  * meta ids plus data.<path>), and ax-ts/golden masks exactly those — a UUID the command did not
  * declare stays visible, so a changed payload id fails a golden.

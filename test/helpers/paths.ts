@@ -2,7 +2,7 @@
  * The six paths a command runs by, behind one `call`: the CLI process, `--args-json` (a process),
  * in-process `execute`, and MCP `tools/call` over stdio, HTTP stateful and HTTP stateless (real SDK
  * clients against real server processes). Every path reports the same {@link Outcome}, so one
- * table of rules can run through all of them (issue 11: "every path means the same").
+ * table of rules can run through all of them ("every path means the same").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

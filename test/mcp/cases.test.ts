@@ -261,7 +261,7 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
       };
       const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : 1);
       expect([...tools].sort(byName)).toEqual([...doc.tools].sort(byName));
-      // __schema --as=mcp prompts carry their template (SPEC §3); the live list is MCP-shaped
+      // __schema --as=mcp prompts carry their template (docs/mcp-server.md#prompts-and-resources); the live list is MCP-shaped
       expect((await s.client.listPrompts()).prompts).toEqual(
         (doc.prompts as Record<string, unknown>[]).map(({ template: _t, ...p }) => p),
       );

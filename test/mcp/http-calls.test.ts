@@ -1,8 +1,8 @@
 /**
  * Tool calls over Streamable HTTP against the real `mcp-server` process with the SDK's
- * `StreamableHTTPClientTransport`: misbehaving handlers do not take the server down (case B15),
- * progress, responsiveness and cancellation of long commands (case B21), and 16 parallel calls that
- * each get their own arguments back (SPEC §8).
+ * `StreamableHTTPClientTransport`: misbehaving handlers do not take the server down,
+ * progress, responsiveness and cancellation of long commands, and 16 parallel calls that
+ * each get their own arguments back (docs/mcp-server.md).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Life of the HTTP server process (SPEC §8): graceful shutdown on SIGTERM and SIGINT (prompt exit,
+ * Life of the HTTP server process (docs/mcp-server.md): graceful shutdown on SIGTERM and SIGINT (prompt exit,
  * port closed, in-flight calls aborted), and fail-closed startup — a non-loopback bind without
  * `--allow-non-loopback` or an unparsable address exits 2 with a `validation_error` line before
  * any socket opens.
@@ -47,7 +47,7 @@ function lastJsonLine(stderr: string): any {
 
 /**
  * Exit codes of a graceful stop: SIGTERM ends the server normally (0); SIGINT is an interruption of
- * the `mcp-server` run like any other (SPEC §2: 130, with an `interrupted` error line), after the
+ * the `mcp-server` run like any other (docs/contract.md: 130, with an `interrupted` error line), after the
  * same graceful shutdown.
  */
 const EXIT = { SIGTERM: 0, SIGINT: 130 } as const;

@@ -1,5 +1,5 @@
 /**
- * The HTTP server under a hostile local user and a careless client (issue 13 items 5-8): SIGTERM
+ * The HTTP server under a hostile local user and a careless client: SIGTERM
  * with a call whose handler ignores the abort (answered `interrupted`, exit 0, empty stderr, within
  * the budget); a duplicate in-flight JSON-RPC id; two Host headers and junk Host bytes (raw
  * sockets, since fetch cannot send them); the wildcard bind address as Host; an empty batch;

@@ -1,7 +1,7 @@
 /**
  * `mcp-server --transport http` as a real process, driven by the SDK's own
  * `StreamableHTTPClientTransport` and by raw `fetch` / `node:http` for what a client would not send:
- * sessions (case B20), Accept variants, body size, stateless mode, Host/Origin checks (SPEC §8) and
+ * sessions, Accept variants, body size, stateless mode, Host/Origin checks (docs/mcp-server.md) and
  * the session idle timeout. Every raw answer is recorded: none may be a 500 with an empty body.
  */
 import { request } from 'node:http';
@@ -80,7 +80,7 @@ afterAll(() => {
   expect(bad, 'no response may be a 500 with an empty body').toEqual([]);
 });
 
-describe('stateful Streamable HTTP (B20)', () => {
+describe('stateful Streamable HTTP', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer();
@@ -269,7 +269,7 @@ describe('restart (B20 step 4)', () => {
   }, 60_000);
 });
 
-describe('Host and Origin checks (SPEC §8, DNS rebinding)', () => {
+describe('Host and Origin checks (docs/mcp-server.md, DNS rebinding)', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer();

@@ -1,5 +1,5 @@
 /**
- * `mcp-server --print-config` (issue 12, item 9): the persistent flags given on the same command line
+ * `mcp-server --print-config`: the persistent flags given on the same command line
  * are carried into the printed `args`, so the server a client starts from the block runs with them —
  * checked by starting that exact command with the SDK's stdio client; and it refuses what the server
  * would refuse (port 0, a non-loopback address without --allow-non-loopback, a placeholder version).
@@ -99,7 +99,7 @@ describe('mcp-server --print-config', () => {
       );
       expect(wild.code).toBe(2);
       expect(lastError(wild.stderr)).toMatchObject({ context: { reason: 'non_loopback_bind' } });
-      // a non-loopback bind also needs a bearer token (issue 13): refused without, printed with its header
+      // a non-loopback bind also needs a bearer token: refused without, printed with its header
       const tokenless = await runCasesCli(
         ['mcp-server', '--print-config', '--transport', 'http', '--addr', '0.0.0.0:8080', '--allow-non-loopback'],
         { cli: DEMO },

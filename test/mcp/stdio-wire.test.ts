@@ -17,7 +17,7 @@ const textOf = (m: { result?: unknown } | undefined) =>
     error?: { kind: string };
   };
 
-describe.concurrent('stdio through a shell pipeline (issue 13)', () => {
+describe.concurrent('stdio through a shell pipeline', () => {
   it(
     'item 1: calls in flight at stdin EOF are answered (an instant one and a 600 ms one), then exit 0 with empty stderr',
     async () => {

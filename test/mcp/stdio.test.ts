@@ -413,7 +413,7 @@ describe.concurrent('mcp-server over stdio: the transport', () => {
         expect((envelopeOf((await s.response(4, 10)).result as CallToolResult).error as { kind: string }).kind).toBe(
           'interrupted',
         );
-        // shell-out returns once its child is reaped, within the grace: a result that arrives in time stands (issue 11)
+        // shell-out returns once its child is reaped, within the grace: a result that arrives in time stands
         expect(envelopeOf((await s.response(3, 10)).result as CallToolResult).data).toEqual({ ok: true, code: null });
         expect(await until(() => !alive(pid), 1000)).toBe(true);
       } finally {

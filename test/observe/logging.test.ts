@@ -1,5 +1,5 @@
 /**
- * ctx.logger (issue 16, part 1): JSON lines on stderr carrying trace_id/span_id, the command path,
+ * ctx.logger (docs/config.md, part 1): JSON lines on stderr carrying trace_id/span_id, the command path,
  * program, version and the root's labels — never on stdout — on every path (the real CLI,
  * --args-json, in-process execute, MCP over stdio with the SDK client and raw bytes, and HTTP),
  * a readable line in human mode, and under mcp-server notifications/message at the client's

@@ -1,5 +1,5 @@
 /**
- * Trace context (issue 16, part 2): a run continues the caller's W3C trace (TRACEPARENT/TRACESTATE,
+ * Trace context (docs/config.md, part 2): a run continues the caller's W3C trace (TRACEPARENT/TRACESTATE,
  * or _meta.traceparent on an MCP tools/call), prints that trace's id in the envelope and the error
  * line, hands TRACEPARENT to the processes it starts through ctx.childEnv(), and — with
  * OTEL_EXPORTER_OTLP_ENDPOINT set — exports one span per run / per tools/call, named by the command

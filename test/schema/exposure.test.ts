@@ -1,5 +1,5 @@
 /**
- * What agents are shown is exactly what they may call (issue 12, items 1–5): flag-level exclusion
+ * What agents are shown is exactly what they may call: flag-level exclusion
  * (`mcp: false`), subtree exclusion and the warning for a no-op exclusion, ax-go's annotation, a
  * hidden root, declarations re-checked in the walk, Object.prototype names as prompt arguments,
  * malformed resource URIs, and `__schema --as=mcp` prompts with their template. Each rule is checked

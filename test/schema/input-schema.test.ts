@@ -1,6 +1,6 @@
 /**
- * inputSchema mapping (SPEC §5), effects → annotations and output.schema → outputSchema (SPEC §6),
- * the portable-subset lint (B11) and Ajv 2020 strict compilation of every tool of several trees —
+ * inputSchema mapping (docs/mcp-server.md#inputschema), effects → annotations and output.schema → outputSchema (docs/contract.md#effects-and-destructive),
+ * the portable-subset lint and Ajv 2020 strict compilation of every tool of several trees —
  * all read from `__schema --as=mcp` through `execute`.
  */
 import { describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ function* nodes(s: Json): Generator<Json> {
   if (s.items) yield* nodes(s.items);
 }
 
-describe('inputSchema: one row per flag type (SPEC §5)', () => {
+describe('inputSchema: one row per flag type (docs/mcp-server.md#inputschema)', () => {
   it.each<[string, FlagSpec, Json]>([
     ['string', { type: 'string' }, { type: 'string' }],
     ['string with default', { type: 'string', default: 'anon' }, { type: 'string', default: 'anon' }],
@@ -290,7 +290,7 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
     }
   });
 
-  it("a command's own local --format is a property (B25): exactly one format, the local enum", async () => {
+  it("a command's own local --format is a property: exactly one format, the local enum", async () => {
     const exp = new Command({
       use: 'export',
       run: ok,
@@ -343,7 +343,7 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
   });
 });
 
-describe('portable subset and Ajv 2020 strict (B11)', () => {
+describe('portable subset and Ajv 2020 strict', () => {
   it('the kitchen-sink tree: every tool lints clean and every schema compiles', async () => {
     const doc = await mcpDoc(kitchenSinkTree());
     expect(doc.tools.length).toBe(6);
@@ -457,7 +457,7 @@ describe('portable subset and Ajv 2020 strict (B11)', () => {
   });
 });
 
-describe('effects → annotations, output.schema → outputSchema (SPEC §6)', () => {
+describe('effects → annotations, output.schema → outputSchema (docs/contract.md#effects-and-destructive)', () => {
   const tree = () =>
     new Command({
       use: 'yourcli',

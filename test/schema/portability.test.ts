@@ -1,5 +1,5 @@
 /**
- * Tool schemas survive the model providers' converters (issue 12; cases B11): the tools of the demo,
+ * Tool schemas survive the model providers' converters: the tools of the demo,
  * of the reference fixture and of the Cobra flag-type fixture (maps, uint, slices) go through
  * - `openai`'s strict-schema transform (`toStrictJsonSchema`, what strict function tools use),
  * - `@anthropic-ai/sdk`'s `transformJSONSchema` (strict tools),

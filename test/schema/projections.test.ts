@@ -1,5 +1,5 @@
 /**
- * Every projection for agents agrees on what an agent may call (issue 12, item 6; SPEC §4): the live
+ * Every projection for agents agrees on what an agent may call (docs/mcp-server.md#which-commands-become-tools): the live
  * `tools/list` (real server, SDK client), `__schema --as=mcp`, `--as=llms`, the `mcp` field of
  * `--as=ax`, the clispec document, `--as=skill` and the committed SKILL.md of the demo list exactly
  * the same set of commands — for the reference fixture, the surfaces fixture, the agents fixture and

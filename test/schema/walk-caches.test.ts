@@ -1,5 +1,5 @@
 /**
- * The schema walk's caches change no byte (issue 14). On a generated tree that uses every
+ * The schema walk's caches change no byte (docs/performance.md). On a generated tree that uses every
  * declaration the walk reads (test/fixtures/rich-tree.ts):
  * - every `__schema` shape is pinned, command by command, in golden/testdata/schema-walk*.golden
  *   (a digest per command entry and per tool, and of each whole document), written from the walk
@@ -69,7 +69,7 @@ function pinText(docs: Record<string, string>): string {
   return `${lines.join('\n')}\n`;
 }
 
-describe.each(VARIANTS)('schema walk: caches change no byte (issue 14): %s', (golden, options) => {
+describe.each(VARIANTS)('schema walk: caches change no byte (docs/performance.md): %s', (golden, options) => {
   it('pins every shape of the generated tree, command by command', async () => {
     const docs = await documents(await built('literal', options));
     const ax = JSON.parse(docs.ax!.split('\0')[0]!) as Json;
@@ -255,7 +255,7 @@ function referenceFlags(cmd: Command): RefFlag[] {
   ];
 }
 
-/** The inputSchema's properties: positionals, then the flag list minus what is no input (SPEC §5). */
+/** The inputSchema's properties: positionals, then the flag list minus what is no input (docs/mcp-server.md#inputschema). */
 function referenceProperties(cmd: Command, flags: RefFlag[]): string[] {
   const replays = cmd.runnable() && cmd.replay !== false && cmd.effects !== 'read_only' && cmd.effects !== 'idempotent';
   const keyInForce = flags.some((f) => f.name === 'idempotency-key' && f.builtin);

@@ -1,5 +1,5 @@
 /**
- * The one tree walk (SPEC §4): which commands become tools, under which names, in which order —
+ * The one tree walk (docs/mcp-server.md#which-commands-become-tools): which commands become tools, under which names, in which order —
  * through the public entry point (`execute(root, {args: ['__schema', '--as=mcp']})`). Case B12.
  */
 import { describe, expect, it } from 'vitest';
@@ -243,7 +243,7 @@ describe('walk: which commands become tools', () => {
   });
 });
 
-describe('tool names (B12)', () => {
+describe('tool names', () => {
   it('refuses a collision (db migrate-up vs db migrate up) in both shapes, naming both commands', async () => {
     const root = group('yourcli', group('db', leaf('migrate-up'), group('migrate', leaf('up'))));
     for (const shape of ['mcp', 'ax'] as const) {

@@ -225,7 +225,7 @@ describe('bundle: lazy subtrees are chunks of their own, loaded only when select
 });
 
 describe('bundle: an ordinary run loads only the Node built-ins it uses', () => {
-  // Each built-in module costs a start its compile (issue 14): fs/promises drags in readline and the
+  // Each built-in module costs a start its compile (docs/performance.md): fs/promises drags in readline and the
   // fs watchers, timers/promises is a module of its own. They load only when a feature needs them.
   // (net loads here because stdout and stderr are pipes.)
   const PRINT =

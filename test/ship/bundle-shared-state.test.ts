@@ -3,7 +3,7 @@
  * runtime, the HTTP stack, the --args-json validator: lib/ship/plugins.ts) — and every copy caches on the
  * same Command objects. The caches must hold across the copies: with a tree generation per copy,
  * each copy's records looked stale to the other, and every MCP call rebuilt a command's flag set and
- * tool properties (issue 14). Proved on a built fixture over stdio and HTTP, through the SDK client.
+ * tool properties (docs/performance.md). Proved on a built fixture over stdio and HTTP, through the SDK client.
  * Requires `npm run build` (npm test runs it first).
  */
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Fuzzing declarePrompt / declareResource (issue 12, item 4): thousands of random declarations —
+ * Fuzzing declarePrompt / declareResource: thousands of random declarations —
  * wrong types, `null`, functions, symbols, arrays, nested junk, unknown fields, near-valid names,
  * URIs with stray `%` and braces, lone surrogates. Each one is either accepted, and then projected by
  * `__schema` without error, or refused with an AxError `invalid_schema_declaration` (exit 2) whose

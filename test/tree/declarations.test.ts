@@ -1,5 +1,5 @@
 /**
- * `declarePrompt` / `declareResource` (SPEC §7): every rule at its boundary, the error contract of a
+ * `declarePrompt` / `declareResource` (docs/schema.md#declaration-rules): every rule at its boundary, the error contract of a
  * refused declaration, the cross-tree duplicate check at `__schema`, and the projection into both
  * `__schema` shapes (order, pruning, content never projected).
  */

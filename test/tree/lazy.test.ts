@@ -1,5 +1,5 @@
 /**
- * Lazy subtrees (issue 14): a command declared with `load` behaves on every path exactly as the
+ * Lazy subtrees (docs/performance.md): a command declared with `load` behaves on every path exactly as the
  * same command declared in full — the CLI, --args-json, help, completion, every __schema shape and
  * MCP (stdio; HTTP stateful and stateless) — while its body loads only when a run selects it or a
  * walk of the whole tree needs it. A loaded body that disagrees with its stub is refused.

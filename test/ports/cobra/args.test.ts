@@ -211,7 +211,7 @@ describe('the same validators on a root that has children (the injected commands
     expect(r.code).toBe(error === undefined ? 0 : 2);
   });
 
-  it('issue 10: MinimumNArgs(2) on a root: `c a` is too few, `c a b c` runs', async () => {
+  it('MinimumNArgs(2) on a root: `c a` is too few, `c a b c` runs', async () => {
     const seen: string[][] = [];
     const c = new Command({ use: 'c', validateArgs: MinimumNArgs(2), run: (ctx) => void seen.push(ctx.argv) });
     expect((await executeCommand(c, 'a')).error).toBe('requires at least 2 arg(s), only received 1');
