@@ -26,7 +26,8 @@
  * The descriptor written is fd 1 or fd 2 itself: closing it, or what it was opened for, means what
  * it means to Node's stream (the reader sees EOF; a read-only descriptor fails the write).
  */
-import { fstatSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
+import { stdStat } from '../platform/std-stat.ts';
 import { WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
 
 type Name = 'stdout' | 'stderr';
@@ -117,7 +118,7 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
   };
   let kind: 'pipe' | 'file' | undefined;
   try {
-    const st = fstatSync(fd);
+    const st = stdStat(fd);
     kind = st.isFIFO() || st.isSocket() ? 'pipe' : st.isFile() ? 'file' : undefined;
   } catch {
     kind = undefined;

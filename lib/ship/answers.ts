@@ -4,8 +4,9 @@
  * from the schema manifest beside the entry, each only while the build it came from is unchanged.
  * Compiled into the entry (entry.ts): Node built-ins only.
  */
-import { fstatSync, openSync, readFileSync, readSync, closeSync, statSync, writeSync } from 'node:fs';
+import { openSync, readFileSync, readSync, closeSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { stdStat } from '../platform/std-stat.ts';
 import type { BuildFacts } from './facts.ts';
 
 /** The format of a schema manifest's index.json (manifest.ts writes it). */
@@ -133,7 +134,7 @@ export function precomputed(facts: BuildFacts, dir: string, args: readonly strin
   if (args[0] !== '--version' || a.version === undefined) return false;
   // json mode only (stdout a pipe, file or socket); a terminal or a character device: the real program
   try {
-    const out = fstatSync(1);
+    const out = stdStat(1);
     if (!(out.isFIFO() || out.isFile() || out.isSocket())) return false;
   } catch {
     return false;

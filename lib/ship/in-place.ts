@@ -16,7 +16,8 @@
  * that never serves (a failed check, an unknown command) leaves it untaken and exits as usual.
  * Compiled into the entry (entry.ts): Node built-ins only.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, statSync, writeSync, type BigIntStats } from 'node:fs';
+import { stdStat } from '../platform/std-stat.ts';
 import { handedBack, type HandedBack } from './hand-back.ts';
 import { IN_PLACE, type InPlaceWire, type WireEnds } from './stdio-wire.ts';
 
@@ -27,11 +28,11 @@ const RELAY = Symbol.for('ax-ts.stdio-relay');
  * The fstat of fd 0 and fd 1 when this is a bare `mcp-server` (not a server process a supervisor
  * started) whose stdin and stdout are pipes or sockets; else undefined.
  */
-function barePipedServer(): [Stats, Stats] | undefined {
+function barePipedServer(): [BigIntStats, BigIntStats] | undefined {
   const args = process.argv.slice(2);
   if (args.length !== 1 || args[0] !== 'mcp-server') return undefined;
   try {
-    const std: [Stats, Stats] = [fstatSync(0), fstatSync(1)];
+    const std: [BigIntStats, BigIntStats] = [stdStat(0), stdStat(1)];
     return std.every((s) => s.isFIFO() || s.isSocket()) ? std : undefined;
   } catch {
     return undefined;
@@ -41,10 +42,10 @@ function barePipedServer(): [Stats, Stats] | undefined {
 /** Puts a socketpair to a `cat` copying to stderr on the free fd 1; false when that cannot be done. */
 function relayOnFd1(cat: string): boolean {
   const { spawn } = process.getBuiltinModule('node:child_process');
-  const devNull = statSync('/dev/null').rdev;
+  const devNull = statSync('/dev/null', { bigint: true }).rdev;
   const devNullOnFd1 = () => {
     try {
-      const st = fstatSync(1);
+      const st = stdStat(1);
       return st.isCharacterDevice() && st.rdev === devNull;
     } catch {
       return false;
@@ -85,9 +86,9 @@ export function serveInPlace(mcp: boolean): boolean {
   const std = barePipedServer();
   if (!std || !mcp || process.env.AX_MCP_IN_PLACE === '0') return false;
   const [i, o] = std;
-  let e: Stats;
+  let e: BigIntStats;
   try {
-    e = fstatSync(2);
+    e = stdStat(2);
   } catch {
     return false;
   }
@@ -135,7 +136,7 @@ export function serveInPlace(mcp: boolean): boolean {
     // protocol (a read-only /dev/null left on fd 1 would fail every write: one opened for writing)
     let free = false;
     try {
-      fstatSync(1);
+      stdStat(1);
     } catch {
       free = true;
     }
