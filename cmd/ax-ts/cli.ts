@@ -5,7 +5,6 @@
  * writes a bundled program's `__schema` documents ahead of time.
  */
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { skillCommand } from './skill.ts';
 import { schemaManifestCommand } from './manifest.ts';
 import { AxError, Command, defineError, resolveVersion, type RunContext } from '../../lib/index.ts';
@@ -193,7 +192,7 @@ export function buildAxTsCli(): Command {
     long: "Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails when a change would break agents or scripts; skill writes (or checks) SKILL.md and AGENTS.md for a program; build bundles a program into a fast-starting entry, bundle and chunks; schema-manifest writes a built program's __schema documents ahead of time.",
     example:
       'ax-ts schema-diff released.json current.json\nax-ts skill dist/bin/tasks.js --out skills/tasks --check\nax-ts build src/cli.ts --name mycli',
-    version: resolveVersion(undefined, fileURLToPath(import.meta.url)),
+    version: resolveVersion(undefined, import.meta.url),
     commands: [schemaDiffCommand(), skillCommand(), schemaManifestCommand(), buildCommand()],
   });
 }

@@ -2,7 +2,6 @@
  * The `tasks` demo CLI: a small task tracker built only on ax-ts's public API. `buildTasksCli()`
  * returns a fresh tree each call, so tests can run it in-process; `main.ts` runs it as a program.
  */
-import { fileURLToPath } from 'node:url';
 import { Command, resolveVersion } from '../../lib/index.ts';
 import { mountMcpServer } from '../../mcp/index.ts';
 import { addCommand } from './commands/add.ts';
@@ -24,7 +23,7 @@ export function buildTasksCli(): Command {
       'The store is --store, else $TASKS_FILE, else $XDG_DATA_HOME/ax-tasks/tasks.json or ~/.local/share/ax-tasks/tasks.json.',
     example: ['tasks add buy milk -t home', 'tasks list', 'tasks done 1', 'tasks export --format json'].join('\n'),
     // The version of the package that owns this file (0.0.0-unknown when none is found).
-    version: resolveVersion(undefined, fileURLToPath(import.meta.url)),
+    version: resolveVersion(undefined, import.meta.url),
     persistentFlags: {
       store: {
         type: 'string',

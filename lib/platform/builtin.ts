@@ -29,4 +29,5 @@ export function builtinModule<T extends keyof BuiltinModules>(id: T): BuiltinMod
 interface BuiltinModules {
   'node:module': typeof import('node:module');
   'node:os': typeof import('node:os');
+  'node:url': typeof import('node:url');
 }

@@ -1,10 +1,15 @@
 /**
- * Version resolution. Source: SPEC §2 (`resolveVersion`), ax-go version.go.
+ * Version resolution, after ax-go's `ResolveVersion` (version.go): an injected version, else the
+ * one the program was built with, else the nearest package.json, else the version-control revision
+ * recorded at build time (`-dirty` when the work tree had changes), else `0.0.0-unknown`. Never
+ * throws, whatever the program is (tsc output, a bundle, a single executable):
+ * docs/shipping.md#the-version.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { builtinModule } from './builtin.ts';
 
-/** Versions that mean "no real version" (SPEC §2). */
+/** Versions that mean "no real version" (docs/contract.md). */
 export const PLACEHOLDER_VERSIONS: readonly string[] = ['', 'dev', 'unknown', '0.0.0-unknown'];
 
 /** Whether a version string is missing or a placeholder. */
@@ -12,50 +17,89 @@ export function isPlaceholderVersion(v: string | undefined): boolean {
   return v === undefined || PLACEHOLDER_VERSIONS.includes(v.trim());
 }
 
-/**
- * Walks up from `start` (a file or directory) to the nearest package.json that has a usable
- * `version`, and returns it. Never throws: unreadable or malformed files are skipped.
- */
-export function packageVersionFrom(start: string | undefined): string | undefined {
-  if (!start) return undefined;
-  let dir = resolve(start);
-  if (existsSync(dir) && !dir.endsWith('/') && /\.[cm]?[jt]s$/.test(dir)) dir = dirname(dir);
-  for (let i = 0; i < 64; i++) {
-    const file = join(dir, 'package.json');
+/** A path given as a path or a `file:` URL (string or URL object); undefined for anything else. */
+function pathOf(start: string | URL | undefined): string | undefined {
+  if (start instanceof URL || (typeof start === 'string' && start.startsWith('file:'))) {
     try {
-      if (existsSync(file)) {
-        const v = (JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown }).version;
-        if (typeof v === 'string' && !isPlaceholderVersion(v)) return v;
-      }
+      return builtinModule('node:url').fileURLToPath(start);
     } catch {
-      /* skip unreadable package.json */
+      return undefined;
     }
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
+  }
+  return typeof start === 'string' && start !== '' ? start : undefined;
+}
+
+/**
+ * Walks up from `start` (a file or directory, as a path or a `file:` URL) to the nearest
+ * package.json that has a usable `version`, and returns it. Never throws: unreadable or malformed
+ * files are skipped, and anything that is not a path or a `file:` URL gives undefined.
+ */
+export function packageVersionFrom(start: string | URL | undefined): string | undefined {
+  const path = pathOf(start);
+  if (path === undefined) return undefined;
+  try {
+    let dir = resolve(path);
+    if (existsSync(dir) && !dir.endsWith('/') && /\.[cm]?[jt]sx?$/.test(dir)) dir = dirname(dir);
+    for (let i = 0; i < 64; i++) {
+      const file = join(dir, 'package.json');
+      try {
+        if (existsSync(file)) {
+          const v = (JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown }).version;
+          if (typeof v === 'string' && !isPlaceholderVersion(v)) return v;
+        }
+      } catch {
+        /* skip unreadable package.json */
+      }
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  } catch {
+    /* a path the platform cannot resolve */
   }
   return undefined;
 }
 
-/** Set by `ax-ts build` in a built program: the version embedded at build time (docs/shipping.md). */
+/**
+ * Set by a build (`ax-ts build`, or a bundler's define: docs/shipping.md#the-version): the
+ * program's version, embedded so that no file is read.
+ */
 declare const AX_PROGRAM_VERSION: string | undefined;
+/** Set by `ax-ts build`: the version-control revision the program was built from (`<commit>[-dirty]`). */
+declare const AX_PROGRAM_REVISION: string | undefined;
 
-/** The version `ax-ts build` embedded in this program, if it is a built program with one. */
-function builtVersion(): string | undefined {
-  const v = typeof AX_PROGRAM_VERSION === 'string' ? AX_PROGRAM_VERSION : undefined;
-  return isPlaceholderVersion(v) ? undefined : v!.trim();
+/** A build-time constant, if the program was built with a usable one. */
+function embedded(read: () => unknown): string | undefined {
+  let v: unknown;
+  try {
+    v = read();
+  } catch {
+    return undefined;
+  }
+  return typeof v === 'string' && !isPlaceholderVersion(v) ? v.trim() : undefined;
 }
 
 /**
- * The program's version: `injected` when usable, else the version `ax-ts build` embedded in a
- * built program (no file is read), else the version of the package.json that owns `entry`
- * (default: the running script, `process.argv[1]`), else `0.0.0-unknown`.
- * @param injected e.g. from a build-time define; placeholders ("", dev, unknown, 0.0.0-unknown) are skipped.
- * @param entry a file of the program. The default, `process.argv[1]`, is wrong when the tree runs
- *   in-process under another program (a test runner, an embedding host): pass your own module's
- *   path there, e.g. `resolveVersion(undefined, fileURLToPath(import.meta.url))`.
+ * The program's version, never empty and never a placeholder unless nothing better exists:
+ * 1. `injected`, when usable (placeholders "", dev, unknown, 0.0.0-unknown are skipped);
+ * 2. the version the program was built with (`ax-ts build`, or a bundler's
+ *    `--define:AX_PROGRAM_VERSION='"1.2.3"'`; no file is read);
+ * 3. the version of the package.json that owns `entry`;
+ * 4. the version-control revision `ax-ts build` recorded (`<commit>`, `<commit>-dirty` when the
+ *    work tree had uncommitted changes), as ax-go falls back to Go's `vcs.revision`;
+ * 5. `0.0.0-unknown`.
+ * @param injected e.g. from your own build-time define.
+ * @param entry a file of the program, as a path or a `file:` URL: pass `import.meta.url` (an ESM
+ *   module's own URL; in a CommonJS bundle, where it is undefined, the default applies). The
+ *   default, `process.argv[1]`, is the running script, which is wrong when the tree runs in-process
+ *   under another program (a test runner, an embedding host).
  */
-export function resolveVersion(injected?: string, entry: string | undefined = process.argv[1]): string {
-  if (!isPlaceholderVersion(injected)) return injected!.trim();
-  return builtVersion() ?? packageVersionFrom(entry) ?? '0.0.0-unknown';
+export function resolveVersion(injected?: string, entry: string | URL | undefined = process.argv[1]): string {
+  if (typeof injected === 'string' && !isPlaceholderVersion(injected)) return injected.trim();
+  return (
+    embedded(() => (typeof AX_PROGRAM_VERSION === 'string' ? AX_PROGRAM_VERSION : undefined)) ??
+    packageVersionFrom(entry) ??
+    embedded(() => (typeof AX_PROGRAM_REVISION === 'string' ? AX_PROGRAM_REVISION : undefined)) ??
+    '0.0.0-unknown'
+  );
 }
