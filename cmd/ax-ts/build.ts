@@ -18,9 +18,13 @@ export function buildCommand(): Command {
       '<name>.js (the entry to run: precomputed --help/--version, the schema manifest, a per-user code cache, stdio served\n' +
       'in place for mcp-server), <name>.main.js (the program, minified CommonJS), chunks/ (the MCP SDK, express, Ajv, pino,\n' +
       'OpenTelemetry, jsonc-parser, redis and each lazy subtree, loaded only by the runs that need them) and <name>.schema/.\n' +
-      "The program's version is embedded (--program-version, else the nearest package.json). Needs the esbuild package.\n" +
+      "The program's version is embedded (--program-version, else the nearest package.json), and the Git revision it was\n" +
+      'built from (--program-revision, else HEAD, -dirty with uncommitted changes), which the version falls back to.\n' +
+      'With --single-file, ONE CommonJS file <name>.cjs holds the program and everything it loads (for a Node single\n' +
+      'executable or bun build --compile). Needs the esbuild package.\n' +
       'Use --precompute=false for a program whose help or schema depends on its environment.',
-    example: 'ax-ts build src/cli.ts --out-dir dist/bin --name mycli\nax-ts build cmd/tasks/main.ts --name tasks',
+    example:
+      'ax-ts build src/cli.ts --out-dir dist/bin --name mycli\nax-ts build cmd/tasks/main.ts --name tasks\nax-ts build src/cli.ts --single-file --name mycli',
     args: [{ name: 'entry', description: "the program's entry module (e.g. src/cli.ts)" }],
     effects: 'idempotent',
     flags: {
@@ -29,6 +33,15 @@ export function buildCommand(): Command {
       'program-version': {
         type: 'string',
         usage: "the version embedded in the program (default: the nearest package.json's version)",
+      },
+      'program-revision': {
+        type: 'string',
+        usage:
+          'the version-control revision embedded in the program (default: the Git HEAD of the entry, -dirty with changes)',
+      },
+      'single-file': {
+        type: 'bool',
+        usage: 'write ONE CommonJS file, <out-dir>/<name>.cjs, with everything the program loads (no chunks, no entry)',
       },
       metafile: { type: 'bool', usage: "also write esbuild's metafile to <out-dir>/<name>.meta.json" },
       precompute: {
@@ -46,22 +59,26 @@ export function buildCommand(): Command {
           main: { type: 'string', description: 'the bundle' },
           chunks: { type: 'array', items: { type: 'string' }, description: 'every chunk file' },
           version: { type: ['string', 'null'], description: 'the embedded version (null: none)' },
+          revision: { type: ['string', 'null'], description: 'the embedded version-control revision (null: none)' },
           precomputed: { type: 'array', items: { type: 'string' }, description: 'answers precomputed' },
           manifest: { type: ['string', 'null'], description: 'the schema manifest directory (null: none)' },
         },
-        required: ['entry', 'main', 'chunks', 'version', 'precomputed', 'manifest'],
+        required: ['entry', 'main', 'chunks', 'version', 'revision', 'precomputed', 'manifest'],
       },
     },
     run: async (ctx: RunContext) => {
       const outDir = resolve(ctx.flags.outDir as string);
       const name =
         (ctx.flags.name as string | undefined) ?? basename(String(ctx.args.entry), extname(String(ctx.args.entry)));
-      if (!ctx.guard(`build ${String(ctx.args.entry)} into ${join(outDir, `${name}.js`)}`))
+      const single = ctx.flags.singleFile === true;
+      const file = join(outDir, `${name}.${single ? 'cjs' : 'js'}`);
+      if (!ctx.guard(`build ${String(ctx.args.entry)} into ${file}`))
         return {
-          entry: join(outDir, `${name}.js`),
-          main: join(outDir, `${name}.main.js`),
+          entry: file,
+          main: single ? file : join(outDir, `${name}.main.js`),
           chunks: [],
           version: null,
+          revision: null,
           precomputed: [],
           manifest: null,
         };
@@ -70,6 +87,8 @@ export function buildCommand(): Command {
         outDir: ctx.flags.outDir as string,
         name: ctx.flags.name as string | undefined,
         version: ctx.flags.programVersion as string | undefined,
+        revision: ctx.flags.programRevision as string | undefined,
+        singleFile: single,
         precompute: ctx.flags.precompute !== false,
         metafile: ctx.flags.metafile === true,
       });
@@ -78,6 +97,7 @@ export function buildCommand(): Command {
         main: r.main,
         chunks: r.chunks,
         version: r.version ?? null,
+        revision: r.revision ?? null,
         precomputed: r.precomputed,
         manifest: r.manifest?.dir ?? null,
       };

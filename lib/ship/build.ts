@@ -15,93 +15,48 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxError } from '../contract/errors.ts';
 import { packageVersionFrom } from '../platform/version.ts';
+import { vcsRevision } from './revision.ts';
+import { buildSingleFile } from './single-file.ts';
+import { loadEsbuild, run } from './bundler.ts';
 import { buildFailed } from './errors.ts';
 import { entryText, type BuildFacts } from './facts.ts';
 import { writeSchemaManifest, type ManifestResult } from './manifest.ts';
+import type { BuildOptions, BuildResult } from './options.ts';
+
+export type { BuildOptions, BuildResult } from './options.ts';
 import { axTsModule, chunkPlugin, registerLibPlugin, sharedLibPlugin, type ChunkJob } from './plugins.ts';
 import { precompute } from './precompute.ts';
 
-/** Options of {@link buildProgram}. */
-export interface BuildOptions {
-  /** The program's entry module: TypeScript or JavaScript, ESM or CommonJS, with or without a shebang. */
-  entry: string;
-  /** Where the program goes (created if missing). Default `dist/bin` under `cwd`. */
-  outDir?: string;
-  /** The program's name: the entry file is `<name>.js`. Default: the entry's file name without extension. */
-  name?: string;
-  /**
-   * The version embedded in the program (what `resolveVersion` returns in it, without reading any
-   * file). Default: the nearest package.json above the entry with a real version; none found: the
-   * program resolves its version at run time, as unbundled.
-   */
-  version?: string;
-  /**
-   * Precompute the answers to a bare `--help` and `--version`, and write the schema manifest
-   * (docs/shipping.md#precomputed-answers). Only for a program whose tree, help and schema do not
-   * depend on its environment (answers that differ between two environments are dropped
-   * either way). Default true.
-   */
-  precompute?: boolean;
-  /** Also write esbuild's metafile of every output to `<outDir>/<name>.meta.json` (for bundle analysis). Default false. */
-  metafile?: boolean;
-  /** Directory relative paths are resolved against. Default `process.cwd()`. */
-  cwd?: string;
-}
-
-/** What {@link buildProgram} wrote. */
-export interface BuildResult {
-  /** The entry file to run (`node <entry>`, or directly: it starts with `#!/usr/bin/env node`). */
-  entry: string;
-  /** The bundle. */
-  main: string;
-  /** Every chunk, heavy parts and lazy subtrees. */
-  chunks: string[];
-  /** The lazy subtrees' chunks. */
-  lazyChunks: string[];
-  /** The embedded version, if any. */
-  version: string | undefined;
-  /** Which answers were precomputed (`help`, `version`). */
-  precomputed: string[];
-  /** The schema manifest written, if any. */
-  manifest: ManifestResult | undefined;
-  /** esbuild's metafile of every output (inputs and outputs, merged). */
-  metafile: esbuild.Metafile;
-}
-
-/** esbuild, or build_failed naming the package to install. */
-async function loadEsbuild(): Promise<typeof esbuild> {
-  try {
-    return await import('esbuild');
-  } catch (e) {
-    throw buildFailed(`ax-ts build needs the esbuild package, which could not be loaded: ${(e as Error).message}`, {
-      fix: 'Install it next to ax-ts: npm install --save-dev esbuild',
-      context: { reason: 'missing_dependency', package: 'esbuild' },
+/**
+ * The compiled entry (entry.ts): compiled here when ax-ts runs from its sources; in the published
+ * package, the copy its build compiled (`dist/lib/ship/entry.cjs`, found from the chunk this code is in).
+ */
+async function entryCode(es: typeof esbuild): Promise<string> {
+  const url: unknown = import.meta.url;
+  const here = typeof url === 'string' && url.startsWith('file:') ? dirname(fileURLToPath(url)) : undefined;
+  if (here && existsSync(join(here, 'entry.ts'))) {
+    const compiled = await run(es, {
+      entryPoints: [join(here, 'entry.ts')],
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node22',
+      minify: true,
+      write: false,
     });
+    return compiled.outputFiles![0]!.text;
   }
-}
-
-/** The compiled entry source: entry.ts here, entry.js in the published package. */
-function entrySource(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const f of ['entry.ts', 'entry.js']) if (existsSync(join(here, f))) return join(here, f);
-  throw new AxError('internal_error', `ax-ts build: the program entry's source is missing beside ${here}`, {
-    fix: 'Reinstall ax-ts.',
-  });
-}
-
-/** Runs one esbuild build; its errors become build_failed. */
-async function run(es: typeof esbuild, options: esbuild.BuildOptions): Promise<esbuild.BuildResult> {
-  try {
-    return await es.build({ ...options, logLevel: 'silent' });
-  } catch (e) {
-    const errors = ((e as { errors?: esbuild.Message[] }).errors ?? []).map(
-      (m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ''}${m.text}`,
-    );
-    throw buildFailed(`the program could not be bundled: ${errors[0] ?? (e as Error).message}`, {
-      fix: 'Fix the error in the program (or install the package it names), then build again.',
-      context: { reason: 'bundle_failed', errors },
-    });
+  for (let d = here; d && dirname(d) !== d; d = dirname(d)) {
+    const f = join(d, 'lib/ship/entry.cjs');
+    if (existsSync(f)) return readFileSync(f, 'utf8');
   }
+  throw new AxError(
+    'internal_error',
+    `ax-ts build: the program entry's code is missing (looked above ${here ?? 'an unknown module'})`,
+    {
+      fix: 'Reinstall ax-ts.',
+    },
+  );
 }
 
 /** A directory for the program's files: `outDir` must not hold another package.json than the build's own. */
@@ -125,7 +80,7 @@ function prepareOutDir(outDir: string): void {
  */
 export async function buildProgram(options: BuildOptions): Promise<BuildResult> {
   const cwd = options.cwd ?? process.cwd();
-  for (const key of ['entry', 'outDir', 'name', 'version', 'cwd'] as const) {
+  for (const key of ['entry', 'outDir', 'name', 'version', 'revision', 'cwd'] as const) {
     const v: unknown = options[key];
     if ((v !== undefined || key === 'entry') && (typeof v !== 'string' || v.trim() === ''))
       throw new AxError('validation_error', `buildProgram: ${key} must be a non-empty string`, {
@@ -147,8 +102,8 @@ export async function buildProgram(options: BuildOptions): Promise<BuildResult> 
   const outDir = resolve(cwd, options.outDir ?? 'dist/bin');
   const name = options.name ?? basename(entry, extname(entry));
   const version = options.version ?? packageVersionFrom(entry);
+  const revision = options.revision ?? vcsRevision(dirname(entry));
   const es = await loadEsbuild();
-  prepareOutDir(outDir);
   const base: esbuild.BuildOptions = {
     bundle: true,
     format: 'cjs',
@@ -161,11 +116,15 @@ export async function buildProgram(options: BuildOptions): Promise<BuildResult> 
     define: {
       'import.meta.url': '__axMetaUrl',
       ...(version !== undefined ? { AX_PROGRAM_VERSION: JSON.stringify(version) } : {}),
+      ...(revision !== undefined ? { AX_PROGRAM_REVISION: JSON.stringify(revision) } : {}),
     },
     banner: { js: 'var __axMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     // import() of a chunk becomes a require: the entry runs the bundle through vm.Script, which has no ESM loader
     supported: { 'dynamic-import': false },
   };
+  if (options.singleFile === true)
+    return buildSingleFile(es, base, { entry, outDir, name, version, revision, metafile: options.metafile === true });
+  prepareOutDir(outDir);
   const jobs = new Map<string, ChunkJob>();
   const mainFile = join(outDir, `${name}.main.js`);
   const results = [
@@ -228,16 +187,7 @@ export async function buildProgram(options: BuildOptions): Promise<BuildResult> 
     version: version ?? '',
     answers: null,
   };
-  const compiled = await run(es, {
-    entryPoints: [entrySource()],
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minify: true,
-    write: false,
-  });
-  const code = compiled.outputFiles![0]!.text;
+  const code = await entryCode(es);
   const entryFile = join(outDir, `${name}.js`);
   const writeEntry = (f: BuildFacts) => {
     writeFileSync(entryFile, entryText(f, code));
@@ -268,6 +218,7 @@ export async function buildProgram(options: BuildOptions): Promise<BuildResult> 
     chunks: [...jobs.values()].map((j) => join(outDir, 'chunks', j.file)),
     lazyChunks: lazyChunks.map((c) => join(outDir, c)),
     version,
+    revision,
     precomputed: answered,
     manifest,
     metafile,

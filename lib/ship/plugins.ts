@@ -34,18 +34,24 @@ export function packageOf(file: string): PackageOf | undefined {
 
 /**
  * The module of ax-ts a file is (`lib/parse/arguments`, `mcp/runtime`: its path in the package,
- * without `dist/` and extension), or undefined when the file is not part of ax-ts's library
- * (`lib/`, `mcp/`, `golden/` of the package named `ax-ts`).
+ * without `dist/` and extension; `chunks/chunk-X`, `core`, `tools` for the shared code of the
+ * published package, `vendor/jsonc-parser` for a package published inside it), or undefined when
+ * the file is not part of ax-ts's library (`lib/`, `mcp/`,
+ * `golden/` of the package named `ax-ts`, and its built `dist/`).
  */
 export function axTsModule(file: string): string | undefined {
   const pkg = packageOf(file);
   if (pkg?.name !== 'ax-ts') return undefined;
-  const rel = relative(pkg.dir, file)
-    .split(sep)
-    .join('/')
-    .replace(/^dist\//, '');
-  if (!/^(lib|mcp|golden)\//.test(rel)) return undefined; // the checkout's own tests and demo are programs like any other
-  return rel.slice(0, -extname(rel).length || undefined);
+  const rel = relative(pkg.dir, file).split(sep).join('/');
+  const built = rel.startsWith('dist/');
+  const mod = rel.replace(/^dist\//, '');
+  // the checkout's own tests and demo are programs like any other
+  if (
+    !/^(lib|mcp|golden)\//.test(mod) &&
+    !(built && /^(chunks\/[^/]+\.js|core\.js|tools\.js|vendor\/[^/]+\.cjs)$/.test(mod))
+  )
+    return undefined;
+  return mod.slice(0, -extname(mod).length || undefined);
 }
 
 /**
@@ -59,6 +65,8 @@ export const HEAVY_MODULES: Readonly<Record<string, string>> = {
   'mcp/http': 'mcp-http.js',
   'lib/parse/arguments': 'arguments.js',
   'lib/observe/otel': 'otel.js',
+  // the published package's copy of jsonc-parser (what `require('jsonc-parser')` is there)
+  'vendor/jsonc-parser': 'jsonc-parser.js',
 };
 
 /** Packages ax-ts requires only for some runs (the logger, the JSONC parser, the Redis client): a chunk each. */
@@ -67,6 +75,21 @@ export const HEAVY_PACKAGES: Readonly<Record<string, string>> = {
   'jsonc-parser': 'jsonc-parser.js',
   redis: 'redis.js',
 };
+
+/**
+ * The ESM build of the package whose main file is `main`, when its package.json names one
+ * (`module`): a UMD main file (jsonc-parser's) hides its require()s from the bundler.
+ */
+function esmEntry(main: string): string | undefined {
+  const pkg = packageOf(main);
+  if (!pkg) return undefined;
+  try {
+    const m = (JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as { module?: unknown }).module;
+    return typeof m === 'string' ? join(pkg.dir, m) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A chunk to build: what it is made from, and its file under `chunks/`. */
 export interface ChunkJob {
@@ -96,7 +119,7 @@ export function chunkPlugin(jobs: Map<string, ChunkJob>, inChunk: boolean): Plug
       b.onResolve({ filter: /.*/ }, async (a) => {
         if (a.pluginData === 'ax-ts-chunks') return undefined;
         const isPackage = Object.hasOwn(HEAVY_PACKAGES, a.path);
-        if (a.kind !== 'dynamic-import' && !isPackage) return undefined;
+        if (a.kind !== 'dynamic-import' && a.kind !== 'require-call' && !isPackage) return undefined;
         const importerAxTs = a.importer ? axTsModule(a.importer) : undefined;
         if (isPackage && importerAxTs === undefined) return undefined; // the program's own use of the package
         const r = await b.resolve(a.path, {
@@ -106,10 +129,11 @@ export function chunkPlugin(jobs: Map<string, ChunkJob>, inChunk: boolean): Plug
           pluginData: 'ax-ts-chunks',
         });
         if (r.errors.length > 0 || r.external || !r.path) return undefined;
-        if (isPackage) return add(r.path, HEAVY_PACKAGES[a.path]!, false);
+        if (isPackage) return add(esmEntry(r.path) ?? r.path, HEAVY_PACKAGES[a.path]!, false);
         const mod = axTsModule(r.path);
         if (mod !== undefined)
           return Object.hasOwn(HEAVY_MODULES, mod) ? add(r.path, HEAVY_MODULES[mod]!, false) : undefined;
+        if (a.kind === 'require-call') return undefined; // a lazy subtree is an import()
         if (packageOf(r.path)?.name !== undefined && r.path.includes(`${sep}node_modules${sep}`)) return undefined;
         // a lazy subtree of the program: its own chunk, named after the file and a hash of its path
         const hash = createHash('sha256').update(r.path).digest('hex').slice(0, 8);

@@ -1,6 +1,8 @@
 /**
  * The published package, as a user installs it: `npm pack` of this checkout holds neither the demo
- * nor a second copy of lib/ (only the library, compiled one module per file); installed into a fresh
+ * nor a second copy of lib/ (only the library, bundled by .ci/dist.mjs: an entry file per public
+ * entry, core.js and tools.js, shared chunks, the heavy modules, the vendored jsonc-parser, and the
+ * declarations); installed into a fresh
  * project, its `node_modules/.bin` holds `ax-ts` only (the demo's `tasks` is never put on a user's
  * PATH), and every entry point package.json exports (`ax-ts`, `ax-ts/mcp`, `ax-ts/golden`, …) loads from
  * `dist/` and exports at run time exactly the value names test/api/public-api.snapshot.json pins
@@ -8,7 +10,7 @@
  * Needs `npm run build` first (npm test does it).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,12 +58,26 @@ describe('npm pack: what the tarball holds', () => {
     expect(files.filter((f) => /(^|\/)tasks[./]|cmd\/tasks|dist\/bin\//.test(f))).toEqual([]);
   });
 
-  it('no second copy of lib/: every compiled file is one module of the checkout (no bundle, no chunk)', () => {
+  it('no second copy of lib/: every file under dist/ is an entry, a bundle of .ci/dist.mjs or a declaration of a source module', () => {
     const compiled = files.filter((f) => f.startsWith('dist/'));
     expect(compiled.length).toBeGreaterThan(0);
+    const entries = new Set(publicEntries(repo).map((e) => e.import.slice(2)));
     for (const f of compiled) {
-      const source = f.replace(/^dist\//, '').replace(/(\.d)?\.js$|\.d\.ts$/, '.ts');
-      expect(existsSync(join(repo, source)) || existsSync(join(repo, f.replace(/^dist\//, ''))), f).toBe(true);
+      const bundled =
+        entries.has(f) ||
+        /^dist\/(core|tools)\.js$|^dist\/chunks\/[\w-]+\.js$|^dist\/vendor\/jsonc-parser\.cjs$|^dist\/lib\/ship\/entry\.cjs$/.test(
+          f,
+        ) ||
+        [
+          'dist/mcp/runtime.js',
+          'dist/mcp/http.js',
+          'dist/lib/parse/arguments.js',
+          'dist/lib/observe/otel.js',
+          'dist/cmd/ax-ts/main.js',
+        ].includes(f);
+      const declaration =
+        f.endsWith('.d.ts') && existsSync(join(repo, f.replace(/^dist\//, '').replace(/\.d\.ts$/, '.ts')));
+      expect(bundled || declaration, f).toBe(true);
     }
   });
 });
@@ -102,5 +118,125 @@ describe('npm pack → install into a fresh project', () => {
         .sort();
       expect(got[entry], entry).toEqual(values);
     }
+  });
+});
+
+/** Runs a script written into the installed project; its stdout parsed as JSON. */
+function runScript(name: string, text: string, args: string[] = []): unknown {
+  writeFileSync(join(project, name), text);
+  return JSON.parse(execFileSync(process.execPath, [...args, name], { cwd: project, encoding: 'utf8' }));
+}
+
+describe('the installed package, as programs load it', () => {
+  const entries = publicEntries(repo).map((e) => e.name);
+
+  it('require() from CommonJS gives every entry, the very objects import() gives', () => {
+    const got = runScript(
+      'same.mjs',
+      `import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const out = {};
+for (const e of ${JSON.stringify(entries)}) {
+  const cjs = require(e), esm = await import(e);
+  out[e] = Object.keys(esm).length > 0 && Object.keys(esm).every((k) => cjs[k] === esm[k]);
+}
+console.log(JSON.stringify(out));`,
+    );
+    expect(got).toEqual(Object.fromEntries(entries.map((e) => [e, true])));
+  });
+
+  it('state shared between entries is one instance whichever entry a program imports', () => {
+    const got = runScript(
+      'shared.mjs',
+      `import { AxError, Command, defineError, errorCatalogue } from 'ax-ts';
+import { readConfig } from 'ax-ts/config';
+import { mountMcpServer } from 'ax-ts/mcp';
+import { schemaDocument } from 'ax-ts/schema';
+import { goldenRun } from 'ax-ts/golden';
+import { fileIdempotencyStore } from 'ax-ts/store';
+defineError({ kind: 'probe_failed', exitCode: 9, description: 'A probe of the shared catalogue.' });
+const e = await readConfig('/nonexistent/ax-probe.jsonc').catch((x) => x);
+const root = new Command({ use: 'probe', version: '1.0.0' });
+const server = mountMcpServer(root);
+const doc = JSON.parse(schemaDocument(root, 'ax', '1.0.0'));
+console.log(JSON.stringify({
+  axError: e.constructor === AxError,
+  command: Object.getPrototypeOf(server) === Command.prototype,
+  catalogue: errorCatalogue().some((k) => k.kind === 'probe_failed'),
+  schema: JSON.stringify(doc).includes('probe_failed'),
+  golden: typeof goldenRun === 'function',
+  store: typeof fileIdempotencyStore === 'function',
+}));`,
+    );
+    expect(got).toEqual({ axError: true, command: true, catalogue: true, schema: true, golden: true, store: true });
+  });
+
+  it('each class and registry of the shared state is defined once in the published code', () => {
+    const js = readdirSync(join(project, 'node_modules/ax-ts/dist'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(project, 'node_modules/ax-ts/dist', f), 'utf8'));
+    for (const marker of [
+      'var AxError = class ',
+      'var Command = class ',
+      'Symbol.for("ax-ts.error-catalogue")',
+      'Symbol.for("ax-ts.tree-generation")',
+    ])
+      expect(js.filter((t) => t.includes(marker)).length, marker).toBe(1);
+  });
+
+  it('a program importing ax-ts, ax-ts/mcp and ax-ts/config loads five files of ax-ts: three entries, core and one chunk', () => {
+    const log = join(tmp, 'imports.log');
+    writeFileSync(
+      join(project, 'probe.mjs'),
+      `import { Command, main } from 'ax-ts';\nimport { mountMcpServer } from 'ax-ts/mcp';\nimport { readConfig } from 'ax-ts/config';\nconst root = new Command({ use: 'probe', version: '1.0.0' });\nmountMcpServer(root);\nvoid readConfig;\nawait main(root);\n`,
+    );
+    execFileSync(
+      process.execPath,
+      ['--import', join(repo, 'test/fixtures/record-imports.mjs'), 'probe.mjs', '--version'],
+      { cwd: project, env: { ...process.env, AX_IMPORT_LOG: log }, encoding: 'utf8' },
+    );
+    const ours = [
+      ...new Set(
+        readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((u) => u.includes('/node_modules/ax-ts/'))
+          .map((u) => u.replace(/.*\/node_modules\/ax-ts\/dist\//, '').replace(/chunk-\w+/, 'chunk-X')),
+      ),
+    ].sort();
+    expect(ours).toEqual(['chunks/chunk-X.js', 'core.js', 'lib/config/index.js', 'lib/index.js', 'mcp/index.js']);
+  });
+
+  it("TypeScript resolves every entry's types from CommonJS: module nodenext (.cts) and commonjs with node10 resolution", () => {
+    const uses = `import { Command } from 'ax-ts';
+import { mountMcpServer } from 'ax-ts/mcp';
+import { schemaDocument } from 'ax-ts/schema';
+import { fileIdempotencyStore } from 'ax-ts/store';
+import { readConfig } from 'ax-ts/config';
+import { goldenRun } from 'ax-ts/golden';
+import { buildProgram } from 'ax-ts/build';
+const root: Command = new Command({ use: 'typed', version: '1.0.0' });
+mountMcpServer(root);
+const doc: string = schemaDocument(root, 'ax', '1.0.0');
+console.log(JSON.stringify({ doc: doc.length > 0, fns: [fileIdempotencyStore, readConfig, goldenRun, buildProgram].every((f) => typeof f === 'function') }));
+`;
+    writeFileSync(join(project, 'typed.cts'), uses);
+    mkdirSync(join(project, 'cjs'), { recursive: true });
+    writeFileSync(join(project, 'cjs/package.json'), '{"type": "commonjs"}\n');
+    writeFileSync(join(project, 'cjs/typed.ts'), uses);
+    const tsc = join(repo, 'node_modules/typescript/bin/tsc');
+    const common = ['--strict', '--skipLibCheck', '--types', 'node', '--typeRoots', join(repo, 'node_modules/@types')];
+    execFileSync(process.execPath, [tsc, ...common, '--module', 'nodenext', '--target', 'es2022', 'typed.cts'], {
+      cwd: project,
+    });
+    execFileSync(
+      process.execPath,
+      [tsc, ...common, '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022', 'cjs/typed.ts'],
+      { cwd: project },
+    );
+    for (const f of ['typed.cjs', 'cjs/typed.js'])
+      expect(JSON.parse(execFileSync(process.execPath, [f], { cwd: project, encoding: 'utf8' })), f).toEqual({
+        doc: true,
+        fns: true,
+      });
   });
 });

@@ -178,7 +178,7 @@ const HEAVY: Record<string, RegExp> = {
   'arguments.js': /node_modules\/ajv\//,
   'pino.js': /node_modules\/pino\//,
   'otel.js': /node_modules\/@opentelemetry\/sdk-trace-base\//,
-  'jsonc-parser.js': /node_modules\/jsonc-parser\//,
+  'jsonc-parser.js': /node_modules\/ax-ts\/dist\/vendor\/jsonc-parser\.cjs$/, // published inside ax-ts
   'redis.js': /node_modules\/@redis\/client\//,
 };
 

@@ -1,0 +1,213 @@
+// The library as published (docs/architecture.md#what-the-package-holds): ESM bundled by esbuild with
+// code splitting, so a program that imports ax-ts from plain `tsc` output loads a handful of files
+// instead of one module per source file (an ESM module costs a resolution, a read and a compile
+// each: docs/performance.md).
+//
+//   dist/<entry>.js      each public entry (package.json `exports`): one line re-exporting its names
+//   dist/core.js         what a CLI imports at start: ax-ts, ax-ts/mcp, ax-ts/config, ax-ts/store
+//   dist/tools.js        the rest: ax-ts/schema, ax-ts/golden, ax-ts/build (and, through it, core)
+//   dist/chunks/…        the code, shared by every entry (one instance of each module: one error
+//                        catalogue, one AxError class, one tree generation), and what only some runs
+//                        load (the MCP runtime, HTTP, the argument validator, OpenTelemetry, replay…)
+//   dist/mcp/runtime.js, dist/mcp/http.js, dist/lib/parse/arguments.js, dist/lib/observe/otel.js
+//                        the heavy parts, at the paths `ax-ts build` knows them by (lib/ship/plugins.ts)
+//   dist/vendor/…        packages published inside ax-ts (jsonc-parser: see VENDORED)
+//
+// esbuild puts each piece of code in a chunk named by the set of entries that reach it, so a
+// dynamic import that reaches a part of core would cut core into many chunks; every dynamic entry
+// (and the ax-ts tool's) therefore re-exports the whole of core while it is built (`__axKeep`), and
+// that export is cut from the output afterwards (a published file must not hand a bundler the whole
+// of core to keep). Packages stay external: the user's installer provides them.
+import { build } from 'esbuild';
+import { createRequire } from 'node:module';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+/** The entries a CLI imports at start (by specifier): they make up core.js; the others tools.js. */
+const CORE = new Set(['ax-ts', 'ax-ts/mcp', 'ax-ts/config', 'ax-ts/store']);
+/** Modules of ax-ts that `ax-ts build` makes chunks of their own: kept at their source paths. */
+const HEAVY = ['mcp/runtime.ts', 'mcp/http.ts', 'lib/parse/arguments.ts', 'lib/observe/otel.ts'];
+/** The ax-ts tool, an entry of its own (package.json `bin`). */
+const TOOL = 'cmd/ax-ts/main.ts';
+/** Packages ax-ts requires synchronously from its code; a bundler of a user's program must see `require("…")`. */
+const REQUIRED = ['pino'];
+/**
+ * Packages published inside ax-ts (dist/vendor/<name>.cjs, bundled from their ESM build): jsonc-parser's
+ * main file is UMD, whose require()s no bundler can follow, and its ESM build cannot be loaded by Node.
+ */
+const VENDORED = ['jsonc-parser'];
+
+const common = { bundle: true, format: 'esm', platform: 'node', target: 'node22', packages: 'external' };
+
+/** The value names an entry exports (esbuild's metafile of the entry bundled alone). */
+async function exportNames(root, source) {
+  const r = await build({
+    ...common,
+    absWorkingDir: root,
+    entryPoints: [source],
+    write: false,
+    metafile: true,
+    outdir: '/x',
+    logLevel: 'silent',
+  });
+  return Object.values(r.metafile.outputs)[0].exports;
+}
+
+/**
+ * Builds the library into `<root>/dist` from `entries` ({name, source}: every public entry).
+ * @returns the files written (relative to dist).
+ */
+export async function buildLibrary(root, entries) {
+  const dist = join(root, 'dist');
+  const prefix = (name) => (name === 'ax-ts' ? 'ax' : name.slice('ax-ts/'.length));
+  const named = [];
+  for (const e of entries) named.push({ ...e, prefix: prefix(e.name), names: await exportNames(root, e.source) });
+  const reexports = (group) =>
+    named
+      .filter((e) => CORE.has(e.name) === (group === 'core'))
+      .map(
+        (e) =>
+          `export { ${e.names.map((n) => `${n} as ${e.prefix}$${n}`).join(', ')} } from ${JSON.stringify(resolve(root, e.source))};`,
+      )
+      .join('\n');
+  const virtual = { 'ax-core': reexports('core'), 'ax-tools': `export * from 'ax-core';\n${reexports('tools')}` };
+  const run = (keep) =>
+    build({
+      ...common,
+      absWorkingDir: root,
+      entryPoints: {
+        core: 'ax-core',
+        tools: 'ax-tools',
+        [TOOL.slice(0, -3)]: TOOL,
+        ...Object.fromEntries(HEAVY.map((h) => [h.slice(0, -3), h])),
+      },
+      outdir: dist,
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      metafile: true,
+      logLevel: 'warning',
+      write: keep !== undefined,
+      plugins: [
+        {
+          name: 'ax-ts-dist',
+          setup(b) {
+            b.onResolve({ filter: /^ax-(core|tools)$/ }, (a) => ({ path: a.path, namespace: 'ax-ts-dist' }));
+            b.onLoad({ filter: /.*/, namespace: 'ax-ts-dist' }, (a) => ({
+              contents: virtual[a.path],
+              resolveDir: root,
+              loader: 'js',
+            }));
+            if (keep)
+              b.onLoad({ filter: /\.ts$/ }, (a) => {
+                const rel = relative(root, a.path);
+                if (rel !== TOOL && !keep.has(rel)) return undefined;
+                const whole = rel === TOOL ? 'ax-tools' : 'ax-core';
+                return {
+                  contents: `${readFileSync(a.path, 'utf8')}\nexport * as __axKeep from '${whole}';\n`,
+                  loader: 'ts',
+                };
+              });
+          },
+        },
+      ],
+    });
+  // 1. which modules are dynamic entries (the targets of import() within the library)
+  const first = await run(undefined);
+  const dynamic = new Set(HEAVY);
+  const targets = new Set(
+    Object.values(first.metafile.outputs).flatMap((o) =>
+      o.imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => i.path),
+    ),
+  );
+  for (const [file, o] of Object.entries(first.metafile.outputs))
+    if (targets.has(file) && o.entryPoint) dynamic.add(o.entryPoint);
+  // 2. the build, each dynamic entry keeping the whole of core
+  const second = await run(dynamic);
+  const outputs = Object.keys(second.metafile.outputs).filter((f) => f.endsWith('.js'));
+  const written = outputs.map((f) => relative(dist, join(root, f)));
+  // 3. cut `__axKeep` and the namespace objects it needed; let bundlers see ax-ts's own require()s
+  const kept = new Set();
+  for (const f of outputs) {
+    const file = join(root, f);
+    let src = readFileSync(file, 'utf8');
+    const m = /^ {2}(\w+) as __axKeep,?\n/m.exec(src);
+    if (m) {
+      kept.add(m[1]);
+      src = src.replace(m[0], '').replace(new RegExp(`^ {2}${m[1]},?\\n`, 'm'), '');
+    }
+    writeFileSync(file, src);
+  }
+  for (const f of outputs) {
+    const file = join(root, f);
+    let src = readFileSync(file, 'utf8');
+    for (const ns of kept) {
+      src = src
+        .replace(new RegExp(`var ${ns} = \\{\\};\\n__export\\(${ns}, \\{\\n[^]*?\\n\\}\\);\\n`), '')
+        .replace(new RegExp(`^ {2}${ns},?\\n`, 'm'), '');
+      if (new RegExp(`\\b${ns}\\b`).test(src)) throw new Error(`dist: ${f} still refers to ${ns}`);
+    }
+    for (const p of VENDORED) {
+      let to = relative(dirname(file), join(dist, 'vendor', `${p}.cjs`));
+      if (!to.startsWith('.')) to = `./${to}`;
+      src = src.replaceAll(`__require(${JSON.stringify(p)})`, `require(${JSON.stringify(to)})`);
+      src = src.replaceAll(
+        `createRequire(import.meta.url)(${JSON.stringify(p)})`,
+        `createRequire(import.meta.url)(${JSON.stringify(to)})`,
+      );
+    }
+    for (const p of REQUIRED) src = src.replaceAll(`__require(${JSON.stringify(p)})`, `require(${JSON.stringify(p)})`);
+    if (/__require\(/.test(src.replace(/var __require = [^]*?\n\}\);\n/, '')))
+      throw new Error(`dist: ${f} requires a package ax-ts does not know to leave to bundlers`);
+    // `typeof require` as written: false in ESM, so the code asks createRequire; true where a bundler put it
+    src = src.replaceAll('typeof __require === "function"', 'typeof require === "function"');
+    if (src.includes('__axKeep')) throw new Error(`dist: ${f} still exports __axKeep`);
+    writeFileSync(file, src);
+  }
+  // 4. the vendored packages, each one CommonJS file with its licence
+  for (const p of VENDORED) {
+    const req = createRequire(join(root, 'package.json'));
+    const pkgFile = req.resolve(`${p}/package.json`);
+    const meta = JSON.parse(readFileSync(pkgFile, 'utf8'));
+    const licence = readFileSync(join(dirname(pkgFile), 'LICENSE.md'), 'utf8').trim();
+    await build({
+      absWorkingDir: root,
+      entryPoints: [join(dirname(pkgFile), meta.module)],
+      outfile: join(dist, 'vendor', `${p}.cjs`),
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node22',
+      logLevel: 'warning',
+      banner: {
+        js: `/*! ${p} ${meta.version}, bundled from its ESM build for ax-ts (${meta.repository?.url ?? ''})\n${licence}\n*/`,
+      },
+    });
+    written.push(`vendor/${p}.cjs`);
+  }
+  // 5. each public entry: its names, re-exported from core.js or tools.js
+  for (const e of named) {
+    const out = join(dist, e.source.replace(/\.ts$/, '.js'));
+    mkdirSync(dirname(out), { recursive: true });
+    const from = relative(dirname(out), join(dist, CORE.has(e.name) ? 'core.js' : 'tools.js'));
+    writeFileSync(
+      out,
+      `export { ${e.names.map((n) => `${e.prefix}$${n} as ${n}`).join(', ')} } from ${JSON.stringify(from.startsWith('.') ? from : `./${from}`)};\n`,
+    );
+    written.push(relative(dist, out));
+  }
+  // 6. the first code of every built program, compiled once here (lib/ship/build.ts reads it)
+  const entry = await build({
+    absWorkingDir: root,
+    entryPoints: ['lib/ship/entry.ts'],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    minify: true,
+    write: false,
+    logLevel: 'warning',
+  });
+  writeFileSync(join(dist, 'lib/ship/entry.cjs'), entry.outputFiles[0].text);
+  written.push('lib/ship/entry.cjs');
+  return written;
+}
