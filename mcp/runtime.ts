@@ -8,6 +8,7 @@ import { buildModel } from './server.ts';
 import { checkStartup, isWildcard, unloadedWarnings, type ServeSettings } from './startup.ts';
 
 import { exclusionWarnings } from '../lib/schema/walk.ts';
+import { tracesUrl } from '../lib/observe/trace.ts';
 
 export {
   checkStartup,
@@ -42,6 +43,11 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   // once: not again in a supervised server process (the supervisor has printed them)
   if (wire?.parentPid === undefined)
     for (const line of [...unloadedWarnings(s.unloaded), ...exclusionWarnings(root)]) log(line);
+  // spans to export, but no SDK to export them with (an optional peer dependency): said once, at start
+  if (tracesUrl(s.env ?? process.env))
+    void import('../lib/observe/otel.ts')
+      .then((m) => m.loadSdk())
+      .catch((e: unknown) => log(`mcp-server: ${(e as Error).message}${e instanceof AxError ? ` (${e.fix})` : ''}`));
   const options = {
     name: s.name,
     version: s.version,

@@ -14,7 +14,7 @@ let jsonc: Jsonc | undefined;
  * jsonc-parser, required on first use (an ordinary run never loads it; nor `node:module`, taken
  * through `process.getBuiltinModule` then: a static import costs every start ~0.2 ms, issue 14).
  */
-export function jsoncParser(): Jsonc {
+function jsoncParser(): Jsonc {
   // `require` itself in a built program (the bundler sees it and makes jsonc-parser a chunk of its own)
   return (jsonc ??= (
     typeof require === 'function'

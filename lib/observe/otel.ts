@@ -7,18 +7,59 @@
  * IdGenerator. Source: OpenTelemetry specification (OTLP exporter environment variables, W3C
  * propagation); ax-go internal/telemetry (OTLP HTTP exporter, fail-open, bounded shutdown).
  */
-import {
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  TraceFlags,
-  createTraceState,
-  trace,
-  type Context,
-} from '@opentelemetry/api';
-import { BasicTracerProvider, SimpleSpanProcessor, type IdGenerator } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import type { Context } from '@opentelemetry/api';
+import type { BasicTracerProvider, IdGenerator } from '@opentelemetry/sdk-trace-base';
+import { AxError } from '../contract/errors.ts';
+
+/**
+ * The packages span export needs: optional peer dependencies of ax-ts, installed by a program that
+ * exports traces (docs/observability.md#traces). Each is imported on first use; a bundler bundles
+ * those that are installed and leaves the others to fail, when used, with {@link missingSdk}.
+ */
+export const OTEL_PACKAGES = [
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+] as const;
+
+/** The error of a span export whose SDK is not installed: `context.package` names what is missing. */
+export function missingSdk(pkg: string, cause: unknown): AxError {
+  return new AxError(
+    'internal_error',
+    `OTEL_EXPORTER_OTLP_ENDPOINT is set, but the OpenTelemetry SDK is not installed: ${pkg} could not be loaded`,
+    {
+      cause,
+      fix: `Install it beside ax-ts: npm install ${OTEL_PACKAGES.join(' ')}; or unset OTEL_EXPORTER_OTLP_ENDPOINT.`,
+      context: { reason: 'missing_dependency', package: pkg },
+    },
+  );
+}
+
+interface Sdk {
+  api: typeof import('@opentelemetry/api');
+  base: typeof import('@opentelemetry/sdk-trace-base');
+  exporter: typeof import('@opentelemetry/exporter-trace-otlp-http');
+  resources: typeof import('@opentelemetry/resources');
+}
+
+let loading: Promise<Sdk> | undefined;
+/**
+ * The SDK, imported on first use (the literal specifiers let a bundler see each package).
+ * @throws AxError from {@link missingSdk} when a package is not installed.
+ */
+export function loadSdk(): Promise<Sdk> {
+  const fail = (pkg: string) => (e: unknown) => {
+    throw missingSdk(pkg, e);
+  };
+  loading ??= Promise.all([
+    import('@opentelemetry/api').catch(fail('@opentelemetry/api')),
+    import('@opentelemetry/sdk-trace-base').catch(fail('@opentelemetry/sdk-trace-base')),
+    import('@opentelemetry/exporter-trace-otlp-http').catch(fail('@opentelemetry/exporter-trace-otlp-http')),
+    import('@opentelemetry/resources').catch(fail('@opentelemetry/resources')),
+  ]).then(([api, base, exporter, resources]) => ({ api, base, exporter, resources }));
+  return loading;
+}
 
 /** What one finished span needs. */
 export interface SpanRecord {
@@ -67,16 +108,19 @@ interface Installed {
 }
 const providers = new Map<string, Installed>();
 
-function providerFor(t: ExportTarget): Installed {
+function providerFor(sdk: Sdk, t: ExportTarget): Installed {
   const key = JSON.stringify([t.url, t.headers, t.serviceName, t.serviceVersion]);
   let p = providers.get(key);
   if (!p) {
     const ids = new GivenIds();
-    const exporter = new OTLPTraceExporter({ url: t.url, headers: t.headers, timeoutMillis: t.timeoutMs });
-    const provider = new BasicTracerProvider({
+    const exporter = new sdk.exporter.OTLPTraceExporter({ url: t.url, headers: t.headers, timeoutMillis: t.timeoutMs });
+    const provider = new sdk.base.BasicTracerProvider({
       idGenerator: ids,
-      resource: resourceFromAttributes({ 'service.name': t.serviceName, 'service.version': t.serviceVersion }),
-      spanProcessors: [new SimpleSpanProcessor(exporter)],
+      resource: sdk.resources.resourceFromAttributes({
+        'service.name': t.serviceName,
+        'service.version': t.serviceVersion,
+      }),
+      spanProcessors: [new sdk.base.SimpleSpanProcessor(exporter)],
     });
     p = { provider, ids };
     providers.set(key, p);
@@ -86,10 +130,13 @@ function providerFor(t: ExportTarget): Installed {
 
 /**
  * Records one finished span and starts its export. @returns a promise that settles when every span
- * exported so far has been sent or has failed (never rejects: export is fail-open).
+ * exported so far has been sent or has failed (export is fail-open).
+ * @throws AxError from {@link missingSdk} (rejected) when the SDK is not installed.
  */
-export function exportSpan(t: ExportTarget, s: SpanRecord): Promise<void> {
-  const { provider, ids } = providerFor(t);
+export async function exportSpan(t: ExportTarget, s: SpanRecord): Promise<void> {
+  const sdk = await loadSdk();
+  const { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, createTraceState, trace } = sdk.api;
+  const { provider, ids } = providerFor(sdk, t);
   let parent: Context = ROOT_CONTEXT;
   if (s.parentSpanId) {
     parent = trace.setSpanContext(ROOT_CONTEXT, {

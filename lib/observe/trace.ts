@@ -9,6 +9,7 @@
  */
 import { newSpanId, newTraceId } from '../contract/ids.ts';
 import { formatTraceparent, parseTraceparent } from '../contract/trace-context.ts';
+import { AxError } from '../contract/errors.ts';
 
 /** The trace context of one run. */
 export interface RunTrace {
@@ -119,26 +120,42 @@ export interface SpanEnd {
 
 /**
  * Ends the run's span: when an OTLP endpoint is configured in `env`, loads the SDK (first time
- * only), records the span and waits for its export at most {@link FLUSH_BOUND_MS}. Never throws and
- * never writes: a collector that is down or slow changes neither the exit code nor any output.
+ * only), records the span and waits for its export at most {@link FLUSH_BOUND_MS}. Never throws: a
+ * collector that is down or slow changes neither the exit code nor any output. The SDK is an
+ * optional peer dependency: when it is not installed, `warn` (if given) is called once per process
+ * with what to install, and nothing else changes (docs/observability.md#traces).
  * `end` is a function, called only when a span is exported: a run without tracing builds nothing
- * (issue 14: an MCP call ends a span each time).
+ * (an MCP call ends a span each time).
  * @returns the export's promise (resolves, never rejects), or undefined when nothing is exported.
  */
 export function endSpan(
   t: RunTrace,
   env: Record<string, string | undefined>,
   end: () => SpanEnd,
+  warn?: (line: MissingSdkWarning) => void,
 ): Promise<void> | undefined {
   const url = tracesUrl(env);
-  return url ? exportEnd(t, env, url, end()) : undefined;
+  return url ? exportEnd(t, env, url, end(), warn) : undefined;
 }
+
+/** What a run is told, once per process, when spans cannot be exported because the SDK is not installed. */
+export interface MissingSdkWarning {
+  /** The sentence, naming the package. */
+  message: string;
+  /** What to install (or unset). */
+  fix: string;
+  /** The package that could not be loaded. */
+  package: string;
+}
+
+let warned = false;
 
 async function exportEnd(
   t: RunTrace,
   env: Record<string, string | undefined>,
   url: string,
   end: SpanEnd,
+  warn: ((line: MissingSdkWarning) => void) | undefined,
 ): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -172,8 +189,13 @@ async function exportEnd(
       },
     );
     await Promise.race([flushed, new Promise<void>((r) => (timer = setTimeout(r, FLUSH_BOUND_MS).unref()))]);
-  } catch {
-    /* fail-open: tracing never changes a run's outcome */
+  } catch (e) {
+    // fail-open: tracing never changes a run's outcome; an SDK that is not installed is said once
+    const c = e instanceof AxError ? e.context : undefined;
+    if (warn && !warned && c?.reason === 'missing_dependency' && typeof c.package === 'string') {
+      warned = true;
+      warn({ message: (e as AxError).message, fix: (e as AxError).fix ?? '', package: c.package });
+    }
   } finally {
     if (timer) clearTimeout(timer);
   }

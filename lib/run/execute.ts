@@ -15,7 +15,7 @@ import { inputSchema } from '../parse/input-schema.ts';
 import { bindValues } from '../parse/validate.ts';
 import { reportError, runInvocation } from './run.ts';
 import { runEnv, type RunEnv } from './run-env.ts';
-import { endSpan } from '../observe/trace.ts';
+import { endSpan, type MissingSdkWarning } from '../observe/trace.ts';
 import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND } from '../completion/completion.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import type { ExecuteOptions } from './options.ts';
@@ -49,13 +49,13 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
   let traced = true;
   const finish = async (env: RunEnv, code: number, errorKind?: string) => {
     if (traced)
-      await endSpan(env.trace, env.env, () => ({
-        name: spanName,
-        program: root.name,
-        version: env.version(),
-        exitCode: code,
-        errorKind,
-      }));
+      await endSpan(
+        env.trace,
+        env.env,
+        () => ({ name: spanName, program: root.name, version: env.version(), exitCode: code, errorKind }),
+        // a failed run's error line stays the last line of stderr
+        code === 0 ? (w) => missingSdkLine(env, spanName, w) : undefined,
+      );
     return code;
   };
   try {
@@ -148,4 +148,27 @@ async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
   bound.argv = inv.argv;
   bound.argsJson = parsed as Record<string, unknown>;
   return bound;
+}
+
+/**
+ * Tells a run that its span was not exported because the OpenTelemetry SDK is not installed: one
+ * line on stderr, shaped as a `ctx.logger` line at level warn (docs/observability.md#traces).
+ */
+function missingSdkLine(env: RunEnv, command: string, w: MissingSdkWarning): void {
+  const line =
+    env.mode === 'json'
+      ? JSON.stringify({
+          level: 'warn',
+          time: new Date().toISOString(),
+          program: env.root.name,
+          version: env.version(),
+          command,
+          trace_id: env.traceId,
+          span_id: env.spanId,
+          package: w.package,
+          fix: w.fix,
+          msg: w.message,
+        })
+      : `warn: ${w.message} fix=${JSON.stringify(w.fix)}`;
+  env.stderr.write(`${line}\n`);
 }

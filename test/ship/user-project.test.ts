@@ -1,8 +1,8 @@
 /**
  * `ax-ts build` on a user's project, as a user has it: `npm pack` of this checkout installed into
  * fresh projects (npm; pnpm's symlinked store and bun's installer too when `npx pnpm@latest` and
- * `npx bun@latest` run here), with the
- * esbuild package beside it. A TypeScript ESM entry with a shebang and a lazy subtree, and a
+ * `npx bun@latest` run here), with the esbuild package and the optional peers (OpenTelemetry, redis)
+ * beside it (test/ship/optional-peers.test.ts builds without them). A TypeScript ESM entry with a shebang and a lazy subtree, and a
  * JavaScript CommonJS one, are built with the installed `ax-ts build`; the programs answer `--help`
  * and `__schema` exactly as uncached, `--version` with the version of the user's package.json
  * (embedded), a json command, a lazy command, and `mcp-server` over stdio to the SDK's client; the
@@ -24,6 +24,17 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const ESBUILD = (
   JSON.parse(readFileSync(join(repo, 'node_modules/esbuild/package.json'), 'utf8')) as { version: string }
 ).version;
+/** The optional peer dependencies of ax-ts (OpenTelemetry export, the Redis store), at the checkout's versions. */
+const PEERS = [
+  'redis',
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+].map(
+  (p) =>
+    `${p}@${(JSON.parse(readFileSync(join(repo, 'node_modules', p, 'package.json'), 'utf8')) as { version: string }).version}`,
+);
 const quiet = {
   ...process.env,
   npm_config_loglevel: 'error',
@@ -129,7 +140,7 @@ beforeAll(() => {
     stdout: bare.stdout,
     error: JSON.parse(bare.stderr.trim().split('\n').pop()!),
   };
-  execFileSync('npm', ['install', '--prefer-offline', '--no-package-lock', tarball, `esbuild@${ESBUILD}`], {
+  execFileSync('npm', ['install', '--prefer-offline', '--no-package-lock', tarball, `esbuild@${ESBUILD}`, ...PEERS], {
     cwd: npmDir,
     env: quiet,
     timeout: 300_000,
@@ -140,7 +151,7 @@ beforeAll(() => {
   if (!noBun) {
     const bunDir = join(tmp, 'bun');
     project(bunDir);
-    execFileSync('npx', ['--yes', 'bun@latest', 'add', tarball, `esbuild@${ESBUILD}`], {
+    execFileSync('npx', ['--yes', 'bun@latest', 'add', tarball, `esbuild@${ESBUILD}`, ...PEERS], {
       cwd: bunDir,
       env: quiet,
       timeout: 300_000,
@@ -153,7 +164,15 @@ beforeAll(() => {
   project(pnpmDir);
   execFileSync(
     'npx',
-    ['--yes', 'pnpm@latest', 'add', tarball, `esbuild@${ESBUILD}`, '--config.dangerously-allow-all-builds=true'],
+    [
+      '--yes',
+      'pnpm@latest',
+      'add',
+      tarball,
+      `esbuild@${ESBUILD}`,
+      ...PEERS,
+      '--config.dangerously-allow-all-builds=true',
+    ],
     {
       cwd: pnpmDir,
       env: quiet,
