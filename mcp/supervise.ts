@@ -325,7 +325,8 @@ async function passPipes(
     (async () => (await send('in', stdin)) && (await send('out', stdout)))(),
     exited.then(() => false),
   ]);
-  child.channel?.unref();
+  // Bun's channel has no unref (nor ref): it then keeps this process alive until the server exits, as it does anyway
+  (child.channel as { unref?: () => void } | null | undefined)?.unref?.();
   child.on('error', () => {}); // a late send error once it is gone
   return sent;
 }

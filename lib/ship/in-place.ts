@@ -14,7 +14,9 @@
  * So console.log, fs.writeSync(1), /dev/stdout, children with inherited stdio all land on stderr,
  * and the program runs once. `mcp-server` takes the wire from the record (stdio-wire.ts); a run
  * that never serves (a failed check, an unknown command) leaves it untaken and exits as usual.
- * Compiled into the entry (entry.ts): Node built-ins only.
+ * Node only: Bun and Deno run a built program too, but their process objects neither hand
+ * descriptors over an IPC channel nor reuse a closed number as Node's libuv does, so there the
+ * supervisor serves. Compiled into the entry (entry.ts): Node built-ins only.
  */
 import { closeSync, constants, existsSync, openSync, statSync, writeSync, type BigIntStats } from 'node:fs';
 import { stdStat } from '../platform/std-stat.ts';
@@ -83,6 +85,7 @@ function relayOnFd1(cat: string): boolean {
  * @returns true when this process now serves in place (its fd 0 and 1 are no longer the client's).
  */
 export function serveInPlace(mcp: boolean): boolean {
+  if (process.versions.bun !== undefined || process.versions.deno !== undefined) return false; // Node only
   const std = barePipedServer();
   if (!std || !mcp || process.env.AX_MCP_IN_PLACE === '0') return false;
   const [i, o] = std;
