@@ -176,7 +176,7 @@ async function startServer(root: Command, settings: ServeSettings, signal: Abort
  * from a client's environment), Deno's `run -A` — then the real path of the entry script (a single
  * executable or bun-compiled binary: the binary itself, no script) — no bare `npx` that must be
  * found on PATH. `args` (e.g. persistent flags such as `--store=/data/tasks.json`) go between the
- * script and `mcp-server`. docs/mcp-server.md#client-configuration.
+ * script and `mcp-server`. docs/mcp-server.md#connecting-a-client.
  */
 export function clientConfig(
   name: string,

@@ -13,7 +13,7 @@ import { AxError } from '../contract/errors.ts';
 
 /**
  * The packages span export needs: optional peer dependencies of ax-ts, installed by a program that
- * exports traces (docs/observability.md#traces). Each is imported on first use; a bundler bundles
+ * exports traces (docs/observability.md#exporting-spans-otlphttp). Each is imported on first use; a bundler bundles
  * those that are installed and leaves the others to fail, when used, with {@link missingSdk}.
  */
 export const OTEL_PACKAGES = [

@@ -123,7 +123,7 @@ export interface SpanEnd {
  * only), records the span and waits for its export at most {@link FLUSH_BOUND_MS}. Never throws: a
  * collector that is down or slow changes neither the exit code nor any output. The SDK is an
  * optional peer dependency: when it is not installed, `warn` (if given) is called once per process
- * with what to install, and nothing else changes (docs/observability.md#traces).
+ * with what to install, and nothing else changes (docs/observability.md#exporting-spans-otlphttp).
  * `end` is a function, called only when a span is exported: a run without tracing builds nothing
  * (an MCP call ends a span each time).
  * @returns the export's promise (resolves, never rejects), or undefined when nothing is exported.

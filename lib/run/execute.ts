@@ -152,7 +152,7 @@ async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
 
 /**
  * Tells a run that its span was not exported because the OpenTelemetry SDK is not installed: one
- * line on stderr, shaped as a `ctx.logger` line at level warn (docs/observability.md#traces).
+ * line on stderr, shaped as a `ctx.logger` line at level warn (docs/observability.md#exporting-spans-otlphttp).
  */
 function missingSdkLine(env: RunEnv, command: string, w: MissingSdkWarning): void {
   const line =
