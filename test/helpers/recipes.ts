@@ -79,15 +79,14 @@ export function runRecipe(r: Recipe, dir: string, env: Record<string, string>): 
     timeout: 600_000,
   });
   const [first, ...args] = r.launch as [string, ...string[]];
-  let command = first;
-  const resolve = (word: string) =>
-    word.includes('/')
-      ? isAbsolute(word)
-        ? word
-        : join(dir, word)
-      : execFileSync('bash', ['-c', `command -v ${word}`], { env, encoding: 'utf8' }).trim();
-  command = resolve(command);
-  const fileAt = command.startsWith(dir) ? -1 : args.findIndex((a) => a.includes('/') || /\.[cm]?js$/.test(a));
+  // `out/bm` is the program itself; `node out/bm.cjs` names a runtime, then the program's file
+  const programIsCommand = first.includes('/');
+  let command = programIsCommand
+    ? isAbsolute(first)
+      ? first
+      : join(dir, first)
+    : execFileSync('bash', ['-c', `command -v ${first}`], { env, encoding: 'utf8' }).trim();
+  const fileAt = programIsCommand ? -1 : args.findIndex((a) => a.includes('/') || /\.[cm]?js$/.test(a));
   if (fileAt >= 0) args[fileAt] = join(dir, args[fileAt]!);
   let cwd = dir;
   if (r.isolate) {
