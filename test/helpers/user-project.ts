@@ -4,7 +4,7 @@
  * ctx.logger, readConfig, mountMcpServer) compiled by `tsc` against the installed package.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './mcp.ts';
 
@@ -39,9 +39,20 @@ export function copyBm(dir: string): void {
 /**
  * bm in `dir` with ax-ts installed by npm from `tarball` and compiled by the checkout's TypeScript
  * into `dir/dist` (what `npx tsc -p .` gives a user). `extra`: more packages to install with it.
+ * `commonjs`: bm as a CommonJS project (its package.json `"type": "commonjs"`, `__filename` where
+ * the ESM sources say `import.meta.url`), so that tsc's output calls `require('ax-ts')`.
  */
-export function npmBm(dir: string, tarball: string, extra: string[] = []): void {
+export function npmBm(dir: string, tarball: string, extra: string[] = [], commonjs = false): void {
   copyBm(dir);
+  if (commonjs) {
+    const edit = (f: string, from: string, to: string) => {
+      const text = readFileSync(join(dir, f), 'utf8');
+      if (!text.includes(from)) throw new Error(`bm's ${f} no longer says ${from}`);
+      writeFileSync(join(dir, f), text.replaceAll(from, to));
+    };
+    edit('package.json', '"type": "module"', '"type": "commonjs"');
+    edit('src/cli.ts', 'import.meta.url', '__filename');
+  }
   execFileSync('npm', ['install', '--prefer-offline', '--no-package-lock', tarball, ...extra], {
     cwd: dir,
     env: { ...process.env, ...QUIET_NPM },
