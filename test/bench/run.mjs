@@ -7,6 +7,9 @@
  * asked, and ratios against baselines measured in the same run:
  *   1. cold start of the bundled demo (dist/bin/tasks.js) vs `node -e 0` and vs a bundled commander CLI
  *      of the same shape (fixtures/commander-tasks.mjs → one CommonJS file);
+ *   1b. a user's CLI (user.mjs: bm, test/bench/projects) as plain tsc output and as `ax-ts build` output
+ *      against its commander and citty twins as tsc output and as one esbuild bundle, vs `node -e 0`;
+ *      and its spawn → initialize over stdio vs the minimal SDK server;
  *   2. `__schema` (the default answer), `__schema --as=mcp`, `__schema --full` and one command's
  *      `__schema g001 c00001` on generated trees (gen-tree.mjs) of 100, 1,000 and 5,000 commands: wall
  *      time, work inside the process, CPU, peak RSS, cost per command, and what an agent reads to
@@ -29,7 +32,7 @@
  * Environment:
  *   BENCH_QUICK=1        a fast smoke run (few runs; writes to $TMPDIR unless BENCH_OUT is set)
  *   BENCH_OUT=path       where to write the Markdown report (default test/bench/results.md; quick: tmp)
- *   BENCH_ONLY=a,b       only these sections: cold, trees, init, calls, memory
+ *   BENCH_ONLY=a,b       only these sections: cold, user, trees, init, calls, memory
  *   BENCH_SIZES=100,1000,5000   tree sizes (the 1,000 tree carries the __schema targets)
  *   BENCH_COLD_RUNS, BENCH_TREE_RUNS, BENCH_INIT_RUNS, BENCH_CALLS, BENCH_TPUT_CALLS,
  *   BENCH_TPUT_ROUNDS, BENCH_RSS_RUNS    run counts per member (see COUNTS below)
@@ -64,6 +67,7 @@ import {
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { EXIT_HOOK, lazyTreeFiles, treeSource } from './gen-tree.mjs';
 import { buildProgram } from '../../dist/lib/ship/index.js';
+import { prepareUser } from './user.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -87,7 +91,7 @@ const SIZES = (process.env.BENCH_SIZES ?? '100,1000,5000')
   .split(',')
   .map(Number)
   .filter((n) => n > 0);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'cold,trees,init,calls,memory').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'cold,user,trees,init,calls,memory').split(',').map((s) => s.trim()));
 const BIN = process.env.BENCH_BIN ? resolve(process.env.BENCH_BIN) : join(ROOT, 'dist/bin/tasks.js');
 const OUT = process.env.BENCH_OUT
   ? resolve(process.env.BENCH_OUT)
@@ -467,6 +471,90 @@ async function coldStart(p, report) {
       ok: r.rci <= 1,
     });
   }
+}
+
+// ---------- 1b. a user's CLI ----------
+
+async function userCli(p, report) {
+  log("\n[1b] a user's CLI: bm as tsc output and ax-ts build output, its commander and citty twins");
+  const u = await prepareUser(ROOT, join(p.dir, 'user'));
+  const env = childEnv({ BM_STORE: u.store, HOME: os.tmpdir(), XDG_CACHE_HOME: join(p.dir, 'xdg-user') });
+  const rows = [
+    { name: '--version', args: ['--version'], limit: 1.1 },
+    { name: 'link list', args: ['link', 'list'], limit: 1.3 },
+  ];
+  const cols = [
+    ['node', 'node -e 0', ['-e', '0']],
+    ['bm', 'bm, tsc', [u.bm]],
+    ['built', 'bm, ax-ts build', [u.bmBuilt]],
+    ['cm', 'commander, tsc', [u.commander]],
+    ['cmB', 'commander, bundle', [u.commanderBundle]],
+    ['ci', 'citty, tsc', [u.citty]],
+    ['ciB', 'citty, bundle', [u.cittyBundle]],
+  ];
+  const lines = [
+    `| command | ${cols.map((c) => c[1]).join(' | ')} | built / node | tsc / commander tsc | built / commander bundle | built / citty bundle |`,
+    `|---|${cols.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
+  ];
+  for (const row of rows) {
+    const members = cols.map(([key, label, argv]) => ({
+      key,
+      label: `${label} ${row.name}`,
+      argv: key === 'node' ? argv : [...argv, ...row.args],
+    }));
+    const res = interleave(members, COUNTS.cold, env, progressLine(`bm ${row.name}`));
+    const t = Object.fromEntries(members.map((m) => [m.key, median(res.get(m).wall)]));
+    const rNode = ratio(t.built, t.node);
+    const rTsc = ratio(t.bm, t.cm);
+    const rCm = ratio(t.built, t.cmB);
+    const rCi = ratio(t.built, t.ciB);
+    lines.push(
+      `| \`bm ${row.name}\` | ${cols.map(([k]) => ms(t[k])).join(' | ')} | ${rx(rNode)} | ${rx(rTsc)} | ${rx(rCm)} | ${rx(rCi)} |`,
+    );
+    report.targets.push({
+      target: `\`bm ${row.name}\`, ax-ts build output ≤ ${row.limit.toFixed(1)}× \`node -e 0\``,
+      value: `${rx(rNode)} (${ms(t.built)} vs ${ms(t.node)} ms)`,
+      ok: rNode <= row.limit,
+    });
+    if (row.name !== '--version')
+      report.targets.push({
+        target: `\`bm ${row.name}\`, ax-ts build output ≤ every peer's bundle`,
+        value: `commander ${rx(rCm)}, citty ${rx(rCi)}`,
+        ok: rCm <= 1 && rCi <= 1,
+      });
+    report.targets.push({
+      target: `\`bm ${row.name}\`, tsc output ≤ 1.0× the commander twin's tsc output`,
+      value: `${rx(rTsc)} (${ms(t.bm)} vs ${ms(t.cm)} ms)`,
+      ok: rTsc <= 1,
+    });
+  }
+  // spawn → initialize over stdio: bm built and as tsc output, against the minimal SDK server
+  const init = [
+    { key: 'built', argv: [u.bmBuilt, 'mcp-server'] },
+    { key: 'bm', argv: [u.bm, 'mcp-server'] },
+    { key: 'minimal', argv: [p.minimal] },
+  ];
+  const times = new Map(init.map((m) => [m.key, []]));
+  for (const m of init) await initOnce(m.argv, env); // warm-up
+  const prog = progressLine('bm spawn → initialize');
+  for (let r = 0; r < COUNTS.init; r++) {
+    for (const m of rotate(init, r)) times.get(m.key).push((await initOnce(m.argv, env)).t);
+    prog(r + 1, COUNTS.init);
+  }
+  const [b, tsc, min] = init.map((m) => median(times.get(m.key)));
+  const rInit = ratio(b, min);
+  lines.push(
+    '',
+    '| spawn → initialize (stdio), median | bm, ax-ts build | bm, tsc | minimal SDK server | built / minimal | tsc / minimal |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| | ${ms(b)} ms | ${ms(tsc)} ms | ${ms(min)} ms | ${rx(rInit)} | ${rx(ratio(tsc, min))} |`,
+  );
+  report.targets.push({
+    target: '`bm mcp-server`, ax-ts build output: spawn → initialize ≤ 1.2× minimal SDK server',
+    value: `${rx(rInit)} (${ms(b)} vs ${ms(min)} ms)`,
+    ok: rInit <= 1.2,
+  });
+  report.user = { lines };
 }
 
 // ---------- 2. __schema on generated trees ----------
@@ -1142,6 +1230,15 @@ function markdown(report, m) {
     );
     out.push(...report.cold.lines, '', ...report.cold.notes, '');
   }
+  if (report.user)
+    out.push(
+      "## A user's CLI (ms, median)",
+      '',
+      'bm (test/bench/projects/bm: written from the docs, public API only) with ax-ts from `npm pack` of this checkout, as plain tsc output (`node dist/main.js`) and as `ax-ts build` output (`node dist/bin/main.js`); the same CLI on commander and on citty (test/bench/projects/bm-commander, bm-citty) as tsc output and as one esbuild ESM bundle each. `link list` reads a 20-link store.',
+      '',
+      ...report.user.lines,
+      '',
+    );
   if (report.trees) {
     out.push('## `__schema` on generated trees', '');
     out.push(
@@ -1188,6 +1285,7 @@ async function mainBench() {
     log(`preparing bundles and trees in ${dir}`);
     const p = await prepare(dir);
     if (ONLY.has('cold')) await coldStart(p, report);
+    if (ONLY.has('user')) await userCli(p, report);
     if (ONLY.has('trees')) await trees(p, report);
     if (ONLY.has('init') || ONLY.has('memory')) await serverInit(p, report);
     if (ONLY.has('calls')) await toolCalls(p, report);
