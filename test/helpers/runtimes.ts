@@ -1,9 +1,9 @@
 /**
  * The runtimes and installers the shipping tests use besides the Node running them: Node 22 and 26,
  * Bun, Deno, pnpm, Yarn 4 and postject, all from the npm registry. `.ci/run` installs them into a
- * scratch folder (`npm i node22@npm:node@22 node26@npm:node@26 bun deno pnpm @yarnpkg/cli-dist
- * postject`) and names it in `AX_RUNTIMES`; otherwise each is looked up on PATH, and a test that
- * needs a missing one is skipped with the reason in its title.
+ * scratch folder (`npm install --prefix node_modules/.cache/ax-runtimes node22@npm:node@22
+ * node26@npm:node@26 bun@1 deno@2 …`) and names it in `AX_RUNTIMES`; otherwise each is looked up
+ * on PATH, and a test that needs a missing one is skipped with the reason in its title.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
