@@ -7,7 +7,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { REPO } from './mcp.ts';
 import { findTool, type Tool, toolPath } from './runtimes.ts';
@@ -90,7 +89,7 @@ export function runRecipe(r: Recipe, dir: string, env: Record<string, string>): 
   if (fileAt >= 0) args[fileAt] = join(dir, args[fileAt]!);
   let cwd = dir;
   if (r.isolate) {
-    const alone = mkdtempSync(join(tmpdir(), `ax-${r.name}-alone-`));
+    const alone = mkdtempSync(join(dirname(dir), `${r.name}-alone-`)); // beside the project: removed with it
     cwd = alone;
     const program = fileAt >= 0 ? args[fileAt]! : command;
     const from = r.isolate === 'one-dir' ? dirname(program) : program;

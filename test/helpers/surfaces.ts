@@ -6,7 +6,7 @@
  * The program is whatever `launch` starts: a script under a runtime, a bundle, a binary.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -52,6 +52,15 @@ async function useClient(client: Client, label: string): Promise<void> {
  */
 export async function checkSurfaces(launch: Launch, label: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ax-surface-'));
+  try {
+    await surfaces(launch, label, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** {@link checkSurfaces} with `dir`, a fresh directory for the store, the config file and HOME. */
+async function surfaces(launch: Launch, label: string, dir: string): Promise<void> {
   const store = join(dir, 'bm.json');
   const config = join(dir, 'bm.jsonc');
   writeFileSync(config, '{\n  // at most one link unless --limit says otherwise\n  "limit": 1,\n}\n');
