@@ -1,7 +1,7 @@
 /**
  * `ax-ts/mcp`: serve a command tree as MCP tools, prompts and resources. This module is light: the
  * MCP SDK, express and ajv are loaded only when a server starts (`mcp-server` runs, or `serve()`).
- * Source: SPEC §8; ax-go mcp package (opt-in mount).
+ * Source: docs/mcp-server.md; ax-go mcp package (opt-in mount).
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';

@@ -39,7 +39,7 @@ export interface Lifecycle {
 
 /** Installs `unhandledRejection` / `uncaughtException` loggers for the life of the server. */
 export function keepAlive(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Lifecycle {
-  // One small record per request or call, no promise (issue 14: two per call before): `settled`
+  // One small record per request or call, no promise (docs/performance.md: two per call before): `settled`
   // waits on the records live when it is called, each counting down its waiters when released.
   interface Waiter {
     left: number;

@@ -1,6 +1,6 @@
 /**
  * The heavy half of `mcp-server`, loaded only when a server starts: startup checks (fail-closed,
- * before any socket opens), then the stdio or HTTP transport. Source: SPEC §8.
+ * before any socket opens), then the stdio or HTTP transport. Source: docs/mcp-server.md.
  */
 import type { Command } from '../lib/tree/command.ts';
 import { AxError } from '../lib/contract/errors.ts';

@@ -1,7 +1,7 @@
 /**
  * The fail-closed startup checks of `mcp-server`, free of the MCP SDK so `--print-config` can make
  * them too (it refuses what the server would refuse) without loading the server stack.
- * Source: SPEC §8.
+ * Source: docs/mcp-server.md.
  */
 import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
 import type { Command } from '../lib/tree/command.ts';
@@ -15,7 +15,7 @@ import type { EventStore } from './events.ts';
 import type { HttpBounds } from './http.ts';
 import { resolveToken, withoutToken } from './token.ts';
 
-/** Largest accepted `instructions`, in bytes of UTF-8 (SPEC §8). */
+/** Largest accepted `instructions`, in bytes of UTF-8 (docs/mcp-server.md). */
 export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;
 
 /** Everything a server run needs. */

@@ -51,7 +51,7 @@ export function guardStdout(): { protocolOut: Writable; restore: () => void } {
 /**
  * Makes `process.stdin`, read from inside a tool call, an empty stream (one per call) instead of
  * the protocol pipe: a handler or library that reads `process.stdin` directly (not `ctx.stdin`)
- * would otherwise consume JSON-RPC bytes and wait forever for an EOF that never comes (B02).
+ * would otherwise consume JSON-RPC bytes and wait forever for an EOF that never comes.
  * Outside calls, `process.stdin` is the real one. @returns the undo.
  */
 export function guardStdin(): () => void {

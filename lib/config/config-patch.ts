@@ -12,7 +12,7 @@ type Jsonc = typeof import('jsonc-parser');
 let jsonc: Jsonc | undefined;
 /**
  * jsonc-parser, required on first use (an ordinary run never loads it; nor `node:module`, taken
- * through `process.getBuiltinModule` then: a static import costs every start ~0.2 ms, issue 14).
+ * through `process.getBuiltinModule` then: a static import costs every start ~0.2 ms, docs/performance.md).
  */
 function jsoncParser(): Jsonc {
   // `require` itself in a built program (the bundler sees it and makes jsonc-parser a chunk of its own)

@@ -1,7 +1,7 @@
 /**
  * Running a tree: `execute(root, options)` parses argv, detects the mode, runs the handler and
  * writes the envelope or the error line; `main(root)` wires it to the real process.
- * Source: SPEC §2; cobra's Execute; ax-go contract.
+ * Source: docs/contract.md; cobra's Execute; ax-go contract.
  */
 import type { Command } from '../tree/command.ts';
 import { builtinsReachable, checkGroups, installBuiltins } from '../builtins/builtins.ts';

@@ -2,7 +2,7 @@
  * The real process's stdout and stderr for {@link main}: a run's outcome is written on the
  * descriptor when that is safe, so that a run which writes nothing else never makes Node's stream.
  * On a pipe or socket Node builds `process.stdout` as a `net.Socket`: that loads `net` and the pipe
- * bindings, about 3 ms of every start (issue 14: `node -e 'process.stdout.write("x")'` 24.4 ms
+ * bindings, about 3 ms of every start (docs/performance.md: `node -e 'process.stdout.write("x")'` 24.4 ms
  * against 21.3 ms for `fs.writeSync(1, "x")`, stdout a socket).
  *
  * Only the outcome (`WRITE_OUTCOME`: the envelope of a document result, an opaque result, help or

@@ -337,7 +337,7 @@ async function prepare(dir) {
     const name = `tree-${n}${style === 'imperative' ? '-imperative' : ''}`;
     const src = join(dir, `${name}.ts`);
     if (style === 'declarative') {
-      // one lazily loaded module per group (issue 14): the build makes each a chunk of its own
+      // one lazily loaded module per group (docs/performance.md): the build makes each a chunk of its own
       const { main, modules } = lazyTreeFiles(n, join(ROOT, 'lib/index.ts'), name);
       writeFileSync(src, main);
       for (const [f, text] of Object.entries(modules)) writeFileSync(join(dir, f), text);
@@ -1218,7 +1218,7 @@ function markdown(report, m) {
   );
   out.push('');
   if (report.targets.length) {
-    out.push('## Targets (issue 14)', '', '| target | measured | result |', '|---|---:|---|');
+    out.push('## Targets (docs/performance.md)', '', '| target | measured | result |', '|---|---:|---|');
     for (const t of report.targets) out.push(`| ${t.target} | ${t.value} | ${pf(t.ok)} |`);
     out.push('');
   }
