@@ -12,6 +12,7 @@ import { createServer as createHttpServer, type IncomingMessage } from 'node:htt
 import express from 'express';
 import { classifyInboundRequest, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { installChildGuard } from './children.ts';
+import { malformedResponse } from './jsonl.ts';
 import { CLIENT_ERROR } from './eras.ts';
 import type { EventStore } from './events.ts';
 import {
@@ -134,7 +135,7 @@ export async function serveHttp(
       }
       if (isModern(req, body))
         return await sendWebResponse(res, await modern.fetch(toWebRequest(req, res), { parsedBody: body }));
-      await legacy.handle(req, res, body);
+      await legacy.handle(req, res, malformedResponse(body) ?? body); // a bad answer fails its request at once
     } catch (e) {
       // a client that hung up mid-body is the client's doing, like the refusals the transport does not log
       if (e instanceof ClientGone && quiet()) return;

@@ -16,23 +16,48 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { AxError } from '../lib/contract/errors.ts';
-import type { Interaction, SampleRequest, SampleResult } from '../lib/tree/interaction.ts';
+import type { Interaction, Root, SampleRequest, SampleResult } from '../lib/tree/interaction.ts';
+import { MALFORMED_RESPONSE } from './jsonl.ts';
 
 /** How long the server waits for the client to answer a form or a sampling request, ms (10 minutes: a person may be typing). */
 export const ASK_TIMEOUT_MS = 10 * 60_000;
 
 /** Whether the client can show a form: `elicitation: {}` (2025-06-18) or `elicitation: {form: {}}` (2025-11-25). */
-function formCapable(caps: Record<string, unknown> | undefined): boolean {
+export function formCapable(caps: Record<string, unknown> | undefined): boolean {
   const el = caps?.elicitation as Record<string, unknown> | undefined;
   if (!el || typeof el !== 'object') return false;
   return Object.keys(el).length === 0 || el.form !== undefined;
 }
 
-/** Maps a failed client request to the run's error (an abort passes through: the run reports `interrupted`). */
-function askError(what: 'elicitation' | 'sampling', e: unknown, signal: AbortSignal): unknown {
+/** `sampling/createMessage` params for a request (`maxTokens` already defaulted by `ctx.sample`). */
+export function samplingParams(req: SampleRequest): Record<string, unknown> & { maxTokens: number } {
+  const messages = typeof req.messages === 'string' ? [{ role: 'user' as const, text: req.messages }] : req.messages;
+  return {
+    messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
+    maxTokens: req.maxTokens!,
+    ...(req.systemPrompt !== undefined ? { systemPrompt: req.systemPrompt } : {}),
+    ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+    ...(req.stopSequences ? { stopSequences: req.stopSequences } : {}),
+    ...(req.modelPreferences ? { modelPreferences: req.modelPreferences } : {}),
+  };
+}
+
+/**
+ * Maps a failed client request to the run's error (an abort passes through: the run reports
+ * `interrupted`). Only the server's own waiting ends retryable (`timeout`, or the connection
+ * closing under it); whatever the client answers — an error of any code, a malformed response — is
+ * the client's refusal and is never retryable: a destructive call must not be invited to run again.
+ */
+function askError(what: 'elicitation' | 'sampling' | 'roots', e: unknown, signal: AbortSignal): unknown {
   if (signal.aborted) return e;
   const sdk = e instanceof SdkError ? e : undefined;
   const m = e instanceof ProtocolError ? e : undefined;
+  if (m && (m.data as { reason?: unknown } | undefined)?.reason === MALFORMED_RESPONSE) {
+    return new AxError('validation_error', `the client's answer to the ${what} request is malformed: ${m.message}`, {
+      fix: 'Use a client that answers with a valid result; do not retry without the user.',
+      context: { reason: 'invalid_answer' },
+    });
+  }
   if (sdk?.code === SdkErrorCode.RequestTimeout) {
     return new AxError(
       'timeout',
@@ -82,16 +107,7 @@ export function interactionFor(server: Server, ctx: ServerContext): Interaction 
   }
   if (caps?.sampling) {
     out.sample = async (req: SampleRequest, signal): Promise<SampleResult> => {
-      const messages =
-        typeof req.messages === 'string' ? [{ role: 'user' as const, text: req.messages }] : req.messages;
-      const params = {
-        messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
-        maxTokens: req.maxTokens!,
-        ...(req.systemPrompt !== undefined ? { systemPrompt: req.systemPrompt } : {}),
-        ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-        ...(req.stopSequences ? { stopSequences: req.stopSequences } : {}),
-        ...(req.modelPreferences ? { modelPreferences: req.modelPreferences } : {}),
-      };
+      const params = samplingParams(req);
       try {
         const r = (await ctx.mcpReq.send(
           { method: 'sampling/createMessage', params },
@@ -107,5 +123,33 @@ export function interactionFor(server: Server, ctx: ServerContext): Interaction 
       }
     };
   }
+  if (caps?.roots) {
+    out.roots = async (signal) => {
+      let r: unknown;
+      try {
+        r = await ctx.mcpReq.send({ method: 'roots/list', params: {} }, { signal, timeout: ASK_TIMEOUT_MS });
+      } catch (e) {
+        throw askError('roots', e, signal);
+      }
+      const roots = rootsAnswer(r);
+      if (typeof roots === 'string')
+        throw new AxError('validation_error', `the client's answer to the roots request is malformed: it ${roots}`, {
+          context: { reason: 'invalid_answer' },
+        });
+      return roots;
+    };
+  }
   return out;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A `ListRootsResult`'s roots, or why it is not one. */
+export function rootsAnswer(a: unknown): Root[] | string {
+  if (!isObj(a) || !Array.isArray(a.roots) || !a.roots.every((r) => isObj(r) && typeof r.uri === 'string'))
+    return 'must be a roots result: {"roots": [{"uri", "name"?}]}';
+  return a.roots.map((r: Record<string, unknown>) => ({
+    uri: r.uri as string,
+    ...(typeof r.name === 'string' ? { name: r.name } : {}),
+  }));
 }

@@ -65,6 +65,26 @@ export function messageProblem(m: unknown): string | null {
     : '"error" must be an object with an integer "code" and a string "message"';
 }
 
+/** `error.data.reason` of the error response that stands for a client's malformed response. */
+export const MALFORMED_RESPONSE = 'malformed_response';
+
+/**
+ * A client's response that is not a valid JSON-RPC response (`{"result": null}`, a `result` that is
+ * not an object, a bad `error`) as an error response for its id, so the request it answers fails at
+ * once with a clear error instead of waiting for an answer that already came; undefined for
+ * anything else (a valid message, a request, a notification, a response without a usable id).
+ */
+export function malformedResponse(m: unknown): JSONRPCMessage | undefined {
+  if (!isObj(m) || 'method' in m || !('result' in m || 'error' in m) || !isId(m.id)) return undefined;
+  const problem = messageProblem(m);
+  if (!problem) return undefined;
+  return {
+    jsonrpc: '2.0',
+    id: m.id,
+    error: { code: -32600, message: `Invalid response: ${problem}`, data: { reason: MALFORMED_RESPONSE } },
+  } as unknown as JSONRPCMessage;
+}
+
 /** Options of {@link JsonLineTransport}. */
 export interface JsonLineOptions {
   /** Largest message in bytes (one line without its newline). Default {@link DEFAULT_MAX_LINE_BYTES}. */
@@ -289,8 +309,9 @@ export class JsonLineTransport implements Transport {
       this.options.log?.(`mcp-server: an invalid notification was dropped: ${problem}`); // JSON-RPC: never answer a notification
       return;
     }
-    if (!('method' in m) && ('result' in m || 'error' in m) && isId(m.id)) {
-      this.options.log?.(`mcp-server: an invalid response was dropped: ${problem}`);
+    const stand = malformedResponse(m);
+    if (stand) {
+      this.batch.push(stand as unknown as Obj); // the request it answers fails now, not after its timeout
       return;
     }
     this.reply(isId(m.id) ? m.id : null, -32600, `Invalid Request: ${problem}`);

@@ -160,9 +160,10 @@ class AxServer extends Server {
     handler: Parameters<Server['_wrapHandler']>[1],
   ): ReturnType<Server['_wrapHandler']> {
     // tools/call: not the SDK's wrapper, which parses the request and the result again against the
-    // protocol's schemas (and holds an input_required seam no handler here uses) — the largest part
-    // of its cost per call. The params are checked by CALL_PARAMS, the arguments against the tool's
-    // own inputSchema, and results are built well-formed (tools.ts).
+    // protocol's schemas — the largest part of its cost per call. The params are checked by
+    // CALL_PARAMS, the arguments against the tool's own inputSchema, and results are built
+    // well-formed (tools.ts); its input_required seam is input-required.ts, which checks the
+    // answers and the requestState before the run and asks only what the request declares.
     if (method === 'tools/call') return handler; // its params come through CALL_PARAMS: one line already
     const inner = super._wrapHandler(method, handler);
     return (request, ctx) =>
@@ -300,6 +301,11 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
           ? { interaction: interactionFor(server, ctx) }
           : {
               capabilities: (envelope?.[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) ?? {},
+              round: {
+                inputResponses: ctx.mcpReq.inputResponses,
+                dropped: ctx.mcpReq.droppedInputResponseKeys,
+                requestState: ctx.mcpReq.requestState(),
+              },
             }),
       });
     },

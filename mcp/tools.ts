@@ -17,6 +17,7 @@ import { anyRootOutputSchema } from '../lib/schema/tool.ts';
 import { callScope } from './children.ts';
 import { attachmentItem, bytesItem } from './content.ts';
 import { rpcError, type Era } from './eras.ts';
+import { Round, type RoundInput } from './input-required.ts';
 import type { McpModel, McpServerOptions } from './server.ts';
 
 /** The tool's definition for a 2025-era client (the `__schema --as=mcp` entry), computed once. */
@@ -66,6 +67,8 @@ export interface CallExtra {
   interaction?: Interaction;
   /** 2026-07-28: the client capabilities this request declared (its `_meta`). */
   capabilities?: Record<string, unknown>;
+  /** 2026-07-28: the request's multi round-trip material (answers, `requestState`). */
+  round?: Omit<RoundInput, 'capabilities'>;
 }
 
 /**
@@ -123,12 +126,20 @@ export async function callTool(
     const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
     return failureResult(ref, errorEnvelope(err, meta), extra.era);
   }
+  // 2026-07-28: the answers and state of a retried call are checked before anything runs
+  const round = extra.capabilities
+    ? await Round.open(name, args, { ...extra.round, capabilities: extra.capabilities }, options.env ?? process.env)
+    : undefined;
+  const run = round ? { ...extra, interaction: round.interaction(extra.capabilities!) } : extra;
   // the call's signal follows the client's cancellation and the server's shutdown; its AbortController
   // and the listener on the client's signal are made only if the run reads it (call-signal.ts)
   const call = new CallSignal(extra.signal);
   const untrack = options.track?.(call);
   try {
-    const r = await callScope.run(call, invokeCall, model, ref, values, call, extra, options, name);
+    const r = await callScope.run(call, invokeCall, model, ref, values, call, run, options, name);
+    if (round?.malformed) throw rpcError(-32602, round.malformed, { reason: 'invalid_input_response' });
+    const asking = await round?.result();
+    if (asking) return asking as CallToolResult;
     if (extra.capabilities) {
       const needed = undeclaredNeed(r, extra.capabilities);
       if (needed) throw missingCapability(needed);

@@ -12,10 +12,12 @@ import type { RunContext } from '../tree/command.ts';
 import { camelCase } from '../tree/flags.ts';
 import { flagsOf } from '../tree/flagset.ts';
 import type {
+  AskOptions,
   ElicitAnswer,
   ElicitField,
   ElicitSchema,
   Interaction,
+  Root,
   SampleRequest,
   SampleResult,
 } from '../tree/interaction.ts';
@@ -92,7 +94,12 @@ export type ConfirmOutcome = 'approved' | 'blocked' | 'prompt_required';
  * in human mode; else throws `confirmation_required` (outcome `prompt_required`) at once, whose
  * `next` is the same call with the bypass flag — never a prompt nobody can answer.
  */
-export async function confirm(scope: AskScope, question: string, bypassFlag?: string): Promise<void> {
+export async function confirm(
+  scope: AskScope,
+  question: string,
+  bypassFlag?: string,
+  options?: AskOptions,
+): Promise<void> {
   const { ctx, label } = scope;
   const bypass = bypassFlag ?? ctx.command.confirmationFlag ?? 'yes';
   if (ctx.flags[camelCase(bypass)] === true) return;
@@ -117,7 +124,7 @@ export async function confirm(scope: AskScope, question: string, bypassFlag?: st
       },
       required: ['confirm'],
     };
-    const answer = await scope.race(elicit(question, schema, ctx.signal));
+    const answer = await scope.race(elicit(question, schema, ctx.signal, options?.key ?? 'confirm'));
     if (answer.action === 'accept' && answer.content?.confirm === true) return;
     if (answer.action === 'cancel') throw refuse('blocked', 'and the user cancelled it', 'cancel');
     throw refuse('blocked', 'and the user declined it', answer.action === 'accept' ? 'accept_false' : 'decline');
@@ -229,7 +236,12 @@ function prompt(name: string, f: ElicitField): string {
  * @throws AxError `declined` (the user declined or cancelled the form), `input_required`,
  *   `validation_error` (an answer that does not fit its field); TypeError for a malformed schema.
  */
-export async function elicit(scope: AskScope, schema: ElicitSchema, message: string): Promise<Record<string, Value>> {
+export async function elicit(
+  scope: AskScope,
+  schema: ElicitSchema,
+  message: string,
+  options?: AskOptions,
+): Promise<Record<string, Value>> {
   checkSchema(schema);
   const { ctx, label } = scope;
   const flags = flagsOf(ctx.command);
@@ -250,7 +262,7 @@ export async function elicit(scope: AskScope, schema: ElicitSchema, message: str
   };
   const ask = scope.interaction?.elicit;
   if (ask) {
-    const answer: ElicitAnswer = await scope.race(ask(message, rest, ctx.signal));
+    const answer: ElicitAnswer = await scope.race(ask(message, rest, ctx.signal, options?.key ?? 'elicit'));
     if (answer.action !== 'accept') {
       throw new AxError(
         'declined',
@@ -340,7 +352,11 @@ export async function elicit(scope: AskScope, schema: ElicitSchema, message: str
  * declared sampling. @throws AxError `sampling_unavailable` anywhere else (the command line, a client
  * without the capability, a stateless HTTP server), `declined` when the client refused.
  */
-export async function sample(scope: AskScope, request: SampleRequest | string): Promise<SampleResult> {
+export async function sample(
+  scope: AskScope,
+  request: SampleRequest | string,
+  options?: AskOptions,
+): Promise<SampleResult> {
   const req: SampleRequest = typeof request === 'string' ? { messages: request } : request;
   if (!req || (typeof req.messages !== 'string' && !Array.isArray(req.messages)))
     throw new TypeError('ctx.sample: messages must be a string or an array of {role, text}');
@@ -355,5 +371,15 @@ export async function sample(scope: AskScope, request: SampleRequest | string): 
       },
     );
   }
-  return scope.race(ask(full, scope.ctx.signal));
+  return scope.race(ask(full, scope.ctx.signal, options?.key ?? 'sample'));
+}
+
+/**
+ * `ctx.roots()`: the MCP client's roots (`roots/list`) when the client declared roots; an empty
+ * list anywhere else. @throws AxError `declined` when the client refused, `timeout`.
+ */
+export async function roots(scope: AskScope, options?: AskOptions): Promise<Root[]> {
+  const ask = scope.interaction?.roots;
+  if (!ask) return [];
+  return scope.race(ask(scope.ctx.signal, options?.key ?? 'roots'));
 }

@@ -23,8 +23,8 @@ import { readDeclared, type ResourceContent } from '../tree/declarations.ts';
 import { declarations } from '../schema/walk.ts';
 import { childEnv, traceparentOf } from '../observe/trace.ts';
 import { createLogger, logLevelOf } from '../observe/logger.ts';
-import { confirm, elicit, sample, type AskScope } from '../ask/ask.ts';
-import type { ElicitSchema } from '../tree/interaction.ts';
+import { confirm, elicit, roots, sample, type AskScope } from '../ask/ask.ts';
+import type { AskOptions, ElicitSchema } from '../tree/interaction.ts';
 import { raceAbort } from './settle.ts';
 import { detectAgent, isInteractive, NO_TERMINAL, notInteractiveBecause } from '../platform/agent.ts';
 import type { Warning } from '../contract/envelope.ts';
@@ -258,10 +258,12 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
       }
       return effect();
     }) as RunContext['perform'],
-  confirm: (s, ctx) => (question, bypassFlag) => confirm(askOf(s, ctx), question, bypassFlag),
+  confirm: (s, ctx) => (question, bypassFlag, options) => confirm(askOf(s, ctx), question, bypassFlag, options),
   elicit: (s, ctx) =>
-    ((schema: ElicitSchema, message: string) => elicit(askOf(s, ctx), schema, message)) as RunContext['elicit'],
-  sample: (s, ctx) => (request) => sample(askOf(s, ctx), request),
+    ((schema: ElicitSchema, message: string, options?: AskOptions) =>
+      elicit(askOf(s, ctx), schema, message, options)) as RunContext['elicit'],
+  sample: (s, ctx) => (request, options) => sample(askOf(s, ctx), request, options),
+  roots: (s, ctx) => (options) => roots(askOf(s, ctx), options),
   attach: (s) => (uri) => {
     const found =
       typeof uri === 'string'

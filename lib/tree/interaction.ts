@@ -108,15 +108,35 @@ export interface SampleResult {
   role: 'user' | 'assistant';
 }
 
+/** Options of one question (`ctx.confirm`, `ctx.elicit`, `ctx.sample`, `ctx.roots`). */
+export interface AskOptions {
+  /**
+   * The name the question goes by in a 2026-07-28 client's `inputRequests` (multi round-trip
+   * requests, docs/mcp-server.md#asking-the-client-confirm-elicit-sample): letters, digits, `_`,
+   * `-`, at most 64. Default: the kind of question (`confirm`, `elicit`, `sample`, `roots`), with
+   * `-2`, `-3`… for the second and later of a kind in one run. Unused on every other path.
+   */
+  key?: string;
+}
+
+/** One of the client's roots (MCP `Root`): a `file://` URI and an optional display name. */
+export interface Root {
+  uri: string;
+  name?: string;
+}
+
 /**
  * The channel a run can ask through (set by the MCP bridge when the client declared the
- * capability). Each function resolves with the client's answer or rejects with an `AxError`.
+ * capability). Each function resolves with the client's answer or rejects with an `AxError`;
+ * `key` is the question's name ({@link AskOptions.key}, never empty).
  */
 export interface Interaction {
   /** Sends `elicitation/create`; present only when the client declared `elicitation`. */
-  elicit?: (message: string, schema: ElicitSchema, signal: AbortSignal) => Promise<ElicitAnswer>;
+  elicit?: (message: string, schema: ElicitSchema, signal: AbortSignal, key: string) => Promise<ElicitAnswer>;
   /** Sends `sampling/createMessage`; present only when the client declared `sampling`. */
-  sample?: (request: SampleRequest, signal: AbortSignal) => Promise<SampleResult>;
+  sample?: (request: SampleRequest, signal: AbortSignal, key: string) => Promise<SampleResult>;
+  /** Sends `roots/list`; present only when the client declared `roots`. */
+  roots?: (signal: AbortSignal, key: string) => Promise<Root[]>;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Mode } from '../contract/mode.ts';
 import type { ArgSpec } from './args.ts';
 import type { ArgValues, FlagDecls, FlagValues } from './values.ts';
 import type { Logger } from './logging.ts';
-import type { ActionRequired, ElicitSchema, SampleRequest, SampleResult } from './interaction.ts';
+import type { ActionRequired, AskOptions, ElicitSchema, Root, SampleRequest, SampleResult } from './interaction.ts';
 /** The context passed to `run(ctx)`, for a command type `Cmd` (see `RunContext` in command.ts). */
 export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> {
   /**
@@ -143,9 +143,11 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
    * json mode, an agent, CI, an MCP client without elicitation, stateless HTTP) it never prompts.
    * Every refusal throws `confirmation_required` (exit 2) whose `context.outcome` is `blocked` (the
    * user said no) or `prompt_required` (nobody could be asked; `next` is then the same call with the
-   * bypass flag, to run only with the user's consent).
+   * bypass flag, to run only with the user's consent). A 2026-07-28 MCP client is asked through the
+   * call's result (`input_required`): the call stops there, changing nothing, and runs again from the
+   * start with the answer (docs/mcp-server.md#2026-07-28-input_required-results).
    */
-  confirm(question: string, bypassFlag?: string): Promise<void>;
+  confirm(question: string, bypassFlag?: string, options?: AskOptions): Promise<void>;
   /**
    * Asks for a small form (MCP's restricted `requestedSchema`: flat string, number, integer, boolean,
    * enum and multi-select fields with defaults). Fields whose name is a long flag of this command
@@ -160,6 +162,7 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
   elicit<T extends Record<string, unknown> = Record<string, string | number | boolean | string[]>>(
     schema: ElicitSchema,
     message: string,
+    options?: AskOptions,
   ): Promise<T>;
   /**
    * Asks the MCP client's language model (`sampling/createMessage`; a string is one user message,
@@ -167,7 +170,14 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
    * @throws AxError `sampling_unavailable` anywhere else (the command line, a client without the
    *   capability, stateless HTTP), `declined` when the client refused, `timeout` when it did not answer.
    */
-  sample(request: SampleRequest | string): Promise<SampleResult>;
+  sample(request: SampleRequest | string, options?: AskOptions): Promise<SampleResult>;
+  /**
+   * The MCP client's roots (`roots/list`: the directories or files it lets the server work in),
+   * when the client declared the `roots` capability; an empty list anywhere else (the command line,
+   * a client without it, stateless HTTP) — roots are advice, never required.
+   * @throws AxError `declined` when the client refused, `timeout` when it did not answer.
+   */
+  roots(options?: AskOptions): Promise<Root[]>;
   /**
    * Attaches a declared resource (`declareResource`, a static URI or one matching a template) to
    * the result. Its URI is listed in the envelope's `meta.attached` on every path; over MCP the

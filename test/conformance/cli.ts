@@ -230,6 +230,103 @@ root.addCommand(
   }),
 );
 
+// input-required-result-* (2026-07-28 multi round-trip requests): ordinary ctx.elicit / ctx.sample /
+// ctx.roots calls, each named by its `key` as the scenario expects; a 2026-07-28 client is asked
+// through the call's input_required result and the handler runs again with the answers.
+const NAME_FORM = {
+  type: 'object' as const,
+  properties: { name: { type: 'string' as const } },
+  required: ['name'],
+};
+const OK_FORM = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } }, required: ['ok'] };
+root.addCommand(
+  new Command({
+    use: 'test_input_required_result_elicitation',
+    short: 'Ask the user for their name, then greet them',
+    effects: 'read_only',
+    run: async (ctx) => {
+      const { name } = await ctx.elicit(NAME_FORM, 'What is your name?', { key: 'user_name' });
+      return { text: `Hello, ${String(name)}!` };
+    },
+  }),
+  new Command({
+    use: 'test_input_required_result_sampling',
+    short: "Ask the client's model a question",
+    effects: 'read_only',
+    run: async (ctx) => {
+      const r = await ctx.sample(
+        { messages: 'What is the capital of France?', maxTokens: 100 },
+        { key: 'capital_question' },
+      );
+      return { text: r.text };
+    },
+  }),
+  new Command({
+    use: 'test_input_required_result_list_roots',
+    short: "List the client's roots",
+    effects: 'read_only',
+    run: async (ctx) => ({ roots: await ctx.roots({ key: 'client_roots' }) }),
+  }),
+  new Command({
+    use: 'test_input_required_result_request_state',
+    short: 'Ask for a confirmation carried by a signed requestState',
+    effects: 'read_only',
+    run: async (ctx) => {
+      const { ok } = await ctx.elicit(OK_FORM, 'Please confirm', { key: 'confirm' });
+      return { text: `state-ok: ${String(ok)}` };
+    },
+  }),
+  new Command({
+    use: 'test_input_required_result_tampered_state',
+    short: 'Ask for a confirmation (a tampered requestState is refused)',
+    effects: 'read_only',
+    run: async (ctx) => {
+      const { ok } = await ctx.elicit(OK_FORM, 'Please confirm', { key: 'confirm' });
+      return { text: `confirmed: ${String(ok)}` };
+    },
+  }),
+  new Command({
+    use: 'test_input_required_result_multiple_inputs',
+    short: "Ask a form, the client's model and the client's roots at once",
+    effects: 'read_only',
+    run: async (ctx) => {
+      const [form, greeting, roots] = await Promise.all([
+        ctx.elicit(NAME_FORM, 'What is your name?', { key: 'user_name' }),
+        ctx.sample({ messages: 'Generate a greeting', maxTokens: 50 }, { key: 'greeting' }),
+        ctx.roots({ key: 'client_roots' }),
+      ]);
+      return { name: form.name, greeting: greeting.text, roots };
+    },
+  }),
+  new Command({
+    use: 'test_input_required_result_multi_round',
+    short: 'Ask two questions, one after the other',
+    effects: 'read_only',
+    run: async (ctx) => {
+      const { name } = await ctx.elicit(NAME_FORM, 'Step 1: What is your name?', { key: 'step1' });
+      const { color } = await ctx.elicit(
+        { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] },
+        'Step 2: What is your favorite color?',
+        { key: 'step2' },
+      );
+      return { text: `${String(name)} likes ${String(color)}` };
+    },
+  }),
+  new Command({
+    use: 'test_input_required_result_capabilities',
+    short: "Ask an optional form and the client's model (each only when the client declares it)",
+    effects: 'read_only',
+    run: async (ctx) => {
+      const { mood } = await ctx.elicit(
+        { type: 'object', properties: { mood: { type: 'string', default: 'fine' } } },
+        'How are you?',
+      );
+      const r = await ctx.sample({ messages: `Say something ${String(mood)}`, maxTokens: 20 });
+      return { text: r.text };
+    },
+  }),
+);
+
 // Beyond the suite: the multi-replica tests (test/e2e/cluster.test.ts) call `echo` with unique ids
 // and check that every answer carries its own id (none crossed), and which replica answered.
 root.addCommand(
