@@ -124,7 +124,14 @@ export async function confirm(
       },
       required: ['confirm'],
     };
-    const answer = await scope.race(elicit(question, schema, ctx.signal, options?.key ?? 'confirm'));
+    let answer: ElicitAnswer;
+    try {
+      answer = await scope.race(elicit(question, schema, ctx.signal, options?.key ?? 'confirm'));
+    } catch (e) {
+      // the client refused to ask (an error of its own, whatever its code): as a decline, never a retryable error
+      if (e instanceof AxError && e.kind === 'declined') throw refuse(`and the client refused to ask it`, 'error');
+      throw e;
+    }
     if (answer.action === 'accept' && answer.content?.confirm === true) return;
     if (answer.action === 'cancel') throw refuse('blocked', 'and the user cancelled it', 'cancel');
     throw refuse('blocked', 'and the user declined it', answer.action === 'accept' ? 'accept_false' : 'decline');

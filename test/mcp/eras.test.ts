@@ -5,6 +5,7 @@
  * over stdio, HTTP with sessions and HTTP `--stateless` (docs/mcp-server.md#protocol-eras). Each rule
  * below runs on all six path × era pairs.
  */
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,11 +207,18 @@ describe.each(PATHS_BY_ERAS)('%s, %s era', (path, era) => {
   }, 60_000);
 
   it.runIf(era === 'modern')(
-    '2026-07-28: a client that declares the form and the model is not asked yet (multi round-trip results come next): isError results, not -32021',
+    '2026-07-28: a client that declares the form and the model is asked through input_required results, on every path (input-required.test.ts has the rest)',
     async () => {
       const c = await clientOf(path, era, { elicitation: {}, sampling: {} });
-      expect(envelopeOf(await c.callTool('colour')).error.kind).toBe('input_required');
-      expect(envelopeOf(await c.callTool('think')).error.kind).toBe('sampling_unavailable');
+      const client = c.client as ModernClient;
+      client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { colour: 'teal' } }));
+      client.setRequestHandler('sampling/createMessage', async () => ({
+        role: 'assistant',
+        content: { type: 'text', text: 'hello' },
+        model: 'm',
+      }));
+      expect(envelopeOf(await c.callTool('colour')).data).toEqual({ colour: 'teal' });
+      expect(envelopeOf(await c.callTool('think')).data).toEqual({ text: 'hello' });
     },
     60_000,
   );
