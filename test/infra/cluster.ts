@@ -7,6 +7,7 @@
  * when the binaries exist. Which binaries: $AX_REDIS_SERVER / $AX_NGINX, else `redis-server` and
  * `nginx` on PATH or in /usr/sbin and /usr/bin.
  */
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -210,7 +211,9 @@ export async function startCluster(options: { replicas?: number; env?: NodeJS.Pr
       redisUrl = redis.url;
     }
     // the replicas: the conformance fixture, stateless, sharing the Redis idempotency store (the
-    // environment route: AX_IDEMPOTENCY_STORE) and a side-effect counter in the same Redis
+    // environment route: AX_IDEMPOTENCY_STORE), a side-effect counter in the same Redis, and the key
+    // that signs a 2026-07-28 requestState (AX_MCP_STATE_KEY), so a retry may land on any replica
+    const stateKey = randomBytes(32).toString('base64url');
     const replicaUrls: string[] = [];
     const ports: number[] = [];
     for (let i = 0; i < n; i++) {
@@ -225,6 +228,7 @@ export async function startCluster(options: { replicas?: number; env?: NodeJS.Pr
             ...options.env,
             AX_REDIS_URL: redisUrl,
             AX_IDEMPOTENCY_STORE: redisUrl,
+            AX_MCP_STATE_KEY: stateKey,
             AX_REPLICA: String(i + 1),
             XDG_STATE_HOME: join(dir, `replica-${i + 1}-state`),
           },
