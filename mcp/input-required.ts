@@ -198,7 +198,7 @@ export class Round {
 }
 
 /** An `ElicitResult`, or why it is not one. */
-function elicitAnswer(a: unknown): ElicitAnswer | string {
+export function elicitAnswer(a: unknown): ElicitAnswer | string {
   if (!isObj(a) || !['accept', 'decline', 'cancel'].includes(a.action as string))
     return 'must be an elicitation result: {"action": "accept" | "decline" | "cancel", "content"?: {…}}';
   if (a.content !== undefined && !isObj(a.content)) return 'has a "content" that is not an object';
@@ -206,7 +206,7 @@ function elicitAnswer(a: unknown): ElicitAnswer | string {
 }
 
 /** A `CreateMessageResult` (its text parts), or why it is not one. */
-function sampleAnswer(a: unknown): SampleResult | string {
+export function sampleAnswer(a: unknown): SampleResult | string {
   const parts = isObj(a) ? (Array.isArray(a.content) ? a.content : [a.content]) : [];
   if (!isObj(a) || !parts.length || !parts.every(isObj))
     return 'must be a sampling result: {"role", "content": {"type": "text", "text"}, "model"}';

@@ -18,7 +18,16 @@ import type { AxError } from '../lib/contract/errors.ts';
 import { toolProperties } from '../lib/tree/properties.ts';
 import { registerCatalog } from './catalog.ts';
 import { interactionFor } from './interact.ts';
-import { callTool, toolList } from './tools.ts';
+import { boardOf, callTool, toolList } from './tools.ts';
+import {
+  cancelTask,
+  getTask,
+  TASKS_EXTENSION,
+  tasksDeclared,
+  tasksRequired,
+  updateTask,
+  type TaskBoard,
+} from './tasks.ts';
 import {
   CACHE_HINTS,
   CLIENT_CAPABILITIES_META_KEY,
@@ -71,6 +80,8 @@ export interface McpModel {
   defs: Map<string, ToolDef>;
   /** Lazy subtrees that failed to load: the tool name the stub would have, and the load error. */
   unloaded: { tool: string; error: AxError }[];
+  /** The tasks of 2026-07-28 clients (tasks.ts), made on the first task. */
+  tasks?: TaskBoard;
 }
 
 /**
@@ -219,6 +230,7 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
   if (model.prompts.length) capabilities.prompts = { listChanged: false };
   if (model.resources.length) capabilities.resources = { listChanged: false, subscribe: false };
   if (model.prompts.length || model.resources.some((r) => r.decl.uriTemplate)) capabilities.completions = {};
+  if (era === 'modern') capabilities.extensions = { [TASKS_EXTENSION]: {} };
   const instructions = serverInstructions(options);
   const server = new AxServer(
     { name: options.name ?? model.root.name, version: options.version },
@@ -311,6 +323,60 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
     },
   );
 
+  if (era === 'modern') registerTasks(server, () => boardOf(model, options));
   registerCatalog(server, model, own);
   return server;
+}
+
+/** A tasks/* request's params: a string `taskId`, `inputResponses` an object when present. */
+const TASK_PARAMS: StandardSchemaV1<
+  Record<string, unknown>,
+  { taskId: string; inputResponses?: Record<string, unknown> }
+> = {
+  '~standard': {
+    version: 1,
+    vendor: 'ax-ts',
+    validate: (v) => {
+      const p = v as Record<string, unknown>;
+      if (typeof p.taskId !== 'string')
+        return { issues: [{ message: 'Invalid input: expected string', path: ['params', 'taskId'] }] };
+      return { value: p as { taskId: string; inputResponses?: Record<string, unknown> } };
+    },
+  },
+};
+
+/**
+ * tasks/get, tasks/update and tasks/cancel of the Tasks extension (tasks.ts), each refused with
+ * -32021 unless the request's capabilities declare the extension. tasks/result and tasks/list
+ * (removed from the extension) stay unknown methods (-32601).
+ */
+function registerTasks(server: Server, board: () => TaskBoard): void {
+  const gated =
+    (
+      method: string,
+      fn: (
+        board: TaskBoard,
+        p: { taskId: string; inputResponses?: Record<string, unknown> },
+      ) => Promise<Record<string, unknown>>,
+    ) =>
+    async (p: { taskId: string; inputResponses?: Record<string, unknown> }, ctx: ServerContext) => {
+      const caps = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+      if (!tasksDeclared(caps as Record<string, unknown> | undefined)) throw tasksRequired(method);
+      return fn(board(), { ...p, inputResponses: p.inputResponses ?? ctx.mcpReq.inputResponses }) as never;
+    };
+  server.setRequestHandler(
+    'tasks/get',
+    { params: TASK_PARAMS },
+    gated('tasks/get', (b, p) => getTask(b, p.taskId)),
+  );
+  server.setRequestHandler(
+    'tasks/update',
+    { params: TASK_PARAMS },
+    gated('tasks/update', (b, p) => updateTask(b, p.taskId, p.inputResponses)),
+  );
+  server.setRequestHandler(
+    'tasks/cancel',
+    { params: TASK_PARAMS },
+    gated('tasks/cancel', (b, p) => cancelTask(b, p.taskId)),
+  );
 }

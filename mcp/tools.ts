@@ -18,6 +18,9 @@ import { callScope } from './children.ts';
 import { attachmentItem, bytesItem } from './content.ts';
 import { rpcError, type Era } from './eras.ts';
 import { Round, type RoundInput } from './input-required.ts';
+import { startTask, TaskBoard, tasksDeclared, tasksRequired } from './tasks.ts';
+import { storeFor } from '../lib/replay/replay.ts';
+import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
 import type { McpModel, McpServerOptions } from './server.ts';
 
 /** The tool's definition for a 2025-era client (the `__schema --as=mcp` entry), computed once. */
@@ -41,9 +44,9 @@ export function toolList(model: McpModel, era: Era): ToolDef[] {
   return (model.modernToolList ??= model.refs.map((r) => {
     const def = defOf(model, r);
     const wrapping = toolWrapping(r.command);
-    return wrapping === 'result' || wrapping === 'items'
-      ? { ...def, outputSchema: anyRootOutputSchema(r.command) }
-      : def;
+    const out =
+      wrapping === 'result' || wrapping === 'items' ? { ...def, outputSchema: anyRootOutputSchema(r.command) } : def;
+    return r.command.task ? { ...out, execution: { taskSupport: r.command.task } } : out;
   }));
 }
 
@@ -69,6 +72,24 @@ export interface CallExtra {
   capabilities?: Record<string, unknown>;
   /** 2026-07-28: the request's multi round-trip material (answers, `requestState`). */
   round?: Omit<RoundInput, 'capabilities'>;
+  /** The run of a task (tasks.ts): asks through `interaction`, and a handler's crash fails the task. */
+  inTask?: boolean;
+}
+
+/** The model's task board: task state in the idempotency store's documents (else in memory). */
+export function boardOf(model: McpModel, options: McpServerOptions): TaskBoard {
+  const env = options.env ?? process.env;
+  let store: Promise<IdempotencyStore | undefined> | undefined;
+  return (model.tasks ??= new TaskBoard(
+    model.root.name,
+    () =>
+      (store ??= storeFor(
+        { store: options.idempotencyStore, ttlMs: 0, waitMs: 0 },
+        model.root.name,
+        env,
+        'a task',
+      ).catch(() => undefined)),
+  ));
 }
 
 /**
@@ -126,10 +147,26 @@ export async function callTool(
     const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
     return failureResult(ref, errorEnvelope(err, meta), extra.era);
   }
+  // 2026-07-28 and the Tasks extension: a task handle at once, the run going on in the background
+  if (extra.capabilities && ref.command.task && !extra.inTask) {
+    if (tasksDeclared(extra.capabilities)) {
+      return (await startTask(boardOf(model, options), extra.capabilities, (signal, interaction) =>
+        callTool(model, options, name, args, {
+          era: extra.era,
+          capabilities: extra.capabilities,
+          signal,
+          interaction,
+          inTask: true,
+        }),
+      )) as CallToolResult;
+    }
+    if (ref.command.task === 'required') throw tasksRequired(`the tool ${name}`);
+  }
   // 2026-07-28: the answers and state of a retried call are checked before anything runs
-  const round = extra.capabilities
-    ? await Round.open(name, args, { ...extra.round, capabilities: extra.capabilities }, options.env ?? process.env)
-    : undefined;
+  const round =
+    extra.capabilities && !extra.inTask
+      ? await Round.open(name, args, { ...extra.round, capabilities: extra.capabilities }, options.env ?? process.env)
+      : undefined;
   const run = round ? { ...extra, interaction: round.interaction(extra.capabilities!) } : extra;
   // the call's signal follows the client's cancellation and the server's shutdown; its AbortController
   // and the listener on the client's signal are made only if the run reads it (call-signal.ts)
@@ -140,6 +177,9 @@ export async function callTool(
     if (round?.malformed) throw rpcError(-32602, round.malformed, { reason: 'invalid_input_response' });
     const asking = await round?.result();
     if (asking) return asking as CallToolResult;
+    const crash = (r.errorEnvelope as { error?: { kind?: string; message?: string } } | undefined)?.error;
+    if (extra.inTask && crash?.kind === 'internal_error')
+      throw rpcError(-32603, `Internal error: ${crash.message ?? ''}`);
     if (extra.capabilities) {
       const needed = undeclaredNeed(r, extra.capabilities);
       if (needed) throw missingCapability(needed);

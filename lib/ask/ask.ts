@@ -129,7 +129,8 @@ export async function confirm(
       answer = await scope.race(elicit(question, schema, ctx.signal, options?.key ?? 'confirm'));
     } catch (e) {
       // the client refused to ask (an error of its own, whatever its code): as a decline, never a retryable error
-      if (e instanceof AxError && e.kind === 'declined') throw refuse(`and the client refused to ask it`, 'error');
+      if (e instanceof AxError && e.kind === 'declined')
+        throw refuse('blocked', 'and the client refused to ask it', 'error');
       throw e;
     }
     if (answer.action === 'accept' && answer.content?.confirm === true) return;

@@ -233,5 +233,30 @@ export function fileIdempotencyStore(dir: string): IdempotencyStore {
         if (e?.state === 'running' && e.token === token) await fs.rm(file, { force: true });
       });
     },
+    // documents: one file each (`<sha256 of the id>.doc`, replaced atomically), never read as entries
+    async putDocument(id: string, json: string, ttlMs: number): Promise<void> {
+      const file = (await fileOf({ program: '', command: '', key: '' })).replace(/[^/]+$/, `${await sha256(id)}.doc`);
+      const tmp = `${file}.${process.pid}.${randomHex(6)}.tmp`;
+      await fs.writeFile(tmp, JSON.stringify({ v: 1, doc: json, expires_at: Date.now() + ttlMs }), {
+        mode: 0o600,
+        flag: 'wx',
+      });
+      await fs.rename(tmp, file).catch(async (e: unknown) => {
+        await fs.rm(tmp, { force: true });
+        throw e;
+      });
+    },
+    async getDocument(id: string): Promise<string | undefined> {
+      const file = (await fileOf({ program: '', command: '', key: '' })).replace(/[^/]+$/, `${await sha256(id)}.doc`);
+      try {
+        const d = JSON.parse(await fs.readFile(file, 'utf8')) as { doc?: unknown; expires_at?: unknown };
+        return typeof d.doc === 'string' && typeof d.expires_at === 'number' && d.expires_at > Date.now()
+          ? d.doc
+          : undefined;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' || e instanceof SyntaxError) return undefined;
+        throw e;
+      }
+    },
   };
 }

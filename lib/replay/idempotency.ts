@@ -88,6 +88,15 @@ export interface IdempotencyStore {
   complete(scope: ReplayScope, token: string, fingerprint: string, record: ReplayRecord, ttlMs: number): Promise<void>;
   /** Frees a claim without recording anything (a retryable failure, an interrupt). A lost token is a no-op. */
   release(scope: ReplayScope, token: string): Promise<void>;
+  /**
+   * Optional: keeps a small JSON text under `id` for `ttlMs`, replacing what was there. The MCP
+   * server keeps the state of its tasks here, so a task started through one replica can be polled,
+   * answered and cancelled through another (docs/mcp-server.md#tasks). A store without it serves
+   * tasks from the process's memory only.
+   */
+  putDocument?(id: string, json: string, ttlMs: number): Promise<void>;
+  /** Optional, with {@link putDocument}: the text kept under `id`, or undefined when none or expired. */
+  getDocument?(id: string): Promise<string | undefined>;
 }
 
 /** How long an outcome is kept when no TTL is configured: 24 hours, in ms. */

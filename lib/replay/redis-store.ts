@@ -50,6 +50,10 @@ export interface RedisIdempotencyStore extends IdempotencyStore {
 
 /** The default key prefix. */
 export const REDIS_KEY_PREFIX = 'ax-ts:idempotency:';
+
+/** A document (putDocument): replaced as a whole, expiring after its TTL. */
+const PUT_DOCUMENT = "redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1";
+const GET_DOCUMENT = "return redis.call('GET', KEYS[1])";
 const CONNECT_TIMEOUT_MS = 2000;
 const COMMAND_TIMEOUT_MS = 2000;
 
@@ -275,6 +279,11 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Re
     return `${prefix}${scope.program}:${createHash('sha256').update(scopeId(scope)).digest('hex')}`;
   };
 
+  const docKey = async (id: string) => {
+    const { createHash } = await import('node:crypto');
+    return `${prefix}doc:${createHash('sha256').update(id).digest('hex')}`;
+  };
+
   return {
     async claim(scope: ReplayScope, fingerprint: string, claimOptions: ClaimOptions): Promise<ClaimResult> {
       const token = randomHex(16);
@@ -288,6 +297,12 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Re
       return e.state === 'running'
         ? { state: 'running', fingerprint: e.fingerprint }
         : { state: 'recorded', fingerprint: e.fingerprint, record: e.record };
+    },
+    async putDocument(id: string, json: string, ttlMs: number): Promise<void> {
+      await run(PUT_DOCUMENT, await docKey(id), [json, ms(ttlMs)]);
+    },
+    async getDocument(id: string): Promise<string | undefined> {
+      return (await run<string | null>(GET_DOCUMENT, await docKey(id), [])) ?? undefined;
     },
     async renew(scope: ReplayScope, token: string, leaseMs: number): Promise<boolean> {
       return (await run<number>(RENEW, await keyOf(scope), [token, ms(leaseMs)])) === 1;

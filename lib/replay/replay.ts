@@ -40,7 +40,7 @@ const fileStores = new Map<string, IdempotencyStore>();
  * (lib/replay/redis-store.ts, imported only then), else the file store.
  * @throws AxError `idempotency_store_unavailable` when there is none.
  */
-async function storeFor(
+export async function storeFor(
   settings: ReplaySettings,
   program: string,
   env: Record<string, string | undefined>,

@@ -103,6 +103,15 @@ export interface CommandConfigOf<
    * schema → its payload type; see {@link RunResultOf}); every schema is checked at run time.
    */
   output?: O;
+  /**
+   * The command may run long: over MCP, a 2026-07-28 client that declares the tasks extension
+   * (`io.modelcontextprotocol/tasks`) gets a task handle at once and polls `tasks/get` for its
+   * progress, questions and result, instead of holding the call open (the tool's
+   * `execution.taskSupport`). `'optional'`: a client without the extension gets the result as
+   * usual; `'required'`: it gets the revision's -32021 error, and nothing runs. Unset: never a task.
+   * No effect on the command line. See docs/mcp-server.md#tasks.
+   */
+  task?: 'optional' | 'required';
   /** Flag (long name) that bypasses this command's confirmation prompt (clispec `confirmation_bypass_arg`). */
   confirmationFlag?: string;
   /**

@@ -78,6 +78,7 @@ const COMMAND_KEYS = commandKeys([
   'capabilities',
   'destructive',
   'replay',
+  'task',
   'output',
   'confirmationFlag',
   'finishOnSigterm',
@@ -144,6 +145,8 @@ export class Command<
   destructive?: boolean;
   /** `false`: a retry with the same key runs again (see {@link CommandConfig.replay}). */
   replay?: boolean;
+  /** Runs as an MCP task for a client that declares the extension (see {@link CommandConfig.task}). */
+  task?: 'optional' | 'required';
   output?: OutputDecl;
   confirmationFlag?: string;
   finishOnSigterm: boolean;
@@ -244,6 +247,7 @@ export class Command<
     this.capabilities = config.capabilities ? Object.freeze([...config.capabilities]) : undefined;
     this.destructive = config.destructive;
     this.replay = config.replay;
+    this.task = config.task;
     this.output = config.output;
     this.confirmationFlag = config.confirmationFlag;
     this.finishOnSigterm = config.finishOnSigterm ?? false;

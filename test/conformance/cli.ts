@@ -327,6 +327,75 @@ root.addCommand(
   }),
 );
 
+// tasks-* (the Tasks extension): commands declared `task`, run as tasks for a client that declares
+// the extension; their questions wait for tasks/update, and tasks/cancel aborts ctx.signal.
+root.addCommand(
+  new Command({
+    use: 'greet',
+    short: 'Greet someone (never a task)',
+    effects: 'read_only',
+    flags: { name: { type: 'string', required: true, usage: 'who to greet' } },
+    run: (ctx) => ({ text: `Hello, ${String(ctx.flags.name)}!` }),
+  }),
+  new Command({
+    use: 'slow_compute',
+    short: 'Sleep a number of seconds, then answer (a task for a client that declares the extension)',
+    effects: 'read_only',
+    task: 'optional',
+    flags: {
+      seconds: { type: 'int', required: true, usage: 'how long to sleep' },
+      label: { type: 'string', usage: 'a label echoed in the result' },
+    },
+    run: async (ctx) => {
+      await sleep(Number(ctx.flags.seconds) * 1000, undefined, { signal: ctx.signal });
+      return { text: `computed ${String(ctx.flags.label ?? '')}` };
+    },
+  }),
+  new Command({
+    use: 'failing_job',
+    short: 'Fail after a second (only as a task)',
+    effects: 'read_only',
+    task: 'required',
+    run: async (ctx) => {
+      await sleep(1000, undefined, { signal: ctx.signal });
+      throw new AxError('job_failed', 'the job failed, as it always does');
+    },
+  }),
+  new Command({
+    use: 'protocol_error_job',
+    short: 'Crash (a handler bug: the task fails)',
+    effects: 'read_only',
+    task: 'optional',
+    run: () => {
+      throw new TypeError('a bug in the handler');
+    },
+  }),
+  new Command({
+    use: 'confirm_delete',
+    short: 'Delete a file after confirmation (a task)',
+    effects: 'read_only',
+    task: 'optional',
+    flags: { filename: { type: 'string', required: true, usage: 'the file' } },
+    run: async (ctx) => {
+      await ctx.confirm(`Delete ${String(ctx.flags.filename)}?`, 'yes');
+      return { text: `deleted ${String(ctx.flags.filename)}` };
+    },
+  }),
+  new Command({
+    use: 'multi_input',
+    short: 'Ask two questions at once (a task)',
+    effects: 'read_only',
+    task: 'optional',
+    run: async (ctx) => {
+      const [a, b] = await Promise.all([
+        ctx.elicit(NAME_FORM, 'First name?', { key: 'first' }),
+        ctx.elicit(NAME_FORM, 'Second name?', { key: 'second' }),
+      ]);
+      return { text: `${String(a.name)} and ${String(b.name)}` };
+    },
+  }),
+);
+
 // Beyond the suite: the multi-replica tests (test/e2e/cluster.test.ts) call `echo` with unique ids
 // and check that every answer carries its own id (none crossed), and which replica answered.
 root.addCommand(

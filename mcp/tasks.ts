@@ -1,0 +1,253 @@
+/**
+ * The Tasks extension (`io.modelcontextprotocol/tasks`) for 2026-07-28 clients: a command declared
+ * `task: 'optional' | 'required'` answers a client that declares the extension with a task handle
+ * at once (`resultType: "task"`) and runs on; `tasks/get` reports its status, the questions it
+ * waits on (`input_required`, answered by `tasks/update`) and, once terminal, its result or error;
+ * `tasks/cancel` aborts its `ctx.signal`. The state lives in the idempotency store's documents
+ * (the file store, or Redis across replicas: a task started through one replica is polled,
+ * answered and cancelled through another); a store without documents keeps it in memory.
+ * Source: MCP SEP-2663 (the Tasks extension); docs/mcp-server.md#tasks.
+ */
+import { randomUUID } from 'node:crypto';
+import { AxError } from '../lib/contract/errors.ts';
+import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
+import type { ElicitAnswer, Interaction, SampleResult } from '../lib/tree/interaction.ts';
+import { rpcError } from './eras.ts';
+import { elicitAnswer, sampleAnswer, type InputRequest } from './input-required.ts';
+import { formCapable, rootsAnswer, samplingParams } from './interact.ts';
+
+/** The extension's name, in capabilities (`extensions`) and errors. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** How long a task's state is kept after its last change, ms (one hour). */
+export const TASK_TTL_MS = 60 * 60_000;
+/** The poll interval suggested to clients, and how often a running task looks for answers and cancellation, ms. */
+export const POLL_INTERVAL_MS = 250;
+
+type Status = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+const TERMINAL: Status[] = ['completed', 'failed', 'cancelled'];
+
+/** A task's state as kept in the store. */
+interface TaskDoc {
+  taskId: string;
+  status: Status;
+  createdAt: string;
+  lastUpdatedAt: string;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+  inputRequests?: Record<string, InputRequest>;
+}
+
+/** Whether a request's client capabilities declare the extension. */
+export function tasksDeclared(capabilities: Record<string, unknown> | undefined): boolean {
+  const ext = capabilities?.extensions as Record<string, unknown> | undefined;
+  return !!ext && typeof ext === 'object' && ext[TASKS_EXTENSION] !== undefined;
+}
+
+/** -32021 naming the extension (a task-only tool, or a tasks/* method, from a client that did not declare it). */
+export function tasksRequired(what: string): Error {
+  return rpcError(
+    -32021,
+    `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension, which the request's clientCapabilities do not declare`,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  );
+}
+
+/** Where task state is kept: the store's documents, else this process's memory. */
+export class TaskBoard {
+  private readonly memory = new Map<string, { json: string; until: number }>();
+  /** Runs of this process, by task id: what aborts each. */
+  readonly local = new Map<string, AbortController>();
+
+  constructor(
+    private readonly program: string,
+    private readonly store: () => Promise<IdempotencyStore | undefined>,
+  ) {}
+
+  private async put(id: string, value: unknown): Promise<void> {
+    const json = JSON.stringify(value);
+    const s = await this.store();
+    if (s?.putDocument && s.getDocument) return s.putDocument(`mcp-task:${this.program}:${id}`, json, TASK_TTL_MS);
+    this.memory.set(id, { json, until: Date.now() + TASK_TTL_MS });
+  }
+
+  private async get<T>(id: string): Promise<T | undefined> {
+    const s = await this.store();
+    const json =
+      s?.putDocument && s.getDocument
+        ? await s.getDocument(`mcp-task:${this.program}:${id}`)
+        : (() => {
+            const m = this.memory.get(id);
+            return m && m.until > Date.now() ? m.json : undefined;
+          })();
+    return json === undefined ? undefined : (JSON.parse(json) as T);
+  }
+
+  save = (doc: TaskDoc) => this.put(doc.taskId, { ...doc, lastUpdatedAt: new Date().toISOString() });
+  load = (id: string) => this.get<TaskDoc>(id);
+  answer = (id: string, key: string) => this.get<unknown>(`${id}:answer:${key}`);
+  setAnswer = (id: string, key: string, v: unknown) => this.put(`${id}:answer:${key}`, v);
+  cancelled = async (id: string) => (await this.get<boolean>(`${id}:cancel`)) === true;
+  setCancelled = (id: string) => this.put(`${id}:cancel`, true);
+}
+
+/** A task as `tasks/get` and the creating call show it (no `requestState`, no v1 names). */
+function wire(doc: TaskDoc): Record<string, unknown> {
+  return {
+    taskId: doc.taskId,
+    status: doc.status,
+    createdAt: doc.createdAt,
+    lastUpdatedAt: doc.lastUpdatedAt,
+    ttlMs: TASK_TTL_MS,
+    pollIntervalMs: POLL_INTERVAL_MS,
+  };
+}
+
+/**
+ * Starts a task: its state is stored (so `tasks/get` finds it at once, on any replica) before the
+ * handle is returned; then `run` goes on in the background with the task's own signal and
+ * interaction. `run` resolves with the tool's result; a JSON-RPC error it throws fails the task.
+ */
+export async function startTask(
+  board: TaskBoard,
+  capabilities: Record<string, unknown>,
+  run: (signal: AbortSignal, interaction: Interaction) => Promise<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
+  const now = new Date().toISOString();
+  const doc: TaskDoc = { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now };
+  await board.save(doc);
+  const ac = new AbortController();
+  board.local.set(doc.taskId, ac);
+  const pending: Record<string, InputRequest> = {};
+  const watch = setInterval(() => {
+    void board.cancelled(doc.taskId).then(
+      (c) => c && ac.abort(),
+      () => {},
+    );
+  }, POLL_INTERVAL_MS);
+  const show = () => {
+    const open = Object.keys(pending).length > 0;
+    return board.save({
+      ...doc,
+      status: open ? 'input_required' : 'working',
+      ...(open ? { inputRequests: pending } : {}),
+    });
+  };
+  const interaction = taskInteraction(capabilities, ac.signal, async (key, request, parse) => {
+    pending[key] = request;
+    await show();
+    try {
+      for (;;) {
+        if (ac.signal.aborted) throw new AxError('interrupted', 'the task was cancelled');
+        const a = await board.answer(doc.taskId, key);
+        if (a !== undefined) {
+          const value = parse(a);
+          if (typeof value === 'string')
+            throw new AxError('validation_error', `the answer to ${key} is malformed: it ${value}`, {
+              context: { reason: 'invalid_answer' },
+            });
+          return value;
+        }
+        await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
+      }
+    } finally {
+      delete pending[key];
+      await show().catch(() => {});
+    }
+  });
+  void (async () => {
+    let end: TaskDoc;
+    try {
+      const result = await run(ac.signal, interaction);
+      end = { ...doc, status: 'completed', result };
+    } catch (e) {
+      const { code, message, data } = e as { code?: unknown; message?: unknown; data?: unknown };
+      end = {
+        ...doc,
+        status: 'failed',
+        error: {
+          code: typeof code === 'number' ? code : -32603,
+          message: typeof message === 'string' ? message : 'Internal error',
+          ...(data !== undefined ? { data } : {}),
+        },
+      };
+    }
+    clearInterval(watch);
+    if (ac.signal.aborted || (await board.cancelled(doc.taskId).catch(() => false)))
+      end = { ...doc, status: 'cancelled' };
+    await board.save(end).catch(() => {});
+    board.local.delete(doc.taskId);
+  })();
+  return { resultType: 'task', ...wire(doc) };
+}
+
+type Ask = <T>(key: string, request: InputRequest, parse: (a: unknown) => T | string) => Promise<T>;
+
+/** The questions a task's run asks: each waits for `tasks/update` (only what the creating request declared). */
+function taskInteraction(capabilities: Record<string, unknown>, signal: AbortSignal, ask: Ask): Interaction {
+  const counts = new Map<string, number>();
+  const unique = (k: string) => {
+    const n = (counts.get(k) ?? 0) + 1;
+    counts.set(k, n);
+    return n === 1 ? k : `${k}-${n}`;
+  };
+  const out: Interaction = {};
+  if (formCapable(capabilities))
+    out.elicit = (message, schema, _s, key) =>
+      ask<ElicitAnswer>(
+        unique(key),
+        { method: 'elicitation/create', params: { message, requestedSchema: schema as never } },
+        elicitAnswer,
+      );
+  if (capabilities.sampling)
+    out.sample = (req, _s, key) =>
+      ask<SampleResult>(unique(key), { method: 'sampling/createMessage', params: samplingParams(req) }, sampleAnswer);
+  if (capabilities.roots) out.roots = (_s, key) => ask(unique(key), { method: 'roots/list', params: {} }, rootsAnswer);
+  void signal;
+  return out;
+}
+
+/** `tasks/get`: the task's status, its open questions, or its result or error once terminal. */
+export async function getTask(board: TaskBoard, taskId: string): Promise<Record<string, unknown>> {
+  const doc = await known(board, taskId);
+  const out: Record<string, unknown> = { resultType: 'complete', ...wire(doc) };
+  if (doc.status === 'completed' && doc.result) out.result = doc.result;
+  if (doc.status === 'failed' && doc.error) out.error = doc.error;
+  if (doc.status === 'input_required' && doc.inputRequests) {
+    // a question answered through another replica is not asked again while the run picks it up
+    const open: Record<string, InputRequest> = {};
+    for (const [k, r] of Object.entries(doc.inputRequests))
+      if ((await board.answer(taskId, k)) === undefined) open[k] = r;
+    if (Object.keys(open).length) out.inputRequests = open;
+    else out.status = 'working';
+  }
+  return out;
+}
+
+/** `tasks/update`: keeps the answers to the task's open questions (others are ignored); an empty ack. */
+export async function updateTask(
+  board: TaskBoard,
+  taskId: string,
+  inputResponses: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown>> {
+  const doc = await known(board, taskId);
+  for (const [k, v] of Object.entries(inputResponses ?? {}))
+    if (doc.inputRequests?.[k] && v !== null && typeof v === 'object') await board.setAnswer(taskId, k, v);
+  return { resultType: 'complete' };
+}
+
+/** `tasks/cancel`: asks the run to stop (here, or on the replica that runs it); an empty ack, terminal or not. */
+export async function cancelTask(board: TaskBoard, taskId: string): Promise<Record<string, unknown>> {
+  const doc = await known(board, taskId);
+  if (!TERMINAL.includes(doc.status)) {
+    await board.setCancelled(taskId);
+    board.local.get(taskId)?.abort();
+  }
+  return { resultType: 'complete' };
+}
+
+/** The task, or -32602 for an id no task has (unknown, expired, or never issued). */
+async function known(board: TaskBoard, taskId: string): Promise<TaskDoc> {
+  const doc = typeof taskId === 'string' ? await board.load(taskId) : undefined;
+  if (!doc) throw rpcError(-32602, `Unknown task: ${String(taskId)}`, { taskId });
+  return doc;
+}
