@@ -124,14 +124,25 @@ export async function startTask(
       () => {},
     );
   }, POLL_INTERVAL_MS);
-  const show = () => {
-    const open = Object.keys(pending).length > 0;
-    return board.save({
-      ...doc,
-      status: open ? 'input_required' : 'working',
-      ...(open ? { inputRequests: pending } : {}),
+  // the runner's writes go one after the other, each with the state at its turn, and none after
+  // the terminal one: two questions asked together never leave the older list as the last word
+  let chain: Promise<void> = Promise.resolve();
+  let finished = false;
+  const write = (next: () => TaskDoc | undefined) =>
+    (chain = chain.then(async () => {
+      const d = next();
+      if (d) await board.save(d).catch(() => {});
+    }));
+  const show = () =>
+    write(() => {
+      if (finished) return undefined;
+      const open = Object.keys(pending).length > 0;
+      return {
+        ...doc,
+        status: open ? 'input_required' : 'working',
+        ...(open ? { inputRequests: { ...pending } } : {}),
+      };
     });
-  };
   const interaction = taskInteraction(capabilities, ac.signal, async (key, request, parse) => {
     pending[key] = request;
     await show();
@@ -151,7 +162,7 @@ export async function startTask(
       }
     } finally {
       delete pending[key];
-      await show().catch(() => {});
+      await show();
     }
   });
   void (async () => {
@@ -174,7 +185,8 @@ export async function startTask(
     clearInterval(watch);
     if (ac.signal.aborted || (await board.cancelled(doc.taskId).catch(() => false)))
       end = { ...doc, status: 'cancelled' };
-    await board.save(end).catch(() => {});
+    finished = true;
+    await write(() => end);
     board.local.delete(doc.taskId);
   })();
   return { resultType: 'task', ...wire(doc) };
