@@ -3,7 +3,7 @@
  * channel the run has — the MCP client (elicitation, sampling) when the bridge set one, else a
  * terminal on stdin for confirm and elicit — and otherwise fails at once with an error whose fix
  * names what to pass instead. Nothing here ever waits for input nobody can give.
- * Source: MCP 2025-11-25 client features (elicitation, sampling); SPEC §2 (confirm).
+ * Source: MCP 2025-11-25 client features (elicitation, sampling); docs/contract.md#dry-run-ctxguard-ctxperform-ctxconfirm.
  */
 import type { Readable } from 'node:stream';
 import { NO_TERMINAL } from '../platform/agent.ts';

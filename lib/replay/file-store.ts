@@ -4,7 +4,7 @@
  * concurrent processes. Every change happens under a short per-key lock file (created exclusively,
  * held for milliseconds) and is written atomically (temporary file, fsync, rename), so a reader
  * never sees half an entry and two processes can never both claim one key.
- * Source: XDG Base Directory Specification (state home); SPEC §2 "Replay".
+ * Source: XDG Base Directory Specification (state home); docs/contract.md#idempotency-keys-and-replayed-retries.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';

@@ -15,7 +15,7 @@
  * `idempotency_store_unavailable` (exit 1, retryable, with a fix); the runner then runs nothing
  * (claim) or keeps the result and warns that it was not recorded (complete). No URL, password or
  * key is ever logged; error messages name the server as `host:port` only.
- * Source: Redis SET PX / EVAL semantics (redis.io/commands), SPEC §2 "Replay".
+ * Source: Redis SET PX / EVAL semantics (redis.io/commands), docs/contract.md#idempotency-keys-and-replayed-retries.
  */
 import { AxError } from '../contract/errors.ts';
 import {

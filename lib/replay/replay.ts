@@ -1,5 +1,5 @@
 /**
- * Replayed retries (SPEC §2 "Replay", beyond ax-go): the gate a run with a caller-given key passes
+ * Replayed retries (docs/contract.md#idempotency-keys-and-replayed-retries, beyond ax-go): the gate a run with a caller-given key passes
  * before its handler runs. It claims the key in the {@link IdempotencyStore}, replays a recorded
  * outcome, refuses other arguments (`idempotency_conflict`), waits for a run that holds the key
  * (then replays it, or answers `idempotency_in_progress`), and records the outcome at the end.

@@ -5,7 +5,7 @@
  * Built once per run by {@link createRunContext}; closed when the run ends, after which its
  * streams, progress and log calls do nothing.
  *
- * Shape (issue 14: a context is built for every run and every MCP call): the context's own
+ * Shape (docs/performance.md: a context is built for every run and every MCP call): the context's own
  * properties are its data (flags, args, ids, streams…); its functions (`ctx.log`, `ctx.guard`…) and
  * the values worth computing only when read (`ctx.stdin`, `ctx.version`, `ctx.logger`,
  * `ctx.traceparent`) are getters on one shared prototype that build the member on first read and
@@ -89,7 +89,7 @@ class GuardedStream implements OutputStream {
 
 /**
  * The per-run state behind a context — what its lazily built members read — and the runner's
- * {@link HandlerScope} of the run. One class (issue 14: one is built for every run and every MCP
+ * {@link HandlerScope} of the run. One class (docs/performance.md: one is built for every run and every MCP
  * call), so a run makes one object here and no closures until a member asks for one.
  */
 class RunState implements HandlerScope {

@@ -2,7 +2,7 @@
  * The declaration a `Command` is built from: {@link CommandConfigOf} and {@link ConfigFileDecl}. The
  * types that mention the command or its run context take them as parameters (`Cmd`, `Ctx`, `AnyCtx`)
  * so this module needs nothing from command.ts (no type-import circle); command.ts instantiates it as
- * `CommandConfig`. Source: spf13/cobra command.go (the Command struct's fields); SPEC §1.
+ * `CommandConfig`. Source: spf13/cobra command.go (the Command struct's fields); docs/cobra-differences.md.
  */
 import type { ArgSpec, ArgsValidator } from './args.ts';
 import type { FlagDecls } from './values.ts';
@@ -94,7 +94,7 @@ export interface CommandConfigOf<
   destructive?: boolean;
   /**
    * Whether a retry with the same `--idempotency-key` and arguments replays the first outcome
-   * (SPEC §2 "Replay"). Default: true for `non_idempotent` and undeclared `effects`; read-only and
+   * (docs/contract.md#idempotency-keys-and-replayed-retries). Default: true for `non_idempotent` and undeclared `effects`; read-only and
    * idempotent commands never record. Set false to opt out (the key is then only echoed in `meta`).
    */
   replay?: boolean;
@@ -142,7 +142,7 @@ export interface CommandConfigOf<
   /** Children, added with {@link Command.addCommand}. */
   commands?: Cmd[];
   /**
-   * Makes this command a lazy stub (issue 14): its body — flags, handler, children, the whole
+   * Makes this command a lazy stub (docs/performance.md): its body — flags, handler, children, the whole
    * subtree — comes from `load`, called only when a run selects the command, `help` or completion
    * descends into it, or a walk of the whole tree needs it (`__schema`, `mcp-server`; see
    * {@link loadTree}). Until then help listings and completion show the stub's `use`, `short`,

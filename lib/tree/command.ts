@@ -1,7 +1,7 @@
 /**
  * The command tree: {@link Command}, with Cobra's fields and pflag-style local and persistent flags.
  * A tree is a declaration only; parse state lives in each invocation (see parse.ts), so one tree can
- * run many times, concurrently. Source: spf13/cobra command.go; SPEC §1.
+ * run many times, concurrently. Source: spf13/cobra command.go; docs/cobra-differences.md.
  *
  * The declaration's fields are in command-config.ts and the run context's in run-context.ts; both
  * take the command type as a parameter, so neither imports this module (no type-import circle,
@@ -501,7 +501,7 @@ export class Command<
  * of this module, because a bundled program carries more than one — its main bundle and each heavy
  * chunk (the MCP runtime, the --args-json validator: docs/shipping.md) — and all of them cache on the
  * same Command objects. With a counter per copy, each copy's cache records looked stale to the
- * other, and every MCP call rebuilt a command's flag set, tool properties and more, twice (issue 14).
+ * other, and every MCP call rebuilt a command's flag set, tool properties and more, twice (docs/performance.md).
  */
 const TREE = ((globalThis as Record<symbol, unknown>)[Symbol.for('ax-ts.tree-generation')] ??= { generation: 0 }) as {
   generation: number;

@@ -1,7 +1,7 @@
 /**
  * The shape of `ctx`, the run context a `run` handler and the run hooks receive. It takes the command
  * type as a parameter (`Cmd`) so this module needs nothing from command.ts (no type-import circle);
- * command.ts instantiates it as {@link RunContext}. Source: SPEC §2; Cobra passes `cmd, args`, ax-ts
+ * command.ts instantiates it as {@link RunContext}. Source: docs/contract.md; Cobra passes `cmd, args`, ax-ts
  * one context object.
  */
 import type { Readable } from 'node:stream';
