@@ -1,0 +1,87 @@
+/**
+ * What an author declares about a commander command for agents, beside commander's own chain:
+ * `ax(cmd).effects('read_only').output({ schema })`. Kept off the commander objects (a WeakMap), so
+ * a declaration changes nothing of the program's own parsing, help or output (docs/frontends.md).
+ */
+import type { Command as CommanderCommand } from 'commander';
+import type { Capability, Effects, OutputDecl, PromptDecl, ResourceDecl } from '../../lib/index.ts';
+
+/** The declarations of one commander command, as {@link ax} records them. */
+export interface AxDeclarations {
+  /** What re-running does (MCP annotations; docs/mcp-server.md#annotations). Undeclared: no hints, so a client assumes destructive. */
+  effects?: Effects;
+  /** ax-go's capability classes (see `CommandConfig.capabilities` of `ax-ts`). */
+  capabilities?: readonly Capability[];
+  /** Whether the command may destroy or overwrite data (MCP `destructiveHint`). */
+  destructive?: boolean;
+  /** The output declaration: a JSON Schema (2020-12) of what the action returns. */
+  output?: Pick<OutputDecl, 'schema' | 'cardinality' | 'nonDeterministic'>;
+  /** `true`: kept out of the MCP tools and agent projections (still runs and stays in help and `__schema --as=ax`). */
+  withheld?: boolean;
+  /** Prompts declared on the command (root: program-wide; `ax-ts`'s `declarePrompt`). */
+  prompts?: PromptDecl[];
+  /** Resources declared on the command (`ax-ts`'s `declareResource`). */
+  resources?: ResourceDecl[];
+}
+
+const declared = new WeakMap<CommanderCommand, AxDeclarations>();
+
+/** The declarations recorded for a commander command (empty when none). */
+export function declarationsOf(cmd: CommanderCommand): Readonly<AxDeclarations> {
+  return declared.get(cmd) ?? {};
+}
+
+/** The chain {@link ax} returns: each method records one declaration and returns the chain. */
+export class AxChain {
+  /** @param command the commander command the declarations are for. */
+  constructor(readonly command: CommanderCommand) {}
+
+  private set<K extends keyof AxDeclarations>(key: K, value: AxDeclarations[K]): this {
+    declared.set(this.command, { ...declarationsOf(this.command), [key]: value });
+    return this;
+  }
+
+  /** Declares what re-running the command does: `read_only`, `idempotent` or `non_idempotent`. */
+  effects(effects: Effects): this {
+    return this.set('effects', effects);
+  }
+
+  /** Declares ax-go's capability classes (`read-only`, `create`, `mutate`, `delete`, `external-network`, `admin`). */
+  capabilities(...caps: Capability[]): this {
+    return this.set('capabilities', caps);
+  }
+
+  /** Declares whether the command may destroy or overwrite data (MCP `destructiveHint`). */
+  destructive(destructive = true): this {
+    return this.set('destructive', destructive);
+  }
+
+  /** Declares the output: `{ schema }`, the JSON Schema of what the action returns (checked on every path). */
+  output(output: NonNullable<AxDeclarations['output']>): this {
+    return this.set('output', output);
+  }
+
+  /** Keeps the command out of the MCP tools (as `mcp.exclude` of `ax-ts`): it still runs from the command line. */
+  withheld(): this {
+    return this.set('withheld', true);
+  }
+
+  /** Declares an MCP prompt on the command (the shape `declarePrompt` of `ax-ts` takes). */
+  prompt(prompt: PromptDecl): this {
+    return this.set('prompts', [...(declarationsOf(this.command).prompts ?? []), prompt]);
+  }
+
+  /** Declares an MCP resource on the command (the shape `declareResource` of `ax-ts` takes). */
+  resource(resource: ResourceDecl): this {
+    return this.set('resources', [...(declarationsOf(this.command).resources ?? []), resource]);
+  }
+}
+
+/**
+ * Starts a declaration chain for a commander command: `ax(cmd).effects('read_only').output({schema})`.
+ * Nothing is read until `__schema`, `mcp-server` or a json-mode call asks; the program's own
+ * behaviour is unchanged. @returns the chain.
+ */
+export function ax(cmd: CommanderCommand): AxChain {
+  return new AxChain(cmd);
+}

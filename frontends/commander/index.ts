@@ -1,0 +1,78 @@
+/**
+ * `ax-ts/commander`: gives a commander (14, 15) program what ax-ts gives a native `Command` tree —
+ * `__schema`, `mcp-server`, `--args-json`, `__complete` and the machine contract for json-mode
+ * callers — while a person's invocation runs exactly as before (docs/frontends.md). This module is
+ * light: ax-ts's runtime loads only when a call asks for it.
+ */
+import type { Command as CommanderCommand, ParseOptions } from 'commander';
+
+export { ax, AxChain, type AxDeclarations } from './declare.ts';
+
+/** Words that ask for ax-ts's commands (unless the program has a command of that name). */
+const AX_COMMANDS = ['__schema', '__complete', '__completeNoDesc', 'mcp-server', 'completion'];
+/** `AGENT_MODE` values that ask for json (ax-ts's table: docs/contract.md). */
+const JSON_MODES = new Set(['json', 'agent', 'machine', '1', 'true', 'yes', 'on']);
+
+/** The user's words of a parse call, as commander reads them (`from: 'node'` by default). */
+function userWords(argv: readonly string[] | undefined, options: ParseOptions | undefined): string[] {
+  const words = argv ?? process.argv;
+  switch (options?.from ?? 'node') {
+    case 'user':
+      return [...words];
+    case 'electron':
+      return words.slice((process as { defaultApp?: boolean }).defaultApp ? 2 : 1);
+    case 'node':
+      return words.slice(2);
+  }
+}
+
+/** Whether the program itself declares an option with this long name (on the root). */
+function ownsOption(program: CommanderCommand, long: string): boolean {
+  return program.options.some((o) => o.long === long);
+}
+
+/**
+ * Whether an invocation asks for ax-ts: an ax-ts command word the program does not have itself,
+ * `--format`/`--args-json` where the program has no such option, or `AGENT_MODE` set to a json value.
+ */
+export function asksForAx(
+  program: CommanderCommand,
+  words: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+): boolean {
+  const own = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
+  if (words.some((w) => AX_COMMANDS.includes(w) && !own.has(w))) return true;
+  for (const flag of ['--format', '--args-json'])
+    if (!ownsOption(program, flag) && words.some((w) => w === flag || w.startsWith(`${flag}=`))) return true;
+  return JSON_MODES.has((env.AGENT_MODE ?? '').trim().toLowerCase());
+}
+
+/**
+ * Installs the front end on a commander program: its `parse` and `parseAsync` give every
+ * invocation that asks for ax-ts (see {@link asksForAx}) to ax-ts — the program's native twin, run
+ * as ax-ts's `main` (exit code on `process.exitCode`) — and every other invocation to commander,
+ * untouched (same help, errors and exit codes, byte for byte). Declare effects and outputs with
+ * {@link ax}. A name collision is refused when ax-ts is asked (`validation_error`, exit 2).
+ * @returns the program, for chaining.
+ */
+export function withAx<C extends CommanderCommand>(program: C): C {
+  const target = program as CommanderCommand;
+  const own = { parse: target.parse, parseAsync: target.parseAsync };
+  const viaAx = async (words: string[]) => {
+    const { runAx } = await import('./bridge.ts');
+    await runAx(program, words, process.env);
+    return program;
+  };
+  target.parseAsync = async (argv?: readonly string[], options?: ParseOptions) => {
+    const words = userWords(argv, options);
+    if (!asksForAx(program, words)) return own.parseAsync.call(program, argv, options);
+    return viaAx(words);
+  };
+  target.parse = (argv?: readonly string[], options?: ParseOptions) => {
+    const words = userWords(argv, options);
+    if (!asksForAx(program, words)) return own.parse.call(program, argv, options);
+    void viaAx(words);
+    return program;
+  };
+  return program;
+}
