@@ -1,0 +1,141 @@
+/**
+ * ax-ts/commander over real processes: the fixture program run plain and with the front end
+ * (docs/frontends.md). A person's invocation is byte-identical; json-mode callers get the contract;
+ * __schema and mcp-server (the real SDK client over stdio) see every command of the program.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectStdio, REPO, TSX_LOADER, type StdioConnection } from '../helpers/mcp.ts';
+
+const CLI = join(REPO, 'test/frontends/fixtures/notes-commander.ts');
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI, ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('a person: the same program, byte for byte', () => {
+  it.each([
+    [['--help']],
+    [['add', '--help']],
+    [['--version']],
+    [['add', 'hello', '--priority', 'mid']],
+    [['list', '-n', 'x']],
+    [['nope']],
+    [['add', 'milk', '-t', 'shop']],
+    [['ls', '-n', '2']],
+  ])('%j', (args) => {
+    const plain = run(args);
+    const fronted = run(['--ax', ...args]);
+    expect(fronted).toEqual(plain);
+  });
+
+  it('a refusal keeps commander’s text and exit code', () => {
+    const r = run(['--ax', 'add', 'hello', '--priority', 'mid']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("error: option '--priority <level>' argument 'mid' is invalid");
+  });
+});
+
+describe('a json-mode caller: the contract', () => {
+  it('data is what the action returned; options and arguments reach commander', () => {
+    const r = run(['--ax', '-v', 'add', 'buy', 'milk', '-t', 'shop', '--no-pin', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const line = JSON.parse(r.stdout) as { data: unknown };
+    expect(line.data).toEqual({ text: 'buy milk', tag: 'shop', priority: null, pinned: false, verbose: true });
+  });
+
+  it('AGENT_MODE=json asks too; a printing action gives data null, its text on stderr', () => {
+    const r = run(['--ax', 'ls', '-n', '2'], { AGENT_MODE: 'json' });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: null });
+    expect(r.stderr).toBe('first 2 notes:\n- buy milk\n');
+  });
+
+  it('a custom parser that throws is a validation_error (exit 2, one error line, no stack)', () => {
+    const r = run(['--ax', 'list', '--limit', 'x', '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      error: { kind: 'validation_error', context: { reason: 'invalid_argument' } },
+    });
+  });
+
+  it('--args-json is read as the inputSchema, the positionals included', () => {
+    const r = run(['--ax', 'add', '--args-json', '{"text":["a","-b"],"priority":"high"}', '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: { text: 'a -b', priority: 'high', tag: 'misc' } });
+  });
+
+  it('a choice outside the list is refused by ax-ts before commander runs', () => {
+    const r = run(['--ax', 'add', 'x', '--priority', 'mid', '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { kind: 'validation_error' } });
+  });
+
+  it('--dry-run is refused: a commander action has no preview', () => {
+    const r = run(['--ax', 'add', 'x', '--dry-run', '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { context: { reason: 'dry_run_unsupported' } } });
+  });
+});
+
+describe('__schema', () => {
+  it('--as=mcp lists the commands as tools with their declarations; a withheld one is left out', () => {
+    const r = run(['--ax', '__schema', '--as=mcp']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { tools: { name: string; inputSchema: any; annotations?: any }[] };
+    const byName = Object.fromEntries(doc.tools.map((t) => [t.name, t]));
+    expect(Object.keys(byName)).toEqual(expect.arrayContaining(['add', 'list']));
+    expect(byName.wipe).toBeUndefined();
+    expect(byName.list!.annotations).toMatchObject({ readOnlyHint: true });
+    const add = byName.add!.inputSchema;
+    expect(add.required).toEqual(['text']);
+    expect(Object.keys(add.properties)).toEqual(
+      expect.arrayContaining(['text', 'tag', 'priority', 'no_pin', 'verbose']),
+    );
+  });
+
+  it('--as=ax describes the program under its own name and version', () => {
+    const r = run(['--ax', '__schema', '--as=ax', '--full']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('"notes"');
+    expect(r.stdout).toContain('1.2.3');
+  });
+});
+
+describe('mcp-server over stdio (the real SDK client)', () => {
+  let c: StdioConnection;
+  beforeAll(async () => {
+    c = await connectStdio(['--ax', 'mcp-server'], {}, CLI);
+  }, 60_000);
+  afterAll(async () => {
+    await c?.client.close();
+  });
+
+  it('a call returns the action’s value as structured content', async () => {
+    const r = await c.client.callTool({ name: 'add', arguments: { text: ['tea'], tag: 'x' } });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ text: 'tea', tag: 'x', pinned: true });
+  });
+
+  it('a printing action: its output is the result text, never on the protocol stream', async () => {
+    const r = await c.client.callTool({ name: 'list', arguments: { limit: '1' } });
+    expect(r.isError).toBeFalsy();
+    const text = (r.content as { type: string; text: string }[]).map((i) => i.text).join('');
+    expect(text).toContain('first 1 notes:\n- buy milk\n');
+  });
+
+  it('a parser that throws is an isError validation_error', async () => {
+    const r = await c.client.callTool({ name: 'list', arguments: { limit: '0' } });
+    expect(r.isError).toBe(true);
+    expect(JSON.stringify(r.content)).toContain('validation_error');
+  });
+});
