@@ -139,3 +139,27 @@ describe('mcp-server over stdio (the real SDK client)', () => {
     expect(JSON.stringify(r.content)).toContain('validation_error');
   });
 });
+
+describe('a program whose names collide', () => {
+  const COLLIDE = join(REPO, 'test/frontends/fixtures/collide-commander.ts');
+  const collide = (args: string[]) =>
+    spawnSync(process.execPath, ['--import', TSX_LOADER, COLLIDE, ...args], { cwd: REPO, encoding: 'utf8' });
+
+  it.each([
+    [['__schema'], '"dry_run"', '"dry-run"'],
+    [['pair', 'mcp-server', '--format', 'json'], '"max_size"', '"max-size"'],
+  ])('%j is refused, naming both', (args, one, other) => {
+    const r = collide(args);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(one);
+    expect(r.stderr).toContain(other);
+    if (args.includes('--format'))
+      expect(JSON.parse(r.stderr)).toMatchObject({ error: { context: { reason: 'name_collision' } } });
+  });
+
+  it('a person’s run of it is commander’s as before', () => {
+    const r = collide(['go', '--dry_run']);
+    expect(r.status).toBe(0);
+  });
+});

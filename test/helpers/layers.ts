@@ -2,7 +2,7 @@
  * The layering rule of `lib/`, checked over the sources as text: every import (static, type-only,
  * re-export or dynamic) of a `lib/` module may point only into its own folder or into a lower
  * layer, no module may reach itself through its imports (a circle), and nothing in `lib/` may
- * import `mcp/` (a leaf) or `cmd/`. Used by test/arch/layers.test.ts on the real tree and on a copy
+ * import `mcp/` or `frontends/` (leaves) or `cmd/`. Used by test/arch/layers.test.ts on the real tree and on a copy
  * with a deliberate upward import, so the check is proven to fail.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -94,13 +94,14 @@ export function checkLayers(repo: string): Violation[] {
         if (
           d.startsWith(join(repo, 'mcp') + sep) ||
           d.startsWith(join(repo, 'cmd') + sep) ||
+          d.startsWith(join(repo, 'frontends') + sep) ||
           d.startsWith(join(repo, 'golden') + sep)
         ) {
           violations.push({
             rule: 'leaf',
             from: show(f),
             to: show(d),
-            detail: 'lib/ may not import mcp/, cmd/ or golden/',
+            detail: 'lib/ may not import mcp/, frontends/, cmd/ or golden/',
           });
         }
         continue;
