@@ -1,12 +1,12 @@
 /**
  * ax-ts/commander over real processes: the fixture program run plain and with the front end
  * (docs/frontends.md). A person's invocation is byte-identical; json-mode callers get the contract;
- * __schema and mcp-server (the real SDK client over stdio) see every command of the program.
+ * __schema sees every command of the program (MCP: commander-mcp.test.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, REPO, TSX_LOADER, type StdioConnection } from '../helpers/mcp.ts';
+import { describe, expect, it } from 'vitest';
+import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
 
 const CLI = join(REPO, 'test/frontends/fixtures/notes-commander.ts');
 
@@ -108,35 +108,6 @@ describe('__schema', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('"notes"');
     expect(r.stdout).toContain('1.2.3');
-  });
-});
-
-describe('mcp-server over stdio (the real SDK client)', () => {
-  let c: StdioConnection;
-  beforeAll(async () => {
-    c = await connectStdio(['--ax', 'mcp-server'], {}, CLI);
-  }, 60_000);
-  afterAll(async () => {
-    await c?.client.close();
-  });
-
-  it('a call returns the action’s value as structured content', async () => {
-    const r = await c.client.callTool({ name: 'add', arguments: { text: ['tea'], tag: 'x' } });
-    expect(r.isError).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ text: 'tea', tag: 'x', pinned: true });
-  });
-
-  it('a printing action: its output is the result text, never on the protocol stream', async () => {
-    const r = await c.client.callTool({ name: 'list', arguments: { limit: '1' } });
-    expect(r.isError).toBeFalsy();
-    const text = (r.content as { type: string; text: string }[]).map((i) => i.text).join('');
-    expect(text).toContain('first 1 notes:\n- buy milk\n');
-  });
-
-  it('a parser that throws is an isError validation_error', async () => {
-    const r = await c.client.callTool({ name: 'list', arguments: { limit: '0' } });
-    expect(r.isError).toBe(true);
-    expect(JSON.stringify(r.content)).toContain('validation_error');
   });
 });
 

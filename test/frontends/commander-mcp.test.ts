@@ -1,0 +1,53 @@
+/**
+ * A commander program served by ax-ts/commander on every MCP path ax-ts serves (stdio, HTTP,
+ * stateless HTTP) to both eras' SDK clients: the action's return value is the structured result, a
+ * printing action's output is the result text, a throwing parser an isError validation_error
+ * (docs/frontends.md#how-a-call-runs).
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectEra, PATHS_BY_ERAS, startHttp, type EraClient, type HttpFixture } from '../helpers/eras.ts';
+import { REPO } from '../helpers/mcp.ts';
+
+const CLI = join(REPO, 'test/frontends/fixtures/notes-commander.ts');
+const ENV = { NOTES_AX: '1' };
+
+describe.each(PATHS_BY_ERAS)('over %s, a %s client', (path, era) => {
+  let server: HttpFixture | undefined;
+  let c: EraClient;
+  beforeAll(async () => {
+    if (path !== 'stdio') server = await startHttp(CLI, path === 'http-stateless' ? ['--stateless'] : [], ENV);
+    c = await connectEra(era, path, { cli: CLI, url: server?.url, env: ENV });
+  }, 60_000);
+  afterAll(async () => {
+    await c?.close();
+    await server?.stop();
+  });
+
+  it('tools/list: the program’s commands; the withheld one left out; declared effects as annotations', async () => {
+    const tools = (await c.listTools()).tools as { name: string; annotations?: Record<string, unknown> }[];
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['add', 'list']));
+    expect(names).not.toContain('wipe');
+    expect(tools.find((t) => t.name === 'list')!.annotations).toMatchObject({ readOnlyHint: true });
+  });
+
+  it('the action’s return value is the structured result', async () => {
+    const r = await c.callTool('add', { text: ['tea', 'leaves'], priority: 'low', no_pin: true });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ text: 'tea leaves', priority: 'low', pinned: false, tag: 'misc' });
+  });
+
+  it('a printing action: its output is the result text', async () => {
+    const r = await c.callTool('list', { limit: '1' });
+    expect(r.isError).toBeFalsy();
+    const text = (r.content as { text?: string }[]).map((i) => i.text ?? '').join('');
+    expect(text).toContain('first 1 notes:\n- buy milk\n');
+  });
+
+  it('a parser that throws: isError, validation_error', async () => {
+    const r = await c.callTool('list', { limit: 'none' });
+    expect(r.isError).toBe(true);
+    expect(JSON.stringify(r.content)).toContain('validation_error');
+  });
+});
