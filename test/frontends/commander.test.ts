@@ -87,6 +87,13 @@ describe('a json-mode caller: the contract', () => {
   });
 });
 
+describe('completion, where commander has none', () => {
+  it('__complete offers an option’s choices and the commands', () => {
+    expect(run(['--ax', '__complete', 'add', '--priority', '']).stdout).toBe('low\nhigh\n:4\n');
+    expect(run(['--ax', '__complete', 'l']).stdout).toBe('list\tList notes\n:4\n');
+  });
+});
+
 describe('__schema', () => {
   it('--as=mcp lists the commands as tools with their declarations; a withheld one is left out', () => {
     const r = run(['--ax', '__schema', '--as=mcp']);
