@@ -4,7 +4,7 @@
  * native twin, adds `mcp-server` unless the program has its own, and runs it as ax-ts's `main`.
  */
 import type { Command as CommanderCommand } from 'commander';
-import { main } from '../../lib/index.ts';
+import { Command, main } from '../../lib/index.ts';
 import { mountMcpServer } from '../../mcp/index.ts';
 import { twinTree } from './twin.ts';
 
@@ -24,11 +24,8 @@ export async function runAx(
     root = twinTree(program, { serving });
   } catch (e) {
     // the twin cannot be built (a name collision): reported per the contract by a tree that only fails
-    const { Command } = await import('../../lib/index.ts');
     const refused = new Command({
       use: program.name(),
-      args: [{ name: 'words', required: false, variadic: true }],
-      disableFlagParsing: true,
       run: () => {
         throw e;
       },

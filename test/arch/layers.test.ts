@@ -1,7 +1,8 @@
 /**
  * The architecture stays visible: `lib/` is a stack of layer folders (contract → tree → parse → help
  * → schema → completion → builtins → run, then lib/index.ts) whose imports point only down, with no
- * import circle; `mcp/` is a leaf nothing in `lib/` imports; `cmd/` programs use only the public
+ * import circle; `mcp/` and `frontends/` are leaves nothing in `lib/` imports (`frontends/` only
+ * through the public entries); `cmd/` programs use only the public
  * entry points. The check (test/helpers/layers.ts) is also run on a copy of `lib/` with a deliberate
  * upward import and a deliberate circle, to prove it fails when it should.
  */
@@ -93,12 +94,25 @@ describe('layers of lib/', () => {
   });
 });
 
-describe('mcp/ and cmd/ sit on top', () => {
-  it('mcp/ imports lib/ but nothing of cmd/ or golden/', () => {
+describe('mcp/, frontends/ and cmd/ sit on top', () => {
+  it('mcp/ imports lib/ but nothing of frontends/, cmd/ or golden/', () => {
     for (const f of tsFiles(join(repo, 'mcp'))) {
       for (const d of importsOf(f)) {
         const rel = relative(repo, d);
-        expect(rel.startsWith('cmd/') || rel.startsWith('golden/'), `${relative(repo, f)} imports ${rel}`).toBe(false);
+        expect(
+          rel.startsWith('cmd/') || rel.startsWith('golden/') || rel.startsWith('frontends/'),
+          `${relative(repo, f)} imports ${rel}`,
+        ).toBe(false);
+      }
+    }
+  });
+
+  it('frontends/ imports only its own folder and the public entries lib/index.ts and mcp/index.ts', () => {
+    const allowed = new Set([resolve(repo, 'lib/index.ts'), resolve(repo, 'mcp/index.ts')]);
+    for (const f of tsFiles(join(repo, 'frontends'))) {
+      for (const d of importsOf(f)) {
+        if (d.startsWith(join(repo, 'frontends'))) continue;
+        expect(allowed.has(d), `${relative(repo, f)} imports ${relative(repo, d)}`).toBe(true);
       }
     }
   });

@@ -50,6 +50,13 @@ describe('a json-mode caller: the contract', () => {
     expect(line.data).toEqual({ text: 'buy milk', tag: 'shop', priority: null, pinned: false, verbose: true });
   });
 
+  it('a program that calls the synchronous parse is routed the same', () => {
+    const r = run(['--ax', 'add', 'tea', '--format', 'json'], { NOTES_SYNC: '1' });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: { text: 'tea' } });
+    expect(run(['--ax', 'add', '--help'], { NOTES_SYNC: '1' })).toEqual(run(['add', '--help']));
+  });
+
   it('AGENT_MODE=json asks too; a printing action gives data null, its text on stderr', () => {
     const r = run(['--ax', 'ls', '-n', '2'], { AGENT_MODE: 'json' });
     expect(r.code).toBe(0);
