@@ -3,7 +3,8 @@
 // instead of one module per source file (an ESM module costs a resolution, a read and a compile
 // each: docs/performance.md).
 //
-//   dist/<entry>.js      each public entry (package.json `exports`): one line re-exporting its names
+//   dist/<entry>.js      each public entry (package.json `exports`): one line re-exporting its names,
+//                        but a front end's (ax-ts/commander), which is its own light code (STANDALONE)
 //   dist/core.js         what a CLI imports at start: ax-ts, ax-ts/mcp, ax-ts/config, ax-ts/store
 //   dist/tools.js        the rest: ax-ts/schema, ax-ts/golden, ax-ts/build (and, through it, core)
 //   dist/chunks/…        the code, shared by every entry (one instance of each module: one error
@@ -25,6 +26,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 /** The entries a CLI imports at start (by specifier): they make up core.js; the others tools.js. */
 const CORE = new Set(['ax-ts', 'ax-ts/mcp', 'ax-ts/config', 'ax-ts/store']);
+/**
+ * Entries built as entries of their own, outside core and tools: a front end must load nothing of
+ * ax-ts until an invocation asks for it (docs/frontends.md), so its file holds its own light code
+ * and reaches core only through its dynamic import.
+ */
+const STANDALONE = new Set(['ax-ts/commander']);
 /** Modules of ax-ts that `ax-ts build` makes chunks of their own: kept at their source paths. */
 const HEAVY = ['mcp/runtime.ts', 'mcp/http.ts', 'lib/parse/arguments.ts', 'lib/observe/otel.ts'];
 /** The ax-ts tool, an entry of its own (package.json `bin`). */
@@ -64,7 +71,7 @@ export async function buildLibrary(root, entries) {
   for (const e of entries) named.push({ ...e, prefix: prefix(e.name), names: await exportNames(root, e.source) });
   const reexports = (group) =>
     named
-      .filter((e) => CORE.has(e.name) === (group === 'core'))
+      .filter((e) => !STANDALONE.has(e.name) && CORE.has(e.name) === (group === 'core'))
       .map(
         (e) =>
           `export { ${e.names.map((n) => `${n} as ${e.prefix}$${n}`).join(', ')} } from ${JSON.stringify(resolve(root, e.source))};`,
@@ -80,6 +87,9 @@ export async function buildLibrary(root, entries) {
         tools: 'ax-tools',
         [TOOL.slice(0, -3)]: TOOL,
         ...Object.fromEntries(HEAVY.map((h) => [h.slice(0, -3), h])),
+        ...Object.fromEntries(
+          named.filter((e) => STANDALONE.has(e.name)).map((e) => [e.source.slice(0, -3), e.source]),
+        ),
       },
       outdir: dist,
       splitting: true,
@@ -186,6 +196,7 @@ export async function buildLibrary(root, entries) {
   }
   // 5. each public entry: its names, re-exported from core.js or tools.js
   for (const e of named) {
+    if (STANDALONE.has(e.name)) continue; // written by esbuild itself (step 2)
     const out = join(dist, e.source.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });
     const from = relative(dirname(out), join(dist, CORE.has(e.name) ? 'core.js' : 'tools.js'));

@@ -2,7 +2,7 @@
  * The commander front end costs a person's invocation nothing: a plain run of a program with it
  * installed loads no module of ax-ts's runtime (lib/, mcp/); `__schema` and a json-mode call load
  * ax-ts but none of its heavy parts (the MCP SDK, express, ajv, pino), which only `mcp-server` needs.
- * Modules are recorded by a resolve hook (test/fixtures/record-imports.mjs), as in
+ * The same holds for the built entry (dist/, `npm run build` first). Modules are recorded by a resolve hook (test/fixtures/record-imports.mjs), as in
  * test/arch/import-isolation.test.ts; a positive control proves it sees them.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,9 +21,9 @@ const HEAVY = ['@modelcontextprotocol', '/express/', '/ajv/', '/pino/'];
 let seq = 0;
 
 /** The module URLs one run of the fixture loaded, and its exit code. */
-function loaded(args: string[]): { code: number | null; urls: string[] } {
+function loaded(args: string[], cli = CLI): { code: number | null; urls: string[] } {
   const log = join(tmp, `run-${seq++}.log`);
-  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, '--import', RECORD, CLI, ...args], {
+  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, '--import', RECORD, cli, ...args], {
     cwd: REPO,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: tmp, AX_IMPORT_LOG: log },
@@ -56,5 +56,25 @@ describe('what the commander front end loads', () => {
     expect(r.code).toBe(0);
     expect(r.urls.some(ofAxRuntime)).toBe(true);
     expect(r.urls.some((u) => u.startsWith(`file://${REPO}/mcp/`))).toBe(true);
+  });
+});
+
+describe('the built front end (dist/, as published)', () => {
+  const DIST_CLI = join(REPO, 'test/frontends/fixtures/notes-dist.mjs');
+  const ofDist = (u: string) => u.startsWith(`file://${REPO}/dist/`);
+
+  it('a person’s run loads the entry and its two small chunks, nothing of core', () => {
+    const r = loaded(['add', 'milk'], DIST_CLI);
+    expect(r.code).toBe(0);
+    const files = [...new Set(r.urls.filter(ofDist))];
+    expect(files).toContain(`file://${REPO}/dist/frontends/commander/index.js`);
+    expect(files.filter((u) => !u.endsWith('/frontends/commander/index.js'))).toHaveLength(2);
+    expect(files.some((u) => u.endsWith('/core.js') || u.endsWith('/tools.js'))).toBe(false);
+  });
+
+  it('__schema --as=mcp through it: the tools, none of the heavy parts', () => {
+    const r = loaded(['__schema', '--as=mcp'], DIST_CLI);
+    expect(r.code).toBe(0);
+    expect(r.urls.filter(heavy)).toEqual([]);
   });
 });
