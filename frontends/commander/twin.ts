@@ -23,7 +23,10 @@ export interface TwinSettings {
   serving: boolean;
 }
 
-/** Flags ax-ts injects on every tree, with the words the front end adds (the injected commands' flags are their own). */
+/**
+ * The flags ax-ts adds to every tree (`--help` and the injected persistent flags, docs/contract.md):
+ * an option spelled like one of them after snake-casing, but not the same, is refused.
+ */
 const INJECTED = ['help', 'format', 'dry-run', 'idempotency-key', 'args-json', 'yes', 'strict', 'explain', 'timeout'];
 
 /** The MCP property name of a flag or argument name (`dry-run` → `dry_run`), as ax-ts spells it. */
@@ -162,8 +165,11 @@ export function commanderArgv(
   let variadicGiven = false;
   path.forEach((c, i) => {
     if (i > 0) words.push(c.name());
+    // a name a nearer command has too is given once, after the nearer command's name: commander then
+    // reads it as it reads those words on the command line
+    const nearer = new Set(options.slice(i + 1).flatMap((ms) => ms.map((m) => m.name)));
     for (const m of options[i]!) {
-      if (!ctx.changed(m.name)) continue;
+      if (!ctx.changed(m.name) || nearer.has(m.name)) continue;
       words.push(...optionWords(m, ctx.flags[camel(m.name)]));
       variadicGiven ||= m.option.variadic;
     }

@@ -57,6 +57,17 @@ describe('a json-mode caller: the contract', () => {
     expect(run(['--ax', 'add', '--help'], { NOTES_SYNC: '1' })).toEqual(run(['add', '--help']));
   });
 
+  it.each([[['show', '--verbose']], [['--verbose', 'show']]])(
+    'an option named like an ancestor’s means what it means to commander: %j',
+    (args) => {
+      const plain = run(args);
+      const r = run(['--ax', ...args, '--format', 'json']);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ data: null });
+      expect(r.stderr).toBe(plain.stdout);
+    },
+  );
+
   it('AGENT_MODE=json asks too; a printing action gives data null, its text on stderr', () => {
     const r = run(['--ax', 'ls', '-n', '2'], { AGENT_MODE: 'json' });
     expect(r.code).toBe(0);
