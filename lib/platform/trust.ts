@@ -44,6 +44,11 @@ function fault(path: string, st: Stats, me: number, leaf: boolean): Untrusted | 
  * @throws the file system's error when a directory cannot be examined (ENOENT, EACCES).
  */
 export function untrustedDirectory(dir: string): Untrusted | undefined {
+  return checkChain(dir, true);
+}
+
+/** {@link untrustedDirectory}'s walk; `leaf` false checks `dir` by the rule of the directories above. */
+function checkChain(dir: string, leaf: boolean): Untrusted | undefined {
   const me = typeof process.getuid === 'function' ? process.getuid() : undefined;
   if (me === undefined) return undefined;
   const real = realpathSync(resolve(dir));
@@ -53,7 +58,7 @@ export function untrustedDirectory(dir: string): Untrusted | undefined {
     if (dirname(d) === d) break;
   }
   for (const d of chain) {
-    const found = fault(d, lstatSync(d), me, d === real);
+    const found = fault(d, lstatSync(d), me, leaf && d === real);
     if (found) return found;
   }
   return undefined;
@@ -61,11 +66,36 @@ export function untrustedDirectory(dir: string): Untrusted | undefined {
 
 /**
  * Makes `dir` (and what is missing above it) with mode 0700, then checks it as
- * {@link untrustedDirectory} does.
+ * {@link untrustedDirectory} does. The nearest directory that exists is checked first, so nothing
+ * is created below one that cannot be trusted. Each level is made on its own, not with
+ * `mkdirSync`'s `recursive` (which loops forever, at full CPU, where a parent exists but refuses
+ * children with ENOENT, as `/proc/self` does).
  * @returns undefined when it may be trusted, else what is wrong.
  * @throws the file system's error when it cannot be made or examined.
  */
 export function privateDirectory(dir: string): Untrusted | undefined {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const missing: string[] = [];
+  let existing = resolve(dir);
+  for (;;) {
+    try {
+      lstatSync(existing);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(existing) === existing) throw e;
+      missing.unshift(existing);
+      existing = dirname(existing);
+    }
+  }
+  if (missing.length) {
+    const above = checkChain(existing, false);
+    if (above) return above;
+    for (const d of missing) {
+      try {
+        mkdirSync(d, { mode: 0o700 });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+    }
+  }
   return untrustedDirectory(dir);
 }

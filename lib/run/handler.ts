@@ -12,7 +12,7 @@
 import { successLine, type SuccessMeta, type Warning } from '../contract/envelope.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
-import { AxError, toAxError } from '../contract/errors.ts';
+import { AxError, toAxError, validationError } from '../contract/errors.ts';
 import { camelCase } from '../tree/flags.ts';
 import { flagsOf, injectedInForce, replays } from '../tree/flagset.ts';
 import type { Invocation } from '../parse/parse.ts';
@@ -128,12 +128,14 @@ export async function runHandler(
   const { cmd, scope, replay, hooks } = h;
   // --timeout: a deadline of the run, but not of a command that runs until signalled (a server:
   // mcp-server hands its --timeout to each call it serves instead)
-  const timeout = injectedInForce(cmd, 'timeout') && !cmd.finishOnSigterm ? h.flags.timeout : undefined;
+  const given = injectedInForce(cmd, 'timeout') ? h.flags.timeout : undefined;
+  const timeout = !cmd.finishOnSigterm ? given : undefined;
   const endDeadline =
     typeof timeout === 'number' && timeout > 0
       ? env.deadline(timeout, timeoutError(timeout, scope.label, cmd))
       : undefined;
   try {
+    if (typeof given === 'number' && !(given > 0)) throw badTimeout(given, scope.label('timeout'));
     const ctx = scope.ctx;
     h.strictFailure(false); // warnings met before anything ran (deprecations): nothing changes
     // the pre-run hooks come first, even before a replay is served: they are where a program checks
@@ -400,4 +402,12 @@ async function failure(
     else await gate.complete({ exitCode: err.exitCode, kind: 'error', error: err.toJSON() });
   }
   return err;
+}
+
+/** A `--timeout` that is zero or negative: refused like the server's other durations (exit 2). */
+function badTimeout(ms: number, flag: string): AxError {
+  return validationError(`${flag} must be a positive duration, got ${ms} ms`, 'invalid_flag_value', {
+    context: { flag },
+    fix: `Pass a positive ${flag}, e.g. 30s, or leave it out for no deadline.`,
+  });
 }

@@ -16,7 +16,11 @@ import { DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_IDEMPOTENCY_WAIT_MS } from '../repl
 import { CallSignal } from './call-signal.ts';
 import type { ReplaySettings } from '../replay/replay.ts';
 
+/** The longest delay one timer holds (2^31-1 ms); Node fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Everything one run needs from outside: IO, environment, signal, ids. */
+
 export interface RunEnv {
   root: Command;
   mode: Mode;
@@ -152,7 +156,14 @@ class Env implements RunEnv {
     const follow = () => ac.abort(outer.reason);
     if (outer.aborted) follow();
     else outer.addEventListener('abort', follow, { once: true });
-    const timer = setTimeout(() => ac.abort(reason), ms);
+    // a timer holds at most 2^31-1 ms (about 24.8 days; a longer one fires at once): re-armed until due
+    const due = Date.now() + ms;
+    let timer: ReturnType<typeof setTimeout>;
+    const arm = () => {
+      const left = due - Date.now();
+      timer = left > MAX_TIMER_MS ? setTimeout(arm, MAX_TIMER_MS) : setTimeout(() => ac.abort(reason), left);
+    };
+    arm();
     return () => {
       clearTimeout(timer);
       outer.removeEventListener('abort', follow);

@@ -32,7 +32,7 @@ import {
   statSync,
   writeSync,
 } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { randomBytes } from './answers.ts';
 
 /** The first bytes of every cache file: its format. */
@@ -151,10 +151,30 @@ export function readCache(site: CacheSite, tag: string): Buffer | undefined {
   }
 }
 
-/** Creates `dir` (mode 0700) and those above it that are missing; true when it is then trusted. */
+/**
+ * Creates `dir` (mode 0700) and those above it that are missing, one level at a time (`mkdirSync`'s
+ * `recursive` loops forever where a parent refuses children with ENOENT, as `/proc/self` does);
+ * true when it is then trusted.
+ */
 function ensureDir(dir: string): boolean {
+  const missing: string[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      lstatSync(d);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) return false;
+      missing.unshift(d);
+    }
+  }
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const d of missing) {
+      try {
+        mkdirSync(d, { mode: 0o700 });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+    }
   } catch {
     return false;
   }

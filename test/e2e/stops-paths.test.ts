@@ -202,6 +202,21 @@ const RULES: Rule[] = [
       expect(e).toMatchObject({ retryable: true, context: { reason: 'deadline', timeout_ms: 200 } });
     },
   },
+  {
+    name: "--timeout: zero or negative is refused (exit 2, invalid_flag_value); one beyond a timer's 24.8 days does not fire at once",
+    on: (p) => !p.mcp,
+    run: async (p) => {
+      const pre = p.name === 'args-json' ? ['--args-json', '{}'] : [];
+      for (const bad of ['0s', '-5s']) {
+        const e = expectError(await runArgv(p, ['slow', ...pre, '--timeout', bad]), 2, 'validation_error');
+        expect(e.context).toMatchObject({ reason: 'invalid_flag_value' });
+      }
+      // 600h is more than 2^31-1 ms: Node would fire such a timer after 1 ms
+      const waits = p.name === 'args-json' ? ['--args-json', '{"for":"300ms"}'] : ['--for', '300ms'];
+      const long = await runArgv(p, ['slow', ...waits, '--timeout', '600h']);
+      expect(long.code, JSON.stringify(long.error)).toBe(0);
+    },
+  },
 ];
 
 const paths: Path[] = [];

@@ -6,7 +6,7 @@
  * So a record planted there never replays and a planted claim never blocks a key. The foreign-owner
  * case needs root (the directory is given to `nobody`) and is skipped otherwise.
  */
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,4 +109,29 @@ describe('what stays trusted', () => {
       rmSync(base, { recursive: true, force: true });
     }
   });
+});
+
+describe('state directories that cannot be made', () => {
+  it('a parent that refuses children (XDG_STATE_HOME=/proc/self): a clean idempotency_store_unavailable, no hang', async () => {
+    const log = join(root, 'proc-effects.log');
+    const r = await processPath('cli', CLI, { CONTRACT_LOG: log, XDG_STATE_HOME: '/proc/self' }).call(
+      write('procself', 'k1'),
+    );
+    expect(r.code, JSON.stringify(r)).toBe(1);
+    expect(r.error?.error).toMatchObject({ kind: 'idempotency_store_unavailable' });
+    expect(existsSync(log)).toBe(false);
+  }, 30_000);
+
+  it('below a directory others can write: refused before anything is created in it', async () => {
+    const open0777 = join(root, 'open-0777');
+    mkdirSync(open0777);
+    chmodSync(open0777, 0o777);
+    const r = await processPath('cli', CLI, {
+      CONTRACT_LOG: join(root, 'open-effects.log'),
+      XDG_STATE_HOME: open0777,
+    }).call(write('open', 'k1'));
+    expect(r.code, JSON.stringify(r)).toBe(1);
+    expect(r.error?.error).toMatchObject({ context: { reason: 'untrusted_directory', fault: 'writable_by_others' } });
+    expect(readdirSync(open0777)).toEqual([]);
+  }, 30_000);
 });
