@@ -67,7 +67,13 @@ export function resolveToken(
 }
 
 /** The OpenSSH rule for a secret file: owned by us (or root), no access for group or others. */
-function refuseUnprotected(file: string, st: { uid: number; mode: number }): void {
+function refuseUnprotected(file: string, st: { uid: number; mode: number; isFile(): boolean }): void {
+  if (!st.isFile()) {
+    throw validationError(`refusing --token-file ${JSON.stringify(file)}: it is not a regular file`, 'invalid_token', {
+      context: { flag: '--token-file' },
+      fix: 'Pass a file holding the token, e.g. one written by `openssl rand -hex 32 > token && chmod 600 token`.',
+    });
+  }
   if (process.platform === 'win32' || typeof process.getuid !== 'function') return;
   const uid = process.getuid();
   const why =

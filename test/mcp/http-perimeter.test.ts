@@ -318,6 +318,7 @@ describe.concurrent('item 8: bearer-token authentication', () => {
       [['--addr', '0.0.0.0:0', '--allow-non-loopback'], 'token_required'],
       [['--token-file', join(dir, 'missing')], 'invalid_token'],
     ];
+    cases.push([['--token-file', dir], 'invalid_token']); // a directory is no token file
     const short = join(dir, 'short');
     writeFileSync(short, 'abc\n', { mode: 0o600 });
     cases.push([['--token-file', short], 'invalid_token']);
