@@ -53,4 +53,5 @@ export { main } from './run/main.ts';
 export type { MainOptions } from './run/main.ts';
 export { isPlaceholderVersion, resolveVersion } from './platform/version.ts';
 export { defaultHelpText, helpText, usageText } from './help/help.ts';
-export { renderDefault, visible } from './run/render.ts';
+export { renderDefault } from './run/render.ts';
+export { visible } from './contract/envelope.ts';

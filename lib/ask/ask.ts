@@ -37,7 +37,7 @@ export interface AskScope {
   notInteractive: () => string;
   /**
    * A stop's next step: the call that stopped, again with the flags of `add` (long name → value)
-   * and those of `fill` given `<name>` placeholders (lib/run/next-steps.ts).
+   * and those of `fill` given `<name>` placeholders (lib/schema/next-steps.ts).
    */
   retry: (add: Record<string, unknown>, fill: readonly string[], description: string) => NextStep | undefined;
 }

@@ -109,3 +109,15 @@ export function humanError(err: AxError, usageLine?: string, traceId?: string): 
   if (traceId) s += `Trace id: ${traceId}\n`;
   return s;
 }
+
+/**
+ * Text safe for a terminal: control characters from data (ESC sequences that could recolour or
+ * rewrite the screen) are shown as `\u001b`-style escapes instead of being sent to the terminal.
+ */
+export function visible(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

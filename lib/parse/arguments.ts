@@ -40,7 +40,7 @@ const schemaValidators = new WeakMap<object, ValidateFunction>();
 
 /**
  * The first misfit of a value against a JSON Schema (2020-12, formats checked), for the output
- * check of schemas that use keywords lib/run/output-check.ts does not check itself.
+ * check of schemas that use keywords lib/parse/output-check.ts does not check itself.
  * @returns `{path, keyword, message}` (path a JSON Pointer into the value), or undefined when it fits.
  */
 export function schemaMisfit(

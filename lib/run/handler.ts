@@ -19,7 +19,7 @@ import type { Invocation } from '../parse/parse.ts';
 import { renderDefault } from './render.ts';
 import { isStream, renderItem, toAsync, write, writeOutcome, writeReplayed } from './output.ts';
 import { exitCodeSet, interruptedFix, replayedError, strictFailure, timeoutError, unrecorded } from './failures.ts';
-import { checkOutput } from './output-check.ts';
+import { checkOutput } from '../parse/output-check.ts';
 import type { ReplayGate } from '../replay/replay.ts';
 import { flagValues } from '../parse/validate.ts';
 import type { ResourceContent } from '../tree/declarations.ts';

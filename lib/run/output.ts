@@ -6,7 +6,8 @@ import type { Command, RunContext } from '../tree/command.ts';
 import { putOutcome, type OutputStream, type SuccessMeta } from '../contract/envelope.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { ReplayRecord } from '../replay/idempotency.ts';
-import { renderDefault, visible } from './render.ts';
+import { renderDefault } from './render.ts';
+import { visible } from '../contract/envelope.ts';
 
 /**
  * Writes `text`, waiting for `drain` when the stream asks for it.

@@ -2,24 +2,13 @@
  * Readable default rendering of payloads in human mode, used when a command has no `render`.
  * Plain text only: no colour, no escape codes (so `| cat` and logs stay clean).
  */
+import { visible } from '../contract/envelope.ts';
 
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map(cell).join(', ');
   if (typeof v === 'object') return JSON.stringify(v);
   return visible(String(v).replace(/[\r\n\t]+/g, ' '));
-}
-
-/**
- * Text safe for a terminal: control characters from data (ESC sequences that could recolour or
- * rewrite the screen) are shown as `\u001b`-style escapes instead of being sent to the terminal.
- */
-export function visible(text: string): string {
-  return text.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

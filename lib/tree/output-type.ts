@@ -4,7 +4,7 @@
  * `const`), so that `run` returning `{id: 42}` for `{id: {type: 'string'}}` fails to compile. What
  * it cannot read — a schema built by a function (`Record<string, unknown>`), `$ref`, keywords it
  * does not model — is `unknown`: no constraint, never a false error. The run-time check
- * (lib/run/output-check.ts) holds every schema whatever its type. docs/contract.md "Output schema".
+ * (lib/parse/output-check.ts) holds every schema whatever its type. docs/contract.md "Output schema".
  */
 
 /** Depth guard: schemas nest; TypeScript's instantiation depth does not. */

@@ -13,7 +13,7 @@ import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { propertyName } from '../tree/flags.ts';
 import { toolPropertyIndex } from '../tree/properties.ts';
 import { findCommand, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
-import { defaultToolName, toolStatus } from '../schema/walk.ts';
+import { defaultToolName, toolStatus } from './walk.ts';
 
 /** One step an author names (`ctx.actionRequired`): the words after the program's name, and what it does. */
 type ActionStep = ActionRequired['next'][number];

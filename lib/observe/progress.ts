@@ -5,9 +5,8 @@
  * sees the reports as one line on stderr, redrawn in place and erased when the run ends or writes a
  * line of its own; json mode never draws. Source: MCP 2025-11-25 "Progress".
  */
-import type { OutputStream } from '../contract/envelope.ts';
+import { visible, type OutputStream } from '../contract/envelope.ts';
 import { detectAgent, isCI } from '../platform/agent.ts';
-import { visible } from './render.ts';
 
 /** Erases the line the cursor is on and returns to its start (VT100: CR, then EL). */
 const ERASE = '\r\x1b[K';

@@ -270,7 +270,7 @@ export function checkOutput(cmd: Command, value: unknown, item?: number): Promis
     if (m) throw mismatch(cmd, m, item);
     return undefined;
   }
-  return import('../parse/arguments.ts').then(({ schemaMisfit }) => {
+  return import('./arguments.ts').then(({ schemaMisfit }) => {
     const m = schemaMisfit(schema, JSON.parse(JSON.stringify(payload)) as unknown);
     if (m) throw mismatch(cmd, m, item);
   });

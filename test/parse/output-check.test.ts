@@ -1,5 +1,5 @@
 /**
- * The output-schema check (lib/run/output-check.ts; docs/contract.md "Output schema"): the keywords
+ * The output-schema check (lib/parse/output-check.ts; docs/contract.md "Output schema"): the keywords
  * it checks itself give Ajv's verdict (JSON Schema 2020-12, the validator every MCP client uses) on a
  * table of schemas and values, including the corners (integers, code-point lengths, `u`-flag
  * patterns, nested anyOf/oneOf, JSON's view of a Date and of undefined); a schema with any other
@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { Command } from '../../lib/index.ts';
-import { checkedHere, misfit } from '../../lib/run/output-check.ts';
+import { checkedHere, misfit } from '../../lib/parse/output-check.ts';
 import { schemaMisfit } from '../../lib/parse/arguments.ts';
 import { runCli, jsonLines } from '../helpers/run.ts';
 
