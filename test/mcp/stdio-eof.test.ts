@@ -55,9 +55,10 @@ describe('a supervisor killed with SIGKILL leaves nothing on disk', () => {
           env: { ...process.env, TMPDIR: tmp, TASKS_FILE: join(tmp, 'tasks.json') },
         });
         closeSync(fd);
+        const exited = new Promise((r) => child.once('exit', r)); // it may end on its own first (EOF)
         await sleep(after);
         child.kill('SIGKILL');
-        await new Promise((r) => child.once('exit', r));
+        await exited;
         await sleep(300); // an orphaned server process sees its channel close and goes
         expect(
           readdirSync(tmp).filter((f) => f.startsWith('ax-mcp-')),
