@@ -17,6 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createClient } from 'redis';
 import { missingInfra, startCluster, type Cluster } from '../infra/cluster.ts';
+import { readResponse } from '../fixtures/http-harness.ts';
 
 const RUN = fileURLToPath(new URL('../conformance/run.mjs', import.meta.url));
 const missing = process.env.AX_INFRA_REQUIRED ? undefined : missingInfra();
@@ -149,15 +150,7 @@ describe.skipIf(missing !== undefined)(title, () => {
           },
         }),
       });
-      const text = await res.text();
-      const line = text.trimStart().startsWith('{')
-        ? text
-        : text
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .at(-1)!
-            .slice(5);
-      return (JSON.parse(line) as { result: Record<string, any> }).result;
+      return ((await readResponse(res)).messages.at(-1) as { result: Record<string, any> }).result;
     };
     const poll = async (taskId: string, done: (r: Record<string, any>) => boolean) => {
       for (let i = 0; i < 100; i++) {

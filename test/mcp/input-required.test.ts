@@ -18,6 +18,7 @@ import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.j
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import { connectEra, envelopeOf, MODERN, PATHS, startHttp, type HttpFixture, type McpPath } from '../helpers/eras.ts';
 import { rawStdio, REPO, TSX_LOADER } from '../helpers/mcp.ts';
+import { readResponse } from '../fixtures/http-harness.ts';
 
 const CLI = join(REPO, 'test/fixtures/ask-cli.ts');
 const dir = mkdtempSync(join(tmpdir(), 'ax-input-required-'));
@@ -144,15 +145,7 @@ async function rawCall(url: string, id: number, params: Record<string, unknown>)
       },
     }),
   });
-  const text = await res.text();
-  const data = text.trimStart().startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .filter((l) => l.startsWith('data:'))
-        .at(-1)!
-        .slice(5);
-  return { status: res.status, message: JSON.parse(data) as Record<string, any> };
+  return { status: res.status, message: (await readResponse(res)).messages.at(-1) as Record<string, any> };
 }
 
 describe.each(['http', 'http-stateless'] as const)('%s: a retry that cannot be trusted runs nothing', (path) => {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeOf, MODERN, PATHS, startHttp, type HttpFixture, type McpPath } from '../helpers/eras.ts';
 import { rawStdio, REPO, type RawServer } from '../helpers/mcp.ts';
+import { readResponse } from '../fixtures/http-harness.ts';
 
 const CLI = join(REPO, 'test/fixtures/ask-cli.ts');
 const dir = mkdtempSync(join(tmpdir(), 'ax-tasks-'));
@@ -70,15 +71,7 @@ async function send(
     },
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params: full }),
   });
-  const text = await res.text();
-  const line = text.trimStart().startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .filter((l) => l.startsWith('data:'))
-        .at(-1)!
-        .slice(5);
-  return JSON.parse(line) as Record<string, any>;
+  return (await readResponse(res)).messages.at(-1) as Record<string, any>;
 }
 
 /** Polls tasks/get until `done` holds (or 10 s pass); the last answer. */
