@@ -67,35 +67,49 @@ function checkChain(dir: string, leaf: boolean): Untrusted | undefined {
 /**
  * Makes `dir` (and what is missing above it) with mode 0700, then checks it as
  * {@link untrustedDirectory} does. The nearest directory that exists is checked first, so nothing
- * is created below one that cannot be trusted. Each level is made on its own, not with
- * `mkdirSync`'s `recursive` (which loops forever, at full CPU, where a parent exists but refuses
- * children with ENOENT, as `/proc/self` does).
+ * is created below one that cannot be trusted; each level is made on its own ({@link makeDirectories}).
  * @returns undefined when it may be trusted, else what is wrong.
  * @throws the file system's error when it cannot be made or examined.
  */
 export function privateDirectory(dir: string): Untrusted | undefined {
-  const missing: string[] = [];
-  let existing = resolve(dir);
-  for (;;) {
-    try {
-      lstatSync(existing);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(existing) === existing) throw e;
-      missing.unshift(existing);
-      existing = dirname(existing);
-    }
-  }
+  const missing = missingDirectories(dir);
   if (missing.length) {
-    const above = checkChain(existing, false);
+    const above = checkChain(dirname(missing[0]!), false);
     if (above) return above;
-    for (const d of missing) {
-      try {
-        mkdirSync(d, { mode: 0o700 });
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
-    }
+    makeDirectories(missing);
   }
   return untrustedDirectory(dir);
+}
+
+/**
+ * The directories of `dir`'s path that do not exist yet, outermost first (empty when `dir` exists).
+ * @throws the file system's error other than ENOENT, or ENOENT when not even the root exists.
+ */
+export function missingDirectories(dir: string): string[] {
+  const missing: string[] = [];
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      lstatSync(d);
+      return missing;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) throw e;
+      missing.unshift(d);
+    }
+  }
+}
+
+/**
+ * Makes each of `dirs` (outermost first, as {@link missingDirectories} lists them) with mode 0700,
+ * one level at a time: `mkdirSync`'s `recursive` loops forever, at full CPU, where a parent exists
+ * but refuses children with ENOENT, as `/proc/self` does. One made meanwhile by another process is
+ * fine. @throws the file system's error.
+ */
+export function makeDirectories(dirs: readonly string[]): void {
+  for (const d of dirs) {
+    try {
+      mkdirSync(d, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
 }

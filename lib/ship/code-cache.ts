@@ -23,7 +23,6 @@ import {
   constants,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readSync,
@@ -32,8 +31,9 @@ import {
   statSync,
   writeSync,
 } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { randomBytes } from './answers.ts';
+import { makeDirectories, missingDirectories } from '../platform/trust.ts';
 
 /** The first bytes of every cache file: its format. */
 const MAGIC = Buffer.from('AXV8CC01', 'latin1');
@@ -151,30 +151,10 @@ export function readCache(site: CacheSite, tag: string): Buffer | undefined {
   }
 }
 
-/**
- * Creates `dir` (mode 0700) and those above it that are missing, one level at a time (`mkdirSync`'s
- * `recursive` loops forever where a parent refuses children with ENOENT, as `/proc/self` does);
- * true when it is then trusted.
- */
+/** Creates `dir` (mode 0700) and those above it that are missing; true when it is then trusted. */
 function ensureDir(dir: string): boolean {
-  const missing: string[] = [];
-  for (let d = dir; ; d = dirname(d)) {
-    try {
-      lstatSync(d);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(d) === d) return false;
-      missing.unshift(d);
-    }
-  }
   try {
-    for (const d of missing) {
-      try {
-        mkdirSync(d, { mode: 0o700 });
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
-    }
+    makeDirectories(missingDirectories(dir));
   } catch {
     return false;
   }
