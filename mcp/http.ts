@@ -27,6 +27,7 @@ import {
 import { legacySessions } from './http-sessions.ts';
 import { keepAlive, shutdownCalls } from './lifecycle.ts';
 import { sendWebResponse, toWebRequest } from './node-web.ts';
+import { capturePrinted } from './printed.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
 
 /** Settings of the HTTP transport. */
@@ -109,6 +110,7 @@ export async function serveHttp(
 ): Promise<void> {
   const life = keepAlive(options.log);
   const children = installChildGuard(false);
+  const releasePrinted = capturePrinted(); // a call's prints go to its result, not the server's stdout
   const serverOptions = { ...options, track: life.track };
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const quiet = () => !(options.env ?? process.env).AX_DEBUG;
@@ -183,6 +185,7 @@ export async function serveHttp(
   }).catch((e: unknown) => {
     process.off('SIGTERM', onSigterm);
     children.restore();
+    releasePrinted();
     life.release();
     throw e;
   });
@@ -218,5 +221,6 @@ export async function serveHttp(
   httpServer.closeAllConnections();
   for (const t of timers) clearTimeout(t);
   children.restore();
+  releasePrinted();
   life.release();
 }

@@ -2,7 +2,8 @@
  * The stdio transport, guarded: while serving, nothing but JSON-RPC reaches the real stdout (stray
  * `console.log` / `process.stdout.write` from handlers or libraries go to stderr, late ones too),
  * handlers get an empty stdin, children never inherit the protocol pipes, and the server exits
- * promptly on stdin EOF, SIGTERM or the run's abort. Cases B01, B02, B15, B17, B27.
+ * promptly on stdin EOF, SIGTERM or the run's abort (docs/mcp-server.md#stdio). What a tool call
+ * prints is captured into its result (printed.ts).
  */
 import { Readable, type Writable } from 'node:stream';
 import { callScope, installChildGuard, scopedStdins } from './children.ts';
@@ -10,6 +11,7 @@ import { JsonLineTransport } from './jsonl.ts';
 import { CLIENT_ERROR } from './eras.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
 import { keepAlive, shutdownCalls } from './lifecycle.ts';
+import { capturePrinted } from './printed.ts';
 
 /**
  * Redirects `process.stdout.write` (so `console.log`) to stderr and makes `process.stdout.end()` a
@@ -148,6 +150,7 @@ export async function serveStdio(
   wire: StdioWire = { input: process.stdin },
 ): Promise<void> {
   const { protocolOut, restore } = guardStdout();
+  const releasePrinted = capturePrinted(); // over the guard: a call's prints go to its result
   const output = wire.output ?? protocolOut;
   const children = installChildGuard(true);
   const input = wire.input;
@@ -225,6 +228,7 @@ export async function serveStdio(
   }
   children.restore();
   restoreStdin();
+  releasePrinted();
   life.release();
   // Keep the guard: a late timer's write after shutdown still must not reach the client's pipe.
   void restore;

@@ -15,6 +15,7 @@ import { CallSignal } from '../lib/run/call-signal.ts';
 import { toolDef, toolWrapping, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
 import { anyRootOutputSchema } from '../lib/schema/tool.ts';
 import { callScope } from './children.ts';
+import { collectPrinted } from './printed.ts';
 import { attachmentItem, bytesItem } from './content.ts';
 import { rpcError, type Era } from './eras.ts';
 import { Round, type RoundInput } from './input-required.ts';
@@ -172,8 +173,11 @@ export async function callTool(
   // and the listener on the client's signal are made only if the run reads it (call-signal.ts)
   const call = new CallSignal(extra.signal);
   const untrack = options.track?.(call);
+  const takePrinted = collectPrinted(call);
+  let printed: string | undefined;
   try {
     const r = await callScope.run(call, invokeCall, model, ref, values, call, run, options, name);
+    printed = takePrinted();
     if (round?.malformed) throw rpcError(-32602, round.malformed, { reason: 'invalid_input_response' });
     const asking = await round?.result();
     if (asking) return asking as CallToolResult;
@@ -184,8 +188,14 @@ export async function callTool(
       const needed = undeclaredNeed(r, extra.capabilities);
       if (needed) throw missingCapability(needed);
     }
-    return toolResult(ref, name, r, extra.era);
+    const result = toolResult(ref, name, r, extra.era, printed);
+    printed = undefined; // delivered
+    return result;
   } finally {
+    // a result that carries no content (a question, a protocol error): what was printed is not
+    // dropped but written where a print outside a call goes (printed.ts)
+    const left = takePrinted() || printed;
+    if (left) process.stdout.write(left);
     call.dispose();
     untrack?.();
   }
@@ -254,19 +264,26 @@ function invokeCall(
  * against the outputSchema even on an isError result, and would turn the failure into a -32602
  * error that hides it. (2026-07-28 clients check only successful results.)
  */
-function failureResult(ref: ToolRef, envelope: Record<string, unknown>, era: Era, stdout = ''): CallToolResult {
-  const content = [{ type: 'text' as const, text: JSON.stringify(envelope) }, ...deliveredBefore(stdout)];
+function failureResult(
+  ref: ToolRef,
+  envelope: Record<string, unknown>,
+  era: Era,
+  stdout = '',
+  printed = '',
+): CallToolResult {
+  const content = [{ type: 'text' as const, text: JSON.stringify(envelope) }, ...textItems(stdout, printed)];
   const result: CallToolResult = { isError: true, content };
   if (era === 'modern' || toolWrapping(ref.command) === undefined) result.structuredContent = envelope;
   return result;
 }
 
 /**
- * What the command delivered before it failed (a stream's items, as on the CLI's stdout): not
- * dropped, it follows the error line as a second text item.
+ * Text items that follow a result's first item, each only when not empty: what a failed command
+ * delivered before it failed (a stream's items, as on the CLI's stdout: not dropped), then what the
+ * handler printed (printed.ts; docs/mcp-server.md#printed-output).
  */
-function deliveredBefore(stdout: string): { type: 'text'; text: string }[] {
-  return stdout === '' ? [] : [{ type: 'text', text: stdout }];
+function textItems(...texts: string[]): { type: 'text'; text: string }[] {
+  return texts.filter((t) => t !== '').map((text) => ({ type: 'text', text }));
 }
 
 /**
@@ -274,21 +291,21 @@ function deliveredBefore(stdout: string): { type: 'text'; text: string }[] {
  * structuredContent — for a 2025-era client always an object (a non-object payload wrapped as
  * `{result}`, a stream's items as `{items}`), for a 2026-07-28 client the payload itself.
  */
-function toolResult(ref: ToolRef, name: string, r: InvokeResult, era: Era): CallToolResult {
+function toolResult(ref: ToolRef, name: string, r: InvokeResult, era: Era, printed: string): CallToolResult {
   if (r.exitCode !== 0) {
-    if (r.errorEnvelope) return failureResult(ref, r.errorEnvelope, era, r.stdout);
-    return { isError: true, content: [{ type: 'text', text: r.stderr.trim() }, ...deliveredBefore(r.stdout)] };
+    if (r.errorEnvelope) return failureResult(ref, r.errorEnvelope, era, r.stdout, printed);
+    return { isError: true, content: [{ type: 'text', text: r.stderr.trim() }, ...textItems(r.stdout, printed)] };
   }
   const output = ref.command.output;
   const attached = r.attachments?.length ? r.attachments.map(attachmentItem) : undefined;
   if (output?.kind === 'opaque' && r.payload instanceof Uint8Array) {
     // bytes: the item itself is the result (there is no text to give); attachments follow
-    return {
-      content: [bytesItem(r.payload, output.mediaType, name), ...(attached ?? [])] as CallToolResult['content'],
-    };
+    const items = [bytesItem(r.payload, output.mediaType, name), ...(attached ?? []), ...textItems(printed)];
+    return { content: items as CallToolResult['content'] };
   }
   const text = { type: 'text' as const, text: r.stdout };
-  const result: CallToolResult = { content: (attached ? [text, ...attached] : [text]) as CallToolResult['content'] };
+  const items = [text, ...(attached ?? []), ...textItems(printed)];
+  const result: CallToolResult = { content: items as CallToolResult['content'] };
   const wrapping = toolWrapping(ref.command);
   if (wrapping === 'object') result.structuredContent = (r.payload ?? {}) as Record<string, unknown>;
   else if (wrapping === 'result')

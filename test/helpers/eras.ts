@@ -29,6 +29,8 @@ export const MODERN = '2026-07-28';
 export interface HttpFixture {
   url: string;
   stderr(): string;
+  /** What the server process wrote to its own stdout. */
+  stdout(): string;
   stop(): Promise<void>;
 }
 
@@ -37,13 +39,16 @@ export async function startHttp(cli: string, flags: string[] = [], env: NodeJS.P
   const proc: ChildProcess = spawn(
     process.execPath,
     ['--import', TSX_LOADER, cli, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...flags],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
   );
+  let out = '';
+  proc.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
   const announced = announcedUrl(proc);
   const url = await announced.url;
   return {
     url,
     stderr: announced.stderr,
+    stdout: () => out,
     stop: async () => {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = new Promise((r) => proc.once('exit', r));

@@ -44,8 +44,9 @@ const LINES = [
   ...WAYS.map((how, i) => call(30 + i, 'bypass', { how })),
   call(40, 'pong'),
   call(41, 'fds'),
+  call(42, 'printer'),
 ];
-const IDS = [...WAYS.map((_, i) => 30 + i), 40, 41];
+const IDS = [...WAYS.map((_, i) => 30 + i), 40, 41, 42];
 
 type Msg = { jsonrpc?: string; id?: unknown; result?: { isError?: boolean; content: { text: string }[] } };
 type Fds = { self: string[]; child: string[] };
@@ -252,6 +253,9 @@ describe.runIf(linux).concurrent('mcp-server served in place (bundled entry)', (
       expect(r.code).toBe(0);
       for (const m of r.messages) expect(m.jsonrpc).toBe('2.0');
       expect(textOf(r.byId(40)).data).toEqual({ pong: true });
+      // console.log during a call: in that call's result (docs/mcp-server.md#printed-output), nowhere else
+      expect(r.byId(42)!.result!.content[1]!.text).toBe('printed line one\nprinted two\n');
+      expect(r.stderr).not.toContain('printed line one');
       for (const [i, how] of WAYS.entries()) {
         const answer = r.byId(30 + i);
         if (how === 'devstdout' && fd1 === 'relay') {

@@ -259,22 +259,22 @@ describe('B21: a call cancelled in the same read as its request', () => {
 
 describe.concurrent('mcp-server over stdio: the transport', () => {
   it(
-    'B01: console.log/debug and late process.stdout.write never reach stdout; ping still answered',
+    'B01: console.log/debug go to the result, late process.stdout.write to stderr, never to stdout; ping still answered',
     async () => {
       const s = rawStdio();
       try {
         await s.init();
         const r2 = await s.request(2, 'tools/call', { name: 'greet', arguments: { name: 'ann' } });
         expect(dataOf(r2)).toEqual({ greeting: 'hello ann' });
+        const printed = (r2.result as CallToolResult).content[1] as { text: string };
+        expect(printed.text).toBe('hello ann\ninfo-line\ndbg\n');
         const r3 = await s.request(3, 'tools/call', { name: 'later', arguments: {} });
         expect(dataOf(r3)).toEqual({ ok: true });
         await sleep(200);
         expect(await s.request(4, 'ping')).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
         assertPure(s);
         expect(s.lines.some((l) => l.includes('hello ann') && !l.startsWith('{"result"'))).toBe(false);
-        expect(s.stderr()).toContain('hello ann\n');
-        expect(s.stderr()).toContain('info-line\n');
-        expect(s.stderr()).toContain('dbg\n');
+        expect(s.stderr()).not.toContain('hello ann\n');
         expect(s.stderr()).toContain('late\n');
         const done = await finishPure(s);
         expect(done.code).toBe(0);

@@ -1,0 +1,97 @@
+/**
+ * Printed output of a tool call: what a handler, or a library it calls, writes to `process.stdout`
+ * (`console.log`, `process.stdout.write`) while the call runs is captured for that call and given
+ * to the caller as a text item of its result (docs/mcp-server.md#printed-output), never written to
+ * the protocol stream (stdio) or the server's own stdout (HTTP).
+ *
+ * `process.stdout` is one object shared by every call, so the capture is one patch of its `write`,
+ * installed while a server serves, that routes each write by the call it is made for (the call's
+ * AsyncLocalStorage scope, children.ts): a write outside any call, or from a call already answered
+ * (a late timer), goes where it went before — stderr under the stdio guard, the real stdout under
+ * HTTP. This is the one global patch besides the stdio guard (docs/architecture.md#io).
+ */
+import { StringDecoder } from 'node:string_decoder';
+import { callScope } from './children.ts';
+
+/** Most printed characters a result carries; the rest goes where an uncaptured write goes, and the item says so. */
+export const PRINTED_MAX_CHARS = 1 << 20;
+
+interface Capture {
+  decoder: StringDecoder;
+  parts: string[];
+  chars: number;
+  /** Characters past {@link PRINTED_MAX_CHARS}, written through instead. */
+  overflow: number;
+}
+
+const captures = new WeakMap<object, Capture>();
+type Write = typeof process.stdout.write;
+let patch: { users: number; through: Write; ours: Write } | undefined;
+
+/**
+ * Installs the capture on `process.stdout.write` (over whatever is there: the stdio guard, or the
+ * real write); one install serves every server of the process (counted). @returns the release,
+ * which takes the patch off when the last server lets go — unless something patched over it since,
+ * in which case it stays (taking it off would also take off the later patch).
+ */
+export function capturePrinted(): () => void {
+  if (!patch) {
+    const through = process.stdout.write;
+    const ours = function (this: unknown, chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
+      const call = callScope.getStore();
+      const capture = call && captures.get(call);
+      if (!capture || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)))
+        return (through as (...a: unknown[]) => boolean).call(process.stdout, chunk, encoding, cb);
+      const enc = typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined;
+      const text = capture.decoder.write(typeof chunk === 'string' ? Buffer.from(chunk, enc) : Buffer.from(chunk));
+      keep(capture, text, through);
+      const done = [encoding, cb].find((a) => typeof a === 'function') as (() => void) | undefined;
+      if (done) process.nextTick(done);
+      return true;
+    } as Write;
+    patch = { users: 0, through, ours };
+    process.stdout.write = ours;
+  }
+  patch.users++;
+  let released = false;
+  return () => {
+    if (released || !patch) return;
+    released = true;
+    if (--patch.users > 0) return;
+    if (process.stdout.write === patch.ours) process.stdout.write = patch.through;
+    patch = undefined;
+  };
+}
+
+/** Adds `text` to the capture, up to its bound; what is past it is written through at once. */
+function keep(capture: Capture, text: string, through: Write): void {
+  const room = PRINTED_MAX_CHARS - capture.chars;
+  if (text.length <= room) {
+    capture.parts.push(text);
+    capture.chars += text.length;
+    return;
+  }
+  if (room > 0) capture.parts.push(text.slice(0, room));
+  capture.chars = PRINTED_MAX_CHARS;
+  capture.overflow += text.length - Math.max(room, 0);
+  through.call(process.stdout, text.slice(Math.max(room, 0)));
+}
+
+/**
+ * Starts capturing for `call` (the object the call's scope holds). @returns the take: what the
+ * call printed so far, as text (an incomplete UTF-8 sequence at the end decoded as U+FFFD), after
+ * which the call's later writes are no longer captured but written through (a second take gives '').
+ */
+export function collectPrinted(call: object): () => string {
+  const capture: Capture = { decoder: new StringDecoder('utf8'), parts: [], chars: 0, overflow: 0 };
+  captures.set(call, capture);
+  let taken = false;
+  return () => {
+    if (taken) return '';
+    taken = true;
+    captures.delete(call);
+    const text = capture.parts.join('') + capture.decoder.end();
+    if (capture.overflow === 0) return text;
+    return `${text}\n[printed output truncated: ${capture.overflow} more characters went to the server's own output]`;
+  };
+}
