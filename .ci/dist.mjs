@@ -21,8 +21,8 @@
 // of core to keep). Packages stay external: the user's installer provides them.
 import { build } from 'esbuild';
 import { createRequire } from 'node:module';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 
 /** The entries a CLI imports at start (by specifier): they make up core.js; the others tools.js. */
 const CORE = new Set(['ax-ts', 'ax-ts/mcp', 'ax-ts/config', 'ax-ts/store']);
@@ -43,6 +43,22 @@ const REQUIRED = ['pino'];
  * main file is UMD, whose require()s no bundler can follow, and its ESM build cannot be loaded by Node.
  */
 const VENDORED = ['jsonc-parser'];
+/**
+ * Packages bundled into ax-ts's own files instead of installed beside it: the MCP SDK's server
+ * package and zod, its dependency, are 16.6 MB installed and about 0.9 MB as the code ax-ts uses
+ * (what mcp/sdk.ts, the one module that imports SDK values, re-exports). esbuild puts that code in
+ * one chunk, shared by the MCP runtime and HTTP; it is named dist/chunks/mcp-sdk.js, with the
+ * packages' licences in its header, and only the runs that speak MCP load it.
+ */
+const INLINED = /^(@modelcontextprotocol\/(server|core)|zod)(\/|$)/;
+const INLINED_DIRS = ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod'];
+const SDK_CHUNK = 'chunks/mcp-sdk.js';
+/**
+ * Modules built as entries of their own, kept at their source paths: mcp/sdk.ts, so that the
+ * inlined packages' code is reached from an entry of its own and esbuild gives it a chunk of its
+ * own (rather than one shared with ax-ts's MCP modules).
+ */
+const KEPT = ['mcp/sdk.ts'];
 
 const common = { bundle: true, format: 'esm', platform: 'node', target: 'node22', packages: 'external' };
 
@@ -58,6 +74,41 @@ async function exportNames(root, source) {
     logLevel: 'silent',
   });
   return Object.values(r.metafile.outputs)[0].exports;
+}
+
+/**
+ * Renames the one chunk made of the inlined packages (INLINED) to SDK_CHUNK, in `outputs` and in
+ * every output that imports it, with the packages' licences in its header.
+ * @throws when that code is not exactly one chunk of its own (a change esbuild or the sources made).
+ */
+function inlinedChunk(root, dist, metafile, outputs) {
+  const inlined = (input) => KEPT.includes(input) || INLINED_DIRS.some((d) => input.includes(`node_modules/${d}/`));
+  const holding = outputs.filter((f) => Object.keys(metafile.outputs[f].inputs).some(inlined));
+  if (holding.length !== 1 || !Object.keys(metafile.outputs[holding[0]].inputs).every(inlined))
+    throw new Error(
+      `dist: the inlined packages are not one chunk of their own: ${holding.join(', ')} ` +
+        `(${holding.flatMap((h) => Object.keys(metafile.outputs[h].inputs).filter((i) => !inlined(i))).join(', ')})`,
+    );
+  const from = holding[0];
+  const to = relative(root, join(dist, SDK_CHUNK));
+  const notices = INLINED_DIRS.map((d) => {
+    // the installed copy esbuild bundled (a package's exports need not list its package.json)
+    const input = Object.keys(metafile.outputs[from].inputs).find((i) => i.includes(`node_modules/${d}/`));
+    const dir = join(root, input.slice(0, input.indexOf(`node_modules/${d}/`)), 'node_modules', d);
+    const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    return `${d} ${meta.version} (${meta.repository?.url ?? meta.homepage ?? ''})\n${readFileSync(join(dir, 'LICENSE'), 'utf8').trim()}`;
+  });
+  const banner = `/*! Bundled into ax-ts from these packages, under their licences:\n\n${notices.join('\n\n')}\n*/\n`;
+  writeFileSync(join(root, to), banner + readFileSync(join(root, from), 'utf8'));
+  unlinkSync(join(root, from));
+  for (const f of outputs) {
+    if (f === from) continue;
+    const file = join(root, f);
+    const src = readFileSync(file, 'utf8');
+    const name = basename(from);
+    if (src.includes(name)) writeFileSync(file, src.replaceAll(name, basename(to)));
+  }
+  outputs[outputs.indexOf(from)] = to;
 }
 
 /**
@@ -81,12 +132,13 @@ export async function buildLibrary(root, entries) {
   const run = (keep) =>
     build({
       ...common,
+      packages: undefined,
       absWorkingDir: root,
       entryPoints: {
         core: 'ax-core',
         tools: 'ax-tools',
         [TOOL.slice(0, -3)]: TOOL,
-        ...Object.fromEntries(HEAVY.map((h) => [h.slice(0, -3), h])),
+        ...Object.fromEntries([...HEAVY, ...KEPT].map((h) => [h.slice(0, -3), h])),
         ...Object.fromEntries(
           named.filter((e) => STANDALONE.has(e.name)).map((e) => [e.source.slice(0, -3), e.source]),
         ),
@@ -102,6 +154,12 @@ export async function buildLibrary(root, entries) {
           name: 'ax-ts-dist',
           setup(b) {
             b.onResolve({ filter: /^ax-(core|tools)$/ }, (a) => ({ path: a.path, namespace: 'ax-ts-dist' }));
+            // packages stay external (the user's installer provides them), but the inlined ones
+            b.onResolve({ filter: /^[^./]/ }, (a) =>
+              a.path.startsWith('node:') || INLINED.test(a.path) || /^ax-(core|tools)$/.test(a.path)
+                ? undefined
+                : { path: a.path, external: true },
+            );
             b.onLoad({ filter: /.*/, namespace: 'ax-ts-dist' }, (a) => ({
               contents: virtual[a.path],
               resolveDir: root,
@@ -134,6 +192,7 @@ export async function buildLibrary(root, entries) {
   // 2. the build, each dynamic entry keeping the whole of core
   const second = await run(dynamic);
   const outputs = Object.keys(second.metafile.outputs).filter((f) => f.endsWith('.js'));
+  inlinedChunk(root, dist, second.metafile, outputs);
   const written = outputs.map((f) => relative(dist, join(root, f)));
   // 3. cut `__axKeep` and the namespace objects it needed; let bundlers see ax-ts's own require()s
   const kept = new Set();

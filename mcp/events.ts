@@ -7,9 +7,36 @@
  * Source: MCP 2025-11-25 transports, "Resumability and Redelivery"; SDK `EventStore`.
  */
 import { randomBytes } from 'node:crypto';
-import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+/**
+ * One JSON-RPC 2.0 message as a stream carries it (a request, notification, result or error): what
+ * an {@link EventStore} keeps and gives back unchanged. The SDK's own type is the exact union; this
+ * one is what a store needs to know (it never reads a message).
+ */
+export interface JSONRPCMessage {
+  jsonrpc: '2.0';
+  [key: string]: unknown;
+}
 
-export type { EventStore } from '@modelcontextprotocol/server';
+/**
+ * Where a Streamable HTTP server keeps the messages it sent on SSE streams, so a client that
+ * reconnects with `Last-Event-ID` receives what it missed (the MCP SDK's `EventStore`; MCP
+ * 2025-11-25 transports, "Resumability and Redelivery"). Declared here so that a program's
+ * type-check needs no SDK; the SDK accepts it as its own (test/mcp/resume.test.ts checks both ways).
+ */
+export interface EventStore {
+  /** Keeps `message`, sent on stream `streamId`; resolves to the new event's id (unique, opaque). */
+  storeEvent(streamId: string, message: JSONRPCMessage): Promise<string>;
+  /** The stream an event id belongs to, or undefined when unknown (optional). */
+  getStreamIdForEventId?(eventId: string): Promise<string | undefined>;
+  /**
+   * Sends every event of `lastEventId`'s stream stored after it, in order, through `send`; resolves
+   * to that stream's id. Rejects when the id is unknown or expired.
+   */
+  replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string>;
+}
 
 /** Limits of a {@link MemoryEventStore}. */
 export interface MemoryEventStoreOptions {

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport } from './sdk.ts';
 import { MemoryEventStore, sessionBound, type EventStore } from './events.ts';
 import { InflightIds, jsonError } from './http-guard.ts';
 import { sendWebResponse, toWebRequest } from './node-web.ts';

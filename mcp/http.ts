@@ -10,7 +10,8 @@
 import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import express from 'express';
-import { classifyInboundRequest, createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler } from './sdk.ts';
 import { installChildGuard } from './children.ts';
 import { malformedResponse } from './jsonl.ts';
 import { CLIENT_ERROR } from './eras.ts';

@@ -12,7 +12,7 @@
  * docs/mcp-server.md#asking-the-client-confirm-elicit-sample.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createRequestStateCodec } from '@modelcontextprotocol/server';
+import { createRequestStateCodec } from './sdk.ts';
 import { AxError } from '../lib/contract/errors.ts';
 import type { ElicitAnswer, Interaction, SampleResult } from '../lib/tree/interaction.ts';
 import { rpcError } from './eras.ts';

@@ -6,15 +6,8 @@
  * `tools/call` request), bounded by {@link ASK_TIMEOUT_MS} and by the call's signal.
  * Source: MCP 2025-11-25 client features "Elicitation" and "Sampling".
  */
-import {
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  type CreateMessageResult,
-  type ElicitResult,
-  type Server,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import type { CreateMessageResult, ElicitResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, SdkError, SdkErrorCode } from './sdk.ts';
 import { AxError } from '../lib/contract/errors.ts';
 import type { Interaction, Root, SampleRequest, SampleResult } from '../lib/tree/interaction.ts';
 import { MALFORMED_RESPONSE } from './jsonl.ts';

@@ -6,7 +6,8 @@
  * 2026-07-28 request over HTTP (one connection over stdio). Sources: MCP 2025-11-25 and 2026-07-28
  * server features; docs/mcp-server.md.
  */
-import { Server, type ServerContext, type StandardSchemaV1, type Transport } from '@modelcontextprotocol/server';
+import type { ServerContext, StandardSchemaV1, Transport } from '@modelcontextprotocol/server';
+import { Server } from './sdk.ts';
 import type { Command } from '../lib/tree/command.ts';
 import type { NotificationLevel } from '../lib/observe/logger.ts';
 import type { IdempotencyStore } from '../lib/replay/idempotency.ts';

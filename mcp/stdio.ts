@@ -12,6 +12,7 @@ import { CLIENT_ERROR } from './eras.ts';
 import { createServer, type McpModel, type McpServerOptions } from './server.ts';
 import { keepAlive, shutdownCalls } from './lifecycle.ts';
 import { capturePrinted } from './printed.ts';
+import { serveStdio as serveEras } from './sdk.ts';
 
 /**
  * Redirects `process.stdout.write` (so `console.log`) to stderr and makes `process.stdout.end()` a
@@ -184,7 +185,6 @@ export async function serveStdio(
   });
   // the connection's first message decides its era: `initialize` (or no `_meta` protocol version)
   // the 2025 era, a 2026-07-28 request the modern one (docs/mcp-server.md#protocol-eras)
-  const { serveStdio: serveEras } = await import('@modelcontextprotocol/server/stdio');
   const handle = serveEras(({ era }) => createServer(model, serverOptions, era), {
     transport,
     onerror: (e) => {

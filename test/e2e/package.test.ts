@@ -72,6 +72,7 @@ describe('npm pack: what the tarball holds', () => {
         [
           'dist/mcp/runtime.js',
           'dist/mcp/http.js',
+          'dist/mcp/sdk.js',
           'dist/lib/parse/arguments.js',
           'dist/lib/observe/otel.js',
           'dist/cmd/ax-ts/main.js',

@@ -8,7 +8,8 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { MemoryEventStore } from '../../mcp/index.ts';
+import type { EventStore as SdkEventStore } from '@modelcontextprotocol/server';
+import { MemoryEventStore, type EventStore } from '../../mcp/index.ts';
 import { envelopeOf, REPO, TSX_LOADER } from '../helpers/mcp.ts';
 import {
   callBody,
@@ -19,6 +20,13 @@ import {
   rawInitialize,
   startServer,
 } from '../fixtures/http-harness.ts';
+
+// ax-ts declares EventStore itself (a program's type-check needs no SDK): the SDK must take it as its
+// own, and it must describe the SDK's; `npm run typecheck` fails otherwise
+export const eventStoreMatchesSdk: [
+  EventStore extends SdkEventStore ? true : never,
+  SdkEventStore extends EventStore ? true : never,
+] = [true, true];
 
 const CLI = `${REPO}/test/fixtures/ask-cli.ts`;
 const cleanup: (() => void)[] = [];

@@ -192,7 +192,7 @@ const run = (bin: string, args: string[], env: Record<string, string> = {}) => {
 };
 
 const HEAVY: Record<string, RegExp> = {
-  'mcp-runtime.js': /node_modules\/@modelcontextprotocol\/server\//,
+  'mcp-runtime.js': /node_modules\/ax-ts\/dist\/chunks\/mcp-sdk\.js$/, // the SDK, published inside ax-ts
   'mcp-http.js': /node_modules\/express\//,
   'arguments.js': /node_modules\/ajv\//,
   'pino.js': /node_modules\/pino\//,
