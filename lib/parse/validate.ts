@@ -211,7 +211,7 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
     } else if (p.arg) {
       const arg = p.arg;
       if (arg.variadic ? !Array.isArray(value) || !value.every((v) => argValueOk(arg, v)) : !argValueOk(arg, value))
-        throw badArgValue(p.property, arg);
+        throw badArgValue(p.property, arg, Array.isArray(value) ? value.find((v) => !argValueOk(arg, v)) : value);
       // positionals are text, as on the command line; argValues turns typed ones back into numbers
       argValues[p.argIndex!] = arg.variadic ? (value as unknown[]).map(String) : String(value);
     }
@@ -261,16 +261,15 @@ function argValueOk(arg: ArgSpec, v: unknown): boolean {
 }
 
 /** The `validation_error` (reason `invalid_argument`) for a positional given a value of the wrong type. */
-function badArgValue(property: string, arg: ArgSpec): AxError {
-  const kind = arg.type === 'int' ? 'an integer' : arg.type === 'float' ? 'a number' : 'a string';
-  return validationError(
-    `invalid value for ${property}: expected ${arg.variadic ? `an array of ${kind.replace(/^an? /, '')}s` : kind}`,
-    'invalid_argument',
-    {
-      context: { property },
-      fix: `Pass ${arg.variadic ? 'an array' : kind} as ${property}.`,
-    },
-  );
+function badArgValue(property: string, arg: ArgSpec, value: unknown): AxError {
+  // a whole number past ±2^53 is an integer JavaScript cannot hold exactly: say so, as flags do
+  const range = arg.type === 'int' && typeof value === 'number' && Number.isInteger(value) ? ' within ±2^53' : '';
+  const one = arg.type === 'int' ? 'an integer' : arg.type === 'float' ? 'a number' : 'a string';
+  const kind = arg.variadic ? `an array of ${one.replace(/^an? /, '')}s${range}` : `${one}${range}`;
+  return validationError(`invalid value for ${property}: expected ${kind}`, 'invalid_argument', {
+    context: { property },
+    fix: `Pass ${arg.variadic ? 'an array' : kind} as ${property}.`,
+  });
 }
 
 /**

@@ -196,7 +196,9 @@ export const DeclaredArgs: ArgsValidator = (t, args) => {
     const value = args[i]!;
     const d = decls[Math.min(i, decls.length - 1)];
     if (d && argNumber(d, value) === null) {
-      const expected = d.type === 'int' ? 'an integer' : 'a number';
+      // a whole number past ±2^53 is an integer JavaScript cannot hold exactly: say so, as flags do
+      const past = d.type === 'int' && /^[+-]?\d+$/.test(value.trim());
+      const expected = d.type === 'int' ? (past ? 'an integer within ±2^53' : 'an integer') : 'a number';
       throw usageError(
         t,
         `invalid value ${JSON.stringify(value)} for <${d.name}>: expected ${expected}`,

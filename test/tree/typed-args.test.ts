@@ -38,6 +38,14 @@ describe('typed positionals', () => {
     [['get', '1.5'], 'invalid value "1.5" for <id>: expected an integer'],
     [['get', '1', 'x'], 'invalid value "x" for <ratio>: expected a number'],
     [['get', '1', '2', '3', 'z'], 'invalid value "z" for <more>: expected an integer'],
+    // a whole number JavaScript cannot hold exactly: the reason says which integers are taken
+    [['get', '9007199254740993'], 'invalid value "9007199254740993" for <id>: expected an integer within ±2^53'],
+    [['get', '--args-json', '{"id":9007199254740993}'], 'invalid value for id: expected an integer within ±2^53'],
+    [
+      ['get', '--args-json', '{"id":1,"more":[1,-9007199254740993]}'],
+      'invalid value for more: expected an array of integers within ±2^53',
+    ],
+    [['get', '--args-json', '{"id":1e309}'], 'invalid value for id: expected an integer'],
   ])('%j is refused with a validation_error naming the argument', async (args, message) => {
     const r = await runCli(tree(), args);
     expect(r.code).toBe(2);
