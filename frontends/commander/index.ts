@@ -15,7 +15,8 @@ const JSON_MODES = new Set(['json', 'agent', 'machine', '1', 'true', 'yes', 'on'
 
 /** The user's words of a parse call, as commander reads them (`from: 'node'` by default). */
 function userWords(argv: readonly string[] | undefined, options: ParseOptions | undefined): string[] {
-  const words = argv ?? process.argv;
+  // commander takes any values (a number is parsed as its text): the words compared here are strings
+  const words = (argv ?? process.argv).map(String);
   switch (options?.from ?? 'node') {
     case 'user':
       return [...words];
@@ -41,9 +42,10 @@ export function asksForAx(
   env: Record<string, string | undefined> = process.env,
 ): boolean {
   const own = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
-  if (words.some((w) => AX_COMMANDS.includes(w) && !own.has(w))) return true;
+  const texts = words.map(String); // a JavaScript caller may pass numbers, as commander allows
+  if (texts.some((w) => AX_COMMANDS.includes(w) && !own.has(w))) return true;
   for (const flag of ['--format', '--args-json'])
-    if (!ownsOption(program, flag) && words.some((w) => w === flag || w.startsWith(`${flag}=`))) return true;
+    if (!ownsOption(program, flag) && texts.some((w) => w === flag || w.startsWith(`${flag}=`))) return true;
   return JSON_MODES.has((env.AGENT_MODE ?? '').trim().toLowerCase());
 }
 
