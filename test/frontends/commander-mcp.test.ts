@@ -2,17 +2,35 @@
  * A commander program served by ax-ts/commander on every MCP path ax-ts serves (stdio, HTTP,
  * stateless HTTP) to both eras' SDK clients: the action's return value is the structured result, a
  * printing action's output is the result text, a throwing parser an isError validation_error
- * (docs/frontends.md#how-a-call-runs).
+ * (docs/frontends.md#how-a-call-runs). commander 15 on every path with both eras; commander 14 on
+ * every path with the modern era (the front end claims both).
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEra, PATHS_BY_ERAS, startHttp, type EraClient, type HttpFixture } from '../helpers/eras.ts';
+import {
+  connectEra,
+  PATHS,
+  PATHS_BY_ERAS,
+  startHttp,
+  type EraClient,
+  type EraName,
+  type HttpFixture,
+  type McpPath,
+} from '../helpers/eras.ts';
+import { COMMANDERS } from '../helpers/commanders.ts';
 import { REPO } from '../helpers/mcp.ts';
 
 const CLI = join(REPO, 'test/frontends/fixtures/notes-commander.ts');
-const ENV = { NOTES_AX: '1' };
+/** [commander version, path, era, environment of the program]. */
+type Case = [string, McpPath, EraName, Record<string, string>];
+const [[NEWEST, NEWEST_ENV], ...OLDER] = COMMANDERS as [(typeof COMMANDERS)[number], ...typeof COMMANDERS];
+const CASES: Case[] = [
+  ...PATHS_BY_ERAS.map(([path, era]): Case => [NEWEST, path, era, NEWEST_ENV]),
+  ...OLDER.flatMap(([version, env]) => PATHS.map((path): Case => [version, path, 'modern', env])),
+];
 
-describe.each(PATHS_BY_ERAS)('over %s, a %s client', (path, era) => {
+describe.each(CASES)('commander %s over %s, a %s client', (_version, path, era, base) => {
+  const ENV = { NOTES_AX: '1', ...base };
   let server: HttpFixture | undefined;
   let c: EraClient;
   beforeAll(async () => {
