@@ -22,8 +22,9 @@ const installed = (root, pkg) =>
   JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
 
 /**
- * Prepares the six programs under `dir` (a fresh directory) from the checkout at `root` (built).
- * @returns the script of each: `bm`, `bmBuilt`, `commander`, `commanderBundle`, `citty`, `cittyBundle`;
+ * Prepares the seven programs under `dir` (a fresh directory) from the checkout at `root` (built).
+ * @returns the script of each: `bm`, `bmBuilt`, `commander`, `commanderAx` (the same program with
+ *   `withAx`), `commanderBundle`, `citty`, `cittyBundle`;
  *   and `store`, a bookmarks file of 20 links for `link list`.
  */
 export async function prepareUser(root, dir) {
@@ -47,7 +48,8 @@ export async function prepareUser(root, dir) {
     return d;
   };
   const bm = project('bm', [tarball, `esbuild@${installed(root, 'esbuild')}`]);
-  const commander = project('bm-commander', [`commander@${installed(root, 'commander')}`]);
+  // the commander twin also with ax-ts (its main-ax.ts installs the commander front end)
+  const commander = project('bm-commander', [tarball, `commander@${installed(root, 'commander')}`]);
   const citty = project('bm-citty', [`citty@${installed(root, 'citty')}`]);
   // bm's one bundle: the installed `ax-ts build`, as docs/shipping.md says
   execFileSync(process.execPath, [join(bm, 'node_modules/ax-ts/dist/cmd/ax-ts/main.js'), 'build', 'src/main.ts'], {
@@ -87,6 +89,7 @@ export async function prepareUser(root, dir) {
     bm: join(bm, 'dist/main.js'),
     bmBuilt: join(bm, 'dist/bin/main.js'),
     commander: join(commander, 'dist/main.js'),
+    commanderAx: join(commander, 'dist/main-ax.js'),
     commanderBundle: await bundle(commander),
     citty: join(citty, 'dist/main.js'),
     cittyBundle: await bundle(citty),
