@@ -1,5 +1,5 @@
 /**
- * Issue 11: the contract means the same on every path. ONE table of rules (dry runs, replayed
+ * The contract means the same on every path (docs/contract.md). ONE table of rules (dry runs, replayed
  * retries, exit codes, error classification, rehearsals, injected flags) runs through all six
  * paths — the CLI process, `--args-json`, in-process `execute`, MCP stdio, MCP HTTP stateful and
  * stateless — against the fixture CLI test/fixtures/contract-tree.ts (public API only), with every
@@ -9,7 +9,8 @@
  * Redis store replays exactly as the file store does, reached by both routes — the environment
  * (AX_IDEMPOTENCY_STORE: cli, mcp-stdio, mcp-http-stateless) and the public option
  * (`idempotencyStore: redisIdempotencyStore(…)`: args-json, in-process, mcp-http). Races, the
- * preview server and the SIGINT rounds follow in test/e2e/contract-races.test.ts.
+ * preview server and the SIGINT rounds follow in test/e2e/contract-races.test.ts. The same rules run
+ * over twins of the fixture written with other libraries (test/helpers/contract-twins.ts: commander).
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
