@@ -28,7 +28,10 @@ export interface McpMountOptions {
   version?: string;
   /** `instructions` sent in initialize and in server/discover (≤ 8 KiB UTF-8, else exit 2 at start). */
   instructions?: string;
-  /** serverInfo.name. Default: the root command's name. */
+  /**
+   * serverInfo.name, and the key `--print-config` prints. Default: the root command's name; mounted
+   * under a subcommand, its path joined with `-` (`tasks-grp`).
+   */
   name?: string;
   /**
    * Where the tools' replayed retries are recorded. Default: the `idempotencyStore` given to
@@ -110,7 +113,8 @@ const DEFAULTS = {
 } as const;
 
 /**
- * Serves a tree programmatically until stopped. Loads the SDK on call (under the stdio supervisor,
+ * Serves a tree programmatically until stopped: `root`'s subtree, under tool names relative to it
+ * (any command of a tree; docs/mcp-server.md#mounting). Loads the SDK on call (under the stdio supervisor,
  * in the re-executed server process only).
  * @throws AxError `validation_error` on a failed startup check (placeholder version, bad or
  *   non-loopback address, instructions too long, tool-name collision, duplicate declarations).
@@ -175,14 +179,16 @@ async function startServer(root: Command, settings: ServeSettings, signal: Abort
  * arguments (e.g. a loader), Yarn Plug'n'Play's hooks (which Yarn passes in `NODE_OPTIONS`, absent
  * from a client's environment), Deno's `run -A` — then the real path of the entry script (a single
  * executable or bun-compiled binary: the binary itself, no script) — no bare `npx` that must be
- * found on PATH. `args` (e.g. persistent flags such as `--store=/data/tasks.json`) go between the
- * script and `mcp-server`. docs/mcp-server.md#connecting-a-client.
+ * found on PATH. `path` (the words of the command `mcp-server` is mounted under, e.g. `['grp']`;
+ * default none: the root) comes after the script, then `args` (e.g. persistent flags such as
+ * `--store=/data/tasks.json`), then `mcp-server`. docs/mcp-server.md#connecting-a-client.
  */
 export function clientConfig(
   name: string,
   entry: string = process.argv[1] ?? '',
   http?: { url: string; token?: string },
   args: readonly string[] = [],
+  path: readonly string[] = [],
 ): Record<string, unknown> {
   if (http)
     return {
@@ -196,7 +202,7 @@ export function clientConfig(
     };
   // a single executable or bun-compiled binary is the program itself: no script to name
   if (isStandaloneBinary())
-    return { mcpServers: { [name]: { command: process.execPath, args: [...args, 'mcp-server'] } } };
+    return { mcpServers: { [name]: { command: process.execPath, args: [...path, ...args, 'mcp-server'] } } };
   let script = entry;
   try {
     script = realpathSync(entry);
@@ -207,7 +213,9 @@ export function clientConfig(
     process.versions.deno !== undefined
       ? ['run', '-A'] // Deno asks for permissions a server started by a client cannot grant
       : [...pnpHooks(process.execArgv, process.env.NODE_OPTIONS), ...absoluteExecArgv(process.execArgv)];
-  return { mcpServers: { [name]: { command: process.execPath, args: [...runtime, script, ...args, 'mcp-server'] } } };
+  return {
+    mcpServers: { [name]: { command: process.execPath, args: [...runtime, script, ...path, ...args, 'mcp-server'] } },
+  };
 }
 
 /** The words of a `NODE_OPTIONS` value (double-quoted words may hold spaces, as Node reads them). */
@@ -317,20 +325,28 @@ function absoluteExecArgv(argv: string[]): string[] {
 }
 
 /**
- * Adds the `mcp-server` command to a tree (opt-in: it runs commands on a client's behalf).
+ * Adds the `mcp-server` command to `root` (opt-in: it runs commands on a client's behalf): the root
+ * command, or any command below it — then the server serves that command's subtree, its tools named
+ * relative to it (`grp add` is `add`), and `--print-config` starts `<program> grp mcp-server`
+ * (docs/mcp-server.md#mounting). Mount it once the command has its place in the tree (its help
+ * examples are its command path at that moment).
  * Flags: `--transport stdio|http`, `--addr`, `--allow-non-loopback`, `--stateless`,
  * `--session-idle`, `--max-body`, `--max-line`, `--max-sessions`, `--allowed-host`, `--token-file`, `--print-config`. @returns the added command.
  */
 export function mountMcpServer(root: Command, options: McpMountOptions = {}): Command {
+  const top = root.parent === undefined;
+  const at = root.commandPath();
   const cmd = new Command({
     use: 'mcp-server',
-    short: "Serve this program's commands as MCP tools (stdio or loopback HTTP)",
+    short: top
+      ? "Serve this program's commands as MCP tools (stdio or loopback HTTP)"
+      : `Serve the commands of ${at} as MCP tools (stdio or loopback HTTP)`,
     long:
-      'Serve every command as an MCP tool, with the declared prompts and resources, over stdio (default) or Streamable HTTP at /mcp.\n' +
+      `Serve every command${top ? '' : ` of ${at}`} as an MCP tool, with the declared prompts and resources, over stdio (default) or Streamable HTTP at /mcp.\n` +
       'HTTP binds loopback only unless --allow-non-loopback is given (then --token-file is required); Host and Origin are checked.\n' +
       'With --dry-run the server is a preview: every tool call runs as a dry run and nothing is changed.\n' +
       'Use --print-config to get the mcpServers block for Claude Desktop, Claude Code or Cursor.',
-    example: `${root.name} mcp-server\n${root.name} mcp-server --transport http --addr 127.0.0.1:8080\n${root.name} mcp-server --print-config`,
+    example: `${at} mcp-server\n${at} mcp-server --transport http --addr 127.0.0.1:8080\n${at} mcp-server --print-config`,
     effects: 'non_idempotent',
     replay: false, // a server is not a call to replay; --idempotency-key is refused below
     output: { kind: 'opaque', mediaType: 'application/json' },
@@ -422,7 +438,10 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
           // the client connects to a running server: print its URL (start it separately)
           http = { url: `http://${String(settings.addr).replace(/^:/, '127.0.0.1:')}/mcp`, token: settings.token };
         }
-        return `${JSON.stringify(clientConfig(options.name ?? root.name, undefined, http, carriedFlags(ctx)), null, 2)}\n`;
+        const served = ctx.command.parent ?? root;
+        const name = options.name ?? served.pathNames().join('-'); // as the server's defaultServerName
+        const path = served.pathNames().slice(1);
+        return `${JSON.stringify(clientConfig(name, undefined, http, carriedFlags(ctx), path), null, 2)}\n`;
       }
       await startServer(root, settings, ctx.signal);
       // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)

@@ -41,7 +41,7 @@ import {
 
 /** Options of the MCP server. */
 export interface McpServerOptions {
-  /** serverInfo.name. Default: the root command's name. */
+  /** serverInfo.name. Default {@link defaultServerName}. */
   name?: string;
   /** serverInfo.version (must not be a placeholder; checked by the caller at start). */
   version: string;
@@ -68,7 +68,14 @@ export interface McpServerOptions {
 
 /** The tree's MCP view, computed once per server process and shared by every session and request. */
 export interface McpModel {
+  /** The tree's root: calls run from it, as the command line does. */
   root: Command;
+  /**
+   * The command whose subtree is served (where `mcp-server` is mounted; the root when mounted
+   * there): tool names are relative to it and only its subtree's tools, prompts and resources are
+   * served (docs/mcp-server.md#mounting).
+   */
+  mount: Command;
   refs: ToolRef[];
   byName: Map<string, ToolRef>;
   prompts: ReturnType<typeof declarations>['prompts'];
@@ -86,15 +93,17 @@ export interface McpModel {
 }
 
 /**
- * Walks the tree once. @throws AxError `validation_error` on tool-name collisions, invalid names or
+ * Walks the subtree of `mount` (any command of a tree; the served tree's tools are named relative
+ * to it) once. @throws AxError `validation_error` on tool-name collisions, invalid names or
  * duplicate declarations (the server fails closed at start, exit 2).
  */
-export function buildModel(root: Command, unloaded: readonly LoadFailure[] = []): McpModel {
-  const refs = toolRefs(root);
+export function buildModel(mount: Command, unloaded: readonly LoadFailure[] = []): McpModel {
+  const refs = toolRefs(mount);
   for (const r of refs) toolProperties(r.command); // property-name collisions refuse the start too (fail closed)
-  const { prompts, resources } = declarations(root);
+  const { prompts, resources } = declarations(mount);
   return {
-    root,
+    root: mount.root(),
+    mount,
     refs,
     byName: new Map(refs.map((r) => [r.name, r])),
     prompts,
@@ -102,8 +111,16 @@ export function buildModel(root: Command, unloaded: readonly LoadFailure[] = [])
     defs: new Map(),
     unloaded: unloaded
       .filter((f) => toolStatus(f.command) !== 'excluded' && toolStatus(f.command) !== 'hidden')
-      .map((f) => ({ tool: defaultToolName(f.command), error: f.error })),
+      .map((f) => ({ tool: defaultToolName(f.command, mount), error: f.error })),
   };
+}
+
+/**
+ * The server's default name (serverInfo.name, the key `--print-config` prints): the root's name
+ * for a server mounted on the root, else the served command's path joined with `-` (`tasks-grp`).
+ */
+export function defaultServerName(mount: Command): string {
+  return mount.pathNames().join('-');
 }
 
 /** MCP log levels, lowest first (RFC 5424 severities). */
@@ -234,7 +251,7 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
   if (era === 'modern') capabilities.extensions = { [TASKS_EXTENSION]: {} };
   const instructions = serverInstructions(options);
   const server = new AxServer(
-    { name: options.name ?? model.root.name, version: options.version },
+    { name: options.name ?? defaultServerName(model.mount), version: options.version },
     { capabilities, cacheHints: CACHE_HINTS, ...(instructions ? { instructions } : {}) },
     era,
   );

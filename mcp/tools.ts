@@ -251,6 +251,7 @@ function invokeCall(
     traceparent: extra.trace?.traceparent,
     tracestate: extra.trace?.tracestate,
     tool: name,
+    toolBase: model.mount,
     idempotencyStore: options.idempotencyStore,
     idempotencyTtlMs: options.idempotencyTtlMs,
   });

@@ -244,7 +244,7 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
     if (typeof changed !== 'boolean') throw new TypeError('ctx.setChanged: changed must be true or false');
     if (!s.closed) s.changed = changed;
   },
-  actionRequired: (s) => (stop) => actionRequiredError(s.inv, s.env.root, stop),
+  actionRequired: (s) => (stop) => actionRequiredError(s.inv, s.env.root, stop, s.env.toolBase),
   guard: (s) => (description) => {
     if (s.dryRun) s.would.push(description);
     return !s.dryRun;
@@ -291,7 +291,7 @@ function askOf(s: RunState, ctx: RunContext): AskScope {
     race: (p) => raceAbort(p, s.env.signal),
     notInteractive: () =>
       s.inv.source === 'values' && !s.inv.argsJson ? NO_TERMINAL : notInteractiveBecause(s.env.env),
-    retry: (add, fill, description) => retryStep(s.inv, s.env.root.name, add, fill, description),
+    retry: (add, fill, description) => retryStep(s.inv, s.env.root.name, add, fill, description, s.env.toolBase),
   });
 }
 

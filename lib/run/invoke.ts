@@ -39,6 +39,12 @@ export interface InvokeOptions {
   /** The MCP tool name, recorded on the exported span. */
   tool?: string;
   /**
+   * The command whose subtree the MCP server serves (where `mcp-server` is mounted): tool names in
+   * a stop's next steps are relative to it, and a step outside it stays a command line
+   * (docs/mcp-server.md#mounting). Default the root.
+   */
+  toolBase?: Command;
+  /**
    * The client channel for `ctx.confirm`, `ctx.elicit` and `ctx.sample` (the MCP bridge sets the
    * functions whose capability the client declared). Default none: they act as on a pipe.
    */
@@ -127,6 +133,7 @@ export async function invokeCommand(
   env.stdin = () => (stdin ??= Readable.from([])); // an empty stream, made only if the handler reads it
   env.onLog = options.onLog;
   env.interaction = options.interaction;
+  env.toolBase = options.toolBase;
   env.collectItems = true;
   let outcome: RunOutcome;
   try {

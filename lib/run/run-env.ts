@@ -59,6 +59,11 @@ export interface RunEnv {
   onLog?: (level: NotificationLevel, data: unknown) => void;
   /** The client channel `ctx.confirm`, `ctx.elicit` and `ctx.sample` may ask through (MCP). */
   interaction?: Interaction;
+  /**
+   * MCP: the command whose subtree the server serves (where `mcp-server` is mounted); a stop's next
+   * steps name tools relative to it (docs/mcp-server.md#mounting). Default the root.
+   */
+  toolBase?: Command;
   /** Where and how long replayed retries are recorded. */
   replay: ReplaySettings;
 }
@@ -97,6 +102,7 @@ class Env implements RunEnv {
   collectItems: boolean | undefined = undefined;
   onLog: ((level: NotificationLevel, data: unknown) => void) | undefined = undefined;
   interaction: Interaction | undefined = undefined;
+  toolBase: Command | undefined = undefined;
   readonly replay: ReplaySettings;
   readonly #options: ExecuteOptions;
   /** The signal given in the options, when no lazy one is used. */

@@ -13,7 +13,7 @@ import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { propertyName } from '../tree/flags.ts';
 import { toolPropertyIndex } from '../tree/properties.ts';
 import { findCommand, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
-import { defaultToolName, toolStatus } from './walk.ts';
+import { defaultToolName, isWithin, toolStatus } from './walk.ts';
 
 /** One step an author names (`ctx.actionRequired`): the words after the program's name, and what it does. */
 type ActionStep = ActionRequired['next'][number];
@@ -69,7 +69,8 @@ function replaceArgsJson(argv: readonly string[], json: string): string[] {
 /**
  * The call that stopped, run again with `add` (flag long name → value) and the flags of `fill`
  * (long names) given `<name>` placeholders the caller fills in: the same command line with those
- * flags, the same `--args-json` object or tool arguments with those properties.
+ * flags, the same `--args-json` object or tool arguments with those properties. Tool names are
+ * relative to `base`, the command an MCP server serves (default the root: docs/mcp-server.md#mounting).
  */
 export function retryStep(
   inv: Invocation,
@@ -77,6 +78,7 @@ export function retryStep(
   add: Record<string, unknown>,
   fill: readonly string[],
   description: string,
+  base?: Command,
 ): NextStep | undefined {
   const cmd = inv.command;
   // as JSON (MCP, --args-json) only properties the inputSchema has can be added
@@ -89,7 +91,7 @@ export function retryStep(
     const args = { ...inv.argsJson, ...props };
     return {
       ...lineStep([program, ...replaceArgsJson(inv.argv, JSON.stringify(args))], description),
-      tool: defaultToolName(cmd),
+      tool: defaultToolName(cmd, base),
       arguments: args,
     };
   }
@@ -100,20 +102,21 @@ export function retryStep(
     ];
     return lineStep([program, ...insertFlags(inv.argv, words)], description);
   }
-  return { description, tool: defaultToolName(cmd), arguments: { ...inv.arguments, ...props } };
+  return { description, tool: defaultToolName(cmd, base), arguments: { ...inv.arguments, ...props } };
 }
 
 /**
  * The steps an author names, for this caller: command lines with the program's name in front and
  * the caller's `--format` carried (on every path but MCP), and — over MCP and for `--args-json` —
- * the tool call each line makes, when it names a command that is a tool and parses.
+ * the tool call each line makes, when it names a command that is a tool (of the server's `base`,
+ * default the root: docs/mcp-server.md#mounting) and parses.
  */
-export function authorSteps(inv: Invocation, root: Command, steps: readonly ActionStep[]): NextStep[] {
+export function authorSteps(inv: Invocation, root: Command, steps: readonly ActionStep[], base?: Command): NextStep[] {
   const mode = modeWords(inv);
   const mcp = inv.source === 'values' && !inv.argsJson; // an --args-json caller is on the command line
   return steps.map((s) => {
     const line = lineStep([root.name, ...insertFlags(s.args, mode)], s.description);
-    const call = inv.source === 'values' || inv.argsJson ? toolCall(root, s.args) : undefined;
+    const call = inv.source === 'values' || inv.argsJson ? toolCall(root, s.args, base) : undefined;
     if (mcp) return { ...(s.description ? { description: s.description } : {}), ...(call ?? line) };
     return { ...line, ...call };
   });
@@ -126,14 +129,18 @@ function modeWords(inv: Invocation): string[] {
   return format === undefined ? [] : ['--format', format];
 }
 
-/** The tool call a command line makes: the tool and its arguments, or undefined when it names no tool or does not parse. */
+/**
+ * The tool call a command line makes: the tool and its arguments, or undefined when it names no
+ * tool (of `base`'s subtree, when given) or does not parse.
+ */
 function toolCall(
   root: Command,
   args: readonly string[],
+  base?: Command,
 ): { tool: string; arguments: Record<string, unknown> } | undefined {
   try {
     const { command } = findCommand(root, args);
-    if (toolStatus(command) !== 'tool') return undefined;
+    if (toolStatus(command) !== 'tool' || !isWithin(command, base)) return undefined;
     const inv = parseArgv(root, args);
     const out: Record<string, unknown> = {};
     const flags = flagsOf(command);
@@ -147,7 +154,7 @@ function toolCall(
       const typed = (w: string) => (a.type === 'int' || a.type === 'float' ? Number(w) : w);
       out[propertyName(a.name)] = Array.isArray(given) ? given.map(typed) : typed(given);
     });
-    return { tool: defaultToolName(command), arguments: out };
+    return { tool: defaultToolName(command, base), arguments: out };
   } catch {
     return undefined;
   }
@@ -155,10 +162,11 @@ function toolCall(
 
 /**
  * The error of `ctx.actionRequired(stop)`: kind `action_required` (exit 2), the stop's message and
- * reason (`context.reason`), and its steps as this caller runs them ({@link authorSteps}).
+ * reason (`context.reason`), and its steps as this caller runs them ({@link authorSteps}; tool
+ * names relative to `base`).
  * @throws TypeError for a malformed stop (a reason that is no stable code, a step without words).
  */
-export function actionRequiredError(inv: Invocation, root: Command, stop: ActionRequired): AxError {
+export function actionRequiredError(inv: Invocation, root: Command, stop: ActionRequired, base?: Command): AxError {
   if (stop === null || typeof stop !== 'object')
     throw new TypeError('ctx.actionRequired: pass {reason, message, next}');
   const { reason, message, next, fix } = stop;
@@ -177,7 +185,7 @@ export function actionRequiredError(inv: Invocation, root: Command, stop: Action
     throw new TypeError(
       'ctx.actionRequired: next must be a list of {args: [words after the program name], description?}',
     );
-  const steps = authorSteps(inv, root, next);
+  const steps = authorSteps(inv, root, next, base);
   return new AxError('action_required', message, {
     fix:
       fix ??

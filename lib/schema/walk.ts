@@ -32,6 +32,12 @@ import {
 export const TOOL_NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 /** Names reserved at the root (docs/mcp-server.md#which-commands-become-tools). */
 export const RESERVED = new Set(['__schema', '__complete', '__completeNoDesc', 'mcp-server', 'completion', 'help']);
+/**
+ * Names reserved at every depth, as ax-go reserves them (its internal/mcp walk): `help`, and the
+ * infrastructure a server may be mounted beside — `mcp-server`, `__schema`, `completion`
+ * (docs/mcp-server.md#mounting).
+ */
+export const RESERVED_AT_ANY_DEPTH = new Set(['help', 'mcp-server', '__schema', 'completion']);
 
 /** A command chosen as a tool, with its name; schemas are computed on demand. */
 export interface ToolRef {
@@ -72,12 +78,14 @@ export function isExcluded(cmd: Command): boolean {
 
 /**
  * Whether a command is reserved: injected by ax-ts, a root child with a reserved name, or a command
- * named `help` at any depth (ax-go reserves `help` wherever it is: `grp help` is help, not a tool).
+ * named `help`, `mcp-server`, `__schema` or `completion` at any depth (ax-go reserves these
+ * wherever they are: `grp help` is help, and `grp mcp-server` a server of `grp`, not a tool).
  */
 export function isReserved(cmd: Command): boolean {
   return (
     cmd.annotations[BUILTIN_ANNOTATION] === 'true' ||
-    (cmd.parent !== undefined && (cmd.name === 'help' || (cmd.parent.parent === undefined && RESERVED.has(cmd.name))))
+    (cmd.parent !== undefined &&
+      (RESERVED_AT_ANY_DEPTH.has(cmd.name) || (cmd.parent.parent === undefined && RESERVED.has(cmd.name))))
   );
 }
 
@@ -122,12 +130,18 @@ export function exclusionWarnings(root: Command): string[] {
   return out;
 }
 
-/** The default tool name: the path below the root joined with `_`; the root's own is its name. */
-export function defaultToolName(cmd: Command): string {
+/**
+ * The default tool name: the path below `base` joined with `_`; `base`'s own is its name. `base`
+ * is the command whose tree is served — the root (the default), or the command `mcp-server` is
+ * mounted under (docs/mcp-server.md#mounting): mounted under `grp`, `grp add` is the tool `add`.
+ * An explicit `mcp.toolName` wins either way.
+ */
+export function defaultToolName(cmd: Command, base?: Command): string {
   const explicit = cmd.annotations[TOOL_NAME_ANNOTATION];
   if (explicit) return explicit;
   const names = cmd.pathNames();
-  return names.length === 1 ? names[0]! : names.slice(1).join('_');
+  const depth = base ? base.pathNames().length : 1;
+  return names.length <= depth ? names[names.length - 1]! : names.slice(depth).join('_');
 }
 
 /** Visits non-hidden commands in tree order (pre-order, children by name), skipping reserved subtrees when asked. */
@@ -141,7 +155,8 @@ function visit(cmd: Command, fn: (c: Command) => void, skipReserved: boolean): v
 }
 
 /**
- * The tools of a tree, in tree order, with names checked.
+ * The tools of a tree, in tree order, with names checked. `root` may be any command: its subtree
+ * is walked and the names are relative to it ({@link defaultToolName}).
  * @throws AxError `validation_error` (exit 2) naming the command(s) when a name does not match
  *   {@link TOOL_NAME_RE} or two commands get the same name (compared with `-` read as `_`) — never
  *   a silent rename.
@@ -153,7 +168,7 @@ export function toolRefs(root: Command): ToolRef[] {
     root,
     (cmd) => {
       if (toolStatus(cmd) !== 'tool') return;
-      const name = defaultToolName(cmd);
+      const name = defaultToolName(cmd, root);
       if (!TOOL_NAME_RE.test(name)) {
         throw validationError(
           `command ${JSON.stringify(cmd.commandPath())} gives the tool name ${JSON.stringify(name)}, which is not accepted by model APIs (^[A-Za-z_][A-Za-z0-9_-]{0,63}$)`,

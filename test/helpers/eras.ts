@@ -34,11 +34,19 @@ export interface HttpFixture {
   stop(): Promise<void>;
 }
 
-/** Starts `cli mcp-server --transport http --addr 127.0.0.1:0 ...flags` and waits for its URL. */
-export async function startHttp(cli: string, flags: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<HttpFixture> {
+/**
+ * Starts `cli <server…> --transport http --addr 127.0.0.1:0 ...flags` and waits for its URL;
+ * `server` is the command's words (default `mcp-server`; `grp mcp-server` for one mounted under `grp`).
+ */
+export async function startHttp(
+  cli: string,
+  flags: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  server: string[] = ['mcp-server'],
+): Promise<HttpFixture> {
   const proc: ChildProcess = spawn(
     process.execPath,
-    ['--import', TSX_LOADER, cli, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0', ...flags],
+    ['--import', TSX_LOADER, cli, ...server, '--transport', 'http', '--addr', '127.0.0.1:0', ...flags],
     { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
   );
   let out = '';
@@ -82,13 +90,15 @@ export interface ConnectOptions {
   env?: Record<string, string>;
   /** Client capabilities to declare (modern: sent in every request's `_meta`). */
   capabilities?: Record<string, unknown>;
+  /** stdio: the server command's words after the CLI (default `mcp-server`). */
+  server?: string[];
 }
 
 /** Connects a client of `era` on `path` (HTTP paths need `url`). */
 export async function connectEra(era: EraName, path: McpPath, o: ConnectOptions): Promise<EraClient> {
   const stdioParams = {
     command: process.execPath,
-    args: ['--import', TSX_LOADER, o.cli, 'mcp-server'],
+    args: ['--import', TSX_LOADER, o.cli, ...(o.server ?? ['mcp-server'])],
     cwd: REPO,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...o.env },
     stderr: 'ignore' as const,

@@ -75,10 +75,15 @@ describe('walk: which commands become tools', () => {
     expect(toolNames(doc)).toEqual(['__schema-not', 'work']);
   });
 
-  it('keeps commands named completion or mcp-server below the root (reserved only at the root); help is reserved at any depth', async () => {
-    const root = group('yourcli', group('shell', leaf('completion'), leaf('help'), leaf('mcp-server')));
-    expect(toolNames(await mcpDoc(root))).toEqual(['shell_completion', 'shell_mcp-server']);
-    expect(axCommand(await axDoc(root), ['shell', 'help']).mcp).toEqual({ tool: null, reason: 'reserved' });
+  it('reserves help, mcp-server, __schema and completion at any depth, as ax-go does (a mounted grp mcp-server is never a tool)', async () => {
+    const root = group(
+      'yourcli',
+      group('shell', leaf('completion'), leaf('help'), leaf('mcp-server'), leaf('__schema'), leaf('other')),
+    );
+    expect(toolNames(await mcpDoc(root))).toEqual(['shell_other']);
+    const ax = await axDoc(root);
+    for (const name of ['help', 'mcp-server', 'completion'])
+      expect(axCommand(ax, ['shell', name]).mcp).toEqual({ tool: null, reason: 'reserved' });
   });
 
   it('drops a pure group on its own; its children stay tools', async () => {
