@@ -52,6 +52,13 @@ export interface McpMountOptions {
    * `process.stdout` only.
    */
   isolateStdio?: boolean;
+  /**
+   * How `tools/list` shows the commands: `tools` (default), one tool per command; `progressive`,
+   * four fixed tools — `search_tools`, `describe_tool`, `call_read_only_tool`, `call_tool` — that
+   * find, describe and run them, so the list stays small for a large tree
+   * (docs/mcp-server.md#progressive-discovery). The default of `mcp-server --discovery`.
+   */
+  discovery?: 'tools' | 'progressive';
 }
 
 /** Options of {@link serve}: the mount options plus the transport settings (`mcp-server`'s flags). */
@@ -138,6 +145,7 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
     instructions: options.instructions,
     env: options.env,
     eventStore: options.eventStore,
+    discovery: options.discovery,
     bounds: {
       ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
       ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
@@ -181,7 +189,8 @@ async function startServer(root: Command, settings: ServeSettings, signal: Abort
  * executable or bun-compiled binary: the binary itself, no script) — no bare `npx` that must be
  * found on PATH. `path` (the words of the command `mcp-server` is mounted under, e.g. `['grp']`;
  * default none: the root) comes after the script, then `args` (e.g. persistent flags such as
- * `--store=/data/tasks.json`), then `mcp-server`. docs/mcp-server.md#connecting-a-client.
+ * `--store=/data/tasks.json`), then `mcp-server`, then `serverFlags` (its own flags the server must
+ * start with, e.g. `--discovery=progressive`). docs/mcp-server.md#connecting-a-client.
  */
 export function clientConfig(
   name: string,
@@ -189,6 +198,7 @@ export function clientConfig(
   http?: { url: string; token?: string },
   args: readonly string[] = [],
   path: readonly string[] = [],
+  serverFlags: readonly string[] = [],
 ): Record<string, unknown> {
   if (http)
     return {
@@ -202,7 +212,9 @@ export function clientConfig(
     };
   // a single executable or bun-compiled binary is the program itself: no script to name
   if (isStandaloneBinary())
-    return { mcpServers: { [name]: { command: process.execPath, args: [...path, ...args, 'mcp-server'] } } };
+    return {
+      mcpServers: { [name]: { command: process.execPath, args: [...path, ...args, 'mcp-server', ...serverFlags] } },
+    };
   let script = entry;
   try {
     script = realpathSync(entry);
@@ -214,7 +226,9 @@ export function clientConfig(
       ? ['run', '-A'] // Deno asks for permissions a server started by a client cannot grant
       : [...pnpHooks(process.execArgv, process.env.NODE_OPTIONS), ...absoluteExecArgv(process.execArgv)];
   return {
-    mcpServers: { [name]: { command: process.execPath, args: [...runtime, script, ...path, ...args, 'mcp-server'] } },
+    mcpServers: {
+      [name]: { command: process.execPath, args: [...runtime, script, ...path, ...args, 'mcp-server', ...serverFlags] },
+    },
   };
 }
 
@@ -383,6 +397,12 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         type: 'stringArray',
         usage: 'HTTP: another host name accepted in Host/Origin (repeatable; e.g. the name a proxy uses)',
       },
+      discovery: {
+        type: 'string',
+        choices: ['tools', 'progressive'],
+        default: options.discovery ?? 'tools',
+        usage: 'tools: one MCP tool per command; progressive: four tools that search, describe and call them',
+      },
       'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
     },
     run: async (ctx) => {
@@ -417,6 +437,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         dryRun: ctx.dryRun,
         idempotencyStore: options.idempotencyStore ?? replaySettingsOf(ctx)?.store,
         idempotencyTtlMs: options.idempotencyTtlMs ?? replaySettingsOf(ctx)?.ttlMs,
+        discovery: ctx.flags.discovery as 'tools' | 'progressive',
       };
       if (ctx.flags.printConfig) {
         // refuse what the server would refuse, without loading the server stack
@@ -441,7 +462,9 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         const served = ctx.command.parent ?? root;
         const name = options.name ?? served.pathNames().join('-'); // as the server's defaultServerName
         const path = served.pathNames().slice(1);
-        return `${JSON.stringify(clientConfig(name, undefined, http, carriedFlags(ctx), path), null, 2)}\n`;
+        // the discovery given on this command line, so the client's server lists what this one would
+        const own = ctx.changed('discovery') ? [`--discovery=${settings.discovery}`] : [];
+        return `${JSON.stringify(clientConfig(name, undefined, http, carriedFlags(ctx), path, own), null, 2)}\n`;
       }
       await startServer(root, settings, ctx.signal);
       // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)

@@ -58,6 +58,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     dryRun: s.dryRun,
     idempotencyStore: s.idempotencyStore,
     idempotencyTtlMs: s.idempotencyTtlMs,
+    discovery: s.discovery,
   };
   if (supervision) {
     const { canSupervise, superviseStdio } = supervision;

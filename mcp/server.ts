@@ -20,6 +20,7 @@ import { toolProperties } from '../lib/tree/properties.ts';
 import { registerCatalog } from './catalog.ts';
 import { interactionFor } from './interact.ts';
 import { boardOf, callTool, toolList } from './tools.ts';
+import { progressiveCall, progressiveList, type Discovery } from './progressive.ts';
 import {
   cancelTask,
   getTask,
@@ -64,6 +65,11 @@ export interface McpServerOptions {
   idempotencyStore?: IdempotencyStore;
   /** How long a recorded outcome replays, ms. Default 24 h. */
   idempotencyTtlMs?: number;
+  /**
+   * `progressive`: `tools/list` lists the four discovery tools (progressive.ts) instead of one tool
+   * per command (docs/mcp-server.md#progressive-discovery). Default `tools`.
+   */
+  discovery?: Discovery;
 }
 
 /** The tree's MCP view, computed once per server process and shared by every session and request. */
@@ -275,7 +281,9 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
 
   server.setRequestHandler(
     'tools/list',
-    own(async () => ({ tools: toolList(model, era) as never })),
+    own(async () => ({
+      tools: (options.discovery === 'progressive' ? progressiveList() : toolList(model, era)) as never,
+    })),
   );
 
   server.setRequestHandler(
@@ -308,6 +316,9 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
           : typeof envelope?.[LOG_LEVEL_META_KEY] === 'string'
             ? LOG_LEVELS.indexOf(envelope[LOG_LEVEL_META_KEY])
             : -1;
+      // the command's tool names the log lines, also when a progressive call tool runs it
+      const inner = params.arguments?.name;
+      const logger = options.discovery === 'progressive' && typeof inner === 'string' ? inner : params.name;
       const log =
         floor < 0
           ? undefined
@@ -315,13 +326,14 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
               if (LOG_LEVELS.indexOf(level) < floor) return;
               void notify({
                 method: 'notifications/message',
-                params: { level, logger: params.name, data },
+                params: { level, logger, data },
               }).catch(() => {});
             };
       const meta = params._meta;
       const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
       const trace = { traceparent: str(meta?.traceparent), tracestate: str(meta?.tracestate) };
-      return callTool(model, options, params.name, params.arguments, {
+      const call = options.discovery === 'progressive' ? progressiveCall : callTool;
+      return call(model, options, params.name, params.arguments, {
         era,
         signal: ctx.mcpReq.signal,
         progress,

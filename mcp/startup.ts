@@ -63,6 +63,8 @@ export interface ServeSettings {
   idempotencyStore?: IdempotencyStore;
   /** How long a recorded outcome replays, ms. Default 24 h. */
   idempotencyTtlMs?: number;
+  /** `progressive`: the four discovery tools instead of one tool per command (progressive.ts). Default `tools`. */
+  discovery?: 'tools' | 'progressive';
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);

@@ -42,13 +42,17 @@ function defOf(model: McpModel, ref: ToolRef): ToolDef {
  */
 export function toolList(model: McpModel, era: Era): ToolDef[] {
   if (era === 'legacy') return (model.toolList ??= model.refs.map((r) => defOf(model, r)));
-  return (model.modernToolList ??= model.refs.map((r) => {
-    const def = defOf(model, r);
-    const wrapping = toolWrapping(r.command);
-    const out =
-      wrapping === 'result' || wrapping === 'items' ? { ...def, outputSchema: anyRootOutputSchema(r.command) } : def;
-    return r.command.task ? { ...out, execution: { taskSupport: r.command.task } } : out;
-  }));
+  return (model.modernToolList ??= model.refs.map((r) => toolEntry(model, r, era)));
+}
+
+/** One tool as `tools/list` shows it to a client of `era` (see {@link toolList}). */
+export function toolEntry(model: McpModel, ref: ToolRef, era: Era): ToolDef & { execution?: { taskSupport: string } } {
+  const def = defOf(model, ref);
+  if (era === 'legacy') return def;
+  const wrapping = toolWrapping(ref.command);
+  const out =
+    wrapping === 'result' || wrapping === 'items' ? { ...def, outputSchema: anyRootOutputSchema(ref.command) } : def;
+  return ref.command.task ? { ...out, execution: { taskSupport: ref.command.task } } : out;
 }
 
 function unknownTool(model: McpModel, name: string): Error {

@@ -6,7 +6,7 @@
  * here is one the server would list, under the same name, with the same definition.
  */
 import type { Command } from '../tree/command.ts';
-import { toolDef, toolRefs, type ToolDef } from './walk.ts';
+import { toolDef, toolRefs, type ToolDef, type ToolRef } from './walk.ts';
 
 /** One search hit: the tool, its command and its one line. */
 export interface ToolHit {
@@ -26,9 +26,17 @@ export interface ToolHit {
  * @throws AxError `validation_error` as `toolRefs` (tool-name collisions, invalid names).
  */
 export function searchTools(root: Command, query: string, limit = 20): ToolHit[] {
+  return searchRefs(toolRefs(root), query).slice(0, Math.max(0, limit));
+}
+
+/**
+ * {@link searchTools} over tools already walked (a server's, named as it serves them): every hit,
+ * best first, then in the order of `refs`.
+ */
+export function searchRefs(refs: readonly ToolRef[], query: string): ToolHit[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const hits: ToolHit[] = [];
-  for (const r of toolRefs(root)) {
+  for (const r of refs) {
     const c = r.command;
     const name = `${r.name} ${c.commandPath()}`.toLowerCase();
     const short = c.short.toLowerCase();
@@ -46,7 +54,7 @@ export function searchTools(root: Command, query: string, limit = 20): ToolHit[]
     if (all) hits.push({ tool: r.name, command: c.commandPath(), short: c.short, score });
   }
   // a stable sort: equal scores keep tree order
-  return hits.sort((a, b) => b.score - a.score).slice(0, Math.max(0, limit));
+  return hits.sort((a, b) => b.score - a.score);
 }
 
 /**

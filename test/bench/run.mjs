@@ -359,6 +359,16 @@ async function prepare(dir) {
       });
     }
   }
+  // The 1,000-command tree once more, with `mcp-server` mounted: what `tools/list` weighs, per command
+  // and in progressive mode (docs/mcp-server.md#progressive-discovery)
+  let mcp1000;
+  if (trees.has(1000)) {
+    const { main } = lazyTreeFiles(1000, join(ROOT, 'lib/index.ts'), 'tree-1000');
+    const src = join(dir, 'tree-1000-mcp.ts');
+    const mount = `import { mountMcpServer } from ${JSON.stringify(join(ROOT, 'mcp/index.ts'))};\n`;
+    writeFileSync(src, mount + main.replace('void main(root);', 'mountMcpServer(root);\nvoid main(root);'));
+    mcp1000 = await axProgram(join(dir, 'tree-1000-mcp'), 'tree-1000-mcp', src);
+  }
   // The 1,000-command tree once more, with a schema manifest written ahead of time (ax-ts schema-manifest).
   let manifest1000;
   if (trees.has(1000)) {
@@ -390,7 +400,60 @@ async function prepare(dir) {
     if (String(served.stderr).includes('__bench'))
       throw new Error('`__schema` with a schema manifest loaded the tree (the manifest was not used)');
   }
-  return { bin, store1000, store3, commander, peers, minimal, sdk, axNoop, floor, trees, treeBytes, dir, manifest1000 };
+  return {
+    bin,
+    store1000,
+    store3,
+    commander,
+    peers,
+    minimal,
+    sdk,
+    axNoop,
+    floor,
+    trees,
+    treeBytes,
+    dir,
+    manifest1000,
+    mcp1000,
+  };
+}
+
+/**
+ * The bytes of the `tools/list` answer (one JSON-RPC line over stdio, as a 2025-era client receives
+ * it after `initialize`) of `<entry> mcp-server ...extra`.
+ */
+async function toolsListBytes(entry, extra = []) {
+  const child = spawn(NODE, [entry, 'mcp-server', ...extra], {
+    env: childEnv({ HOME: os.tmpdir(), BENCH_NO_HOOK: '1' }),
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
+  try {
+    return await new Promise((resolvePromise, reject) => {
+      let buf = '';
+      const timer = setTimeout(() => reject(new Error('no tools/list answer within 60 s')), 60_000);
+      child.once('exit', (code) => reject(new Error(`mcp-server exited (${code}) before answering tools/list`)));
+      child.stdout.setEncoding('utf8').on('data', (chunk) => {
+        buf += chunk;
+        let nl;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          const msg = JSON.parse(line);
+          if (msg.id === 1) {
+            send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+            send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+          } else if (msg.id === 2) {
+            clearTimeout(timer);
+            resolvePromise({ bytes: Buffer.byteLength(line), tools: msg.result.tools.length });
+          }
+        }
+      });
+      send(INIT);
+    });
+  } finally {
+    child.kill('SIGTERM');
+  }
 }
 
 // ---------- 1. cold start ----------
@@ -655,6 +718,19 @@ async function trees(p, report) {
     "³ (CPU(n) − CPU(tree of 1)) / (n − 1), the same from the in-process CPU time: less sensitive to other load on the machine than ² (but it counts V8's background threads too).",
   ];
   discovery(byTree, lines, notes, report);
+  if (p.mcp1000) {
+    // the same table: what a client reads from `tools/list` before its first call
+    for (const [label, extra] of [
+      ['`tools/list` of `mcp-server` (one tool per command)', []],
+      ['`tools/list` of `mcp-server --discovery progressive`', ['--discovery', 'progressive']],
+    ]) {
+      const r = await toolsListBytes(p.mcp1000, extra);
+      lines.push(
+        `| 1,000 | ${label}: ${r.tools.toLocaleString('en')} tools | ${r.bytes.toLocaleString('en')} | ${tokens(r.bytes).toLocaleString('en')} |`,
+      );
+      (report.toolsList ??= {})[extra.length ? 'progressive' : 'tools'] = r;
+    }
+  }
   report.trees = { lines, notes, byTree, perCmd, cpuPerCmd };
   // The issue-14 targets, paired: the members alternate within one interleaved run.
   if (p.trees.has(1000)) {

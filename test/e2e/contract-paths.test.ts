@@ -1,16 +1,17 @@
 /**
  * The contract means the same on every path (docs/contract.md). ONE table of rules (dry runs, replayed
- * retries, exit codes, error classification, rehearsals, injected flags) runs through all six
+ * retries, exit codes, error classification, rehearsals, injected flags) runs through all seven
  * paths — the CLI process, `--args-json`, in-process `execute`, MCP stdio, MCP HTTP stateful and
- * stateless — against the fixture CLI test/fixtures/contract-tree.ts (public API only), with every
+ * stateless, MCP in progressive mode (each call through `call_read_only_tool`/`call_tool`) — against the fixture CLI test/fixtures/contract-tree.ts (public API only), with every
  * path sharing one state directory (the default file store) and one side-effect log. The rules that
  * touch the idempotency store run again, unchanged, with every path sharing one real redis-server
  * instead (test/helpers/redis.ts; skipped without redis-server unless AX_INFRA_REQUIRED=1): the
  * Redis store replays exactly as the file store does, reached by both routes — the environment
  * (AX_IDEMPOTENCY_STORE: cli, mcp-stdio, mcp-http-stateless) and the public option
- * (`idempotencyStore: redisIdempotencyStore(…)`: args-json, in-process, mcp-http). Races, the
- * preview server and the SIGINT rounds follow in test/e2e/contract-races.test.ts. The same rules run
- * over twins of the fixture written with other libraries (test/helpers/contract-twins.ts: commander).
+ * (`idempotencyStore: redisIdempotencyStore(…)`: args-json, in-process, mcp-http, mcp-progressive).
+ * Races, the preview server and the SIGINT rounds follow in test/e2e/contract-races.test.ts. The same
+ * rules run over twins of the fixture written with other libraries (test/helpers/contract-twins.ts:
+ * commander).
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ import {
   httpPath,
   inProcessPath,
   processPath,
+  progressivePath,
   stdioPath,
   type Call,
   type Outcome,
@@ -398,7 +400,7 @@ const RULES: Rule[] = [
 ];
 
 type StoreName = 'file' | 'redis';
-/** Each store's six paths. */
+/** Each store's paths (MCP in progressive mode included). */
 const paths: Record<StoreName, Path[]> = { file: [], redis: [] };
 /** Keys on a shared Redis outlive a run: ids of this run never meet another's. */
 const RUN = `${process.pid}-${Date.now().toString(36)}`;
@@ -415,6 +417,7 @@ beforeAll(async () => {
       stdioPath(CONTRACT_CLI, ENV),
       httpPath(CONTRACT_CLI, ENV, false),
       httpPath(CONTRACT_CLI, ENV, true),
+      progressivePath(CONTRACT_CLI, ENV),
     ])),
   );
   if (redisMissing) return;
@@ -433,6 +436,7 @@ beforeAll(async () => {
       stdioPath(CONTRACT_CLI, viaEnv),
       httpPath(CONTRACT_CLI, viaOption, false),
       httpPath(CONTRACT_CLI, viaEnv, true),
+      progressivePath(CONTRACT_CLI, viaOption),
     ])),
   );
 }, 120_000);
@@ -443,7 +447,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const NAMES: Path['name'][] = ['cli', 'args-json', 'in-process', 'mcp-stdio', 'mcp-http', 'mcp-http-stateless'];
+const NAMES: Path['name'][] = [
+  'cli',
+  'args-json',
+  'in-process',
+  'mcp-stdio',
+  'mcp-http',
+  'mcp-http-stateless',
+  'mcp-progressive',
+];
 const STORES: { store: StoreName; skip?: string }[] = [{ store: 'file' }, { store: 'redis', skip: redisMissing }];
 const pathOf = (store: StoreName, name: string) => paths[store].find((x) => x.name === name)!;
 /** A call id unique to its store, path and rule (and, on Redis, to this run). */
@@ -475,7 +487,7 @@ describe.each(STORES)('one $store store for every path', ({ store, skip }) => {
       const call = writeCall('write', name, { key: `k-${name}`, tags: ['x'] });
       const first = await pathOf(store, 'cli').call(call);
       expect(first.code, JSON.stringify(first)).toBe(0);
-      for (const n of ['mcp-stdio', 'mcp-http', 'mcp-http-stateless', 'args-json', 'in-process']) {
+      for (const n of ['mcp-stdio', 'mcp-http', 'mcp-http-stateless', 'mcp-progressive', 'args-json', 'in-process']) {
         const p = pathOf(store, n);
         const again = await p.call(call);
         expect(again.code, `${n}: ${JSON.stringify(again)}`).toBe(0);
@@ -524,6 +536,7 @@ describe.each(TWINS.map((t) => [t.library, t] as const))('the %s twin', (_librar
         ...(names.includes('mcp-stdio') ? [stdioPath(twin.cli, env)] : []),
         ...(names.includes('mcp-http') ? [httpPath(twin.cli, env, false)] : []),
         ...(names.includes('mcp-http-stateless') ? [httpPath(twin.cli, env, true)] : []),
+        ...(names.includes('mcp-progressive') ? [progressivePath(twin.cli, env)] : []),
       ])),
     );
   }, 120_000);

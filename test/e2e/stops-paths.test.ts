@@ -1,8 +1,8 @@
 /**
  * The agent-facing contract means the same on every path (docs/contract.md "Stops and next steps",
- * "Warnings and --strict", "Output schema"): ONE table of rules runs through all six paths — the
- * CLI process, `--args-json`, in-process `execute`, MCP stdio, MCP HTTP stateful and stateless (real
- * SDK clients against real server processes) — against the fixture test/fixtures/stops-tree.ts
+ * "Warnings and --strict", "Output schema"): ONE table of rules runs through all seven paths — the
+ * CLI process, `--args-json`, in-process `execute`, MCP stdio, MCP HTTP stateful and stateless, MCP
+ * in progressive mode (real SDK clients against real server processes) — against the fixture test/fixtures/stops-tree.ts
  * (public API only). A stop exits 2 with runnable next steps spelled for the path (a command line,
  * a tool call), and running a step as given (its `<…>` filled in) does what it says; warnings are
  * `{code, message}`; a payload that breaks its output schema is the author's internal_error on
@@ -22,6 +22,7 @@ import {
   inProcessPath,
   minimalEnv,
   processPath,
+  progressivePath,
   stdioPath,
   type Call,
   type Outcome,
@@ -229,26 +230,32 @@ beforeAll(async () => {
       stdioPath(STOPS_CLI, ENV),
       httpPath(STOPS_CLI, ENV, false),
       httpPath(STOPS_CLI, ENV, true),
+      progressivePath(STOPS_CLI, ENV),
     ])),
   );
 }, 120_000);
 afterAll(() => Promise.all(paths.map((p) => p.close())));
 
-describe.each(['cli', 'args-json', 'in-process', 'mcp-stdio', 'mcp-http', 'mcp-http-stateless'] as const)(
-  'path %s',
-  (name) => {
-    const path = () => paths.find((p) => p.name === name)!;
-    it.each(RULES.map((r) => [r.name, r] as const))(
-      '%s',
-      async (_n, rule) => {
-        const p = path();
-        if (rule.on && !rule.on(p)) return;
-        await rule.run(p, `${name}-${RULES.indexOf(rule)}`);
-      },
-      60_000,
-    );
-  },
-);
+describe.each([
+  'cli',
+  'args-json',
+  'in-process',
+  'mcp-stdio',
+  'mcp-http',
+  'mcp-http-stateless',
+  'mcp-progressive',
+] as const)('path %s', (name) => {
+  const path = () => paths.find((p) => p.name === name)!;
+  it.each(RULES.map((r) => [r.name, r] as const))(
+    '%s',
+    async (_n, rule) => {
+      const p = path();
+      if (rule.on && !rule.on(p)) return;
+      await rule.run(p, `${name}-${RULES.indexOf(rule)}`);
+    },
+    60_000,
+  );
+});
 
 describe('over MCP: what tools/list says', () => {
   it('capability classes set openWorldHint; yes is an input only where it is the confirmation gate', async () => {

@@ -56,7 +56,7 @@ export const COMMANDER_TWIN: Twin = {
     {
       rule: 'retry_after_seconds ≤ 0 is dropped',
       reason: 'commander options are text (no float type): the row sends a number for --after',
-      paths: ['args-json', 'mcp-stdio', 'mcp-http', 'mcp-http-stateless'],
+      paths: ['args-json', 'mcp-stdio', 'mcp-http', 'mcp-http-stateless', 'mcp-progressive'],
     },
     {
       rule: 'input nested too deep for JSON',

@@ -1,7 +1,8 @@
 /**
- * The six paths a command runs by, behind one `call`: the CLI process, `--args-json` (a process),
- * in-process `execute`, and MCP `tools/call` over stdio, HTTP stateful and HTTP stateless (real SDK
- * clients against real server processes). Every path reports the same {@link Outcome}, so one
+ * The paths a command runs by, behind one `call`: the CLI process, `--args-json` (a process),
+ * in-process `execute`, and MCP `tools/call` over stdio, HTTP stateful and HTTP stateless, and over
+ * stdio in progressive mode through `call_read_only_tool`/`call_tool` (real SDK clients against
+ * real server processes). Every path reports the same {@link Outcome}, so one
  * table of rules can run through all of them ("every path means the same").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -39,7 +40,7 @@ export interface Call {
 
 /** A path: how it spells arguments (`argv` or `json`) and how it calls. */
 export interface Path {
-  name: 'cli' | 'args-json' | 'in-process' | 'mcp-stdio' | 'mcp-http' | 'mcp-http-stateless';
+  name: 'cli' | 'args-json' | 'in-process' | 'mcp-stdio' | 'mcp-http' | 'mcp-http-stateless' | 'mcp-progressive';
   /** Which spelling of a call this path uses. */
   spelling: 'argv' | 'json';
   /** Whether it is an MCP path (tools/list, isError, no `mcp-server` or `__schema` command). */
@@ -138,6 +139,45 @@ export async function stdioPath(
 ): Promise<Path & { conn: StdioConnection }> {
   const conn = await connectStdio(['mcp-server', ...extra], env, script);
   return { ...mcpPath('mcp-stdio', conn.client, () => conn.close()), conn };
+}
+
+/**
+ * MCP over stdio in progressive mode (`mcp-server --discovery progressive`): a call goes through
+ * the call tool `describe_tool` names for it (`call_read_only_tool` or `call_tool`) with the tool's
+ * name and arguments; its result is the tool's own. The inputSchema is `describe_tool`'s.
+ */
+export async function progressivePath(
+  script: string,
+  env: Record<string, string>,
+  extra: string[] = [],
+): Promise<Path & { conn: StdioConnection }> {
+  const conn = await connectStdio(['mcp-server', '--discovery', 'progressive', ...extra], env, script);
+  const described = new Map<string, Json>();
+  const describe = async (tool: string): Promise<Json> => {
+    let d = described.get(tool);
+    if (!d) {
+      const r = (await conn.client.callTool({ name: 'describe_tool', arguments: { name: tool } })) as Json;
+      d = (r.isError ? {} : r.structuredContent) as Json;
+      described.set(tool, d);
+    }
+    return d;
+  };
+  return {
+    name: 'mcp-progressive',
+    spelling: 'json',
+    mcp: true,
+    call: async (c) => {
+      const via = ((await describe(c.tool)).call_with as string | undefined) ?? 'call_tool';
+      const r = await conn.client.callTool({ name: via, arguments: { name: c.tool, arguments: c.json } }, undefined, {
+        timeout: 60_000,
+      });
+      return fromTool(r as Json);
+    },
+    inputSchema: async (tool) => (await describe(tool)).inputSchema as Json,
+    instructions: () => conn.client.getInstructions(),
+    close: () => conn.close(),
+    conn,
+  };
 }
 
 /** A running HTTP server process and its URL. */
