@@ -36,6 +36,14 @@ interface StatePayload {
   a: string;
   r: Record<string, unknown>;
   q: Record<string, string>;
+  /** A stop's fill-in form asked in the last round (stop-input.ts): its key, fixed arguments and fields. */
+  f?: StopFill & { k: string };
+}
+
+/** A stop's next step as a form: the arguments the step sets, and the properties the user fills in. */
+export interface StopFill {
+  fixed: Record<string, unknown>;
+  fields: string[];
 }
 
 type Codec = ReturnType<typeof createRequestStateCodec>;
@@ -90,6 +98,7 @@ export class Round {
   private readonly asked: Record<string, string> = {};
   private readonly counts = new Map<string, number>();
   private readonly answers: Record<string, unknown>;
+  private fill?: StopFill & { k: string };
 
   private constructor(
     private readonly tool: string,
@@ -135,7 +144,13 @@ export class Round {
   /** The `input_required` result for what the run left unanswered, or undefined when nothing was. */
   async result(): Promise<Record<string, unknown> | undefined> {
     if (!Object.keys(this.pending).length) return undefined;
-    const state: StatePayload = { t: this.tool, a: this.argsHash, r: this.used, q: this.asked };
+    const state: StatePayload = {
+      t: this.tool,
+      a: this.argsHash,
+      r: this.used,
+      q: this.asked,
+      ...(this.fill ? { f: this.fill } : {}),
+    };
     return {
       resultType: 'input_required',
       inputRequests: this.pending,
@@ -176,6 +191,36 @@ export class Round {
         reject(new AxError('interrupted', `waiting for the client to answer ${key} (an input_required result)`)),
       ),
     );
+  }
+
+  /**
+   * The answer to the stop form the last round asked (stop-input.ts): the arguments it adds to the
+   * call (the step's own, then the fields the user filled in), `declined` when the user declined or
+   * cancelled, undefined when no form was asked or this retry does not answer it. A malformed
+   * answer sets {@link malformed}.
+   */
+  stopAnswer(): Record<string, unknown> | 'declined' | undefined {
+    const f = this.prior?.f;
+    const a = f ? this.answers[f.k] : undefined;
+    if (!f || a === undefined) return undefined;
+    const answer = elicitAnswer(a);
+    if (typeof answer === 'string') {
+      this.malformed ??= `Invalid params: inputResponses.${f.k} ${answer}`;
+      return undefined;
+    }
+    if (answer.action !== 'accept') return 'declined';
+    const content = answer.content ?? {};
+    return {
+      ...f.fixed,
+      ...Object.fromEntries(f.fields.filter((k) => Object.hasOwn(content, k)).map((k) => [k, content[k]])),
+    };
+  }
+
+  /** Asks the client to fill in a stop's form: the retry runs the same call with the answer added. */
+  askStop(key: string, request: InputRequest, fill: StopFill): void {
+    this.pending[key] = request;
+    this.asked[key] = digest(request);
+    this.fill = { k: key, ...fill };
   }
 
   /** The {@link Interaction} a run of this call asks through: only what the request's capabilities declare. */

@@ -19,6 +19,8 @@ import { collectPrinted } from './printed.ts';
 import { attachmentItem, bytesItem } from './content.ts';
 import { rpcError, type Era } from './eras.ts';
 import { Round, type RoundInput } from './input-required.ts';
+import { formCapable } from './interact.ts';
+import { STOP_KEY, stopForm } from './stop-input.ts';
 import { startTask, TaskBoard, tasksDeclared, tasksRequired } from './tasks.ts';
 import { storeFor } from '../lib/replay/replay.ts';
 import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
@@ -121,36 +123,9 @@ export async function callTool(
   const def = defOf(model, ref);
   let values: Record<string, unknown>;
   try {
-    const { validateArguments } = (argumentsModule ??= await import('../lib/parse/arguments.ts')); // ajv loads on the first call, not at start
-    values = validateArguments(ref.command, def.inputSchema, args);
-    if (options.dryRun) {
-      // a preview server: the client cannot turn the dry run off
-      if (!injectedInForce(ref.command, 'dry-run')) {
-        throw validationError(
-          `${name} cannot run as a dry run (its own dry_run flag replaces the standard one), and this server only previews`,
-          'dry_run_unavailable',
-          {
-            context: { tool: name },
-            fix: 'Ask the user to run the server without --dry-run to call this tool.',
-          },
-        );
-      }
-      values = { ...values, dry_run: true };
-    }
+    values = await checkedValues(ref, def, name, args, options);
   } catch (e) {
-    const err = toAxError(e);
-    const env = options.env ?? process.env;
-    const trace = startTrace(env, extra.trace);
-    void endSpan(trace, env, () => ({
-      name: ref.command.commandPath(),
-      program: model.root.name,
-      version: options.version,
-      exitCode: err.exitCode,
-      errorKind: err.kind,
-      tool: name,
-    }));
-    const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
-    return failureResult(ref, errorEnvelope(err, meta), extra.era);
+    return refused(model, options, ref, name, e, extra);
   }
   // 2026-07-28 and the Tasks extension: a task handle at once, the run going on in the background
   if (extra.capabilities && ref.command.task && !extra.inTask) {
@@ -173,6 +148,16 @@ export async function callTool(
       ? await Round.open(name, args, { ...extra.round, capabilities: extra.capabilities }, options.env ?? process.env)
       : undefined;
   const run = round ? { ...extra, interaction: round.interaction(extra.capabilities!) } : extra;
+  // 2026-07-28: the answer to a stop's form (stop-input.ts) joins the arguments, checked again
+  const filled = round?.stopAnswer();
+  if (round?.malformed) throw rpcError(-32602, round.malformed, { reason: 'invalid_input_response' });
+  if (filled && filled !== 'declined') {
+    try {
+      values = await checkedValues(ref, def, name, { ...(args as Record<string, unknown>), ...filled }, options);
+    } catch (e) {
+      return refused(model, options, ref, name, e, extra);
+    }
+  }
   // the call's signal follows the client's cancellation and the server's shutdown; its AbortController
   // and the listener on the client's signal are made only if the run reads it (call-signal.ts)
   const call = new CallSignal(extra.signal);
@@ -183,6 +168,10 @@ export async function callTool(
     const r = await callScope.run(call, invokeCall, model, ref, values, call, run, options, name);
     printed = takePrinted();
     if (round?.malformed) throw rpcError(-32602, round.malformed, { reason: 'invalid_input_response' });
+    // a stop the client can answer (its one next step is this call with values to fill in) is a
+    // form, unless the client has just declined it
+    const form = round && filled !== 'declined' && formCapable(extra.capabilities) ? stopForm(name, def, r) : undefined;
+    if (form) round!.askStop(STOP_KEY, form.request, form.fill);
     const asking = await round?.result();
     if (asking) return asking as CallToolResult;
     const crash = (r.errorEnvelope as { error?: { kind?: string; message?: string } } | undefined)?.error;
@@ -203,6 +192,58 @@ export async function callTool(
     call.dispose();
     untrack?.();
   }
+}
+
+/**
+ * A call's arguments checked against the tool's inputSchema, as values by property; on a preview
+ * server (`--dry-run`) with `dry_run: true` forced. @throws AxError validation_error.
+ */
+async function checkedValues(
+  ref: ToolRef,
+  def: ToolDef,
+  name: string,
+  args: unknown,
+  options: McpServerOptions,
+): Promise<Record<string, unknown>> {
+  const { validateArguments } = (argumentsModule ??= await import('../lib/parse/arguments.ts')); // ajv loads on the first call, not at start
+  const values = validateArguments(ref.command, def.inputSchema, args);
+  if (!options.dryRun) return values;
+  // a preview server: the client cannot turn the dry run off
+  if (!injectedInForce(ref.command, 'dry-run')) {
+    throw validationError(
+      `${name} cannot run as a dry run (its own dry_run flag replaces the standard one), and this server only previews`,
+      'dry_run_unavailable',
+      {
+        context: { tool: name },
+        fix: 'Ask the user to run the server without --dry-run to call this tool.',
+      },
+    );
+  }
+  return { ...values, dry_run: true };
+}
+
+/** A call refused before it ran (its arguments): the error result, its span ended. */
+function refused(
+  model: McpModel,
+  options: McpServerOptions,
+  ref: ToolRef,
+  name: string,
+  e: unknown,
+  extra: CallExtra,
+): CallToolResult {
+  const err = toAxError(e);
+  const env = options.env ?? process.env;
+  const trace = startTrace(env, extra.trace);
+  void endSpan(trace, env, () => ({
+    name: ref.command.commandPath(),
+    program: model.root.name,
+    version: options.version,
+    exitCode: err.exitCode,
+    errorKind: err.kind,
+    tool: name,
+  }));
+  const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
+  return failureResult(ref, errorEnvelope(err, meta), extra.era);
 }
 
 /**
