@@ -9,16 +9,14 @@
  * structuredContent, dry run, idempotency, tasks, input_required and exit codes.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { errorEnvelope } from '../lib/contract/envelope.ts';
 import { AxError, validationError } from '../lib/contract/errors.ts';
-import { startTrace } from '../lib/observe/trace.ts';
 import type { JsonSchema } from '../lib/parse/input-schema.ts';
 import { searchRefs } from '../lib/schema/search.ts';
 import { toolAnnotations } from '../lib/schema/tool.ts';
 import type { ToolDef, ToolRef } from '../lib/schema/walk.ts';
 import { rpcError } from './eras.ts';
 import type { McpModel, McpServerOptions } from './server.ts';
-import { callTool, toolEntry, type CallExtra } from './tools.ts';
+import { callTool, errorOf, toolEntry, unloadedTool, type CallExtra } from './tools.ts';
 
 /** How a server lists its commands: one tool each (`tools`, the default), or the four fixed tools (`progressive`). */
 export type Discovery = 'tools' | 'progressive';
@@ -186,8 +184,7 @@ export async function progressiveCall(
     if (name === SEARCH_TOOLS) return search(model, a.query as string, (a.limit as number | null | undefined) ?? 20);
     const wanted = a.name as string;
     // a tool below a lazy subtree that failed to load: callTool answers with its load error
-    const broken = model.unloaded.some((u) => wanted === u.tool || wanted.startsWith(`${u.tool}_`));
-    if (broken && name !== DESCRIBE_TOOL) call = { name: wanted, args: a.arguments ?? {} };
+    if (unloadedTool(model, wanted) && name !== DESCRIBE_TOOL) call = { name: wanted, args: a.arguments ?? {} };
     else {
       const ref = refNamed(model, wanted);
       if (name === DESCRIBE_TOOL)
@@ -205,9 +202,7 @@ export async function progressiveCall(
     }
   } catch (e) {
     if (!(e instanceof AxError)) throw e;
-    const trace = startTrace(options.env ?? process.env, extra.trace);
-    const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
-    const envelope = errorEnvelope(e, meta);
+    const envelope = errorOf(model, options, extra, e);
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope };
   }
   return callTool(model, options, call.name, call.args, extra);

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { errorEnvelope } from '../lib/contract/envelope.ts';
 import { endSpan, startTrace } from '../lib/observe/trace.ts';
 import type { NotificationLevel } from '../lib/observe/logger.ts';
-import { toAxError, validationError } from '../lib/contract/errors.ts';
+import { toAxError, validationError, type AxError } from '../lib/contract/errors.ts';
 import type { Interaction } from '../lib/tree/interaction.ts';
 import { injectedInForce } from '../lib/tree/flagset.ts';
 import { invokeCommand, type InvokeResult } from '../lib/run/invoke.ts';
@@ -55,6 +55,17 @@ export function toolEntry(model: McpModel, ref: ToolRef, era: Era): ToolDef & { 
   const out =
     wrapping === 'result' || wrapping === 'items' ? { ...def, outputSchema: anyRootOutputSchema(ref.command) } : def;
   return ref.command.task ? { ...out, execution: { taskSupport: ref.command.task } } : out;
+}
+
+/** The load error of the lazy subtree a tool name is below (or is), when that subtree failed to load. */
+export function unloadedTool(model: McpModel, name: string): AxError | undefined {
+  return model.unloaded.find((u) => name === u.tool || name.startsWith(`${u.tool}_`))?.error;
+}
+
+/** The error envelope of a call that did not run (`{error, meta}`, the call's trace id in meta). */
+export function errorOf(model: McpModel, options: McpServerOptions, extra: CallExtra, err: AxError) {
+  const trace = startTrace(options.env ?? process.env, extra.trace);
+  return errorEnvelope(err, { trace_id: trace.traceId, tool: model.root.name, version: options.version });
 }
 
 function unknownTool(model: McpModel, name: string): Error {
@@ -114,11 +125,9 @@ export async function callTool(
   const ref = model.byName.get(name);
   if (!ref) {
     // a tool below a lazy subtree that failed to load: its load error, not "unknown tool"
-    const broken = model.unloaded.find((u) => name === u.tool || name.startsWith(`${u.tool}_`));
+    const broken = unloadedTool(model, name);
     if (!broken) throw unknownTool(model, name);
-    const trace = startTrace(options.env ?? process.env, extra.trace);
-    const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorEnvelope(broken.error, meta)) }] };
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorOf(model, options, extra, broken)) }] };
   }
   const def = defOf(model, ref);
   let values: Record<string, unknown>;

@@ -25,6 +25,7 @@ import { freePort } from '../infra/cluster.ts';
 import {
   httpPath,
   inProcessPath,
+  PATH_NAMES,
   processPath,
   progressivePath,
   stdioPath,
@@ -447,15 +448,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const NAMES: Path['name'][] = [
-  'cli',
-  'args-json',
-  'in-process',
-  'mcp-stdio',
-  'mcp-http',
-  'mcp-http-stateless',
-  'mcp-progressive',
-];
+const NAMES: readonly Path['name'][] = PATH_NAMES;
 const STORES: { store: StoreName; skip?: string }[] = [{ store: 'file' }, { store: 'redis', skip: redisMissing }];
 const pathOf = (store: StoreName, name: string) => paths[store].find((x) => x.name === name)!;
 /** A call id unique to its store, path and rule (and, on Redis, to this run). */

@@ -21,6 +21,7 @@ import {
   httpPath,
   inProcessPath,
   minimalEnv,
+  PATH_NAMES,
   processPath,
   progressivePath,
   stdioPath,
@@ -236,15 +237,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => Promise.all(paths.map((p) => p.close())));
 
-describe.each([
-  'cli',
-  'args-json',
-  'in-process',
-  'mcp-stdio',
-  'mcp-http',
-  'mcp-http-stateless',
-  'mcp-progressive',
-] as const)('path %s', (name) => {
+describe.each(PATH_NAMES)('path %s', (name) => {
   const path = () => paths.find((p) => p.name === name)!;
   it.each(RULES.map((r) => [r.name, r] as const))(
     '%s',

@@ -53,6 +53,17 @@ export interface Path {
   close(): Promise<void>;
 }
 
+/** Every path's name, in the order the tables run them. */
+export const PATH_NAMES = [
+  'cli',
+  'args-json',
+  'in-process',
+  'mcp-stdio',
+  'mcp-http',
+  'mcp-http-stateless',
+  'mcp-progressive',
+] as const satisfies readonly Path['name'][];
+
 function lastJsonLine(text: string): Json | undefined {
   const last = text.trimEnd().split('\n').pop() ?? '';
   try {
