@@ -4,25 +4,10 @@
  * a declaration changes nothing of the program's own parsing, help or output (docs/frontends.md).
  */
 import type { Command as CommanderCommand } from 'commander';
-import type { Capability, Effects, OutputDecl, PromptDecl, ResourceDecl } from '../../lib/index.ts';
+import type { Capability, Effects, PromptDecl, ResourceDecl } from '../../lib/index.ts';
+import type { AxDeclarations } from '../shared/declare.ts';
 
-/** The declarations of one commander command, as {@link ax} records them. */
-export interface AxDeclarations {
-  /** What re-running does (MCP annotations; docs/mcp-server.md#annotations). Undeclared: no hints, so a client assumes destructive. */
-  effects?: Effects;
-  /** ax-go's capability classes (see `CommandConfig.capabilities` of `ax-ts`). */
-  capabilities?: readonly Capability[];
-  /** Whether the command may destroy or overwrite data (MCP `destructiveHint`). */
-  destructive?: boolean;
-  /** The output declaration: a JSON Schema (2020-12) of what the action returns. */
-  output?: Pick<OutputDecl, 'schema' | 'cardinality' | 'nonDeterministic'>;
-  /** `true`: kept out of the MCP tools and agent projections (still runs and stays in help and `__schema --as=ax`). */
-  withheld?: boolean;
-  /** Prompts declared on the command (root: program-wide; `ax-ts`'s `declarePrompt`). */
-  prompts?: PromptDecl[];
-  /** Resources declared on the command (`ax-ts`'s `declareResource`). */
-  resources?: ResourceDecl[];
-}
+export type { AxDeclarations } from '../shared/declare.ts';
 
 const declared = new WeakMap<CommanderCommand, AxDeclarations>();
 

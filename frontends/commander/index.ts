@@ -5,13 +5,9 @@
  * light: ax-ts's runtime loads only when a call asks for it.
  */
 import type { Command as CommanderCommand, ParseOptions } from 'commander';
+import { asksForAxWords } from '../shared/route.ts';
 
 export { ax, AxChain, type AxDeclarations } from './declare.ts';
-
-/** Words that ask for ax-ts's commands (unless the program has a command of that name). */
-const AX_COMMANDS = ['__schema', '__complete', '__completeNoDesc', 'mcp-server', 'completion'];
-/** `AGENT_MODE` values that ask for json (ax-ts's table: docs/contract.md). */
-const JSON_MODES = new Set(['json', 'agent', 'machine', '1', 'true', 'yes', 'on']);
 
 /** The user's words of a parse call, as commander reads them (`from: 'node'` by default). */
 function userWords(argv: readonly string[] | undefined, options: ParseOptions | undefined): string[] {
@@ -27,11 +23,6 @@ function userWords(argv: readonly string[] | undefined, options: ParseOptions | 
   }
 }
 
-/** Whether the program itself declares an option with this long name (on the root). */
-function ownsOption(program: CommanderCommand, long: string): boolean {
-  return program.options.some((o) => o.long === long);
-}
-
 /**
  * Whether an invocation asks for ax-ts: an ax-ts command word the program does not have itself,
  * `--format`/`--args-json` where the program has no such option, or `AGENT_MODE` set to a json value.
@@ -41,12 +32,9 @@ export function asksForAx(
   words: readonly string[],
   env: Record<string, string | undefined> = process.env,
 ): boolean {
-  const own = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
-  const texts = words.map(String); // a JavaScript caller may pass numbers, as commander allows
-  if (texts.some((w) => AX_COMMANDS.includes(w) && !own.has(w))) return true;
-  for (const flag of ['--format', '--args-json'])
-    if (!ownsOption(program, flag) && texts.some((w) => w === flag || w.startsWith(`${flag}=`))) return true;
-  return JSON_MODES.has((env.AGENT_MODE ?? '').trim().toLowerCase());
+  const commands = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
+  const ownsOption = (long: string) => program.options.some((o) => o.long === long);
+  return asksForAxWords({ commands, ownsOption }, words, env);
 }
 
 /**

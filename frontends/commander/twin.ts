@@ -4,40 +4,12 @@
  * program itself. What maps and what cannot: docs/frontends.md#what-maps.
  */
 import type { Argument as CommanderArgument, Command as CommanderCommand } from 'commander';
-import {
-  AxError,
-  Command,
-  declarePrompt,
-  declareResource,
-  mcp,
-  type ArgSpec,
-  type FlagSpec,
-  type RunContext,
-} from '../../lib/index.ts';
+import { Command, type ArgSpec, type FlagSpec, type RunContext } from '../../lib/index.ts';
+import { answerCall, type TwinSettings } from '../shared/call.ts';
+import { applyDeclarations, declaredConfig } from '../shared/declare.ts';
+import { camel, checkNames } from '../shared/names.ts';
 import { callCommander, internals, optionWords, type MappedOption } from './call.ts';
 import { declarationsOf } from './declare.ts';
-
-/** How the twin's handlers hand over what the program printed. */
-export interface TwinSettings {
-  /** The process serves MCP: printed output goes to the call's stdout (the tool result's text), else to its stderr. */
-  serving: boolean;
-}
-
-/**
- * The flags ax-ts adds to every tree (`--help` and the injected persistent flags, docs/contract.md):
- * an option spelled like one of them after snake-casing, but not the same, is refused.
- */
-const INJECTED = ['help', 'format', 'dry-run', 'idempotency-key', 'args-json', 'yes', 'strict', 'explain', 'timeout'];
-
-/** The MCP property name of a flag or argument name (`dry-run` → `dry_run`), as ax-ts spells it. */
-function property(name: string): string {
-  return name.replace(/-/g, '_');
-}
-
-/** The key ax-ts's handlers read a flag or argument under (`dry-run` → `dryRun`). */
-function camel(name: string): string {
-  return name.replace(/[-_]+([a-zA-Z0-9])/g, (_, ch: string) => ch.toUpperCase());
-}
 
 /** Whether an option is commander's version option or its help option (ax-ts answers both itself). */
 function ownedByAx(cmd: CommanderCommand, o: CommanderOption): boolean {
@@ -78,30 +50,6 @@ function argOf(a: CommanderArgument): ArgSpec {
   };
 }
 
-/**
- * Refuses names that would mean two things to an agent: two options (or an option and an argument)
- * of one command whose property names are equal, or an option spelled like an injected flag after
- * snake-casing but not the same. @throws AxError `validation_error` naming both.
- */
-function checkNames(path: string, names: { name: string; what: string }[]): void {
-  const seen = new Map<string, { name: string; what: string }>();
-  for (const n of [...INJECTED.map((name) => ({ name, what: 'the flag ax-ts injects' })), ...names]) {
-    const p = property(n.name).toLowerCase();
-    const before = seen.get(p);
-    if (before && !(before.what.startsWith('the flag ax-ts') && before.name === n.name)) {
-      throw new AxError(
-        'validation_error',
-        `${path}: ${n.what} ${JSON.stringify(n.name)} collides with ${before.what} ${JSON.stringify(before.name)} (both are the property ${JSON.stringify(property(n.name))})`,
-        {
-          context: { reason: 'name_collision', command: path, first: before.name, second: n.name },
-          fix: 'Rename one of them in the program so each has its own property name.',
-        },
-      );
-    }
-    seen.set(p, n);
-  }
-}
-
 /** Builds the native twin of a commander program. @throws AxError `validation_error` on a name collision. */
 export function twinTree(program: CommanderCommand, settings: TwinSettings): Command {
   return twinOf(program, [program], program, settings);
@@ -136,15 +84,10 @@ function twinOf(
     ...(cmd.commands.length ? { persistentFlags: flags } : { flags }),
     args,
     ...(isRoot && internals(cmd)._version ? { version: internals(cmd)._version } : {}),
-    ...(decl.effects ? { effects: decl.effects } : {}),
-    ...(decl.capabilities ? { capabilities: decl.capabilities } : {}),
-    ...(decl.destructive !== undefined ? { destructive: decl.destructive } : {}),
-    ...(decl.output ? { output: { kind: 'data' as const, ...decl.output } } : {}),
+    ...declaredConfig(decl),
     ...(action ? { run: (ctx: RunContext) => runTwin(ctx, program, path, args, settings, mappedOf(path)) } : {}),
   });
-  if (decl.withheld) mcp.exclude(twin);
-  for (const p of decl.prompts ?? []) declarePrompt(twin, p);
-  for (const r of decl.resources ?? []) declareResource(twin, r);
+  applyDeclarations(twin, decl);
   for (const child of cmd.commands) twin.addCommand(twinOf(child, [...path, child], program, settings));
   return twin;
 }
@@ -187,7 +130,7 @@ export function commanderArgv(
   return [...words, ...positionals];
 }
 
-async function runTwin(
+function runTwin(
   ctx: RunContext,
   program: CommanderCommand,
   path: CommanderCommand[],
@@ -195,22 +138,7 @@ async function runTwin(
   settings: TwinSettings,
   options: MappedOption[][],
 ): Promise<unknown> {
-  if (ctx.dryRun) {
-    // a commander action has no dry run to offer: refuse rather than change what the caller meant to preview
-    throw new AxError(
-      'validation_error',
-      `${ctx.command.commandPath()} cannot preview a change: --dry-run is not supported by this program`,
-      {
-        context: { reason: 'dry_run_unsupported', command: ctx.command.commandPath() },
-        fix: "Run it without --dry-run, or ask the program's author to declare a dry run.",
-      },
-    );
-  }
-  const argv = commanderArgv(ctx, path, args, options);
-  const json = ctx.mode === 'json';
-  const outcome = await callCommander(program, path.at(-1)!, argv, json);
-  if (!json) return undefined; // a person's run: the program printed what it prints
-  if (outcome.printedErr) ctx.stderr.write(outcome.printedErr);
-  if (outcome.printed) (settings.serving ? ctx.stdout : ctx.stderr).write(outcome.printed);
-  return outcome.returned === undefined ? null : outcome.returned;
+  return answerCall(ctx, settings, (json) =>
+    callCommander(program, path.at(-1)!, commanderArgv(ctx, path, args, options), json),
+  );
 }

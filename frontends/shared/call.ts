@@ -1,0 +1,127 @@
+/**
+ * One call of a front-ended program on behalf of an agent, the parts every front end shares: calls
+ * run one at a time with the program's printed output captured, a refusal before the handler runs
+ * is a `validation_error`, and a json-mode call's data is what the handler returned
+ * (docs/frontends.md#how-a-call-runs).
+ */
+import { AxError, type RunContext } from '../../lib/index.ts';
+
+/** What a finished call gives: the handler's return value (awaited) and what it printed. */
+export interface CallOutcome {
+  /** The handler's return value, `undefined` when it returned nothing (or no handler ran). */
+  returned: unknown;
+  /** Everything written to stdout during the call (the handler's `console.log`, the library's output). */
+  printed: string;
+  /** Everything written to stderr during the call. */
+  printedErr: string;
+}
+
+/** What one run of the program inside {@link captured} reports back. */
+export interface Ran {
+  /** The handler's return value (awaited by the caller of {@link captured}). */
+  returned: unknown;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `run` alone (calls are queued: a library may keep a parse's values on its objects, and the
+ * process's streams are swapped for the call's length), with stdout and stderr captured when
+ * `capture` is set. A throw from `run` is given to `refuse` with what was printed to stderr, and
+ * what `refuse` returns is thrown. @returns the outcome.
+ */
+export function captured(
+  capture: boolean,
+  run: () => Promise<Ran>,
+  refuse: (e: unknown, printedErr: string) => unknown,
+): Promise<CallOutcome> {
+  const call = queue.then(() => capturedAlone(capture, run, refuse));
+  queue = call.catch(() => undefined);
+  return call;
+}
+
+async function capturedAlone(
+  capture: boolean,
+  run: () => Promise<Ran>,
+  refuse: (e: unknown, printedErr: string) => unknown,
+): Promise<CallOutcome> {
+  let printed = '';
+  let printedErr = '';
+  const out = process.stdout.write;
+  const err = process.stderr.write;
+  if (capture) {
+    const into = (add: (s: string) => void) =>
+      ((chunk: unknown, encoding?: unknown, cb?: unknown) => {
+        add(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+        const done = [encoding, cb].find((a) => typeof a === 'function') as (() => void) | undefined;
+        if (done) queueMicrotask(done);
+        return true;
+      }) as typeof process.stdout.write;
+    process.stdout.write = into((s) => (printed += s));
+    process.stderr.write = into((s) => (printedErr += s));
+  }
+  try {
+    const { returned } = await run();
+    return { returned: await returned, printed, printedErr };
+  } catch (e) {
+    throw refuse(e, printedErr);
+  } finally {
+    if (capture) {
+      process.stdout.write = out;
+      process.stderr.write = err;
+    }
+  }
+}
+
+/**
+ * The library's refusal of a call (bad words, a parser or coerce that throws before the handler
+ * runs) as ax-ts's `validation_error` (exit 2): the library's message (else what it printed on
+ * stderr), `context.reason` as given.
+ */
+export function refusedCall(e: unknown, printedErr: string, reason: string): AxError {
+  const strip = (s: string) => s.replace(/^error: /, '').trim();
+  const said = e instanceof Error ? e.message : String(e);
+  const message = strip(said) || strip(printedErr);
+  return new AxError('validation_error', message || 'the program refused the arguments', {
+    context: { reason },
+    fix: "Check the arguments against the command's inputSchema (__schema) and send them again.",
+    cause: e,
+  });
+}
+
+/** How the twin's handlers hand over what the program printed. */
+export interface TwinSettings {
+  /** The process serves MCP: printed output goes to the call's stdout (the tool result's text), else to its stderr. */
+  serving: boolean;
+}
+
+/**
+ * The handler of a twin command: refuses a dry run (the program has no preview to offer), runs the
+ * call (`json`: capture what it prints) and answers as the contract says — in json mode the
+ * handler's return value as `data` (`null` when it returned nothing), its printed output on the
+ * result text (serving MCP) or stderr (a json-mode command line); in a person's run nothing (the
+ * program printed what it prints).
+ */
+export async function answerCall(
+  ctx: RunContext,
+  settings: TwinSettings,
+  call: (json: boolean) => Promise<CallOutcome>,
+): Promise<unknown> {
+  if (ctx.dryRun) {
+    // the program's handler has no dry run to offer: refuse rather than change what the caller meant to preview
+    throw new AxError(
+      'validation_error',
+      `${ctx.command.commandPath()} cannot preview a change: --dry-run is not supported by this program`,
+      {
+        context: { reason: 'dry_run_unsupported', command: ctx.command.commandPath() },
+        fix: "Run it without --dry-run, or ask the program's author to declare a dry run.",
+      },
+    );
+  }
+  const json = ctx.mode === 'json';
+  const outcome = await call(json);
+  if (!json) return undefined;
+  if (outcome.printedErr) ctx.stderr.write(outcome.printedErr);
+  if (outcome.printed) (settings.serving ? ctx.stdout : ctx.stderr).write(outcome.printed);
+  return outcome.returned === undefined ? null : outcome.returned;
+}

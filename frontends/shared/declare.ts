@@ -1,0 +1,54 @@
+/**
+ * What an author declares about a front-ended program's command for agents (effects, outputs,
+ * prompts…), the same for every front end, and how a declaration becomes part of the command's
+ * native twin (docs/frontends.md#declaring-what-agents-need).
+ */
+import {
+  declarePrompt,
+  declareResource,
+  mcp,
+  type Capability,
+  type Command,
+  type CommandConfig,
+  type Effects,
+  type OutputDecl,
+  type PromptDecl,
+  type ResourceDecl,
+} from '../../lib/index.ts';
+
+/** The declarations of one command of a front-ended program. */
+export interface AxDeclarations {
+  /** What re-running does (MCP annotations; docs/mcp-server.md#annotations). Undeclared: no hints, so a client assumes destructive. */
+  effects?: Effects;
+  /** ax-go's capability classes (see `CommandConfig.capabilities` of `ax-ts`). */
+  capabilities?: readonly Capability[];
+  /** Whether the command may destroy or overwrite data (MCP `destructiveHint`). */
+  destructive?: boolean;
+  /** The output declaration: a JSON Schema (2020-12) of what the handler returns. */
+  output?: Pick<OutputDecl, 'schema' | 'cardinality' | 'nonDeterministic'>;
+  /** `true`: kept out of the MCP tools and agent projections (still runs and stays in help and `__schema --as=ax`). */
+  withheld?: boolean;
+  /** Prompts declared on the command (root: program-wide; `ax-ts`'s `declarePrompt`). */
+  prompts?: PromptDecl[];
+  /** Resources declared on the command (`ax-ts`'s `declareResource`). */
+  resources?: ResourceDecl[];
+}
+
+/** The parts of a twin's `CommandConfig` that a command's declarations give. */
+export function declaredConfig(
+  decl: Readonly<AxDeclarations>,
+): Pick<CommandConfig, 'effects' | 'capabilities' | 'destructive' | 'output'> {
+  return {
+    ...(decl.effects ? { effects: decl.effects } : {}),
+    ...(decl.capabilities ? { capabilities: decl.capabilities } : {}),
+    ...(decl.destructive !== undefined ? { destructive: decl.destructive } : {}),
+    ...(decl.output ? { output: { kind: 'data' as const, ...decl.output } } : {}),
+  };
+}
+
+/** Marks a built twin as its declarations say: withheld from MCP, its prompts and resources. */
+export function applyDeclarations(twin: Command, decl: Readonly<AxDeclarations>): void {
+  if (decl.withheld) mcp.exclude(twin);
+  for (const p of decl.prompts ?? []) declarePrompt(twin, p);
+  for (const r of decl.resources ?? []) declareResource(twin, r);
+}

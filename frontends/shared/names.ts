@@ -1,0 +1,53 @@
+/**
+ * The names a twin gives agents: a flag or argument's MCP property (`dry-run` → `dry_run`) and its
+ * handler key (`dry-run` → `dryRun`), as ax-ts spells them, and the refusal of names that would
+ * mean two things (docs/frontends.md#what-does-not-map).
+ */
+import { AxError } from '../../lib/index.ts';
+
+/**
+ * The flags ax-ts adds to every tree (`--help` and the injected persistent flags, docs/contract.md):
+ * an option spelled like one of them after snake-casing, but not the same, is refused.
+ */
+const INJECTED = ['help', 'format', 'dry-run', 'idempotency-key', 'args-json', 'yes', 'strict', 'explain', 'timeout'];
+
+/** The MCP property name of a flag or argument name (`dry-run` → `dry_run`), as ax-ts spells it. */
+export function property(name: string): string {
+  return name.replace(/-/g, '_');
+}
+
+/** The key ax-ts's handlers read a flag or argument under (`dry-run` → `dryRun`). */
+export function camel(name: string): string {
+  return name.replace(/[-_]+([a-zA-Z0-9])/g, (_, ch: string) => ch.toUpperCase());
+}
+
+/** One name a command gives agents, and what it is (`the option`, `the argument`). */
+export interface NamedInput {
+  name: string;
+  what: string;
+}
+
+/**
+ * Refuses names that would mean two things to an agent: two options (or an option and an argument)
+ * of one command whose property names are equal, or an option spelled like an injected flag after
+ * snake-casing but not the same. `path` names the command. @throws AxError `validation_error`
+ * (reason `name_collision`) naming both.
+ */
+export function checkNames(path: string, names: readonly NamedInput[]): void {
+  const seen = new Map<string, NamedInput>();
+  for (const n of [...INJECTED.map((name) => ({ name, what: 'the flag ax-ts injects' })), ...names]) {
+    const p = property(n.name).toLowerCase();
+    const before = seen.get(p);
+    if (before && !(before.what.startsWith('the flag ax-ts') && before.name === n.name)) {
+      throw new AxError(
+        'validation_error',
+        `${path}: ${n.what} ${JSON.stringify(n.name)} collides with ${before.what} ${JSON.stringify(before.name)} (both are the property ${JSON.stringify(property(n.name))})`,
+        {
+          context: { reason: 'name_collision', command: path, first: before.name, second: n.name },
+          fix: 'Rename one of them in the program so each has its own property name.',
+        },
+      );
+    }
+    seen.set(p, n);
+  }
+}
