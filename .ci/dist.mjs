@@ -4,7 +4,7 @@
 // each: docs/performance.md).
 //
 //   dist/<entry>.js      each public entry (package.json `exports`): one line re-exporting its names,
-//                        but a front end's (ax-ts/commander), which is its own light code (STANDALONE)
+//                        but a front end's (ax-ts/commander, ax-ts/yargs), its own light code (STANDALONE)
 //   dist/core.js         what a CLI imports at start: ax-ts, ax-ts/mcp, ax-ts/config, ax-ts/store
 //   dist/tools.js        the rest: ax-ts/schema, ax-ts/golden, ax-ts/build (and, through it, core)
 //   dist/chunks/…        the code, shared by every entry (one instance of each module: one error
@@ -31,7 +31,7 @@ const CORE = new Set(['ax-ts', 'ax-ts/mcp', 'ax-ts/config', 'ax-ts/store']);
  * ax-ts until an invocation asks for it (docs/frontends.md), so its file holds its own light code
  * and reaches core only through its dynamic import.
  */
-const STANDALONE = new Set(['ax-ts/commander']);
+const STANDALONE = new Set(['ax-ts/commander', 'ax-ts/yargs']);
 /** Modules of ax-ts that `ax-ts build` makes chunks of their own: kept at their source paths. */
 const HEAVY = ['mcp/runtime.ts', 'mcp/http.ts', 'lib/parse/arguments.ts', 'lib/observe/otel.ts'];
 /** The ax-ts tool, an entry of its own (package.json `bin`). */

@@ -1,0 +1,100 @@
+/**
+ * One call of a yargs program on behalf of an agent: the argv yargs itself parses, rebuilt from the
+ * values ax-ts parsed, given to a fresh build of the program — so its own parsing, coerce,
+ * middleware, validation and handler run as on the command line — with its printed output captured
+ * and the handler's return value kept (docs/frontends.md#how-a-call-runs).
+ */
+import { AxError, type ArgSpec, type RunContext } from '../../lib/index.ts';
+import { captured, refusedCall, type CallOutcome } from '../shared/call.ts';
+import { camel } from '../shared/names.ts';
+import { internalsOf, type YargsInstance, type YargsProgram } from './internals.ts';
+import { optionWords, type MappedOption } from './options.ts';
+
+/** The argv yargs parses for a call: the command's words, its positionals, then the given options. */
+export function yargsArgv(
+  ctx: Pick<RunContext, 'flags' | 'args' | 'changed'>,
+  path: readonly string[],
+  args: readonly ArgSpec[],
+  options: readonly MappedOption[],
+): string[] {
+  const words = options.flatMap((m) => (ctx.changed(m.key) ? optionWords(m, ctx.flags[camel(m.key)]) : []));
+  const positionals: string[] = [];
+  for (const a of args) {
+    const v = ctx.args[camel(a.name)];
+    if (v === undefined) break;
+    positionals.push(...(Array.isArray(v) ? v.map(String) : [String(v)]));
+  }
+  // an optional argument an agent left out arrives as empty text: yargs would see it given
+  while (positionals.length && positionals.at(-1) === '' && args[positionals.length - 1]?.required === false)
+    positionals.pop();
+  // positionals first: an array option would take the words after it as its values
+  if (!positionals.some((p) => p.startsWith('-'))) return [...path, ...positionals, ...words];
+  return [...path, ...words, '--', ...positionals];
+}
+
+/**
+ * Every handler the program registers, wrapped to tell when it starts and what it returns: those of
+ * the root now, those a builder registers when its command is entered (yargs keeps one command
+ * registry per program, whose `addHandler` is wrapped for this build only).
+ */
+function watchHandlers(y: YargsInstance, started: () => void, returned: (r: unknown) => void): void {
+  const ci = y.getInternalMethods().getCommandInstance();
+  const wrapped = new WeakSet<object>();
+  const wrapAll = () => {
+    for (const h of Object.values(ci.handlers)) {
+      if (wrapped.has(h.handler)) continue;
+      const own = h.handler;
+      h.handler = (argv) => {
+        started();
+        const r = own(argv);
+        returned(r);
+        return r;
+      };
+      wrapped.add(h.handler);
+    }
+  };
+  wrapAll();
+  const add = ci.addHandler.bind(ci);
+  ci.addHandler = (...a: unknown[]) => {
+    const r = add(...a);
+    wrapAll();
+    return r;
+  };
+}
+
+/**
+ * Builds the program for `argv` and runs `parseAsync(argv)` once, alone, with stdout and stderr
+ * captured when `capture` is set; yargs exits no process and prints no help on a refusal.
+ * @throws AxError `validation_error` (exit 2) when yargs refuses the words (its validation, a
+ *   `.check()`, a coerce that throws) or anything fails before the handler runs; the handler's own
+ *   error as thrown.
+ */
+export function callYargs(
+  factory: (args: string[]) => YargsProgram,
+  argv: string[],
+  capture: boolean,
+): Promise<CallOutcome> {
+  let started = false;
+  return captured(
+    capture,
+    async () => {
+      const y = internalsOf(factory([...argv]));
+      let returned: unknown;
+      watchHandlers(
+        y,
+        () => (started = true),
+        (r) => (returned = r),
+      );
+      y.exitProcess(false);
+      // registered last, so yargs asks it first: the refusal is thrown before the program's own fail
+      // handlers print or exit; a failure after the handler started is the handler's own (rethrown by yargs)
+      y.fail((msg, err) => {
+        if (started) return;
+        throw new Error(msg || err?.message || 'the program refused the arguments', { cause: err ?? undefined });
+      });
+      await y.parseAsync(argv);
+      return { returned };
+    },
+    (e, printedErr) => (e instanceof AxError || started ? e : refusedCall(e, printedErr, 'invalid_argument')),
+  );
+}

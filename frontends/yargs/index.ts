@@ -1,0 +1,73 @@
+/**
+ * `ax-ts/yargs`: gives a yargs 18 program what ax-ts gives a native `Command` tree — `__schema`,
+ * `mcp-server`, `--args-json`, `__complete` and the machine contract for json-mode callers — while
+ * a person's invocation runs exactly as before (docs/frontends.md#yargs-programs). This module is
+ * light: ax-ts's runtime loads only when a call asks for it.
+ */
+import { asksForAxWords } from '../shared/route.ts';
+import type { WithAxOptions } from './declare.ts';
+import { internalsOf, rootCommands, type YargsProgram } from './internals.ts';
+
+export { ax, type WithAxOptions, type YargsCommandModule } from './declare.ts';
+export type { AxDeclarations } from '../shared/declare.ts';
+export type { YargsProgram } from './internals.ts';
+
+/**
+ * Whether an invocation of a yargs program asks for ax-ts: an ax-ts command word the program does
+ * not have itself, `--format`/`--args-json` where the program has no such option, or `AGENT_MODE`
+ * set to a json value. `program` is the instance built for these words.
+ */
+export function asksForAx(
+  program: YargsProgram,
+  words: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+): boolean {
+  const y = internalsOf(program);
+  const keys = y.getOptions().key;
+  const ownsOption = (long: string) => Object.prototype.hasOwnProperty.call(keys, long.replace(/^--/, ''));
+  return asksForAxWords({ commands: rootCommands(y), ownsOption }, words, env);
+}
+
+/** A yargs program with the front end installed: {@link withAx} returns it. */
+export interface AxYargs {
+  /**
+   * Runs one invocation. A person's: `factory(args).parse()`, untouched (yargs' return value as
+   * is). One that asks for ax-ts: a promise of its end (exit code on `process.exitCode`).
+   * `args` default: `process.argv.slice(2)` (yargs' `hideBin` for node).
+   */
+  parse(args?: readonly string[]): unknown;
+  /** As {@link AxYargs.parse}, a person's run being `factory(args).parseAsync()`. */
+  parseAsync(args?: readonly string[]): Promise<unknown>;
+}
+
+/**
+ * Installs the front end on a yargs program given as its factory, `(args) => yargs(args)…` (the
+ * program is built again for each call an agent makes, and once per command for `__schema`, as
+ * yargs builds a command's options when it is entered). Every invocation that asks for ax-ts (see
+ * {@link asksForAx}) goes to the program's native twin, run as ax-ts's `main`; every other goes to
+ * yargs untouched (same help, errors and exit codes, byte for byte). Declare effects and outputs
+ * with `ax` or `options.commands`. A name collision is refused when ax-ts is asked
+ * (`validation_error`, exit 2). @returns the program with `parse` and `parseAsync`.
+ */
+export function withAx(factory: (args: string[]) => YargsProgram, options: WithAxOptions = {}): AxYargs {
+  const route = (args: readonly string[] | undefined): { program: YargsProgram } | { viaAx: Promise<number> } => {
+    const words = [...(args ?? process.argv.slice(2))];
+    const program = factory([...words]);
+    if (!asksForAx(program, words)) return { program };
+    return {
+      viaAx: import('./bridge.ts').then(({ runAx }) => runAx(factory, options, words, process.env)),
+    };
+  };
+  return {
+    parse(args) {
+      const r = route(args);
+      return 'program' in r ? r.program.parse() : r.viaAx.then(() => undefined);
+    },
+    async parseAsync(args) {
+      const r = route(args);
+      if ('program' in r) return r.program.parseAsync();
+      await r.viaAx;
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * The native `Command` twin of a yargs program: one ax-ts command per yargs command, its options as
+ * flags and its positionals as arguments, each handler a {@link callYargs} of the program itself.
+ * What maps and what cannot: docs/frontends.md#what-maps-yargs.
+ */
+import { AxError, Command, type RunContext } from '../../lib/index.ts';
+import { answerCall, type TwinSettings } from '../shared/call.ts';
+import { applyDeclarations, declaredConfig, type AxDeclarations } from '../shared/declare.ts';
+import { checkNames } from '../shared/names.ts';
+import { callYargs, yargsArgv } from './call.ts';
+import { declarationsOfHandler, type WithAxOptions } from './declare.ts';
+import type { YargsHandler, YargsProgram } from './internals.ts';
+import { levelAt, type YargsLevel } from './introspect.ts';
+import { argumentsAt, optionsAt } from './options.ts';
+
+/** The name yargs gives the default command's record when it has no other. */
+const DEFAULT_NAME = '$0';
+
+/** How the twin is built: the program, the declarations by path, where printed output goes. */
+interface Build {
+  factory: (args: string[]) => YargsProgram;
+  commands: Readonly<Record<string, AxDeclarations>>;
+  settings: TwinSettings;
+  /** The declaration paths met while building (to refuse one the program does not have). */
+  met: Set<string>;
+}
+
+/**
+ * Builds the native twin of a yargs program. @throws AxError `validation_error` on a name collision
+ * (reason `name_collision`) or a declaration for a command the program does not have (`unknown_command`).
+ */
+export async function twinTree(
+  factory: (args: string[]) => YargsProgram,
+  options: WithAxOptions,
+  settings: TwinSettings,
+): Promise<Command> {
+  const build: Build = { factory, commands: options.commands ?? {}, settings, met: new Set() };
+  const root = await levelAt(factory, []);
+  const runner = root.defaultCommand ? await levelAt(factory, [], true) : undefined;
+  const twin = await twinOf(build, [], root, root.defaultCommand, runner, { version: root.version });
+  const unknown = Object.keys(build.commands).find((p) => !build.met.has(p));
+  if (unknown !== undefined) {
+    throw new AxError('validation_error', `withAx: the program has no command ${JSON.stringify(unknown)}`, {
+      context: { reason: 'unknown_command', command: unknown },
+      fix: "Name a command by the words after the program's name (`link add`), or `$0` for the program itself.",
+    });
+  }
+  return twin;
+}
+
+/**
+ * The twin of the command at `path`: `level` is what yargs knows there (its subcommands),
+ * `handler` its record and `runner` what yargs knows when it runs (the same level but for the
+ * root, whose run is its default command's); `naming`: the root's version, a subcommand's aliases.
+ */
+async function twinOf(
+  build: Build,
+  path: readonly string[],
+  level: YargsLevel,
+  handler: YargsHandler | undefined,
+  runner: YargsLevel | undefined,
+  naming: { version?: string; aliases?: string[] },
+): Promise<Command> {
+  const children = Object.entries(level.commands).filter(([name]) => name !== DEFAULT_NAME);
+  // a command that demands a subcommand has no run of its own: yargs refuses it alone
+  const runs = runner !== undefined && !(children.length && (runner.options.demandedCommands._?.min ?? 0) > 0);
+  const options = runs ? optionsAt(runner, handler) : [];
+  const args = runs ? argumentsAt(runner, handler) : [];
+  const label = [level.name, ...path].join(' ');
+  checkNames(label, [
+    ...options.map((m) => ({ name: m.key, what: 'the option' })),
+    ...args.map((a) => ({ name: a.name, what: 'the argument' })),
+  ]);
+  const key = path.length ? path.join(' ') : DEFAULT_NAME;
+  if (key in build.commands) build.met.add(key);
+  const decl = { ...declarationsOfHandler(handler?.handler), ...build.commands[key] };
+  const description = typeof handler?.description === 'string' && path.length ? handler.description : '';
+  const summary = description.split('\n')[0] || undefined;
+  const { version, aliases = [] } = naming;
+  const twin = new Command({
+    use: path.at(-1) ?? level.name,
+    short: summary,
+    ...(description && description !== summary ? { long: description } : {}),
+    ...(aliases.length ? { aliases } : {}),
+    ...(handler?.description === false && path.length ? { hidden: true } : {}),
+    flags: Object.fromEntries(options.map((m) => [m.key, m.spec])),
+    args,
+    ...(version ? { version } : {}),
+    ...declaredConfig(decl),
+    ...(runs
+      ? {
+          run: (ctx: RunContext) =>
+            answerCall(ctx, build.settings, (json) =>
+              callYargs(build.factory, yargsArgv(ctx, path, args, options), json),
+            ),
+        }
+      : {}),
+  });
+  applyDeclarations(twin, decl);
+  for (const [name, child] of children) {
+    const inner = await levelAt(build.factory, [...path, name]);
+    twin.addCommand(await twinOf(build, [...path, name], inner, child, inner, { aliases: level.aliases[name] }));
+  }
+  return twin;
+}
