@@ -72,12 +72,17 @@ describe('the public API', () => {
     });
   });
 
-  it('keeps ax-ts small: at most 60 names, types included, and no name exported by two entries', () => {
+  // the front ends are alternatives (a program imports the one for its CLI library) and speak one
+  // vocabulary (`withAx`, `ax`, `asksForAx`, `AxDeclarations`): a name may be shared among them only
+  const FRONT_ENDS = new Set(['ax-ts/commander', 'ax-ts/yargs']);
+  it('keeps ax-ts small: at most 60 names, types included, and no name exported by two entries (but front ends)', () => {
     expect(Object.keys(now['ax-ts']!).length).toBeLessThanOrEqual(60);
     const owner = new Map<string, string>();
     for (const [entry, names] of Object.entries(now))
       for (const n of Object.keys(names)) {
-        expect(owner.get(n), `${n} is exported by ${owner.get(n)} and ${entry}`).toBeUndefined();
+        const before = owner.get(n);
+        if (!(before && FRONT_ENDS.has(before) && FRONT_ENDS.has(entry)))
+          expect(before, `${n} is exported by ${before} and ${entry}`).toBeUndefined();
         owner.set(n, entry);
       }
   });
