@@ -10,7 +10,11 @@ import { camel } from '../shared/names.ts';
 import { internalsOf, type YargsInstance, type YargsProgram } from './internals.ts';
 import { optionWords, type MappedOption } from './options.ts';
 
-/** The argv yargs parses for a call: the command's words, its positionals, then the given options. */
+/**
+ * The argv yargs parses for a call: the command's words, its positionals, then the given options.
+ * @throws AxError `validation_error` (reason `positional_starts_with_dash`) for a positional value
+ *   starting with `-`, which yargs cannot take as a positional.
+ */
 export function yargsArgv(
   ctx: Pick<RunContext, 'flags' | 'args' | 'changed'>,
   path: readonly string[],
@@ -27,9 +31,20 @@ export function yargsArgv(
   // an optional argument an agent left out arrives as empty text: yargs would see it given
   while (positionals.length && positionals.at(-1) === '' && args[positionals.length - 1]?.required === false)
     positionals.pop();
+  const dashed = positionals.find((p) => p.startsWith('-'));
+  if (dashed !== undefined) {
+    // yargs reads such a word as an option, and binds no positional after `--`: it cannot arrive
+    throw new AxError(
+      'validation_error',
+      `a positional cannot start with "-" in this program (got ${JSON.stringify(dashed)})`,
+      {
+        context: { reason: 'positional_starts_with_dash', value: dashed },
+        fix: 'Send the value without the leading "-", or pass it through an option.',
+      },
+    );
+  }
   // positionals first: an array option would take the words after it as its values
-  if (!positionals.some((p) => p.startsWith('-'))) return [...path, ...positionals, ...words];
-  return [...path, ...words, '--', ...positionals];
+  return [...path, ...positionals, ...words];
 }
 
 /**

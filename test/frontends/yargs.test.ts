@@ -192,3 +192,37 @@ describe('a program whose names collide', () => {
     expect(run(['go', '--dry_run'], {}, COLLIDE).code).toBe(0);
   });
 });
+
+describe('a program run by its default command; handlers and middleware that fail', () => {
+  const SHOW = join(REPO, 'test/frontends/fixtures/show-yargs.ts');
+  const show = (args: string[]) => run([...args, '--format', 'json'], {}, SHOW);
+  const errorOf = (r: { stderr: string }) => (JSON.parse(r.stderr.trim()) as Json).error as Json;
+
+  it('the default command is the program’s own run: its positionals and options', () => {
+    const r = show(['f.txt', 'a', 'b', '--lines', '2']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).data).toEqual({ file: 'f.txt', more: ['a', 'b'], lines: 2 });
+    const doc = JSON.parse(run(['__schema', '--as=mcp'], {}, SHOW).stdout) as { tools: Json[] };
+    const root = doc.tools.find((t) => t.name === 'show')!;
+    expect(root.inputSchema.required).toEqual(['file']);
+    expect(JSON.stringify(root.inputSchema.properties.lines)).toContain('"enum":["1","2"]');
+  });
+
+  it('a positional starting with "-" is refused before yargs runs (yargs would read it as an option)', () => {
+    const r = run(['--args-json', '{"file":"f","more":["-x"]}', '--format', 'json'], {}, SHOW);
+    expect(r.code).toBe(2);
+    expect(errorOf(r)).toMatchObject({ kind: 'validation_error', context: { reason: 'positional_starts_with_dash' } });
+  });
+
+  it('a handler that throws is an internal_error (exit 1)', () => {
+    const r = show(['boom']);
+    expect(r.code).toBe(1);
+    expect(errorOf(r)).toMatchObject({ kind: 'internal_error', message: 'kaput' });
+  });
+
+  it('a middleware that throws before the handler is a validation_error (exit 2)', () => {
+    const r = show(['guarded']);
+    expect(r.code).toBe(2);
+    expect(errorOf(r)).toMatchObject({ kind: 'validation_error', message: 'not signed in' });
+  });
+});
