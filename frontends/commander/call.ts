@@ -54,10 +54,9 @@ export function callCommander(
   argv: string[],
   capture: boolean,
 ): Promise<CallOutcome> {
-  let started = false;
   return captured(
     capture,
-    async () => {
+    async (running) => {
       const all = everyCommand(program);
       const exits = all.map((c) => internals(c)._exitCallback);
       for (const c of all) c.exitOverride();
@@ -66,7 +65,7 @@ export function callCommander(
       let returned: unknown;
       if (action) {
         li._actionHandler = (args: unknown[]) => {
-          started = true;
+          running.started();
           const r = action(args);
           returned = r;
           return r;
@@ -81,7 +80,7 @@ export function callCommander(
         all.forEach((c, i) => (internals(c)._exitCallback = exits[i] ?? null));
       }
     },
-    (e, printedErr) => refusal(e, started, printedErr),
+    refusal,
   );
 }
 
@@ -90,7 +89,7 @@ function everyCommand(c: CommanderCommand): CommanderCommand[] {
 }
 
 /** commander's refusals (a `CommanderError`) and a parser's throw before the action: `validation_error`. */
-function refusal(e: unknown, started: boolean, printedErr: string): unknown {
+function refusal(e: unknown, printedErr: string, started: boolean): unknown {
   const code = (e as { code?: unknown } | null)?.code;
   const commanderError = typeof code === 'string' && code.startsWith('commander.');
   if (e instanceof AxError || (started && !commanderError)) return e;

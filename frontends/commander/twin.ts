@@ -5,7 +5,7 @@
  */
 import type { Argument as CommanderArgument, Command as CommanderCommand } from 'commander';
 import { Command, type ArgSpec, type FlagSpec, type RunContext } from '../../lib/index.ts';
-import { answerCall, type TwinSettings } from '../shared/call.ts';
+import { answerCall, positionalWords, type TwinSettings } from '../shared/call.ts';
 import { applyDeclarations, declaredConfig } from '../shared/declare.ts';
 import { camel, checkNames } from '../shared/names.ts';
 import { callCommander, internals, optionWords, type MappedOption } from './call.ts';
@@ -117,15 +117,7 @@ export function commanderArgv(
       variadicGiven ||= m.option.variadic;
     }
   });
-  const positionals: string[] = [];
-  for (const a of args) {
-    const v = ctx.args[camel(a.name)];
-    if (v === undefined) break;
-    positionals.push(...(Array.isArray(v) ? v.map(String) : [String(v)]));
-  }
-  // an optional argument an agent left out arrives as empty text: commander would see it given
-  while (positionals.length && positionals.at(-1) === '' && args[positionals.length - 1]?.required === false)
-    positionals.pop();
+  const positionals = positionalWords(ctx, args);
   if (positionals.length && (variadicGiven || positionals.some((p) => p.startsWith('-')))) words.push('--');
   return [...words, ...positionals];
 }

@@ -4,7 +4,8 @@
  * is a `validation_error`, and a json-mode call's data is what the handler returned
  * (docs/frontends.md#how-a-call-runs).
  */
-import { AxError, type RunContext } from '../../lib/index.ts';
+import { AxError, type ArgSpec, type RunContext } from '../../lib/index.ts';
+import { camel } from './names.ts';
 
 /** What a finished call gives: the handler's return value (awaited) and what it printed. */
 export interface CallOutcome {
@@ -18,8 +19,14 @@ export interface CallOutcome {
 
 /** What one run of the program inside {@link captured} reports back. */
 export interface Ran {
-  /** The handler's return value (awaited by the caller of {@link captured}). */
+  /** The handler's return value (awaited by {@link captured}). */
   returned: unknown;
+}
+
+/** What a run inside {@link captured} is given: the way to say the program's handler has started. */
+export interface Running {
+  /** The handler has started: a throw from here on is the handler's own, not a refusal. */
+  started(): void;
 }
 
 let queue: Promise<unknown> = Promise.resolve();
@@ -27,13 +34,13 @@ let queue: Promise<unknown> = Promise.resolve();
 /**
  * Runs `run` alone (calls are queued: a library may keep a parse's values on its objects, and the
  * process's streams are swapped for the call's length), with stdout and stderr captured when
- * `capture` is set. A throw from `run` is given to `refuse` with what was printed to stderr, and
- * what `refuse` returns is thrown. @returns the outcome.
+ * `capture` is set. A throw is given to `refuse` with what was printed to stderr and whether the
+ * handler had started, and what `refuse` returns is thrown. @returns the outcome.
  */
 export function captured(
   capture: boolean,
-  run: () => Promise<Ran>,
-  refuse: (e: unknown, printedErr: string) => unknown,
+  run: (running: Running) => Promise<Ran>,
+  refuse: (e: unknown, printedErr: string, started: boolean) => unknown,
 ): Promise<CallOutcome> {
   const call = queue.then(() => capturedAlone(capture, run, refuse));
   queue = call.catch(() => undefined);
@@ -42,11 +49,12 @@ export function captured(
 
 async function capturedAlone(
   capture: boolean,
-  run: () => Promise<Ran>,
-  refuse: (e: unknown, printedErr: string) => unknown,
+  run: (running: Running) => Promise<Ran>,
+  refuse: (e: unknown, printedErr: string, started: boolean) => unknown,
 ): Promise<CallOutcome> {
   let printed = '';
   let printedErr = '';
+  let started = false;
   const out = process.stdout.write;
   const err = process.stderr.write;
   if (capture) {
@@ -61,16 +69,33 @@ async function capturedAlone(
     process.stderr.write = into((s) => (printedErr += s));
   }
   try {
-    const { returned } = await run();
+    const { returned } = await run({ started: () => (started = true) });
     return { returned: await returned, printed, printedErr };
   } catch (e) {
-    throw refuse(e, printedErr);
+    throw refuse(e, printedErr, started);
   } finally {
     if (capture) {
       process.stdout.write = out;
       process.stderr.write = err;
     }
   }
+}
+
+/**
+ * The positional words of a call, in order: each argument's value as text (a variadic one's each),
+ * up to the first not given; an optional argument an agent left out (it arrives as empty text) is
+ * dropped, as the library would otherwise see it given.
+ */
+export function positionalWords(ctx: Pick<RunContext, 'args'>, args: readonly ArgSpec[]): string[] {
+  const positionals: string[] = [];
+  for (const a of args) {
+    const v = ctx.args[camel(a.name)];
+    if (v === undefined) break;
+    positionals.push(...(Array.isArray(v) ? v.map(String) : [String(v)]));
+  }
+  while (positionals.length && positionals.at(-1) === '' && args[positionals.length - 1]?.required === false)
+    positionals.pop();
+  return positionals;
 }
 
 /**

@@ -5,7 +5,7 @@
  * and the handler's return value kept (docs/frontends.md#how-a-call-runs).
  */
 import { AxError, type ArgSpec, type RunContext } from '../../lib/index.ts';
-import { captured, refusedCall, type CallOutcome } from '../shared/call.ts';
+import { captured, positionalWords, refusedCall, type CallOutcome } from '../shared/call.ts';
 import { camel } from '../shared/names.ts';
 import { internalsOf, type YargsInstance, type YargsProgram } from './internals.ts';
 import { optionWords, type MappedOption } from './options.ts';
@@ -22,15 +22,7 @@ export function yargsArgv(
   options: readonly MappedOption[],
 ): string[] {
   const words = options.flatMap((m) => (ctx.changed(m.key) ? optionWords(m, ctx.flags[camel(m.key)]) : []));
-  const positionals: string[] = [];
-  for (const a of args) {
-    const v = ctx.args[camel(a.name)];
-    if (v === undefined) break;
-    positionals.push(...(Array.isArray(v) ? v.map(String) : [String(v)]));
-  }
-  // an optional argument an agent left out arrives as empty text: yargs would see it given
-  while (positionals.length && positionals.at(-1) === '' && args[positionals.length - 1]?.required === false)
-    positionals.pop();
+  const positionals = positionalWords(ctx, args);
   const dashed = positionals.find((p) => p.startsWith('-'));
   if (dashed !== undefined) {
     // yargs reads such a word as an option, and binds no positional after `--`: it cannot arrive
@@ -89,15 +81,18 @@ export function callYargs(
   argv: string[],
   capture: boolean,
 ): Promise<CallOutcome> {
-  let started = false;
   return captured(
     capture,
-    async () => {
+    async (running) => {
       const y = internalsOf(factory([...argv]));
+      let started = false;
       let returned: unknown;
       watchHandlers(
         y,
-        () => (started = true),
+        () => {
+          started = true;
+          running.started();
+        },
         (r) => (returned = r),
       );
       y.exitProcess(false);
@@ -110,6 +105,6 @@ export function callYargs(
       await y.parseAsync(argv);
       return { returned };
     },
-    (e, printedErr) => (e instanceof AxError || started ? e : refusedCall(e, printedErr, 'invalid_argument')),
+    (e, printedErr, started) => (e instanceof AxError || started ? e : refusedCall(e, printedErr, 'invalid_argument')),
   );
 }
