@@ -5,7 +5,7 @@
  */
 import { runTwinMain } from '../shared/bridge.ts';
 import type { WithAxOptions } from './declare.ts';
-import { internalsOf, rootCommands, type YargsProgram } from './internals.ts';
+import { internalsOf, programName, rootCommands, type YargsProgram } from './internals.ts';
 import { twinTree } from './twin.ts';
 
 /**
@@ -21,7 +21,7 @@ export function runAx(
   const root = internalsOf(factory([...args]));
   return runTwinMain(
     {
-      name: root.$0,
+      name: programName(root.$0),
       build: (serving) => twinTree(factory, options, { serving }),
       ownsMcpServer: rootCommands(root).has('mcp-server'),
     },

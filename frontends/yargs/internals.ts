@@ -37,7 +37,8 @@ export interface YargsCommandInstance {
   defaultCommand?: YargsHandler;
   addHandler(...args: unknown[]): unknown;
   runDefaultBuilderOn(yargs: unknown): unknown;
-  globalMiddleware: { getMiddleware(): { option?: string }[] };
+  /** yargs' middleware registry: `globalMiddleware` is its list (coerce functions carry their `option`). */
+  globalMiddleware: { globalMiddleware: { option?: string }[]; getMiddleware(): { option?: string }[] };
 }
 
 /** yargs' option registry (`getOptions()`): each hint as yargs-parser takes it. */
@@ -71,6 +72,7 @@ export interface YargsInstance {
     getCommandInstance(): YargsCommandInstance;
     getUsageInstance(): YargsUsage;
     getParserConfiguration(): Record<string, unknown>;
+    getContext(): { commands: string[] };
     runYargsParserAndExecuteCommands(
       args: string[],
       shortCircuit: undefined,
@@ -96,4 +98,10 @@ export function internalsOf(program: YargsProgram): YargsInstance {
 export function rootCommands(y: YargsInstance): Set<string> {
   const ci = y.getInternalMethods().getCommandInstance();
   return new Set([...Object.keys(ci.handlers), ...Object.keys(ci.aliasMap)]);
+}
+
+/** The name of a program: yargs' `$0` (`scriptName`, else the script's path) as a command name. */
+export function programName($0: string): string {
+  const script = $0.trim().split(/\s+/)[0] ?? '';
+  return (script.split(/[\\/]/).pop() ?? script).replace(/\.[cm]?[jt]s$/, '') || 'program';
 }

@@ -7,6 +7,7 @@
 import { captured } from '../shared/call.ts';
 import {
   internalsOf,
+  programName,
   type YargsHandler,
   type YargsInstance,
   type YargsOptions,
@@ -24,7 +25,7 @@ export interface YargsLevel {
   options: YargsOptions;
   /** Each option's description. */
   descriptions: Record<string, string | undefined>;
-  /** The subcommands registered there, by name. */
+  /** The subcommands registered there, by name (none when yargs did not enter the command). */
   commands: Record<string, YargsHandler>;
   /** Each subcommand's aliases. */
   aliases: Record<string, string[]>;
@@ -55,9 +56,20 @@ export async function levelAt(
       const y = internalsOf(factory([...path]));
       y.exitProcess(false);
       const inner = y.getInternalMethods();
-      await inner.runYargsParserAndExecuteCommands([...path], undefined, undefined, 0, true);
+      // yargs' help-only parse of the program itself ends by applying its global middleware (its
+      // checks too): held back, so reading a program runs none of it
+      const middleware = inner.getCommandInstance().globalMiddleware;
+      const held = middleware.globalMiddleware;
+      if (!path.length) middleware.globalMiddleware = [];
+      try {
+        await inner.runYargsParserAndExecuteCommands([...path], undefined, undefined, 0, true);
+      } finally {
+        if (!path.length) middleware.globalMiddleware = held;
+      }
       if (withDefault) await inner.getCommandInstance().runDefaultBuilderOn(y);
-      level = read(y);
+      // yargs enters a command only as a command: not its completion command, nor a word it takes otherwise
+      const entered = inner.getContext().commands.join(' ') === path.join(' ');
+      level = read(y, entered);
       return { returned: undefined };
     },
     (e) => e,
@@ -65,7 +77,7 @@ export async function levelAt(
   return level!;
 }
 
-function read(y: YargsInstance): YargsLevel {
+function read(y: YargsInstance, entered: boolean): YargsLevel {
   const inner = y.getInternalMethods();
   const ci = inner.getCommandInstance();
   const aliases: Record<string, string[]> = {};
@@ -76,10 +88,10 @@ function read(y: YargsInstance): YargsLevel {
   let version: unknown;
   inner.getUsageInstance().showVersion((v) => (version = v));
   return {
-    name: y.$0,
+    name: programName(y.$0),
     options: y.getOptions(),
     descriptions,
-    commands: { ...ci.handlers },
+    commands: entered ? { ...ci.handlers } : {},
     aliases,
     ...(ci.defaultCommand ? { defaultCommand: ci.defaultCommand } : {}),
     coerced: new Set(ci.globalMiddleware.getMiddleware().flatMap((m) => (m.option ? [m.option] : []))),

@@ -13,6 +13,9 @@ import type { YargsHandler, YargsProgram } from './internals.ts';
 import { levelAt, type YargsLevel } from './introspect.ts';
 import { argumentsAt, optionsAt } from './options.ts';
 
+/** How deep commands may nest before the program is taken for one that nests without end. */
+const MAX_DEPTH = 16;
+
 /** The name yargs gives the default command's record when it has no other. */
 const DEFAULT_NAME = '$0';
 
@@ -61,6 +64,17 @@ async function twinOf(
   runner: YargsLevel | undefined,
   naming: { version?: string; aliases?: string[] },
 ): Promise<Command> {
+  if (path.length > MAX_DEPTH) {
+    // a builder that registers its own command again nests without end: no schema can list it
+    throw new AxError(
+      'validation_error',
+      `${level.name} ${path.join(' ')}: commands nest deeper than ${MAX_DEPTH} levels`,
+      {
+        context: { reason: 'command_depth', command: path.join(' ') },
+        fix: 'Stop the builder from registering its own command again (yargs enters it without end).',
+      },
+    );
+  }
   const children = Object.entries(level.commands).filter(([name]) => name !== DEFAULT_NAME);
   // a command that demands a subcommand has no run of its own: yargs refuses it alone
   const runs = runner !== undefined && !(children.length && (runner.options.demandedCommands._?.min ?? 0) > 0);
