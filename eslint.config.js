@@ -5,7 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'lib/vendor/', '**/*.d.mts'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'lib/vendor/', 'test/ports/*/.suite/', '**/*.d.mts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,4 +1,4 @@
-// A node:test reporter for the vendored commander suite (commander.test.ts reads it): one JSON line
+// A node:test reporter for commander's suite (commander.test.ts reads it): one JSON line
 // per finished test or suite — its full name (ancestors' names and its own, joined by a space, as
 // node's --test-name-pattern and --test-skip-pattern match it), file, whether it passed, was
 // skipped, and the failure's message.
