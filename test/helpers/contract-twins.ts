@@ -66,5 +66,37 @@ export const COMMANDER_TWIN: Twin = {
   ],
 };
 
+const NO_YARGS_PREVIEW =
+  'a yargs handler has no preview: a dry run is refused (dry_run_unsupported, docs/frontends.md#yargs)';
+const NO_YARGS_CTX = 'a yargs handler gets no run context (ctx.signal, ctx.warn, ctx.idempotencyKey)';
+
+/** The yargs twin: test/fixtures/contract-yargs.ts (yargs 18 and withAx). */
+export const YARGS_TWIN: Twin = {
+  library: 'yargs',
+  cli: fileURLToPath(new URL('../fixtures/contract-yargs.ts', import.meta.url)),
+  // a front end enters json mode only when asked, never because stdout is a pipe (docs/frontends.md)
+  env: { AGENT_MODE: 'json' },
+  paths: {
+    'in-process':
+      'execute() runs a native tree; a yargs program reaches ax-ts only through the parse of withAx, which is the CLI path',
+  },
+  rules: [
+    { rule: 'a stream that fails after two items', reason: 'a yargs handler returns one value: it cannot stream' },
+    {
+      rule: 'replay: false and read-only commands never record',
+      reason: `the front end has no replay: false declaration, and ${NO_YARGS_CTX}`,
+    },
+    { rule: 'a dry run never records a key', reason: NO_YARGS_PREVIEW },
+    { rule: 'perform with a function rehearsal', reason: NO_YARGS_PREVIEW },
+    { rule: 'a callback the handler queued just before returning', reason: `its warning is ctx.warn: ${NO_YARGS_CTX}` },
+    { rule: 'ctx.signal is one AbortSignal for the run', reason: NO_YARGS_CTX },
+    {
+      rule: 'input nested too deep for JSON',
+      reason: 'yargs has no JSON option type: on the command line --obj is text, parsed by the handler itself',
+      paths: ['cli'],
+    },
+  ],
+};
+
 /** Every twin the table runs over. */
-export const TWINS: Twin[] = [COMMANDER_TWIN];
+export const TWINS: Twin[] = [COMMANDER_TWIN, YARGS_TWIN];
