@@ -158,7 +158,10 @@ describe.concurrent('item 4: the protocol pipe is out of reach (supervisor), thr
         expect(textOf(r.byId(30 + i)).data, how).toEqual({ how });
         expect(r.stderr).toContain(`stray bytes by ${how}`);
       }
-      expect(r.stderr).toContain('after end');
+      // console.log after process.stdout.end(), still inside the call: that call's printed output
+      // (docs/mcp-server.md#printed-output), a text item of its result, not the pipe
+      const stdoutEnd = r.byId(30 + ways.indexOf('stdout-end')) as { result: { content: { text: string }[] } };
+      expect(stdoutEnd.result.content[1]?.text).toBe('after end\n');
       expect(textOf(r.byId(40)).data).toEqual({ pong: true });
     },
     T,
