@@ -150,6 +150,12 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
     description:
       'The handler reported failure by setting process.exitCode instead of throwing; exit_code is the code it set and context.data what it returned.',
   },
+  {
+    kind: 'result_too_large',
+    exitCode: 1,
+    description:
+      "A tool call's stream delivered more than one result can hold (context.limit_chars characters of JSON); the call was stopped there.",
+  },
 ];
 
 /** What a kind (and a warning code or a stop reason) must match. */

@@ -1,7 +1,8 @@
 /**
  * The failures a run can end with besides what its handler throws: a recorded failure replayed
  * (`meta.replayed`), a handler that set `process.exitCode` (`command_failed`), and the fix of an
- * `interrupted` error of a command that changes state. Used by run.ts.
+ * `interrupted` error of a command that changes state, and a tool call's stream that outgrew its
+ * result (`result_too_large`). Used by run.ts and handler.ts.
  */
 import type { Command } from '../tree/command.ts';
 import { AxError } from '../contract/errors.ts';
@@ -100,4 +101,23 @@ export function timeoutError(ms: number, label: (n: string) => string, cmd: Comm
     fix: `Retry with a longer ${flag}${changes ? '; it may have changed state before it stopped, so check that first (or retry with the same --idempotency-key)' : ''}.`,
     context: { reason: 'deadline', timeout_ms: ms },
   });
+}
+
+/**
+ * Most characters of JSON a tool call's stream may deliver into its result (its items' envelope
+ * lines, counted as written): 8 MiB (2^23), the order of the stdio server's 10 MiB line limit
+ * (docs/mcp-server.md#result-size). Past it the call stops with {@link resultTooLarge}.
+ */
+export const RESULT_MAX_CHARS = 1 << 23;
+
+/** The failure of a tool call whose stream passed {@link RESULT_MAX_CHARS} with the item after its first `items` (those were delivered). */
+export function resultTooLarge(items: number): AxError {
+  return new AxError(
+    'result_too_large',
+    `the stream's items passed ${RESULT_MAX_CHARS} characters of JSON, the most one tool result holds; the call was stopped after ${items} items`,
+    {
+      fix: 'Ask for fewer items (a narrower query or a smaller limit), or run the command on the CLI, where a stream is written as it comes without a bound.',
+      context: { limit_chars: RESULT_MAX_CHARS, items_delivered: items },
+    },
+  );
 }

@@ -18,7 +18,16 @@ import { flagsOf, injectedInForce, replays } from '../tree/flagset.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { renderDefault } from './render.ts';
 import { isStream, renderItem, toAsync, write, writeOutcome, writeReplayed } from './output.ts';
-import { exitCodeSet, interruptedFix, replayedError, strictFailure, timeoutError, unrecorded } from './failures.ts';
+import {
+  exitCodeSet,
+  interruptedFix,
+  replayedError,
+  RESULT_MAX_CHARS,
+  resultTooLarge,
+  strictFailure,
+  timeoutError,
+  unrecorded,
+} from './failures.ts';
 import { checkOutput } from '../parse/output-check.ts';
 import type { ReplayGate } from '../replay/replay.ts';
 import { flagValues } from '../parse/validate.ts';
@@ -336,6 +345,7 @@ async function writeStream(
   const gate = replay?.gate;
   const ctx = scope.ctx;
   const items: unknown[] | undefined = env.collectItems ? [] : undefined; // only the MCP bridge needs them all
+  let collected = 0; // characters of the collected items' lines, bounded by RESULT_MAX_CHARS
   const texts: string[] | undefined = gate ? [] : undefined; // what a replay writes again
   const held: string[] | undefined = h.strict ? [] : undefined;
   const iterable = (result ?? []) as AsyncIterable<unknown>;
@@ -348,9 +358,10 @@ async function writeStream(
       if (step.done) break;
       const checking = checkOutput(cmd, step.value, n - 1);
       if (checking) await checking;
-      items?.push(step.value);
       texts?.push(JSON.stringify(step.value === undefined ? null : step.value));
       const line = env.mode === 'json' ? successLine(step.value, h.meta()) : renderItem(cmd, step.value, ctx);
+      if (items && (collected += line.length) > RESULT_MAX_CHARS) throw resultTooLarge(n - 1);
+      items?.push(step.value);
       if (held) held.push(line);
       else await write(scope.stdout, line);
       // A generator that never awaits I/O would starve the event loop: signals and a closed stdout
