@@ -63,10 +63,25 @@ export interface SuccessMeta {
 
 /**
  * One success envelope line: `{"data":…,"meta":{…}}\n`. `undefined` data is written as null.
- * @throws TypeError when the payload cannot be encoded as JSON (cycles, BigInt).
+ * Inside the payload JSON's own rules apply: a member whose value is a function, a Symbol or
+ * `undefined` is left out, and such an array element is `null` (docs/contract.md#envelope).
+ * @throws TypeError when the payload cannot be encoded as JSON (cycles, BigInt), or has no JSON
+ * text at all (a function or a Symbol, or a `toJSON` that returns one): the line always has `data`.
  */
 export function successLine(data: unknown, meta: SuccessMeta): string {
-  return `${JSON.stringify({ data: data === undefined ? null : data, meta })}\n`;
+  const text = JSON.stringify(data === undefined ? null : data) as string | undefined;
+  if (text === undefined)
+    throw new TypeError(
+      `the handler's result is ${describeValue(data)}, which JSON cannot encode (return a JSON value)`,
+    );
+  return `{"data":${text},"meta":${JSON.stringify(meta)}}\n`;
+}
+
+/** `a function (name)`, `a Symbol (Symbol(s))`, or the type of what a payload was. */
+function describeValue(v: unknown): string {
+  if (typeof v === 'function') return v.name ? `a function (${v.name})` : 'a function';
+  if (typeof v === 'symbol') return `a Symbol (${v.toString()})`;
+  return `a value of type ${typeof v} whose toJSON returned nothing JSON can encode`;
 }
 
 /** The `meta` object of the error line. */
