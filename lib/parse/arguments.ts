@@ -143,10 +143,36 @@ export function validateArguments(cmd: Command, schema: JsonSchema, args: unknow
   }
   const known = (schema.properties ?? {}) as Record<string, unknown>;
   for (const k of Object.keys(args as object)) if (!Object.hasOwn(known, k)) throw unknownPropertyError(cmd, k);
+  const infinite = nonFinite(args, '');
+  if (infinite !== undefined) {
+    const prop = infinite.split('.')[0]!;
+    throw validationError(
+      `invalid value for ${infinite}: the number is not finite (a JSON number beyond ±1.8e308, such as 1e309, reads as Infinity)`,
+      'invalid_property_value',
+      {
+        context: { property: prop, keyword: 'finite', command: cmd.commandPath() },
+        fix: `Pass ${prop} as a number within ±1.7976931348623157e308, as the inputSchema describes.`,
+      },
+    );
+  }
   const cleaned = dropNulls(args as Record<string, unknown>);
   const v = validatorFor(cmd, schema);
   if (!v(cleaned)) throw toValidationError(cmd, v.errors![0]!);
   return cleaned;
+}
+
+/**
+ * The dotted path of the first number in `v` that is not finite (JSON text such as `1e309` parses
+ * to Infinity, which no JSON Schema number rule refuses and JSON.stringify writes as null).
+ */
+function nonFinite(v: unknown, at: string): string | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : at;
+  if (typeof v !== 'object' || v === null) return undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const found = nonFinite(x, at ? `${at}.${k}` : k);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 const flagValidators = new WeakMap<object, ValidateFunction>();

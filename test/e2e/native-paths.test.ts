@@ -8,6 +8,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildNativeCli } from '../fixtures/native-tree.ts';
+import { rawStdio } from '../helpers/mcp.ts';
+import { runScript } from '../helpers/spawn.ts';
 import {
   httpPath,
   inProcessPath,
@@ -18,6 +20,7 @@ import {
   type Call,
   type Outcome,
   type Path,
+  minimalEnv,
 } from '../helpers/paths.ts';
 
 type Json = Record<string, any>;
@@ -94,4 +97,43 @@ describe.each(PATH_NAMES)('path %s', (name) => {
     },
     60_000,
   );
+});
+
+/**
+ * `1e309` parses to Infinity, which the SDK client and JSON.stringify would send as null: these
+ * calls are written as raw JSON text, on --args-json and on the stdio server's pipe.
+ */
+describe('a number beyond a double (1e309, 1e400) as a value', () => {
+  const expectNotFinite = (err: Json, property: string) => {
+    expect(err).toMatchObject({
+      kind: 'validation_error',
+      exit_code: 2,
+      context: { reason: 'invalid_property_value', property },
+    });
+    expect(err.message).toContain(`invalid value for ${property}: the number is not finite`);
+    expect(err.message).toContain('1e309');
+  };
+
+  it('--args-json: invalid_property_value saying it is not finite, as other type errors', async () => {
+    for (const n of ['1e309', '-1e400']) {
+      const r = await runScript(NATIVE_CLI, ['limited', '--args-json', `{"limit":${n}}`], minimalEnv());
+      expect(r.code, r.stderr).toBe(2);
+      expectNotFinite((JSON.parse(r.stderr.trim().split('\n').pop()!) as Json).error, 'limit');
+    }
+  }, 60_000);
+
+  it('MCP stdio: the same error as the tool result', async () => {
+    const s = rawStdio(['mcp-server'], { cli: NATIVE_CLI });
+    try {
+      await s.init();
+      s.write(
+        '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"limited","arguments":{"limit":1e400}}}\n',
+      );
+      const r = (await s.response(7)).result as Json;
+      expect(r.isError).toBe(true);
+      expectNotFinite((JSON.parse(r.content[0].text as string) as Json).error, 'limit');
+    } finally {
+      s.kill();
+    }
+  }, 60_000);
 });
