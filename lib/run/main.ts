@@ -30,7 +30,8 @@ export interface MainOptions extends ExecuteOptions {
  *   buffer (about 150 KB on Linux): a reader slower than that per `graceMs` counts as stopped.
  *   (The outcome written on the descriptor is one write(2), which no handler can interrupt: a signal
  *   that arrives while it waits for the reader is handled once the reader has taken it);
- * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141; any other stdout
+ * - a reader that closes stdout (EPIPE) ends the process quietly with exit 141 — unless the run had
+ *   already failed on its own and written its error line, which then keeps its exit code; any other stdout
  *   write error is reported as `internal_error` on stderr (exit 1); stderr write errors are ignored;
  *   this holds for a handler's own writes to `process.stdout` too;
  * - unless `stdout`/`stderr` are given, the run's outcome (the envelope of a document result, the
@@ -50,6 +51,8 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   const ac = new AbortController();
   let report: ((e: unknown) => number) | undefined;
   let finished = false;
+  /** The exit code of a run that finished with a failure (its error line written). */
+  let failedWith: number | undefined;
   const exitNow = (error: AxError, fallback: number) => {
     // at once: the error line is queued on Node's stream, never a write that waits for a reader
     out.streamOnly();
@@ -95,7 +98,9 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
     );
   };
   const onStdoutError = (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(ExitCode.stdoutClosed); // the reader has gone: nothing more to say to it
+    // the reader has gone: nothing more to say to it. A run that already failed on its own (its
+    // error line written before the closed pipe was noticed) ends with its own code, not 141.
+    if (e.code === 'EPIPE') process.exit(failedWith ?? ExitCode.stdoutClosed);
     exitNow(
       new AxError('internal_error', `cannot write to stdout: ${e.message}`, {
         fix: 'Check where stdout goes (a full disk, a closed file).',
@@ -143,6 +148,7 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
     process.off('beforeExit', onBeforeExit);
   }
   process.exitCode = code;
+  if (code !== 0) failedWith = code;
   const grace = options.graceMs ?? 2000;
   const flushThenExit = () => out.flush(() => err.flush(() => process.exit(code)));
   // After a signal the run is over for good: a handle left by a handler that ignored the abort (a
