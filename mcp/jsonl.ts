@@ -7,7 +7,9 @@
  *   answered -32600 (with its id when the id can be read from the line's first bytes);
  * - invalid JSON → -32700 (id null); a batch array → -32600 for each member with an id (MCP
  *   2025-06-18 has no batches); `jsonrpc` not "2.0", `method` not a string, `params` not an object,
- *   or an id that is not a string or number → -32600, one line saying which.
+ *   or an id that is not a string or number → -32600, one line saying which;
+ * - a request whose id is that of a request still in flight → -32600 with that id, not run (JSON-RPC
+ *   ids identify requests; docs/mcp-server.md#stdio).
  * Source: JSON-RPC 2.0 §4–5.1; MCP 2025-06-18 "Transports" (stdio: messages delimited by newlines).
  */
 import type { Readable, Writable } from 'node:stream';
@@ -113,7 +115,9 @@ export class JsonLineTransport implements Transport {
   private answered: (() => void)[] = [];
   /** Resolves when the queued lines are written, and its resolver (set together, cleared together). */
   private written: { promise: Promise<void>; resolve: () => void } | undefined;
-  /** Requests received and not yet answered, by id (a list: a client may reuse an id), with their releases. */
+  /** Ids whose next answer is the refusal of a duplicate request (see {@link line}), not the answer of the open one. */
+  private readonly refused = new Set<Id>();
+  /** Requests received and not yet answered, by id (a list, at most one long: a duplicate id is refused), with their releases. */
   private readonly open = new Map<Id, (() => void)[]>();
   private readonly max: number;
   private readonly onData = (chunk: Buffer | string) =>
@@ -149,7 +153,8 @@ export class JsonLineTransport implements Transport {
     const m = message as Obj;
     let last = false;
     if (!('method' in m) && isId(m.id)) {
-      const release = this.unopen(m.id);
+      // the refusal of a duplicate id answers the duplicate, not the request in flight
+      const release = this.refused.delete(m.id) ? undefined : this.unopen(m.id);
       if (release) {
         this.answered.push(release); // after the write
         last = this.open.size === 0;
@@ -297,6 +302,16 @@ export class JsonLineTransport implements Transport {
     if (!problem) {
       const m = parsed as Obj;
       if (typeof m.method === 'string' && isId(m.id)) {
+        if (this.open.has(m.id)) {
+          // JSON-RPC ids identify requests: a second one with an id in flight is refused, not run
+          this.refused.add(m.id);
+          this.reply(
+            m.id,
+            -32600,
+            `Invalid Request: the id ${JSON.stringify(m.id)} is in use by a request still in flight; this request was not run (send each request with its own id)`,
+          );
+          return;
+        }
         const list = this.open.get(m.id) ?? [];
         list.push(this.options.hold?.() ?? NOTHING);
         this.open.set(m.id, list);
