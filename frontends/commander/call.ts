@@ -44,7 +44,8 @@ export function optionWords(m: MappedOption, value: unknown): string[] {
 
 /**
  * Runs `program.parseAsync(argv, {from: 'user'})` once, alone, with stdout and stderr captured when
- * `capture` is set (the shared {@link captured}: commander keeps a parse's values on the command objects).
+ * `capture` is set (the shared {@link captured}: commander keeps a parse's values on the command objects);
+ * never started when `signal` aborted while it waited.
  * @throws AxError `validation_error` (exit 2) when commander refuses the words or a custom parser
  *   throws before the action runs; the action's own error as thrown.
  */
@@ -53,6 +54,7 @@ export function callCommander(
   leaf: CommanderCommand,
   argv: string[],
   capture: boolean,
+  signal?: AbortSignal,
 ): Promise<CallOutcome> {
   return captured(
     capture,
@@ -81,6 +83,7 @@ export function callCommander(
       }
     },
     refusal,
+    signal,
   );
 }
 

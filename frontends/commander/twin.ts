@@ -130,7 +130,7 @@ function runTwin(
   settings: TwinSettings,
   options: MappedOption[][],
 ): Promise<unknown> {
-  return answerCall(ctx, settings, (json) =>
-    callCommander(program, path.at(-1)!, commanderArgv(ctx, path, args, options), json),
+  return answerCall(ctx, settings, (json, signal) =>
+    callCommander(program, path.at(-1)!, commanderArgv(ctx, path, args, options), json, signal),
   );
 }

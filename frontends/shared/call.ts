@@ -35,14 +35,21 @@ let queue: Promise<unknown> = Promise.resolve();
  * Runs `run` alone (calls are queued: a library may keep a parse's values on its objects, and the
  * process's streams are swapped for the call's length), with stdout and stderr captured when
  * `capture` is set. A throw is given to `refuse` with what was printed to stderr and whether the
- * handler had started, and what `refuse` returns is thrown. @returns the outcome.
+ * handler had started, and what `refuse` returns is thrown. `signal`: the call's own (its
+ * `--timeout` or the client's cancellation); a call whose signal aborted while it waited in the
+ * queue never starts — it rejects with the signal's reason, the answer its caller was already given
+ * (docs/frontends.md#how-a-call-runs). @returns the outcome.
  */
 export function captured(
   capture: boolean,
   run: (running: Running) => Promise<Ran>,
   refuse: (e: unknown, printedErr: string, started: boolean) => unknown,
+  signal?: AbortSignal,
 ): Promise<CallOutcome> {
-  const call = queue.then(() => capturedAlone(capture, run, refuse));
+  const call = queue.then(() => {
+    if (signal?.aborted) throw signal.reason;
+    return capturedAlone(capture, run, refuse);
+  });
   queue = call.catch(() => undefined);
   return call;
 }
@@ -122,7 +129,7 @@ export interface TwinSettings {
 
 /**
  * The handler of a twin command: refuses a dry run (the program has no preview to offer), runs the
- * call (`json`: capture what it prints) and answers as the contract says — in json mode the
+ * call (`json`: capture what it prints; `signal`: the run's, for {@link captured}) and answers as the contract says — in json mode the
  * handler's return value as `data` (`null` when it returned nothing), its printed output on the
  * result text (serving MCP) or stderr (a json-mode command line); in a person's run nothing (the
  * program printed what it prints).
@@ -130,7 +137,7 @@ export interface TwinSettings {
 export async function answerCall(
   ctx: RunContext,
   settings: TwinSettings,
-  call: (json: boolean) => Promise<CallOutcome>,
+  call: (json: boolean, signal: AbortSignal) => Promise<CallOutcome>,
 ): Promise<unknown> {
   if (ctx.dryRun) {
     // the program's handler has no dry run to offer: refuse rather than change what the caller meant to preview
@@ -144,7 +151,7 @@ export async function answerCall(
     );
   }
   const json = ctx.mode === 'json';
-  const outcome = await call(json);
+  const outcome = await call(json, ctx.signal);
   if (!json) return undefined;
   if (outcome.printedErr) ctx.stderr.write(outcome.printedErr);
   if (outcome.printed) (settings.serving ? ctx.stdout : ctx.stderr).write(outcome.printed);

@@ -104,8 +104,8 @@ async function twinOf(
     ...(runs
       ? {
           run: (ctx: RunContext) =>
-            answerCall(ctx, build.settings, (json) =>
-              callYargs(build.factory, yargsArgv(ctx, path, args, options), json),
+            answerCall(ctx, build.settings, (json, signal) =>
+              callYargs(build.factory, yargsArgv(ctx, path, args, options), json, signal),
             ),
         }
       : {}),
