@@ -48,7 +48,7 @@ export function captured(
 ): Promise<CallOutcome> {
   const call = queue.then(() => {
     if (signal?.aborted) throw signal.reason;
-    return capturedAlone(capture, run, refuse);
+    return capturedAlone(capture, run, refuse, signal);
   });
   queue = call.catch(() => undefined);
   return call;
@@ -58,6 +58,7 @@ async function capturedAlone(
   capture: boolean,
   run: (running: Running) => Promise<Ran>,
   refuse: (e: unknown, printedErr: string, started: boolean) => unknown,
+  signal: AbortSignal | undefined,
 ): Promise<CallOutcome> {
   let printed = '';
   let printedErr = '';
@@ -65,8 +66,12 @@ async function capturedAlone(
   const out = process.stdout.write;
   const err = process.stderr.write;
   if (capture) {
+    // once the call is answered (its signal aborted: interrupted, timeout), the runner writes the
+    // error line while the action may still run: every write then goes to the real stderr
+    const late = err.bind(process.stderr) as (...a: unknown[]) => boolean;
     const into = (add: (s: string) => void) =>
       ((chunk: unknown, encoding?: unknown, cb?: unknown) => {
+        if (signal?.aborted) return late(chunk, encoding, cb);
         add(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
         const done = [encoding, cb].find((a) => typeof a === 'function') as (() => void) | undefined;
         if (done) queueMicrotask(done);
