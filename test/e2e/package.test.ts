@@ -208,6 +208,17 @@ console.log(JSON.stringify({
     expect(ours).toEqual(['chunks/chunk-X.js', 'core.js', 'lib/config/index.js', 'lib/index.js', 'mcp/index.js']);
   });
 
+  it('typesVersions maps every subpath export to its types (what node10 resolution reads)', () => {
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+      exports: Record<string, { types?: string } | string>;
+      typesVersions: { '*': Record<string, string[]> };
+    };
+    const wanted = Object.entries(pkg.exports)
+      .filter(([k, v]) => k !== '.' && typeof v === 'object' && v.types)
+      .map(([k, v]) => [k.replace(/^\.\//, ''), [(v as { types: string }).types]]);
+    expect(pkg.typesVersions['*']).toEqual(Object.fromEntries(wanted));
+  });
+
   it("TypeScript resolves every entry's types from CommonJS: module nodenext (.cts) and commonjs with node10 resolution", () => {
     const uses = `import { Command } from 'ax-ts';
 import { mountMcpServer } from 'ax-ts/mcp';
