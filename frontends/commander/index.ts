@@ -25,7 +25,8 @@ function userWords(argv: readonly string[] | undefined, options: ParseOptions | 
 
 /**
  * Whether an invocation asks for ax-ts: an ax-ts command word the program does not have itself,
- * `--format`/`--args-json` where the program has no such option, or `AGENT_MODE` set to a json value.
+ * `--format`/`--args-json` where neither the root nor a command the words reach has such an option,
+ * or `AGENT_MODE` set to a json value. Words after `--` are operands, never read.
  */
 export function asksForAx(
   program: CommanderCommand,
@@ -33,8 +34,19 @@ export function asksForAx(
   env: Record<string, string | undefined> = process.env,
 ): boolean {
   const commands = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
-  const ownsOption = (long: string) => program.options.some((o) => o.long === long);
+  const ownsOption = (long: string, routing: readonly string[]) =>
+    reached(program, routing).some((c) => c.options.some((o) => o.long === long));
   return asksForAxWords({ commands, ownsOption }, words, env);
+}
+
+/** The commands the words reach, from the root: each word naming a subcommand of the last one. */
+function reached(program: CommanderCommand, words: readonly string[]): CommanderCommand[] {
+  const path = [program];
+  for (const w of words) {
+    const next = path.at(-1)!.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (next) path.push(next);
+  }
+  return path;
 }
 
 /**

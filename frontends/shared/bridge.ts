@@ -49,13 +49,21 @@ export async function runTwinMain(
 
 /** The environment with `AGENT_MODE=human` when the caller named no mode: json only when asked. */
 function humanUnlessAsked(env: Record<string, string | undefined>, args: readonly string[]) {
-  const asked = args.some((a) => a === '--format' || a.startsWith('--format=')) || (env.AGENT_MODE ?? '').trim() !== '';
+  const asked =
+    routing(args).some((a) => a === '--format' || a.startsWith('--format=')) || (env.AGENT_MODE ?? '').trim() !== '';
   return asked ? env : { ...env, AGENT_MODE: 'human' };
 }
 
 /** The mode the caller asked for, as `AGENT_MODE` (for a run that reads no `--format`). */
 function modeOf(env: Record<string, string | undefined>, args: readonly string[]) {
-  const i = args.findIndex((a) => a === '--format' || a.startsWith('--format='));
-  const format = i < 0 ? undefined : args[i]!.includes('=') ? args[i]!.split('=')[1] : args[i + 1];
+  const words = routing(args);
+  const i = words.findIndex((a) => a === '--format' || a.startsWith('--format='));
+  const format = i < 0 ? undefined : words[i]!.includes('=') ? words[i]!.split('=')[1] : words[i + 1];
   return format ? { ...env, AGENT_MODE: format } : humanUnlessAsked(env, args);
+}
+
+/** The words before `--` (after it, operands: never a mode). */
+function routing(args: readonly string[]): readonly string[] {
+  const end = args.indexOf('--');
+  return end < 0 ? args : args.slice(0, end);
 }

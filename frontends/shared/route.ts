@@ -15,22 +15,29 @@ const JSON_MODES = new Set(['json', 'agent', 'machine', '1', 'true', 'yes', 'on'
 export interface ProgramWords {
   /** The names and aliases of the program's root commands. */
   commands: ReadonlySet<string>;
-  /** Whether the program's root declares an option with this long spelling (`--format`). */
-  ownsOption: (long: string) => boolean;
+  /**
+   * Whether the program owns an option with this long spelling (`--format`) for these words (the
+   * routing words: those before `--`): declared on the root or on a command the words reach.
+   */
+  ownsOption: (long: string, words: readonly string[]) => boolean;
 }
 
 /**
  * Whether an invocation asks for ax-ts: an ax-ts command word the program does not have itself,
- * `--format`/`--args-json` where the program has no such option, or `AGENT_MODE` set to a json value.
+ * `--format`/`--args-json` where the program has no such option, or `AGENT_MODE` set to a json
+ * value. Only the words before `--` are read.
  */
 export function asksForAxWords(
   own: ProgramWords,
   words: readonly string[],
   env: Record<string, string | undefined>,
 ): boolean {
-  const texts = words.map(String); // a JavaScript caller may pass numbers, as commander and yargs allow
+  const all = words.map(String); // a JavaScript caller may pass numbers, as commander and yargs allow
+  // words after `--` are operands, never routing words
+  const end = all.indexOf('--');
+  const texts = end < 0 ? all : all.slice(0, end);
   if (texts.some((w) => AX_COMMANDS.includes(w) && !own.commands.has(w))) return true;
   for (const flag of AX_FLAGS)
-    if (!own.ownsOption(flag) && texts.some((w) => w === flag || w.startsWith(`${flag}=`))) return true;
+    if (!own.ownsOption(flag, texts) && texts.some((w) => w === flag || w.startsWith(`${flag}=`))) return true;
   return JSON_MODES.has((env.AGENT_MODE ?? '').trim().toLowerCase());
 }
