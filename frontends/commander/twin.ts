@@ -21,7 +21,8 @@ type CommanderOption = CommanderCommand['options'][number];
 function flagOf(o: CommanderOption): { mapped: MappedOption; spec: FlagSpec } {
   const name = (o.long ?? o.short)!.replace(/^-+/, '');
   const usage = o.description + (o.envVar ? ` (env: ${o.envVar})` : '');
-  const letter = o.long && o.short && o.short.length === 2 && o.short !== '-h' ? o.short.slice(1) : undefined;
+  // a program's own -h (`-h, --hours`) is its option's, as in commander: ax-ts's help then has no shorthand
+  const letter = o.long && o.short && o.short.length === 2 ? o.short.slice(1) : undefined;
   const base = { usage, hidden: o.hidden || undefined, ...(letter ? { short: letter } : {}) };
   if (!o.required && !o.optional) {
     return { mapped: { name, option: o }, spec: { type: 'bool', ...base } };

@@ -40,4 +40,10 @@ describe.each(COMMANDERS)('commander %s', (_version, env) => {
     },
     30_000,
   );
+
+  it("json mode: a command's own -h is its option, not help", () => {
+    const r = run(['span', '-h', '3', '--format', 'json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: { hours: '3' } });
+  }, 30_000);
 });
