@@ -5,6 +5,7 @@
  */
 import type { Command as CommanderCommand } from 'commander';
 import { runTwinMain } from '../shared/bridge.ts';
+import { internals } from './call.ts';
 import { twinTree } from './twin.ts';
 
 /**
@@ -22,7 +23,27 @@ export function runAx(
       build: (serving) => twinTree(program, { serving }),
       ownsMcpServer: program.commands.some((c) => c.name() === 'mcp-server'),
     },
-    args,
+    versionWords(program, args),
     env,
   );
+}
+
+/**
+ * The words with commander's version option (`-V`, `--version`, or the spelling given to
+ * `.version(v, '-v, --vers')`) written as ax-ts's `--version`, which answers it: only the words
+ * before the first command word (the program's option) and before `--` (operands).
+ */
+function versionWords(program: CommanderCommand, args: readonly string[]): readonly string[] {
+  const name = internals(program)._versionOptionName;
+  const option = name === undefined ? undefined : program.options.find((o) => o.attributeName() === name);
+  if (!option) return args;
+  const spellings = [option.short, option.long].filter((s): s is string => !!s && s !== '--version');
+  const commands = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
+  const out = [...args];
+  for (let i = 0; i < out.length; i++) {
+    const w = out[i]!;
+    if (w === '--' || commands.has(w)) break;
+    if (spellings.includes(w)) out[i] = '--version';
+  }
+  return out;
 }

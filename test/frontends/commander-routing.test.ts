@@ -11,6 +11,7 @@ import { COMMANDERS } from '../helpers/commanders.ts';
 import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
 
 const CLI = join(REPO, 'test/frontends/fixtures/words-commander.ts');
+const NOTES = join(REPO, 'test/frontends/fixtures/notes-commander.ts');
 
 const CASES: [string, string[], string][] = [
   ["a subcommand's own --format", ['fmt', '--format', 'md'], 'fmt md\n'],
@@ -40,6 +41,16 @@ describe.each(COMMANDERS)('commander %s', (_version, env) => {
     },
     30_000,
   );
+
+  it("json mode: commander's version flag -V is ax-ts's version answer", () => {
+    const r = spawnSync(process.execPath, ['--import', TSX_LOADER, NOTES, '-V', '--format', 'json'], {
+      cwd: REPO,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NOTES_AX: '1', ...env },
+    });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: { name: 'notes', version: '1.2.3' } });
+  }, 30_000);
 
   it("json mode: a command's own -h is its option, not help", () => {
     const r = run(['span', '-h', '3', '--format', 'json']);
