@@ -128,15 +128,15 @@ export function refusedCall(e: unknown, printedErr: string, reason: string): AxE
 
 /** How the twin's handlers hand over what the program printed. */
 export interface TwinSettings {
-  /** The process serves MCP: printed output goes to the call's stdout (the tool result's text), else to its stderr. */
+  /** The process serves MCP: printed output goes to the call's printed output (a text item of the result), else to its stderr. */
   serving: boolean;
 }
 
 /**
  * The handler of a twin command: refuses a dry run (the program has no preview to offer), runs the
  * call (`json`: capture what it prints; `signal`: the run's, for {@link captured}) and answers as the contract says — in json mode the
- * handler's return value as `data` (`null` when it returned nothing), its printed output on the
- * result text (serving MCP) or stderr (a json-mode command line); in a person's run nothing (the
+ * handler's return value as `data` (`null` when it returned nothing), its printed output as the
+ * result's printed-output item (serving MCP) or on stderr (a json-mode command line); in a person's run nothing (the
  * program printed what it prints).
  */
 export async function answerCall(
@@ -159,6 +159,9 @@ export async function answerCall(
   const outcome = await call(json, ctx.signal);
   if (!json) return undefined;
   if (outcome.printedErr) ctx.stderr.write(outcome.printedErr);
-  if (outcome.printed) (settings.serving ? ctx.stdout : ctx.stderr).write(outcome.printed);
+  // serving MCP, the print is the call's printed output: written to process.stdout inside the call,
+  // the server gives it as one more text item of the result, after the envelope, bounded
+  // (docs/mcp-server.md#printed-output); on a json-mode command line stdout is the envelope alone
+  if (outcome.printed) (settings.serving ? process.stdout : ctx.stderr).write(outcome.printed);
   return outcome.returned === undefined ? null : outcome.returned;
 }

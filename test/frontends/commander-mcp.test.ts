@@ -1,7 +1,7 @@
 /**
  * A commander program served by ax-ts/commander on every MCP path ax-ts serves (stdio, HTTP,
  * stateless HTTP) to both eras' SDK clients: the action's return value is the structured result, a
- * printing action's output is the result text, a throwing parser an isError validation_error
+ * printing action's output is the text item after the envelope, a throwing parser an isError validation_error
  * (docs/frontends.md#how-a-call-runs). commander 15 on every path with both eras; commander 14 on
  * every path with the modern era (the front end claims both).
  */
@@ -56,11 +56,12 @@ describe.each(CASES)('commander %s over %s, a %s client', (_version, path, era, 
     expect(r.structuredContent).toMatchObject({ text: 'tea leaves', priority: 'low', pinned: false, tag: 'misc' });
   });
 
-  it('a printing action: its output is the result text', async () => {
+  it('a printing action: the envelope first (data null), its output the next text item', async () => {
     const r = await c.callTool('list', { limit: '1' });
     expect(r.isError).toBeFalsy();
-    const text = (r.content as { text?: string }[]).map((i) => i.text ?? '').join('');
-    expect(text).toContain('first 1 notes:\n- buy milk\n');
+    const items = r.content as { text?: string }[];
+    expect(JSON.parse(items[0]!.text!)).toMatchObject({ data: null });
+    expect(items[1]!.text).toBe('first 1 notes:\n- buy milk\n');
   });
 
   it('a parser that throws: isError, validation_error', async () => {

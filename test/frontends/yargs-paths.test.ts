@@ -120,16 +120,18 @@ function processCall(spelling: 'cli' | 'args-json', c: Case): Outcome {
   return { code: r.status ?? -1, error: { kind: error.kind, reason: error.context?.reason }, printed: '' };
 }
 
-/** An MCP tools/call result as an outcome: the envelope is the result text's last line, the printed output before it. */
+/**
+ * An MCP tools/call result as an outcome: `content[0].text` is the envelope alone, what the handler
+ * printed the next text item (docs/mcp-server.md#printed-output).
+ */
 function fromTool(result: Json): Outcome {
-  const text = (result.content as { text?: string }[]).map((i) => i.text ?? '').join('');
-  const lines = text.trimEnd().split('\n');
-  const envelope = JSON.parse(lines.pop()!) as Json;
+  const items = result.content as { text?: string }[];
+  const envelope = JSON.parse(items[0]!.text!) as Json;
   if (result.isError) {
     const error = envelope.error as Json;
     return { code: error.exit_code, error: { kind: error.kind, reason: error.context?.reason }, printed: '' };
   }
-  return { code: 0, data: envelope.data, printed: lines.length ? `${lines.join('\n')}\n` : '' };
+  return { code: 0, data: envelope.data, printed: items[1]?.text ?? '' };
 }
 
 describe.each(['cli', 'args-json'] as const)('a json-mode process (%s)', (spelling) => {
