@@ -45,7 +45,6 @@ describe('typed positionals', () => {
       ['get', '--args-json', '{"id":1,"more":[1,-9007199254740993]}'],
       'invalid value for more: expected an array of integers within ±2^53',
     ],
-    [['get', '--args-json', '{"id":1e309}'], 'invalid value for id: expected an integer'],
   ])('%j is refused with a validation_error naming the argument', async (args, message) => {
     const r = await runCli(tree(), args);
     expect(r.code).toBe(2);
@@ -55,6 +54,16 @@ describe('typed positionals', () => {
       message,
       context: { reason: 'invalid_argument' },
     });
+  });
+
+  it('a JSON number beyond a double (1e309, Infinity once parsed) is refused as not finite', async () => {
+    const r = await runCli(tree(), ['get', '--args-json', '{"id":1e309}']);
+    expect(r.code).toBe(2);
+    expect(errorOf(r.stderr).error).toMatchObject({
+      kind: 'validation_error',
+      context: { reason: 'invalid_property_value', property: 'id' },
+    });
+    expect(errorOf(r.stderr).error.message).toMatch(/not finite/);
   });
 
   it('are integer/number in the inputSchema, and --args-json takes numbers (a string is refused)', async () => {
