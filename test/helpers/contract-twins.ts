@@ -29,74 +29,53 @@ export interface Twin {
   rules: NotApplicable[];
 }
 
-const NO_PREVIEW =
-  'a commander action has no preview: a dry run is refused (dry_run_unsupported, test/frontends/commander.test.ts)';
-const NO_CTX = 'a commander action gets no run context (ctx.signal, ctx.warn, ctx.idempotencyKey)';
+/**
+ * A front end's twin: what no front-end program can do — the in-process path, streams, dry runs
+ * and rehearsals, a run context, `replay: false` — each with why, plus `extra` rules of its own.
+ * `handler` names the library's callback ("a commander action").
+ */
+function frontEndTwin(library: string, fixture: string, handler: string, extra: NotApplicable[]): Twin {
+  const noPreview = `${handler} has no preview: a dry run is refused (dry_run_unsupported, docs/frontends.md)`;
+  const noCtx = `${handler} gets no run context (ctx.signal, ctx.warn, ctx.idempotencyKey)`;
+  return {
+    library,
+    cli: fileURLToPath(new URL(`../fixtures/${fixture}`, import.meta.url)),
+    // a front end enters json mode only when asked, never because stdout is a pipe (docs/frontends.md)
+    env: { AGENT_MODE: 'json' },
+    paths: {
+      'in-process': `execute() runs a native tree; a ${library} program reaches ax-ts only through the parse of withAx, which is the CLI path`,
+    },
+    rules: [
+      { rule: 'a stream that fails after two items', reason: `${handler} returns one value: it cannot stream` },
+      {
+        rule: 'replay: false and read-only commands never record',
+        reason: `the front end has no replay: false declaration, and ${noCtx}`,
+      },
+      { rule: 'a dry run never records a key', reason: noPreview },
+      { rule: 'perform with a function rehearsal', reason: noPreview },
+      { rule: 'a callback the handler queued just before returning', reason: `its warning is ctx.warn: ${noCtx}` },
+      { rule: 'ctx.signal is one AbortSignal for the run', reason: noCtx },
+      {
+        rule: 'input nested too deep for JSON',
+        reason: `${library} has no JSON option type: on the command line --obj is text, parsed by the handler itself`,
+        paths: ['cli'],
+      },
+      ...extra,
+    ],
+  };
+}
 
 /** The commander twin: test/fixtures/contract-commander.ts (commander 15 and withAx). */
-export const COMMANDER_TWIN: Twin = {
-  library: 'commander',
-  cli: fileURLToPath(new URL('../fixtures/contract-commander.ts', import.meta.url)),
-  // a front end enters json mode only when asked, never because stdout is a pipe (docs/frontends.md)
-  env: { AGENT_MODE: 'json' },
-  paths: {
-    'in-process':
-      'execute() runs a native tree; a commander program reaches ax-ts only through its own parse/parseAsync (withAx), which is the CLI path',
+export const COMMANDER_TWIN: Twin = frontEndTwin('commander', 'contract-commander.ts', 'a commander action', [
+  {
+    rule: 'retry_after_seconds ≤ 0 is dropped',
+    reason: 'commander options are text (no float type): the row sends a number for --after',
+    paths: ['args-json', 'mcp-stdio', 'mcp-http', 'mcp-http-stateless', 'mcp-progressive'],
   },
-  rules: [
-    { rule: 'a stream that fails after two items', reason: 'a commander action returns one value: it cannot stream' },
-    {
-      rule: 'replay: false and read-only commands never record',
-      reason: `the front end has no replay: false declaration, and ${NO_CTX}`,
-    },
-    { rule: 'a dry run never records a key', reason: NO_PREVIEW },
-    { rule: 'perform with a function rehearsal', reason: NO_PREVIEW },
-    { rule: 'a callback the handler queued just before returning', reason: `its warning is ctx.warn: ${NO_CTX}` },
-    { rule: 'ctx.signal is one AbortSignal for the run', reason: NO_CTX },
-    {
-      rule: 'retry_after_seconds ≤ 0 is dropped',
-      reason: 'commander options are text (no float type): the row sends a number for --after',
-      paths: ['args-json', 'mcp-stdio', 'mcp-http', 'mcp-http-stateless', 'mcp-progressive'],
-    },
-    {
-      rule: 'input nested too deep for JSON',
-      reason: 'commander has no JSON option type: on the command line --obj is text, parsed by the action itself',
-      paths: ['cli'],
-    },
-  ],
-};
+]);
 
-const NO_YARGS_PREVIEW =
-  'a yargs handler has no preview: a dry run is refused (dry_run_unsupported, docs/frontends.md#yargs)';
-const NO_YARGS_CTX = 'a yargs handler gets no run context (ctx.signal, ctx.warn, ctx.idempotencyKey)';
-
-/** The yargs twin: test/fixtures/contract-yargs.ts (yargs 18 and withAx). */
-export const YARGS_TWIN: Twin = {
-  library: 'yargs',
-  cli: fileURLToPath(new URL('../fixtures/contract-yargs.ts', import.meta.url)),
-  // a front end enters json mode only when asked, never because stdout is a pipe (docs/frontends.md)
-  env: { AGENT_MODE: 'json' },
-  paths: {
-    'in-process':
-      'execute() runs a native tree; a yargs program reaches ax-ts only through the parse of withAx, which is the CLI path',
-  },
-  rules: [
-    { rule: 'a stream that fails after two items', reason: 'a yargs handler returns one value: it cannot stream' },
-    {
-      rule: 'replay: false and read-only commands never record',
-      reason: `the front end has no replay: false declaration, and ${NO_YARGS_CTX}`,
-    },
-    { rule: 'a dry run never records a key', reason: NO_YARGS_PREVIEW },
-    { rule: 'perform with a function rehearsal', reason: NO_YARGS_PREVIEW },
-    { rule: 'a callback the handler queued just before returning', reason: `its warning is ctx.warn: ${NO_YARGS_CTX}` },
-    { rule: 'ctx.signal is one AbortSignal for the run', reason: NO_YARGS_CTX },
-    {
-      rule: 'input nested too deep for JSON',
-      reason: 'yargs has no JSON option type: on the command line --obj is text, parsed by the handler itself',
-      paths: ['cli'],
-    },
-  ],
-};
+/** The yargs twin: test/fixtures/contract-yargs.ts (yargs 18 and withAx); yargs has a number type. */
+export const YARGS_TWIN: Twin = frontEndTwin('yargs', 'contract-yargs.ts', 'a yargs handler', []);
 
 /** Every twin the table runs over. */
 export const TWINS: Twin[] = [COMMANDER_TWIN, YARGS_TWIN];
