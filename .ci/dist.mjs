@@ -5,7 +5,8 @@
 //
 //   dist/<entry>.js      each public entry (package.json `exports`): one line re-exporting its names,
 //                        but a front end's (ax-ts/commander, ax-ts/yargs), its own light code (STANDALONE)
-//   dist/core.js         what a CLI imports at start: ax-ts, ax-ts/mcp, ax-ts/config, ax-ts/store
+//   dist/core.js         what a CLI imports at start: ax-ts, ax-ts/mcp, ax-ts/config
+//   dist/store.js        ax-ts/store (the stores a CLI may pass; through it, core): most CLIs import none
 //   dist/tools.js        the rest: ax-ts/schema, ax-ts/golden, ax-ts/build (and, through it, core)
 //   dist/chunks/…        the code, shared by every entry (one instance of each module: one error
 //                        catalogue, one AxError class, one tree generation), and what only some runs
@@ -24,8 +25,16 @@ import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 
-/** The entries a CLI imports at start (by specifier): they make up core.js; the others tools.js. */
-const CORE = new Set(['ax-ts', 'ax-ts/mcp', 'ax-ts/config', 'ax-ts/store']);
+/** The entries a CLI imports at start (by specifier): they make up core.js. */
+const CORE = new Set(['ax-ts', 'ax-ts/mcp', 'ax-ts/config']);
+/**
+ * The other groups, each one file (dist/<group>.js) that re-exports core and adds its entries' names,
+ * so that a program which never imports them never compiles their code; every other entry is in tools.
+ */
+const SIDE = { store: new Set(['ax-ts/store']) };
+/** The group of an entry: core, a SIDE group or tools. */
+const groupOf = (name) => (CORE.has(name) ? 'core' : (Object.keys(SIDE).find((g) => SIDE[g].has(name)) ?? 'tools'));
+const GROUPS = ['core', ...Object.keys(SIDE), 'tools'];
 /**
  * Entries built as entries of their own, outside core and tools: a front end must load nothing of
  * ax-ts until an invocation asks for it (docs/frontends.md), so its file holds its own light code
@@ -122,21 +131,23 @@ export async function buildLibrary(root, entries) {
   for (const e of entries) named.push({ ...e, prefix: prefix(e.name), names: await exportNames(root, e.source) });
   const reexports = (group) =>
     named
-      .filter((e) => !STANDALONE.has(e.name) && CORE.has(e.name) === (group === 'core'))
+      .filter((e) => !STANDALONE.has(e.name) && groupOf(e.name) === group)
       .map(
         (e) =>
           `export { ${e.names.map((n) => `${n} as ${e.prefix}$${n}`).join(', ')} } from ${JSON.stringify(resolve(root, e.source))};`,
       )
       .join('\n');
-  const virtual = { 'ax-core': reexports('core'), 'ax-tools': `export * from 'ax-core';\n${reexports('tools')}` };
+  const virtual = Object.fromEntries(
+    GROUPS.map((g) => [`ax-${g}`, g === 'core' ? reexports(g) : `export * from 'ax-core';\n${reexports(g)}`]),
+  );
+  const groupModule = new RegExp(`^ax-(${GROUPS.join('|')})$`);
   const run = (keep) =>
     build({
       ...common,
       packages: undefined,
       absWorkingDir: root,
       entryPoints: {
-        core: 'ax-core',
-        tools: 'ax-tools',
+        ...Object.fromEntries(GROUPS.map((g) => [g, `ax-${g}`])),
         [TOOL.slice(0, -3)]: TOOL,
         ...Object.fromEntries([...HEAVY, ...KEPT].map((h) => [h.slice(0, -3), h])),
         ...Object.fromEntries(
@@ -153,10 +164,10 @@ export async function buildLibrary(root, entries) {
         {
           name: 'ax-ts-dist',
           setup(b) {
-            b.onResolve({ filter: /^ax-(core|tools)$/ }, (a) => ({ path: a.path, namespace: 'ax-ts-dist' }));
+            b.onResolve({ filter: groupModule }, (a) => ({ path: a.path, namespace: 'ax-ts-dist' }));
             // packages stay external (the user's installer provides them), but the inlined ones
             b.onResolve({ filter: /^[^./]/ }, (a) =>
-              a.path.startsWith('node:') || INLINED.test(a.path) || /^ax-(core|tools)$/.test(a.path)
+              a.path.startsWith('node:') || INLINED.test(a.path) || groupModule.test(a.path)
                 ? undefined
                 : { path: a.path, external: true },
             );
@@ -253,12 +264,12 @@ export async function buildLibrary(root, entries) {
     });
     written.push(`vendor/${p}.cjs`);
   }
-  // 5. each public entry: its names, re-exported from core.js or tools.js
+  // 5. each public entry: its names, re-exported from its group's file (core.js, store.js, tools.js)
   for (const e of named) {
     if (STANDALONE.has(e.name)) continue; // written by esbuild itself (step 2)
     const out = join(dist, e.source.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });
-    const from = relative(dirname(out), join(dist, CORE.has(e.name) ? 'core.js' : 'tools.js'));
+    const from = relative(dirname(out), join(dist, `${groupOf(e.name)}.js`));
     writeFileSync(
       out,
       `export { ${e.names.map((n) => `${e.prefix}$${n} as ${n}`).join(', ')} } from ${JSON.stringify(from.startsWith('.') ? from : `./${from}`)};\n`,

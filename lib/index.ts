@@ -38,7 +38,7 @@ export { declarePrompt, declareResource } from './tree/declare.ts';
 export type { PromptDecl, ResourceDecl } from './tree/declarations.ts';
 export { mcp } from './tree/marks.ts';
 export type { Logger, LoggingDecl, LogLevel } from './tree/logging.ts';
-export { ShellCompDirective, fixedCompletions } from './completion/completion.ts';
+export { ShellCompDirective, fixedCompletions } from './completion/directives.ts';
 
 // the contract
 export { AxError, defineError, errorCatalogue, ExitCode } from './contract/errors.ts';

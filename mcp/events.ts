@@ -6,7 +6,6 @@
  * SDK's standalone-stream id is the same in every session). Bounded by count, bytes and age.
  * Source: MCP 2025-11-25 transports, "Resumability and Redelivery"; SDK `EventStore`.
  */
-import { randomBytes } from 'node:crypto';
 /**
  * One JSON-RPC 2.0 message as a stream carries it (a request, notification, result or error): what
  * an {@link EventStore} keeps and gives back unchanged. The SDK's own type is the exact union; this
@@ -65,7 +64,7 @@ export class MemoryEventStore implements EventStore {
   private readonly events = new Map<string, Stored>();
   private readonly streams = new Map<string, string[]>();
   private seq = 0;
-  private readonly prefix = randomBytes(9).toString('base64url');
+  private readonly prefix = randomTag(9);
   private bytes = 0;
   private readonly maxEvents: number;
   private readonly maxBytes: number;
@@ -138,7 +137,7 @@ export class MemoryEventStore implements EventStore {
  * can only ever resume its own session's streams, whatever store sits behind.
  */
 export function sessionBound(store: EventStore): EventStore {
-  const tag = `${randomBytes(16).toString('base64url')}.`;
+  const tag = `${randomTag(16)}.`;
   const own = (eventId: string): string | undefined =>
     eventId.startsWith(tag) ? eventId.slice(tag.length) : undefined;
   const bound: EventStore = {
@@ -158,4 +157,13 @@ export function sessionBound(store: EventStore): EventStore {
     };
   }
   return bound;
+}
+
+/**
+ * `n` random bytes from the OS CSPRNG as base64url. The global Web Crypto rather than `node:crypto`:
+ * this module is part of what every program loads at start, and `node:crypto` costs ~1.5 ms to load
+ * (docs/performance.md); Web Crypto's internals load on the first call, which only a serving run makes.
+ */
+function randomTag(n: number): string {
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(n))).toString('base64url');
 }

@@ -5,8 +5,7 @@
 import { Command } from '../tree/command.ts';
 import { loadPath } from '../parse/parse.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
-import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND, COMPLETION_COMMAND, completeText } from './completion.ts';
-import { completionScript, SHELLS, type Shell } from './scripts.ts';
+import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND, COMPLETION_COMMAND, SHELLS, type Shell } from './directives.ts';
 
 /**
  * The hidden `__complete <words...> <partial>` command for a root; with `descriptions` false, its
@@ -35,6 +34,7 @@ export function completeCommand(root: Command, descriptions = true): Command {
       const words = ctx.argv[0] === '--' ? ctx.argv.slice(1) : ctx.argv;
       // descend into the lazy subtrees the words name; one that fails to load is a failed
       // completion (`:1`, a line on stderr), never an error line the shell would show
+      const { completeText } = await import('./completion.ts');
       return completeText(root, words, ctx.stderr, descriptions, () => loadPath(root, words));
     },
   });
@@ -85,7 +85,10 @@ export function completionCommand(root: Command): Command {
         effects: 'read_only',
         output: { kind: 'opaque', mediaType: 'text/plain' },
         flags: { 'no-descriptions': { type: 'bool', usage: 'disable completion descriptions' } },
-        run: (ctx) => completionScript(shell, program, { descriptions: ctx.flags.noDescriptions !== true }),
+        run: async (ctx) =>
+          (await import('./scripts.ts')).completionScript(shell, program, {
+            descriptions: ctx.flags.noDescriptions !== true,
+          }),
       }),
   );
   return new Command({

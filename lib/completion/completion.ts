@@ -27,32 +27,7 @@ import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import { groupsInForce } from '../parse/validate.ts';
 import { locate, longFlag, type Position } from './locate.ts';
 
-export { completionScript, SHELLS, type Shell } from './scripts.ts';
-
-/** Cobra's ShellCompDirective bits: what the shell should do with the candidates. */
-export const ShellCompDirective = {
-  /** Let the shell do its default (file completion when there are no candidates). */
-  Default: 0,
-  /** Something went wrong; complete nothing. */
-  Error: 1,
-  /** Do not add a space after the completion. */
-  NoSpace: 2,
-  /** Do not fall back to file completion when there are no candidates. */
-  NoFileComp: 4,
-  /** The candidates are file extensions: complete files with those extensions. */
-  FilterFileExt: 8,
-  /** Complete directories only (a single candidate names the directory to look in). */
-  FilterDirs: 16,
-  /** Keep the candidates in the order given (do not sort). */
-  KeepOrder: 32,
-} as const;
-
-/** Name of the hidden completion command (reserved at the root). */
-export const COMPLETE_COMMAND = '__complete';
-/** Name of its twin that prints values without descriptions (Cobra's ShellCompNoDescRequestCmd). */
-export const COMPLETE_NO_DESC_COMMAND = '__completeNoDesc';
-/** Name of the command that prints the scripts (reserved at the root). */
-export const COMPLETION_COMMAND = 'completion';
+import { ShellCompDirective } from './directives.ts';
 
 /** One completion candidate. */
 export interface Candidate {
@@ -353,19 +328,6 @@ async function nouns(pos: Position, partial: string): Promise<CompletionResult> 
   // nothing left to declare, nothing more can come, so no files either.
   if (!decl && (cmd.validateArgs === DeclaredArgs || !cmd.runnable())) directive = NO_FILE;
   return { candidates, directive };
-}
-
-/**
- * Cobra's FixedCompletions: a completer that answers `choices` (each may carry `\tdescription`)
- * and `directive`, whatever the partial — as Cobra's, it does not filter them (the shell does).
- * Usage: `validArgsFunction: fixedCompletions(['apple', 'banana'], ShellCompDirective.NoFileComp)`.
- */
-export function fixedCompletions(
-  choices: readonly string[],
-  directive: number = ShellCompDirective.Default,
-): Completer {
-  const completions = [...choices];
-  return () => ({ completions: [...completions], directive });
 }
 
 /**

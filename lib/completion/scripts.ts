@@ -14,11 +14,6 @@
  * powershell_completions.go (same protocol and directive handling; the scripts are ax-ts's own).
  */
 
-/** Shells that `completion` generates a script for. */
-export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
-/** One of {@link SHELLS}. */
-export type Shell = (typeof SHELLS)[number];
-
 /** Options of {@link completionScript}. */
 export interface ScriptOptions {
   /** Show candidate descriptions (default true). */
@@ -30,6 +25,7 @@ export interface ScriptOptions {
 // The scripts are template literals: in them \${, \` and \\ stand for ${, ` and \ (no ${} is
 // ever interpolated). test/completion/shells.test.ts runs bash, zsh and fish on them.
 
+import { SHELLS, type Shell } from './directives.ts';
 import { BASH } from './scripts/bash.ts';
 import { ZSH } from './scripts/zsh.ts';
 import { FISH } from './scripts/fish.ts';

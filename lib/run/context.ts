@@ -23,7 +23,7 @@ import { readDeclared, type ResourceContent } from '../tree/declarations.ts';
 import { declarations } from '../schema/walk.ts';
 import { childEnv, traceparentOf } from '../observe/trace.ts';
 import { createLogger, logLevelOf } from '../observe/logger.ts';
-import { confirm, elicit, roots, sample, type AskScope } from '../ask/ask.ts';
+import type { AskScope } from '../ask/ask.ts';
 import type { AskOptions, ElicitSchema } from '../tree/interaction.ts';
 import { raceAbort } from './settle.ts';
 import { detectAgent, isInteractive, NO_TERMINAL, notInteractiveBecause } from '../platform/agent.ts';
@@ -258,12 +258,13 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
       }
       return effect();
     }) as RunContext['perform'],
-  confirm: (s, ctx) => (question, bypassFlag, options) => confirm(askOf(s, ctx), question, bypassFlag, options),
+  confirm: (s, ctx) => async (question, bypassFlag, options) =>
+    (await asking()).confirm(askOf(s, ctx), question, bypassFlag, options),
   elicit: (s, ctx) =>
-    ((schema: ElicitSchema, message: string, options?: AskOptions) =>
-      elicit(askOf(s, ctx), schema, message, options)) as RunContext['elicit'],
-  sample: (s, ctx) => (request, options) => sample(askOf(s, ctx), request, options),
-  roots: (s, ctx) => (options) => roots(askOf(s, ctx), options),
+    (async (schema: ElicitSchema, message: string, options?: AskOptions) =>
+      (await asking()).elicit(askOf(s, ctx), schema, message, options)) as RunContext['elicit'],
+  sample: (s, ctx) => async (request, options) => (await asking()).sample(askOf(s, ctx), request, options),
+  roots: (s, ctx) => async (options) => (await asking()).roots(askOf(s, ctx), options),
   attach: (s) => (uri) => {
     const found =
       typeof uri === 'string'
@@ -281,6 +282,9 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
   fail: () => (kind: string, message: string, options?: AxErrorOptions) => new AxError(kind, message, options),
   flagLabel: (s) => s.label,
 };
+
+/** The asking module (ask/ask.ts), loaded by the first question: most runs ask none. */
+const asking = () => import('../ask/ask.ts');
 
 /** The channel confirm/elicit/sample ask through (built on the first question). */
 function askOf(s: RunState, ctx: RunContext): AskScope {

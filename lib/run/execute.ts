@@ -16,7 +16,7 @@ import { bindValues } from '../parse/validate.ts';
 import { reportError, runInvocation } from './run.ts';
 import { runEnv, type RunEnv } from './run-env.ts';
 import { endSpan, type MissingSdkWarning } from '../observe/trace.ts';
-import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND } from '../completion/completion.ts';
+import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND } from '../completion/directives.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import type { ExecuteOptions } from './options.ts';
 

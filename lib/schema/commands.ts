@@ -10,8 +10,7 @@ import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import type { ArgSpec } from '../tree/args.ts';
 import type { FlagSpec } from '../tree/flags.ts';
 import { exclusionWarnings } from './walk.ts';
-import { SCHEMA_SHAPES, SHAPES, type SchemaShape } from './shapes.ts';
-import { DEFAULT_SCHEMA_BUDGET, discoveryAnswer } from './discovery.ts';
+import { DEFAULT_SCHEMA_BUDGET, SCHEMA_SHAPES, SHAPES, type SchemaShape } from './shapes.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 
 /** Writes {@link exclusionWarnings} to stderr, one line each (every `__schema` shape, and `schema`). */
@@ -70,6 +69,7 @@ export function schemaCommand(root: Command): Command {
       field: FIELD,
     },
     run: async (ctx) => {
+      const { discoveryAnswer } = await import('./discovery.ts');
       const doc = await discoveryAnswer(root, ctx.version, {
         shape: ctx.flags.as as SchemaShape,
         words: (ctx.args.command as string[] | undefined) ?? [],
@@ -94,6 +94,7 @@ export function clispecCommand(root: Command): Command {
     args: COMMAND_WORDS,
     flags: { field: FIELD },
     run: async (ctx) => {
+      const { discoveryAnswer } = await import('./discovery.ts');
       const doc = await discoveryAnswer(root, ctx.version, {
         shape: 'clispec',
         words: (ctx.args.command as string[] | undefined) ?? [],

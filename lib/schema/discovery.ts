@@ -19,13 +19,8 @@ import { clispecDocument } from './clispec.ts';
 import { llmsDocument } from './llms.ts';
 import { skillMarkdown } from './skill.ts';
 import { defaultToolName, isReserved, mcpDocument, toolStatus } from './walk.ts';
-import { schemaDocument, type SchemaShape } from './shapes.ts';
-
-/**
- * The default character budget of a whole-tree answer: above it, `__schema` prints the summary.
- * About 8,000 tokens; a root's `schemaBudget` sets another, `--budget` another for one call.
- */
-export const DEFAULT_SCHEMA_BUDGET = 32_000;
+import type { SchemaShape } from './shapes.ts';
+import { schemaDocument } from './documents.ts';
 
 /** Most characters of a command's one line in a summary. */
 const SUMMARY_SHORT = 100;

@@ -4,7 +4,8 @@
  * Schemas (2020-12) of the ax document and of the contract's lines. Nothing here loads the MCP SDK,
  * express or ajv. See docs/api.md and docs/schema.md.
  */
-export { SCHEMA_SHAPES, schemaDocument, type SchemaShape } from './shapes.ts';
+export { SCHEMA_SHAPES, type SchemaShape } from './shapes.ts';
+export { schemaDocument } from './documents.ts';
 export { loadTree } from '../tree/lazy.ts';
 export { agentsMarkdown } from './skill.ts';
 export { diffSummary, formatDiff, schemaDiff, schemaShape } from './diff/diff.ts';

@@ -1,17 +1,19 @@
 /**
- * The one registry of `__schema --as` shapes: each shape's name, media type, what it is and how it
- * is rendered. `__schema` (its `--as` choices, so completion and the invalid-value error too; its
- * help), {@link schemaDocument}, the schema manifest (`ax-ts schema-manifest`) and the docs tests
- * all read it: a new shape is one entry here. Every shape reads declarations only (no handler,
- * config or network) and refuses the tree the MCP server would refuse at start.
+ * The one registry of `__schema --as` shapes: each shape's name, media type and what it is.
+ * `__schema` (its `--as` choices, so completion and the invalid-value error too; its help), the
+ * schema manifest (`ax-ts schema-manifest`) and the docs tests all read it; how each is rendered is
+ * in documents.ts, whose table the type check holds to this one: a new shape is one entry here and
+ * its renderer there. Every shape reads declarations only (no handler, config or network) and
+ * refuses the tree the MCP server would refuse at start. This module is light on purpose (every
+ * program loads it at start, for `__schema`'s flags); the renderers load when a document is asked for.
  */
-import type { Command } from '../tree/command.ts';
 import { validationError } from '../contract/errors.ts';
-import { axDocument } from './ax.ts';
-import { clispecDocument } from './clispec.ts';
-import { llmsDocument } from './llms.ts';
-import { agentsMarkdown, skillMarkdown } from './skill.ts';
-import { declarations, mcpDocument } from './walk.ts';
+
+/**
+ * The default character budget of a whole-tree answer: above it, `__schema` prints the summary.
+ * About 8,000 tokens; a root's `schemaBudget` sets another, `--budget` another for one call.
+ */
+export const DEFAULT_SCHEMA_BUDGET = 32_000;
 
 /** One `__schema --as` shape. */
 export interface SchemaShapeSpec {
@@ -21,15 +23,7 @@ export interface SchemaShapeSpec {
   readonly mediaType: string;
   /** What the document is, in a few words (for help and docs). */
   readonly description: string;
-  /**
-   * The document of a loaded tree, as `__schema` prints it (ends with a newline).
-   * @throws AxError `validation_error` (exit 2) on tool-name collisions, invalid tool names or
-   *   duplicate declarations; `invalid_schema_declaration` (exit 2) for a declaration that breaks a rule.
-   */
-  readonly render: (root: Command, version: string) => string;
 }
-
-const json = (doc: unknown) => `${JSON.stringify(doc)}\n`;
 
 /** The shapes, in the order help lists them; the first is `__schema`'s default. */
 export const SHAPES = [
@@ -37,37 +31,31 @@ export const SHAPES = [
     name: 'ax',
     mediaType: 'application/json',
     description: 'full tree',
-    render: (root, version) => json(axDocument(root, version)),
   },
   {
     name: 'mcp',
     mediaType: 'application/json',
     description: 'as the MCP server lists it',
-    render: (root) => json(mcpDocument(root)),
   },
   {
     name: 'clispec',
     mediaType: 'application/json',
     description: 'CLI Spec v0.3',
-    render: (root, version) => (declarations(root), json(clispecDocument(root, version))),
   },
   {
     name: 'llms',
     mediaType: 'application/json',
     description: 'tools manifest',
-    render: (root) => (declarations(root), json(llmsDocument(root))),
   },
   {
     name: 'skill',
     mediaType: 'text/markdown',
     description: 'SKILL.md',
-    render: (root, version) => (declarations(root), skillMarkdown(root, version)),
   },
   {
     name: 'agents',
     mediaType: 'text/markdown',
     description: 'AGENTS.md',
-    render: (root) => (declarations(root), agentsMarkdown(root.name)),
   },
 ] as const satisfies readonly SchemaShapeSpec[];
 
@@ -89,13 +77,4 @@ export function shapeSpec(shape: string): SchemaShapeSpec {
       context: { shape, accepted: [...SCHEMA_SHAPES] },
     });
   return spec;
-}
-
-/**
- * The schema document of a loaded tree in the given shape, as `__schema` prints it: one JSON
- * document and a newline (a Markdown text for `skill`). Load lazy subtrees first (`loadTree`).
- * @throws AxError as {@link SchemaShapeSpec.render}, and as {@link shapeSpec} for an unknown shape.
- */
-export function schemaDocument(root: Command, shape: SchemaShape, version: string): string {
-  return shapeSpec(shape).render(root, version);
 }

@@ -34,7 +34,7 @@ export function packageOf(file: string): PackageOf | undefined {
 
 /**
  * The module of ax-ts a file is (`lib/parse/arguments`, `mcp/runtime`: its path in the package,
- * without `dist/` and extension; `chunks/chunk-X`, `core`, `tools` for the shared code of the
+ * without `dist/` and extension; `chunks/chunk-X`, `core`, `store`, `tools` for the shared code of the
  * published package, `vendor/jsonc-parser` for a package published inside it), or undefined when
  * the file is not part of ax-ts's library (`lib/`, `mcp/`,
  * `golden/` of the package named `ax-ts`, and its built `dist/`).
@@ -48,7 +48,7 @@ export function axTsModule(file: string): string | undefined {
   // the checkout's own tests and demo are programs like any other
   if (
     !/^(lib|mcp|golden)\//.test(mod) &&
-    !(built && /^(chunks\/[^/]+\.js|core\.js|tools\.js|vendor\/[^/]+\.cjs)$/.test(mod))
+    !(built && /^(chunks\/[^/]+\.js|(core|store|tools)\.js|vendor\/[^/]+\.cjs)$/.test(mod))
   )
     return undefined;
   return mod.slice(0, -extname(mod).length || undefined);

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Command } from '../../lib/index.ts';
-import { complete, completionScript, ShellCompDirective, SHELLS } from '../../lib/completion/completion.ts';
+import { complete } from '../../lib/completion/completion.ts';
+import { completionScript } from '../../lib/completion/scripts.ts';
+import { ShellCompDirective, SHELLS } from '../../lib/completion/directives.ts';
 import { completionCommands } from '../../lib/completion/commands.ts';
 import { BUILTIN_ANNOTATION } from '../../lib/tree/marks.ts';
 import { runCli, type RunCliOptions } from '../helpers/run.ts';

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completionScript } from '../../lib/completion/completion.ts';
+import { completionScript } from '../../lib/completion/scripts.ts';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/completion-cli.ts', import.meta.url));
 const ZSH_CAPTURE = fileURLToPath(new URL('../fixtures/completion-zsh-capture.zsh', import.meta.url));

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Command } from '../../lib/index.ts';
-import { DEFAULT_SCHEMA_BUDGET } from '../../lib/schema/discovery.ts';
+import { DEFAULT_SCHEMA_BUDGET } from '../../lib/schema/shapes.ts';
 import { describeTool, searchTools } from '../../lib/schema/search.ts';
 import { lazyTree } from '../fixtures/lazy-tree.ts';
 import { runCli } from '../helpers/run.ts';
