@@ -9,8 +9,8 @@
  *   while it is a regular file (opened without following a symlink) owned by this user, with one
  *   link and no write bit for others (`fstat` of the open file).
  * - **What:** a header (magic, the file's key — program, installation, Node version, architecture,
- *   build hash, bundle size and mtime, variant — and a CRC-32 of the payload), then V8's cached
- *   data. Another key, a payload that does not match its CRC (a flipped bit, a truncation, another
+ *   build hash, bundle size and mtime, variant — and a checksum of the payload, checksum.ts), then
+ *   V8's cached data. Another key, a payload that does not match its sum (a flipped bit, a truncation, another
  *   program's cache of the same length) is not given to V8: the script compiles from source and
  *   the file is written again.
  * - **Written** at exit of a run that exited 0, for each script that had no usable cache: to a new
@@ -33,10 +33,11 @@ import {
 } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { randomBytes } from './answers.ts';
+import { checksum } from './checksum.ts';
 import { makeDirectories, missingDirectories } from '../platform/trust.ts';
 
 /** The first bytes of every cache file: its format. */
-const MAGIC = Buffer.from('AXV8CC01', 'latin1');
+const MAGIC = Buffer.from('AXV8CC02', 'latin1');
 /** Largest cache file read, bytes: past it the file is not a cache this program wrote. */
 const MAX_BYTES = 256 * 1024 * 1024;
 
@@ -56,12 +57,6 @@ function fnv(s: string): string {
   let x = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) x = Math.imul(x ^ s.charCodeAt(i), 0x01000193) >>> 0;
   return x.toString(16).padStart(8, '0');
-}
-
-/** `zlib.crc32` (Node ≥ 20.15), or undefined when this runtime has none. */
-function crc32(): ((data: Uint8Array) => number) | undefined {
-  const z = process.getBuiltinModule('node:zlib') as { crc32?: (data: Uint8Array) => number };
-  return typeof z.crc32 === 'function' ? z.crc32 : undefined;
 }
 
 /**
@@ -103,14 +98,14 @@ export function cacheSite(name: string, hash: string, file: string, variant: str
 }
 
 /** The header of a cache file for `key` and `payload`. */
-function header(key: string, payload: Uint8Array, crc: (d: Uint8Array) => number): Buffer {
+function header(key: string, payload: Uint8Array): Buffer {
   const k = Buffer.from(key, 'utf8');
   const h = Buffer.alloc(MAGIC.length + 12 + k.length);
   MAGIC.copy(h, 0);
   h.writeUInt32LE(k.length, MAGIC.length);
   k.copy(h, MAGIC.length + 4);
   h.writeUInt32LE(payload.length, MAGIC.length + 4 + k.length);
-  h.writeUInt32LE(crc(payload) >>> 0, MAGIC.length + 8 + k.length);
+  h.writeUInt32LE(checksum(payload), MAGIC.length + 8 + k.length);
   return h;
 }
 
@@ -119,8 +114,7 @@ function header(key: string, payload: Uint8Array, crc: (d: Uint8Array) => number
  * undefined (compile from source). Never throws.
  */
 export function readCache(site: CacheSite, tag: string): Buffer | undefined {
-  const crc = crc32();
-  if (!crc || !trusted(site.dir)) return undefined;
+  if (!trusted(site.dir)) return undefined;
   let fd: number | undefined;
   try {
     fd = openSync(join(site.dir, `${site.key}${site.variant}${tag}.bin`), constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -142,7 +136,7 @@ export function readCache(site: CacheSite, tag: string): Buffer | undefined {
     if (buf.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + keyLen) !== key) return undefined;
     const payload = buf.subarray(start);
     if (buf.readUInt32LE(MAGIC.length + 4 + keyLen) !== payload.length) return undefined;
-    if (buf.readUInt32LE(MAGIC.length + 8 + keyLen) !== crc(payload) >>> 0) return undefined;
+    if (buf.readUInt32LE(MAGIC.length + 8 + keyLen) !== checksum(payload)) return undefined;
     return payload;
   } catch {
     return undefined; // no cache yet, unreadable, a symlink (ELOOP): compile from source
@@ -166,8 +160,7 @@ function ensureDir(dir: string): boolean {
  * this installation under another key. Fails silently: the next run compiles from source again.
  */
 export function writeCaches(site: CacheSite, entries: readonly [string, Buffer][]): void {
-  const crc = crc32();
-  if (!crc || !ensureDir(site.dir)) return;
+  if (!ensureDir(site.dir)) return;
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
   for (const [tag, data] of entries) {
     const key = `${site.key}${site.variant}${tag}`;
@@ -175,7 +168,7 @@ export function writeCaches(site: CacheSite, entries: readonly [string, Buffer][
     let fd: number | undefined;
     try {
       fd = openSync(tmp, flags, 0o600);
-      for (const part of [header(key, data, crc), data]) {
+      for (const part of [header(key, data), data]) {
         for (let at = 0; at < part.length;) at += writeSync(fd, part, at, part.length - at);
       }
       closeSync(fd);

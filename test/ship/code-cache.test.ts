@@ -24,9 +24,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { checksum } from '../../lib/ship/checksum.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'dist/bin/tasks.js');
@@ -64,15 +64,15 @@ function primed(): { home: string; dir: string; file: string; key: string } {
   return { home, dir, file: join(dir, files[0]!), key: files[0]!.slice(0, -'.bin'.length) };
 }
 
-/** The cache file format: magic, key, payload length and CRC-32, payload (what the program itself writes). */
+/** The cache file format: magic, key, payload length and checksum, payload (what the program itself writes). */
 function cacheFile(key: string, payload: Buffer): Buffer {
   const k = Buffer.from(key);
   const h = Buffer.alloc(20 + k.length);
-  h.write('AXV8CC01', 0, 'latin1');
+  h.write('AXV8CC02', 0, 'latin1');
   h.writeUInt32LE(k.length, 8);
   k.copy(h, 12);
   h.writeUInt32LE(payload.length, 12 + k.length);
-  h.writeUInt32LE(crc32(payload) >>> 0, 16 + k.length);
+  h.writeUInt32LE(checksum(payload), 16 + k.length);
   return Buffer.concat([h, payload]);
 }
 
@@ -99,10 +99,10 @@ function wholeCache(file: string, key: string): boolean {
   const k = Buffer.byteLength(key);
   const payload = b.subarray(20 + k);
   return (
-    b.subarray(0, 8).toString('latin1') === 'AXV8CC01' &&
+    b.subarray(0, 8).toString('latin1') === 'AXV8CC02' &&
     b.toString('utf8', 12, 12 + k) === key &&
     b.readUInt32LE(12 + k) === payload.length &&
-    b.readUInt32LE(16 + k) === crc32(payload) >>> 0 &&
+    b.readUInt32LE(16 + k) === checksum(payload) &&
     !payload.equals(FORGED.payload) &&
     payload.length > 1000
   );
