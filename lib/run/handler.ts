@@ -28,6 +28,7 @@ import {
   timeoutError,
   unrecorded,
 } from './failures.ts';
+import { checkOutput } from '../parse/output-check.ts';
 import type { ReplayGate } from '../replay/replay.ts';
 import { flagValues } from '../parse/validate.ts';
 import type { ResourceContent } from '../tree/declarations.ts';
@@ -175,7 +176,7 @@ export async function runHandler(
     const failed = exitCodeSet(exitCodeBefore, result);
     if (failed) throw failed;
     if (kind !== 'stream' && !isStream(result)) {
-      const checking = checksOutput(cmd) ? checkOutput(cmd, result) : undefined;
+      const checking = checkOutput(cmd, result);
       if (checking) await checking;
     }
     // post hooks run before a document is written, so one that fails leaves no success envelope behind;
@@ -355,7 +356,7 @@ async function writeStream(
     for (let n = 1; ; n++) {
       const step = await raceAbort(it.next(), env.signal);
       if (step.done) break;
-      const checking = checksOutput(cmd) ? checkOutput(cmd, step.value, n - 1) : undefined;
+      const checking = checkOutput(cmd, step.value, n - 1);
       if (checking) await checking;
       texts?.push(JSON.stringify(step.value === undefined ? null : step.value));
       const line = env.mode === 'json' ? successLine(step.value, h.meta()) : renderItem(cmd, step.value, ctx);
@@ -420,19 +421,4 @@ function badTimeout(ms: number, flag: string): AxError {
     context: { flag },
     fix: `Pass a positive ${flag}, e.g. 30s, or leave it out for no deadline.`,
   });
-}
-
-/** Whether `cmd`'s results are checked: it declares `output.schema` and its output is not opaque. */
-function checksOutput(cmd: Command): boolean {
-  return cmd.output?.schema !== undefined && cmd.output.kind !== 'opaque';
-}
-
-/**
- * Checks a result (or stream item `item`) against `cmd`'s `output.schema` (parse/output-check.ts,
- * loaded by the first run whose command declares one: most programs declare none).
- * @throws AxError as checkOutput.
- */
-async function checkOutput(cmd: Command, value: unknown, item?: number): Promise<void> {
-  const { checkOutput: check } = await import('../parse/output-check.ts');
-  await check(cmd, value, item);
 }
