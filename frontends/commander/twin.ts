@@ -84,6 +84,8 @@ function twinOf(
     // a command's options are accepted below it, as commander takes them before a subcommand's name
     ...(cmd.commands.length ? { persistentFlags: flags } : { flags }),
     args,
+    // an action cannot rehearse: no --dry-run, so no tool promises a preview it would refuse
+    dryRun: false,
     ...(isRoot && internals(cmd)._version ? { version: internals(cmd)._version } : {}),
     ...declaredConfig(decl),
     ...(action ? { run: (ctx: RunContext) => runTwin(ctx, program, path, args, settings, mappedOf(path)) } : {}),

@@ -133,8 +133,8 @@ export interface TwinSettings {
 }
 
 /**
- * The handler of a twin command: refuses a dry run (the program has no preview to offer), runs the
- * call (`json`: capture what it prints; `signal`: the run's, for {@link captured}) and answers as the contract says — in json mode the
+ * The handler of a twin command (which declares no dry run: the program has no preview to offer,
+ * so the twin has no `--dry-run`, `dryRun: false`): runs the call (`json`: capture what it prints; `signal`: the run's, for {@link captured}) and answers as the contract says — in json mode the
  * handler's return value as `data` (`null` when it returned nothing), its printed output as the
  * result's printed-output item (serving MCP) or on stderr (a json-mode command line); in a person's run nothing (the
  * program printed what it prints).
@@ -144,17 +144,6 @@ export async function answerCall(
   settings: TwinSettings,
   call: (json: boolean, signal: AbortSignal) => Promise<CallOutcome>,
 ): Promise<unknown> {
-  if (ctx.dryRun) {
-    // the program's handler has no dry run to offer: refuse rather than change what the caller meant to preview
-    throw new AxError(
-      'validation_error',
-      `${ctx.command.commandPath()} cannot preview a change: --dry-run is not supported by this program`,
-      {
-        context: { reason: 'dry_run_unsupported', command: ctx.command.commandPath() },
-        fix: "Run it without --dry-run, or ask the program's author to declare a dry run.",
-      },
-    );
-  }
   const json = ctx.mode === 'json';
   const outcome = await call(json, ctx.signal);
   if (!json) return undefined;

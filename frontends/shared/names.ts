@@ -6,10 +6,11 @@
 import { AxError } from '../../lib/index.ts';
 
 /**
- * The flags ax-ts adds to every tree (`--help` and the injected persistent flags, docs/contract.md):
- * an option spelled like one of them after snake-casing, but not the same, is refused.
+ * The flags ax-ts adds to every twin (`--help` and the injected persistent flags, docs/contract.md,
+ * but `--dry-run`: a twin declares no dry run): an option spelled like one of them after
+ * snake-casing, but not the same, is refused.
  */
-const INJECTED = ['help', 'format', 'dry-run', 'idempotency-key', 'args-json', 'yes', 'strict', 'explain', 'timeout'];
+const INJECTED = ['help', 'format', 'idempotency-key', 'args-json', 'yes', 'strict', 'explain', 'timeout'];
 
 /** The MCP property name of a flag or argument name (`dry-run` → `dry_run`), as ax-ts spells it. */
 export function property(name: string): string {

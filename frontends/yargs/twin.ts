@@ -99,6 +99,8 @@ async function twinOf(
     ...(handler?.description === false && path.length ? { hidden: true } : {}),
     flags: Object.fromEntries(options.map((m) => [m.key, m.spec])),
     args,
+    // a handler cannot rehearse: no --dry-run, so no tool promises a preview it would refuse
+    dryRun: false,
     ...(version ? { version } : {}),
     ...declaredConfig(decl),
     ...(runs

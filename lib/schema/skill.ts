@@ -5,6 +5,7 @@
  */
 import type { Command } from '../tree/command.ts';
 import { invocableCommands } from './clispec.ts';
+import { injectedInForce } from '../tree/flagset.ts';
 import { errorCatalogue } from '../contract/errors.ts';
 import { ERROR_LINE_SCHEMA, keyOutline, SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
 
@@ -71,8 +72,12 @@ export function skillMarkdown(
   out.push(
     `- Failure: non-zero exit; stdout is empty; the last stderr line is \`{"error":{${keyOutline(ERROR, ['kind', 'message', 'exit_code', 'actionable_fix', 'suggestions', 'context'])}},"meta":{...}}\`. Read \`actionable_fix\` before retrying.`,
   );
+  // true of every command, or said of those that have it (a command may declare none, or shadow it)
+  const dryRun = invocableCommands(root, options.within).every((c) => injectedInForce(c, 'dry-run'))
+    ? '`--dry-run` shows'
+    : '`--dry-run`, on the commands whose help lists it, shows';
   out.push(
-    `- \`--dry-run\` shows what would change without changing it; \`--idempotency-key <key>\` makes a retried write safe.`,
+    `- ${dryRun} what would change without changing it; \`--idempotency-key <key>\` makes a retried write safe.`,
   );
   out.push(
     `- \`--args-json '<object>'\` passes all arguments as one JSON object shaped like the command's MCP inputSchema.`,

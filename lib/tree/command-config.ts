@@ -115,6 +115,14 @@ export interface CommandConfigOf<
   /** Flag (long name) that bypasses this command's confirmation prompt (clispec `confirmation_bypass_arg`). */
   confirmationFlag?: string;
   /**
+   * `false`: the command has no dry run to offer (its handler cannot rehearse: a wrapped program's
+   * action, for instance). The injected `--dry-run` is then not among its flags: not in its help,
+   * its inputSchema (`dry_run`) or `__schema`; given anyway it is an unknown flag (exit 2), and a
+   * preview server (`mcp-server --dry-run`) refuses its tool (`dry_run_unavailable`). Default true.
+   * Its subcommands keep theirs. See docs/contract.md#dry-run-ctxguard-ctxperform-ctxconfirm.
+   */
+  dryRun?: boolean;
+  /**
    * The command shuts something down when signalled (a server): after SIGINT or SIGTERM its handler
    * gets `SHUTDOWN_BUDGET_MS` (3 s) instead of the usual 1 s to settle. Default false. (For every
    * command, a result that arrives within its grace stands; docs/contract.md "Signals".)

@@ -81,6 +81,7 @@ const COMMAND_KEYS = commandKeys([
   'task',
   'output',
   'confirmationFlag',
+  'dryRun',
   'finishOnSigterm',
   'run',
   'render',
@@ -149,6 +150,8 @@ export class Command<
   task?: 'optional' | 'required';
   output?: OutputDecl;
   confirmationFlag?: string;
+  /** False: no dry run, so no injected `--dry-run` (see {@link CommandConfigOf.dryRun}). */
+  readonly dryRun: boolean;
   finishOnSigterm: boolean;
   run?: RunFn<any, any>;
   render?: RenderFn;
@@ -250,6 +253,9 @@ export class Command<
     this.task = config.task;
     this.output = config.output;
     this.confirmationFlag = config.confirmationFlag;
+    if (config.dryRun !== undefined && typeof config.dryRun !== 'boolean')
+      throw new TypeError(`Command ${this.name}: dryRun must be true or false`);
+    this.dryRun = config.dryRun ?? true;
     this.finishOnSigterm = config.finishOnSigterm ?? false;
     this.run = config.run as RunFn<any, any> | undefined;
     this.render = config.render;
@@ -296,6 +302,7 @@ export class Command<
           'destructive',
           'output',
           'confirmationFlag',
+          'dryRun',
           'run',
           'render',
           'version',

@@ -118,6 +118,7 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
   const root = cmd.root();
   for (const n of INJECTED_NAMES) {
     if (n in root.persistentFlags || n in root.localFlags || out.has(n)) continue;
+    if (n === 'dry-run' && !cmd.dryRun) continue; // a command without a dry run (CommandConfigOf.dryRun)
     // the key's help says, per command, whether a retry with it replays (only when the injected flag is in force here)
     // --yes keeps its -y unless a flag of the author's has that letter (as --help gives up -h)
     const spec =

@@ -347,6 +347,21 @@ const RULES: Rule[] = [
     },
   },
   {
+    name: 'a command that declares no dry run (dryRun: false) has none: --dry-run is an unknown flag, dry_run an unknown property (exit 2); nothing runs',
+    run: async (p, id) => {
+      const e = expectError(
+        await p.call({ tool: 'nopreview', argv: ['nopreview', id, '--dry-run'], json: { name: id, dry_run: true } }),
+        2,
+        'validation_error',
+      );
+      expect(['unknown_flag', 'unknown_property']).toContain(e.context.reason);
+      expect(effects(id)).toHaveLength(0);
+      const ran = await p.call({ tool: 'nopreview', argv: ['nopreview', id], json: { name: id } });
+      expect(ran.code).toBe(0);
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
     name: 'input nested too deep for JSON is a validation_error (exit 2), not an internal error',
     run: async (p) => {
       let deep: unknown = 1;

@@ -163,6 +163,15 @@ describe('mcp-server --dry-run: a preview server', () => {
           exit_code: 2,
           context: { reason: 'dry_run_unavailable' },
         });
+        // a command that declares no dry run cannot be previewed either; nothing runs
+        const none = await p.call({ tool: 'nopreview', argv: [], json: { name: 'p2' } });
+        expect(none.error?.error).toMatchObject({
+          kind: 'validation_error',
+          exit_code: 2,
+          message: expect.stringContaining('it declares no dry run'),
+          context: { reason: 'dry_run_unavailable' },
+        });
+        expect(s.lines()).toHaveLength(0);
       } finally {
         await p.close();
       }

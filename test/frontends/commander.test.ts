@@ -103,10 +103,20 @@ describe.each(COMMANDERS)('commander %s', (version, base) => {
       expect(JSON.parse(r.stderr)).toMatchObject({ error: { kind: 'validation_error' } });
     });
 
-    it('--dry-run is refused: a commander action has no preview', () => {
+    it('a commander action has no preview: no --dry-run in help, in any tool, or on the command line', () => {
       const r = run(['--ax', 'add', 'x', '--dry-run', '--format', 'json']);
       expect(r.code).toBe(2);
-      expect(JSON.parse(r.stderr)).toMatchObject({ error: { context: { reason: 'dry_run_unsupported' } } });
+      expect(JSON.parse(r.stderr)).toMatchObject({ error: { context: { reason: 'unknown_flag', flag: '--dry-run' } } });
+      expect(run(['--ax', 'add', '--help']).stdout).not.toContain('--dry-run');
+      const { tools } = JSON.parse(run(['--ax', '__schema', '--as=mcp']).stdout) as {
+        tools: { name: string; inputSchema: { properties?: Record<string, unknown> } }[];
+      };
+      expect(tools.length).toBeGreaterThan(0);
+      for (const t of tools) expect(Object.keys(t.inputSchema.properties ?? {}), t.name).not.toContain('dry_run');
+      // SKILL.md promises a dry run only where there is one
+      expect(run(['--ax', '__schema', '--as=skill']).stdout).toContain(
+        '`--dry-run`, on the commands whose help lists it, shows',
+      );
     });
   });
 
@@ -151,7 +161,7 @@ describe.each(COMMANDERS)('commander %s', (version, base) => {
       });
 
     it.each([
-      [['__schema'], '"dry_run"', '"dry-run"'],
+      [['__schema'], '"idempotency_key"', '"idempotency-key"'],
       [['pair', 'mcp-server', '--format', 'json'], '"max_size"', '"max-size"'],
     ])('%j is refused, naming both', (args, one, other) => {
       const r = collide(args);
@@ -164,7 +174,7 @@ describe.each(COMMANDERS)('commander %s', (version, base) => {
     });
 
     it('a person’s run of it is commander’s as before', () => {
-      const r = collide(['go', '--dry_run']);
+      const r = collide(['go', '--idempotency_key', 'k']);
       expect(r.status).toBe(0);
     });
   });

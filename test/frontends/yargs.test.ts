@@ -102,10 +102,16 @@ describe('a json-mode caller: the contract', () => {
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { kind: 'validation_error' } });
   });
 
-  it('--dry-run is refused: a yargs handler has no preview', () => {
+  it('a yargs handler has no preview: no --dry-run in help, in any tool, or on the command line', () => {
     const r = json(['link', 'rm', 'u', '--dry-run']);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stderr)).toMatchObject({ error: { context: { reason: 'dry_run_unsupported' } } });
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { context: { reason: 'unknown_flag', flag: '--dry-run' } } });
+    expect(run(['--ax', 'link', 'rm', '--help']).stdout).not.toContain('--dry-run');
+    const { tools } = JSON.parse(run(['--ax', '__schema', '--as=mcp']).stdout) as {
+      tools: { name: string; inputSchema: { properties?: Record<string, unknown> } }[];
+    };
+    expect(tools.length).toBeGreaterThan(0);
+    for (const t of tools) expect(Object.keys(t.inputSchema.properties ?? {}), t.name).not.toContain('dry_run');
   });
 });
 
@@ -166,7 +172,7 @@ describe('a program whose names collide', () => {
   const COLLIDE = join(REPO, 'test/frontends/fixtures/collide-yargs.ts');
 
   it.each([
-    [['__schema'], '"dry_run"', '"dry-run"'],
+    [['__schema'], '"idempotency_key"', '"idempotency-key"'],
     [['pair', 'mcp-server', '--format', 'json'], '"max_size"', '"max-size"'],
   ])('%j is refused, naming both', (args, one, other) => {
     const r = run(args, {}, COLLIDE);
@@ -179,7 +185,7 @@ describe('a program whose names collide', () => {
   });
 
   it('a person’s run of it is yargs’ as before', () => {
-    expect(run(['go', '--dry_run'], {}, COLLIDE).code).toBe(0);
+    expect(run(['go', '--idempotency_key', 'k'], {}, COLLIDE).code).toBe(0);
   });
 });
 

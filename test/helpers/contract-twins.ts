@@ -35,7 +35,7 @@ export interface Twin {
  * `handler` names the library's callback ("a commander action").
  */
 function frontEndTwin(library: string, fixture: string, handler: string, extra: NotApplicable[]): Twin {
-  const noPreview = `${handler} has no preview: a dry run is refused (dry_run_unsupported, docs/frontends.md)`;
+  const noPreview = `${handler} has no preview: its command declares no dry run, so it has no --dry-run (docs/frontends.md)`;
   const noCtx = `${handler} gets no run context (ctx.signal, ctx.warn, ctx.idempotencyKey)`;
   return {
     library,
