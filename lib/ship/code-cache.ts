@@ -6,8 +6,9 @@
  * - **Where:** `$XDG_CACHE_HOME/ax-ts/v8` (an absolute `XDG_CACHE_HOME`), else `~/.cache/ax-ts/v8`;
  *   never a shared temporary directory. Used only while that directory is a directory (not a
  *   symlink) owned by this process's user and writable by no one else (`lstat`); each file only
- *   while it is a regular file (opened without following a symlink) owned by this user, with one
- *   link and no write bit for others (`fstat` of the open file).
+ *   while it is a regular file (opened without following a symlink, and without waiting: a FIFO is
+ *   refused, not blocked on) owned by this user, with one link and no write bit for others (`fstat`
+ *   of the open file).
  * - **What:** a header (magic, the file's key — program, installation, Node version, architecture,
  *   build hash, bundle size and mtime, variant — and a checksum of the payload, checksum.ts), then
  *   V8's cached data. Another key, a payload that does not match its sum (a flipped bit, a truncation, another
@@ -117,7 +118,12 @@ export function readCache(site: CacheSite, tag: string): Buffer | undefined {
   if (!trusted(site.dir)) return undefined;
   let fd: number | undefined;
   try {
-    fd = openSync(join(site.dir, `${site.key}${site.variant}${tag}.bin`), constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO (or a device) planted at the name is opened without waiting for a writer,
+    // then refused by the fstat below; a regular file reads as ever
+    fd = openSync(
+      join(site.dir, `${site.key}${site.variant}${tag}.bin`),
+      constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0),
+    );
     const st = fstatSync(fd);
     if (!st.isFile() || st.uid !== process.getuid!() || (st.mode & 0o022) !== 0 || st.nlink !== 1) return undefined;
     if (st.size > MAX_BYTES) return undefined;

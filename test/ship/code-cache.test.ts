@@ -8,7 +8,7 @@
  * stderr and exit code) and never the forged code's output. Runs the built demo (dist/bin/tasks.js;
  * `npm run build` first).
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
@@ -46,6 +46,9 @@ function run(home: string, extra: { uid?: number; gid?: number; env?: Record<str
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: home, AX_PRECOMPUTED: '0', ...extra.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // a run that hangs (a cache read that blocks) fails its test instead of holding the suite
+    timeout: 30_000,
+    killSignal: 'SIGKILL',
     ...(extra.uid !== undefined ? { uid: extra.uid, gid: extra.gid } : {}),
   });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
@@ -142,6 +145,15 @@ describe('the code cache trusts nothing it did not write', () => {
     expect(lstatSync(p.file).isSymbolicLink()).toBe(false);
     expect(wholeCache(p.file, p.key)).toBe(true);
     expect(readFileSync(elsewhere).equals(cacheFile(p.key, FORGED.payload))).toBe(true);
+  });
+
+  it('a FIFO at the cache file’s name is not waited on: the run compiles from source and writes a file there', () => {
+    const p = primed();
+    rmSync(p.file);
+    execFileSync('mkfifo', [p.file]); // opening it for reading would block until a writer came
+    ranAsUncached(p.home);
+    expect(lstatSync(p.file).isFile()).toBe(true);
+    expect(wholeCache(p.file, p.key)).toBe(true);
   });
 
   it('a hard-linked cache file, or one writable by others, is not read', () => {
