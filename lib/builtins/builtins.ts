@@ -10,6 +10,7 @@ import { AxError } from '../contract/errors.ts';
 import { findCommand, loadPath, unknownCommandError } from '../parse/parse.ts';
 import { helpText } from '../help/help.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
+import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { clispecCommand, schemaCommand } from '../schema/commands.ts';
 import { completeCommand, completionCommand } from '../completion/commands.ts';
 
@@ -57,13 +58,27 @@ const BUILTIN_NAMES = new Set(['help', '__schema', 'schema', 'completion', '__co
  * whose words select a command under one of the author's other root children can never reach one,
  * and need not build them (2–4 ms of start-up, docs/performance.md). The root itself (its help, an unknown
  * word that wants suggestions) and anything under a reserved name (an author's own `completion`
- * that completes the whole tree, `help …`) may.
+ * that completes the whole tree, `help …`) may; but not the root's bare version answer (its
+ * injected `--version` or shorthand, alone or with `--format=…`), which reads no command.
  */
 export function builtinsReachable(root: Command, argv: readonly string[]): boolean {
   let top = findCommand(root, argv).command;
-  if (top === root) return true;
+  if (top === root) return !versionOnly(root, argv);
   while (top.parent !== root) top = top.parent!;
   return BUILTIN_NAMES.has(top.name);
+}
+
+/** Whether `argv` asks the root only for its version: the injected flag, and at most `--format=…`. */
+function versionOnly(root: Command, argv: readonly string[]): boolean {
+  const version = flagsOf(root).get('version');
+  if (version?.builtin !== true || argv.length === 0) return false;
+  const short = version.spec.short === undefined ? undefined : `-${version.spec.short}`;
+  let asked = false;
+  for (const w of argv) {
+    if (w === '--version' || w === short) asked = true;
+    else if (!(w.startsWith('--format=') && injectedInForce(root, 'format'))) return false;
+  }
+  return asked;
 }
 
 /**
