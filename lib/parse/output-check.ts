@@ -139,16 +139,24 @@ function equal(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && equal((a as Schema)[k], (b as Schema)[k]));
 }
 
-const at = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+/** One JSON Pointer step (RFC 6901: `~` and `/` escaped). */
+const step = (key: string | number) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
-/** The first misfit of `value` against a schema of the checked keywords, or undefined when it fits. */
-export function misfit(schema: unknown, value: unknown, path = ''): Misfit | undefined {
+/** `m` one level down, at `key` (the path is built only for a misfit, never for what fits). */
+const under = (key: string | number, m: Misfit | undefined): Misfit | undefined =>
+  m && { ...m, path: step(key) + m.path };
+
+/**
+ * The first misfit of `value` against a schema of the checked keywords, or undefined when it fits;
+ * its `path` is relative to `value` ('' for `value` itself).
+ */
+export function misfit(schema: unknown, value: unknown): Misfit | undefined {
   if (schema === true) return undefined;
-  if (schema === false) return { path, keyword: 'false schema', message: 'is not allowed here' };
+  if (schema === false) return { path: '', keyword: 'false schema', message: 'is not allowed here' };
   const s = schema as Schema;
   const v = json(value);
   const t = typeOf(v);
-  const fail = (keyword: string, message: string): Misfit => ({ path, keyword, message });
+  const fail = (keyword: string, message: string): Misfit => ({ path: '', keyword, message });
   if (s.type !== undefined) {
     const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
     const fits = types.some((x) => x === t || (x === 'integer' && t === 'number' && Number.isInteger(v)));
@@ -170,11 +178,13 @@ export function misfit(schema: unknown, value: unknown, path = ''): Misfit | und
   }
   if (t === 'string') {
     const str = v as string;
-    const len = [...str].length; // code points, as Ajv counts them
-    if (typeof s.minLength === 'number' && len < s.minLength)
-      return fail('minLength', `must have at least ${s.minLength} characters`);
-    if (typeof s.maxLength === 'number' && len > s.maxLength)
-      return fail('maxLength', `must have at most ${s.maxLength} characters`);
+    if (typeof s.minLength === 'number' || typeof s.maxLength === 'number') {
+      const len = [...str].length; // code points, as Ajv counts them
+      if (typeof s.minLength === 'number' && len < s.minLength)
+        return fail('minLength', `must have at least ${s.minLength} characters`);
+      if (typeof s.maxLength === 'number' && len > s.maxLength)
+        return fail('maxLength', `must have at most ${s.maxLength} characters`);
+    }
     if (typeof s.pattern === 'string' && !regex(s.pattern)!.test(str))
       return fail('pattern', `must match ${s.pattern}`);
   }
@@ -189,7 +199,7 @@ export function misfit(schema: unknown, value: unknown, path = ''): Misfit | und
       const item = arr[i] === undefined ? null : arr[i]; // JSON writes an undefined item as null
       const sub = i < prefix.length ? prefix[i] : s.items;
       if (sub === undefined) continue;
-      const m = misfit(sub, item, at(path, i));
+      const m = under(i, misfit(sub, item));
       if (m) return m;
     }
     if (s.uniqueItems === true)
@@ -210,30 +220,30 @@ export function misfit(schema: unknown, value: unknown, path = ''): Misfit | und
     const props = isObject(s.properties) ? s.properties : {};
     for (const k of keys) {
       if (Object.hasOwn(props, k)) {
-        const m = misfit(props[k], obj[k], at(path, k));
+        const m = under(k, misfit(props[k], obj[k]));
         if (m) return m;
       } else if (s.additionalProperties !== undefined) {
         if (s.additionalProperties === false)
           return {
-            path: at(path, k),
+            path: step(k),
             keyword: 'additionalProperties',
             message: 'is not a property the schema declares',
           };
-        const m = misfit(s.additionalProperties, obj[k], at(path, k));
+        const m = under(k, misfit(s.additionalProperties, obj[k]));
         if (m) return m;
       }
     }
   }
   if (Array.isArray(s.allOf))
     for (const sub of s.allOf) {
-      const m = misfit(sub, v, path);
+      const m = misfit(sub, v);
       if (m) return m;
     }
-  if (Array.isArray(s.anyOf) && !s.anyOf.some((sub) => !misfit(sub, v, path)))
+  if (Array.isArray(s.anyOf) && !s.anyOf.some((sub) => !misfit(sub, v)))
     return fail('anyOf', 'must match one of the schemas of anyOf');
-  if (Array.isArray(s.oneOf) && s.oneOf.filter((sub) => !misfit(sub, v, path)).length !== 1)
+  if (Array.isArray(s.oneOf) && s.oneOf.filter((sub) => !misfit(sub, v)).length !== 1)
     return fail('oneOf', 'must match exactly one of the schemas of oneOf');
-  if (s.not !== undefined && !misfit(s.not, v, path)) return fail('not', 'must not match the schema of not');
+  if (s.not !== undefined && !misfit(s.not, v)) return fail('not', 'must not match the schema of not');
   return undefined;
 }
 
