@@ -10,7 +10,7 @@ import { completeValue } from '../lib/completion/completion.ts';
 import { promptListEntry, resourceListEntry } from '../lib/schema/walk.ts';
 import { promptMessages, resourceContents } from './content.ts';
 import { RESOURCE_NOT_FOUND, rpcError } from './eras.ts';
-import type { McpModel } from './server.ts';
+import type { McpModel } from './model.ts';
 
 type Own = <A extends unknown[], R>(handler: (...args: A) => Promise<R>) => (...args: A) => Promise<R>;
 

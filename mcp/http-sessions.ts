@@ -11,7 +11,8 @@ import { WebStandardStreamableHTTPServerTransport } from './sdk.ts';
 import { MemoryEventStore, sessionBound, type EventStore } from './events.ts';
 import { InflightIds, jsonError } from './http-guard.ts';
 import { sendWebResponse, toWebRequest } from './node-web.ts';
-import { createServer, type McpModel, type McpServerOptions } from './server.ts';
+import { createServer } from './server.ts';
+import type { McpModel, McpServerOptions } from './model.ts';
 
 /** Settings of the 2025-era HTTP sessions. */
 export interface SessionSettings {

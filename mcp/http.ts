@@ -29,7 +29,8 @@ import { legacySessions } from './http-sessions.ts';
 import { keepAlive, shutdownCalls } from './lifecycle.ts';
 import { sendWebResponse, toWebRequest } from './node-web.ts';
 import { capturePrinted } from './printed.ts';
-import { createServer, type McpModel, type McpServerOptions } from './server.ts';
+import { createServer } from './server.ts';
+import type { McpModel, McpServerOptions } from './model.ts';
 
 /** Settings of the HTTP transport. */
 export interface HttpSettings {

@@ -15,11 +15,8 @@ import { searchRefs } from '../lib/schema/search.ts';
 import { toolAnnotations } from '../lib/schema/tool.ts';
 import type { ToolDef, ToolRef } from '../lib/schema/walk.ts';
 import { rpcError } from './eras.ts';
-import type { McpModel, McpServerOptions } from './server.ts';
+import type { McpModel, McpServerOptions } from './model.ts';
 import { callTool, errorOf, toolEntry, unloadedTool, type CallExtra } from './tools.ts';
-
-/** How a server lists its commands: one tool each (`tools`, the default), or the four fixed tools (`progressive`). */
-export type Discovery = 'tools' | 'progressive';
 
 /** The fixed tools' names. */
 export const SEARCH_TOOLS = 'search_tools';

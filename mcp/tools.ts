@@ -24,7 +24,7 @@ import { STOP_KEY, stopForm } from './stop-input.ts';
 import { startTask, TaskBoard, tasksDeclared, tasksRequired } from './tasks.ts';
 import { storeFor } from '../lib/replay/replay.ts';
 import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
-import type { McpModel, McpServerOptions } from './server.ts';
+import type { McpModel, McpServerOptions } from './model.ts';
 
 /** The tool's definition for a 2025-era client (the `__schema --as=mcp` entry), computed once. */
 function defOf(model: McpModel, ref: ToolRef): ToolDef {
