@@ -133,11 +133,12 @@ export interface TwinSettings {
 }
 
 /**
- * The handler of a twin command (which declares no dry run: the program has no preview to offer,
- * so the twin has no `--dry-run`, `dryRun: false`): runs the call (`json`: capture what it prints; `signal`: the run's, for {@link captured}) and answers as the contract says — in json mode the
- * handler's return value as `data` (`null` when it returned nothing), its printed output as the
- * result's printed-output item (serving MCP) or on stderr (a json-mode command line); in a person's run nothing (the
- * program printed what it prints).
+ * The handler of a twin command (which declares no dry run, `dryRun: false`: the program has no
+ * preview to offer). Runs the call (`json`: capture what it prints; `signal`: the run's, for
+ * {@link captured}) and answers as the contract says: in json mode the handler's return value as
+ * `data` (`null` when it returned nothing), its printed output as the result's printed-output item
+ * (serving MCP) or on stderr (a json-mode command line); in a person's run nothing (the program
+ * printed what it prints).
  */
 export async function answerCall(
   ctx: RunContext,

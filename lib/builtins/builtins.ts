@@ -71,7 +71,7 @@ export function builtinsReachable(root: Command, argv: readonly string[]): boole
 /** Whether `argv` asks the root only for its version: the injected flag, and at most `--format=…`. */
 function versionOnly(root: Command, argv: readonly string[]): boolean {
   const version = flagsOf(root).get('version');
-  if (version?.builtin !== true || argv.length === 0) return false;
+  if (version?.builtin !== true) return false;
   const short = version.spec.short === undefined ? undefined : `-${version.spec.short}`;
   let asked = false;
   for (const w of argv) {

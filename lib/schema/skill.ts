@@ -57,6 +57,7 @@ export function skillMarkdown(
   options: { within?: Command; commands?: string[] } = {},
 ): string {
   const p = root.name;
+  const commands = invocableCommands(root, options.within); // one walk, for the dry-run line and the list
   const out: string[] = [];
   out.push('---', `name: ${skillName(p)}`, `description: ${yamlString(skillDescription(root))}`, '---', '');
   out.push(`# ${p} ${version}`, '');
@@ -73,7 +74,7 @@ export function skillMarkdown(
     `- Failure: non-zero exit; stdout is empty; the last stderr line is \`{"error":{${keyOutline(ERROR, ['kind', 'message', 'exit_code', 'actionable_fix', 'suggestions', 'context'])}},"meta":{...}}\`. Read \`actionable_fix\` before retrying.`,
   );
   // true of every command, or said of those that have it (a command may declare none, or shadow it)
-  const dryRun = invocableCommands(root, options.within).every((c) => injectedInForce(c, 'dry-run'))
+  const dryRun = commands.every((c) => injectedInForce(c, 'dry-run'))
     ? '`--dry-run` shows'
     : '`--dry-run`, on the commands whose help lists it, shows';
   out.push(
@@ -96,7 +97,7 @@ export function skillMarkdown(
   out.push('', '## Commands', '');
   if (options.commands) out.push(...options.commands);
   else
-    for (const c of invocableCommands(root, options.within)) {
+    for (const c of commands) {
       const ex = c.example
         .split('\n')
         .map((l) => l.trim())
