@@ -12,7 +12,7 @@
 //                        catalogue, one AxError class, one tree generation), and what only some runs
 //                        load (the MCP runtime, HTTP, the argument validator, OpenTelemetry, replay…)
 //   dist/mcp/runtime.js, dist/mcp/http.js, dist/lib/parse/arguments.js, dist/lib/observe/otel.js
-//                        the heavy parts, at the paths `ax-ts build` knows them by (lib/ship/plugins.ts)
+//                        the heavy parts, at the paths `ax-ts build` knows them by (lib/build/plugins.ts)
 //   dist/vendor/…        packages published inside ax-ts (jsonc-parser: see VENDORED)
 //
 // esbuild puts each piece of code in a chunk named by the set of entries that reach it, so a
@@ -276,10 +276,10 @@ export async function buildLibrary(root, entries) {
     );
     written.push(relative(dist, out));
   }
-  // 6. the first code of every built program, compiled once here (lib/ship/build.ts reads it)
+  // 6. the first code of every built program, compiled once here (lib/build/build.ts reads it)
   const entry = await build({
     absWorkingDir: root,
-    entryPoints: ['lib/ship/entry.ts'],
+    entryPoints: ['lib/build/entry.ts'],
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -288,7 +288,7 @@ export async function buildLibrary(root, entries) {
     write: false,
     logLevel: 'warning',
   });
-  writeFileSync(join(dist, 'lib/ship/entry.cjs'), entry.outputFiles[0].text);
-  written.push('lib/ship/entry.cjs');
+  writeFileSync(join(dist, 'lib/build/entry.cjs'), entry.outputFiles[0].text);
+  written.push('lib/build/entry.cjs');
   return written;
 }

@@ -11,7 +11,7 @@ import { resolveVersion } from '../lib/platform/version.ts';
 import { isStandaloneBinary } from '../lib/platform/relaunch.ts';
 import type { ServeSettings } from './startup.ts';
 import { AxError, validationError } from '../lib/contract/errors.ts';
-import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
+import type { IdempotencyStore } from '../lib/store/idempotency.ts';
 import { replaySettingsOf } from '../lib/run/context.ts';
 import { TOKEN_ENV } from './token.ts';
 import { flagsOf } from '../lib/tree/flagset.ts';

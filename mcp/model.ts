@@ -4,7 +4,7 @@
  * progressive.ts, catalog.ts and the transports), so none of those imports another upward.
  */
 import type { Command } from '../lib/tree/command.ts';
-import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
+import type { IdempotencyStore } from '../lib/store/idempotency.ts';
 import type { InvokeOptions } from '../lib/run/invoke.ts';
 import type { declarations, ToolDef, ToolRef } from '../lib/schema/walk.ts';
 import type { AxError } from '../lib/contract/errors.ts';

@@ -3,7 +3,7 @@
  * them too (it refuses what the server would refuse) without loading the server stack.
  * Source: docs/mcp-server.md.
  */
-import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
+import type { IdempotencyStore } from '../lib/store/idempotency.ts';
 import type { Command } from '../lib/tree/command.ts';
 import type { LoadFailure } from '../lib/tree/lazy.ts';
 import { validationError } from '../lib/contract/errors.ts';

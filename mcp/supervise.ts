@@ -1,7 +1,7 @@
 /**
  * How a stdio server keeps the protocol pipe out of reach of handlers, libraries and their children
  * (docs/mcp-server.md#stdio). Node has no `dup2`. A program built with `ax-ts build` gets there in
- * its entry, before anything else runs (lib/ship/in-place.ts: the client's streams on descriptors of
+ * its entry, before anything else runs (lib/build/in-place.ts: the client's streams on descriptors of
  * their own, fd 0 /dev/null, fd 1 stderr), and this module only takes that wire ({@link takeWire}).
  * Otherwise the protocol pipe is kept out of the process that runs them: the `mcp-server` process
  * (the supervisor) starts the program again, the way it was started (lib/platform/relaunch.ts), as
@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxError } from '../lib/contract/errors.ts';
 import { relaunchCommand } from '../lib/platform/relaunch.ts';
-import { inPlaceWire, type InPlaceWire } from '../lib/ship/stdio-wire.ts';
+import { inPlaceWire, type InPlaceWire } from '../lib/build/stdio-wire.ts';
 
 /**
  * Environment variable that tells the server process its wire comes over the IPC channel (read and
@@ -70,7 +70,7 @@ export interface Wire {
 }
 
 /**
- * Whether this process serves stdio in place: the built program's entry (lib/ship/in-place.ts) has
+ * Whether this process serves stdio in place: the built program's entry (lib/build/in-place.ts) has
  * given the client's stdin and stdout descriptors of their own, opened close-on-exec, and made fd 0
  * /dev/null and fd 1 stderr, so no supervisor is needed (and none must start: its fd 0 and 1 are no
  * longer the client's). True until the wire is taken, and after.

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AxError } from '../lib/contract/errors.ts';
-import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
+import type { IdempotencyStore } from '../lib/store/idempotency.ts';
 import type { ElicitAnswer, Interaction, SampleResult } from '../lib/tree/interaction.ts';
 import { rpcError } from './eras.ts';
 import { elicitAnswer, sampleAnswer, type InputRequest } from './input-required.ts';

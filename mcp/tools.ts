@@ -22,8 +22,8 @@ import { Round, type RoundInput } from './input-required.ts';
 import { formCapable } from './interact.ts';
 import { STOP_KEY, stopForm } from './stop-input.ts';
 import { startTask, TaskBoard, tasksDeclared, tasksRequired } from './tasks.ts';
-import { storeFor } from '../lib/replay/replay.ts';
-import type { IdempotencyStore } from '../lib/replay/idempotency.ts';
+import { storeFor } from '../lib/store/replay.ts';
+import type { IdempotencyStore } from '../lib/store/idempotency.ts';
 import type { McpModel, McpServerOptions } from './model.ts';
 
 /** The tool's definition for a 2025-era client (the `__schema --as=mcp` entry), computed once. */

@@ -6,7 +6,7 @@
  */
 import { basename, extname, join, resolve } from 'node:path';
 import { Command, type RunContext } from '../../lib/index.ts';
-import { buildProgram } from '../../lib/ship/index.ts';
+import { buildProgram } from '../../lib/build/index.ts';
 
 /** The `build` command. */
 export function buildCommand(): Command {

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { Command, type RunContext } from '../../lib/index.ts';
 import { SCHEMA_SHAPES } from '../../lib/schema/index.ts';
-import { writeSchemaManifest } from '../../lib/ship/index.ts';
+import { writeSchemaManifest } from '../../lib/build/index.ts';
 
 /** The `schema-manifest` command. */
 export function schemaManifestCommand(): Command {

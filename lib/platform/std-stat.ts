@@ -4,7 +4,7 @@
  * pipes, it has made modules loaded afterwards through a symlinked `node_modules` (pnpm's global
  * virtual store, `npm link`) resolve under the link's path and come back empty (`{}`: "Ajv2020 is
  * not a constructor"). The bigint form fills a buffer of its own (docs/shipping.md#installs). Node
- * built-ins only: the entry of a built program (lib/ship/entry.ts) uses it too.
+ * built-ins only: the entry of a built program (lib/build/entry.ts) uses it too.
  */
 import { fstatSync, type BigIntStats } from 'node:fs';
 

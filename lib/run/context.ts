@@ -31,7 +31,7 @@ import type { Warning } from '../contract/envelope.ts';
 import { RunProgress } from '../observe/progress.ts';
 import { actionRequiredError, retryStep } from '../schema/next-steps.ts';
 import { strictFailure } from './failures.ts';
-import type { ReplaySettings } from '../replay/replay.ts';
+import type { ReplaySettings } from '../store/replay.ts';
 import type { RunEnv } from './run-env.ts';
 
 /** What the runner decided before building a run's context. */

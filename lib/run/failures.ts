@@ -7,7 +7,7 @@
 import type { Command } from '../tree/command.ts';
 import { AxError } from '../contract/errors.ts';
 import type { Warning } from '../contract/envelope.ts';
-import type { ReplayRecord } from '../replay/idempotency.ts';
+import type { ReplayRecord } from '../store/idempotency.ts';
 import { isStream } from './output.ts';
 
 /** Errors written from a record (their line carries `meta.replayed: true`). */

@@ -29,7 +29,7 @@ import {
   unrecorded,
 } from './failures.ts';
 import { checkOutput } from '../parse/output-check.ts';
-import type { ReplayGate } from '../replay/replay.ts';
+import type { ReplayGate } from '../store/replay.ts';
 import { flagValues } from '../parse/validate.ts';
 import type { ResourceContent } from '../tree/declarations.ts';
 import { hooksOf } from './hooks.ts';
@@ -243,7 +243,7 @@ async function postHooks(hooks: Hooks, ctx: RunContext, env: RunEnv, cmd: Comman
  */
 async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | undefined> {
   const { cmd, env, scope, flags, givenKey } = h;
-  const { openGate, fingerprint } = await import('../replay/replay.ts');
+  const { openGate, fingerprint } = await import('../store/replay.ts');
   const builtin = [...flagsOf(cmd).values()].filter((f) => f.builtin).map((f) => camelCase(f.name));
   const bound = Object.fromEntries(Object.entries(flags).filter(([k]) => !builtin.includes(k)));
   const opened = await openGate({

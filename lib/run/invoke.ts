@@ -15,7 +15,7 @@ import { endSpan } from '../observe/trace.ts';
 import type { NotificationLevel } from '../observe/logger.ts';
 import type { ResourceContent } from '../tree/declarations.ts';
 import type { Interaction } from '../tree/interaction.ts';
-import type { IdempotencyStore } from '../replay/idempotency.ts';
+import type { IdempotencyStore } from '../store/idempotency.ts';
 import type { CallSignal } from './call-signal.ts';
 
 /** Options of {@link invokeCommand}. */

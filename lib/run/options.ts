@@ -4,7 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { OutputStream } from '../contract/envelope.ts';
-import type { IdempotencyStore } from '../replay/idempotency.ts';
+import type { IdempotencyStore } from '../store/idempotency.ts';
 
 /** Options of {@link execute}. Everything defaults to the real process. */
 export interface ExecuteOptions {

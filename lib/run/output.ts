@@ -5,7 +5,7 @@
 import type { Command, RunContext } from '../tree/command.ts';
 import { putOutcome, type OutputStream, type SuccessMeta } from '../contract/envelope.ts';
 import type { Mode } from '../contract/mode.ts';
-import type { ReplayRecord } from '../replay/idempotency.ts';
+import type { ReplayRecord } from '../store/idempotency.ts';
 import { renderDefault } from './render.ts';
 import { visible } from '../contract/envelope.ts';
 

@@ -12,9 +12,9 @@ import { startTrace, type RunTrace } from '../observe/trace.ts';
 import type { NotificationLevel } from '../observe/logger.ts';
 import type { ExecuteOptions } from './options.ts';
 import { isPlaceholderVersion, resolveVersion } from '../platform/version.ts';
-import { DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_IDEMPOTENCY_WAIT_MS } from '../replay/idempotency.ts';
+import { DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_IDEMPOTENCY_WAIT_MS } from '../store/idempotency.ts';
 import { CallSignal } from './call-signal.ts';
-import type { ReplaySettings } from '../replay/replay.ts';
+import type { ReplaySettings } from '../store/replay.ts';
 
 /** The longest delay one timer holds (2^31-1 ms); Node fires a longer one after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -65,10 +65,10 @@ describe('layers of lib/', () => {
     const file = join(dir, 'lib/config/config.ts');
     writeFileSync(
       file,
-      `import type { IdempotencyStore } from '../replay/idempotency.ts';\n${readFileSync(file, 'utf8')}`,
+      `import type { IdempotencyStore } from '../store/idempotency.ts';\n${readFileSync(file, 'utf8')}`,
     );
     const v = checkLayers(dir).filter((x) => x.rule === 'upward');
-    expect(v.map((x) => [x.from, x.to])).toEqual([['lib/config/config.ts', 'lib/replay/idempotency.ts']]);
+    expect(v.map((x) => [x.from, x.to])).toEqual([['lib/config/config.ts', 'lib/store/idempotency.ts']]);
   });
 
   it('fails on a circle inside one layer', () => {

@@ -66,7 +66,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { EXIT_HOOK, lazyTreeFiles, treeSource } from './gen-tree.mjs';
-import { buildProgram } from '../../dist/lib/ship/index.js';
+import { buildProgram } from '../../dist/lib/build/index.js';
 import { prepareUser } from './user.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { redisIdempotencyStore, type RedisIdempotencyStore } from '../../lib/replay/index.ts';
+import { redisIdempotencyStore, type RedisIdempotencyStore } from '../../lib/store/index.ts';
 import { buildContractCli } from '../fixtures/contract-tree.ts';
 import { freePort } from '../infra/cluster.ts';
 import {

@@ -66,7 +66,7 @@ describe('npm pack: what the tarball holds', () => {
     for (const f of compiled) {
       const bundled =
         entries.has(f) ||
-        /^dist\/(core|store|tools)\.js$|^dist\/chunks\/[\w-]+\.js$|^dist\/vendor\/jsonc-parser\.cjs$|^dist\/lib\/ship\/entry\.cjs$/.test(
+        /^dist\/(core|store|tools)\.js$|^dist\/chunks\/[\w-]+\.js$|^dist\/vendor\/jsonc-parser\.cjs$|^dist\/lib\/build\/entry\.cjs$/.test(
           f,
         ) ||
         [

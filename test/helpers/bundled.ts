@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildProgram, type BuildResult } from '../../lib/ship/index.ts';
+import { buildProgram, type BuildResult } from '../../lib/build/index.ts';
 import { REPO } from './mcp.ts';
 
 /**

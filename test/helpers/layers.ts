@@ -21,9 +21,9 @@ export const TIERS = [
   ['schema'],
   ['completion'],
   ['builtins'],
-  ['replay', 'config', 'observe', 'ask'],
+  ['store', 'config', 'observe', 'ask'],
   ['run'],
-  ['ship'],
+  ['build'],
 ] as const;
 
 /** Every layer folder of `lib/`, lowest first. */

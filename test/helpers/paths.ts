@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Command } from '../../lib/index.ts';
-import type { IdempotencyStore } from '../../lib/replay/index.ts';
+import type { IdempotencyStore } from '../../lib/store/index.ts';
 import { connectStdio, type StdioConnection } from './mcp.ts';
 import { runCli } from './run.ts';
 import { runScript, TSX_LOADER } from './spawn.ts';

@@ -4,7 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { execute, type Command, type ExecuteOptions } from '../../lib/index.ts';
-import { type IdempotencyStore } from '../../lib/replay/index.ts';
+import { type IdempotencyStore } from '../../lib/store/index.ts';
 import { captureStream } from '../../golden/run.ts';
 
 /** Options of {@link runCli}; anything not set is isolated from the real process. */

@@ -1,6 +1,6 @@
 /**
  * Served in place: a program built with `ax-ts build` run as a bare `mcp-server` over pipes or sockets
- * serves in the process the client started (lib/ship/in-place.ts), with fd 0 on /dev/null,
+ * serves in the process the client started (lib/build/in-place.ts), with fd 0 on /dev/null,
  * fd 1 on stderr and the client's streams on descriptors of their own, so the supervisor's second
  * Node start is gone while its guarantee stays: every stdout byte is JSON-RPC, whatever writes to
  * fd 1 (the five ways of the cases CLI's `bypass` tool) lands on stderr, and a child a handler spawns

@@ -1,5 +1,5 @@
 // bm: bookmarks in a JSON file. The user-shaped reference CLI of the benchmark (test/bench/run.mjs)
-// and of the shipping tests (test/ship): written from docs/getting-started.md with the public API
+// and of the shipping tests (test/build): written from docs/getting-started.md with the public API
 // only — a group, a persistent flag, typed positionals, dry runs, a prompt, a resource, the logger,
 // a JSONC config file and the MCP server.
 import { readFile, rename, writeFile } from 'node:fs/promises';

@@ -2,7 +2,7 @@
  * `ax-ts build` on a user's project, as a user has it: `npm pack` of this checkout installed into
  * fresh projects (npm; pnpm's symlinked store and bun's installer too when `npx pnpm@latest` and
  * `npx bun@latest` run here), with the esbuild package and the optional peers (OpenTelemetry, redis)
- * beside it (test/ship/optional-peers.test.ts builds without them). A TypeScript ESM entry with a shebang and a lazy subtree, and a
+ * beside it (test/build/optional-peers.test.ts builds without them). A TypeScript ESM entry with a shebang and a lazy subtree, and a
  * JavaScript CommonJS one, are built with the installed `ax-ts build`; the programs answer `--help`
  * and `__schema` exactly as uncached, `--version` with the version of the user's package.json
  * (embedded), a json command, a lazy command, and `mcp-server` over stdio to the SDK's client; the

@@ -1,5 +1,5 @@
 /**
- * The code cache's checksum (lib/ship/checksum.ts): the WebAssembly function and the JavaScript
+ * The code cache's checksum (lib/build/checksum.ts): the WebAssembly function and the JavaScript
  * fallback give the same sum for every length and content, and a flipped bit or a truncation
  * anywhere in a payload changes it (what makes a corrupt cache file compile from source instead).
  */
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { transformSync } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checksum, checksumInJs } from '../../lib/ship/checksum.ts';
+import { checksum, checksumInJs } from '../../lib/build/checksum.ts';
 
 const payload = randomBytes(240 * 1024 + 3);
 
@@ -58,7 +58,7 @@ describe('the code cache checksum', () => {
   it('without WebAssembly (node --jitless) the sum is the same', () => {
     const data = payload.subarray(0, 5001);
     // as the entry of a built program has it: compiled to JavaScript (Node's type stripping itself needs WebAssembly)
-    const source = readFileSync(fileURLToPath(new URL('../../lib/ship/checksum.ts', import.meta.url)), 'utf8');
+    const source = readFileSync(fileURLToPath(new URL('../../lib/build/checksum.ts', import.meta.url)), 'utf8');
     const js = transformSync(source, { loader: 'ts', format: 'esm' }).code;
     const dir = mkdtempSync(join(tmpdir(), 'ax-sum-'));
     writeFileSync(join(dir, 'checksum.mjs'), js);

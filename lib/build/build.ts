@@ -29,7 +29,7 @@ import { precompute } from './precompute.ts';
 
 /**
  * The compiled entry (entry.ts): compiled here when ax-ts runs from its sources; in the published
- * package, the copy its build compiled (`dist/lib/ship/entry.cjs`, found from the chunk this code is in).
+ * package, the copy its build compiled (`dist/lib/build/entry.cjs`, found from the chunk this code is in).
  */
 async function entryCode(es: typeof esbuild): Promise<string> {
   const url: unknown = import.meta.url;
@@ -47,7 +47,7 @@ async function entryCode(es: typeof esbuild): Promise<string> {
     return compiled.outputFiles![0]!.text;
   }
   for (let d = here; d && dirname(d) !== d; d = dirname(d)) {
-    const f = join(d, 'lib/ship/entry.cjs');
+    const f = join(d, 'lib/build/entry.cjs');
     if (existsSync(f)) return readFileSync(f, 'utf8');
   }
   throw new AxError(

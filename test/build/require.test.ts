@@ -2,7 +2,7 @@
  * `require('ax-ts')`: bm (test/bench/projects/bm) as a CommonJS project, compiled by tsc into
  * `require()` calls of ax-ts, ax-ts/config and ax-ts/mcp (docs/shipping.md#commonjs), against
  * `npm pack` of this checkout; the program holds on every surface (test/helpers/surfaces.ts) on the
- * Node running the tests; test/ship/runtimes.test.ts runs it on Node 22, Node 26, Bun and Deno.
+ * Node running the tests; test/build/runtimes.test.ts runs it on Node 22, Node 26, Bun and Deno.
  * Needs `npm run build` first (npm test does it).
  */
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';

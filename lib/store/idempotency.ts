@@ -5,7 +5,7 @@
  * ({@link fileIdempotencyStore}, the default); an author may pass any other implementation (a shared
  * Redis, a database) as the `idempotencyStore` option of `execute`, `main` and `mountMcpServer`.
  *
- * The protocol one run follows (lib/replay/replay.ts):
+ * The protocol one run follows (lib/store/replay.ts):
  * 1. `claim(scope, fingerprint)`. Exactly one of any number of concurrent claimers of a key without a
  *    live entry gets `claimed` (with a token); the others see `running` (with the claimer's
  *    fingerprint) until it finishes, then `recorded`.

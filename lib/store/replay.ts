@@ -37,7 +37,7 @@ const fileStores = new Map<string, IdempotencyStore>();
 
 /**
  * The store a run uses: the author's option, else the Redis store `AX_IDEMPOTENCY_STORE` names
- * (lib/replay/redis-store.ts, imported only then), else the file store.
+ * (lib/store/redis-store.ts, imported only then), else the file store.
  * @throws AxError `idempotency_store_unavailable` when there is none.
  */
 export async function storeFor(

@@ -1,5 +1,5 @@
 /**
- * The V8 code cache of a built program is code (lib/ship/code-cache.ts, docs/shipping.md#the-code-cache):
+ * The V8 code cache of a built program is code (lib/build/code-cache.ts, docs/shipping.md#the-code-cache):
  * V8 checks only the length of the source before it runs cached data, so whoever can write a cache
  * file the program reads runs code as its user. Each case plants what an attacker or an accident
  * would leave — another program's cache of the same length (which V8 itself accepts: proved first),
@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checksum } from '../../lib/ship/checksum.ts';
+import { checksum } from '../../lib/build/checksum.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'dist/bin/tasks.js');

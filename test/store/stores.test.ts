@@ -1,6 +1,6 @@
 /**
  * The IdempotencyStore contract, ONE table run against both stores ax-ts ships: the default file
- * store (lib/replay/file-store.ts) and the Redis store (lib/replay/redis-store.ts) against a real
+ * store (lib/store/file-store.ts) and the Redis store (lib/store/redis-store.ts) against a real
  * redis-server (test/helpers/redis.ts: the one .ci/run starts, else a private one; skipped without
  * redis-server unless AX_INFRA_REQUIRED=1). Claims are exclusive under concurrency (for Redis: from
  * several clients, as several replicas would be), records replay until their TTL, leases expire and
@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxError } from '../../lib/index.ts';
-import { CLAIM_LEASE_MS, DEFAULT_IDEMPOTENCY_TTL_MS } from '../../lib/replay/idempotency.ts';
-import { defaultIdempotencyDir } from '../../lib/replay/file-store.ts';
+import { CLAIM_LEASE_MS, DEFAULT_IDEMPOTENCY_TTL_MS } from '../../lib/store/idempotency.ts';
+import { defaultIdempotencyDir } from '../../lib/store/file-store.ts';
 import {
   fileIdempotencyStore,
   redisIdempotencyStore,
@@ -27,7 +27,7 @@ import {
   type RedisIdempotencyStore,
   type ReplayRecord,
   type ReplayScope,
-} from '../../lib/replay/index.ts';
+} from '../../lib/store/index.ts';
 import { buildContractCli } from '../fixtures/contract-tree.ts';
 import { freePort } from '../infra/cluster.ts';
 import { runCli } from '../helpers/run.ts';

@@ -1,6 +1,6 @@
 /**
  * A bundled program carries lib more than once — its main bundle and each heavy chunk (the MCP
- * runtime, the HTTP stack, the --args-json validator: lib/ship/plugins.ts) — and every copy caches on the
+ * runtime, the HTTP stack, the --args-json validator: lib/build/plugins.ts) — and every copy caches on the
  * same Command objects. The caches must hold across the copies: with a tree generation per copy,
  * each copy's records looked stale to the other, and every MCP call rebuilt a command's flag set and
  * tool properties (docs/performance.md). Proved on a built fixture over stdio and HTTP, through the SDK client.

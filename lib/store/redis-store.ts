@@ -8,7 +8,7 @@
  * a claim (`{"v":1,"state":"running","token",…}`, expiring after the lease) or a record
  * (`{"v":1,"state":"recorded","record",…}`, expiring after the TTL). Redis's own expiry is the clock,
  * so replicas need no synchronised time. Each operation is one atomic Lua script (claim, renew,
- * complete, release), so the semantics are the file store's (lib/replay/file-store.ts) to the letter.
+ * complete, release), so the semantics are the file store's (lib/store/file-store.ts) to the letter.
  *
  * Failure is bounded and fails closed: a server that refuses, stalls or is unreachable makes the
  * operation reject within `connectTimeoutMs` + `commandTimeoutMs` with an AxError

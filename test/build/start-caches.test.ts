@@ -1,5 +1,5 @@
 /**
- * The start-up fast paths of a built program (lib/ship, `ax-ts build`): the precomputed bare
+ * The start-up fast paths of a built program (lib/build, `ax-ts build`): the precomputed bare
  * `--version`/`--help` answers and the V8 code cache never change a byte of output or the exit code
  * (compared with the same program run with both turned off), and each is ignored when what it
  * depends on changed, when it is corrupt, or when it cannot be written. Runs the real bundle
