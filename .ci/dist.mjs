@@ -11,7 +11,7 @@
 //   dist/chunks/…        the code, shared by every entry (one instance of each module: one error
 //                        catalogue, one AxError class, one tree generation), and what only some runs
 //                        load (the MCP runtime, HTTP, the argument validator, OpenTelemetry, replay…)
-//   dist/mcp/runtime.js, dist/mcp/http.js, dist/lib/parse/arguments.js, dist/lib/observe/otel.js
+//   dist/mcp/serve/runtime.js, dist/mcp/transport/http.js, dist/lib/parse/arguments.js, dist/lib/observe/otel.js
 //                        the heavy parts, at the paths `ax-ts build` knows them by (lib/build/plugins.ts)
 //   dist/vendor/…        packages published inside ax-ts (jsonc-parser: see VENDORED)
 //
@@ -42,7 +42,7 @@ const GROUPS = ['core', ...Object.keys(SIDE), 'tools'];
  */
 const STANDALONE = new Set(['ax-ts/commander', 'ax-ts/yargs']);
 /** Modules of ax-ts that `ax-ts build` makes chunks of their own: kept at their source paths. */
-const HEAVY = ['mcp/runtime.ts', 'mcp/http.ts', 'lib/parse/arguments.ts', 'lib/observe/otel.ts'];
+const HEAVY = ['mcp/serve/runtime.ts', 'mcp/transport/http.ts', 'lib/parse/arguments.ts', 'lib/observe/otel.ts'];
 /** The ax-ts tool, an entry of its own (package.json `bin`). */
 const TOOL = 'cmd/ax-ts/main.ts';
 /** Packages ax-ts requires synchronously from its code; a bundler of a user's program must see `require("…")`. */
@@ -55,7 +55,7 @@ const VENDORED = ['jsonc-parser'];
 /**
  * Packages bundled into ax-ts's own files instead of installed beside it: the MCP SDK's server
  * package and zod, its dependency, are 16.6 MB installed and about 0.9 MB as the code ax-ts uses
- * (what mcp/sdk.ts, the one module that imports SDK values, re-exports). esbuild puts that code in
+ * (what mcp/base/sdk.ts, the one module that imports SDK values, re-exports). esbuild puts that code in
  * one chunk, shared by the MCP runtime and HTTP; it is named dist/chunks/mcp-sdk.js, with the
  * packages' licences in its header, and only the runs that speak MCP load it.
  */
@@ -63,11 +63,11 @@ const INLINED = /^(@modelcontextprotocol\/(server|core)|zod)(\/|$)/;
 const INLINED_DIRS = ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod'];
 const SDK_CHUNK = 'chunks/mcp-sdk.js';
 /**
- * Modules built as entries of their own, kept at their source paths: mcp/sdk.ts, so that the
+ * Modules built as entries of their own, kept at their source paths: mcp/base/sdk.ts, so that the
  * inlined packages' code is reached from an entry of its own and esbuild gives it a chunk of its
  * own (rather than one shared with ax-ts's MCP modules).
  */
-const KEPT = ['mcp/sdk.ts'];
+const KEPT = ['mcp/base/sdk.ts'];
 
 const common = { bundle: true, format: 'esm', platform: 'node', target: 'node22', packages: 'external' };
 

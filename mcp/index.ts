@@ -9,18 +9,18 @@ import { Command } from '../lib/tree/command.ts';
 import { loadTreeSettled } from '../lib/tree/lazy.ts';
 import { resolveVersion } from '../lib/platform/version.ts';
 import { isStandaloneBinary } from '../lib/platform/relaunch.ts';
-import type { ServeSettings } from './startup.ts';
+import type { ServeSettings } from './serve/startup.ts';
 import { AxError, validationError } from '../lib/contract/errors.ts';
 import type { IdempotencyStore } from '../lib/store/idempotency.ts';
 import { replaySettingsOf } from '../lib/run/context.ts';
-import { TOKEN_ENV } from './token.ts';
+import { TOKEN_ENV } from './transport/token.ts';
 import { flagsOf } from '../lib/tree/flagset.ts';
 import { camelCase, type Flag, type FlagSpec } from '../lib/tree/flags.ts';
 import { flagArgv } from '../lib/tree/flag-values.ts';
 import type { RunContext } from '../lib/tree/command.ts';
-import type { EventStore } from './events.ts';
+import type { EventStore } from './transport/events.ts';
 
-export { MemoryEventStore, type MemoryEventStoreOptions, type EventStore } from './events.ts';
+export { MemoryEventStore, type MemoryEventStoreOptions, type EventStore } from './transport/events.ts';
 
 /** Options of {@link mountMcpServer} and {@link serve}. */
 export interface McpMountOptions {
@@ -166,9 +166,9 @@ async function startServer(root: Command, settings: ServeSettings, signal: Abort
   // (and its calls answered with its load error) rather than taking every healthy tool down with it
   settings.unloaded = await loadTreeSettled(root);
   if (settings.transport === 'stdio' && settings.isolate !== false) {
-    const supervision = await import('./supervise.ts');
+    const supervision = await import('./transport/supervise.ts');
     if (!supervision.supervisedServer() && !supervision.servedInPlace() && supervision.canSupervise()) {
-      const { checkStartup, checkTree, unloadedWarnings } = await import('./startup.ts');
+      const { checkStartup, checkTree, unloadedWarnings } = await import('./serve/startup.ts');
       checkStartup(root, settings); // fail closed here, exit 2, before the server process starts
       checkTree(root);
       const { exclusionWarnings } = await import('../lib/schema/walk.ts');
@@ -177,7 +177,7 @@ async function startServer(root: Command, settings: ServeSettings, signal: Abort
       return supervision.superviseStdio(signal);
     }
   }
-  const { runServer } = await import('./runtime.ts');
+  const { runServer } = await import('./serve/runtime.ts');
   await runServer(root, settings, signal);
 }
 
@@ -441,7 +441,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       };
       if (ctx.flags.printConfig) {
         // refuse what the server would refuse, without loading the server stack
-        const { checkStartup, checkTree } = await import('./startup.ts');
+        const { checkStartup, checkTree } = await import('./serve/startup.ts');
         const where = checkStartup(root, settings);
         checkTree(root);
         let http: { url: string; token?: string } | undefined;

@@ -33,7 +33,7 @@ export function packageOf(file: string): PackageOf | undefined {
 }
 
 /**
- * The module of ax-ts a file is (`lib/parse/arguments`, `mcp/runtime`: its path in the package,
+ * The module of ax-ts a file is (`lib/parse/arguments`, `mcp/serve/runtime`: its path in the package,
  * without `dist/` and extension; `chunks/chunk-X`, `core`, `store`, `tools` for the shared code of the
  * published package, `vendor/jsonc-parser` for a package published inside it), or undefined when
  * the file is not part of ax-ts's library (`lib/`, `mcp/`,
@@ -61,8 +61,8 @@ export function axTsModule(file: string): string | undefined {
  * runs with an OTLP endpoint. Keyed by ax-ts module; the value is the chunk's file name.
  */
 export const HEAVY_MODULES: Readonly<Record<string, string>> = {
-  'mcp/runtime': 'mcp-runtime.js',
-  'mcp/http': 'mcp-http.js',
+  'mcp/serve/runtime': 'mcp-runtime.js',
+  'mcp/transport/http': 'mcp-http.js',
   'lib/parse/arguments': 'arguments.js',
   'lib/observe/otel': 'otel.js',
   // the published package's copy of jsonc-parser (what `require('jsonc-parser')` is there)

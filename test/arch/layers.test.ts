@@ -1,26 +1,27 @@
 /**
  * The architecture stays visible: `lib/` is a stack of layer folders (contract → tree → parse → help
  * → schema → completion → builtins → run, then lib/index.ts) whose imports point only down, with no
- * import circle; `mcp/` and `frontends/` are leaves nothing in `lib/` imports (`frontends/` only
+ * import circle; so is `mcp/` (base → isolate → call → protocol → transport → serve, then
+ * mcp/index.ts); `mcp/` and `frontends/` are leaves nothing in `lib/` imports (`frontends/` only
  * through the public entries); `cmd/` programs use only the public
- * entry points. The check (test/helpers/layers.ts) is also run on a copy of `lib/` with a deliberate
- * upward import and a deliberate circle, to prove it fails when it should.
+ * entry points. The check (test/helpers/layers.ts) is also run on copies of `lib/` and `mcp/` with a
+ * deliberate upward import and a deliberate circle, to prove it fails when it should.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkLayers, importsOf, LAYERS } from '../helpers/layers.ts';
+import { checkLayers, importsOf, LAYERS, MCP, MCP_TIERS } from '../helpers/layers.ts';
 import { publicEntries as entries } from '../helpers/entries.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'ax-layers-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function copyLib(name: string): string {
+function copyLib(name: string, folder = 'lib'): string {
   const dir = join(tmp, name);
-  cpSync(join(repo, 'lib'), join(dir, 'lib'), { recursive: true });
+  cpSync(join(repo, folder), join(dir, folder), { recursive: true });
   return dir;
 }
 
@@ -91,6 +92,40 @@ describe('layers of lib/', () => {
     const rules = checkLayers(dir).map((x) => x.rule);
     expect(rules).toContain('leaf');
     expect(rules).toContain('unknown-layer');
+  });
+});
+
+describe('layers of mcp/', () => {
+  it('every mcp/ file is in a layer folder, every import points down, and there is no circle', () => {
+    expect(checkLayers(repo, MCP)).toEqual([]);
+    for (const layer of MCP_TIERS.flat()) expect(statSync(join(repo, 'mcp', layer)).isDirectory(), layer).toBe(true);
+  });
+
+  it('fails on a deliberate upward import (call → transport), type-only or dynamic', () => {
+    const dir = copyLib('mcp-upward', 'mcp');
+    const file = join(dir, 'mcp/call/tools.ts');
+    writeFileSync(
+      file,
+      `import type { HttpBounds } from '../transport/http.ts';\n${readFileSync(file, 'utf8')}\nexport const later = () => import('../protocol/server.ts');\n`,
+    );
+    const v = checkLayers(dir, MCP).filter((x) => x.rule === 'upward');
+    expect(v.map((x) => [x.from, x.to])).toEqual([
+      ['mcp/call/tools.ts', 'mcp/transport/http.ts'],
+      ['mcp/call/tools.ts', 'mcp/protocol/server.ts'],
+    ]);
+  });
+
+  it('fails on a circle, a file outside the layers and an import of frontends/', () => {
+    const dir = copyLib('mcp-circle', 'mcp');
+    const file = join(dir, 'mcp/isolate/children.ts');
+    writeFileSync(
+      file,
+      `import '../isolate/printed.ts';\nimport '../../frontends/shared/call.ts';\n${readFileSync(file, 'utf8')}`,
+    );
+    writeFileSync(join(dir, 'mcp/stray.ts'), 'export const x = 1;\n');
+    const v = checkLayers(dir, MCP);
+    expect(v.filter((x) => x.rule === 'circle')[0]?.detail).toMatch(/mcp\/isolate\/(children|printed)\.ts → /);
+    expect(v.map((x) => x.rule)).toEqual(expect.arrayContaining(['leaf', 'unknown-layer']));
   });
 });
 

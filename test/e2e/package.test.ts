@@ -55,8 +55,10 @@ describe('npm pack: what the tarball holds', () => {
   )[0]!.files.map((f) => f.path);
 
   it('no file of the demo (cmd/tasks and its build)', () => {
-    // (mcp/tasks.ts, the MCP Tasks extension, is library code that shares the demo's name)
-    expect(files.filter((f) => /^(?!dist\/mcp\/tasks\.)(.*\/)?tasks[./]|cmd\/tasks|dist\/bin\//.test(f))).toEqual([]);
+    // (mcp/call/tasks.ts, the MCP Tasks extension, is library code that shares the demo's name)
+    expect(files.filter((f) => /^(?!dist\/mcp\/call\/tasks\.)(.*\/)?tasks[./]|cmd\/tasks|dist\/bin\//.test(f))).toEqual(
+      [],
+    );
   });
 
   it('no second copy of lib/: every file under dist/ is an entry, a bundle of .ci/dist.mjs or a declaration of a source module', () => {
@@ -70,9 +72,9 @@ describe('npm pack: what the tarball holds', () => {
           f,
         ) ||
         [
-          'dist/mcp/runtime.js',
-          'dist/mcp/http.js',
-          'dist/mcp/sdk.js',
+          'dist/mcp/serve/runtime.js',
+          'dist/mcp/transport/http.js',
+          'dist/mcp/base/sdk.js',
           'dist/lib/parse/arguments.js',
           'dist/lib/observe/otel.js',
           'dist/cmd/ax-ts/main.js',

@@ -1,9 +1,10 @@
 /**
- * The layering rule of `lib/`, checked over the sources as text: every import (static, type-only,
- * re-export or dynamic) of a `lib/` module may point only into its own folder or into a lower
- * layer, no module may reach itself through its imports (a circle), and nothing in `lib/` may
- * import `mcp/` or `frontends/` (leaves) or `cmd/`. Used by test/arch/layers.test.ts on the real tree and on a copy
- * with a deliberate upward import, so the check is proven to fail.
+ * The layering rule of a layered folder (`lib/`, `mcp/`), checked over the sources as text: every
+ * import (static, type-only, re-export or dynamic) of one of its modules may point only into its own
+ * folder or into a lower layer, no module may reach itself through its imports (a circle), and
+ * nothing may import a folder the house keeps above it (`lib/` may not import `mcp/`, `frontends/`
+ * or `cmd/`; `mcp/` may not import `frontends/` or `cmd/`). Used by test/arch/layers.test.ts on the
+ * real tree and on copies with a deliberate upward import, so the check is proven to fail.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -28,6 +29,28 @@ export const TIERS = [
 
 /** Every layer folder of `lib/`, lowest first. */
 export const LAYERS: readonly string[] = TIERS.flat();
+
+/**
+ * The layers of `mcp/`, lowest first; `index.ts` (`ax-ts/mcp`) sits above them all
+ * (docs/architecture.md#mcp-room-by-room).
+ */
+export const MCP_TIERS = [['base'], ['isolate'], ['call'], ['protocol'], ['transport'], ['serve']] as const;
+
+/** A layered folder: where it is, its layers lowest first, and the folders it may never import. */
+export interface LayeredFolder {
+  /** The folder, relative to the repository (`lib`). */
+  dir: string;
+  /** Its layer folders, lowest first; the folders of one entry are peers. */
+  tiers: readonly (readonly string[])[];
+  /** Folders of the repository it may not import (the leaves above it). */
+  above: readonly string[];
+}
+
+/** `lib/`: nothing above it may be imported. */
+export const LIB: LayeredFolder = { dir: 'lib', tiers: TIERS, above: ['mcp', 'cmd', 'frontends', 'golden'] };
+
+/** `mcp/`: it imports `lib/`, never the front ends or programs above it. */
+export const MCP: LayeredFolder = { dir: 'mcp', tiers: MCP_TIERS, above: ['cmd', 'frontends', 'golden'] };
 
 /** One broken rule: `from` imports `to` (paths relative to the repository). */
 export interface Violation {
@@ -58,29 +81,32 @@ export function importsOf(file: string): string[] {
   return out;
 }
 
-/** The rank of a `lib/` file: its layer's index, `LAYERS.length` for lib/index.ts, undefined when outside every layer. */
-function rank(libDir: string, file: string): number | undefined {
+/** The rank of a file of a layered folder: its layer's index, the number of layers for its index.ts, undefined when outside every layer. */
+function rank(folder: LayeredFolder, libDir: string, file: string): number | undefined {
   const rel = relative(libDir, file).split(sep);
-  if (rel.length === 1) return rel[0] === 'index.ts' ? TIERS.length : undefined;
-  const i = TIERS.findIndex((tier) => (tier as readonly string[]).includes(rel[0]!));
+  if (rel.length === 1) return rel[0] === 'index.ts' ? folder.tiers.length : undefined;
+  const i = folder.tiers.findIndex((tier) => tier.includes(rel[0]!));
   return i < 0 ? undefined : i;
 }
 
-/** Checks the layering of `<repo>/lib`. @returns every violation found (empty when the rules hold). */
-export function checkLayers(repo: string): Violation[] {
-  const libDir = join(repo, 'lib');
+/**
+ * Checks the layering of one layered folder of `<repo>` (`lib/` unless told).
+ * @returns every violation found (empty when the rules hold).
+ */
+export function checkLayers(repo: string, folder: LayeredFolder = LIB): Violation[] {
+  const libDir = join(repo, folder.dir);
   const files = sources(libDir);
   const show = (p: string) => relative(repo, p);
   const violations: Violation[] = [];
   const graph = new Map<string, string[]>();
   for (const f of files) {
-    const from = rank(libDir, f);
+    const from = rank(folder, libDir, f);
     if (from === undefined) {
       violations.push({
         rule: 'unknown-layer',
         from: show(f),
         to: '',
-        detail: `not in a layer folder (${LAYERS.join(', ')})`,
+        detail: `not in a layer folder (${folder.tiers.flat().join(', ')})`,
       });
       continue;
     }
@@ -91,22 +117,17 @@ export function checkLayers(repo: string): Violation[] {
     );
     for (const d of deps) {
       if (!d.startsWith(libDir + sep)) {
-        if (
-          d.startsWith(join(repo, 'mcp') + sep) ||
-          d.startsWith(join(repo, 'cmd') + sep) ||
-          d.startsWith(join(repo, 'frontends') + sep) ||
-          d.startsWith(join(repo, 'golden') + sep)
-        ) {
+        if (folder.above.some((a) => d.startsWith(join(repo, a) + sep))) {
           violations.push({
             rule: 'leaf',
             from: show(f),
             to: show(d),
-            detail: 'lib/ may not import mcp/, frontends/, cmd/ or golden/',
+            detail: `${folder.dir}/ may not import ${folder.above.map((a) => `${a}/`).join(', ')}`,
           });
         }
         continue;
       }
-      const to = rank(libDir, d);
+      const to = rank(folder, libDir, d);
       const sameFolder = dirname(relative(libDir, f)).split(sep)[0] === dirname(relative(libDir, d)).split(sep)[0];
       if (to === undefined || (!sameFolder && to >= from)) {
         violations.push({

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { DRAIN_MS } from '../../mcp/lifecycle.ts';
+import { DRAIN_MS } from '../../mcp/base/lifecycle.ts';
 import {
   alive,
   CASES_CLI,

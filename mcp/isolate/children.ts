@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChildProcess } from 'node:child_process';
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
-import type { CallSignal } from '../lib/run/call-signal.ts';
+import type { CallSignal } from '../../lib/run/call-signal.ts';
 import { signalTree, startOf, type ProcessTable, type TreeMember } from './process-tree.ts';
 import { reaperScript } from './reaper.ts';
 

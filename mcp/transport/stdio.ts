@@ -6,14 +6,14 @@
  * prints is captured into its result (printed.ts).
  */
 import { Readable, type Writable } from 'node:stream';
-import { callScope, installChildGuard, scopedStdins } from './children.ts';
-import { JsonLineTransport } from './jsonl.ts';
-import { CLIENT_ERROR } from './eras.ts';
-import { createServer } from './server.ts';
-import type { McpModel, McpServerOptions } from './model.ts';
-import { keepAlive, shutdownCalls } from './lifecycle.ts';
-import { capturePrinted } from './printed.ts';
-import { serveStdio as serveEras } from './sdk.ts';
+import { callScope, installChildGuard, scopedStdins } from '../isolate/children.ts';
+import { JsonLineTransport } from '../base/jsonl.ts';
+import { CLIENT_ERROR } from '../base/eras.ts';
+import { createServer } from '../protocol/server.ts';
+import type { McpModel, McpServerOptions } from '../call/model.ts';
+import { keepAlive, shutdownCalls } from '../base/lifecycle.ts';
+import { capturePrinted } from '../isolate/printed.ts';
+import { serveStdio as serveEras } from '../base/sdk.ts';
 
 /**
  * Redirects `process.stdout.write` (so `console.log`) to stderr and makes `process.stdout.end()` a

@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import express from 'express';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import { classifyInboundRequest, createMcpHandler } from './sdk.ts';
-import { installChildGuard } from './children.ts';
-import { malformedResponse } from './jsonl.ts';
-import { CLIENT_ERROR } from './eras.ts';
+import { classifyInboundRequest, createMcpHandler } from '../base/sdk.ts';
+import { installChildGuard } from '../isolate/children.ts';
+import { malformedResponse } from '../base/jsonl.ts';
+import { CLIENT_ERROR } from '../base/eras.ts';
 import type { EventStore } from './events.ts';
 import {
   bearerGuard,
@@ -26,11 +26,11 @@ import {
   readJsonBody,
 } from './http-guard.ts';
 import { legacySessions } from './http-sessions.ts';
-import { keepAlive, shutdownCalls } from './lifecycle.ts';
+import { keepAlive, shutdownCalls } from '../base/lifecycle.ts';
 import { sendWebResponse, toWebRequest } from './node-web.ts';
-import { capturePrinted } from './printed.ts';
-import { createServer } from './server.ts';
-import type { McpModel, McpServerOptions } from './model.ts';
+import { capturePrinted } from '../isolate/printed.ts';
+import { createServer } from '../protocol/server.ts';
+import type { McpModel, McpServerOptions } from '../call/model.ts';
 
 /** Settings of the HTTP transport. */
 export interface HttpSettings {

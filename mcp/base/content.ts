@@ -10,7 +10,7 @@ import {
   type PromptDecl,
   type ResourceContent,
   type ResourceDecl,
-} from '../lib/tree/declarations.ts';
+} from '../../lib/tree/declarations.ts';
 import { rpcError } from './eras.ts';
 
 /** A `resources/read` entry (or an embedded resource): `text`, or `blob` (base64) for bytes. */

@@ -7,10 +7,10 @@
  * Source: MCP 2025-11-25 client features "Elicitation" and "Sampling".
  */
 import type { CreateMessageResult, ElicitResult, Server, ServerContext } from '@modelcontextprotocol/server';
-import { ProtocolError, SdkError, SdkErrorCode } from './sdk.ts';
-import { AxError } from '../lib/contract/errors.ts';
-import type { Interaction, Root, SampleRequest, SampleResult } from '../lib/tree/interaction.ts';
-import { MALFORMED_RESPONSE } from './jsonl.ts';
+import { ProtocolError, SdkError, SdkErrorCode } from '../base/sdk.ts';
+import { AxError } from '../../lib/contract/errors.ts';
+import type { Interaction, Root, SampleRequest, SampleResult } from '../../lib/tree/interaction.ts';
+import { MALFORMED_RESPONSE } from '../base/jsonl.ts';
 
 /** How long the server waits for the client to answer a form or a sampling request, ms (10 minutes: a person may be typing). */
 export const ASK_TIMEOUT_MS = 10 * 60_000;

@@ -5,12 +5,12 @@
  * 2025-11-25 and 2026-07-28 server features "Prompts", "Resources", "Completion".
  */
 import type { Server } from '@modelcontextprotocol/server';
-import { readDeclared } from '../lib/tree/declarations.ts';
-import { completeValue } from '../lib/completion/completion.ts';
-import { promptListEntry, resourceListEntry } from '../lib/schema/walk.ts';
-import { promptMessages, resourceContents } from './content.ts';
-import { RESOURCE_NOT_FOUND, rpcError } from './eras.ts';
-import type { McpModel } from './model.ts';
+import { readDeclared } from '../../lib/tree/declarations.ts';
+import { completeValue } from '../../lib/completion/completion.ts';
+import { promptListEntry, resourceListEntry } from '../../lib/schema/walk.ts';
+import { promptMessages, resourceContents } from '../base/content.ts';
+import { RESOURCE_NOT_FOUND, rpcError } from '../base/eras.ts';
+import type { McpModel } from '../call/model.ts';
 
 type Own = <A extends unknown[], R>(handler: (...args: A) => Promise<R>) => (...args: A) => Promise<R>;
 

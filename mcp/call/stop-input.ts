@@ -9,9 +9,9 @@
  * next step is another tool call (log in first) does not fit — an input request is answered by
  * the client, not by running some other tool — and stays the structured result with `next`.
  */
-import type { NextStep } from '../lib/contract/errors.ts';
-import type { InvokeResult } from '../lib/run/invoke.ts';
-import type { ToolDef } from '../lib/schema/walk.ts';
+import type { NextStep } from '../../lib/contract/errors.ts';
+import type { InvokeResult } from '../../lib/run/invoke.ts';
+import type { ToolDef } from '../../lib/schema/walk.ts';
 import type { InputRequest, StopFill } from './input-required.ts';
 
 /** The `inputRequests` key of a stop's form. */

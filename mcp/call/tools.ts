@@ -4,26 +4,26 @@
  * `--format json` would run it, the outcome shaped for the client's era (docs/mcp-server.md#toolscall).
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { errorEnvelope } from '../lib/contract/envelope.ts';
-import { endSpan, startTrace } from '../lib/observe/trace.ts';
-import type { NotificationLevel } from '../lib/observe/logger.ts';
-import { toAxError, validationError, type AxError } from '../lib/contract/errors.ts';
-import type { Interaction } from '../lib/tree/interaction.ts';
-import { injectedInForce } from '../lib/tree/flagset.ts';
-import { invokeCommand, type InvokeResult } from '../lib/run/invoke.ts';
-import { CallSignal } from '../lib/run/call-signal.ts';
-import { toolDef, toolWrapping, type ToolDef, type ToolRef } from '../lib/schema/walk.ts';
-import { anyRootOutputSchema } from '../lib/schema/tool.ts';
-import { callScope } from './children.ts';
-import { collectPrinted } from './printed.ts';
-import { attachmentItem, bytesItem } from './content.ts';
-import { rpcError, type Era } from './eras.ts';
+import { errorEnvelope } from '../../lib/contract/envelope.ts';
+import { endSpan, startTrace } from '../../lib/observe/trace.ts';
+import type { NotificationLevel } from '../../lib/observe/logger.ts';
+import { toAxError, validationError, type AxError } from '../../lib/contract/errors.ts';
+import type { Interaction } from '../../lib/tree/interaction.ts';
+import { injectedInForce } from '../../lib/tree/flagset.ts';
+import { invokeCommand, type InvokeResult } from '../../lib/run/invoke.ts';
+import { CallSignal } from '../../lib/run/call-signal.ts';
+import { toolDef, toolWrapping, type ToolDef, type ToolRef } from '../../lib/schema/walk.ts';
+import { anyRootOutputSchema } from '../../lib/schema/tool.ts';
+import { callScope } from '../isolate/children.ts';
+import { collectPrinted } from '../isolate/printed.ts';
+import { attachmentItem, bytesItem } from '../base/content.ts';
+import { rpcError, type Era } from '../base/eras.ts';
 import { Round, type RoundInput } from './input-required.ts';
 import { formCapable } from './interact.ts';
 import { STOP_KEY, stopForm } from './stop-input.ts';
 import { startTask, TaskBoard, tasksDeclared, tasksRequired } from './tasks.ts';
-import { storeFor } from '../lib/store/replay.ts';
-import type { IdempotencyStore } from '../lib/store/idempotency.ts';
+import { storeFor } from '../../lib/store/replay.ts';
+import type { IdempotencyStore } from '../../lib/store/idempotency.ts';
 import type { McpModel, McpServerOptions } from './model.ts';
 
 /** The tool's definition for a 2025-era client (the `__schema --as=mcp` entry), computed once. */
@@ -73,7 +73,7 @@ function unknownTool(model: McpModel, name: string): Error {
 }
 
 /** The argument validator's module, once loaded (a dynamic import per call costs a namespace object each time). */
-let argumentsModule: typeof import('../lib/parse/arguments.ts') | undefined;
+let argumentsModule: typeof import('../../lib/parse/arguments.ts') | undefined;
 
 /** The extras of one tools/call (from the SDK's request and its context). */
 export interface CallExtra {
@@ -214,7 +214,7 @@ async function checkedValues(
   args: unknown,
   options: McpServerOptions,
 ): Promise<Record<string, unknown>> {
-  const { validateArguments } = (argumentsModule ??= await import('../lib/parse/arguments.ts')); // ajv loads on the first call, not at start
+  const { validateArguments } = (argumentsModule ??= await import('../../lib/parse/arguments.ts')); // ajv loads on the first call, not at start
   const values = validateArguments(ref.command, def.inputSchema, args);
   if (!options.dryRun) return values;
   // a preview server: the client cannot turn the dry run off

@@ -9,10 +9,10 @@
  * Source: MCP SEP-2663 (the Tasks extension); docs/mcp-server.md#tasks.
  */
 import { randomUUID } from 'node:crypto';
-import { AxError } from '../lib/contract/errors.ts';
-import type { IdempotencyStore } from '../lib/store/idempotency.ts';
-import type { ElicitAnswer, Interaction, SampleResult } from '../lib/tree/interaction.ts';
-import { rpcError } from './eras.ts';
+import { AxError } from '../../lib/contract/errors.ts';
+import type { IdempotencyStore } from '../../lib/store/idempotency.ts';
+import type { ElicitAnswer, Interaction, SampleResult } from '../../lib/tree/interaction.ts';
+import { rpcError } from '../base/eras.ts';
 import { elicitAnswer, sampleAnswer, type InputRequest } from './input-required.ts';
 import { formCapable, rootsAnswer, samplingParams } from './interact.ts';
 

@@ -7,12 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport } from './sdk.ts';
+import { WebStandardStreamableHTTPServerTransport } from '../base/sdk.ts';
 import { MemoryEventStore, sessionBound, type EventStore } from './events.ts';
 import { InflightIds, jsonError } from './http-guard.ts';
 import { sendWebResponse, toWebRequest } from './node-web.ts';
-import { createServer } from './server.ts';
-import type { McpModel, McpServerOptions } from './model.ts';
+import { createServer } from '../protocol/server.ts';
+import type { McpModel, McpServerOptions } from '../call/model.ts';
 
 /** Settings of the 2025-era HTTP sessions. */
 export interface SessionSettings {

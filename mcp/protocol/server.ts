@@ -7,17 +7,17 @@
  * server features; docs/mcp-server.md.
  */
 import type { ServerContext, StandardSchemaV1, Transport } from '@modelcontextprotocol/server';
-import { Server } from './sdk.ts';
-import type { Command } from '../lib/tree/command.ts';
-import type { NotificationLevel } from '../lib/observe/logger.ts';
-import { declarations, defaultToolName, toolRefs, toolStatus } from '../lib/schema/walk.ts';
-import type { LoadFailure } from '../lib/tree/lazy.ts';
-import { toolProperties } from '../lib/tree/properties.ts';
+import { Server } from '../base/sdk.ts';
+import type { Command } from '../../lib/tree/command.ts';
+import type { NotificationLevel } from '../../lib/observe/logger.ts';
+import { declarations, defaultToolName, toolRefs, toolStatus } from '../../lib/schema/walk.ts';
+import type { LoadFailure } from '../../lib/tree/lazy.ts';
+import { toolProperties } from '../../lib/tree/properties.ts';
 import { registerCatalog } from './catalog.ts';
-import { interactionFor } from './interact.ts';
-import { boardOf, callTool, toolList } from './tools.ts';
+import { interactionFor } from '../call/interact.ts';
+import { boardOf, callTool, toolList } from '../call/tools.ts';
 import { progressiveCall, progressiveList } from './progressive.ts';
-import type { McpModel, McpServerOptions } from './model.ts';
+import type { McpModel, McpServerOptions } from '../call/model.ts';
 import {
   cancelTask,
   getTask,
@@ -26,7 +26,7 @@ import {
   tasksRequired,
   updateTask,
   type TaskBoard,
-} from './tasks.ts';
+} from '../call/tasks.ts';
 import {
   CACHE_HINTS,
   CLIENT_CAPABILITIES_META_KEY,
@@ -35,7 +35,7 @@ import {
   LOG_LEVEL_META_KEY,
   rpcError,
   type Era,
-} from './eras.ts';
+} from '../base/eras.ts';
 
 /**
  * Walks the subtree of `mount` (any command of a tree; the served tree's tools are named relative

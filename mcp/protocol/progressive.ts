@@ -9,14 +9,14 @@
  * structuredContent, dry run, idempotency, tasks, input_required and exit codes.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { AxError, validationError } from '../lib/contract/errors.ts';
-import type { JsonSchema } from '../lib/parse/input-schema.ts';
-import { searchRefs } from '../lib/schema/search.ts';
-import { toolAnnotations } from '../lib/schema/tool.ts';
-import type { ToolDef, ToolRef } from '../lib/schema/walk.ts';
-import { rpcError } from './eras.ts';
-import type { McpModel, McpServerOptions } from './model.ts';
-import { callTool, errorOf, toolEntry, unloadedTool, type CallExtra } from './tools.ts';
+import { AxError, validationError } from '../../lib/contract/errors.ts';
+import type { JsonSchema } from '../../lib/parse/input-schema.ts';
+import { searchRefs } from '../../lib/schema/search.ts';
+import { toolAnnotations } from '../../lib/schema/tool.ts';
+import type { ToolDef, ToolRef } from '../../lib/schema/walk.ts';
+import { rpcError } from '../base/eras.ts';
+import type { McpModel, McpServerOptions } from '../call/model.ts';
+import { callTool, errorOf, toolEntry, unloadedTool, type CallExtra } from '../call/tools.ts';
 
 /** The fixed tools' names. */
 export const SEARCH_TOOLS = 'search_tools';

@@ -2,13 +2,13 @@
  * The heavy half of `mcp-server`, loaded only when a server starts: startup checks (fail-closed,
  * before any socket opens), then the stdio or HTTP transport. Source: docs/mcp-server.md.
  */
-import type { Command } from '../lib/tree/command.ts';
-import { AxError } from '../lib/contract/errors.ts';
-import { buildModel } from './server.ts';
+import type { Command } from '../../lib/tree/command.ts';
+import { AxError } from '../../lib/contract/errors.ts';
+import { buildModel } from '../protocol/server.ts';
 import { checkStartup, isWildcard, unloadedWarnings, type ServeSettings } from './startup.ts';
 
-import { exclusionWarnings } from '../lib/schema/walk.ts';
-import { tracesUrl } from '../lib/observe/trace.ts';
+import { exclusionWarnings } from '../../lib/schema/walk.ts';
+import { tracesUrl } from '../../lib/observe/trace.ts';
 
 export {
   checkStartup,
@@ -34,7 +34,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     checked = { failed: e };
   }
   const log = s.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const supervision = s.transport === 'stdio' ? await import('./supervise.ts') : undefined;
+  const supervision = s.transport === 'stdio' ? await import('../transport/supervise.ts') : undefined;
   // (serving in place, this is the process the client started: a failed check is told at once)
   if ('failed' in checked && supervision?.servedInPlace()) throw checked.failed;
   const wire = await supervision?.takeWire(s.env);
@@ -45,7 +45,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     for (const line of [...unloadedWarnings(s.unloaded), ...exclusionWarnings(root)]) log(line);
   // spans to export, but no SDK to export them with (an optional peer dependency): said once, at start
   if (tracesUrl(s.env ?? process.env))
-    void import('../lib/observe/otel.ts')
+    void import('../../lib/observe/otel.ts')
       .then((m) => m.loadSdk())
       .catch((e: unknown) => log(`mcp-server: ${(e as Error).message}${e instanceof AxError ? ` (${e.fix})` : ''}`));
   const options = {
@@ -62,7 +62,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
   };
   if (supervision) {
     const { canSupervise, superviseStdio } = supervision;
-    const { serveStdio } = await import('./stdio.ts');
+    const { serveStdio } = await import('../transport/stdio.ts');
     if (wire)
       return serveStdio(model, options, signal, {
         input: wire.input,
@@ -74,7 +74,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     return serveStdio(model, options, signal, { input: process.stdin, maxLineBytes: s.maxLineBytes });
   }
   // express and its body parsers load only for HTTP (in the bundle, a chunk of their own)
-  const { serveHttp } = await import('./http.ts');
+  const { serveHttp } = await import('../transport/http.ts');
   // a wildcard bind address (0.0.0.0, ::) is never a name a legitimate client sends in Host
   const allowedHosts = [
     'localhost',

@@ -3,12 +3,12 @@
  * session reads). Types only, and below every module that uses them (server.ts, tools.ts,
  * progressive.ts, catalog.ts and the transports), so none of those imports another upward.
  */
-import type { Command } from '../lib/tree/command.ts';
-import type { IdempotencyStore } from '../lib/store/idempotency.ts';
-import type { InvokeOptions } from '../lib/run/invoke.ts';
-import type { declarations, ToolDef, ToolRef } from '../lib/schema/walk.ts';
-import type { AxError } from '../lib/contract/errors.ts';
-import type { Abortable } from './lifecycle.ts';
+import type { Command } from '../../lib/tree/command.ts';
+import type { IdempotencyStore } from '../../lib/store/idempotency.ts';
+import type { InvokeOptions } from '../../lib/run/invoke.ts';
+import type { declarations, ToolDef, ToolRef } from '../../lib/schema/walk.ts';
+import type { AxError } from '../../lib/contract/errors.ts';
+import type { Abortable } from '../base/lifecycle.ts';
 import type { TaskBoard } from './tasks.ts';
 
 /** How a server lists its commands: one tool each (`tools`, the default), or the four fixed tools (`progressive`). */

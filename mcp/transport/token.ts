@@ -5,7 +5,7 @@
  * or write it (docs/security.md#the-bearer-token).
  */
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { validationError } from '../lib/contract/errors.ts';
+import { validationError } from '../../lib/contract/errors.ts';
 
 /** Environment variable holding the token when no token file is given. */
 export const TOKEN_ENV = 'AX_MCP_TOKEN';

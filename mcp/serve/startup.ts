@@ -3,17 +3,17 @@
  * them too (it refuses what the server would refuse) without loading the server stack.
  * Source: docs/mcp-server.md.
  */
-import type { IdempotencyStore } from '../lib/store/idempotency.ts';
-import type { Command } from '../lib/tree/command.ts';
-import type { LoadFailure } from '../lib/tree/lazy.ts';
-import { validationError } from '../lib/contract/errors.ts';
-import { isPlaceholderVersion } from '../lib/platform/version.ts';
-import { declarations, toolRefs } from '../lib/schema/walk.ts';
-import { toolProperties } from '../lib/tree/properties.ts';
-import type { FlagSpec } from '../lib/tree/flags.ts';
-import type { EventStore } from './events.ts';
-import type { HttpBounds } from './http.ts';
-import { resolveToken, withoutToken } from './token.ts';
+import type { IdempotencyStore } from '../../lib/store/idempotency.ts';
+import type { Command } from '../../lib/tree/command.ts';
+import type { LoadFailure } from '../../lib/tree/lazy.ts';
+import { validationError } from '../../lib/contract/errors.ts';
+import { isPlaceholderVersion } from '../../lib/platform/version.ts';
+import { declarations, toolRefs } from '../../lib/schema/walk.ts';
+import { toolProperties } from '../../lib/tree/properties.ts';
+import type { FlagSpec } from '../../lib/tree/flags.ts';
+import type { EventStore } from '../transport/events.ts';
+import type { HttpBounds } from '../transport/http.ts';
+import { resolveToken, withoutToken } from '../transport/token.ts';
 
 /** Largest accepted `instructions`, in bytes of UTF-8 (docs/mcp-server.md). */
 export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;

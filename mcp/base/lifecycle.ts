@@ -5,8 +5,8 @@
  * each, a call's with its AbortController), so both transports shut down by the one budget below.
  * Case B15.
  */
-import { describeThrown } from '../lib/contract/errors.ts';
-import { ABORT_GRACE_MS, SHUTDOWN_BUDGET_MS } from '../lib/run/settle.ts';
+import { describeThrown } from '../../lib/contract/errors.ts';
+import { ABORT_GRACE_MS, SHUTDOWN_BUDGET_MS } from '../../lib/run/settle.ts';
 
 /**
  * At stdin EOF (stdio), how long calls already received may keep running before they are aborted,

@@ -29,9 +29,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxError } from '../lib/contract/errors.ts';
-import { relaunchCommand } from '../lib/platform/relaunch.ts';
-import { inPlaceWire, type InPlaceWire } from '../lib/build/stdio-wire.ts';
+import { AxError } from '../../lib/contract/errors.ts';
+import { relaunchCommand } from '../../lib/platform/relaunch.ts';
+import { inPlaceWire, type InPlaceWire } from '../../lib/build/stdio-wire.ts';
 
 /**
  * Environment variable that tells the server process its wire comes over the IPC channel (read and

@@ -12,10 +12,10 @@
  * docs/mcp-server.md#asking-the-client-confirm-elicit-sample.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createRequestStateCodec } from './sdk.ts';
-import { AxError } from '../lib/contract/errors.ts';
-import type { ElicitAnswer, Interaction, SampleResult } from '../lib/tree/interaction.ts';
-import { rpcError } from './eras.ts';
+import { createRequestStateCodec } from '../base/sdk.ts';
+import { AxError } from '../../lib/contract/errors.ts';
+import type { ElicitAnswer, Interaction, SampleResult } from '../../lib/tree/interaction.ts';
+import { rpcError } from '../base/eras.ts';
 import { formCapable, rootsAnswer, samplingParams } from './interact.ts';
 
 /** Environment variable holding the key that signs `requestState` (at least 32 bytes; share it between replicas). */
