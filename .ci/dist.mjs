@@ -24,6 +24,7 @@ import { build } from 'esbuild';
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { bundledPackages, writeSbom } from './sbom.mjs';
 
 /** The entries a CLI imports at start (by specifier): they make up core.js. */
 const CORE = new Set(['ax-ts', 'ax-ts/mcp', 'ax-ts/config']);
@@ -203,8 +204,13 @@ export async function buildLibrary(root, entries) {
   // 2. the build, each dynamic entry keeping the whole of core
   const second = await run(dynamic);
   const outputs = Object.keys(second.metafile.outputs).filter((f) => f.endsWith('.js'));
+  const built = [...outputs];
   inlinedChunk(root, dist, second.metafile, outputs);
   const written = outputs.map((f) => relative(dist, join(root, f)));
+  // what each published file holds, for the bill of materials (step 7)
+  const inputs = built.flatMap((f, i) =>
+    Object.keys(second.metafile.outputs[f].inputs).map((input) => [input, written[i]]),
+  );
   // 3. cut `__axKeep` and the namespace objects it needed; let bundlers see ax-ts's own require()s
   const kept = new Set();
   for (const f of outputs) {
@@ -249,8 +255,9 @@ export async function buildLibrary(root, entries) {
     const pkgFile = req.resolve(`${p}/package.json`);
     const meta = JSON.parse(readFileSync(pkgFile, 'utf8'));
     const licence = readFileSync(join(dirname(pkgFile), 'LICENSE.md'), 'utf8').trim();
-    await build({
+    const vendored = await build({
       absWorkingDir: root,
+      metafile: true,
       entryPoints: [join(dirname(pkgFile), meta.module)],
       outfile: join(dist, 'vendor', `${p}.cjs`),
       bundle: true,
@@ -263,6 +270,7 @@ export async function buildLibrary(root, entries) {
       },
     });
     written.push(`vendor/${p}.cjs`);
+    for (const input of Object.keys(vendored.metafile.inputs)) inputs.push([input, `vendor/${p}.cjs`]);
   }
   // 5. each public entry: its names, re-exported from its group's file (core.js, store.js, tools.js)
   for (const e of named) {
@@ -290,5 +298,8 @@ export async function buildLibrary(root, entries) {
   });
   writeFileSync(join(dist, 'lib/build/entry.cjs'), entry.outputFiles[0].text);
   written.push('lib/build/entry.cjs');
+  // 7. the bill of materials: every package whose code is inside the files above (.ci/sbom.mjs)
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  written.push(writeSbom(dist, pkg, bundledPackages(root, inputs)));
   return written;
 }

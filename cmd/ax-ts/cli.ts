@@ -9,6 +9,7 @@ import { skillCommand } from './skill.ts';
 import { schemaManifestCommand } from './manifest.ts';
 import { AxError, Command, defineError, resolveVersion, type RunContext } from '../../lib/index.ts';
 import { buildCommand } from './build.ts';
+import { doctorCommand } from './doctor.ts';
 import {
   diffSummary,
   formatDiff,
@@ -189,10 +190,10 @@ export function buildAxTsCli(): Command {
   return new Command({
     use: 'ax-ts',
     short: 'ax-ts: tools for CLIs built with ax-ts',
-    long: "Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails when a change would break agents or scripts; skill writes (or checks) SKILL.md and AGENTS.md for a program; build bundles a program into a fast-starting entry, bundle and chunks; schema-manifest writes a built program's __schema documents ahead of time.",
+    long: "Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails when a change would break agents or scripts; skill writes (or checks) SKILL.md and AGENTS.md for a program; build bundles a program into a fast-starting entry, bundle and chunks; schema-manifest writes a built program's __schema documents ahead of time; doctor shows this ax-ts, the runtime against its floor and the packages bundled inside it.",
     example:
       'ax-ts schema-diff released.json current.json\nax-ts skill dist/bin/tasks.js --out skills/tasks --check\nax-ts build src/cli.ts --name mycli',
     version: resolveVersion(undefined, import.meta.url),
-    commands: [schemaDiffCommand(), skillCommand(), schemaManifestCommand(), buildCommand()],
+    commands: [schemaDiffCommand(), skillCommand(), schemaManifestCommand(), buildCommand(), doctorCommand()],
   });
 }

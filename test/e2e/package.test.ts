@@ -10,9 +10,18 @@
  * Needs `npm run build` first (npm test does it).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicEntries } from '../helpers/entries.ts';
@@ -61,7 +70,7 @@ describe('npm pack: what the tarball holds', () => {
     );
   });
 
-  it('no second copy of lib/: every file under dist/ is an entry, a bundle of .ci/dist.mjs or a declaration of a source module', () => {
+  it('no second copy of lib/: every file under dist/ is an entry, a bundle of .ci/dist.mjs, its bill of materials or a declaration of a source module', () => {
     const compiled = files.filter((f) => f.startsWith('dist/'));
     expect(compiled.length).toBeGreaterThan(0);
     const entries = new Set(publicEntries(repo).map((e) => e.import.slice(2)));
@@ -78,6 +87,7 @@ describe('npm pack: what the tarball holds', () => {
           'dist/lib/parse/arguments.js',
           'dist/lib/observe/otel.js',
           'dist/cmd/ax-ts/main.js',
+          'dist/sbom.cdx.json',
         ].includes(f);
       const declaration =
         f.endsWith('.d.ts') && existsSync(join(repo, f.replace(/^dist\//, '').replace(/\.d\.ts$/, '.ts')));
@@ -100,6 +110,19 @@ describe('npm pack → install into a fresh project', () => {
   it('the installed ax-ts binary runs', () => {
     const out = execFileSync(join(project, 'node_modules/.bin/ax-ts'), ['--help'], { encoding: 'utf8' });
     expect(out).toMatch(/Usage:/);
+  });
+
+  it('ax-ts doctor reads the installed package and the bill of materials it publishes', () => {
+    const out = execFileSync(join(project, 'node_modules/.bin/ax-ts'), ['doctor', '--format', 'json'], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
+    });
+    const data = (JSON.parse(out) as { data: Record<string, any> }).data;
+    expect(realpathSync(data.ax_ts.path)).toBe(realpathSync(join(project, 'node_modules/ax-ts')));
+    expect(data.runtime.ok).toBe(true);
+    expect((data.bundled as { name: string }[]).map((b) => b.name)).toEqual(
+      expect.arrayContaining(['@modelcontextprotocol/server', 'zod', 'jsonc-parser']),
+    );
   });
 
   it('each entry point loads and exports exactly the value names of the API snapshot', () => {
