@@ -29,6 +29,7 @@ import { legacySessions } from './http-sessions.ts';
 import { keepAlive, shutdownCalls } from '../base/lifecycle.ts';
 import { sendWebResponse, toWebRequest } from './node-web.ts';
 import { capturePrinted } from '../isolate/printed.ts';
+import { capConnections } from './http-cap.ts';
 import { createServer } from '../protocol/server.ts';
 import type { McpModel, McpServerOptions } from '../call/model.ts';
 
@@ -65,7 +66,10 @@ export interface HttpBounds {
   headersTimeoutMs: number;
   /** Time to receive a whole request (headers and body), ms; then 408 and the connection closes. */
   requestTimeoutMs: number;
-  /** Most connections open at once; a connection beyond it is closed at once, unanswered. */
+  /**
+   * Most connections open at once; a connection beyond it evicts the oldest one that is waiting for
+   * its request (stalled or idle), or is closed unanswered when every one is being served.
+   */
   maxConnections: number;
 }
 
@@ -177,7 +181,7 @@ export async function serveHttp(
       },
       app,
     );
-    s.maxConnections = bounds.maxConnections;
+    capConnections(s, bounds.maxConnections);
     s.on('clientError', onClientError);
     s.once('error', reject);
     s.listen(settings.port, settings.host, () => {
