@@ -9,14 +9,32 @@
  * somebody is, whatever the rest says.
  */
 
-/** Environment variables that name the agent running the program, in the order they are read. */
-export const AGENT_VARIABLES: readonly { variable: string; agent: string }[] = Object.freeze([
-  // AI_AGENT carries the agent's own name (its value); the others are each one agent's mark
+/**
+ * Environment variables that say an agent runs the program, in the order they are read. The two
+ * standards come first and carry the agent's own name as their value: `AI_AGENT` (promoted by
+ * Vercel's detect-agent) and `AGENT` (set by Amp and goose). Then each agent's own mark, the one it
+ * sets in the shells it runs commands in, as the common detectors read them (std-env,
+ * @vercel/detect-agent, am-i-vibing): `equals`, when given, is the value the variable must have.
+ * A hint for the program's UX (docs/contract.md "Agents and prompts"), never a trust boundary:
+ * anyone can set any of them.
+ */
+export const AGENT_VARIABLES: readonly { variable: string; agent: string; equals?: string }[] = Object.freeze([
   { variable: 'AI_AGENT', agent: '' },
+  { variable: 'AGENT', agent: '' },
   { variable: 'CLAUDECODE', agent: 'claude-code' },
+  { variable: 'CLAUDE_CODE', agent: 'claude-code' },
   { variable: 'CURSOR_AGENT', agent: 'cursor' },
   { variable: 'CODEX_THREAD_ID', agent: 'codex' },
+  { variable: 'CODEX_SANDBOX', agent: 'codex' },
   { variable: 'GEMINI_CLI', agent: 'gemini-cli' },
+  { variable: 'OPENCODE', agent: 'opencode' },
+  { variable: 'OPENCODE_CALLER', agent: 'opencode' },
+  { variable: 'GOOSE_TERMINAL', agent: 'goose' },
+  { variable: 'COPILOT_CLI', agent: 'copilot' },
+  { variable: 'COPILOT_AGENT_SESSION_ID', agent: 'copilot' },
+  { variable: 'AUGMENT_AGENT', agent: 'augment' },
+  // REPL_ID alone is any Replit shell, a person's too: only its assistant mode is an agent
+  { variable: 'REPLIT_MODE', agent: 'replit', equals: 'assistant' },
 ]);
 
 const OFF = new Set(['0', 'false', 'no', 'off']);
@@ -29,14 +47,15 @@ export function envFlag(value: string | undefined): boolean {
 }
 
 /**
- * The agent running the program, from {@link AGENT_VARIABLES}: `AI_AGENT`'s value (lower-cased;
- * `unknown` when it is only a yes word such as `1`), else `claude-code`, `cursor`, `codex` or
- * `gemini-cli` for the first of their variables that is set ({@link envFlag}); undefined when none is.
+ * The agent running the program, from {@link AGENT_VARIABLES}: `AI_AGENT`'s or else `AGENT`'s value
+ * (lower-cased; `unknown` when it is only a yes word such as `1`), else the agent of the first mark
+ * that is set ({@link envFlag}; to its `equals` value where one is given); undefined when none is.
  */
 export function detectAgent(env: Record<string, string | undefined>): string | undefined {
-  for (const { variable, agent } of AGENT_VARIABLES) {
+  for (const { variable, agent, equals } of AGENT_VARIABLES) {
     const raw = env[variable];
     if (!envFlag(raw)) continue;
+    if (equals !== undefined && raw!.trim().toLowerCase() !== equals) continue;
     if (agent) return agent;
     const named = raw!.trim().toLowerCase();
     return ON.has(named) ? 'unknown' : named;

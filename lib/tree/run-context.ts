@@ -42,8 +42,9 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
   stdinIsTTY: boolean;
   /**
    * The AI agent running the program, read from the environment (docs/contract.md "Agents and
-   * prompts"): `AI_AGENT`'s value, else `claude-code` (`CLAUDECODE`), `cursor` (`CURSOR_AGENT`),
-   * `codex` (`CODEX_THREAD_ID`) or `gemini-cli` (`GEMINI_CLI`); undefined when none is set.
+   * prompts"): `AI_AGENT`'s or `AGENT`'s value, else the agent whose own variable is set
+   * (`claude-code`, `cursor`, `codex`, `gemini-cli`, `opencode`, `goose`, `copilot`, `augment`,
+   * `replit`); undefined when none is. A UX hint, never a trust boundary.
    */
   readonly agent: string | undefined;
   /**

@@ -23,6 +23,23 @@ describe('detection', () => {
     [{ CURSOR_AGENT: '1' }, 'cursor'],
     [{ CODEX_THREAD_ID: 'th_123' }, 'codex'],
     [{ GEMINI_CLI: 'true' }, 'gemini-cli'],
+    [{ CLAUDE_CODE: '1' }, 'claude-code'],
+    [{ CODEX_SANDBOX: 'seatbelt' }, 'codex'],
+    [{ OPENCODE: '1' }, 'opencode'],
+    [{ OPENCODE_CALLER: 'vscode' }, 'opencode'],
+    [{ GOOSE_TERMINAL: '1' }, 'goose'],
+    [{ COPILOT_CLI: '1' }, 'copilot'],
+    [{ COPILOT_AGENT_SESSION_ID: '5aacf7d0' }, 'copilot'],
+    [{ AUGMENT_AGENT: '1' }, 'augment'],
+    [{ REPLIT_MODE: 'assistant', REPL_ID: 'r1' }, 'replit'],
+    [{ REPL_ID: 'r1' }, undefined], // a person's Replit shell
+    [{ REPLIT_MODE: 'workspace' }, undefined],
+    [{ CURSOR_TRACE_ID: 't1' }, undefined], // a person's Cursor terminal
+    [{ AGENT: 'amp' }, 'amp'],
+    [{ AGENT: 'goose', GOOSE_TERMINAL: '1' }, 'goose'],
+    [{ AGENT: '1' }, 'unknown'],
+    [{ AGENT: 'no' }, undefined],
+    [{ AI_AGENT: 'cursor-cli', AGENT: 'amp' }, 'cursor-cli'], // AI_AGENT first
     [{ AI_AGENT: 'Aider' }, 'aider'],
     [{ AI_AGENT: '1' }, 'unknown'],
     [{ AI_AGENT: 'goose', CLAUDECODE: '1' }, 'goose'], // AI_AGENT names itself: read first
