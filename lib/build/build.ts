@@ -26,6 +26,7 @@ import type { BuildOptions, BuildResult } from './options.ts';
 export type { BuildOptions, BuildResult } from './options.ts';
 import { axTsModule, chunkPlugin, registerLibPlugin, sharedLibPlugin, type ChunkJob } from './plugins.ts';
 import { precompute } from './precompute.ts';
+import { entryForCommonJs, entryPlugin } from './top-level-await.ts';
 
 /**
  * The compiled entry (entry.ts): compiled here when ax-ts runs from its sources; in the published
@@ -104,6 +105,7 @@ export async function buildProgram(options: BuildOptions): Promise<BuildResult> 
   const version = options.version ?? packageVersionFrom(entry);
   const revision = options.revision ?? vcsRevision(dirname(entry));
   const es = await loadEsbuild();
+  const entryAwait = entryPlugin(entry, await entryForCommonJs(es, entry));
   const base: esbuild.BuildOptions = {
     bundle: true,
     format: 'cjs',
@@ -121,6 +123,7 @@ export async function buildProgram(options: BuildOptions): Promise<BuildResult> 
     banner: { js: 'var __axMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     // import() of a chunk becomes a require: the entry runs the bundle through vm.Script, which has no ESM loader
     supported: { 'dynamic-import': false },
+    plugins: [entryAwait],
   };
   if (options.singleFile === true)
     return buildSingleFile(es, base, { entry, outDir, name, version, revision, metafile: options.metafile === true });
@@ -128,7 +131,12 @@ export async function buildProgram(options: BuildOptions): Promise<BuildResult> 
   const jobs = new Map<string, ChunkJob>();
   const mainFile = join(outDir, `${name}.main.js`);
   const results = [
-    await run(es, { ...base, entryPoints: [entry], outfile: mainFile, plugins: [chunkPlugin(jobs, false)] }),
+    await run(es, {
+      ...base,
+      entryPoints: [entry],
+      outfile: mainFile,
+      plugins: [entryAwait, chunkPlugin(jobs, false)],
+    }),
   ];
   // a program with lazy subtrees puts its copy of ax-ts's public API where their chunks find it
   if ([...jobs.values()].some((j) => j.lazy)) {
@@ -141,7 +149,7 @@ export async function buildProgram(options: BuildOptions): Promise<BuildResult> 
         ...base,
         entryPoints: ['ax-ts-program-entry'],
         outfile: mainFile,
-        plugins: [registerLibPlugin(entry, libIndex), chunkPlugin(jobs, false)],
+        plugins: [entryAwait, registerLibPlugin(entry, libIndex), chunkPlugin(jobs, false)],
       });
     }
   }

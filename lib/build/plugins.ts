@@ -36,8 +36,8 @@ export function packageOf(file: string): PackageOf | undefined {
  * The module of ax-ts a file is (`lib/parse/arguments`, `mcp/serve/runtime`: its path in the package,
  * without `dist/` and extension; `chunks/chunk-X`, `core`, `store`, `tools` for the shared code of the
  * published package, `vendor/jsonc-parser` for a package published inside it), or undefined when
- * the file is not part of ax-ts's library (`lib/`, `mcp/`,
- * `golden/` of the package named `ax-ts`, and its built `dist/`).
+ * the file is not part of ax-ts's library (`lib/`, `mcp/`, `golden/`, `frontends/` of the package
+ * named `ax-ts`, and its built `dist/`).
  */
 export function axTsModule(file: string): string | undefined {
   const pkg = packageOf(file);
@@ -47,7 +47,7 @@ export function axTsModule(file: string): string | undefined {
   const mod = rel.replace(/^dist\//, '');
   // the checkout's own tests and demo are programs like any other
   if (
-    !/^(lib|mcp|golden)\//.test(mod) &&
+    !/^(lib|mcp|golden|frontends)\//.test(mod) &&
     !(built && /^(chunks\/[^/]+\.js|(core|store|tools)\.js|vendor\/[^/]+\.cjs)$/.test(mod))
   )
     return undefined;
@@ -91,6 +91,13 @@ function esmEntry(main: string): string | undefined {
   }
 }
 
+/**
+ * The mark of a resolution one of these plugins asks esbuild for (to learn where a path leads): the
+ * plugins let it through to esbuild's own resolver. One mark for all of them, so that two plugins
+ * in one build never ask each other in turn, forever.
+ */
+const RESOLVING = 'ax-ts-build-resolving';
+
 /** A chunk to build: what it is made from, and its file under `chunks/`. */
 export interface ChunkJob {
   /** Absolute path of the module the chunk is built from. */
@@ -117,7 +124,7 @@ export function chunkPlugin(jobs: Map<string, ChunkJob>, inChunk: boolean): Plug
     name: 'ax-ts-chunks',
     setup(b) {
       b.onResolve({ filter: /.*/ }, async (a) => {
-        if (a.pluginData === 'ax-ts-chunks') return undefined;
+        if (a.pluginData === RESOLVING) return undefined;
         const isPackage = Object.hasOwn(HEAVY_PACKAGES, a.path);
         if (a.kind !== 'dynamic-import' && a.kind !== 'require-call' && !isPackage) return undefined;
         const importerAxTs = a.importer ? axTsModule(a.importer) : undefined;
@@ -126,7 +133,7 @@ export function chunkPlugin(jobs: Map<string, ChunkJob>, inChunk: boolean): Plug
           kind: a.kind,
           importer: a.importer,
           resolveDir: a.resolveDir,
-          pluginData: 'ax-ts-chunks',
+          pluginData: RESOLVING,
         });
         if (r.errors.length > 0 || r.external || !r.path) return undefined;
         if (isPackage) return add(esmEntry(r.path) ?? r.path, HEAVY_PACKAGES[a.path]!, false);
@@ -155,12 +162,12 @@ export function sharedLibPlugin(): Plugin {
     name: 'ax-ts-shared-lib',
     setup(b) {
       b.onResolve({ filter: /.*/ }, async (a) => {
-        if (a.pluginData === 'ax-ts-shared-lib' || a.kind === 'entry-point') return undefined;
+        if (a.pluginData === RESOLVING || a.kind === 'entry-point') return undefined;
         const r = await b.resolve(a.path, {
           kind: a.kind,
           importer: a.importer,
           resolveDir: a.resolveDir,
-          pluginData: 'ax-ts-shared-lib',
+          pluginData: RESOLVING,
         });
         if (r.errors.length > 0 || !r.path || axTsModule(r.path) !== 'lib/index') return undefined;
         return { path: 'ax-ts-lib', namespace: 'ax-ts-shared-lib' };
