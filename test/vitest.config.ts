@@ -1,14 +1,18 @@
 /**
- * The two suites (docs/architecture.md#tests). `npm test` runs every file but those below, which
- * only `npm run test:all` (AX_TEST_FULL=1, what `.ci/run` calls) adds: they are the long ones —
- * peers' suites, real infrastructure, installs of whole projects, stress loops. The cross-runtime
- * suite is `npm run test:runtimes` (AX_TEST_RUNTIMES=1), the last step of `test:all`.
+ * The parts of the suite (docs/architecture.md#tests, test/helpers/scope.ts). `npm test` runs every
+ * file but the long ones below; `npm run test:rest` runs the long ones and, again, every file with a
+ * table over MCP paths and eras (`PATHS_BY_ERAS`), for the cells `npm test` leaves out. The two make
+ * `npm run test:all`, what `.ci/run` calls, with the cross-runtime suite (`AX_TEST_RUNTIMES=1`) last.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
+
 /** Files only the full run has, with why they are long. */
-const FULL_ONLY = [
+const LONG = [
   'test/e2e/conformance.test.ts', // the MCP conformance suites of both eras, every path (~5 min)
   'test/e2e/cluster.test.ts', // three replicas behind nginx sharing redis-server (.ci/run starts them)
   'test/e2e/inspector.test.ts', // the MCP Inspector's CLI, one process per call
@@ -18,14 +22,35 @@ const FULL_ONLY = [
 ];
 const RUNTIMES = 'test/build/runtimes.test.ts';
 
-const full = process.env.AX_TEST_FULL === '1';
+/** Every test file whose tables run over `PATHS_BY_ERAS` (test/helpers/eras.ts). */
+function eraTables(dir = join(root, 'test')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return e.name.startsWith('.') || e.name === 'node_modules' ? [] : eraTables(path);
+    return e.name.endsWith('.test.ts') && readFileSync(path, 'utf8').includes('PATHS_BY_ERAS')
+      ? [relative(root, path)]
+      : [];
+  });
+}
+
+const scope = process.env.AX_TEST_SCOPE ?? 'quick';
 const runtimes = process.env.AX_TEST_RUNTIMES === '1';
 
+function include(): string[] {
+  if (runtimes) return [RUNTIMES];
+  if (scope === 'rest') return [...LONG, ...eraTables()];
+  return ['test/**/*.test.ts'];
+}
+
 export default defineConfig({
-  root: fileURLToPath(new URL('..', import.meta.url)),
+  root,
   test: {
-    include: runtimes ? [RUNTIMES] : ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(runtimes ? [] : [RUNTIMES]), ...(full || runtimes ? [] : FULL_ONLY)],
+    include: include(),
+    exclude: [
+      ...configDefaults.exclude,
+      ...(runtimes ? [] : [RUNTIMES]),
+      ...(scope === 'quick' && !runtimes ? LONG : []),
+    ],
     testTimeout: runtimes ? 300_000 : 60_000,
     hookTimeout: runtimes ? 900_000 : 60_000,
   },

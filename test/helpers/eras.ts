@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotoc
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
-import { FULL } from './scope.ts';
+import { SCOPE } from './scope.ts';
 import { announcedUrl, REPO, TSX_LOADER } from './spawn.ts';
 
 /** The MCP paths: stdio, HTTP with sessions, HTTP `--stateless`. */
@@ -25,13 +25,15 @@ export const ALL_PATHS_BY_ERAS: [McpPath, EraName][] = PATHS.flatMap((p) =>
   ERAS.map((e): [McpPath, EraName] => [p, e]),
 );
 /**
- * The cells a table runs, for `describe.each`: every path with every era under `npm run test:all`; one
- * era per path under `npm test` (both eras still met: stdio and stateless HTTP modern, HTTP with
- * sessions legacy, the era each is most used with).
+ * The cells a table runs, for `describe.each` (test/helpers/scope.ts): under `npm test`, one era per
+ * path, so both eras and every transport are still met — stdio and stateless HTTP with a 2026-07-28
+ * client, HTTP with sessions with a 2025-era client, the era each is most used with; under
+ * `npm run test:rest`, the other cells; in a run of everything, every path with every era.
  */
-export const PATHS_BY_ERAS: [McpPath, EraName][] = FULL
-  ? ALL_PATHS_BY_ERAS
-  : ALL_PATHS_BY_ERAS.filter(([p, e]) => e === (p === 'http' ? 'legacy' : 'modern'));
+export const PATHS_BY_ERAS: [McpPath, EraName][] = ALL_PATHS_BY_ERAS.filter(([p, e]) => {
+  const quick = e === (p === 'http' ? 'legacy' : 'modern');
+  return SCOPE === 'all' || (SCOPE === 'quick') === quick;
+});
 
 /** The revision a modern client pins. */
 export const MODERN = '2026-07-28';

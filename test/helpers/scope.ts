@@ -1,9 +1,22 @@
 /**
- * Which suite runs: the README's `npm test` (unit, contract and golden tests, one protocol era per
- * MCP path) or `npm run test:all` (`AX_TEST_FULL=1`: every era on every path, conformance, the
- * cluster, the shipping recipes and the stress files). docs/architecture.md#tests says which file is
- * where; test/vitest.config.ts holds the list of files only the full run has.
+ * Which part of the suite runs (docs/architecture.md#tests), from `AX_TEST_SCOPE`:
+ * - `quick` (the default, the README's `npm test`): every file but the long ones, each table over MCP
+ *   paths and eras on one era per path;
+ * - `rest` (`npm run test:rest`): what `quick` leaves out — the long files, and the other era of each
+ *   path in the tables — so `npm test` then `npm run test:rest` is the whole suite, as
+ *   `npm run test:all` (what `.ci/run` calls) runs it;
+ * - `all`: everything in one run.
+ * test/vitest.config.ts holds the list of long files.
  */
 
-/** True under `npm run test:all` (and `.ci/run`). */
-export const FULL = process.env.AX_TEST_FULL === '1';
+/** The part of the suite this run is. */
+export type Scope = 'quick' | 'rest' | 'all';
+
+function scopeOf(value: string | undefined): Scope {
+  if (value === undefined || value === '' || value === 'quick') return 'quick';
+  if (value === 'rest' || value === 'all') return value;
+  throw new Error(`AX_TEST_SCOPE must be quick, rest or all, not ${JSON.stringify(value)}`);
+}
+
+/** This run's scope. */
+export const SCOPE: Scope = scopeOf(process.env.AX_TEST_SCOPE);
