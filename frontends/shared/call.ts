@@ -5,6 +5,7 @@
  * (docs/frontends.md#how-a-call-runs).
  */
 import { AxError, type ArgSpec, type RunContext } from '../../lib/index.ts';
+import { routeWrite, type Write } from '../../lib/platform/process-patches.ts';
 import { camel } from './names.ts';
 
 /** What a finished call gives: the handler's return value (awaited) and what it printed. */
@@ -33,8 +34,8 @@ let queue: Promise<unknown> = Promise.resolve();
 
 /**
  * Runs `run` alone (calls are queued: a library may keep a parse's values on its objects, and the
- * process's streams are swapped for the call's length), with stdout and stderr captured when
- * `capture` is set. A throw is given to `refuse` with what was printed to stderr and whether the
+ * process's streams are routed into the call for its length: the printed-output capture of
+ * lib/platform/process-patches.ts), with stdout and stderr captured when `capture` is set. A throw is given to `refuse` with what was printed to stderr and whether the
  * handler had started, and what `refuse` returns is thrown. `signal`: the call's own (its
  * `--timeout` or the client's cancellation); a call whose signal aborted while it waited in the
  * queue never starts — it rejects with the signal's reason, the answer its caller was already given
@@ -63,22 +64,30 @@ async function capturedAlone(
   let printed = '';
   let printedErr = '';
   let started = false;
-  const out = process.stdout.write;
-  const err = process.stderr.write;
+  let release = () => {};
   if (capture) {
     // once the call is answered (its signal aborted: interrupted, timeout), the runner writes the
     // error line while the action may still run: every write then goes to the real stderr
-    const late = err.bind(process.stderr) as (...a: unknown[]) => boolean;
-    const into = (add: (s: string) => void) =>
+    const late = process.stderr.write.bind(process.stderr) as (...a: unknown[]) => boolean;
+    const into = (add: (s: string) => void) => () =>
       ((chunk: unknown, encoding?: unknown, cb?: unknown) => {
         if (signal?.aborted) return late(chunk, encoding, cb);
         add(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
         const done = [encoding, cb].find((a) => typeof a === 'function') as (() => void) | undefined;
         if (done) queueMicrotask(done);
         return true;
-      }) as typeof process.stdout.write;
-    process.stdout.write = into((s) => (printed += s));
-    process.stderr.write = into((s) => (printedErr += s));
+      }) as Write;
+    const releaseOut = routeWrite(
+      'stdout',
+      'front-end-call',
+      into((s) => (printed += s)),
+    );
+    const releaseErr = routeWrite(
+      'stderr',
+      'front-end-call',
+      into((s) => (printedErr += s)),
+    );
+    release = () => (releaseOut(), releaseErr());
   }
   try {
     const { returned } = await run({ started: () => (started = true) });
@@ -86,10 +95,7 @@ async function capturedAlone(
   } catch (e) {
     throw refuse(e, printedErr, started);
   } finally {
-    if (capture) {
-      process.stdout.write = out;
-      process.stderr.write = err;
-    }
+    release();
   }
 }
 

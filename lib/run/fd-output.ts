@@ -29,49 +29,9 @@
 import { writeSync } from 'node:fs';
 import { stdStat } from '../platform/std-stat.ts';
 import { WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
+import { watchStream } from '../platform/process-patches.ts';
 
 type Name = 'stdout' | 'stderr';
-
-/** Whether `process.stdout` / `process.stderr` has been made, and who to tell when it is. */
-interface Watch {
-  made: boolean;
-  onMade: ((s: NodeJS.WriteStream) => void)[];
-}
-
-const watches = new Map<Name, Watch>();
-
-/**
- * Watches Node's lazy `process[name]` getter (defined configurable by Node's bootstrap): the same
- * getter, which also notes that the stream now exists and tells the writers. Installed once per
- * process; no behaviour of the stream changes. A property that is not a configurable getter any
- * more (someone replaced it) counts as made.
- */
-function watch(name: Name): Watch {
-  let w = watches.get(name);
-  if (w) return w;
-  w = { made: false, onMade: [] };
-  watches.set(name, w);
-  const desc = Object.getOwnPropertyDescriptor(process, name);
-  if (!desc?.get || !desc.configurable) {
-    w.made = true;
-    return w;
-  }
-  const get = desc.get;
-  const state = w;
-  Object.defineProperty(process, name, {
-    configurable: true,
-    enumerable: desc.enumerable ?? true,
-    get() {
-      const s = get.call(process) as NodeJS.WriteStream;
-      if (!state.made) {
-        state.made = true;
-        for (const f of state.onMade.splice(0)) f(s);
-      }
-      return s;
-    },
-  });
-  return w;
-}
 
 /** Whether Node has loaded one of its own modules (`process.moduleLoadList`; unknown: assume it has). */
 function loaded(module: string): boolean {
@@ -107,7 +67,7 @@ export interface RealOutput {
  */
 export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => void): RealOutput {
   const fd = name === 'stdout' ? 1 : 2;
-  const w = watch(name);
+  const w = watchStream(name); // the fourth of the process patches: the getter, watched
   const node = () => process[name];
   const flush = (then: () => void) => (w.made ? node().write('', then) : then());
   const backlog = (): [number, number] => {

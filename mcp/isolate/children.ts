@@ -2,21 +2,21 @@
  * Child processes started by handlers while the server runs: each is tied to the call that started
  * it (killed — TERM, then KILL after a grace — when that call is cancelled, and at shutdown), and
  * under stdio it never inherits the protocol pipes: an inherited stdin becomes `ignore`, an inherited
- * stdout goes to stderr. This patches `node:child_process` for the life of the server: the one global
- * patch, justified like the stdout guard (the protocol pipe must stay the server's). Cases B02, B21, B27.
+ * stdout goes to stderr. This patches `node:child_process` for the life of the server (through
+ * lib/platform/process-patches.ts, the one home of the process patches), justified like the stdout
+ * guard: the protocol pipe must stay the server's (docs/mcp-server.md#stdio).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChildProcess } from 'node:child_process';
-import childProcess from 'node:child_process';
-import { syncBuiltinESMExports } from 'node:module';
 import type { CallSignal } from '../../lib/run/call-signal.ts';
+import { patchChildProcess, type ChildProcessFunctions } from '../../lib/platform/process-patches.ts';
 import { signalTree, startOf, type ProcessTable, type TreeMember } from './process-tree.ts';
 import { reaperScript } from './reaper.ts';
 
 /** The tool call a piece of code runs for (its signal, made when read: call-signal.ts). */
 export const callScope = new AsyncLocalStorage<CallSignal>();
 
-/** The empty per-call stand-ins for `process.stdin` under stdio (see stdio.ts guardStdin); a child given one gets `ignore`. */
+/** The empty per-call stand-ins for `process.stdin` under stdio (see stdio.ts emptyStdinPerCall); a child given one gets `ignore`. */
 export const scopedStdins = new WeakSet<object>();
 
 /** Milliseconds between TERM and KILL. */
@@ -55,15 +55,13 @@ export interface ChildGuard {
  * @param protectStdio under stdio: keep children off fd 0 and fd 1.
  */
 export function installChildGuard(protectStdio: boolean): ChildGuard {
-  const cp = childProcess as unknown as Record<string, (...a: unknown[]) => unknown>;
-  const names = ['spawn', 'fork', 'exec', 'execFile', 'spawnSync', 'execSync', 'execFileSync'] as const;
-  const originals = Object.fromEntries(names.map((n) => [n, cp[n]!]));
+  let originals = {} as ChildProcessFunctions;
   const live = new Set<ChildProcess>();
-  const realStdin = process.stdin; // captured before stdio.ts scopes process.stdin per call
+  const realStdin = process.stdin; // read outside any call: the real one, under the stdio guard too
   let reaper: ChildProcess | undefined;
   const tellReaper = (line: string) => {
     if (!reaper) {
-      reaper = originals.spawn!(process.execPath, ['-e', reaperScript(KILL_GRACE_MS)], {
+      reaper = originals.spawn(process.execPath, ['-e', reaperScript(KILL_GRACE_MS)], {
         stdio: ['pipe', 'ignore', 'ignore'],
         windowsHide: true,
       }) as ChildProcess;
@@ -112,22 +110,26 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
     return out;
   };
 
-  cp.spawn = (...a: unknown[]) => track(originals.spawn!(...withOptions(a, 'pipe')) as ChildProcess);
-  cp.fork = (...a: unknown[]) => {
-    const args = withOptions(a, 'inherit');
-    if (protectStdio) {
-      const i = optionsIndex(args);
-      const o = args[i] as { stdio: unknown[] };
-      if (!o.stdio.includes('ipc')) o.stdio.push('ipc');
-    }
-    return track(originals.fork!(...args) as ChildProcess);
-  };
-  cp.exec = (...a: unknown[]) => track(originals.exec!(...a) as ChildProcess);
-  cp.execFile = (...a: unknown[]) => track(originals.execFile!(...a) as ChildProcess);
-  cp.spawnSync = (...a: unknown[]) => originals.spawnSync!(...withOptions(a, 'pipe'));
-  cp.execSync = (...a: unknown[]) => originals.execSync!(...withOptions(a, 'pipe'));
-  cp.execFileSync = (...a: unknown[]) => originals.execFileSync!(...withOptions(a, 'pipe'));
-  syncBuiltinESMExports();
+  const unpatch = patchChildProcess((given) => {
+    originals = given;
+    return {
+      spawn: (...a: unknown[]) => track(originals.spawn(...withOptions(a, 'pipe')) as ChildProcess),
+      fork: (...a: unknown[]) => {
+        const args = withOptions(a, 'inherit');
+        if (protectStdio) {
+          const i = optionsIndex(args);
+          const o = args[i] as { stdio: unknown[] };
+          if (!o.stdio.includes('ipc')) o.stdio.push('ipc');
+        }
+        return track(originals.fork(...args) as ChildProcess);
+      },
+      exec: (...a: unknown[]) => track(originals.exec(...a) as ChildProcess),
+      execFile: (...a: unknown[]) => track(originals.execFile(...a) as ChildProcess),
+      spawnSync: (...a: unknown[]) => originals.spawnSync(...withOptions(a, 'pipe')),
+      execSync: (...a: unknown[]) => originals.execSync(...withOptions(a, 'pipe')),
+      execFileSync: (...a: unknown[]) => originals.execFileSync(...withOptions(a, 'pipe')),
+    };
+  });
 
   return {
     async killAll() {
@@ -135,8 +137,7 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
       await Promise.all([...live].map((c) => terminate(c, tellReaper, table)));
     },
     restore() {
-      for (const n of names) cp[n] = originals[n]!;
-      syncBuiltinESMExports();
+      unpatch();
       reaper?.stdin?.end();
     },
   };

@@ -4,14 +4,15 @@
  * to the caller as a text item of its result (docs/mcp-server.md#printed-output), never written to
  * the protocol stream (stdio) or the server's own stdout (HTTP).
  *
- * `process.stdout` is one object shared by every call, so the capture is one patch of its `write`,
- * installed while a server serves, that routes each write by the call it is made for (the call's
- * AsyncLocalStorage scope, children.ts): a write outside any call, or from a call already answered
- * (a late timer), goes where it went before — stderr under the stdio guard, the real stdout under
- * HTTP. This is the one global patch besides the stdio guard (docs/architecture.md#io).
+ * `process.stdout` is one object shared by every call, so the capture is one patch of its `write`
+ * (lib/platform/process-patches.ts, the second of the process patches), installed while a server
+ * serves, that routes each write by the call it is made for (the call's AsyncLocalStorage scope,
+ * children.ts): a write outside any call, or from a call already answered (a late timer), goes where
+ * it went before — stderr under the stdio guard, the real stdout under HTTP (docs/architecture.md#io).
  */
 import { StringDecoder } from 'node:string_decoder';
 import { callScope } from './children.ts';
+import { routeWrite, type Write } from '../../lib/platform/process-patches.ts';
 
 /** Most printed characters a result carries; the rest goes where an uncaptured write goes, and the item says so. */
 export const PRINTED_MAX_CHARS = 1 << 20;
@@ -25,8 +26,22 @@ interface Capture {
 }
 
 const captures = new WeakMap<object, Capture>();
-type Write = typeof process.stdout.write;
-let patch: { users: number; through: Write; ours: Write } | undefined;
+
+/** What `process.stdout.write` is while a server serves: a write of a capturing call is kept, the rest goes `through`. */
+function printedWrite(through: Write): Write {
+  return function (this: unknown, chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
+    const call = callScope.getStore();
+    const capture = call && captures.get(call);
+    if (!capture || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)))
+      return (through as (...a: unknown[]) => boolean).call(process.stdout, chunk, encoding, cb);
+    const enc = typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined;
+    const text = capture.decoder.write(typeof chunk === 'string' ? Buffer.from(chunk, enc) : Buffer.from(chunk));
+    keep(capture, text, through);
+    const done = [encoding, cb].find((a) => typeof a === 'function') as (() => void) | undefined;
+    if (done) process.nextTick(done);
+    return true;
+  } as Write;
+}
 
 /**
  * Installs the capture on `process.stdout.write` (over whatever is there: the stdio guard, or the
@@ -35,32 +50,7 @@ let patch: { users: number; through: Write; ours: Write } | undefined;
  * in which case it stays (taking it off would also take off the later patch).
  */
 export function capturePrinted(): () => void {
-  if (!patch) {
-    const through = process.stdout.write;
-    const ours = function (this: unknown, chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
-      const call = callScope.getStore();
-      const capture = call && captures.get(call);
-      if (!capture || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)))
-        return (through as (...a: unknown[]) => boolean).call(process.stdout, chunk, encoding, cb);
-      const enc = typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined;
-      const text = capture.decoder.write(typeof chunk === 'string' ? Buffer.from(chunk, enc) : Buffer.from(chunk));
-      keep(capture, text, through);
-      const done = [encoding, cb].find((a) => typeof a === 'function') as (() => void) | undefined;
-      if (done) process.nextTick(done);
-      return true;
-    } as Write;
-    patch = { users: 0, through, ours };
-    process.stdout.write = ours;
-  }
-  patch.users++;
-  let released = false;
-  return () => {
-    if (released || !patch) return;
-    released = true;
-    if (--patch.users > 0) return;
-    if (process.stdout.write === patch.ours) process.stdout.write = patch.through;
-    patch = undefined;
-  };
+  return routeWrite('stdout', 'printed', printedWrite);
 }
 
 /** Adds `text` to the capture, up to its bound; what is past it is written through at once. */

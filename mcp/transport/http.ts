@@ -115,8 +115,10 @@ export async function serveHttp(
   announce: (url: string) => void,
 ): Promise<void> {
   const life = keepAlive(options.log);
+  // the process patches in their order (lib/platform/process-patches.ts): the capture (a call's
+  // prints go to its result, not the server's stdout), then the children
+  const releasePrinted = capturePrinted();
   const children = installChildGuard(false);
-  const releasePrinted = capturePrinted(); // a call's prints go to its result, not the server's stdout
   const serverOptions = { ...options, track: life.track };
   const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const quiet = () => !(options.env ?? process.env).AX_DEBUG;

@@ -14,72 +14,26 @@ import type { McpModel, McpServerOptions } from '../call/model.ts';
 import { keepAlive, shutdownCalls } from '../base/lifecycle.ts';
 import { capturePrinted } from '../isolate/printed.ts';
 import { serveStdio as serveEras } from '../base/sdk.ts';
+import { guardStdout, scopeStdin } from '../../lib/platform/process-patches.ts';
 
 /**
- * Redirects `process.stdout.write` (so `console.log`) to stderr and makes `process.stdout.end()` a
- * write to stderr that ends nothing (a handler must not be able to close the protocol pipe or make
- * the next write fail); returns the real stdout for the transport and an undo.
+ * `process.stdin` inside a tool call: the call's own empty stream (made on its first read), never
+ * the protocol pipe — a handler or library that reads `process.stdin` directly (not `ctx.stdin`)
+ * would otherwise consume JSON-RPC bytes and wait forever for an EOF that never comes. Outside
+ * calls, undefined: the real stdin.
  */
-export function guardStdout(): { protocolOut: Writable; restore: () => void } {
-  const real = process.stdout;
-  const realWrite = real.write;
-  const realEnd = real.end;
-  const toStderr = ((chunk: unknown, encoding?: unknown, cb?: unknown) =>
-    (process.stderr.write as (...a: unknown[]) => boolean)(chunk, encoding, cb)) as typeof real.write;
-  real.write = toStderr;
-  real.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown) => {
-    const done = [chunk, encoding, cb].find((a) => typeof a === 'function') as (() => void) | undefined;
-    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') process.stderr.write(chunk as string);
-    if (done) queueMicrotask(done);
-    return real;
-  }) as typeof real.end;
-  const protocolOut = {
-    write: (chunk: string | Uint8Array) => realWrite.call(real, chunk),
-    once: (event: string, listener: () => void) => real.once(event, listener),
-    get destroyed() {
-      return real.destroyed;
-    },
-    get writableEnded() {
-      return false;
-    },
-  } as unknown as Writable;
-  return {
-    protocolOut,
-    restore: () => {
-      real.write = realWrite;
-      real.end = realEnd;
-    },
-  };
-}
-
-/**
- * Makes `process.stdin`, read from inside a tool call, an empty stream (one per call) instead of
- * the protocol pipe: a handler or library that reads `process.stdin` directly (not `ctx.stdin`)
- * would otherwise consume JSON-RPC bytes and wait forever for an EOF that never comes.
- * Outside calls, `process.stdin` is the real one. @returns the undo.
- */
-export function guardStdin(): () => void {
-  const real = process.stdin;
-  const own = Object.getOwnPropertyDescriptor(process, 'stdin');
+function emptyStdinPerCall(): () => Readable | undefined {
   const perCall = new WeakMap<object, Readable>();
-  Object.defineProperty(process, 'stdin', {
-    configurable: true,
-    enumerable: own?.enumerable ?? true,
-    get() {
-      const call = callScope.getStore();
-      if (!call) return real;
-      let empty = perCall.get(call);
-      if (!empty) {
-        empty = Readable.from([]);
-        scopedStdins.add(empty);
-        perCall.set(call, empty);
-      }
-      return empty;
-    },
-  });
   return () => {
-    if (own) Object.defineProperty(process, 'stdin', own);
-    else Object.defineProperty(process, 'stdin', { configurable: true, enumerable: true, writable: true, value: real });
+    const call = callScope.getStore();
+    if (!call) return undefined;
+    let empty = perCall.get(call);
+    if (!empty) {
+      empty = Readable.from([]);
+      scopedStdins.add(empty);
+      perCall.set(call, empty);
+    }
+    return empty;
   };
 }
 
@@ -151,12 +105,14 @@ export async function serveStdio(
   signal: AbortSignal,
   wire: StdioWire = { input: process.stdin },
 ): Promise<void> {
+  // the process patches in their order (lib/platform/process-patches.ts): the guard, then the
+  // capture over it (a call's prints go to its result), then the children
   const { protocolOut, restore } = guardStdout();
-  const releasePrinted = capturePrinted(); // over the guard: a call's prints go to its result
-  const output = wire.output ?? protocolOut;
+  const restoreStdin = scopeStdin(emptyStdinPerCall());
+  const releasePrinted = capturePrinted();
   const children = installChildGuard(true);
+  const output = wire.output ?? protocolOut;
   const input = wire.input;
-  const restoreStdin = guardStdin();
   const life = keepAlive(options.log);
   const transport = new JsonLineTransport(input, output, {
     maxLineBytes: wire.maxLineBytes,

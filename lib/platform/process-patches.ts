@@ -1,0 +1,194 @@
+/**
+ * Every process-wide patch ax-ts makes, in one module (docs/architecture.md#io): nothing else in the
+ * checkout assigns to `process.stdout`, `process.stderr`, `process.stdin` or `node:child_process`.
+ * The module patches nothing by itself: each patch is installed by the one that needs it and
+ * restored by it, and what a patch does with what it catches (the policy) is that one's. The
+ * patches, in the order they are installed, each over the one before:
+ *
+ * 1. **the stdio guard** (an MCP server on stdio, {@link guardStdout}, {@link scopeStdin}): `process.stdout.write` and
+ *    `process.stdout.end` write to stderr, and `process.stdin` read inside a tool call is that
+ *    call's own empty stream, so nothing but JSON-RPC reaches the protocol pipe;
+ * 2. **printed-output capture** (every MCP server, {@link routeWrite}): `process.stdout.write` routed
+ *    into the call a write is made for, the rest passed on to what was there (the guard, or the
+ *    real write); a front end's call routes `process.stderr.write` the same way;
+ * 3. **children** (every MCP server, {@link patchChildProcess}): `node:child_process`'s `spawn`,
+ *    `fork`, `exec`, `execFile` and their synchronous forms, tied to the call that starts them;
+ * 4. **fd output** (`main()`, {@link watchStream}): Node's lazy `process.stdout` and
+ *    `process.stderr` getters, the same getters that also note when the stream is made.
+ *
+ * A server restores them in the reverse order (children, then the capture); the stdio guard stays
+ * after the server has stopped, since a late timer's write must still not reach the client's pipe.
+ * Node built-ins only, loaded when a patch is installed: a program that patches nothing pays nothing.
+ */
+import type { Readable, Writable } from 'node:stream';
+
+/** `process.stdout.write`'s type (the same for stderr). */
+export type Write = typeof process.stdout.write;
+
+/**
+ * Patch 1, the stdio guard, on stdout: redirects `process.stdout.write` (so `console.log`) to stderr
+ * and makes `process.stdout.end()` a write to stderr that ends nothing (a handler must not be able
+ * to close the protocol pipe or make the next write fail). @returns the real stdout for the
+ * transport alone, and the undo.
+ */
+export function guardStdout(): { protocolOut: Writable; restore: () => void } {
+  const real = process.stdout;
+  const realWrite = real.write;
+  const realEnd = real.end;
+  const toStderr = ((chunk: unknown, encoding?: unknown, cb?: unknown) =>
+    (process.stderr.write as (...a: unknown[]) => boolean)(chunk, encoding, cb)) as typeof real.write;
+  real.write = toStderr;
+  real.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown) => {
+    const done = [chunk, encoding, cb].find((a) => typeof a === 'function') as (() => void) | undefined;
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') process.stderr.write(chunk as string);
+    if (done) queueMicrotask(done);
+    return real;
+  }) as typeof real.end;
+  const protocolOut = {
+    write: (chunk: string | Uint8Array) => realWrite.call(real, chunk),
+    once: (event: string, listener: () => void) => real.once(event, listener),
+    get destroyed() {
+      return real.destroyed;
+    },
+    get writableEnded() {
+      return false;
+    },
+  } as unknown as Writable;
+  return {
+    protocolOut,
+    restore: () => {
+      real.write = realWrite;
+      real.end = realEnd;
+    },
+  };
+}
+
+/**
+ * Patch 1, the stdio guard, on stdin: `process.stdin` read while `stdinFor()` gives a stream (a
+ * tool call's own empty one) is that stream instead of the protocol pipe, the real stdin otherwise.
+ * @returns the undo.
+ */
+export function scopeStdin(stdinFor: () => Readable | undefined): () => void {
+  const real = process.stdin;
+  const own = Object.getOwnPropertyDescriptor(process, 'stdin');
+  Object.defineProperty(process, 'stdin', {
+    configurable: true,
+    enumerable: own?.enumerable ?? true,
+    get: () => stdinFor() ?? real,
+  });
+  return () => {
+    if (own) Object.defineProperty(process, 'stdin', own);
+    else Object.defineProperty(process, 'stdin', { configurable: true, enumerable: true, writable: true, value: real });
+  };
+}
+
+/** One routing of a stream's `write`, shared by every install of the same router. */
+interface Route {
+  users: number;
+  through: Write;
+  ours: Write;
+}
+
+const routes = new Map<string, Route>();
+
+/**
+ * Patch 2, printed-output capture: puts `router(through)` in place of `process[name].write`, where
+ * `through` is what was there (it takes what the router does not keep). Installs of one `key` share
+ * one patch (counted: one per server of the process). @returns the release, which takes the patch
+ * off when the last install lets go — unless something patched over it since, in which case it
+ * stays (taking it off would also take off the later patch).
+ */
+export function routeWrite(name: 'stdout' | 'stderr', key: string, router: (through: Write) => Write): () => void {
+  const id = `${name}:${key}`;
+  let route = routes.get(id);
+  if (!route) {
+    const stream = process[name];
+    const through = stream.write;
+    route = { users: 0, through, ours: router(through) };
+    routes.set(id, route);
+    stream.write = route.ours;
+  }
+  const mine = route;
+  mine.users++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--mine.users > 0) return;
+    const stream = process[name];
+    if (stream.write === mine.ours) stream.write = mine.through;
+    routes.delete(id);
+  };
+}
+
+/** The functions of `node:child_process` a server ties to its calls. */
+export const CHILD_PROCESS_FUNCTIONS = [
+  'spawn',
+  'fork',
+  'exec',
+  'execFile',
+  'spawnSync',
+  'execSync',
+  'execFileSync',
+] as const;
+
+/** Those functions, by name (loosely typed: a patch passes its arguments on). */
+export type ChildProcessFunctions = Record<(typeof CHILD_PROCESS_FUNCTIONS)[number], (...a: unknown[]) => unknown>;
+
+/**
+ * Patch 3, children: replaces {@link CHILD_PROCESS_FUNCTIONS} on `node:child_process` (for ESM
+ * importers too, `syncBuiltinESMExports`) with what `wrap` makes of the originals.
+ * @returns the undo.
+ */
+export function patchChildProcess(wrap: (originals: ChildProcessFunctions) => ChildProcessFunctions): () => void {
+  const cp = process.getBuiltinModule('node:child_process') as unknown as ChildProcessFunctions;
+  const { syncBuiltinESMExports } = process.getBuiltinModule('node:module');
+  const originals = Object.fromEntries(CHILD_PROCESS_FUNCTIONS.map((n) => [n, cp[n]])) as ChildProcessFunctions;
+  Object.assign(cp, wrap(originals));
+  syncBuiltinESMExports();
+  return () => {
+    Object.assign(cp, originals);
+    syncBuiltinESMExports();
+  };
+}
+
+/** Whether `process.stdout` / `process.stderr` has been made, and who to tell when it is. */
+export interface StreamWatch {
+  made: boolean;
+  onMade: ((s: NodeJS.WriteStream) => void)[];
+}
+
+const watches = new Map<'stdout' | 'stderr', StreamWatch>();
+
+/**
+ * Patch 4, fd output: watches Node's lazy `process[name]` getter (defined configurable by Node's
+ * bootstrap): the same getter, which also notes that the stream now exists and tells the writers.
+ * Installed once per process, never restored; no behaviour of the stream changes. A property that
+ * is not a configurable getter any more (someone replaced it) counts as made.
+ */
+export function watchStream(name: 'stdout' | 'stderr'): StreamWatch {
+  let w = watches.get(name);
+  if (w) return w;
+  w = { made: false, onMade: [] };
+  watches.set(name, w);
+  const desc = Object.getOwnPropertyDescriptor(process, name);
+  if (!desc?.get || !desc.configurable) {
+    w.made = true;
+    return w;
+  }
+  const get = desc.get;
+  const state = w;
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: desc.enumerable ?? true,
+    get() {
+      const s = get.call(process) as NodeJS.WriteStream;
+      if (!state.made) {
+        state.made = true;
+        for (const f of state.onMade.splice(0)) f(s);
+      }
+      return s;
+    },
+  });
+  return w;
+}
