@@ -8,8 +8,14 @@
  */
 import type { Transport } from '@modelcontextprotocol/server';
 
-/** `legacy`: the 2025 era (initialize, sessions); `modern`: 2026-07-28 (stateless, per-request `_meta`). */
-export type Era = 'legacy' | 'modern';
+/**
+ * An era's name, as the SDK gives it: `legacy`, the 2025 era (initialize, sessions); `modern`,
+ * 2026-07-28 (stateless, per-request `_meta`). What each era does is its `Era` (mcp/call/era.ts).
+ */
+export type EraName = 'legacy' | 'modern';
+
+/** MCP log levels, lowest first (RFC 5424 severities). */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** The modern revision served. */
 export const MODERN_REVISION = '2026-07-28';

@@ -5,7 +5,7 @@
  * run any — so the list stays a few kilobytes however large the tree. The two call tools split by
  * effects so that a client's approval per tool still means something: approving
  * `call_read_only_tool` once approves only calls that change nothing. Both run the command through
- * tools.ts's `callTool`, the very path of a direct call: the same validation, errors,
+ * a ToolCall (tool-call.ts), the very path of a direct call: the same validation, errors,
  * structuredContent, dry run, idempotency, tasks, input_required and exit codes.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
@@ -16,7 +16,9 @@ import { toolAnnotations } from '../../lib/schema/tool.ts';
 import type { ToolDef, ToolRef } from '../../lib/schema/walk.ts';
 import { rpcError } from '../base/eras.ts';
 import type { McpModel, McpServerOptions } from '../call/model.ts';
-import { callTool, errorOf, toolEntry, unloadedTool, type CallExtra } from '../call/tools.ts';
+import { errorOf, unloadedTool } from '../call/tools.ts';
+import { ToolCall } from '../call/tool-call.ts';
+import type { CallExtra } from '../call/era.ts';
 
 /** The fixed tools' names. */
 export const SEARCH_TOOLS = 'search_tools';
@@ -158,7 +160,7 @@ export function progressiveList(): ToolDef[] {
  * A `tools/call` in progressive mode. Bad arguments to a fixed tool (a missing name, a tool that
  * does not exist, a tool that is not read-only given to `call_read_only_tool`) are `isError`
  * results with a `validation_error` (exit 2), as a direct call's bad arguments are; what the called
- * tool itself does is `callTool`'s. @throws a JSON-RPC -32602 for a name that is none of the four
+ * tool itself does is its ToolCall's. @throws a JSON-RPC -32602 for a name that is none of the four
  * (a command's own tool name among them: this server lists only the four).
  */
 export async function progressiveCall(
@@ -180,12 +182,12 @@ export async function progressiveCall(
     const a = checked(tool, args);
     if (name === SEARCH_TOOLS) return search(model, a.query as string, (a.limit as number | null | undefined) ?? 20);
     const wanted = a.name as string;
-    // a tool below a lazy subtree that failed to load: callTool answers with its load error
+    // a tool below a lazy subtree that failed to load: its ToolCall answers with its load error
     if (unloadedTool(model, wanted) && name !== DESCRIBE_TOOL) call = { name: wanted, args: a.arguments ?? {} };
     else {
       const ref = refNamed(model, wanted);
       if (name === DESCRIBE_TOOL)
-        return objectResult({ ...toolEntry(model, ref, extra.era), call_with: callWith(ref) } as never);
+        return objectResult({ ...extra.era.toolEntry(model, ref), call_with: callWith(ref) } as never);
       if (name === CALL_READ_ONLY_TOOL && !readOnly(ref))
         throw validationError(
           `${ref.name} is not read-only: ${CALL_READ_ONLY_TOOL} runs only read-only tools`,
@@ -202,7 +204,7 @@ export async function progressiveCall(
     const envelope = errorOf(model, options, extra, e);
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope };
   }
-  return callTool(model, options, call.name, call.args, extra);
+  return new ToolCall(model, options, call.name, call.args, extra).answer();
 }
 
 /** `search_tools`' result: how many tools match, and the first `limit` of them. */

@@ -9,33 +9,16 @@
 import type { ServerContext, StandardSchemaV1, Transport } from '@modelcontextprotocol/server';
 import { Server } from '../base/sdk.ts';
 import type { Command } from '../../lib/tree/command.ts';
-import type { NotificationLevel } from '../../lib/observe/logger.ts';
 import { declarations, defaultToolName, toolRefs, toolStatus } from '../../lib/schema/walk.ts';
 import type { LoadFailure } from '../../lib/tree/lazy.ts';
 import { toolProperties } from '../../lib/tree/properties.ts';
 import { registerCatalog } from './catalog.ts';
-import { interactionFor } from '../call/interact.ts';
-import { boardOf, callTool, toolList } from '../call/tools.ts';
+import { requestExtra, ToolCall, type CallParams } from '../call/tool-call.ts';
 import { progressiveCall, progressiveList } from './progressive.ts';
 import type { McpModel, McpServerOptions } from '../call/model.ts';
-import {
-  cancelTask,
-  getTask,
-  TASKS_EXTENSION,
-  tasksDeclared,
-  tasksRequired,
-  updateTask,
-  type TaskBoard,
-} from '../call/tasks.ts';
-import {
-  CACHE_HINTS,
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_ERROR,
-  legacyWire,
-  LOG_LEVEL_META_KEY,
-  rpcError,
-  type Era,
-} from '../base/eras.ts';
+import type { Era } from '../call/era.ts';
+import { CACHE_HINTS, CLIENT_ERROR, LOG_LEVELS, rpcError, type EraName } from '../base/eras.ts';
+import { ERAS } from './eras/index.ts';
 
 /**
  * Walks the subtree of `mount` (any command of a tree; the served tree's tools are named relative
@@ -67,9 +50,6 @@ export function buildModel(mount: Command, unloaded: readonly LoadFailure[] = []
 export function defaultServerName(mount: Command): string {
   return mount.pathNames().join('-');
 }
-
-/** MCP log levels, lowest first (RFC 5424 severities). */
-const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** A zod issue list as one line: `params.name: Invalid input: expected string, received number`. */
 export function issuesLine(issues: { path: PropertyKey[]; message: string }[]): string {
@@ -147,15 +127,12 @@ class AxServer extends Server {
   }
 
   override connect(transport: Transport): Promise<void> {
-    return super.connect(this.era === 'legacy' ? legacyWire(transport) : transport);
+    return super.connect(this.era.wire(transport));
   }
 }
 
 /** A tools/call request's params: a string `name`, `arguments` an object when present. */
-const CALL_PARAMS: StandardSchemaV1<
-  Record<string, unknown>,
-  { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }
-> = {
+const CALL_PARAMS: StandardSchemaV1<Record<string, unknown>, CallParams> = {
   '~standard': {
     version: 1,
     vendor: 'ax-ts',
@@ -169,7 +146,7 @@ const CALL_PARAMS: StandardSchemaV1<
       if (typeof p.name !== 'string') return bad('name', 'string');
       if (p.arguments !== undefined && !isObj(p.arguments)) return bad('arguments', 'object');
       if (p._meta !== undefined && !isObj(p._meta)) return bad('_meta', 'object');
-      return { value: p as { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> } };
+      return { value: p as unknown as CallParams };
     },
   },
 };
@@ -188,12 +165,13 @@ export function serverInstructions(options: Pick<McpServerOptions, 'instructions
  * A server instance for one era (a 2025-era session; one 2026-07-28 HTTP request or stdio
  * connection), its handlers registered, ready to connect.
  */
-export function createServer(model: McpModel, options: McpServerOptions, era: Era): Server {
+export function createServer(model: McpModel, options: McpServerOptions, eraName: EraName): Server {
+  const era: Era = ERAS[eraName];
   const capabilities: Record<string, object> = { tools: { listChanged: false }, logging: {} };
   if (model.prompts.length) capabilities.prompts = { listChanged: false };
   if (model.resources.length) capabilities.resources = { listChanged: false, subscribe: false };
   if (model.prompts.length || model.resources.some((r) => r.decl.uriTemplate)) capabilities.completions = {};
-  if (era === 'modern') capabilities.extensions = { [TASKS_EXTENSION]: {} };
+  era.advertise(capabilities);
   const instructions = serverInstructions(options);
   const server = new AxServer(
     { name: options.name ?? defaultServerName(model.mount), version: options.version },
@@ -207,8 +185,8 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
     (options.log ?? ((l) => process.stderr.write(`${l}\n`)))(`mcp-server: ${e.message}`);
   };
 
-  // logging/setLevel (2025 era: the session's lowest level forwarded, RFC 5424 order; default
-  // info). A 2026-07-28 request names its own level in `_meta`, and without one gets no log lines.
+  // logging/setLevel: the session's lowest level forwarded, RFC 5424 order; default info (what a
+  // request's floor is, is its era's: Era.logFloor)
   let minLevel = LOG_LEVELS.indexOf('info');
   server.setRequestHandler(
     'logging/setLevel',
@@ -221,131 +199,22 @@ export function createServer(model: McpModel, options: McpServerOptions, era: Er
   server.setRequestHandler(
     'tools/list',
     own(async () => ({
-      tools: (options.discovery === 'progressive' ? progressiveList() : toolList(model, era)) as never,
+      tools: (options.discovery === 'progressive' ? progressiveList() : era.toolList(model)) as never,
     })),
   );
 
-  server.setRequestHandler(
-    'tools/call',
-    { params: CALL_PARAMS },
-    async (
-      params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
-      ctx: ServerContext,
-    ) => {
-      const token = params._meta?.progressToken as string | number | undefined;
-      const notify = ctx.mcpReq.notify;
-      const progress =
-        token === undefined
-          ? undefined
-          : (done: number, total?: number, message?: string) => {
-              void notify({
-                method: 'notifications/progress',
-                params: {
-                  progressToken: token,
-                  progress: done,
-                  ...(total !== undefined ? { total } : {}),
-                  ...(message ? { message } : {}),
-                },
-              }).catch(() => {});
-            };
-      const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-      const floor =
-        era === 'legacy'
-          ? minLevel
-          : typeof envelope?.[LOG_LEVEL_META_KEY] === 'string'
-            ? LOG_LEVELS.indexOf(envelope[LOG_LEVEL_META_KEY])
-            : -1;
-      // the command's tool names the log lines, also when a progressive call tool runs it
-      const inner = params.arguments?.name;
-      const logger = options.discovery === 'progressive' && typeof inner === 'string' ? inner : params.name;
-      const log =
-        floor < 0
-          ? undefined
-          : (level: NotificationLevel, data: unknown) => {
-              if (LOG_LEVELS.indexOf(level) < floor) return;
-              void notify({
-                method: 'notifications/message',
-                params: { level, logger, data },
-              }).catch(() => {});
-            };
-      const meta = params._meta;
-      const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-      const trace = { traceparent: str(meta?.traceparent), tracestate: str(meta?.tracestate) };
-      const call = options.discovery === 'progressive' ? progressiveCall : callTool;
-      return call(model, options, params.name, params.arguments, {
-        era,
-        signal: ctx.mcpReq.signal,
-        progress,
-        log,
-        trace,
-        ...(era === 'legacy'
-          ? { interaction: interactionFor(server, ctx) }
-          : {
-              capabilities: (envelope?.[CLIENT_CAPABILITIES_META_KEY] as Record<string, unknown> | undefined) ?? {},
-              round: {
-                inputResponses: ctx.mcpReq.inputResponses,
-                dropped: ctx.mcpReq.droppedInputResponseKeys,
-                requestState: ctx.mcpReq.requestState(),
-              },
-            }),
-      });
-    },
-  );
+  server.setRequestHandler('tools/call', { params: CALL_PARAMS }, async (params: CallParams, ctx: ServerContext) => {
+    // the command's tool names the log lines, also when a progressive call tool runs it
+    const inner = params.arguments?.name;
+    const progressive = options.discovery === 'progressive';
+    const logger = progressive && typeof inner === 'string' ? inner : params.name;
+    const extra = requestExtra(era, server, ctx, params, minLevel, logger);
+    return progressive
+      ? progressiveCall(model, options, params.name, params.arguments, extra)
+      : new ToolCall(model, options, params.name, params.arguments, extra).answer();
+  });
 
-  if (era === 'modern') registerTasks(server, () => boardOf(model, options));
+  era.register(server, model, options);
   registerCatalog(server, model, own);
   return server;
-}
-
-/** A tasks/* request's params: a string `taskId`, `inputResponses` an object when present. */
-const TASK_PARAMS: StandardSchemaV1<
-  Record<string, unknown>,
-  { taskId: string; inputResponses?: Record<string, unknown> }
-> = {
-  '~standard': {
-    version: 1,
-    vendor: 'ax-ts',
-    validate: (v) => {
-      const p = v as Record<string, unknown>;
-      if (typeof p.taskId !== 'string')
-        return { issues: [{ message: 'Invalid input: expected string', path: ['params', 'taskId'] }] };
-      return { value: p as { taskId: string; inputResponses?: Record<string, unknown> } };
-    },
-  },
-};
-
-/**
- * tasks/get, tasks/update and tasks/cancel of the Tasks extension (tasks.ts), each refused with
- * -32021 unless the request's capabilities declare the extension. tasks/result and tasks/list
- * (removed from the extension) stay unknown methods (-32601).
- */
-function registerTasks(server: Server, board: () => TaskBoard): void {
-  const gated =
-    (
-      method: string,
-      fn: (
-        board: TaskBoard,
-        p: { taskId: string; inputResponses?: Record<string, unknown> },
-      ) => Promise<Record<string, unknown>>,
-    ) =>
-    async (p: { taskId: string; inputResponses?: Record<string, unknown> }, ctx: ServerContext) => {
-      const caps = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
-      if (!tasksDeclared(caps as Record<string, unknown> | undefined)) throw tasksRequired(method);
-      return fn(board(), { ...p, inputResponses: p.inputResponses ?? ctx.mcpReq.inputResponses }) as never;
-    };
-  server.setRequestHandler(
-    'tasks/get',
-    { params: TASK_PARAMS },
-    gated('tasks/get', (b, p) => getTask(b, p.taskId)),
-  );
-  server.setRequestHandler(
-    'tasks/update',
-    { params: TASK_PARAMS },
-    gated('tasks/update', (b, p) => updateTask(b, p.taskId, p.inputResponses)),
-  );
-  server.setRequestHandler(
-    'tasks/cancel',
-    { params: TASK_PARAMS },
-    gated('tasks/cancel', (b, p) => cancelTask(b, p.taskId)),
-  );
 }

@@ -4,10 +4,11 @@
  * a property of `process` or re-syncs `node:child_process`'s exports. The check reads the sources as
  * text, and is proven on planted patches.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { codeLinesMatching, sourceLinesMatching } from '../helpers/layers.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const HOME = 'lib/platform/process-patches.ts';
@@ -20,25 +21,12 @@ const PATCH = [
   /\bprocess\.(stdout|stderr|stdin)\s*=(?!=)/,
 ];
 
-/** The lines of `text` that patch the process. */
-function patches(text: string): string[] {
-  return text.split('\n').filter((line) => !/^\s*(\*|\/\/)/.test(line) && PATCH.some((re) => re.test(line)));
-}
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? sources(p) : n.endsWith('.ts') ? [p] : [];
-  });
-}
+/** The lines of `text` that match. */
+const patches = (text: string) => codeLinesMatching(text, PATCH);
 
 describe('process patches have one home', () => {
   it(`no file of lib/, mcp/ or frontends/ but ${HOME} patches the process`, () => {
-    const found = ['lib', 'mcp', 'frontends']
-      .flatMap((d) => sources(join(repo, d)))
-      .map((f) => relative(repo, f))
-      .filter((f) => f !== HOME)
-      .flatMap((f) => patches(readFileSync(join(repo, f), 'utf8')).map((line) => `${f}: ${line.trim()}`));
+    const found = sourceLinesMatching(repo, ['lib', 'mcp', 'frontends'], (f) => f === HOME, PATCH);
     expect(found).toEqual([]);
   });
 

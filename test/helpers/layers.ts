@@ -60,7 +60,8 @@ export interface Violation {
   detail: string;
 }
 
-function sources(dir: string): string[] {
+/** The TypeScript sources below `dir` (declarations aside). */
+export function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
     return statSync(p).isDirectory() ? sources(p) : n.endsWith('.ts') && !n.endsWith('.d.ts') ? [p] : [];
@@ -156,4 +157,26 @@ export function checkLayers(repo: string, folder: LayeredFolder = LIB): Violatio
   };
   for (const f of graph.keys()) if (!state.has(f)) visit(f);
   return violations;
+}
+
+/** The code lines of `text` (comment lines aside) that match one of `patterns`. */
+export function codeLinesMatching(text: string, patterns: readonly RegExp[]): string[] {
+  return text.split('\n').filter((line) => !/^\s*(\*|\/\/)/.test(line) && patterns.some((re) => re.test(line)));
+}
+
+/**
+ * Every code line of the sources below `dirs` (relative to `repo`) that matches one of `patterns`,
+ * as `<file>: <line>`, but in the files `exempt` lets through (paths relative to `repo`).
+ */
+export function sourceLinesMatching(
+  repo: string,
+  dirs: readonly string[],
+  exempt: (file: string) => boolean,
+  patterns: readonly RegExp[],
+): string[] {
+  return dirs
+    .flatMap((d) => sources(join(repo, d)))
+    .map((f) => relative(repo, f))
+    .filter((f) => !exempt(f))
+    .flatMap((f) => codeLinesMatching(readFileSync(join(repo, f), 'utf8'), patterns).map((l) => `${f}: ${l.trim()}`));
 }

@@ -1,0 +1,246 @@
+/**
+ * One `tools/call`, as an object whose steps are named in the order they run
+ * (docs/mcp-server.md#toolscall): **resolve** the tool, **check** the arguments against its
+ * inputSchema, the **task** step (a task handle instead of a result, when the client runs the call as
+ * a task), the **round** step (the answers a retried call carries, checked before anything runs),
+ * **run** the command in-process as `--format json` would run it, and **shape** its outcome as the
+ * result. The task and round steps, and the shape, are the client's era's (era.ts).
+ */
+import type { CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import { errorEnvelope } from '../../lib/contract/envelope.ts';
+import { endSpan, startTrace } from '../../lib/observe/trace.ts';
+import type { NotificationLevel } from '../../lib/observe/logger.ts';
+import { toAxError } from '../../lib/contract/errors.ts';
+import type { Interaction } from '../../lib/tree/interaction.ts';
+import { invokeCommand, type InvokeResult } from '../../lib/run/invoke.ts';
+import { CallSignal } from '../../lib/run/call-signal.ts';
+import type { ToolDef, ToolRef } from '../../lib/schema/walk.ts';
+import { callScope } from '../isolate/children.ts';
+import { collectPrinted } from '../isolate/printed.ts';
+import { LOG_LEVELS, rpcError } from '../base/eras.ts';
+import { failureResult, toolResult } from './results.ts';
+import { checkedValues, defOf, errorOf, unknownTool, unloadedTool } from './tools.ts';
+import type { CallExtra, CallState, Era, InputRound } from './era.ts';
+import type { McpModel, McpServerOptions } from './model.ts';
+
+/** A tools/call request's params, as the server's CALL_PARAMS let them through. */
+export interface CallParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * The extras of one tools/call request: progress notifications when it has a `progressToken`, log
+ * lines at or above its era's floor (named by `logger`, the tool a progressive call runs), its
+ * trace context, and how its era lets it ask the client.
+ */
+export function requestExtra(
+  era: Era,
+  server: Server,
+  ctx: ServerContext,
+  params: CallParams,
+  sessionFloor: number,
+  logger: string,
+): CallExtra {
+  const token = params._meta?.progressToken as string | number | undefined;
+  const notify = ctx.mcpReq.notify;
+  const progress =
+    token === undefined
+      ? undefined
+      : (done: number, total?: number, message?: string) => {
+          void notify({
+            method: 'notifications/progress',
+            params: {
+              progressToken: token,
+              progress: done,
+              ...(total !== undefined ? { total } : {}),
+              ...(message ? { message } : {}),
+            },
+          }).catch(() => {});
+        };
+  const floor = era.logFloor(sessionFloor, ctx.mcpReq.envelope as Record<string, unknown> | undefined);
+  const log =
+    floor < 0
+      ? undefined
+      : (level: NotificationLevel, data: unknown) => {
+          if (LOG_LEVELS.indexOf(level) < floor) return;
+          void notify({ method: 'notifications/message', params: { level, logger, data } }).catch(() => {});
+        };
+  const meta = params._meta;
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const trace = { traceparent: str(meta?.traceparent), tracestate: str(meta?.tracestate) };
+  return { era, signal: ctx.mcpReq.signal, progress, log, trace, ...era.asking(server, ctx) };
+}
+
+/** A step's early answer: the call ends with this result. */
+class Answered {
+  constructor(readonly result: CallToolResult) {}
+}
+
+/**
+ * One tools/call. {@link ToolCall.answer} runs the steps; it never throws for a command's failure
+ * (an `isError` result), and throws a JSON-RPC error for an unknown tool and for what the era's
+ * steps refuse (docs/mcp-server.md#toolscall).
+ */
+export class ToolCall implements CallState {
+  private resolved?: { ref: ToolRef; def: ToolDef };
+
+  constructor(
+    readonly model: McpModel,
+    readonly options: McpServerOptions,
+    readonly name: string,
+    readonly args: unknown,
+    readonly extra: CallExtra,
+  ) {}
+
+  /** The tool called (once resolved). */
+  get ref(): ToolRef {
+    return this.resolved!.ref;
+  }
+
+  /** Its 2025-era definition, whose inputSchema checks the arguments. */
+  get def(): ToolDef {
+    return this.resolved!.def;
+  }
+
+  /** Runs the steps in order: resolve, check, task, round, run, shape. */
+  async answer(): Promise<CallToolResult> {
+    try {
+      this.resolve();
+      let values = await this.check(this.args);
+      const era = this.extra.era;
+      if (!this.extra.inTask) {
+        const handle = await era.task(this);
+        if (handle) return handle;
+      }
+      const round = this.extra.inTask ? undefined : await era.round(this);
+      const filled = round?.stopAnswer;
+      if (filled && filled !== 'declined')
+        values = await this.check({ ...(this.args as Record<string, unknown>), ...filled });
+      return await this.run(values, round);
+    } catch (e) {
+      if (e instanceof Answered) return e.result;
+      throw e;
+    }
+  }
+
+  /** The same call, run again as a task's work (the task step's). */
+  asTask(signal: AbortSignal, interaction: Interaction): Promise<CallToolResult> {
+    const { era, capabilities } = this.extra;
+    return new ToolCall(this.model, this.options, this.name, this.args, {
+      era,
+      capabilities,
+      signal,
+      interaction,
+      inTask: true,
+    }).answer();
+  }
+
+  /**
+   * Step 1, resolve: the tool of the name. A tool below a lazy subtree that failed to load is
+   * answered with its load error, not as unknown. @throws -32602 for a name that is no tool.
+   */
+  private resolve(): void {
+    const ref = this.model.byName.get(this.name);
+    if (ref) {
+      this.resolved = { ref, def: defOf(this.model, ref) };
+      return;
+    }
+    const broken = unloadedTool(this.model, this.name);
+    if (!broken) throw unknownTool(this.model, this.name);
+    const envelope = errorOf(this.model, this.options, this.extra, broken);
+    throw new Answered({ isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] });
+  }
+
+  /** Step 2, check: the arguments as values by property; a refusal answers the call (its span ended). */
+  private async check(args: unknown): Promise<Record<string, unknown>> {
+    try {
+      return await checkedValues(this.ref, this.def, this.name, args, this.options);
+    } catch (e) {
+      throw new Answered(this.refused(e));
+    }
+  }
+
+  /**
+   * Steps 5 and 6, run and shape: the command run in the call's scope (its children and stdin are
+   * the call's, and what it prints is captured), then its outcome as the result — or, after an
+   * input round, the question the round still has for the client.
+   */
+  private async run(values: Record<string, unknown>, round: InputRound | undefined): Promise<CallToolResult> {
+    const { extra, model, options } = this;
+    // the call's signal follows the client's cancellation and the server's shutdown; its AbortController
+    // and the listener on the client's signal are made only if the run reads it (call-signal.ts)
+    const call = new CallSignal(extra.signal);
+    const untrack = options.track?.(call);
+    const takePrinted = collectPrinted(call);
+    let printed: string | undefined;
+    const asking = round ? { ...extra, interaction: round.interaction } : extra;
+    try {
+      const r = await callScope.run(call, invokeCall, model, this.ref, values, call, asking, options, this.name);
+      printed = takePrinted();
+      const question = await round?.settle(r);
+      if (question) return question;
+      const crash = (r.errorEnvelope as { error?: { kind?: string; message?: string } } | undefined)?.error;
+      if (extra.inTask && crash?.kind === 'internal_error')
+        throw rpcError(-32603, `Internal error: ${crash.message ?? ''}`);
+      const undeclared = extra.era.undeclared(this, r);
+      if (undeclared) throw undeclared;
+      const result = toolResult(this.ref, this.name, r, extra.era, printed);
+      printed = undefined; // delivered
+      return result;
+    } finally {
+      // a result that carries no content (a question, a protocol error): what was printed is not
+      // dropped but written where a print outside a call goes (printed.ts)
+      const left = takePrinted() || printed;
+      if (left) process.stdout.write(left);
+      call.dispose();
+      untrack?.();
+    }
+  }
+
+  /** A call refused before it ran (its arguments): the error result, its span ended. */
+  private refused(e: unknown): CallToolResult {
+    const { model, options, extra, name } = this;
+    const err = toAxError(e);
+    const env = options.env ?? process.env;
+    const trace = startTrace(env, extra.trace);
+    void endSpan(trace, env, () => ({
+      name: this.ref.command.commandPath(),
+      program: model.root.name,
+      version: options.version,
+      exitCode: err.exitCode,
+      errorKind: err.kind,
+      tool: name,
+    }));
+    const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
+    return failureResult(this.ref, errorEnvelope(err, meta), extra.era);
+  }
+}
+
+/** The in-process run of one call (inside the call's scope, so its children and stdin are the call's). */
+function invokeCall(
+  model: McpModel,
+  ref: ToolRef,
+  values: Record<string, unknown>,
+  call: CallSignal,
+  extra: CallExtra,
+  options: McpServerOptions,
+  name: string,
+): Promise<InvokeResult> {
+  return invokeCommand(model.root, ref.command, values, {
+    signal: call,
+    onProgress: extra.progress,
+    onLog: extra.log,
+    interaction: extra.interaction,
+    env: options.env,
+    version: options.version,
+    presets: options.presets,
+    traceparent: extra.trace?.traceparent,
+    tracestate: extra.trace?.tracestate,
+    tool: name,
+    toolBase: model.mount,
+    idempotencyStore: options.idempotencyStore,
+    idempotencyTtlMs: options.idempotencyTtlMs,
+  });
+}
