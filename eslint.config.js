@@ -59,6 +59,11 @@ export default tseslint.config(
     },
   },
   {
+    // one module, one job: a file of mcp/ or frontends/ stays under 400 lines (docs/architecture.md#house-style)
+    files: ['mcp/**/*.ts', 'frontends/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 400 }] },
+  },
+  {
     // tests match raw bytes (control characters, runs of spaces) and rethrow with their own message
     files: ['test/**'],
     rules: { 'no-control-regex': 'off', 'no-regex-spaces': 'off', 'preserve-caught-error': 'off' },

@@ -35,7 +35,8 @@ let queue: Promise<unknown> = Promise.resolve();
 /**
  * Runs `run` alone (calls are queued: a library may keep a parse's values on its objects, and the
  * process's streams are routed into the call for its length: the printed-output capture of
- * lib/platform/process-patches.ts), with stdout and stderr captured when `capture` is set. A throw is given to `refuse` with what was printed to stderr and whether the
+ * lib/platform/process-patches.ts), with stdout and stderr captured when `capture` is set. A throw is
+ * given to `refuse` with what was printed to stderr and whether the
  * handler had started, and what `refuse` returns is thrown. `signal`: the call's own (its
  * `--timeout` or the client's cancellation); a call whose signal aborted while it waited in the
  * queue never starts — it rejects with the signal's reason, the answer its caller was already given
@@ -134,7 +135,10 @@ export function refusedCall(e: unknown, printedErr: string, reason: string): AxE
 
 /** How the twin's handlers hand over what the program printed. */
 export interface TwinSettings {
-  /** The process serves MCP: printed output goes to the call's printed output (a text item of the result), else to its stderr. */
+  /**
+   * The process serves MCP: printed output goes to the call's printed output (a text item of the
+   * result), else to its stderr.
+   */
   serving: boolean;
 }
 

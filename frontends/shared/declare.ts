@@ -18,7 +18,10 @@ import {
 
 /** The declarations of one command of a front-ended program. */
 export interface AxDeclarations {
-  /** What re-running does (MCP annotations; docs/mcp-server.md#annotations). Undeclared: no hints, so a client assumes destructive. */
+  /**
+   * What re-running does (MCP annotations; docs/mcp-server.md#annotations). Undeclared: no hints, so a
+   * client assumes destructive.
+   */
   effects?: Effects;
   /** ax-go's capability classes (see `CommandConfig.capabilities` of `ax-ts`). */
   capabilities?: readonly Capability[];

@@ -71,7 +71,8 @@ function watchHandlers(y: YargsInstance, started: () => void, returned: (r: unkn
 
 /**
  * Builds the program for `argv` and runs `parseAsync(argv)` once, alone, with stdout and stderr
- * captured when `capture` is set (never started when `signal` aborted while it waited); yargs exits no process and prints no help on a refusal.
+ * captured when `capture` is set (never started when `signal` aborted while it waited); yargs exits no
+ * process and prints no help on a refusal.
  * @throws AxError `validation_error` (exit 2) when yargs refuses the words (its validation, a
  *   `.check()`, a coerce that throws) or anything fails before the handler runs; the handler's own
  *   error as thrown.

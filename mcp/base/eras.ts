@@ -75,6 +75,9 @@ export function legacyWire(transport: Transport): Transport {
   });
 }
 
-/** Errors the transport reports after it has already answered the client (a client's mistake, not the server's): not logged by default. */
+/**
+ * Errors the transport reports after it has already answered the client (a client's mistake, not the
+ * server's): not logged by default.
+ */
 export const CLIENT_ERROR =
   /^(Bad Request|Not Acceptable|Unsupported Media Type|Parse error|Invalid Request|Payload Too Large|Method not allowed|Conflict|Session not found|Invalid event ID|Rejected inbound request|Rejected 2025-era request|Unsupported protocol version|Missing required client capability)/;

@@ -117,7 +117,10 @@ export class JsonLineTransport implements Transport {
   private written: { promise: Promise<void>; resolve: () => void } | undefined;
   /** Ids whose next answer is the refusal of a duplicate request (see {@link line}), not the answer of the open one. */
   private readonly refused = new Set<Id>();
-  /** Requests received and not yet answered, by id (a list, at most one long: a duplicate id is refused), with their releases. */
+  /**
+   * Requests received and not yet answered, by id (a list, at most one long: a duplicate id is
+   * refused), with their releases.
+   */
   private readonly open = new Map<Id, (() => void)[]>();
   private readonly max: number;
   private readonly onData = (chunk: Buffer | string) =>
@@ -175,7 +178,10 @@ export class JsonLineTransport implements Transport {
     return this.written.promise;
   }
 
-  /** Writes the queued lines and releases the requests they answer. @returns false when the stream asked to wait for `drain`. */
+  /**
+   * Writes the queued lines and releases the requests they answer. @returns false when the stream
+   * asked to wait for `drain`.
+   */
   private flush(): boolean {
     const lines = this.lines;
     const answered = this.answered;
@@ -321,7 +327,8 @@ export class JsonLineTransport implements Transport {
     }
     const m = isObj(parsed) ? parsed : {};
     if ('method' in m && !('id' in m) && m.jsonrpc === '2.0') {
-      this.options.log?.(`mcp-server: an invalid notification was dropped: ${problem}`); // JSON-RPC: never answer a notification
+      // JSON-RPC: never answer a notification
+      this.options.log?.(`mcp-server: an invalid notification was dropped: ${problem}`);
       return;
     }
     const stand = malformedResponse(m);

@@ -2,8 +2,9 @@
  * What keeps a server alive through misbehaving handlers, and what stops it in bounded time: a stray
  * rejection or a throw from a handler's timer is logged to stderr and the server goes on (Node would
  * otherwise exit); every request not yet answered and every call in flight is known (a small record
- * each, a call's with its AbortController), so both transports shut down by the one budget below.
- * Case B15.
+ * each, a call's with its AbortController), so both transports shut down by the one budget below
+ * (docs/mcp-server.md#toolscall: a handler that throws, rejects late or never settles does not take
+ * the server down).
  */
 import { describeThrown } from '../../lib/contract/errors.ts';
 import { ABORT_GRACE_MS, SHUTDOWN_BUDGET_MS } from '../../lib/run/settle.ts';
@@ -23,7 +24,10 @@ export interface Abortable {
 
 /** What {@link keepAlive} returns. */
 export interface Lifecycle {
-  /** Registers an in-flight call (what aborts it); returns its unregister function (call it once the call is answered). */
+  /**
+   * Registers an in-flight call (what aborts it); returns its unregister function (call it once the
+   * call is answered).
+   */
   track(call: Abortable): () => void;
   /** Registers a request not yet answered (a transport's view); returns its release function. */
   hold(): () => void;

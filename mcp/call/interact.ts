@@ -12,7 +12,10 @@ import { AxError } from '../../lib/contract/errors.ts';
 import type { Interaction, Root, SampleRequest, SampleResult } from '../../lib/tree/interaction.ts';
 import { MALFORMED_RESPONSE } from '../base/jsonl.ts';
 
-/** How long the server waits for the client to answer a form or a sampling request, ms (10 minutes: a person may be typing). */
+/**
+ * How long the server waits for the client to answer a form or a sampling request, ms (10 minutes: a
+ * person may be typing).
+ */
 export const ASK_TIMEOUT_MS = 10 * 60_000;
 
 /** Whether the client can show a form: `elicitation: {}` (2025-06-18) or `elicitation: {form: {}}` (2025-11-25). */

@@ -24,7 +24,10 @@ export interface McpServerOptions {
   instructions?: string;
   /** Environment handed to handlers. Default `process.env`. */
   env?: Record<string, string | undefined>;
-  /** Called with what aborts every in-flight call (its CallSignal), so shutdown can abort them; returns the unregister function. */
+  /**
+   * Called with what aborts every in-flight call (its CallSignal), so shutdown can abort them; returns
+   * the unregister function.
+   */
   track?: (call: Abortable) => () => void;
   /** Where to log diagnostics (stray rejections, transport errors). Default stderr. */
   log?: (line: string) => void;

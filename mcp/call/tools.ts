@@ -73,7 +73,8 @@ export async function checkedValues(
   args: unknown,
   options: McpServerOptions,
 ): Promise<Record<string, unknown>> {
-  const { validateArguments } = (argumentsModule ??= await import('../../lib/parse/arguments.ts')); // ajv loads on the first call, not at start
+  // ajv loads on the first call, not at start
+  const { validateArguments } = (argumentsModule ??= await import('../../lib/parse/arguments.ts'));
   const values = validateArguments(ref.command, def.inputSchema, args);
   if (!options.dryRun) return values;
   // a preview server: the client cannot turn the dry run off

@@ -16,7 +16,10 @@ import { reaperScript } from './reaper.ts';
 /** The tool call a piece of code runs for (its signal, made when read: call-signal.ts). */
 export const callScope = new AsyncLocalStorage<CallSignal>();
 
-/** The empty per-call stand-ins for `process.stdin` under stdio (see stdio.ts emptyStdinPerCall); a child given one gets `ignore`. */
+/**
+ * The empty per-call stand-ins for `process.stdin` under stdio (see stdio.ts emptyStdinPerCall); a
+ * child given one gets `ignore`.
+ */
 export const scopedStdins = new WeakSet<object>();
 
 /** Milliseconds between TERM and KILL. */
@@ -44,7 +47,10 @@ function fixStdio(stdio: Stdio, defaults: 'pipe' | 'inherit', realStdin: unknown
 
 /** What {@link installChildGuard} returns. */
 export interface ChildGuard {
-  /** Kills every child still running (TERM, then KILL after {@link KILL_GRACE_MS}); resolves when all have exited or been killed. */
+  /**
+   * Kills every child still running (TERM, then KILL after {@link KILL_GRACE_MS}); resolves when all
+   * have exited or been killed.
+   */
   killAll(): Promise<void>;
   /** Undoes the patch. */
   restore(): void;
@@ -75,7 +81,8 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
 
   const track = (child: ChildProcess) => {
     live.add(child);
-    if (child.pid !== undefined) tellReaper(`+${child.pid}:${startOf(child.pid)}`); // the start time: a pid reused later is left alone
+    // the start time: a pid reused later is left alone
+    if (child.pid !== undefined) tellReaper(`+${child.pid}:${startOf(child.pid)}`);
     child.once('exit', () => {
       live.delete(child);
       if (child.pid !== undefined) tellReaper(`-${child.pid}`);

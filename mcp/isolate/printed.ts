@@ -27,7 +27,10 @@ interface Capture {
 
 const captures = new WeakMap<object, Capture>();
 
-/** What `process.stdout.write` is while a server serves: a write of a capturing call is kept, the rest goes `through`. */
+/**
+ * What `process.stdout.write` is while a server serves: a write of a capturing call is kept, the rest
+ * goes `through`.
+ */
 function printedWrite(through: Write): Write {
   return function (this: unknown, chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
     const call = callScope.getStore();

@@ -27,7 +27,8 @@ export interface ProcessTable {
  * itself), to each of `known` (an earlier call's result) that is still the same process — same pid
  * and same start time — though its parent may have exited since, and to every process below
  * those. The table is read from `/proc` (Linux) or else from `ps -A -o pid=,ppid=`; with neither
- * (or on a Node without process.getBuiltinModule), nothing is signalled. Off Linux there is no start time, so a pid another
+ * (or on a Node without process.getBuiltinModule), nothing is signalled. Off Linux there is no start
+ * time, so a pid another
  * process took since the earlier call is signalled too.
  *
  * Not followed: a process that left the tree before this look (its parent exited: Linux gives it
@@ -46,7 +47,8 @@ export function signalTree(
   known: readonly TreeMember[] = [],
   table: ProcessTable = {},
 ): TreeMember[] {
-  if (typeof process.getBuiltinModule !== 'function') return []; // no process.getBuiltinModule: the child alone is signalled
+  // no process.getBuiltinModule: the child alone is signalled
+  if (typeof process.getBuiltinModule !== 'function') return [];
   if (!table.kids || !table.starts) {
     const kids = new Map<number, number[]>();
     const starts = new Map<number, string>();

@@ -1,7 +1,8 @@
 /**
  * The reaper: a small node process (started on a server run's first child, children.ts) that stops
  * the children handlers started once the server is gone — even by SIGKILL, where no handler of the
- * server runs. Case B27 (no child survives its server).
+ * server runs: no child survives its server (docs/mcp-server.md#stdio, "Children never inherit the
+ * protocol pipes").
  *
  * It reads lines on its stdin, a pipe from the server:
  * - `+<pid>:<start>`: a child started, or a process left behind by a child the server is stopping
@@ -16,9 +17,13 @@
  */
 import { signalTree, type ProcessTable, type TreeMember } from './process-tree.ts';
 
-/** The reaper's program; see the module comment. `tree` is {@link signalTree} (passed in: no closure survives toString). */
+/**
+ * The reaper's program; see the module comment. `tree` is {@link signalTree} (passed in: no closure
+ * survives toString).
+ */
 export function reaperMain(tree: typeof signalTree, graceMs: number): void {
-  const live = new Map<number, string>(); // pid → start time ('' for a child: its pid is held until the server reaps it)
+  // pid → start time ('' for a child: its pid is held until the server reaps it)
+  const live = new Map<number, string>();
   const below = new Map<number, TreeMember[]>();
   let buf = '';
   process.on('SIGINT', () => {}); // a terminal's ^C reaches the whole group: the reaper outlives the server by design
@@ -51,7 +56,8 @@ export function reaperMain(tree: typeof signalTree, graceMs: number): void {
         live.delete(p);
       }
     }
-    for (const [p, known] of below) if (!live.has(p)) below.set(p, tree(undefined, signal, known, table)); // orphans of an exited one
+    // orphans of an exited one
+    for (const [p, known] of below) if (!live.has(p)) below.set(p, tree(undefined, signal, known, table));
   };
   process.stdin.on('end', () => {
     if (live.size === 0) process.exit(0);

@@ -105,7 +105,8 @@ class AxServer extends Server {
   }
 
   protected override assertRequestHandlerCapability(method: string): void {
-    if (method.startsWith('prompts/') || method.startsWith('resources/') || method.startsWith('completion/')) return; // answered (empty) whatever is advertised
+    // answered (empty) whatever is advertised
+    if (method.startsWith('prompts/') || method.startsWith('resources/') || method.startsWith('completion/')) return;
     super.assertRequestHandlerCapability(method);
   }
 

@@ -81,7 +81,10 @@ export function hostnameOf(hostHeader: string): string | undefined {
   return m ? (m[1] ?? m[2]) : undefined;
 }
 
-/** Express middleware: 400 for several Host headers, 403 for a Host or Origin whose host is not allowed (DNS rebinding). */
+/**
+ * Express middleware: 400 for several Host headers, 403 for a Host or Origin whose host is not allowed
+ * (DNS rebinding).
+ */
 export function hostOriginGuard(allowed: string[]) {
   const ok = new Set(allowed.map((h) => h.toLowerCase()));
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {

@@ -24,7 +24,10 @@ export interface SessionSettings {
   maxBodyBytes: number;
   /** Most sessions kept at once; a new initialize beyond it gets 503 (JSON-RPC body, Retry-After). */
   maxSessions: number;
-  /** Makes each session's event store (resumable streams), or `false` for none. Default: a {@link MemoryEventStore} per session. */
+  /**
+   * Makes each session's event store (resumable streams), or `false` for none. Default: a
+   * {@link MemoryEventStore} per session.
+   */
   eventStore?: false | (() => EventStore);
 }
 

@@ -222,7 +222,8 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
     detached: true, // its own process group: a terminal's Ctrl-C reaches it once, through us, as SIGTERM
   });
   const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, sig: child.signalCode }); // gone already
+    // gone already
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, sig: child.signalCode });
     child.once('exit', (code, sig) => resolve({ code, sig }));
     child.once('error', () => resolve({ code: null, sig: null }));
   });
