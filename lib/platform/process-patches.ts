@@ -1,6 +1,7 @@
 /**
- * Every process-wide patch ax-ts makes, in one module (docs/architecture.md#io): nothing else in the
- * checkout assigns to `process.stdout`, `process.stderr`, `process.stdin` or `node:child_process`.
+ * Every process-wide patch ax-ts makes, in one module (docs/architecture.md#io): no other file of
+ * `lib/`, `mcp/` or `frontends/` assigns to `process.stdout`, `process.stderr`, `process.stdin` or
+ * `node:child_process`.
  * The module patches nothing by itself: each patch is installed by the one that needs it and
  * restored by it, and what a patch does with what it catches (the policy) is that one's. The
  * patches, in the order they are installed, each over the one before:

@@ -73,10 +73,8 @@ export function requestExtra(
   return { era, signal: ctx.mcpReq.signal, progress, log, trace, ...era.asking(server, ctx) };
 }
 
-/** A step's early answer: the call ends with this result. */
-class Answered {
-  constructor(readonly result: CallToolResult) {}
-}
+/** What the check step gives: the values to run with, or the refusal that answers the call. */
+type Checked = { values: Record<string, unknown> } | { refusal: CallToolResult };
 
 /**
  * One tools/call. {@link ToolCall.answer} runs the steps; it never throws for a command's failure
@@ -106,23 +104,22 @@ export class ToolCall implements CallState {
 
   /** Runs the steps in order: resolve, check, task, round, run, shape. */
   async answer(): Promise<CallToolResult> {
-    try {
-      this.resolve();
-      let values = await this.check(this.args);
-      const era = this.extra.era;
-      if (!this.extra.inTask) {
-        const handle = await era.task(this);
-        if (handle) return handle;
-      }
-      const round = this.extra.inTask ? undefined : await era.round(this);
-      const filled = round?.stopAnswer;
-      if (filled && filled !== 'declined')
-        values = await this.check({ ...(this.args as Record<string, unknown>), ...filled });
-      return await this.run(values, round);
-    } catch (e) {
-      if (e instanceof Answered) return e.result;
-      throw e;
+    const unloaded = this.resolve();
+    if (unloaded) return unloaded;
+    let checked = await this.check(this.args);
+    if ('refusal' in checked) return checked.refusal;
+    const era = this.extra.era;
+    if (!this.extra.inTask) {
+      const handle = await era.task(this);
+      if (handle) return handle;
     }
+    const round = this.extra.inTask ? undefined : await era.round(this);
+    const filled = round?.stopAnswer;
+    if (filled && filled !== 'declined') {
+      checked = await this.check({ ...(this.args as Record<string, unknown>), ...filled });
+      if ('refusal' in checked) return checked.refusal;
+    }
+    return this.run(checked.values, round);
   }
 
   /** The same call, run again as a task's work (the task step's). */
@@ -138,27 +135,28 @@ export class ToolCall implements CallState {
   }
 
   /**
-   * Step 1, resolve: the tool of the name. A tool below a lazy subtree that failed to load is
-   * answered with its load error, not as unknown. @throws -32602 for a name that is no tool.
+   * Step 1, resolve: the tool of the name. @returns the answer for a tool below a lazy subtree that
+   * failed to load (its load error, not "unknown"), else undefined. @throws -32602 for a name that
+   * is no tool.
    */
-  private resolve(): void {
+  private resolve(): CallToolResult | undefined {
     const ref = this.model.byName.get(this.name);
     if (ref) {
       this.resolved = { ref, def: defOf(this.model, ref) };
-      return;
+      return undefined;
     }
     const broken = unloadedTool(this.model, this.name);
     if (!broken) throw unknownTool(this.model, this.name);
     const envelope = errorOf(this.model, this.options, this.extra, broken);
-    throw new Answered({ isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] });
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
   }
 
-  /** Step 2, check: the arguments as values by property; a refusal answers the call (its span ended). */
-  private async check(args: unknown): Promise<Record<string, unknown>> {
+  /** Step 2, check: the arguments as values by property, or the refusal that answers the call (its span ended). */
+  private async check(args: unknown): Promise<Checked> {
     try {
-      return await checkedValues(this.ref, this.def, this.name, args, this.options);
+      return { values: await checkedValues(this.ref, this.def, this.name, args, this.options) };
     } catch (e) {
-      throw new Answered(this.refused(e));
+      return { refusal: this.refused(e) };
     }
   }
 
