@@ -32,6 +32,9 @@ export interface Running {
 
 let queue: Promise<unknown> = Promise.resolve();
 
+/** Where a failed call's printed output rides to {@link answerCall}. */
+const PRINTED = Symbol('ax-ts.front-end.printed');
+
 /**
  * Runs `run` alone (calls are queued: a library may keep a parse's values on its objects, and the
  * process's streams are routed into the call for its length: the printed-output capture of
@@ -94,10 +97,37 @@ async function capturedAlone(
     const { returned } = await run({ started: () => (started = true) });
     return { returned: await returned, printed, printedErr };
   } catch (e) {
-    throw refuse(e, printedErr, started);
+    const refused = refuse(e, printedErr, started);
+    // a failure keeps what the program printed before it: the caller flushes it (answerCall)
+    const failed = started ? failedCall(refused) : refused;
+    if (started && typeof failed === 'object' && failed !== null)
+      Object.defineProperty(failed, PRINTED, { value: { printed, printedErr }, configurable: true });
+    throw failed;
   } finally {
     release();
   }
+}
+
+/**
+ * A handler's own throw, read as a program's outcome (docs/frontends.md#how-a-call-runs): an error
+ * that carries a numeric `exitCode` (1–255: how many CLIs say "issues found") is `command_failed`
+ * with that exit code — a normal outcome to read, not a bug to retry; an `AxError` is kept; any
+ * other throw is the handler's (`internal_error`, as for a native command).
+ */
+export function failedCall(e: unknown): unknown {
+  if (e instanceof AxError || e === null || typeof e !== 'object') return e;
+  const exitCode = (e as { exitCode?: unknown }).exitCode;
+  if (typeof exitCode !== 'number' || !Number.isInteger(exitCode) || exitCode < 1 || exitCode > 255) return e;
+  const said = e instanceof Error ? e.message : '';
+  return new AxError(
+    'command_failed',
+    said ? `the command failed: ${said}` : `the command failed with exit code ${exitCode}`,
+    {
+      exitCode,
+      context: { exit_code_set: exitCode },
+      cause: e,
+    },
+  );
 }
 
 /**
@@ -156,12 +186,22 @@ export async function answerCall(
   call: (json: boolean, signal: AbortSignal) => Promise<CallOutcome>,
 ): Promise<unknown> {
   const json = ctx.mode === 'json';
-  const outcome = await call(json, ctx.signal);
-  if (!json) return undefined;
-  if (outcome.printedErr) ctx.stderr.write(outcome.printedErr);
   // serving MCP, the print is the call's printed output: written to process.stdout inside the call,
   // the server gives it as one more text item of the result, after the envelope, bounded
   // (docs/mcp-server.md#printed-output); on a json-mode command line stdout is the envelope alone
-  if (outcome.printed) (settings.serving ? process.stdout : ctx.stderr).write(outcome.printed);
+  const flush = (o: Pick<CallOutcome, 'printed' | 'printedErr'>) => {
+    if (o.printedErr) ctx.stderr.write(o.printedErr);
+    if (o.printed) (settings.serving ? process.stdout : ctx.stderr).write(o.printed);
+  };
+  let outcome: CallOutcome;
+  try {
+    outcome = await call(json, ctx.signal);
+  } catch (e) {
+    const kept = (e as { [PRINTED]?: Pick<CallOutcome, 'printed' | 'printedErr'> } | null)?.[PRINTED];
+    if (json && kept) flush(kept);
+    throw e;
+  }
+  if (!json) return undefined;
+  flush(outcome);
   return outcome.returned === undefined ? null : outcome.returned;
 }

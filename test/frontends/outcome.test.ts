@@ -1,0 +1,87 @@
+/**
+ * A front-ended program's outcome read right, and nothing it printed lost
+ * (docs/frontends.md#how-a-call-runs): an action that prints its report and then throws an error
+ * carrying `exitCode` — how a linter says "problems found" — is `command_failed` with that exit code
+ * (never `internal_error` with advice to retry), and its report reaches the caller: on stderr before
+ * the error line on a json-mode command line, as the text item after the envelope over MCP (every
+ * path, both eras). A plain throw stays the handler's `internal_error`, its output kept too. A
+ * person's run is the program's own, with or without the front end.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectEra, PATHS_BY_ERAS, startHttp, type EraClient, type HttpFixture } from '../helpers/eras.ts';
+import { envelopeOf, REPO } from '../helpers/mcp.ts';
+import { TSX_LOADER } from '../helpers/spawn.ts';
+
+const CLI = join(REPO, 'test/frontends/fixtures/lint-commander.ts');
+const ENV = { LINT_AX: '1' };
+
+function run(words: string[], env: Record<string, string> = ENV) {
+  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI, ...words], {
+    cwd: REPO,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const lastLine = (text: string) => JSON.parse(text.trimEnd().split('\n').at(-1)!) as Record<string, any>;
+
+describe('json mode on the command line', () => {
+  it('problems found (an error with exitCode 3): command_failed, exit 3, the report on stderr before the error line', () => {
+    const r = run(['lint', 'a.js', 'bad.js', '--format', 'json']);
+    expect(r.status).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('a.js: ok\nbad.js: 1 problem\n');
+    expect(r.stderr).toContain('checked 2 file(s)\n');
+    const { error } = lastLine(r.stderr);
+    expect(error).toMatchObject({ kind: 'command_failed', exit_code: 3, context: { exit_code_set: 3 } });
+    expect(error.message).toContain('1 problem(s) found');
+    expect(JSON.stringify(error)).not.toMatch(/bug|retry/i);
+  });
+
+  it('no problems: the envelope alone on stdout, the report on stderr', () => {
+    const r = run(['lint', 'a.js', '--format', 'json']);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: null });
+    expect(r.stderr).toContain('a.js: ok\n');
+  });
+
+  it('a plain throw stays internal_error (exit 1), what it printed kept', () => {
+    const r = run(['crash', '--format', 'json']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('partial output\n');
+    expect(lastLine(r.stderr).error.kind).toBe('internal_error');
+  });
+
+  it("a person's run is the program's own, with or without the front end", () => {
+    for (const words of [['lint', 'a.js', 'bad.js'], ['crash'], ['lint', 'a.js']]) {
+      const plain = run(words, {});
+      const fronted = run(words);
+      expect(fronted, words.join(' ')).toEqual(plain);
+    }
+  });
+});
+
+describe.each(PATHS_BY_ERAS)('over MCP, %s, a %s client', (path, era) => {
+  let server: HttpFixture | undefined;
+  let c: EraClient;
+  beforeAll(async () => {
+    if (path !== 'stdio') server = await startHttp(CLI, path === 'http-stateless' ? ['--stateless'] : [], ENV);
+    c = await connectEra(era, path, { cli: CLI, url: server?.url, env: ENV });
+  }, 60_000);
+  afterAll(async () => {
+    await c?.close();
+    await server?.stop();
+  });
+
+  it('problems found: isError, command_failed with exit code 3, the report the next text item', async () => {
+    const r = await c.callTool('lint', { files: ['a.js', 'bad.js'] });
+    expect(r.isError).toBe(true);
+    expect(envelopeOf(r).error).toMatchObject({ kind: 'command_failed', exit_code: 3 });
+    const texts = (r.content as { type: string; text: string }[]).slice(1).map((i) => i.text);
+    expect(texts.join('')).toContain('a.js: ok\nbad.js: 1 problem\n');
+  });
+});
