@@ -158,6 +158,23 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
   },
 ];
 
+/**
+ * The contract's own refusals (docs/contract.md#idempotency-keys-and-replayed-retries): failures
+ * that say the call as given was not carried out and how to amend it — a bad value, a warning
+ * under `--strict`, a stop (a confirmation, a form, an action required, a declined form, no
+ * sampling). An idempotency key never records one of them, so the amended call (the fix, a `next[]`
+ * step) run with the same key runs instead of replaying the refusal.
+ */
+export const CONTRACT_REFUSALS: ReadonlySet<string> = new Set([
+  'validation_error',
+  'warnings_as_errors',
+  'confirmation_required',
+  'input_required',
+  'action_required',
+  'declined',
+  'sampling_unavailable',
+]);
+
 /** What a kind (and a warning code or a stop reason) must match. */
 export const KIND_RE = /^[a-z][a-z0-9_]*$/;
 /**

@@ -12,7 +12,7 @@
 import { successLine, type SuccessMeta, type Warning } from '../contract/envelope.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
-import { AxError, toAxError, validationError } from '../contract/errors.ts';
+import { AxError, CONTRACT_REFUSALS, toAxError, validationError } from '../contract/errors.ts';
 import { camelCase } from '../tree/flags.ts';
 import { flagsOf, injectedInForce, replays } from '../tree/flagset.ts';
 import type { Invocation } from '../parse/parse.ts';
@@ -385,9 +385,18 @@ async function writeStream(
 }
 
 /**
- * The run's failure as the AxError to report, after recording it for replay: a retryable or
- * interrupted failure releases the key (a late success of an interrupted handler is still
- * recorded), any other is recorded so a retry gets the same error.
+ * Whether a key records this failure (docs/contract.md#idempotency-keys-and-replayed-retries): what
+ * the command did — its own failure — is recorded; a retryable failure, an interrupt and the
+ * contract's own refusals ({@link CONTRACT_REFUSALS}) are not, so a retry or the amended call runs.
+ */
+function recordsFailure(err: AxError): boolean {
+  return !err.retryable && err.kind !== 'interrupted' && err.kind !== 'timeout' && !CONTRACT_REFUSALS.has(err.kind);
+}
+
+/**
+ * The run's failure as the AxError to report, after recording it for replay: a failure the key does
+ * not record ({@link recordsFailure}) releases the key (a late success of an interrupted handler is
+ * still recorded), any other is recorded so a retry gets the same error.
  */
 async function failure(
   e: unknown,
@@ -409,7 +418,7 @@ async function failure(
             : gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(v === undefined ? null : v) })),
         () => void gate.release(),
       );
-    } else if (err.retryable || err.kind === 'interrupted') await gate.release();
+    } else if (!recordsFailure(err)) await gate.release();
     else await gate.complete({ exitCode: err.exitCode, kind: 'error', error: err.toJSON() });
   }
   return err;

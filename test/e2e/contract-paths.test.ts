@@ -92,6 +92,44 @@ function simple(tool: string, props: Json = {}, argvExtra: string[] = []): Call 
   return { tool, argv: [...argv, ...argvExtra], json: props };
 }
 
+/**
+ * Runs a stop's next step as the path runs it: its tool call over MCP, its command line otherwise
+ * (the args-json path spawns the line as it is: its own call always builds `--args-json`).
+ */
+async function runStep(p: Path, step: Json, extra: string[] = []): Promise<Outcome> {
+  if (p.mcp) return p.call({ tool: step.tool as string, argv: [], json: step.arguments as Json });
+  expect(step.argv[0], 'a command line starts with the program name').toBe('contractfx');
+  return runLine(p, [...(step.argv as string[]).slice(1), ...extra]);
+}
+
+/** Runs the words after the program's name as a command line of a CLI path (cli, args-json, in-process). */
+function runLine(p: Path, argv: string[]): Promise<Outcome> {
+  return p.line!(argv);
+}
+
+/**
+ * `tool <id>` with a key stops (`kind`, exit 2) and records nothing; its first next step, which
+ * keeps the key, runs once (meta.idempotency_key the key), and running it again replays that.
+ */
+async function stopThenStep(p: Path, id: string, tool: string, kind: string): Promise<void> {
+  const key = `k-${id}`;
+  const e = expectError(
+    await p.call({ tool, argv: [tool, id, '--idempotency-key', key], json: { name: id, idempotency_key: key } }),
+    2,
+    kind,
+  );
+  expect(effects(id)).toHaveLength(0);
+  const step = (e.next as Json[])[0]!;
+  const ran = await runStep(p, step);
+  expect(ran.code, JSON.stringify(ran)).toBe(0);
+  expect(meta(ran)).toMatchObject({ idempotency_key: key });
+  expect(meta(ran).replayed).toBeUndefined();
+  const again = await runStep(p, step);
+  expect(dataBytes(again.stdout)).toBe(dataBytes(ran.stdout));
+  expect(meta(again).replayed).toBe(true);
+  expect(effects(id)).toHaveLength(1);
+}
+
 function expectError(o: Outcome, code: number, kind: string): Json {
   expect(o.code, JSON.stringify(o)).toBe(code);
   expect(o.stdout).toBe('');
@@ -253,6 +291,38 @@ const RULES: Rule[] = [
       expect(real.code).toBe(0);
       expect(meta(real).replayed).toBeUndefined();
       expect(meta(real).dry_run).toBeUndefined();
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    store: true,
+    name: 'a confirmation stop under a key is not recorded: its next step (the same call confirmed, the key kept) runs once, then replays',
+    run: (p, id) => stopThenStep(p, id, 'remove', 'confirmation_required'),
+  },
+  {
+    store: true,
+    name: "an action_required stop under a key is not recorded: the author's next step keeping the key runs once, then replays",
+    run: (p, id) => stopThenStep(p, id, 'gated', 'action_required'),
+  },
+  {
+    store: true,
+    name: '--strict: warnings_as_errors under a key is not recorded: the call without --strict and the same key runs once, then replays (not an MCP input)',
+    on: (p) => !p.mcp,
+    run: async (p, id) => {
+      const line =
+        p.name === 'args-json'
+          ? ['warned', '--args-json', JSON.stringify({ name: id, idempotency_key: `k-${id}` })]
+          : ['warned', id, '--idempotency-key', `k-${id}`];
+      expectError(await runLine(p, [...line, '--strict']), 2, 'warnings_as_errors');
+      expect(effects(id)).toHaveLength(0);
+      const ran = await runLine(p, line);
+      expect(ran.code, JSON.stringify(ran)).toBe(0);
+      expect(meta(ran).replayed).toBeUndefined();
+      expect(meta(ran).warnings).toEqual([{ code: 'heads_up', message: `about to log ${id}` }]);
+      const again = await runLine(p, [...line, '--strict']); // a replay runs nothing: nothing warns
+      expect(again.code, JSON.stringify(again)).toBe(0);
+      expect(dataBytes(again.stdout)).toBe(dataBytes(ran.stdout));
+      expect(meta(again).replayed).toBe(true);
       expect(effects(id)).toHaveLength(1);
     },
   },

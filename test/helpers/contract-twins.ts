@@ -55,6 +55,12 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
       { rule: 'perform with a function rehearsal', reason: noPreview },
       { rule: 'a callback the handler queued just before returning', reason: `its warning is ctx.warn: ${noCtx}` },
       { rule: 'ctx.signal is one AbortSignal for the run', reason: noCtx },
+      { rule: 'a confirmation stop under a key is not recorded', reason: `its gate is ctx.confirm: ${noCtx}` },
+      {
+        rule: 'an action_required stop under a key is not recorded',
+        reason: `its stop is ctx.actionRequired: ${noCtx}`,
+      },
+      { rule: '--strict: warnings_as_errors under a key is not recorded', reason: `its warning is ctx.warn: ${noCtx}` },
       {
         rule: 'input nested too deep for JSON',
         reason: `${library} has no JSON option type: on the command line --obj is text, parsed by the handler itself`,

@@ -46,6 +46,8 @@ export interface Path {
   /** Whether it is an MCP path (tools/list, isError, no `mcp-server` or `__schema` command). */
   mcp: boolean;
   call(c: Call): Promise<Outcome>;
+  /** The command-line paths (cli, args-json, in-process): runs the words after the program's name as they are. */
+  line?(argv: string[]): Promise<Outcome>;
   /** MCP only: the inputSchema of a tool as listed. */
   inputSchema?(tool: string): Promise<Json>;
   /** MCP only: the initialize instructions. */
@@ -99,6 +101,7 @@ export function processPath(name: 'cli' | 'args-json', script: string, env: Reco
       const argv = name === 'cli' ? c.argv : [...c.tool.split('_'), '--args-json', JSON.stringify(c.json)];
       return fromProcess(await runScript(script, argv, { ...minimalEnv(), ...env }));
     },
+    line: async (argv) => fromProcess(await runScript(script, argv, { ...minimalEnv(), ...env })),
     close: async () => {},
   };
 }
@@ -114,6 +117,7 @@ export function inProcessPath(
     spelling: 'argv',
     mcp: false,
     call: async (c) => fromProcess(await runCli(build(), c.argv, { env, idempotencyStore })),
+    line: async (argv) => fromProcess(await runCli(build(), argv, { env, idempotencyStore })),
     close: async () => {},
   };
 }
