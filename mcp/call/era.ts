@@ -13,6 +13,7 @@ import type { ToolDef, ToolRef } from '../../lib/schema/walk.ts';
 import type { OutputWrapping } from '../../lib/schema/tool.ts';
 import type { NotificationLevel } from '../../lib/observe/logger.ts';
 import type { EraName } from '../base/eras.ts';
+import type { Answering } from './answered.ts';
 import type { McpModel, McpServerOptions } from './model.ts';
 import type { RoundInput } from './input-required.ts';
 
@@ -63,6 +64,8 @@ export interface InputRound {
   interaction: Interaction;
   /** The client's answer to a stop's form (stop-input.ts): values to join the arguments, or its refusal. */
   stopAnswer: Record<string, unknown> | 'declined' | undefined;
+  /** The state this call answers, when it echoed one: the answered round runs once (answered.ts). */
+  answering: Answering | undefined;
   /**
    * After the run: the `input_required` result asking what the run needed (a stop the client can
    * answer among it), or undefined when nothing is left to ask. @throws -32602 for a malformed answer.

@@ -38,6 +38,8 @@ interface StatePayload {
   q: Record<string, string>;
   /** A stop's fill-in form asked in the last round (stop-input.ts): its key, fixed arguments and fields. */
   f?: StopFill & { k: string };
+  /** A nonce, new per state: the answered round is recorded under it and runs once (answered.ts). */
+  n: string;
 }
 
 /** A stop's next step as a form: the arguments the step sets, and the properties the user fills in. */
@@ -98,6 +100,7 @@ export class Round {
   private readonly asked: Record<string, string> = {};
   private readonly counts = new Map<string, number>();
   private readonly answers: Record<string, unknown>;
+  private readonly answersGiven: Record<string, unknown>;
   private fill?: StopFill & { k: string };
 
   private constructor(
@@ -108,6 +111,7 @@ export class Round {
     private readonly env: Record<string, string | undefined>,
   ) {
     this.answers = { ...prior?.r, ...input.inputResponses };
+    this.answersGiven = input.inputResponses ?? {};
   }
 
   /**
@@ -136,7 +140,8 @@ export class Round {
       } catch {
         throw refused('invalid_request_state');
       }
-      if (!isObj(prior) || prior.t !== tool || prior.a !== argsHash) throw refused('request_state_for_another_call');
+      if (!isObj(prior) || typeof prior.n !== 'string') throw refused('invalid_request_state');
+      if (prior.t !== tool || prior.a !== argsHash) throw refused('request_state_for_another_call');
     }
     return new Round(tool, argsHash, prior, input, env);
   }
@@ -150,6 +155,7 @@ export class Round {
       r: this.used,
       q: this.asked,
       ...(this.fill ? { f: this.fill } : {}),
+      n: randomBytes(16).toString('base64url'),
     };
     return {
       resultType: 'input_required',
@@ -221,6 +227,14 @@ export class Round {
     this.pending[key] = request;
     this.asked[key] = digest(request);
     this.fill = { k: key, ...fill };
+  }
+
+  /**
+   * The state this call answers, when it echoed one: its nonce and a digest of the answers given,
+   * so the answered round runs once (answered.ts).
+   */
+  answering(): { nonce: string; answers: string } | undefined {
+    return this.prior ? { nonce: this.prior.n, answers: digest(this.answersGiven) } : undefined;
   }
 
   /** The {@link Interaction} a run of this call asks through: only what the request's capabilities declare. */

@@ -10,7 +10,7 @@ import type { CallToolResult, Server, ServerContext } from '@modelcontextprotoco
 import { errorEnvelope } from '../../lib/contract/envelope.ts';
 import { endSpan, startTrace } from '../../lib/observe/trace.ts';
 import type { NotificationLevel } from '../../lib/observe/logger.ts';
-import { toAxError } from '../../lib/contract/errors.ts';
+import { AxError, toAxError } from '../../lib/contract/errors.ts';
 import type { Interaction } from '../../lib/tree/interaction.ts';
 import { invokeCommand, type InvokeResult } from '../../lib/run/invoke.ts';
 import { CallSignal } from '../../lib/run/call-signal.ts';
@@ -18,6 +18,7 @@ import type { ToolDef, ToolRef } from '../../lib/schema/walk.ts';
 import { callScope } from '../isolate/children.ts';
 import { collectPrinted } from '../isolate/printed.ts';
 import { LOG_LEVELS, rpcError } from '../base/eras.ts';
+import { runOnce } from './answered.ts';
 import { failureResult, toolResult } from './results.ts';
 import { checkedValues, defOf, errorOf, unknownTool, unloadedTool } from './tools.ts';
 import type { CallExtra, CallState, Era, InputRound } from './era.ts';
@@ -119,7 +120,16 @@ export class ToolCall implements CallState {
       checked = await this.check({ ...(this.args as Record<string, unknown>), ...filled });
       if ('refusal' in checked) return checked.refusal;
     }
-    return this.run(checked.values, round);
+    // an answered round runs once: a repeat of its state gets the first result (answered.ts)
+    const values = checked.values;
+    if (round?.answering)
+      return runOnce(this.model, this.options, this.name, round.answering, this.extra.signal, () =>
+        this.run(values, round),
+      ).catch((e: unknown) => {
+        if (e instanceof AxError) return failureResult(this.ref, errorOf(this.model, this.options, this.extra, e), era);
+        throw e;
+      });
+    return this.run(values, round);
   }
 
   /** The same call, run again as a task's work (the task step's). */

@@ -22,7 +22,7 @@ import { readResponse } from '../fixtures/http-harness.ts';
 
 const CLI = join(REPO, 'test/fixtures/ask-cli.ts');
 const dir = mkdtempSync(join(tmpdir(), 'ax-input-required-'));
-const ENV = { ASK_DIR: dir };
+const ENV = { ASK_DIR: dir, XDG_STATE_HOME: join(dir, 'state') };
 const deleted = (): string[] => {
   try {
     return readFileSync(join(dir, 'deleted'), 'utf8').split('\n').filter(Boolean);
@@ -205,6 +205,29 @@ describe.each(['http', 'http-stateless'] as const)('%s: a retry that cannot be t
     expect(deleted()).not.toContain('other');
   });
 
+  it('an accepted answer runs once: the same requestState re-sent gets the first result; other answers are -32602', async () => {
+    const id = `once-${path}`;
+    const first = await rawCall(url(), 11, { name: 'rm', arguments: { id } });
+    const accept = {
+      name: 'rm',
+      arguments: { id },
+      inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+      requestState: first.message.result.requestState,
+    };
+    const ran = await rawCall(url(), 12, accept);
+    expect(envelopeOf(ran.message.result).data).toEqual({ deleted: id });
+    for (const n of [13, 14]) {
+      const again = await rawCall(url(), n, accept);
+      expect(again.message.result).toEqual(ran.message.result); // the first result, the same trace id too
+    }
+    const other = await rawCall(url(), 15, {
+      ...accept,
+      inputResponses: { confirm: { action: 'decline' } },
+    });
+    expect(other.message.error).toMatchObject({ code: -32602, data: { reason: 'request_state_used' } });
+    expect(deleted().filter((d) => d === id)).toHaveLength(1);
+  });
+
   it('the state from one replica of the deployment key is honoured by another (AX_MCP_STATE_KEY)', async () => {
     const key = 'k'.repeat(40);
     const [a, b] = await Promise.all([
@@ -220,6 +243,15 @@ describe.each(['http', 'http-stateless'] as const)('%s: a retry that cannot be t
         requestState: first.message.result.requestState,
       });
       expect(envelopeOf(r.message.result).data).toEqual({ deleted: `x-${path}` });
+      // the replicas share the record (the same store): the answer re-sent to the first one runs nothing
+      const again = await rawCall(a.url, 7, {
+        name: 'rm',
+        arguments: { id: `x-${path}` },
+        inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+        requestState: first.message.result.requestState,
+      });
+      expect(again.message.result).toEqual(r.message.result);
+      expect(deleted().filter((d) => d === `x-${path}`)).toHaveLength(1);
       // a server with another key refuses it
       const other = await rawCall(url(), 6, {
         name: 'rm',
@@ -253,6 +285,18 @@ describe('stdio: the same refusals on a 2026-07-28 connection', { timeout: 30_00
       });
       expect(r.error).toMatchObject({ code: -32602, data: { reason: 'invalid_request_state' } });
       expect(deleted()).not.toContain('S');
+      // the accepted answer runs once: sent again, the first result
+      const accept = {
+        name: 'rm',
+        arguments: { id: 'S' },
+        inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+        requestState: state,
+        _meta: meta,
+      };
+      const ran = await raw.request(3, 'tools/call', accept);
+      expect(envelopeOf(ran.result as Record<string, any>).data).toEqual({ deleted: 'S' });
+      expect((await raw.request(4, 'tools/call', accept)).result).toEqual(ran.result);
+      expect(deleted().filter((d) => d === 'S')).toHaveLength(1);
     } finally {
       raw.kill();
       await raw.exited;

@@ -98,6 +98,7 @@ async function openRound(call: CallState): Promise<InputRound> {
   return {
     interaction,
     stopAnswer,
+    answering: round.answering(),
     async settle(r: InvokeResult) {
       if (round.malformed) throw rpcError(-32602, round.malformed, { reason: 'invalid_input_response' });
       const form = stopAnswer !== 'declined' && formCapable(capabilities) ? stopForm(name, def, r) : undefined;
