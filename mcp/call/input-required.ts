@@ -17,9 +17,7 @@ import { AxError } from '../../lib/contract/errors.ts';
 import type { ElicitAnswer, Interaction, SampleResult } from '../../lib/tree/interaction.ts';
 import { rpcError } from '../base/eras.ts';
 import { formCapable, rootsAnswer, samplingParams } from './interact.ts';
-
-/** Environment variable holding the key that signs `requestState` (at least 32 bytes; share it between replicas). */
-export const STATE_KEY_ENV = 'AX_MCP_STATE_KEY';
+import { STATE_KEY_ENV } from './model.ts';
 
 /** How long a `requestState` stays valid, seconds (10 minutes, as long as the 2025 era waits for an answer). */
 export const STATE_TTL_SECONDS = 600;
@@ -51,9 +49,9 @@ export interface StopFill {
 type Codec = ReturnType<typeof createRequestStateCodec>;
 let codec: { key: string; codec: Codec } | undefined;
 
-/** The codec for the key of `$AX_MCP_STATE_KEY`, else a random key made once per process. */
-function stateCodec(env: Record<string, string | undefined>): Codec {
-  const key = env[STATE_KEY_ENV] ?? codec?.key ?? randomBytes(32).toString('base64url');
+/** The codec for the server's key (`$AX_MCP_STATE_KEY`, checked at start), else a random key made once per process. */
+function stateCodec(stateKey: string | undefined): Codec {
+  const key = stateKey ?? codec?.key ?? randomBytes(32).toString('base64url');
   if (codec?.key !== key) codec = { key, codec: createRequestStateCodec({ key, ttlSeconds: STATE_TTL_SECONDS }) };
   return codec.codec;
 }
@@ -108,7 +106,7 @@ export class Round {
     private readonly argsHash: string,
     private readonly prior: StatePayload | undefined,
     input: RoundInput,
-    private readonly env: Record<string, string | undefined>,
+    private readonly stateKey: string | undefined,
   ) {
     this.answers = { ...prior?.r, ...input.inputResponses };
     this.answersGiven = input.inputResponses ?? {};
@@ -123,8 +121,10 @@ export class Round {
     tool: string,
     args: unknown,
     input: RoundInput,
-    env: Record<string, string | undefined>,
+    server: { stateKey?: string; env?: Record<string, string | undefined> },
   ): Promise<Round> {
+    // the key checked at start; a server built without those checks reads the variable itself
+    const stateKey = server.stateKey ?? (server.env ?? process.env)[STATE_KEY_ENV];
     if (input.dropped?.length)
       throw rpcError(
         -32602,
@@ -136,14 +136,14 @@ export class Round {
     if (input.requestState !== undefined) {
       if (typeof input.requestState !== 'string') throw refused('invalid_request_state');
       try {
-        prior = (await stateCodec(env).verify(input.requestState, undefined as never)) as StatePayload;
+        prior = (await stateCodec(stateKey).verify(input.requestState, undefined as never)) as StatePayload;
       } catch {
         throw refused('invalid_request_state');
       }
       if (!isObj(prior) || typeof prior.n !== 'string') throw refused('invalid_request_state');
       if (prior.t !== tool || prior.a !== argsHash) throw refused('request_state_for_another_call');
     }
-    return new Round(tool, argsHash, prior, input, env);
+    return new Round(tool, argsHash, prior, input, stateKey);
   }
 
   /** The `input_required` result for what the run left unanswered, or undefined when nothing was. */
@@ -160,7 +160,7 @@ export class Round {
     return {
       resultType: 'input_required',
       inputRequests: this.pending,
-      requestState: await stateCodec(this.env).mint(state, undefined as never),
+      requestState: await stateCodec(this.stateKey).mint(state, undefined as never),
     };
   }
 

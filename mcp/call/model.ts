@@ -14,6 +14,9 @@ import type { TaskBoard } from './tasks.ts';
 /** How a server lists its commands: one tool each (`tools`, the default), or the four fixed tools (`progressive`). */
 export type Discovery = 'tools' | 'progressive';
 
+/** Environment variable holding the key that signs `requestState` (at least 32 bytes; share it between replicas). */
+export const STATE_KEY_ENV = 'AX_MCP_STATE_KEY';
+
 /** Options of the MCP server. */
 export interface McpServerOptions {
   /** serverInfo.name. Default {@link defaultServerName}. */
@@ -24,6 +27,8 @@ export interface McpServerOptions {
   instructions?: string;
   /** Environment handed to handlers. Default `process.env`. */
   env?: Record<string, string | undefined>;
+  /** The key that signs `requestState` (checked at start); default `$AX_MCP_STATE_KEY` of `env`, else random per process. */
+  stateKey?: string;
   /**
    * Called with what aborts every in-flight call (its CallSignal), so shutdown can abort them; returns
    * the unregister function.

@@ -6,6 +6,7 @@ import type { Command } from '../../lib/tree/command.ts';
 import { AxError } from '../../lib/contract/errors.ts';
 import { buildModel } from '../protocol/server.ts';
 import { checkStartup, isWildcard, unloadedWarnings, type ServeSettings } from './startup.ts';
+import { withoutSecrets } from '../transport/token.ts';
 
 import { exclusionWarnings } from '../../lib/schema/walk.ts';
 import { tracesUrl } from '../../lib/observe/trace.ts';
@@ -52,7 +53,9 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     name: s.name,
     version: s.version,
     instructions: s.instructions,
-    env: s.env,
+    // the process that serves: the secrets stop here (a supervisor hands them to it in its environment)
+    env: withoutSecrets(s.env ?? process.env),
+    stateKey: s.stateKey,
     log: s.log,
     presets: s.presets,
     dryRun: s.dryRun,

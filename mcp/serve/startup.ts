@@ -13,7 +13,7 @@ import { toolProperties } from '../../lib/tree/properties.ts';
 import type { FlagSpec } from '../../lib/tree/flags.ts';
 import type { EventStore } from '../transport/events.ts';
 import type { HttpBounds } from '../transport/http.ts';
-import { resolveToken, withoutToken } from '../transport/token.ts';
+import { resolveStateKey, resolveToken, withoutSecrets } from '../transport/token.ts';
 
 /** Largest accepted `instructions`, in bytes of UTF-8 (docs/mcp-server.md). */
 export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;
@@ -39,6 +39,8 @@ export interface ServeSettings {
   tokenFile?: string;
   /** HTTP: the bearer token itself (serve()); wins over the file. Set by {@link checkStartup} once resolved. */
   token?: string;
+  /** The key that signs `requestState`, from `$AX_MCP_STATE_KEY`: set by {@link checkStartup} once checked. */
+  stateKey?: string;
   /** Lazy stubs whose loader failed: not served; a call to a tool below one gets its load error. */
   unloaded?: LoadFailure[];
   /** HTTP: connection bounds (serve() options; defaults in http.ts HTTP_BOUNDS). */
@@ -122,11 +124,12 @@ export function loopbackSpelling(host: string): string | undefined {
 
 /**
  * The fail-closed startup checks: version not a placeholder, instructions ≤ 8 KiB of valid UTF-8,
- * sizes and durations positive; for HTTP the address parsable, not a loopback address in another
+ * `$AX_MCP_STATE_KEY` (when set) at least 32 bytes (resolved into `s.stateKey`), sizes and durations positive; for HTTP the address parsable, not a loopback address in another
  * spelling, loopback unless allowed, and a bearer token (resolved into `s.token`) for a non-loopback
  * bind. @throws AxError validation_error (exit 2).
  */
 export function checkStartup(root: Command, s: ServeSettings): { host: string; port: number } {
+  s.stateKey = resolveStateKey(s.env ?? process.env) ?? s.stateKey;
   if (isPlaceholderVersion(s.version)) {
     throw validationError(
       `refusing to serve with the placeholder version ${JSON.stringify(s.version)}`,
@@ -212,8 +215,8 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
       });
     }
     s.token = resolveToken(s.tokenFile, s.env ?? process.env, s.token);
-    // the secret stops here: handlers (ctx.env) and the processes they start never see it
-    s.env = withoutToken(s.env ?? process.env);
+    // the secrets stop here: handlers (ctx.env) and the processes they start never see them
+    s.env = withoutSecrets(s.env ?? process.env);
     if (!isLoopback(where.host) && s.token === undefined) {
       throw validationError(
         `refusing to bind ${where.host} without a bearer token: anyone who can reach the address could run the tools`,

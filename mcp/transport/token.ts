@@ -1,14 +1,19 @@
 /**
- * The HTTP server's bearer token: read from `--token-file` (or `tokenFile`), else from the
- * environment variable {@link TOKEN_ENV}. Light (node:fs only): `--print-config` reads it too.
+ * The server's secrets: the HTTP server's bearer token, read from `--token-file` (or `tokenFile`),
+ * else from the environment variable {@link TOKEN_ENV}; and the key that signs a 2026-07-28
+ * `requestState` ({@link STATE_KEY_ENV}). Light (node:fs only): `--print-config` reads them too.
  * A token file is refused, as OpenSSH refuses a private key, when another user owns it or may read
- * or write it (docs/security.md#the-bearer-token).
+ * or write it; a token or key too short to be a secret is refused at start (docs/security.md).
  */
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { validationError } from '../../lib/contract/errors.ts';
+import { STATE_KEY_ENV } from '../call/model.ts';
 
 /** Environment variable holding the token when no token file is given. */
 export const TOKEN_ENV = 'AX_MCP_TOKEN';
+
+/** Fewest bytes a state key may have: an HMAC-SHA256 key shorter than its hash is weaker than it. */
+export const MIN_STATE_KEY_BYTES = 32;
 
 /** Fewest characters a token may have (a short one can be guessed). */
 export const MIN_TOKEN_CHARS = 16;
@@ -90,13 +95,39 @@ function refuseUnprotected(file: string, st: { uid: number; mode: number; isFile
 }
 
 /**
- * `env` without {@link TOKEN_ENV}: what handlers and their children see once the server has read
- * the token. When `env` is `process.env`, the variable is also deleted from it, so a child started
- * with the default environment does not inherit the secret.
+ * The state key from {@link STATE_KEY_ENV}, or undefined when the variable is not set (the server
+ * then signs with a random key of its own). Set but empty or shorter than
+ * {@link MIN_STATE_KEY_BYTES} bytes is refused, as a weak token is: a key that can be guessed lets
+ * anyone forge the answers of a confirmation.
+ * @throws AxError validation_error `invalid_state_key` (exit 2).
  */
-export function withoutToken(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  if (!(TOKEN_ENV in env)) return env;
-  if (env === process.env) delete process.env[TOKEN_ENV];
-  const { [TOKEN_ENV]: _dropped, ...rest } = env;
+export function resolveStateKey(env: Record<string, string | undefined>): string | undefined {
+  const key = env[STATE_KEY_ENV];
+  if (key === undefined) return undefined;
+  if (Buffer.byteLength(key, 'utf8') < MIN_STATE_KEY_BYTES) {
+    throw validationError(
+      `$${STATE_KEY_ENV} must be at least ${MIN_STATE_KEY_BYTES} bytes, got ${Buffer.byteLength(key, 'utf8')}`,
+      'invalid_state_key',
+      {
+        context: { env: STATE_KEY_ENV },
+        fix: `Set ${STATE_KEY_ENV} to the output of \`openssl rand -hex 32\` (the same on every replica), or unset it for a random key per process.`,
+      },
+    );
+  }
+  return key;
+}
+
+/**
+ * `env` without the server's secrets ({@link TOKEN_ENV}, {@link STATE_KEY_ENV}): what handlers and
+ * their children see once the server has read them. When `env` is `process.env`, the variables are
+ * also deleted from it, so a child started with the default environment does not inherit them.
+ */
+export function withoutSecrets(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  if (!(TOKEN_ENV in env) && !(STATE_KEY_ENV in env)) return env;
+  if (env === process.env) {
+    delete process.env[TOKEN_ENV];
+    delete process.env[STATE_KEY_ENV];
+  }
+  const { [TOKEN_ENV]: _token, [STATE_KEY_ENV]: _key, ...rest } = env;
   return rest;
 }

@@ -91,7 +91,7 @@ export const ERA_2026_07_28: Era = {
 async function openRound(call: CallState): Promise<InputRound> {
   const { name, args, def, extra, options } = call;
   const capabilities = extra.capabilities ?? {};
-  const round = await Round.open(name, args, { ...extra.round, capabilities }, options.env ?? process.env);
+  const round = await Round.open(name, args, { ...extra.round, capabilities }, options);
   const interaction = round.interaction(capabilities);
   const stopAnswer = round.stopAnswer();
   if (round.malformed) throw rpcError(-32602, round.malformed, { reason: 'invalid_input_response' });
