@@ -30,6 +30,7 @@ import {
 } from './failures.ts';
 import { checkOutput } from '../parse/output-check.ts';
 import type { ReplayGate } from '../store/replay.ts';
+import type { ReplayRecord } from '../store/idempotency.ts';
 import { flagValues } from '../parse/validate.ts';
 import type { ResourceContent } from '../tree/declarations.ts';
 import { hooksOf } from './hooks.ts';
@@ -253,6 +254,7 @@ async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | u
     env: env.env,
     signal: env.signal,
     keyLabel: scope.label('idempotency-key'),
+    kinds: recordKinds(cmd),
   });
   if ('replay' in opened) {
     const rec = opened.replay;
@@ -270,6 +272,16 @@ async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | u
   }
   replay.gate = opened.gate;
   return undefined;
+}
+
+/** The record kinds a command writes: its output kind's (a data command's handler may return a stream), and failures. */
+function recordKinds(cmd: Command): ReplayRecord['kind'][] {
+  const kind = cmd.output?.kind;
+  return kind === 'stream'
+    ? ['stream', 'error']
+    : kind === 'opaque'
+      ? ['opaque', 'error']
+      : ['data', 'stream', 'error'];
 }
 
 /** Human mode: the command's `render`, else the default rendering; a dry run says so on stderr. */

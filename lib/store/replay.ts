@@ -116,6 +116,8 @@ export interface GateRequest {
   signal: AbortSignal;
   /** `--idempotency-key` on the CLI, `idempotency_key` over MCP. */
   keyLabel: string;
+  /** The record kinds this command writes (its output kind, and `error`): a record of another kind is refused. */
+  kinds: readonly ReplayRecord['kind'][];
 }
 
 /**
@@ -136,7 +138,7 @@ export async function openGate(req: GateRequest): Promise<{ replay: ReplayRecord
     }
     if (claim.state !== 'claimed' && claim.fingerprint !== req.fingerprint) throw conflict(req);
     if (claim.state === 'recorded') {
-      const bad = recordFault(claim.record);
+      const bad = recordFault(claim.record, req.kinds);
       if (bad) throw badRecord(req, kind, bad);
       return { replay: claim.record };
     }
@@ -160,6 +162,8 @@ export async function openGate(req: GateRequest): Promise<{ replay: ReplayRecord
   }
 }
 
+const KINDS: readonly string[] = ['data', 'stream', 'opaque', 'error'];
+
 const isJsonText = (t: unknown): boolean => {
   if (typeof t !== 'string') return false;
   try {
@@ -173,12 +177,16 @@ const isJsonText = (t: unknown): boolean => {
 /**
  * What is wrong with a recorded outcome, or undefined when it can be replayed as it is: a success
  * (`data`, `stream`, `opaque`) ends with exit code 0 and holds JSON text (or text); a failure holds
- * an error object whose kind and exit code are the record's (non-zero). A store returns what it
- * was given; this guards against what it was not (a damaged file, another program's entry).
+ * an error object whose kind and exit code are the record's (non-zero); and its kind is one the
+ * command writes (`kinds`, when given: opaque text never replays as a JSON command's output). A
+ * store returns what it was given; this guards against what it was not (a damaged file, another
+ * program's entry, a forged one).
  */
-export function recordFault(rec: unknown): string | undefined {
+export function recordFault(rec: unknown, kinds?: readonly ReplayRecord['kind'][]): string | undefined {
   if (rec === null || typeof rec !== 'object') return 'the record is not an object';
   const r = rec as Record<string, unknown>;
+  if (kinds && typeof r.kind === 'string' && KINDS.includes(r.kind) && !kinds.includes(r.kind as never))
+    return `its kind ${r.kind} is not what this command writes (${kinds.join(', ')})`;
   if (!Number.isInteger(r.exitCode) || (r.exitCode as number) < 0 || (r.exitCode as number) > 255)
     return 'its exit code is not an integer from 0 to 255';
   switch (r.kind) {

@@ -57,6 +57,7 @@ export async function runOnce(
       env,
       signal,
       keyLabel: 'requestState',
+      kinds: ['data'],
     });
   } catch (e) {
     if (e instanceof AxError && e.kind === 'idempotency_conflict') throw used();
