@@ -1,12 +1,28 @@
 /**
- * A Node built-in module taken on first use, without a static import (each static import of one costs
- * every start: docs/performance.md). `process.getBuiltinModule` is Node ≥ 22.3: on an older Node
- * the feature that asked fails with a sentence naming the version, not a bare TypeError.
+ * The runtime floor enforced (node-floor.ts), and a Node built-in module taken on first use,
+ * without a static import (each static import of one costs every start: docs/performance.md).
+ * `process.getBuiltinModule` is Node ≥ 22.3: on an older Node the feature that asked fails with a
+ * sentence naming the version, not a bare TypeError.
  */
 import { AxError } from '../contract/errors.ts';
+import { belowNodeFloor, MIN_NODE } from './node-floor.ts';
 
-/** The Node version ax-ts needs (package.json `engines.node`). */
-export const MIN_NODE = '22.12.0';
+export { MIN_NODE };
+
+/**
+ * The runtime floor (package.json `engines`), enforced where a run starts: on an older Node some
+ * paths hang rather than fail (an aborted signal a stdio tool call waits on is never answered on
+ * Node 20), so the run ends at once with one error line naming the Node it needs, exit 1.
+ * @throws AxError `internal_error` (reason `unsupported_node`) on a Node below {@link MIN_NODE}.
+ */
+export function checkNodeFloor(version: string = process.versions.node): void {
+  if (!belowNodeFloor(version)) return;
+  throw new AxError(
+    'internal_error',
+    `this program needs Node.js ${MIN_NODE} or later and this is Node.js ${version}: upgrade Node.js to run it`,
+    { context: { reason: 'unsupported_node', node: version, required: `>=${MIN_NODE}` } },
+  );
+}
 
 /**
  * `process.getBuiltinModule(id)`, typed.

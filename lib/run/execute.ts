@@ -19,6 +19,7 @@ import { endSpan, type MissingSdkWarning } from '../observe/trace.ts';
 import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND } from '../completion/directives.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import type { ExecuteOptions } from './options.ts';
+import { checkNodeFloor } from '../platform/builtin.ts';
 
 function stdoutIsTTY(s: OutputStream): boolean {
   return s.isTTY === true;
@@ -73,6 +74,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     );
     if (injectedInForce(command, 'format')) fmt = scanFormat(command, argv);
     mode = fmt?.trim() ? detectMode(fmt, undefined, tty) : detectMode(undefined, envVars.AGENT_MODE, tty);
+    checkNodeFloor(); // below package.json engines some paths hang: refused before anything runs, exit 1
   } catch (e) {
     const env = runEnv(root, options, mode);
     return finish(env, reportError(e, env), kindOf(e));

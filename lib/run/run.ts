@@ -59,7 +59,14 @@ export function reportError(thrown: unknown, env: RunEnv): number {
       const { command, rest } = findCommand(env.root, err.usage.split(/\s+/).slice(1));
       if (rest.length === 0) usage = useLine(command);
     }
-    void writeOutcome(env.stderr, humanError(err, usage, err.kind === 'internal_error' ? env.traceId : undefined));
+    void writeOutcome(
+      env.stderr,
+      humanError(
+        err,
+        usage,
+        err.kind === 'internal_error' && err.context?.reason !== 'unsupported_node' ? env.traceId : undefined,
+      ),
+    );
   }
   return err.exitCode;
 }
