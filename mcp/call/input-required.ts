@@ -17,7 +17,6 @@ import { AxError } from '../../lib/contract/errors.ts';
 import type { ElicitAnswer, Interaction, SampleResult } from '../../lib/tree/interaction.ts';
 import { rpcError } from '../base/eras.ts';
 import { formCapable, rootsAnswer, samplingParams } from './interact.ts';
-import { STATE_KEY_ENV } from './model.ts';
 
 /** How long a `requestState` stays valid, seconds (10 minutes, as long as the 2025 era waits for an answer). */
 export const STATE_TTL_SECONDS = 600;
@@ -117,14 +116,7 @@ export class Round {
    * @throws a JSON-RPC -32602 for an answer that is not an object, or a `requestState` that is not a
    *   string, fails verification, has expired, or was minted for another tool or other arguments.
    */
-  static async open(
-    tool: string,
-    args: unknown,
-    input: RoundInput,
-    server: { stateKey?: string; env?: Record<string, string | undefined> },
-  ): Promise<Round> {
-    // the key checked at start; a server built without those checks reads the variable itself
-    const stateKey = server.stateKey ?? (server.env ?? process.env)[STATE_KEY_ENV];
+  static async open(tool: string, args: unknown, input: RoundInput, stateKey: string | undefined): Promise<Round> {
     if (input.dropped?.length)
       throw rpcError(
         -32602,

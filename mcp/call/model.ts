@@ -17,6 +17,14 @@ export type Discovery = 'tools' | 'progressive';
 /** Environment variable holding the key that signs `requestState` (at least 32 bytes; share it between replicas). */
 export const STATE_KEY_ENV = 'AX_MCP_STATE_KEY';
 
+/** The key that signs `requestState`: the one checked at start, else (a server built without those checks) the variable's. */
+export function stateKeyOf(options: {
+  stateKey?: string;
+  env?: Record<string, string | undefined>;
+}): string | undefined {
+  return options.stateKey ?? (options.env ?? process.env)[STATE_KEY_ENV];
+}
+
 /** Options of the MCP server. */
 export interface McpServerOptions {
   /** serverInfo.name. Default {@link defaultServerName}. */

@@ -25,6 +25,7 @@ import {
 } from '../../call/tasks.ts';
 import { boardOf, defOf } from '../../call/tools.ts';
 import type { CallState, Era, InputRound } from '../../call/era.ts';
+import { stateKeyOf } from '../../call/model.ts';
 
 /** The client capabilities a request declared (its `_meta`), `{}` when none. */
 function declared(ctx: ServerContext): Record<string, unknown> {
@@ -91,7 +92,7 @@ export const ERA_2026_07_28: Era = {
 async function openRound(call: CallState): Promise<InputRound> {
   const { name, args, def, extra, options } = call;
   const capabilities = extra.capabilities ?? {};
-  const round = await Round.open(name, args, { ...extra.round, capabilities }, options);
+  const round = await Round.open(name, args, { ...extra.round, capabilities }, stateKeyOf(options));
   const interaction = round.interaction(capabilities);
   const stopAnswer = round.stopAnswer();
   if (round.malformed) throw rpcError(-32602, round.malformed, { reason: 'invalid_input_response' });
