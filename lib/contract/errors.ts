@@ -292,8 +292,8 @@ export class AxError extends Error {
   readonly suggestions?: string[];
   /** Machine-readable details. */
   readonly context?: Record<string, unknown>;
-  /** Whether retrying may succeed. */
-  readonly retryable?: boolean;
+  /** Whether retrying may succeed: the option, else the catalogue's, else false. */
+  readonly retryable: boolean;
   /** Seconds to wait before a retry. */
   readonly retryAfterSeconds?: number;
   /** Usage line printed in human mode for usage errors. */
@@ -315,7 +315,8 @@ export class AxError extends Error {
     this.fix = options.fix;
     this.suggestions = options.suggestions?.length ? options.suggestions : undefined;
     this.context = options.context;
-    this.retryable = options.retryable ?? catalogue.get(this.kind)?.retryable;
+    // every error line says whether a retry may succeed: the catalogue's answer, false when it has none
+    this.retryable = options.retryable ?? catalogue.get(this.kind)?.retryable ?? false;
     // a wait that is not a positive finite number of seconds tells the caller nothing: dropped
     const after = options.retryAfterSeconds;
     this.retryAfterSeconds = typeof after === 'number' && Number.isFinite(after) && after > 0 ? after : undefined;
@@ -326,7 +327,7 @@ export class AxError extends Error {
   /** The `error` object of the error line, keys in contract order, absent fields left out. */
   toJSON(): Record<string, unknown> {
     const out: Record<string, unknown> = { kind: this.kind, message: this.message, exit_code: this.exitCode };
-    if (this.retryable !== undefined) out.retryable = this.retryable;
+    out.retryable = this.retryable;
     if (this.fix) out.actionable_fix = this.fix;
     if (this.suggestions) out.suggestions = this.suggestions;
     if (this.context && Object.keys(this.context).length) out.context = this.context;

@@ -164,7 +164,7 @@ export const ERROR_LINE_SCHEMA = deepFreeze({
   properties: {
     error: {
       type: 'object',
-      required: ['kind', 'message', 'exit_code'],
+      required: ['kind', 'message', 'exit_code', 'retryable'],
       properties: {
         kind: {
           type: 'string',
@@ -178,7 +178,11 @@ export const ERROR_LINE_SCHEMA = deepFreeze({
           maximum: 255,
           description: 'The process exit code (never 0).',
         },
-        retryable: { type: 'boolean', description: 'Whether the same call may succeed later, when known.' },
+        retryable: {
+          type: 'boolean',
+          description:
+            "Whether the same call may succeed later: the error catalogue's answer for the kind (false when it has none).",
+        },
         actionable_fix: { type: 'string', minLength: 1, description: 'What to do differently.' },
         suggestions: strings('"Did you mean" candidates, most likely first.'),
         context: {

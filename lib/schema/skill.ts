@@ -71,7 +71,7 @@ export function skillMarkdown(
     `- Success: exit 0; stdout is one line \`{"data":<payload>,"meta":{${keyOutline(SUCCESS_META, SUCCESS_META.required)}}}\`; streams print one such line per item (NDJSON).`,
   );
   out.push(
-    `- Failure: non-zero exit; stdout is empty; the last stderr line is \`{"error":{${keyOutline(ERROR, ['kind', 'message', 'exit_code', 'actionable_fix', 'suggestions', 'context'])}},"meta":{...}}\`. Read \`actionable_fix\` before retrying.`,
+    `- Failure: non-zero exit; stdout is empty; the last stderr line is \`{"error":{${keyOutline(ERROR, ['kind', 'message', 'exit_code', 'retryable', 'actionable_fix', 'suggestions', 'context'])}},"meta":{...}}\`. Read \`actionable_fix\` before retrying.`,
   );
   // true of every command, or said of those that have it (a command may declare none, or shadow it)
   const dryRun = commands.every((c) => injectedInForce(c, 'dry-run'))

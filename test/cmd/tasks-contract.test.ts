@@ -463,6 +463,7 @@ describe.concurrent('tasks CLI: processes, pipes and crashes', () => {
               kind: 'internal_error',
               message: 'kaboom: the handler crashed',
               exit_code: 1,
+              retryable: false,
               actionable_fix:
                 'This is a bug in the program or an unexpected condition; retry, and report it with the trace_id if it persists.',
             },
@@ -524,6 +525,7 @@ describe('tasks CLI in-process (execute with captured streams)', () => {
           kind: 'not_found',
           message: 'no task with id 77',
           exit_code: 5,
+          retryable: false,
           actionable_fix: "Run 'tasks list --status all' to see ids.",
           context: { id: 77 },
         },

@@ -245,6 +245,7 @@ describe('mode detection (--format > AGENT_MODE > TTY)', () => {
     kind: 'validation_error',
     message: 'invalid value "xml" for --format: expected json or text',
     exit_code: 2,
+    retryable: false,
     actionable_fix: 'Pass --format json (for machines) or --format text (for people).',
     context: {
       reason: 'invalid_mode',
@@ -492,6 +493,7 @@ describe('failures: error line, exit codes, human errors', () => {
       kind: 'validation_error',
       message: 'unknown command "gett" for "app"',
       exit_code: 2,
+      retryable: false,
       actionable_fix: "Did you mean 'app get'? Run 'app --help' to list commands (agents: 'app __schema').",
       suggestions: ['app get'],
       context: { reason: 'unknown_command', command: 'app', received: 'gett' },

@@ -181,7 +181,7 @@ describe('real lines validate against the published schemas', () => {
     expect(problems(checkSuccess, { data: 1, meta: { trace_id: 'a'.repeat(32) } })).not.toEqual([]);
     expect(problems(checkStream, { ...ok, meta: { ...ok.meta, dry_run: false } })).not.toEqual([]);
     const err = {
-      error: { kind: 'x', message: 'm', exit_code: 2 },
+      error: { kind: 'x', message: 'm', exit_code: 2, retryable: false },
       meta: { trace_id: 'a'.repeat(32), tool: 't', version: '1', schema_version: '1.0.0' },
     };
     expect(problems(checkError, err)).toEqual([]);

@@ -487,6 +487,7 @@ describe('unknown commands: errors and suggestions', () => {
           ? `Unknown help topic [${topic.map((t) => `\`${t}\``).join(' ')}]`
           : `unknown command ${JSON.stringify(word)} for ${JSON.stringify(command)}`,
         exit_code: 2,
+        retryable: false,
         // the fix points agents at the JSON description of the same commands
         actionable_fix: suggestions
           ? `Did you mean '${suggestions[0]}'? Run '${command} --help' to list commands (agents: '${schemaOf(command)}').`
@@ -579,6 +580,7 @@ describe('unknown flags: suggestions', () => {
       kind: 'validation_error',
       message: `unknown flag: ${flag}`,
       exit_code: 2,
+      retryable: false,
       actionable_fix: suggestions
         ? `Did you mean ${suggestions[0]}? Run '${path} --help' to see its flags.`
         : `Run '${path} --help' to see its flags.`,

@@ -80,7 +80,7 @@ describe.each(PATHS)('%s: a 2026-07-28 client is asked through input_required re
       expect(r.isError).toBe(true);
       const error = envelopeOf(r).error;
       expect(error).toMatchObject({ kind: 'confirmation_required', context: { action: 'decline' } });
-      expect(error.retryable).toBeUndefined();
+      expect(error.retryable).toBe(false);
       expect(deleted()).not.toContain(id);
     } finally {
       await c.close();
@@ -331,7 +331,7 @@ describe.each(['stdio', 'http'] as const)('%s: a 2025-era client that answers ba
       const r = await client.callTool({ name: 'rm', arguments: { id: `e-${path}` } });
       const error = envelopeOf(r as Record<string, any>).error;
       expect(error).toMatchObject({ kind: 'confirmation_required', context: { action: 'error' } });
-      expect(error.retryable).toBeUndefined();
+      expect(error.retryable).toBe(false);
       expect(deleted()).not.toContain(`e-${path}`);
     } finally {
       await client.close();

@@ -322,6 +322,7 @@ describe('bad flag values (validation_error, exit 2)', () => {
       kind: 'validation_error',
       message: 'invalid argument "medium" for "--mode" flag: must be one of fast|slow',
       exit_code: 2,
+      retryable: false,
       actionable_fix: 'Pass one of: fast, slow.',
       context: { reason: 'invalid_flag_value', flag: '--mode', value: 'medium', expected: 'one of fast|slow' },
     });
@@ -671,6 +672,7 @@ describe('required flags and flag groups', () => {
       kind: 'validation_error',
       message: error.message,
       exit_code: 2,
+      retryable: false,
       actionable_fix: error.fix,
       context: error.context,
     });

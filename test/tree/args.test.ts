@@ -358,6 +358,7 @@ describe('positionals and command groups', () => {
       kind: 'validation_error',
       message: '"app group" takes no arguments, and words after "--" are arguments, not commands (received "leaf")',
       exit_code: 2,
+      retryable: false,
       actionable_fix: `Put the command words before "--": 'app group leaf …'. Run 'app group --help' to list commands.`,
       context: { reason: 'unknown_command', command: 'app group', received: 'leaf', after_dash_dash: true },
     });
