@@ -13,7 +13,7 @@ import { validationError, type AxError } from '../contract/errors.ts';
 import type { Warning } from '../contract/envelope.ts';
 import { isHelpFlag, takesValue, type Flag } from '../tree/flags.ts';
 import { applyFlagText } from '../tree/flag-values.ts';
-import { flagByShort, flagsOf, traversedFlags } from '../tree/flagset.ts';
+import { flagByShort, flagsOf, injectedInForce, traversedFlags } from '../tree/flagset.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
 import { isUnloaded, loadCommand } from '../tree/lazy.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
@@ -196,9 +196,23 @@ function flagsOfAncestorsByShort(cmd: Command, letter: string): string | undefin
   return undefined;
 }
 
-function unknownFlagError(cmd: Command, shown: string, typed: string, what = 'unknown flag'): AxError {
+/**
+ * Flags other CLIs use for the output mode (`kubectl -o json`'s `--output`, `gh --json`), and the
+ * `--format` words that mean the same here: an unknown `--output json` is a did-you-mean of
+ * `--format json` (docs/contract.md#mode-detection).
+ */
+function modeSpelling(cmd: Command, typed: string, value: string | undefined): string | undefined {
+  if ((typed !== '--output' && typed !== '--json') || !injectedInForce(cmd, 'format')) return undefined;
+  const v = typed === '--json' ? 'json' : value?.trim().toLowerCase();
+  return `--format ${v === 'text' || v === 'human' ? 'text' : 'json'}`;
+}
+
+function unknownFlagError(cmd: Command, shown: string, typed: string, what = 'unknown flag', value?: string): AxError {
   const names = [...flagsOf(cmd).values()].filter((f) => !f.spec.hidden).map((f) => `--${f.name}`);
-  const suggestions = suggestionsFor(typed.startsWith('--') ? typed : `--${typed.replace(/^-+/, '')}`, names);
+  const mode = modeSpelling(cmd, typed, value);
+  const suggestions = mode
+    ? [mode]
+    : suggestionsFor(typed.startsWith('--') ? typed : `--${typed.replace(/^-+/, '')}`, names);
   const path = cmd.commandPath();
   // under TraverseChildren, an ancestor's local flag given after a later command's word
   const long = typed.startsWith('--') ? typed.slice(2) : flagsOfAncestorsByShort(cmd, typed.slice(1));
@@ -343,7 +357,8 @@ function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command)
           continue;
         }
       }
-      if (!f) throw unknownFlagError(cmd, `--${name}`, `--${name}`); // pflag: `unknown flag: --name`
+      // pflag: `unknown flag: --name`; the word after it is its value when it is another tool's mode flag
+      if (!f) throw unknownFlagError(cmd, `--${name}`, `--${name}`, undefined, inline ?? tokens[i + 1]);
       let raw = inline;
       if (raw === undefined && takesValue(f.spec)) {
         if (i + 1 >= tokens.length) {

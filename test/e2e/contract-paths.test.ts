@@ -432,6 +432,25 @@ const RULES: Rule[] = [
     },
   },
   {
+    name: "another CLI's mode flag (--output json, --output=text, --json) is an unknown flag whose did-you-mean is --format (argv paths: JSON callers give no flags)",
+    on: (p) => p.spelling === 'argv',
+    run: async (p) => {
+      for (const [words, want] of [
+        [['--output', 'json'], '--format json'],
+        [['--output=text'], '--format text'],
+        [['--json'], '--format json'],
+      ] as const) {
+        const e = expectError(
+          await p.call({ tool: 'read', argv: ['read', ...words], json: {} }),
+          2,
+          'validation_error',
+        );
+        expect(e).toMatchObject({ suggestions: [want], context: { reason: 'unknown_flag' }, retryable: false });
+        expect(e.actionable_fix).toMatch(new RegExp(`^Did you mean ${want}\\?`));
+      }
+    },
+  },
+  {
     name: 'input nested too deep for JSON is a validation_error (exit 2), not an internal error',
     run: async (p) => {
       let deep: unknown = 1;
