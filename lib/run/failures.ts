@@ -9,6 +9,7 @@ import { AxError } from '../contract/errors.ts';
 import type { Warning } from '../contract/envelope.ts';
 import type { ReplayRecord } from '../store/idempotency.ts';
 import { isStream } from './output.ts';
+import { replays } from '../tree/flagset.ts';
 
 /** Errors written from a record (their line carries `meta.replayed: true`). */
 const replayedErrors = new WeakSet<AxError>();
@@ -92,13 +93,18 @@ export function strictFailure(warnings: readonly Warning[], ran: boolean, label:
   );
 }
 
-/** The reason a run's signal aborts with when its `--timeout` passes: `timeout` (exit 3, retryable). */
+/**
+ * The reason a run's signal aborts with when its `--timeout` passes: `timeout` (exit 3, retryable).
+ * The fix names an idempotency key only where a retry with one replays ({@link replays}), in the
+ * caller's spelling (`label`).
+ */
 export function timeoutError(ms: number, label: (n: string) => string, cmd: Command): AxError {
   const flag = label('timeout');
   const changes = cmd.effects !== 'read_only';
+  const key = replays(cmd) ? ` (or retry with the same ${label('idempotency-key')})` : '';
   return new AxError('timeout', `${JSON.stringify(cmd.commandPath())} did not finish within ${flag} ${ms}ms`, {
     retryable: true,
-    fix: `Retry with a longer ${flag}${changes ? '; it may have changed state before it stopped, so check that first (or retry with the same --idempotency-key)' : ''}.`,
+    fix: `Retry with a longer ${flag}${changes ? `; it may have changed state before it stopped, so check that first${key}` : ''}.`,
     context: { reason: 'deadline', timeout_ms: ms },
   });
 }

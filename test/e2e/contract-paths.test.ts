@@ -451,6 +451,24 @@ const RULES: Rule[] = [
     },
   },
   {
+    name: "a --timeout that passes: the fix names the idempotency key only where a retry with it replays, in the caller's spelling (not an MCP input)",
+    on: (p) => !p.mcp,
+    run: async (p, id) => {
+      for (const tool of ['write', 'noreplay']) {
+        const name = `${id}-${tool}`;
+        const line =
+          p.name === 'args-json'
+            ? [tool, '--args-json', JSON.stringify({ name, delay_ms: 1500 })]
+            : [tool, name, '--delay-ms', '1500'];
+        const e = expectError(await runLine(p, [...line, '--timeout', '100ms']), 3, 'timeout');
+        expect(e.retryable).toBe(true);
+        if (tool === 'write')
+          expect(e.actionable_fix).toContain(p.name === 'args-json' ? 'idempotency_key' : '--idempotency-key');
+        else expect(e.actionable_fix).not.toMatch(/idempotency/);
+      }
+    },
+  },
+  {
     name: 'input nested too deep for JSON is a validation_error (exit 2), not an internal error',
     run: async (p) => {
       let deep: unknown = 1;

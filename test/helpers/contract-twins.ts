@@ -52,6 +52,11 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
         reason: `the front end has no replay: false declaration, and ${noCtx}`,
       },
       { rule: 'a dry run never records a key', reason: noPreview },
+      {
+        rule: 'a --timeout that passes',
+        reason:
+          'the front end has no replay: false declaration (the row compares a command that replays with one that does not)',
+      },
       { rule: 'perform with a function rehearsal', reason: noPreview },
       { rule: 'a callback the handler queued just before returning', reason: `its warning is ctx.warn: ${noCtx}` },
       { rule: 'ctx.signal is one AbortSignal for the run', reason: noCtx },
