@@ -39,7 +39,8 @@ describe('json mode on the command line', () => {
     const { error } = lastLine(r.stderr);
     expect(error).toMatchObject({ kind: 'command_failed', exit_code: 3, context: { exit_code_set: 3 } });
     expect(error.message).toContain('1 problem(s) found');
-    expect(JSON.stringify(error)).not.toMatch(/bug|retry/i);
+    expect(error.retryable).toBe(false);
+    expect(error.actionable_fix ?? '').not.toMatch(/bug|retry/i);
   });
 
   it('no problems: the envelope alone on stdout, the report on stderr', () => {
