@@ -3,7 +3,10 @@
  * document, one command's (`__schema <command…>`) or a summary (above the budget) — one of the
  * three. Every field the projection writes, each object closed (`additionalProperties: false`)
  * except what the author declares verbatim (a flag's `default`, `examples` and `schema`, an output
- * `schema` and `pagination`, annotations). Published by `ax-ts/schema`;
+ * `schema` and `pagination`, annotations). The document is lean (docs/schema.md#reading-a-lean-document):
+ * a field at its default, or that follows from a name or from a declaration higher up, is left out;
+ * `expandAxDocument` writes it in full.
+ * Published by `ax-ts/schema`;
  * test/schema/ax-document-schema.test.ts validates the ax documents of the demo and of the test
  * fixtures against it. Field by field: docs/schema.md.
  */
@@ -23,23 +26,23 @@ const GROUPS = { type: 'array', items: { type: 'array', items: str, minItems: 1 
 
 const FLAG = {
   type: 'object',
-  description: 'One flag the command accepts: its own, inherited (persistent, injected) or traversed.',
-  required: ['name', 'cli', 'type', 'usage', 'required', 'persistent'],
+  description:
+    "One flag: the command's own, one it inherits from above the document's top command, a traversed one, or (`inherited` without `persistent`) an inherited one that differs here from its declaration.",
+  required: ['name', 'type'],
   properties: {
-    name: { type: 'string', description: 'Long name without dashes.' },
-    cli: { type: 'string', pattern: '^--', description: 'The flag as typed: `--name`.' },
-    property: {
-      type: 'string',
-      description: 'The MCP / --args-json property (snake_case); absent for a flag declared mcp: false.',
-    },
+    name: { type: 'string', description: 'Long name without dashes: `--name`, MCP property name with `_` for `-`.' },
     type: { enum: [...FLAG_TYPES] },
-    shorthand: { type: 'string', minLength: 1, maxLength: 1 },
+    shorthand: {
+      type: 'string',
+      maxLength: 1,
+      description: 'One letter; `""` in a reference: the declaration\'s letter is not this command\'s.',
+    },
     default: { description: 'The declared default, as declared.' },
     usage: str,
-    required: { type: 'boolean' },
+    required: { const: true },
     choices: { type: 'array', description: 'Closed set of accepted values.' },
     examples: { type: 'array', minItems: 1, description: 'Example values, as an agent sends them.' },
-    persistent: { type: 'boolean', description: 'Declared persistent: inherited by every descendant.' },
+    persistent: { const: true, description: 'Declared persistent: every command below has it too.' },
     negatable: { const: true, description: 'bool only: `--no-<name>` sets false.' },
     deprecated: { type: 'string', description: 'Deprecation message.' },
     shorthand_deprecated: { type: 'string', description: 'Deprecation message of the shorthand.' },
@@ -60,15 +63,13 @@ const FLAG = {
 const ARG = {
   type: 'object',
   description: 'One declared positional, in command-line order.',
-  required: ['name', 'property', 'position', 'type', 'description', 'required', 'variadic'],
+  required: ['name'],
   properties: {
-    name: str,
-    property: { type: 'string', description: 'The MCP / --args-json property (snake_case).' },
-    position: { type: 'integer', minimum: 1 },
-    type: { enum: ['string', 'int', 'float'] },
+    name: { type: 'string', description: 'Its MCP property name with `_` for `-`; its position is its index + 1.' },
+    type: { enum: ['int', 'float'], description: 'Absent: string.' },
     description: str,
-    required: { type: 'boolean' },
-    variadic: { type: 'boolean', description: 'Takes every remaining positional.' },
+    required: { const: false, description: 'Absent: required.' },
+    variadic: { const: true, description: 'Takes every remaining positional.' },
     choices: strings,
     examples: { type: 'array', minItems: 1, description: 'Example values.' },
   },
@@ -77,11 +78,15 @@ const ARG = {
 
 const OUTPUT = {
   type: 'object',
-  required: ['kind'],
+  minProperties: 1,
   properties: {
-    kind: { enum: ['data', 'stream', 'opaque'] },
+    kind: { enum: ['stream', 'opaque'], description: 'Absent: data.' },
     cardinality: { enum: ['single', 'bounded', 'unbounded'] },
-    schema: { type: 'object', description: 'JSON Schema of the payload (of one item for a stream), as declared.' },
+    schema: {
+      type: 'object',
+      description:
+        'JSON Schema of the payload (of one item for a stream), as declared; a subschema written earlier in the document is {"$ref": "#<JSON Pointer>"}.',
+    },
     mcp_structured_content: {
       type: 'string',
       description: 'How structuredContent wraps a payload that is not an object (absent: the payload itself).',
@@ -139,33 +144,23 @@ const RESOURCE = {
 const COMMAND = {
   type: 'object',
   description: 'One command; its visible children under `commands`.',
-  required: ['name', 'path', 'use', 'short', 'long', 'example', 'runnable', 'mcp', 'flags', 'args', 'commands'],
+  required: ['name', 'use', 'non_deterministic_fields'],
   properties: {
     name: str,
-    path: { type: 'string', description: 'The command path: the root name and the words below it.' },
     use: str,
     short: str,
     long: str,
     example: str,
     aliases: strings,
     deprecated: str,
-    runnable: { type: 'boolean', description: 'Has a handler.' },
+    runnable: { const: false, description: 'A group without a handler (absent: it runs).' },
     mcp: {
-      description: 'The MCP tool the command is, or why it is none.',
-      oneOf: [
-        {
-          type: 'object',
-          required: ['tool'],
-          properties: { tool: str },
-          additionalProperties: false,
-        },
-        {
-          type: 'object',
-          required: ['tool', 'reason'],
-          properties: { tool: { const: null }, reason: { enum: ['hidden', 'reserved', 'group', 'excluded'] } },
-          additionalProperties: false,
-        },
-      ],
+      description:
+        'Why the command is no MCP tool, other than being a group (absent: a runnable command is the tool named by ax-ts/mcp/name, else by its path below the root joined with _).',
+      type: 'object',
+      required: ['tool', 'reason'],
+      properties: { tool: { const: null }, reason: { enum: ['hidden', 'reserved', 'excluded'] } },
+      additionalProperties: false,
     },
     effects: { enum: ['read_only', 'idempotent', 'non_idempotent'] },
     capabilities: {
@@ -177,7 +172,12 @@ const COMMAND = {
     output: OUTPUT,
     non_deterministic_fields: {
       ...strings,
-      description: 'Runnable commands: envelope fields that differ between runs (meta.* ids, data.* paths).',
+      description: "ax-go's: envelope fields that differ between runs (meta.* ids, data.* paths); [] for a group.",
+    },
+    dry_run: { const: false, description: 'Declared without a dry run: no --dry-run here.' },
+    replays: {
+      const: true,
+      description: 'A retry with the same --idempotency-key and arguments replays the first outcome.',
     },
     confirmation_flag: { type: 'string', description: 'The flag that bypasses the confirmation gate.' },
     flags: { type: 'array', items: FLAG },
@@ -200,14 +200,6 @@ const COMMAND = {
   additionalProperties: false,
 } as const;
 
-/** Where an agent finds more (`discovery`): command lines. */
-const DISCOVERY = {
-  type: 'object',
-  required: ['command', 'field', 'full', 'explain', 'agents_md'],
-  properties: { command: str, field: str, full: str, explain: str, agents_md: str },
-  additionalProperties: false,
-} as const;
-
 /** The whole document (`__schema --full`, or `__schema` within the budget). */
 const WHOLE = {
   type: 'object',
@@ -220,7 +212,6 @@ const WHOLE = {
     'success_envelope',
     'error_envelope',
     'errors',
-    'discovery',
     'command',
   ],
   properties: {
@@ -236,19 +227,31 @@ const WHOLE = {
     },
     error_envelope: {
       type: 'object',
-      required: ['stream', 'format', 'schema_version', 'schema', 'exit_codes', 'known_codes'],
+      required: [
+        'stream',
+        'format',
+        'schema_version',
+        'required',
+        'optional',
+        'non_deterministic_fields',
+        'exit_codes',
+      ],
       properties: {
         stream: { const: 'stderr' },
         format: str,
         schema_version: { const: ERROR_SCHEMA_VERSION },
-        schema: { type: 'object', description: 'A JSON Schema of the error line.' },
+        required: { ...strings, description: "ax-go's: the keys every error line has (error.kind, meta.trace_id, …)." },
+        optional: { ...strings, description: "ax-go's: the keys an error line may have." },
+        non_deterministic_fields: {
+          ...strings,
+          description: "ax-go's: the error line's keys that differ between runs.",
+        },
         exit_codes: {
           type: 'object',
           description: 'Every code a run can end with, code → name.',
           propertyNames: { pattern: '^(0|[1-9][0-9]*)$' },
           additionalProperties: str,
         },
-        known_codes: { type: 'array', items: KIND, description: "ax-go's known_codes: every error kind, sorted." },
       },
       additionalProperties: false,
     },
@@ -257,12 +260,16 @@ const WHOLE = {
       description: 'The error catalogue, sorted by kind.',
       items: {
         type: 'object',
-        required: ['kind', 'exit_code', 'retryable', 'description'],
-        properties: { kind: KIND, exit_code: EXIT_CODE, retryable: { type: 'boolean' }, description: str },
+        required: ['kind', 'exit_code'],
+        properties: {
+          kind: KIND,
+          exit_code: EXIT_CODE,
+          retryable: { const: true },
+          description: { type: 'string', description: "An author's kind (ax-ts's own are described in its docs)." },
+        },
         additionalProperties: false,
       },
     },
-    discovery: DISCOVERY,
     command: { $ref: '#/$defs/command' },
   },
   additionalProperties: false,

@@ -7,124 +7,84 @@ import type { Command } from '../tree/command.ts';
 import { ERROR_SCHEMA_VERSION } from '../contract/envelope.ts';
 import { ERROR_LINE_SCHEMA, keyOutline, SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
 import { MODE_DETECTION } from '../contract/mode.ts';
-import { errorCatalogue, ExitCode } from '../contract/errors.ts';
-import type { Flag } from '../tree/flags.ts';
-import { propertyName } from '../tree/flags.ts';
-import { visibleFlags } from '../tree/flagset.ts';
+import { BUILTIN_ERRORS, errorCatalogue, ExitCode, type ErrorKindSpec } from '../contract/errors.ts';
+import { replays } from '../tree/flagset.ts';
+import { FlagEntries } from './ax-flags.ts';
 import { outputWrapping } from './tool.ts';
-import {
-  declarations,
-  defaultToolName,
-  isReserved,
-  toolRefs,
-  toolStatus,
-  promptListEntry,
-  resourceListEntry,
-} from './walk.ts';
+import { declarations, isReserved, toolRefs, toolStatus, promptListEntry, resourceListEntry } from './walk.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import { nonDeterministicFields } from './nondeterministic.ts';
+import { SharedSchemas } from './shared-schemas.ts';
 
 /** Version of the ax document's shape. */
 export const AX_SCHEMA_VERSION = '1.0.0';
 
 type Json = Record<string, unknown>;
 
-function flagEntry(f: Flag, inherited: boolean): Json {
-  const e: Json = { name: f.name, cli: `--${f.name}` };
-  // a flag kept out of MCP (`mcp: false`) has no property: no tool or --args-json accepts it
-  if (f.spec.mcp !== false) e.property = propertyName(f.name);
-  e.type = f.spec.type;
-  if (f.spec.short) e.shorthand = f.spec.short;
-  if (f.spec.default !== undefined) e.default = f.spec.default;
-  e.usage = f.spec.usage ?? '';
-  e.required = f.spec.required === true;
-  if (f.spec.choices) e.choices = [...f.spec.choices];
-  if (f.spec.examples) e.examples = [...f.spec.examples];
-  e.persistent = f.persistent;
-  if (f.spec.negatable) e.negatable = true;
-  if (f.spec.deprecated) e.deprecated = f.spec.deprecated;
-  if (f.spec.shorthandDeprecated !== undefined) e.shorthand_deprecated = f.spec.shorthandDeprecated;
-  if (f.spec.mcp === false) e.mcp = false;
-  if (f.spec.schema) e.schema = f.spec.schema;
-  if (f.spec.env !== undefined) e.env = f.spec.env;
-  if (f.spec.config !== undefined) e.config_key = f.spec.config;
-  if (f.builtin) e.builtin = true;
-  if (f.traversedFrom !== undefined) e.traversed_from = f.traversedFrom;
-  if (inherited) e.inherited = true;
-  return e;
-}
-
-/**
- * Flag entries of one document, memoized: every command repeats its inherited flags (the injected
- * ones, the root's persistent ones), which are the same Flag data each time (docs/performance.md). The entries
- * are shared within the document only (each axDocument call has its own memo). Keyed by the spec,
- * then the name, then the three marks as an index (no key string built per flag).
- */
-type FlagMemo = WeakMap<Flag['spec'], Map<string, (Json | undefined)[]>>;
-
-function memoFlagEntry(memo: FlagMemo, f: Flag, inherited: boolean): Json {
-  let bySpec = memo.get(f.spec);
-  if (!bySpec) memo.set(f.spec, (bySpec = new Map()));
-  // a traversed flag (an ancestor's local one, TraverseChildren) also depends on where it comes from
-  const name = f.traversedFrom === undefined ? f.name : `${f.name}\0${f.traversedFrom}`;
-  let byMarks = bySpec.get(name);
-  if (!byMarks) bySpec.set(name, (byMarks = []));
-  const i = (f.persistent ? 1 : 0) | (f.builtin ? 2 : 0) | (inherited ? 4 : 0);
-  return (byMarks[i] ??= flagEntry(f, inherited));
-}
-
 /** What one walk of the ax document shares between commands. */
 interface AxWalk {
-  toolNames: Map<Command, string>;
-  memo: FlagMemo;
+  flags: FlagEntries;
+  /** Output schemas written so far (a repeated one is a `$ref` to its first copy). */
+  schemas: SharedSchemas;
 }
 
-function commandEntry(cmd: Command, walk: AxWalk, path: string): Json {
-  const e: Json = { name: cmd.name, path, use: cmd.use, short: cmd.short, long: cmd.long, example: cmd.example };
-  if (cmd.aliases.length) e.aliases = [...cmd.aliases];
-  if (cmd.deprecated) e.deprecated = cmd.deprecated;
-  const runnable = cmd.runnable();
-  e.runnable = runnable;
+/** The `mcp` of an entry, only where the tree does not say it: a command that is no tool for a reason other than being a group. */
+function mcpStatus(cmd: Command): Json | undefined {
   const status = toolStatus(cmd);
-  e.mcp =
-    status === 'tool' ? { tool: walk.toolNames.get(cmd) ?? defaultToolName(cmd) } : { tool: null, reason: status };
-  if (cmd.effects) e.effects = cmd.effects;
-  if (cmd.capabilities) e.capabilities = [...cmd.capabilities];
-  if (cmd.output) {
-    const o: Json = { kind: cmd.output.kind ?? 'data' };
-    if (cmd.output.cardinality) o.cardinality = cmd.output.cardinality;
-    if (cmd.output.schema) o.schema = cmd.output.schema;
-    const wrapping = outputWrapping(cmd);
-    if (wrapping && wrapping !== 'object')
-      o.mcp_structured_content =
-        wrapping === 'result' ? 'wrapped as {"result": <payload>}' : 'stream items wrapped as {"items": [...]}';
-    if (cmd.output.pagination) o.pagination = cmd.output.pagination;
-    if (cmd.output.fieldsFlag) o.fields_flag = cmd.output.fieldsFlag;
-    if (cmd.output.mediaType) o.media_type = cmd.output.mediaType;
-    e.output = o;
-  }
-  if (runnable) e.non_deterministic_fields = nonDeterministicFields(cmd);
-  if (cmd.confirmationFlag) e.confirmation_flag = cmd.confirmationFlag;
-  const { local, inherited, traversed } = visibleFlags(cmd);
-  const flags: Json[] = [];
-  for (const f of local) flags.push(memoFlagEntry(walk.memo, f, false));
-  for (const f of inherited) flags.push(memoFlagEntry(walk.memo, f, true));
-  for (const f of traversed) flags.push(memoFlagEntry(walk.memo, f, true));
-  e.flags = flags;
-  e.args = cmd.args.map((a, i) => {
-    const x: Json = {
-      name: a.name,
-      property: propertyName(a.name),
-      position: i + 1,
-      type: a.type ?? 'string',
-      description: a.description ?? '',
-      required: a.required !== false,
-      variadic: a.variadic === true,
-    };
+  return status === 'tool' || status === 'group' ? undefined : { tool: null, reason: status };
+}
+
+function outputEntry(cmd: Command, walk: AxWalk, pointer: string): Json | undefined {
+  if (!cmd.output) return undefined;
+  const o: Json = {};
+  if (cmd.output.kind && cmd.output.kind !== 'data') o.kind = cmd.output.kind;
+  if (cmd.output.cardinality) o.cardinality = cmd.output.cardinality;
+  if (cmd.output.schema) o.schema = walk.schemas.share(cmd.output.schema, `${pointer}/output/schema`);
+  const wrapping = outputWrapping(cmd);
+  if (wrapping && wrapping !== 'object')
+    o.mcp_structured_content =
+      wrapping === 'result' ? 'wrapped as {"result": <payload>}' : 'stream items wrapped as {"items": [...]}';
+  if (cmd.output.pagination) o.pagination = cmd.output.pagination;
+  if (cmd.output.fieldsFlag) o.fields_flag = cmd.output.fieldsFlag;
+  if (cmd.output.mediaType) o.media_type = cmd.output.mediaType;
+  return Object.keys(o).length ? o : undefined;
+}
+
+function argEntries(cmd: Command): Json[] {
+  return cmd.args.map((a) => {
+    const x: Json = { name: a.name };
+    if (a.type && a.type !== 'string') x.type = a.type;
+    if (a.description) x.description = a.description;
+    if (a.required === false) x.required = false;
+    if (a.variadic === true) x.variadic = true;
     if (a.choices) x.choices = [...a.choices];
     if (a.examples) x.examples = [...a.examples];
     return x;
   });
+}
+
+/** The entry of `cmd`, written at JSON Pointer `pointer` of the document. */
+function commandEntry(cmd: Command, walk: AxWalk, pointer: string): Json {
+  const e: Json = { name: cmd.name, use: cmd.use };
+  if (cmd.short) e.short = cmd.short;
+  if (cmd.long) e.long = cmd.long;
+  if (cmd.example) e.example = cmd.example;
+  if (cmd.aliases.length) e.aliases = [...cmd.aliases];
+  if (cmd.deprecated) e.deprecated = cmd.deprecated;
+  if (!cmd.runnable()) e.runnable = false;
+  const mcp = mcpStatus(cmd);
+  if (mcp) e.mcp = mcp;
+  if (cmd.effects) e.effects = cmd.effects;
+  if (cmd.capabilities) e.capabilities = [...cmd.capabilities];
+  const output = outputEntry(cmd, walk, pointer);
+  if (output) e.output = output;
+  e.non_deterministic_fields = nonDeterministicFields(cmd);
+  if (!cmd.dryRun) e.dry_run = false;
+  if (replays(cmd)) e.replays = true;
+  if (cmd.confirmationFlag) e.confirmation_flag = cmd.confirmationFlag;
+  const flags = walk.flags.of(cmd);
+  if (flags.length) e.flags = flags;
+  if (cmd.args.length) e.args = argEntries(cmd);
   const groups: Json = {};
   if (cmd.mutuallyExclusive.length) groups.mutually_exclusive = cmd.mutuallyExclusive;
   if (cmd.requiredTogether.length) groups.required_together = cmd.requiredTogether;
@@ -133,15 +93,15 @@ function commandEntry(cmd: Command, walk: AxWalk, path: string): Json {
   const ann = authorAnnotations(cmd.annotations);
   if (ann) e.annotations = ann;
   // under a hidden root the children's declarations are dropped with them, as the server drops them
-  const declared = !(cmd.parent && status === 'hidden');
+  const declared = !(cmd.parent && toolStatus(cmd) === 'hidden');
   if (declared && cmd.prompts.length)
     e.prompts = cmd.prompts.map((p) => ({ ...promptListEntry(p), template: p.template }));
   if (declared && cmd.resources.length) e.resources = cmd.resources.map(resourceListEntry);
   const commands: Json[] = [];
   for (const c of cmd.commands())
     if (!c.hidden && !(isReserved(c) && c.annotations[BUILTIN_ANNOTATION] === 'true'))
-      commands.push(commandEntry(c, walk, `${path} ${c.name}`));
-  e.commands = commands;
+      commands.push(commandEntry(c, walk, `${pointer}/commands/${commands.length}`));
+  if (commands.length) e.commands = commands;
   return e;
 }
 
@@ -156,38 +116,28 @@ function authorAnnotations(annotations: Record<string, string>): Json | undefine
   return out;
 }
 
-/** The keywords the ax document's summaries of a schema keep: what a value must be, without annotations or closing. */
-const SUMMARY_KEYWORDS = new Set(['type', 'required', 'properties', 'items', 'pattern', 'minimum', 'maximum', 'const']);
-
-/**
- * A summary of a JSON Schema: only {@link SUMMARY_KEYWORDS}, and without the keywords or properties
- * at the JSON Pointers in `omit`. It accepts every value the schema accepts.
- */
-function schemaSummary(schema: Readonly<Json>, omit: readonly string[], at = ''): Json {
-  const out: Json = {};
-  for (const [k, v] of Object.entries(schema)) {
-    if (!SUMMARY_KEYWORDS.has(k) || omit.includes(`${at}/${k}`)) continue;
-    if (k === 'properties')
-      out[k] = Object.fromEntries(
-        Object.entries(v as Json)
-          .filter(([p]) => !omit.includes(`${at}/properties/${p}`))
-          .map(([p, s]) => [p, schemaSummary(s as Json, omit, `${at}/properties/${p}`)]),
-      );
-    else if (k === 'items') out[k] = schemaSummary(v as Json, omit, `${at}/items`);
-    else out[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
-  }
-  return out;
+/** An object schema's properties and which are required. */
+interface ObjectSchema {
+  readonly required?: readonly string[];
+  readonly properties: Readonly<Record<string, unknown>>;
 }
 
 /**
- * The JSON Schema of the error line the ax document publishes as `error_envelope.schema`: a summary
- * of the full one (ERROR_LINE_SCHEMA, published by `ax-ts/schema`) as the ax document's schema
- * version 1.0.0 first gave it — without the trace id's pattern and without `meta.replayed`.
+ * ax-go's `required` and `optional` of the error envelope, as locators of ax-ts's error line
+ * (`error.kind`, `meta.trace_id`): each key of its `error` and `meta` objects, rendered from
+ * {@link ERROR_LINE_SCHEMA} so that the lists cannot drift from the line.
  */
-const ERROR_LINE_SUMMARY = schemaSummary(ERROR_LINE_SCHEMA, [
-  '/properties/meta/properties/trace_id/pattern',
-  '/properties/meta/properties/replayed',
-]);
+function errorLineKeys(): { required: string[]; optional: string[] } {
+  const required: string[] = [];
+  const optional: string[] = [];
+  for (const part of ['error', 'meta'] as const) {
+    const o: ObjectSchema = ERROR_LINE_SCHEMA.properties[part];
+    for (const k of Object.keys(o.properties)) (o.required?.includes(k) ? required : optional).push(`${part}.${k}`);
+  }
+  return { required, optional };
+}
+
+const ERROR_LINE_KEYS = errorLineKeys();
 
 /**
  * What the ax document says of the success line (`success_envelope.format`), its meta keys rendered
@@ -212,6 +162,20 @@ function exitCodeTable(): Record<string, string> {
 }
 
 /**
+ * One kind of the error catalogue (`errors[]`): its `kind` and `exit_code`, `retryable` when true,
+ * and the `description` of an author's kind (ax-ts's own kinds are the same in every program:
+ * docs/contract.md#the-error-catalogue-and-defineerror describes each once).
+ */
+function catalogueEntry(e: ErrorKindSpec): Json {
+  const out: Json = { kind: e.kind, exit_code: e.exitCode };
+  if (e.retryable === true) out.retryable = true;
+  if (!BUILTIN_KINDS.has(e.kind)) out.description = e.description;
+  return out;
+}
+
+const BUILTIN_KINDS = new Set(BUILTIN_ERRORS.map((e) => e.kind));
+
+/**
  * Where an agent finds more (`discovery` of the ax document and its summary): one command, one
  * field, the full document, where a flag's value came from, the AGENTS.md (docs/schema.md).
  */
@@ -231,14 +195,14 @@ export function discoveryPointers(program: string): Json {
  * @throws AxError as {@link axDocument} (the whole tree is checked).
  */
 export function axSubtreeDocument(root: Command, target: Command, version: string): Json {
-  const toolNames = new Map(toolRefs(root).map((r) => [r.command, r.name]));
+  toolRefs(root); // the same checks as the MCP server's start
   declarations(root);
   return {
     schema_version: AX_SCHEMA_VERSION,
     tool: root.name,
     version,
     path: target.commandPath(),
-    command: commandEntry(target, { toolNames, memo: new WeakMap() }, target.commandPath()),
+    command: commandEntry(target, { flags: new FlagEntries(target), schemas: new SharedSchemas() }, '/command'),
   };
 }
 
@@ -248,7 +212,7 @@ export function axSubtreeDocument(root: Command, target: Command, version: strin
  *   duplicate prompt/resource declaration (the same checks the MCP server makes at start).
  */
 export function axDocument(root: Command, version: string): Json {
-  const toolNames = new Map(toolRefs(root).map((r) => [r.command, r.name]));
+  toolRefs(root); // the same checks as the MCP server's start
   declarations(root);
   return {
     schema_version: AX_SCHEMA_VERSION,
@@ -263,18 +227,12 @@ export function axDocument(root: Command, version: string): Json {
       stream: 'stderr',
       format: 'json mode: exactly one JSON line, the last line of stderr; stdout carries nothing more',
       schema_version: ERROR_SCHEMA_VERSION,
-      schema: ERROR_LINE_SUMMARY,
+      required: ERROR_LINE_KEYS.required,
+      optional: ERROR_LINE_KEYS.optional,
+      non_deterministic_fields: ['meta.trace_id'],
       exit_codes: exitCodeTable(),
-      // ax-go's known_codes: every error kind a run of this program can end with (the catalogue's)
-      known_codes: errorCatalogue().map((e) => e.kind),
     },
-    errors: errorCatalogue().map((e) => ({
-      kind: e.kind,
-      exit_code: e.exitCode,
-      retryable: e.retryable === true,
-      description: e.description,
-    })),
-    discovery: discoveryPointers(root.name),
-    command: commandEntry(root, { toolNames, memo: new WeakMap() }, root.commandPath()),
+    errors: errorCatalogue().map(catalogueEntry),
+    command: commandEntry(root, { flags: new FlagEntries(root), schemas: new SharedSchemas() }, '/command'),
   };
 }

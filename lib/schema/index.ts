@@ -11,4 +11,5 @@ export { agentsMarkdown } from './skill.ts';
 export { diffSummary, formatDiff, schemaDiff, schemaShape } from './diff/diff.ts';
 export type { Change, SchemaDiff, Severity } from './diff/diff.ts';
 export { AX_DOCUMENT_SCHEMA } from './ax-document-schema.ts';
+export { expandAxDocument } from './ax-expand.ts';
 export { ERROR_LINE_SCHEMA, STREAM_LINE_SCHEMA, SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';

@@ -209,12 +209,21 @@ function replaysByDeclaration(cmd: Command): boolean {
 
 /** What `--idempotency-key` does on a command, in words for its help text and schema descriptions. */
 function idempotencyKeyUsage(cmd: Command, replaying: boolean): string {
+  return keyUsageFor(replaying, cmd.effects, cmd.runnable());
+}
+
+/**
+ * The words of {@link idempotencyKeyUsage} from what they depend on: whether a retry replays, the
+ * command's `effects` and whether it runs. The lean ax document writes these three instead of the
+ * words (`replays`, `effects`, `runnable`), and its expansion (lib/schema/ax-expand.ts) puts them back.
+ */
+export function keyUsageFor(replaying: boolean, effects: string | undefined, runnable: boolean): string {
   if (replaying)
     return 'key that makes a retry safe: a retry with the same key and arguments replays the first outcome instead of running again (default: a fresh UUID v4)';
-  if (cmd.effects === 'read_only' || cmd.effects === 'idempotent') {
-    return `key echoed in meta.idempotency_key; this command is ${cmd.effects === 'read_only' ? 'read-only' : 'idempotent'}, so a retry is safe without it and nothing is replayed (default: a fresh UUID v4)`;
+  if (effects === 'read_only' || effects === 'idempotent') {
+    return `key echoed in meta.idempotency_key; this command is ${effects === 'read_only' ? 'read-only' : 'idempotent'}, so a retry is safe without it and nothing is replayed (default: a fresh UUID v4)`;
   }
-  if (!cmd.runnable()) {
+  if (!runnable) {
     return "on a command that replays, a retry with the same key and arguments gets the first outcome again; elsewhere it is only echoed in meta.idempotency_key (each command's help says which; default: a fresh UUID v4)";
   }
   return 'key echoed in meta.idempotency_key; this command does not replay, so a retry with it runs again (default: a fresh UUID v4)';

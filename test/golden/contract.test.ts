@@ -270,7 +270,7 @@ describe('golden: tasks demo CLI (real process)', () => {
     '__schema (ax) is deterministic and pinned',
     async () => {
       const { file } = seededStore();
-      // the whole document (--full): by default the demo's is over the budget, a summary (pinned below)
+      // the whole document (--full); the demo's fits the budget, so the bare __schema prints it too (below)
       const raw = await pinSchema(TASKS, 'tasks/schema.ax', ['__schema', '--full'], { TASKS_FILE: file });
       const doc = JSON.parse(raw) as { tool: string; command: { commands: { name: string }[] } };
       expect(doc.tool).toBe('tasks');
@@ -290,10 +290,17 @@ describe('golden: tasks demo CLI (real process)', () => {
   );
 
   it(
-    '__schema (the default answer, a summary: the whole document is over the budget) and one command are pinned',
+    '__schema: the default answer is the whole document (it fits the budget); a summary under a small budget and one command are pinned',
     async () => {
-      const summary = JSON.parse(await pinSchema(TASKS, 'tasks/schema.summary', ['__schema'])) as Record<string, any>;
-      expect(summary.summary).toMatchObject({ reason: 'budget', budget: 32000, full: 'tasks __schema --full' });
+      const { file } = seededStore();
+      const bare = await goldenRun(TASKS, ['__schema'], { env: { TASKS_FILE: file } });
+      const full = await goldenRun(TASKS, ['__schema', '--full'], { env: { TASKS_FILE: file } });
+      expect(bare.stdout).toBe(full.stdout);
+      expect(Buffer.byteLength(bare.stdout)).toBeLessThanOrEqual(16 * 1024);
+      const summary = JSON.parse(
+        await pinSchema(TASKS, 'tasks/schema.summary', ['__schema', '--budget', '4000']),
+      ) as Record<string, any>;
+      expect(summary.summary).toMatchObject({ reason: 'budget', budget: 4000, full: 'tasks __schema --full' });
       expect((summary.commands as { path: string }[]).map((c) => c.path)).toEqual(
         expect.arrayContaining(['tasks add', 'tasks rm', 'tasks show']),
       );
@@ -438,7 +445,9 @@ describe('golden: reference fixture CLI (real process)', () => {
         tool: null,
         reason: 'reserved',
       });
-      expect(doc.command.commands.find((c) => c.name === 'item')?.mcp).toEqual({ tool: null, reason: 'group' });
+      // a group is no tool: it says so with runnable: false (its mcp is left out, as it follows from that)
+      const item = doc.command.commands.find((c) => c.name === 'item') as { mcp?: unknown; runnable?: boolean };
+      expect([item.mcp, item.runnable]).toEqual([undefined, false]);
     },
     TIMEOUT,
   );

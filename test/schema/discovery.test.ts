@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { Command } from '../../lib/index.ts';
 import { DEFAULT_SCHEMA_BUDGET } from '../../lib/schema/shapes.ts';
 import { describeTool, searchTools } from '../../lib/schema/search.ts';
+import { expandAxDocument } from '../../lib/schema/ax-expand.ts';
 import { lazyTree } from '../fixtures/lazy-tree.ts';
 import { runCli } from '../helpers/run.ts';
 
@@ -129,9 +130,12 @@ describe('one command, one field', () => {
     const one = await answer(bigTree(1000), ['g003', 'c00150']);
     expect(one.text.length).toBeLessThanOrEqual(4096);
     expect(one.doc).toMatchObject({ tool: 'bench', path: 'bench g003 c00150', command: { name: 'c00150' } });
-    const full = (await answer(bigTree(200), ['--full'])).doc;
+    // read in full, the same entry: the drill-in writes in full what the whole document declares higher up
+    const full = expandAxDocument((await answer(bigTree(200), ['--full'])).doc) as Json;
     const entry = full.command.commands[3].commands[0];
-    expect((await answer(bigTree(200), ['g003', 'c00150'])).doc.command).toEqual(entry);
+    const lean = (await answer(bigTree(200), ['g003', 'c00150'])).doc;
+    expect(expandAxDocument(lean).command).toEqual(entry);
+    expect(lean.command.flags.filter((f: Json) => f.inherited).length).toBeGreaterThan(0);
     // the other shapes: that command's tool, its clispec entry
     const mcp = (await answer(bigTree(1000), ['--as=mcp', 'g003', 'c00150'])).doc;
     expect(mcp.tools.map((t: Json) => t.name)).toEqual(['g003_c00150']);
@@ -156,7 +160,7 @@ describe('one command, one field', () => {
     const input = (await answer(bigTree(100), ['--as=mcp', 'g001', 'c00051', '--field', 'inputSchema.properties.mode']))
       .doc;
     expect(input.anyOf[0]).toEqual({ type: 'string', enum: ['fast', 'safe', 'full'] });
-    expect((await answer(bigTree(100), ['--field', 'error_envelope.known_codes'])).doc).toContain('action_required');
+    expect((await answer(bigTree(100), ['--field', 'error_envelope.required'])).doc).toContain('error.kind');
   });
 
   it.each([

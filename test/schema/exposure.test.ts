@@ -13,6 +13,7 @@ import { connectStdio, envelopeOf, REPO, runCasesCli, tempDir, type StdioConnect
 import { runCli } from '../helpers/run.ts';
 import { buildAgentsCli } from '../fixtures/agents-cli.ts';
 import { SCHEMA_SHAPES } from '../../lib/schema/shapes.ts';
+import { expandAxDocument } from '../../lib/schema/ax-expand.ts';
 
 const CLI = join(REPO, 'test/fixtures/agents-cli.ts');
 const T = 60_000;
@@ -159,7 +160,11 @@ describe('through __schema and the CLI', () => {
   });
 
   it('--as=ax keeps excluded commands, marked; their descendants under a subtree exclusion are marked too', async () => {
-    const doc = JSON.parse((await runCli(buildAgentsCli(), ['__schema', '--full'])).stdout);
+    const lean = JSON.parse((await runCli(buildAgentsCli(), ['__schema', '--full'])).stdout);
+    // the lean document marks what is no tool for a reason other than being a group; in full, every mapping
+    expect(axCommand(lean, 'agents auth').mcp).toBeUndefined();
+    expect(axCommand(lean, 'agents vault keys list').mcp).toEqual({ tool: null, reason: 'excluded' });
+    const doc = expandAxDocument(lean);
     expect(axCommand(doc, 'agents auth').mcp).toEqual({ tool: null, reason: 'group' });
     expect(axCommand(doc, 'agents auth login').mcp).toEqual({ tool: 'auth_login' });
     expect(axCommand(doc, 'agents vault').mcp).toEqual({ tool: null, reason: 'excluded' });
@@ -184,8 +189,14 @@ describe('through __schema and the CLI', () => {
   it('mcp: false — in CLI help and in --as=ax (marked, no property); --args-json refuses it as a property but takes it beside', async () => {
     const help = await runCli(buildAgentsCli(), ['read', '--help']);
     expect(help.stdout).toContain('--file');
-    const doc = JSON.parse((await runCli(buildAgentsCli(), ['__schema', '--full'])).stdout);
-    const file = axCommand(doc, 'agents read').flags.find((f: Json) => f.name === 'file');
+    const lean = JSON.parse((await runCli(buildAgentsCli(), ['__schema', '--full'])).stdout);
+    expect(axCommand(lean, 'agents read').flags.find((f: Json) => f.name === 'file')).toEqual({
+      name: 'file',
+      type: 'string',
+      usage: expect.any(String),
+      mcp: false,
+    });
+    const file = axCommand(expandAxDocument(lean), 'agents read').flags.find((f: Json) => f.name === 'file');
     expect(file).toMatchObject({ name: 'file', cli: '--file', type: 'string', mcp: false });
     expect(file).not.toHaveProperty('property');
     const refused = await runCli(buildAgentsCli(), ['read', '--args-json', '{"file":"x"}']);

@@ -19,6 +19,7 @@ import {
   tool,
   type Json,
 } from '../fixtures/schema-trees.ts';
+import { expandAxDocument } from '../../lib/schema/ax-expand.ts';
 
 const ok = () => ({ ok: true });
 
@@ -248,7 +249,12 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
   it('the positional order and which one is variadic are recorded in --as=ax', async () => {
     const root = new Command({ use: 'yourcli', commands: [new Command({ use: 'mv <from-path> <to...>', run: ok })] });
     const r = await schemaRun(root, 'ax');
-    const args = JSON.parse(r.stdout).command.commands[0].args;
+    // lean: a name and what is not at its default; in full, every field
+    expect(JSON.parse(r.stdout).command.commands[0].args).toEqual([
+      { name: 'from-path' },
+      { name: 'to', variadic: true },
+    ]);
+    const args = (expandAxDocument(JSON.parse(r.stdout)) as Json).command.commands[0].args;
     expect(args).toEqual([
       {
         name: 'from-path',

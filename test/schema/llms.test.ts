@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Command, execute, mcp } from '../../lib/index.ts';
 import { buildTasksCli } from '../../cmd/tasks/cli.ts';
 import { buildSurfacesCli } from '../fixtures/surfaces-cli.ts';
+import { expandAxDocument } from '../../lib/schema/ax-expand.ts';
 
 type Json = Record<string, any>;
 
@@ -79,10 +80,10 @@ describe.each(TREES)('__schema --as=llms of %s', (_name, build) => {
 
   it('lists every tool with its command (and nothing else)', async () => {
     const { doc: llms } = await doc(build, 'llms');
-    const { doc: ax } = await doc(build, 'ax', ['--full']);
+    const ax = expandAxDocument((await doc(build, 'ax', ['--full'])).doc) as Json;
     const mapping = toolCommands(llms.tools[0].description);
     expect([...mapping.keys()]).toEqual(llms.tools.slice(1).map((t: Json) => t.name));
-    // The ax document says which command each tool is.
+    // The ax document says which command each tool is (in full: by its path where the name follows from it).
     const paths = new Map<string, string>();
     const walk = (c: Json) => {
       if (c.mcp?.tool) paths.set(c.mcp.tool, c.path);

@@ -15,6 +15,7 @@ import { buildSurfacesCli } from '../fixtures/surfaces-cli.ts';
 import { buildAgentsCli } from '../fixtures/agents-cli.ts';
 import { connectStdio, REPO, tempDir, type StdioConnection } from '../helpers/mcp.ts';
 import { runCli } from '../helpers/run.ts';
+import { expandAxDocument } from '../../lib/schema/index.ts';
 
 type Json = Record<string, any>;
 const T = 60_000;
@@ -25,8 +26,12 @@ async function shape(build: () => Command, as: string): Promise<string> {
   return r.stdout;
 }
 
-/** tool name → command path, and the set of paths the ax document marks as tools. */
-function axTools(ax: Json): Map<string, string> {
+/**
+ * tool name → command path, and the set of paths the ax document marks as tools: the lean document
+ * names a tool only where its name does not follow from the path, so it is read in full.
+ */
+function axTools(lean: Json): Map<string, string> {
+  const ax = expandAxDocument(lean) as Json;
   const out = new Map<string, string>();
   const walk = (c: Json) => {
     if (c.mcp?.tool) out.set(c.mcp.tool, c.path);

@@ -464,7 +464,8 @@ describe('projection into __schema', () => {
     expect(doc.command.prompts).toEqual([{ name: 'r1', template: 'R1' }]);
     expect(doc.command.resources).toEqual([{ uri: 'yourcli://root', name: 'root' }]);
     expect(axCommand(doc, ['alpha']).prompts).toEqual([{ name: 'a1', template: 'A1' }]);
-    expect(axCommand(doc, ['alpha']).mcp).toEqual({ tool: null, reason: 'group' });
+    expect(axCommand(doc, ['alpha']).runnable).toBe(false); // a group: no tool, so no mcp mark needed
+    expect(axCommand(doc, ['alpha']).mcp).toBeUndefined();
     const deep = axCommand(doc, ['alpha', 'deep']);
     expect(deep.prompts).toEqual([{ name: 'd1', template: 'D1' }]);
     expect(deep.resources).toEqual([

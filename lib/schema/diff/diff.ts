@@ -13,6 +13,7 @@
  */
 import { type Change, type SchemaDiff, type Json, isObj, Collector } from './core.ts';
 import { diffAx } from './ax.ts';
+import { expandAxDocument } from '../ax-expand.ts';
 import { diffMcp } from './mcp.ts';
 
 export type { Change, SchemaDiff, Severity } from './core.ts';
@@ -45,7 +46,8 @@ export function schemaDiff(oldDoc: unknown, newDoc: unknown): SchemaDiff {
       `schemaDiff: the documents have different shapes (old: ${a}, new: ${b}); compare __schema --as=${a} with __schema --as=${a}`,
     );
   const c = new Collector();
-  if (a === 'ax') diffAx(c, oldDoc as Json, newDoc as Json);
+  // lean documents are compared in full, so a lean one and one written in full compare field by field
+  if (a === 'ax') diffAx(c, expandAxDocument(oldDoc as Json), expandAxDocument(newDoc as Json));
   else diffMcp(c, oldDoc as Json, newDoc as Json);
   return {
     shape: a,
