@@ -290,7 +290,7 @@ const SUBTREE = {
   additionalProperties: false,
 } as const;
 
-/** A summary: the whole answer above the budget, or of a tree whose lazy subtrees are not loaded. */
+/** A summary: the whole answer above the budget. */
 const SUMMARY = {
   type: 'object',
   description: "A summary: each command's path, one line and how to drill in (docs/schema.md#budgets-and-summaries).",
@@ -301,12 +301,12 @@ const SUMMARY = {
     version: str,
     summary: {
       type: 'object',
-      required: ['shape', 'reason', 'budget', 'full', 'command', 'field', 'explain'],
+      required: ['shape', 'reason', 'budget', 'full_size', 'full', 'command', 'field', 'explain'],
       properties: {
         shape: { enum: ['ax', 'mcp', 'llms'] },
-        reason: { enum: ['budget', 'lazy'], description: 'Over the budget, or lazy subtrees not loaded.' },
+        reason: { const: 'budget', description: 'The whole answer is over the budget.' },
         budget: { type: 'integer', minimum: 1 },
-        full_size: { type: 'integer', description: 'Characters of the whole answer (reason budget).' },
+        full_size: { type: 'integer', description: 'Characters of the whole answer.' },
         full: { type: 'string', description: 'The command line that prints the whole answer.' },
         command: str,
         field: str,
@@ -327,7 +327,6 @@ const SUMMARY = {
           runnable: { type: 'boolean' },
           tool: str,
           commands: { type: 'integer', minimum: 1, description: 'How many commands are below, not listed.' },
-          lazy: { const: true, description: 'A lazy subtree not loaded: drill in to read it.' },
           drill: { type: 'string', description: 'The command line that prints its document.' },
         },
         additionalProperties: false,

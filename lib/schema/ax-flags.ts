@@ -89,9 +89,12 @@ function standardInjected(cmd: Command, f: Flag): boolean {
  */
 export class FlagEntries {
   private readonly memo = new WeakMap<Flag['spec'], Map<string, Json>>();
+  private readonly top: Command;
 
   /** @param top the document's top command (the root, or the command a drill-in describes). */
-  constructor(private readonly top: Command) {}
+  constructor(top: Command) {
+    this.top = top;
+  }
 
   /**
    * The `flags` of `cmd`'s entry: its own flags, then the inherited ones it does not inherit as

@@ -59,8 +59,7 @@ export function schemaCommand(root: Command): Command {
       },
       full: {
         type: 'bool',
-        usage:
-          'the whole document whatever its size (loads every lazy subtree); without it, above the budget: a summary',
+        usage: 'the whole document whatever its size; without it, an answer above the budget is a summary',
       },
       budget: {
         type: 'int',

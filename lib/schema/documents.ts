@@ -1,41 +1,112 @@
 /**
- * How each `__schema --as` shape of the registry (shapes.ts) is rendered: one renderer per shape,
- * the table typed by the registry's names so that a shape without a renderer does not compile.
- * Loaded when a document is asked for (`__schema`, `schema`, the schema manifest), never at start.
+ * How each `__schema --as` shape of the registry (shapes.ts) is rendered: one {@link ShapeRender}
+ * per shape — its whole document, one command's, which command a drill-in describes (for
+ * `--field`), and its summary above the budget, if it has one — in a table typed by the registry's
+ * names, so that a shape without its render does not compile and discovery.ts needs no test on a
+ * shape's name. Loaded when a document is asked for (`__schema`, `schema`, the schema manifest),
+ * never at start.
  */
 import type { Command } from '../tree/command.ts';
-import { axDocument } from './ax.ts';
+import { axDocument, axSubtreeDocument } from './ax.ts';
 import { clispecDocument } from './clispec.ts';
 import { llmsDocument } from './llms.ts';
 import { agentsMarkdown, skillMarkdown } from './skill.ts';
 import { declarations, mcpDocument } from './walk.ts';
-import { shapeSpec, type SchemaShape } from './shapes.ts';
+import { SCHEMA_SHAPES, shapeSpec, type SchemaShape } from './shapes.ts';
+import { jsonSummary, skillSummary, type SummaryReason, type SummaryStyle } from './summary.ts';
+
+type Json = Record<string, unknown>;
 
 /**
- * Renders the document of a loaded tree, as `__schema` prints it (ends with a newline).
+ * How one shape is rendered. Every render reads a loaded tree (`loadTree` first) and ends with a
+ * newline; JSON shapes print one document.
  * @throws AxError `validation_error` (exit 2) on tool-name collisions, invalid tool names or
  *   duplicate declarations; `invalid_schema_declaration` (exit 2) for a declaration that breaks a rule.
  */
-type Renderer = (root: Command, version: string) => string;
+export interface ShapeRender {
+  /** The whole tree's document. */
+  whole(root: Command, version: string): string;
+  /** The document of `target` and its subtree (`__schema <command…>`). */
+  within(root: Command, target: Command, version: string): string;
+  /**
+   * A JSON shape: the one command a drill-in document describes, for `--field` (undefined when it
+   * describes more than one). Absent: a Markdown shape, which has no fields.
+   */
+  readonly focus?: (doc: Json) => unknown;
+  /**
+   * Above the budget, the summary of `target` instead of the document. Absent: the shape is always
+   * printed whole (the budget does not apply).
+   */
+  readonly summary?: (root: Command, target: Command, version: string, why: SummaryReason) => string;
+}
 
 const json = (doc: unknown) => `${JSON.stringify(doc)}\n`;
 
-/** The renderer of each shape. */
-const RENDERERS: { readonly [S in SchemaShape]: Renderer } = {
-  ax: (root, version) => json(axDocument(root, version)),
-  mcp: (root) => json(mcpDocument(root)),
-  clispec: (root, version) => (declarations(root), json(clispecDocument(root, version))),
-  llms: (root) => (declarations(root), json(llmsDocument(root))),
-  skill: (root, version) => (declarations(root), skillMarkdown(root, version)),
-  agents: (root) => (declarations(root), agentsMarkdown(root.name)),
+/** The one entry of a list, or undefined. */
+const single = (list: unknown): unknown => (Array.isArray(list) && list.length === 1 ? list[0] : undefined);
+
+/** A JSON summary in the style of one shape. */
+function summaryOf(shape: SchemaShape, listsReserved: boolean, toolNames: boolean): ShapeRender['summary'] {
+  const style: SummaryStyle = {
+    shape,
+    asFlag: shape === SCHEMA_SHAPES[0] ? '' : ` --as=${shape}`,
+    listsReserved,
+    toolNames,
+  };
+  return (root, target, version, why) => jsonSummary(root, target, style, version, why);
+}
+
+/** The render of each shape. */
+const RENDERS: { readonly [S in SchemaShape]: ShapeRender } = {
+  ax: {
+    whole: (root, version) => json(axDocument(root, version)),
+    within: (root, target, version) => json(axSubtreeDocument(root, target, version)),
+    focus: (doc) => doc.command,
+    summary: summaryOf('ax', true, false),
+  },
+  mcp: {
+    whole: (root) => json(mcpDocument(root)),
+    within: (root, target) => json(mcpDocument(root, target)),
+    focus: (doc) => single(doc.tools),
+    summary: summaryOf('mcp', false, true),
+  },
+  clispec: {
+    whole: (root, version) => (declarations(root), json(clispecDocument(root, version))),
+    within: (root, target, version) => json(clispecDocument(root, version, target)),
+    focus: (doc) => single(doc.commands),
+  },
+  llms: {
+    whole: (root) => (declarations(root), json(llmsDocument(root))),
+    within: (root, target) => json(llmsDocument(root, target)),
+    // the first entry is the help entry, no command
+    focus: (doc) => single(Array.isArray(doc.tools) ? doc.tools.slice(1) : undefined),
+    summary: summaryOf('llms', false, true),
+  },
+  skill: {
+    whole: (root, version) => (declarations(root), skillMarkdown(root, version)),
+    within: (root, target, version) => skillMarkdown(root, version, { within: target }),
+    summary: skillSummary,
+  },
+  agents: {
+    whole: (root) => (declarations(root), agentsMarkdown(root.name)),
+    within: (root) => (declarations(root), agentsMarkdown(root.name)),
+  },
 };
+
+/**
+ * The render of a shape.
+ * @throws AxError `validation_error` (reason `invalid_schema_shape`) for a name that is not a shape.
+ */
+export function shapeRender(shape: string): ShapeRender {
+  return RENDERS[shapeSpec(shape).name as SchemaShape];
+}
 
 /**
  * The schema document of a loaded tree in the given shape, as `__schema` prints it: one JSON
  * document and a newline (a Markdown text for `skill` and `agents`). Load lazy subtrees first (`loadTree`).
- * @throws AxError as {@link Renderer}, and `validation_error` (reason `invalid_schema_shape`) for a
+ * @throws AxError as {@link ShapeRender}, and `validation_error` (reason `invalid_schema_shape`) for a
  *   name that is not a shape.
  */
 export function schemaDocument(root: Command, shape: SchemaShape, version: string): string {
-  return RENDERERS[shapeSpec(shape).name as SchemaShape](root, version);
+  return shapeRender(shape).whole(root, version);
 }

@@ -212,9 +212,12 @@ describe('bundle: lazy subtrees are chunks of their own, loaded only when select
     expect(JSON.parse(status.stdout).data).toEqual({ up: true });
     expect(status.chunks).toEqual([chunkOf('ops')]);
     expect(load(['db', 'migrate', '--dry-run', '--format', 'json']).chunks).toEqual([chunkOf('db')]);
-    // a bare __schema of a lazy tree is a summary that loads no chunk; --full loads every one
-    expect(load(['__schema', '--as=mcp']).chunks).toEqual([]);
+    // a bare __schema of a lazy tree (no schema manifest here) loads every chunk and prints the whole
+    // document within the budget, as --full does
+    const bare = load(['__schema', '--as=mcp']);
     const schema = load(['__schema', '--as=mcp', '--full']);
+    expect(bare.chunks.sort()).toEqual([chunkOf('db'), chunkOf('ops')].sort());
+    expect(bare.stdout).toBe(schema.stdout);
     expect(schema.chunks.sort()).toEqual([chunkOf('db'), chunkOf('ops')].sort());
     expect(
       JSON.parse(schema.stdout)

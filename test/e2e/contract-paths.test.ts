@@ -502,7 +502,7 @@ const RULES: Rule[] = [
     name: '__schema lists every exit code a run can end with (141, 143 and each catalogue kind)',
     on: (p) => p.spelling === 'argv',
     run: async (p) => {
-      // the whole document (the default answer of a tree this size is a summary)
+      // the whole document, whatever the budget
       const o = await p.call({ tool: '__schema', argv: ['__schema', '--full'], json: {} });
       const codes = JSON.parse(o.stdout).error_envelope.exit_codes as Record<string, string>;
       expect(codes).toMatchObject({

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Command } from '../../lib/index.ts';
 import { AX_DOCUMENT_SCHEMA } from '../../lib/schema/index.ts';
+import { BUILTIN_ERRORS } from '../../lib/contract/errors.ts';
 import { buildTasksCli } from '../../cmd/tasks/cli.ts';
 import { buildRefCli } from '../../golden/fixtures/ref-cli.ts';
 import { buildAgentsCli } from '../fixtures/agents-cli.ts';
@@ -115,5 +116,16 @@ describe('the ax document schema', () => {
       Object.assign(doc, copy); // restore
       for (const k of Object.keys(doc)) if (!(k in copy)) delete doc[k];
     }
+  });
+
+  it("describes an author's error kinds; ax-ts's own are described once, in docs/contract.md", async () => {
+    const doc = await axOf(buildTasksCli);
+    const builtin = new Set(BUILTIN_ERRORS.map((e) => e.kind));
+    for (const e of doc.errors as Json[]) expect(e.description === undefined, e.kind).toBe(builtin.has(e.kind));
+    const contract = readFileSync(join(repo, 'docs/contract.md'), 'utf8');
+    for (const e of BUILTIN_ERRORS)
+      expect(contract, e.kind).toContain(
+        `| \`${e.kind}\` | ${e.exitCode} | ${e.retryable ? 'yes' : 'no'} | ${e.description.replace(/\|/g, '\\|')} |`,
+      );
   });
 });

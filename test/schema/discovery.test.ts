@@ -110,11 +110,31 @@ describe('budgets and summaries', () => {
     expect(() => new Command({ use: 'x', schemaBudget: -1 })).toThrow(/schemaBudget/);
   });
 
-  it('a lazy tree: the summary from its stubs, nothing loaded; --full loads it all', async () => {
-    const { doc } = await answer(lazyTree(), []);
-    expect(doc.summary).toMatchObject({ reason: 'lazy', full: 'lazyapp __schema --full' });
-    expect((doc.commands as Json[]).filter((e) => e.lazy).map((e) => e.path)).toEqual(['lazyapp db', 'lazyapp ops']);
-    expect((await answer(lazyTree(), ['--full'])).doc.command.commands.map((c: Json) => c.name)).toContain('ops');
+  it('a lazy tree: the bare answer loads it and is the whole document; a summary only past the budget, saying so', async () => {
+    const { doc, text } = await answer(lazyTree(), []);
+    expect(doc.summary).toBeUndefined();
+    expect(doc.command.commands.find((c: Json) => c.name === 'ops').commands.length).toBeGreaterThan(0);
+    const small = (await answer(lazyTree(), ['--budget', '900'])).doc;
+    expect(small.summary).toMatchObject({ reason: 'budget', budget: 900, full_size: text.length });
+    expect((small.commands as Json[]).map((e) => e.path)).toContain('lazyapp ops');
+  });
+
+  it('--budget below the smallest summary is refused, naming the minimum', async () => {
+    const r = await runCli(bigTree(100), ['__schema', '--budget', '50']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const { error } = JSON.parse(r.stderr.trim().split('\n').pop()!);
+    expect(error.context).toMatchObject({ reason: 'budget_too_small', budget: 50 });
+    const min = error.context.minimum as number;
+    expect(error.actionable_fix).toContain(`--budget ${min}`);
+    // the minimum is enough: a summary of at most that many characters
+    const ok = await runCli(bigTree(100), ['__schema', '--budget', String(min)]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).summary.budget).toBe(min);
+    expect(ok.stdout.length).toBeLessThanOrEqual(min + 1);
+    // a budget that the whole answer fits is never refused, however small
+    const tiny = new Command({ use: 't', run: () => 1 });
+    expect((await runCli(tiny, ['__schema', '--as=mcp', '--budget', '1000'])).code).toBe(0);
   });
 
   it('clispec and agents are always whole', async () => {
