@@ -9,6 +9,7 @@
  * `lib/help/`).
  */
 import type { Command } from '../tree/command.ts';
+import { nonDeterministicFields } from './nondeterministic.ts';
 import { validationError } from '../contract/errors.ts';
 import { inputSchema, type JsonSchema } from '../parse/input-schema.ts';
 import {
@@ -52,6 +53,12 @@ export interface ToolDef {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
+  /**
+   * ax-go's `nonDeterministicFields`: the locators of output values that differ between runs
+   * (docs/mcp-server.md#tools), in `_meta`, as the MCP Tool shape has no top-level slot for them.
+   * Every command's tool has it; the progressive mode's own four tools do not.
+   */
+  _meta?: { nonDeterministicFields: string[] };
 }
 
 /** Why a command is or is not a tool (shown in `__schema --as=ax`). */
@@ -210,16 +217,16 @@ export function toolRefs(root: Command): ToolRef[] {
 
 /** The full MCP definition of one tool (computed on demand, only for the tools asked for). */
 export function toolDef(ref: ToolRef): ToolDef {
-  const def: ToolDef = {
+  const out = outputSchema(ref.command);
+  const ann = toolAnnotations(ref.command);
+  return {
     name: ref.name,
     description: toolDescription(ref.command),
     inputSchema: inputSchema(ref.command),
+    ...(out ? { outputSchema: out.schema } : {}),
+    ...(ann ? { annotations: ann } : {}),
+    _meta: { nonDeterministicFields: nonDeterministicFields(ref.command) },
   };
-  const out = outputSchema(ref.command);
-  if (out) def.outputSchema = out.schema;
-  const ann = toolAnnotations(ref.command);
-  if (ann) def.annotations = ann;
-  return def;
 }
 
 /** How a tool's payload becomes structuredContent (undefined: no outputSchema, no structuredContent). */

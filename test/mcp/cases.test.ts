@@ -18,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, connectStdio, envelopeOf, runCasesCli, tempDir, until, type StdioConnection } from '../helpers/mcp.ts';
 import { flat } from '../fixtures/schema-trees.ts';
+import { expandAxDocument } from '../../lib/schema/index.ts';
 
 const T = 30_000;
 const dir = tempDir('ax-mcp-cases-');
@@ -44,10 +45,12 @@ const errorOf = (r: CallToolResult) => {
     suggestions?: string[];
   };
 };
+/** A `__schema` document; the ax one read in full (`expandAxDocument`: paths, properties, positions). */
 const schemaDoc = async (as: 'mcp' | 'ax') => {
   const r = await runCasesCli(['__schema', `--as=${as}`, '--full']);
   expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout.toString('utf8')) as Record<string, unknown>;
+  const doc = JSON.parse(r.stdout.toString('utf8')) as Record<string, unknown>;
+  return as === 'ax' ? expandAxDocument(doc) : doc;
 };
 type AxCmd = {
   path: string;

@@ -134,4 +134,25 @@ describe.skipIf(!existsSync(GOLDENS))("ax-go's __schema goldens against the same
     expect(theirs).toBe(12_178);
     expect(Buffer.byteLength(text) / theirs, `${Buffer.byteLength(text)} B`).toBeLessThanOrEqual(1.2);
   });
+
+  it("--as=mcp: each tool carries ax-go's nonDeterministicFields, in _meta, as its command's in the ax document", async () => {
+    const build = integrationTree;
+    const mcp = JSON.parse((await runCli(build(), ['__schema', '--as=mcp'])).stdout) as Json;
+    const ax = expandAxDocument((await axOf(build)).doc) as Json;
+    const byTool = new Map<string, Json>();
+    const walk = (c: Json) => {
+      if (c.mcp?.tool) byTool.set(c.mcp.tool, c);
+      for (const k of c.commands) walk(k);
+    };
+    walk(ax.command);
+    expect(mcp.tools.length).toBeGreaterThan(0);
+    for (const t of mcp.tools)
+      expect(t._meta.nonDeterministicFields, t.name).toEqual(byTool.get(t.name)!.non_deterministic_fields);
+    // ax-go's golden lists data.entity_id for the root's tool; so does ax-ts's
+    const theirs = JSON.parse(golden('integration_schema_mcp.golden.json')) as Json;
+    expect(theirs.tools[0].nonDeterministicFields).toContain('data.entity_id');
+    expect(mcp.tools.find((t: Json) => t.name === 'ax-integration')._meta.nonDeterministicFields).toContain(
+      'data.entity_id',
+    );
+  });
 });
