@@ -42,6 +42,7 @@ export { ShellCompDirective, fixedCompletions } from './completion/directives.ts
 
 // the contract
 export { AxError, defineError, errorCatalogue, ExitCode } from './contract/errors.ts';
+export { newEntityId } from './contract/ids.ts';
 export type { AxErrorOptions, ErrorKindSpec, NextStep } from './contract/errors.ts';
 export type { Mode } from './contract/mode.ts';
 export type { OutputStream } from './contract/envelope.ts';

@@ -1,5 +1,5 @@
 /**
- * Ids of a run: W3C trace and span ids, idempotency keys (UUID v4) — generation only (parsing a
+ * Ids of a run: W3C trace and span ids, idempotency keys (UUID v4), entity ids (UUID v7) — generation only (parsing a
  * trace context belongs elsewhere).
  *
  * All ids come from one pool of random bytes refilled 4 KiB at a time from the kernel's CSPRNG:
@@ -79,6 +79,41 @@ export function newIdempotencyKey(): string {
   const at = take(16);
   const b = pool;
   b[at + 6] = (b[at + 6]! & 0x0f) | 0x40; // version 4
+  b[at + 8] = (b[at + 8]! & 0x3f) | 0x80; // variant 10xx
+  const h = poolHex.toString('hex', at, at + 16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** The last v7 id's millisecond and 12-bit counter, so ids minted in one millisecond still sort in order. */
+let v7Ms = 0;
+let v7Seq = 0;
+
+/**
+ * A fresh entity id for a handler that mints ids (ax-go's `NewEntityID`): a UUID v7 in the RFC 9562
+ * text form (`xxxxxxxx-xxxx-7xxx-Vxxx-xxxxxxxxxxxx`, https://www.rfc-editor.org/rfc/rfc9562#section-5.7):
+ * 48 bits of Unix time in milliseconds, then 74 random bits, so ids sort by creation time. Within one
+ * process the 12 bits after the version are a counter when the clock has not moved on (RFC 9562
+ * §6.2 method 1), so ids minted in one millisecond sort in the order they were made too.
+ */
+export function newEntityId(): string {
+  let ms = Date.now();
+  const at = take(16);
+  const b = pool;
+  if (ms <= v7Ms) {
+    ms = v7Ms; // a clock that went back keeps the order of the ids already given
+    v7Seq += 1;
+    if (v7Seq > 0xfff) {
+      ms = v7Ms + 1; // counter exhausted: borrow the next millisecond
+      v7Seq = 0;
+    }
+  } else v7Seq = ((b[at + 6]! & 0x07) << 8) | b[at + 7]!; // a random start in the lower half: the counter has room
+  v7Ms = ms;
+  for (let i = 5; i >= 0; i--) {
+    b[at + i] = ms % 256;
+    ms = Math.floor(ms / 256);
+  }
+  b[at + 6] = 0x70 | (v7Seq >> 8); // version 7, counter high bits
+  b[at + 7] = v7Seq & 0xff;
   b[at + 8] = (b[at + 8]! & 0x3f) | 0x80; // variant 10xx
   const h = poolHex.toString('hex', at, at + 16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;

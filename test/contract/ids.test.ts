@@ -3,7 +3,7 @@
  * drawn from a pool fed by /dev/urandom — same formats and randomness as Web Crypto gave.
  */
 import { describe, expect, it } from 'vitest';
-import { newIdempotencyKey, newTraceId } from '../../lib/contract/ids.ts';
+import { newEntityId, newIdempotencyKey, newTraceId } from '../../lib/contract/ids.ts';
 import { newSpanId } from '../../lib/contract/ids.ts';
 
 describe('ids', () => {
@@ -33,5 +33,28 @@ describe('ids', () => {
       for (const c of m.values()) expect(c).toBeGreaterThan(130);
       for (const c of m.values()) expect(c).toBeLessThan(370);
     }
+  });
+});
+
+describe('newEntityId (UUID v7, ax-ts)', () => {
+  it('is an RFC 9562 UUID v7 whose first 48 bits are the Unix time in milliseconds', () => {
+    const before = Date.now();
+    const id = newEntityId();
+    const after = Date.now();
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const ms = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+    expect(ms).toBeGreaterThanOrEqual(before);
+    expect(ms).toBeLessThanOrEqual(after + 1);
+  });
+
+  it('ids minted one after another are unique and sort in the order they were made', () => {
+    const ids = Array.from({ length: 20_000 }, () => newEntityId());
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('is exported by ax-ts for handlers that mint ids', async () => {
+    const api = await import('../../lib/index.ts');
+    expect(api.newEntityId()).toMatch(/^[0-9a-f-]{14}7/);
   });
 });
