@@ -17,3 +17,4 @@
 export * from './run.ts';
 export * from './text.ts';
 export * from './compare.ts';
+export * from './timestamps.ts';

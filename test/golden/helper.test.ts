@@ -10,10 +10,12 @@ import { Command } from '../../lib/index.ts';
 import {
   diffText,
   expectGolden,
+  expectUtcTimestamps,
   goldenPath,
   goldenRun,
   maskVolatile,
   nodeCommand,
+  nonUtcTimestamps,
   prettyJson,
   transcript,
 } from '../../golden/index.ts';
@@ -231,5 +233,30 @@ describe('goldenRun', () => {
     const slow = () =>
       new Command({ use: 'slow', version: '1.0.0', run: () => new Promise((r) => setTimeout(r, 5000)) });
     await expect(goldenRun(slow, [], { timeoutMs: 100 })).rejects.toThrow(/slow did not finish within 100 ms/);
+  });
+});
+
+describe('expectUtcTimestamps (ax-go ValidateTimestamps)', () => {
+  it("passes a real run's output: the demo's add writes created_at in UTC", async () => {
+    const { buildTasksCli } = await import('../../cmd/tasks/cli.ts');
+    const store = join(dir, 'utc-tasks.json');
+    const r = await goldenRun(buildTasksCli, ['add', 'water', 'plants', '--format', 'json'], {
+      env: { TASKS_FILE: store, TZ: 'Asia/Kolkata' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).data.created_at).toMatch(/Z$/);
+    expect(() => expectUtcTimestamps(r.stdout)).not.toThrow();
+    expect(() => expectUtcTimestamps(transcript(r))).not.toThrow();
+  });
+
+  it('names each timestamp with an offset, in a document or in NDJSON lines; leaves other strings alone', () => {
+    const doc = { data: { a: '2024-01-02T03:04:05Z', b: '2024-01-02T03:04:05.5+00:00', c: ['2024-01-02T03:04:05+02:00'] } };
+    expect(nonUtcTimestamps(JSON.stringify(doc))).toEqual(['$.data.c[0]: "2024-01-02T03:04:05+02:00" is not UTC']);
+    const ndjson = `${JSON.stringify({ t: '2024-01-02T03:04:05-05:00' })}\nnot json\n${JSON.stringify({ t: 'x' })}\n`;
+    expect(nonUtcTimestamps(ndjson)).toEqual(['line 1: $.t: "2024-01-02T03:04:05-05:00" is not UTC']);
+    // not RFC 3339 date-times: a plain date, a date-time without offset, an impossible date
+    for (const s of ['2024-01-02', '2024-01-02T03:04:05', '2024-02-30T03:04:05+02:00'])
+      expect(nonUtcTimestamps(JSON.stringify({ s })), s).toEqual([]);
+    expect(() => expectUtcTimestamps(JSON.stringify(doc))).toThrow(/not UTC:\n {2}\$\.data\.c\[0\]/);
   });
 });
