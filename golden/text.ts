@@ -48,9 +48,16 @@ export interface MaskOptions {
    * traversed). Instead of the shape patterns, the values at those paths in every JSON line become
    * `<NAME_n>` (NAME = the last segment in capitals), and the same values anywhere else in the text
    * too (a trace id echoed in a log line). A UUID or timestamp the command did not declare stays, so
-   * a changed payload id fails the golden.
+   * a changed payload id fails the golden. A `*` segment is every key of an object (a map's values:
+   * `data.counts.*`); the placeholder is then named after the segment before it.
    */
   fields?: readonly string[];
+  /**
+   * Delete these locators from every JSON line before masking (ax-go's golden deletions): a key whose
+   * value is not worth pinning at all (`data.debug`), or with `*` every key of a map (`data.env.*`).
+   * Same locator form as {@link fields}.
+   */
+  drop?: readonly string[];
 }
 
 const MASKS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -87,6 +94,7 @@ export function maskVolatile(text: string, options: MaskOptions = {}): string {
     out = typeof from === 'string' ? out.split(from).join(to) : out.replace(from, to);
   if (options.version !== undefined)
     out = out.split(`"version":${JSON.stringify(options.version)}`).join('"version":"<VERSION>"');
+  if (options.drop?.length) out = dropFields(out, options.drop);
   if (options.fields) return maskFields(out, options.fields);
   for (const [re, label] of MASKS) {
     const seen = new Map<string, number>();
@@ -99,18 +107,77 @@ export function maskVolatile(text: string, options: MaskOptions = {}): string {
   return out;
 }
 
-/** The values found at `segs` in `v` (arrays traversed transparently), with a setter for each. */
-function visitPath(v: unknown, segs: string[], fn: (value: unknown, set: (x: unknown) => void) => void): void {
+/**
+ * The values found at `segs` in `v` (arrays traversed transparently, a leaf array too unless
+ * `whole`; `*` is every key of an object), with a setter and a deleter for each.
+ */
+function visitPath(
+  v: unknown,
+  segs: string[],
+  fn: (value: unknown, set: (x: unknown) => void, remove: () => void) => void,
+  whole = false,
+): void {
   if (Array.isArray(v)) {
-    v.forEach((item, i) => (segs.length === 0 ? fn(item, (x) => (v[i] = x)) : visitPath(item, segs, fn)));
+    v.forEach((item, i) =>
+      segs.length === 0
+        ? fn(
+            item,
+            (x) => (v[i] = x),
+            () => undefined,
+          )
+        : visitPath(item, segs, fn, whole),
+    );
     return;
   }
   if (segs.length === 0 || v === null || typeof v !== 'object') return;
   const [head, ...rest] = segs as [string, ...string[]];
   const obj = v as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(obj, head)) return;
-  if (rest.length === 0 && !Array.isArray(obj[head])) fn(obj[head], (x) => (obj[head] = x));
-  else visitPath(obj[head], rest, fn);
+  for (const key of head === '*' ? Object.keys(obj) : [head]) {
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
+    if (rest.length === 0 && (whole || !Array.isArray(obj[key])))
+      fn(
+        obj[key],
+        (x) => (obj[key] = x),
+        () => delete obj[key],
+      );
+    else visitPath(obj[key], rest, fn, whole);
+  }
+}
+
+/** Each JSON line of `text` given to `edit`, and written back (compact) when `edit` says it changed it. */
+function editJsonLines(text: string, edit: (doc: unknown) => boolean): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const t = line.trim();
+      if (!t.startsWith('{')) return line;
+      let doc: unknown;
+      try {
+        doc = JSON.parse(t);
+      } catch {
+        return line;
+      }
+      return edit(doc) ? line.replace(t, () => JSON.stringify(doc)) : line;
+    })
+    .join('\n');
+}
+
+/** {@link maskVolatile} with `drop`: the keys at those locators deleted from every JSON line. */
+function dropFields(text: string, drop: readonly string[]): string {
+  return editJsonLines(text, (doc) => {
+    let changed = false;
+    for (const f of drop)
+      visitPath(
+        doc,
+        f.split('.'),
+        (_v, _set, remove) => {
+          changed = true;
+          remove();
+        },
+        true,
+      );
+    return changed;
+  });
 }
 
 /** {@link maskVolatile} with `fields`: masks exactly the declared locators (see {@link MaskOptions.fields}). */
@@ -127,30 +194,19 @@ function maskFields(text: string, fields: readonly string[]): string {
     if (typeof value === 'string' && value.length >= 8) byValue.set(value, p);
     return p;
   };
-  const lines = text.split('\n').map((line) => {
-    const t = line.trim();
-    if (!t.startsWith('{')) return line;
-    let doc: unknown;
-    try {
-      doc = JSON.parse(t);
-    } catch {
-      return line;
-    }
+  let out = editJsonLines(text, (doc) => {
     let changed = false;
     for (const f of fields) {
       const segs = f.split('.');
-      const label = segs
-        .at(-1)!
-        .replace(/[^A-Za-z0-9]+/g, '_')
-        .toUpperCase();
+      // the placeholder's name: the last segment that is not `*` (`data.counts.*` → COUNTS)
+      const label = (segs.filter((x) => x !== '*').at(-1) ?? 'VALUE').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
       visitPath(doc, segs, (value, set) => {
         changed = true;
         set(placeholder(label, value));
       });
     }
-    return changed ? line.replace(t, () => JSON.stringify(doc)) : line;
+    return changed;
   });
-  let out = lines.join('\n');
   // the same values elsewhere (a trace id in a log line or a human error), longest first
   for (const [value, p] of [...byValue].sort((a, b) => b[0].length - a[0].length)) out = out.split(value).join(p);
   return out;

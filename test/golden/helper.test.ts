@@ -260,3 +260,28 @@ describe('expectUtcTimestamps (ax-go ValidateTimestamps)', () => {
     expect(() => expectUtcTimestamps(JSON.stringify(doc))).toThrow(/not UTC:\n {2}\$\.data\.c\[0\]/);
   });
 });
+
+describe('maskVolatile: map values and deletions by locator (ax-go golden masking)', () => {
+  const line = JSON.stringify({
+    data: { counts: { a: 3, b: 4 }, env: { HOME: '/h', PATH: '/p' }, debug: [1, 2], keep: 'x' },
+    meta: { trace_id: 'f'.repeat(32) },
+  });
+  it('fields: a `*` segment masks every value of a map, named after the map', () => {
+    const out = JSON.parse(maskVolatile(`${line}\n`, { fields: ['data.counts.*', 'meta.trace_id'] }));
+    expect(out.data.counts).toEqual({ a: '<COUNTS_1>', b: '<COUNTS_2>' });
+    expect(out.meta.trace_id).toBe('<TRACE_ID_1>');
+    expect(out.data.keep).toBe('x');
+  });
+  it('drop: deletes the keys at those locators (an array-valued key whole; `*`: every key of a map), before masking', () => {
+    const text = `$ x\n${line}\nnot json\n`;
+    const out = maskVolatile(text, { drop: ['data.debug', 'data.env.*'], fields: ['meta.trace_id'] });
+    const [head, json, tail] = out.split('\n');
+    expect([head, tail]).toEqual(['$ x', 'not json']);
+    expect(JSON.parse(json!).data).toEqual({ counts: { a: 3, b: 4 }, env: {}, keep: 'x' });
+    // without fields, the shape masks still apply after the deletion
+    expect(JSON.parse(maskVolatile(`${line}\n`, { drop: ['data.counts'] }).trim())).toMatchObject({
+      data: { env: { HOME: '/h' } },
+      meta: { trace_id: '<TRACE_ID_1>' },
+    });
+  });
+});
