@@ -15,7 +15,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxError } from '../contract/errors.ts';
 import { packageVersionFrom } from '../platform/version.ts';
-import { vcsRevision } from './revision.ts';
+import { vcsRevision } from '../platform/revision.ts';
 import { buildSingleFile } from './single-file.ts';
 import { loadEsbuild, run } from './bundler.ts';
 import { buildFailed } from './errors.ts';

@@ -1,13 +1,15 @@
 /**
  * Version resolution, after ax-go's `ResolveVersion` (version.go): an injected version, else the
  * one the program was built with, else the nearest package.json, else the version-control revision
- * recorded at build time (`-dirty` when the work tree had changes), else `0.0.0-unknown`. Never
+ * recorded at build time or, run from a Git checkout, the checkout's (`-dirty` when the work tree
+ * has changes), else `0.0.0-unknown`. Never
  * throws, whatever the program is (tsc output, a bundle, a single executable):
  * docs/shipping.md#the-version.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { builtinModule } from './builtin.ts';
+import { vcsRevision } from './revision.ts';
 
 /** Versions that mean "no real version" (docs/contract.md). */
 export const PLACEHOLDER_VERSIONS: readonly string[] = ['', 'dev', 'unknown', '0.0.0-unknown'];
@@ -87,7 +89,9 @@ function embedded(read: () => unknown): string | undefined {
  * 3. the version of the package.json that owns `entry`;
  * 4. the version-control revision `ax-ts build` recorded (`<commit>`, `<commit>-dirty` when the
  *    work tree had uncommitted changes), as ax-go falls back to Go's `vcs.revision`;
- * 5. `0.0.0-unknown`.
+ * 5. run from a Git checkout (tsc output, `tsx`, `node --experimental-strip-types`): the revision of
+ *    the work tree `entry` is in, in the same form (git is run only when nothing above gave a version);
+ * 6. `0.0.0-unknown`.
  * @param injected e.g. from your own build-time define.
  * @param entry a file of the program, as a path or a `file:` URL: pass `import.meta.url` (an ESM
  *   module's own URL; in a CommonJS bundle, where it is undefined, the default applies). The
@@ -100,6 +104,19 @@ export function resolveVersion(injected?: string, entry: string | URL | undefine
     embedded(() => (typeof AX_PROGRAM_VERSION === 'string' ? AX_PROGRAM_VERSION : undefined)) ??
     packageVersionFrom(entry) ??
     embedded(() => (typeof AX_PROGRAM_REVISION === 'string' ? AX_PROGRAM_REVISION : undefined)) ??
+    checkoutRevision(entry) ??
     '0.0.0-unknown'
   );
+}
+
+/** The revision of the Git work tree a program file is in (a checkout run without a build), if any. */
+function checkoutRevision(entry: string | URL | undefined): string | undefined {
+  const path = pathOf(entry);
+  if (path === undefined) return undefined;
+  try {
+    const dir = existsSync(path) && /\.[cm]?[jt]sx?$/.test(path) ? dirname(resolve(path)) : resolve(path);
+    return existsSync(dir) ? vcsRevision(dir) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -3,6 +3,7 @@
  * streams, the error line and human errors, exit codes, dry-run, idempotency keys, deprecation
  * warnings, interruption, version, and isolation of concurrent and repeated runs of one tree.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -804,6 +805,37 @@ describe('version', () => {
       { injected: 'dev', entry: join(bare, 'cli.js'), want: '0.0.0-unknown' },
     ])('resolveVersion($injected, $entry) = $want', ({ injected, entry, want }) => {
       expect(resolveVersion(injected, entry)).toBe(want);
+    });
+
+    it("run from a Git checkout without a version: the checkout's revision, -dirty with changes (ax-go vcs.revision)", () => {
+      const repo = mkdtempSync(join(tmpdir(), 'ax-version-git-'));
+      try {
+        const git = (...args: string[]) =>
+          execFileSync('git', args, {
+            cwd: repo,
+            encoding: 'utf8',
+            env: {
+              ...process.env,
+              GIT_AUTHOR_NAME: 'a',
+              GIT_AUTHOR_EMAIL: 'a@b',
+              GIT_COMMITTER_NAME: 'a',
+              GIT_COMMITTER_EMAIL: 'a@b',
+            },
+          }).trim();
+        git('init', '-q');
+        writeFileSync(join(repo, 'cli.js'), '');
+        git('add', 'cli.js');
+        git('commit', '-q', '-m', 'one');
+        const head = git('rev-parse', 'HEAD');
+        expect(resolveVersion(undefined, join(repo, 'cli.js'))).toBe(head);
+        writeFileSync(join(repo, 'cli.js'), 'changed');
+        expect(resolveVersion('dev', join(repo, 'cli.js'))).toBe(`${head}-dirty`);
+        // a package.json version still comes first
+        writeFileSync(join(repo, 'package.json'), JSON.stringify({ version: '7.0.0' }));
+        expect(resolveVersion(undefined, join(repo, 'cli.js'))).toBe('7.0.0');
+      } finally {
+        rmSync(repo, { recursive: true, force: true });
+      }
     });
   });
 });

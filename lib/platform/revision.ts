@@ -1,13 +1,15 @@
 /**
- * The version-control revision a program is built from, recorded by `ax-ts build` so that
- * `resolveVersion` can fall back to it when the program has no version (ax-go falls back to Go's
- * `vcs.revision` and `vcs.modified` the same way: docs/shipping.md#the-version).
+ * The version-control revision of a Git work tree: recorded by `ax-ts build` for the program it
+ * builds, and read by `resolveVersion` for a program run from a checkout, so that a program without
+ * a version still says which commit it is (ax-go falls back to Go's `vcs.revision` and
+ * `vcs.modified` the same way: docs/shipping.md#the-version). git is run only then, taken on first
+ * use (no start pays for node:child_process).
  */
-import { spawnSync } from 'node:child_process';
+import { builtinModule } from './builtin.ts';
 
 /** Runs git in `dir`; its stdout, or undefined when git is missing or fails. */
 function git(dir: string, args: string[]): string | undefined {
-  const r = spawnSync('git', args, {
+  const r = builtinModule('node:child_process').spawnSync('git', args, {
     cwd: dir,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
