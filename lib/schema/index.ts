@@ -12,4 +12,8 @@ export { diffSummary, formatDiff, schemaDiff, schemaShape } from './diff/diff.ts
 export type { Change, SchemaDiff, Severity } from './diff/diff.ts';
 export { AX_DOCUMENT_SCHEMA } from './ax-document-schema.ts';
 export { expandAxDocument } from './ax-expand.ts';
+// the shapes of a tool in `__schema --as=mcp`, `tools/list` and the llms manifest
+export type { ToolDef, ToolRef, ToolStatus } from './walk.ts';
+export type { ToolAnnotations } from './tool.ts';
+export type { JsonSchema } from '../parse/input-schema.ts';
 export { ERROR_LINE_SCHEMA, STREAM_LINE_SCHEMA, SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
