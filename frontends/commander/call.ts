@@ -138,7 +138,9 @@ function everyCommand(c: CommanderCommand): CommanderCommand[] {
 function refusal(e: unknown, printedErr: string, started: boolean): unknown {
   const code = (e as { code?: unknown } | null)?.code;
   const commanderError = typeof code === 'string' && code.startsWith('commander.');
-  if (e instanceof AxError || (started && !commanderError)) return e;
+  // once the action runs, a CommanderError is the action's own (`this.error(msg, {exitCode})`): its
+  // outcome, read as any error carrying exitCode (failedCall), never a refusal of the arguments
+  if (e instanceof AxError || started) return e;
   const reason = commanderError ? snake((code as string).replace(/^commander\./, '')) : 'invalid_argument';
   return refusedCall(e, printedErr, reason);
 }

@@ -65,9 +65,12 @@ export async function runTwinMain(
   return main(root, { args, env: serving ? env : humanUnlessAsked(env, args) });
 }
 
-/** A twin with no command to run: its root has no handler and no subcommand (the program's work follows parse()). */
-function actionless(root: Command): boolean {
-  return !root.runnable() && !root.commands().some((c) => !c.hidden);
+/**
+ * A twin with no command to run: no command of it, the root or any below, hidden ones too, has a
+ * handler (the program's work follows parse()).
+ */
+function actionless(cmd: Command): boolean {
+  return !cmd.runnable() && cmd.commands().every(actionless);
 }
 
 /** The environment with `AGENT_MODE=human` when the caller named no mode: json only when asked. */

@@ -98,10 +98,12 @@ export function callYargs(
         (r) => (returned = r),
       );
       y.exitProcess(false);
-      // registered last, so yargs asks it first: the refusal is thrown before the program's own fail
-      // handlers print or exit; a failure after the handler started is the handler's own (rethrown by yargs)
+      // registered last, so yargs asks it first: a refusal is thrown before the program's own fail
+      // handlers print or exit; a failure after the handler started is the handler's own, thrown here
+      // as it is, so that no fail handler of the program runs for an agent's call either (one that
+      // prints and exits would end a server)
       y.fail((msg, err) => {
-        if (started) return;
+        if (started && err) throw err;
         throw new Error(msg || err?.message || 'the program refused the arguments', { cause: err ?? undefined });
       });
       await y.parseAsync(argv);

@@ -44,9 +44,19 @@ export function capConnections(server: Server, max: number): () => number {
   server.on('request', (req, res) => {
     const socket = req.socket;
     if (socket.destroyed) return;
-    waiting.delete(socket);
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    let counted = false;
+    // busy once the whole request has arrived, body included: a connection stalled mid-body is still
+    // waiting (else 1,024 heads with bodies never sent would lock the cap for the request timeout)
+    const arrived = () => {
+      if (counted || socket.destroyed || res.writableEnded) return;
+      counted = true;
+      waiting.delete(socket);
+      busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    };
+    req.once('end', arrived); // a body, read to its end by the guard
+    setImmediate(() => req.complete && arrived()); // no body (GET, DELETE): complete once parsed
     res.once('close', () => {
+      if (!counted) return;
       const n = busy.get(socket);
       if (n === undefined) return; // the connection closed
       if (n > 1) return void busy.set(socket, n - 1);

@@ -57,6 +57,44 @@ describe('json mode on the command line', () => {
     expect(lastLine(r.stderr).error.kind).toBe('internal_error');
   });
 
+  it("commander's this.error() in an action (exitCode 4): command_failed, exit 4, never a refusal of the arguments", () => {
+    const r = run(['strict', '--format', 'json']);
+    expect(r.status).toBe(4);
+    expect(r.stderr).toContain('strict report\n');
+    expect(lastLine(r.stderr).error).toMatchObject({ kind: 'command_failed', exit_code: 4 });
+  });
+
+  it('a hidden command is still a command: it runs', () => {
+    const r = run(['secret', '--format', 'json']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('secret ran\n');
+  });
+
+  it("yargs: an async handler's exitCode error is command_failed; the program's own .fail() (print, exit) does not run", () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        TSX_LOADER,
+        join(REPO, 'test/frontends/fixtures/lint-yargs.ts'),
+        'lint',
+        'a.js',
+        'bad.js',
+        '--format',
+        'json',
+      ],
+      {
+        cwd: REPO,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LINT_AX: '1' },
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('bad.js: 1 problem\n');
+    expect(r.stderr).not.toContain('ylint:');
+    expect(lastLine(r.stderr).error).toMatchObject({ kind: 'command_failed', exit_code: 3 });
+  });
+
   it("a person's run is the program's own, with or without the front end", () => {
     for (const words of [['lint', 'a.js', 'bad.js'], ['crash'], ['lint', 'a.js']]) {
       const plain = run(words, {});
