@@ -212,6 +212,7 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
   stdinIsTTY: (s) => s.env.stdinIsTTY(),
   agent: (s) => detectAgent(s.env.env),
   interactive: (s) =>
+    s.env.noTerminal !== true &&
     isInteractive({ env: s.env.env, stdinIsTTY: s.env.stdinIsTTY(), stdoutIsTTY: s.env.stdout.isTTY === true }),
   version: (s) => s.env.version(),
   logger: (s) => runLogger(s.inv.command, s.env, s.stderr, () => s.closed),

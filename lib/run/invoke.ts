@@ -133,6 +133,7 @@ export async function invokeCommand(
   env.stdin = () => (stdin ??= Readable.from([])); // an empty stream, made only if the handler reads it
   env.onLog = options.onLog;
   env.interaction = options.interaction;
+  env.noTerminal = true; // nobody at a terminal answers an in-process call (docs/contract.md "Agents and prompts")
   env.toolBase = options.toolBase;
   env.collectItems = true;
   let outcome: RunOutcome;

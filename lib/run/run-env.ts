@@ -59,6 +59,8 @@ export interface RunEnv {
   onLog?: (level: NotificationLevel, data: unknown) => void;
   /** The client channel `ctx.confirm`, `ctx.elicit` and `ctx.sample` may ask through (MCP). */
   interaction?: Interaction;
+  /** No terminal can be asked, whatever `FORCE_TTY` says (an in-process `invokeCommand`: MCP). */
+  noTerminal?: boolean;
   /**
    * MCP: the command whose subtree the server serves (where `mcp-server` is mounted); a stop's next
    * steps name tools relative to it (docs/mcp-server.md#mounting). Default the root.
@@ -102,6 +104,7 @@ class Env implements RunEnv {
   collectItems: boolean | undefined = undefined;
   onLog: ((level: NotificationLevel, data: unknown) => void) | undefined = undefined;
   interaction: Interaction | undefined = undefined;
+  noTerminal: boolean | undefined = undefined;
   toolBase: Command | undefined = undefined;
   readonly replay: ReplaySettings;
   readonly #options: ExecuteOptions;

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { Command } from '../../lib/index.ts';
 import { detectAgent, envFlag, isInteractive } from '../../lib/platform/agent.ts';
 import { TSX_LOADER } from '../helpers/spawn.ts';
+import { connectEra, envelopeOf, startHttp } from '../helpers/eras.ts';
 import { runCli } from '../helpers/run.ts';
 
 const STOPS_CLI = fileURLToPath(new URL('../fixtures/stops-cli.ts', import.meta.url));
@@ -93,6 +94,25 @@ describe('detection', () => {
     expect(await who({ CURSOR_AGENT: '1' }, true)).toEqual({ agent: 'cursor', interactive: false });
     expect(await who({}, false)).toEqual({ agent: null, interactive: false });
   });
+});
+
+describe('under MCP nobody at a terminal answers, whatever FORCE_TTY says', () => {
+  it.each(['stdio', 'http'] as const)(
+    'ctx.interactive is false over %s with FORCE_TTY=1',
+    async (path) => {
+      const cli = fileURLToPath(new URL('../fixtures/who-cli.ts', import.meta.url));
+      const server = path === 'http' ? await startHttp(cli, [], { FORCE_TTY: '1' }) : undefined;
+      const c = await connectEra('modern', path, { cli, url: server?.url, env: { FORCE_TTY: '1' } });
+      try {
+        const r = await c.callTool('who', {});
+        expect(envelopeOf(r).data).toMatchObject({ interactive: false });
+      } finally {
+        await c.close();
+        await server?.stop();
+      }
+    },
+    60_000,
+  );
 });
 
 /**
