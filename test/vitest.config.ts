@@ -5,6 +5,7 @@
  * `npm run test:all`, what `.ci/run` calls, with the cross-runtime suite (`AX_TEST_RUNTIMES=1`) last.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -51,6 +52,9 @@ export default defineConfig({
       ...(runtimes ? [] : [RUNTIMES]),
       ...(scope === 'quick' && !runtimes ? LONG : []),
     ],
+    // most tests wait on the processes they start: two files at once even on 2 cores (vitest's
+    // default there is one), 9.0 instead of 12.2 minutes for npm test's files, the same results
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: runtimes ? 300_000 : 60_000,
     hookTimeout: runtimes ? 900_000 : 60_000,
   },
