@@ -4,22 +4,16 @@
  * exit 2, reason `no_action` — instead of printing the program's help as a success onto stdout or
  * the protocol stream (docs/frontends.md#what-does-not-map); a person's run is the program's own.
  */
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/mcp.ts';
-import { TSX_LOADER } from '../helpers/spawn.ts';
+import { runScript } from '../helpers/spawn.ts';
 
 const CLI = join(REPO, 'test/frontends/fixtures/greet-noaction.ts');
 
-function run(words: string[], env: Record<string, string> = { GREET_AX: '1' }) {
-  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI, ...words], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+async function run(words: string[], env: Record<string, string> = { GREET_AX: '1' }) {
+  const r = await runScript(CLI, words, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env });
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('a program without actions', () => {
@@ -30,8 +24,8 @@ describe('a program without actions', () => {
     [['__schema', '--as=mcp', '--format', 'json']],
     [['mcp-server', '--format', 'json']],
     [['__complete', '-']],
-  ])('%j: validation_error no_action, exit 2, nothing on stdout', (words) => {
-    const r = run(words);
+  ])('%j: validation_error no_action, exit 2, nothing on stdout', async (words) => {
+    const r = await run(words);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     const last = r.stderr.trimEnd().split('\n').at(-1)!;
@@ -40,8 +34,8 @@ describe('a program without actions', () => {
     } else expect(r.stderr).toContain('does its work after parse()');
   });
 
-  it("a person's run is the program's own, with or without the front end", () => {
+  it("a person's run is the program's own, with or without the front end", async () => {
     for (const words of [['-n', 'bob'], ['--help'], ['--nope']])
-      expect(run(words), words.join(' ')).toEqual(run(words, {}));
+      expect(await run(words), words.join(' ')).toEqual(await run(words, {}));
   });
 });

@@ -7,31 +7,25 @@
  * path, both eras). A plain throw stays the handler's `internal_error`, its output kept too. A
  * person's run is the program's own, with or without the front end.
  */
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEra, PATHS_BY_ERAS, startHttp, type EraClient, type HttpFixture } from '../helpers/eras.ts';
 import { envelopeOf, REPO } from '../helpers/mcp.ts';
-import { TSX_LOADER } from '../helpers/spawn.ts';
+import { runScript } from '../helpers/spawn.ts';
 
 const CLI = join(REPO, 'test/frontends/fixtures/lint-commander.ts');
 const ENV = { LINT_AX: '1' };
 
-function run(words: string[], env: Record<string, string> = ENV) {
-  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI, ...words], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+async function run(words: string[], env: Record<string, string> = ENV, cli = CLI) {
+  const r = await runScript(cli, words, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env });
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 const lastLine = (text: string) => JSON.parse(text.trimEnd().split('\n').at(-1)!) as Record<string, any>;
 
 describe('json mode on the command line', () => {
-  it('problems found (an error with exitCode 3): command_failed, exit 3, the report on stderr before the error line', () => {
-    const r = run(['lint', 'a.js', 'bad.js', '--format', 'json']);
+  it('problems found (an error with exitCode 3): command_failed, exit 3, the report on stderr before the error line', async () => {
+    const r = await run(['lint', 'a.js', 'bad.js', '--format', 'json']);
     expect(r.status).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('a.js: ok\nbad.js: 1 problem\n');
@@ -43,51 +37,38 @@ describe('json mode on the command line', () => {
     expect(error.actionable_fix ?? '').not.toMatch(/bug|retry/i);
   });
 
-  it('no problems: the envelope alone on stdout, the report on stderr', () => {
-    const r = run(['lint', 'a.js', '--format', 'json']);
+  it('no problems: the envelope alone on stdout, the report on stderr', async () => {
+    const r = await run(['lint', 'a.js', '--format', 'json']);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ data: null });
     expect(r.stderr).toContain('a.js: ok\n');
   });
 
-  it('a plain throw stays internal_error (exit 1), what it printed kept', () => {
-    const r = run(['crash', '--format', 'json']);
+  it('a plain throw stays internal_error (exit 1), what it printed kept', async () => {
+    const r = await run(['crash', '--format', 'json']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('partial output\n');
     expect(lastLine(r.stderr).error.kind).toBe('internal_error');
   });
 
-  it("commander's this.error() in an action (exitCode 4): command_failed, exit 4, never a refusal of the arguments", () => {
-    const r = run(['strict', '--format', 'json']);
+  it("commander's this.error() in an action (exitCode 4): command_failed, exit 4, never a refusal of the arguments", async () => {
+    const r = await run(['strict', '--format', 'json']);
     expect(r.status).toBe(4);
     expect(r.stderr).toContain('strict report\n');
     expect(lastLine(r.stderr).error).toMatchObject({ kind: 'command_failed', exit_code: 4 });
   });
 
-  it('a hidden command is still a command: it runs', () => {
-    const r = run(['secret', '--format', 'json']);
+  it('a hidden command is still a command: it runs', async () => {
+    const r = await run(['secret', '--format', 'json']);
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('secret ran\n');
   });
 
-  it("yargs: an async handler's exitCode error is command_failed; the program's own .fail() (print, exit) does not run", () => {
-    const r = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        TSX_LOADER,
-        join(REPO, 'test/frontends/fixtures/lint-yargs.ts'),
-        'lint',
-        'a.js',
-        'bad.js',
-        '--format',
-        'json',
-      ],
-      {
-        cwd: REPO,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LINT_AX: '1' },
-        encoding: 'utf8',
-      },
+  it("yargs: an async handler's exitCode error is command_failed; the program's own .fail() (print, exit) does not run", async () => {
+    const r = await run(
+      ['lint', 'a.js', 'bad.js', '--format', 'json'],
+      ENV,
+      join(REPO, 'test/frontends/fixtures/lint-yargs.ts'),
     );
     expect(r.status).toBe(3);
     expect(r.stderr).toContain('bad.js: 1 problem\n');
@@ -95,10 +76,10 @@ describe('json mode on the command line', () => {
     expect(lastLine(r.stderr).error).toMatchObject({ kind: 'command_failed', exit_code: 3 });
   });
 
-  it("a person's run is the program's own, with or without the front end", () => {
+  it("a person's run is the program's own, with or without the front end", async () => {
     for (const words of [['lint', 'a.js', 'bad.js'], ['crash'], ['lint', 'a.js']]) {
-      const plain = run(words, {});
-      const fronted = run(words);
+      const plain = await run(words, {});
+      const fronted = await run(words);
       expect(fronted, words.join(' ')).toEqual(plain);
     }
   });
