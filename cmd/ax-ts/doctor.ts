@@ -8,7 +8,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, defineError } from '../../lib/index.ts';
-import { belowNodeFloor } from '../../lib/platform/node-floor.ts';
 
 /** The bill of materials is missing: a checkout of ax-ts that was not built. Exit 1. */
 export const notBuilt = defineError({
@@ -88,6 +87,19 @@ function packageRoot(): { dir: string; meta: { version: string; engines?: { node
   }
 }
 
+/** `major.minor.patch` of a version string, missing parts 0. */
+const triple = (v: string): number[] =>
+  (v.replace(/^v/, '').split('.').map(Number) as number[]).concat(0, 0, 0).slice(0, 3);
+
+/** Whether `version` meets a `>=x.y.z` floor (the only form ax-ts's engines uses). */
+function meets(version: string, floor: string): boolean {
+  const m = /^>=\s*(\S+)$/.exec(floor.trim());
+  if (!m) return true;
+  const [a, b] = [triple(version), triple(m[1]!)];
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+  return true;
+}
+
 interface CycloneDxComponent {
   group?: string;
   name: string;
@@ -150,7 +162,7 @@ export function doctorCommand(): Command {
       const sbom = join(dir, 'dist', 'sbom.cdx.json');
       const report: Report = {
         ax_ts: { version: meta.version, path: dir },
-        runtime: { name: 'node', version: process.versions.node, floor, ok: !belowNodeFloor() },
+        runtime: { name: 'node', version: process.versions.node, floor, ok: meets(process.versions.node, floor) },
         sbom,
         bundled: readBundled(sbom),
       };
