@@ -82,8 +82,8 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
       for (const stdin of ['', 'y\n']) {
         const t0 = Date.now();
         const r = await runCasesCli(['rm', '42', '--format', 'json'], { stdin, env });
-        // The bound includes starting node + tsx (~0.5 s); a prompt waiting on stdin would never return.
-        expect(Date.now() - t0).toBeLessThan(5000);
+        // A prompt waiting on stdin would never return; the bound is far from both that and a loaded start-up.
+        expect(Date.now() - t0).toBeLessThan(20_000);
         expect(r.code).toBe(2);
         expect(r.stdout.length).toBe(0);
         expect(r.stderr).not.toContain('[y/N]');
@@ -97,7 +97,7 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
       // 3. MCP: isError with the hint spelled as the MCP argument.
       const t0 = Date.now();
       const e = errorOf(await call('rm', { id: '42' }));
-      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(Date.now() - t0).toBeLessThan(10_000);
       expect(e.kind).toBe('confirmation_required');
       expect(e.actionable_fix).toContain('"yes"'); // the MCP property…
       expect(e.context?.bypass_flag).toBe('yes');
@@ -369,12 +369,14 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
           onprogress: (p) => seen.push(p.progress),
         },
       );
-      await new Promise((r) => setTimeout(r, 1000));
-      const pongAt = Date.now();
-      expect(dataOf((await call('pong', {})) as CallToolResult)).toEqual({ pong: true });
-      expect(Date.now() - pongAt).toBeLessThan(1000);
       let buildDone = 0;
-      const r = (await build.then((x) => ((buildDone = Date.now()), x))) as CallToolResult;
+      const built = build.then((x) => ((buildDone = Date.now()), x));
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(dataOf((await call('pong', {})) as CallToolResult)).toEqual({ pong: true });
+      const pongDone = Date.now();
+      expect(buildDone, 'pong answered while build still ran').toBe(0); // not held up: order, not a clock bound
+      const r = (await built) as CallToolResult;
+      expect(buildDone).toBeGreaterThanOrEqual(pongDone);
       expect(buildDone - started).toBeGreaterThan(2500);
       expect(dataOf(r)).toEqual({ built: true, marker: 'built-progress' });
       // On the wire: ≥ 3 notifications with the request's token (the SDK uses the request id), increasing, all before the response.
