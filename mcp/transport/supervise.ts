@@ -12,8 +12,8 @@
  *   close-on-exec (its children never inherit them), and the channel is closed at once. The server
  *   then reads and writes the client's pipes itself: no byte is relayed.
  * - **relayed** (a terminal, a file, anything else): the name of a Unix socket (abstract on Linux,
- *   so nothing is left on disk; elsewhere in a private 0700 temporary directory) and a one-time
- *   token; the server process connects, proves itself with the
+ *   so nothing is left on disk; elsewhere in a private 0700 temporary directory: ./relay.ts) and a
+ *   one-time token; the server process connects, proves itself with the
  *   token and speaks JSON-RPC on that socket, which libuv opens close-on-exec; the supervisor relays
  *   bytes (it parses nothing).
  * The server process knows it is one by `AX_MCP_WIRE=ipc` together with the IPC channel its parent
@@ -25,13 +25,11 @@
  * (docs/performance.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createConnection, Socket } from 'node:net';
 import { AxError } from '../../lib/contract/errors.ts';
 import { relaunchCommand } from '../../lib/platform/relaunch.ts';
 import { inPlaceWire, type InPlaceWire } from '../../lib/build/stdio-wire.ts';
+import { openRelay } from './relay.ts';
 
 /**
  * Environment variable that tells the server process its wire comes over the IPC channel (read and
@@ -254,8 +252,7 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
   ]);
   if (!ready) {
     connected = false;
-    relay?.listener.close();
-    relay?.cleanup();
+    relay?.close();
   } else if (pass) {
     connected = await passPipes(child, stdinPipe, stdoutPipe, exited);
   } else {
@@ -264,9 +261,8 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
     } catch {
       /* gone: seen below */
     }
-    socket = await Promise.race([accept(relay!.listener, relay!.token), exited.then(() => undefined)]);
-    relay!.listener.close();
-    relay!.cleanup();
+    socket = await Promise.race([relay!.accepted(), exited.then(() => undefined)]);
+    relay!.close();
     connected = socket !== undefined;
     if (socket) {
       // the relay: bytes only, in both directions; stdin's end is passed on as the socket's end
@@ -330,66 +326,4 @@ async function passPipes(
   (child.channel as { unref?: () => void } | null | undefined)?.unref?.();
   child.on('error', () => {}); // a late send error once it is gone
   return sent;
-}
-
-/** 16 random hex digits, for a name nobody can take before us. */
-function randomSuffix(): string {
-  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
-}
-
-/** The listening socket of the relayed mode (abstract on Linux, else in a private temporary directory). */
-async function openRelay(): Promise<{
-  listener: import('node:net').Server;
-  path: string;
-  token: string;
-  cleanup: () => void;
-}> {
-  const token = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString('hex');
-  // On Linux under Node, an abstract socket: no file system entry, so a supervisor killed with
-  // SIGKILL leaves nothing behind; anyone may connect to it, but only the server process, told
-  // the one-time token over its IPC channel, is accepted. Elsewhere, a socket in a private (0700)
-  // temporary directory, removed once the server process has connected.
-  const abstract = process.platform === 'linux' && !('Bun' in globalThis) && !('Deno' in globalThis);
-  const dir = abstract ? undefined : mkdtempSync(join(tmpdir(), 'ax-mcp-'));
-  const path = dir ? join(dir, 'wire') : `\0ax-mcp-${token.slice(0, 8)}-${process.pid}-${randomSuffix()}`;
-  const cleanup = () => dir && rmSync(dir, { recursive: true, force: true });
-  const listener = createServer({ allowHalfOpen: true, pauseOnConnect: true });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      listener.once('error', reject);
-      listener.listen(path, () => resolve());
-    });
-  } catch (e) {
-    cleanup();
-    throw new AxError(
-      'internal_error',
-      `mcp-server: cannot open the server socket ${dir ? `in ${dir}` : '(abstract)'}: ${(e as Error).message}`,
-      { fix: 'Check that the temporary directory is writable (TMPDIR).' },
-    );
-  }
-  return { listener, path, token, cleanup };
-}
-
-/** Resolves with the first connection that sends the token as its first line. */
-function accept(listener: import('node:net').Server, token: string): Promise<Socket> {
-  return new Promise((resolve) => {
-    listener.on('connection', (s: Socket) => {
-      s.on('error', () => {});
-      s.resume();
-      let got = '';
-      const onData = (c: Buffer) => {
-        got += c.toString('latin1');
-        const nl = got.indexOf('\n');
-        if (nl < 0) {
-          if (got.length > 64) s.destroy();
-          return;
-        }
-        s.off('data', onData);
-        if (got.slice(0, nl) !== token || got.length > nl + 1) return void s.destroy();
-        s.pause();
-        resolve(s);
-      };
-      s.on('data', onData);
-    });
-  });
 }
