@@ -32,6 +32,12 @@ export interface McpMountOptions {
   /** `instructions` sent in initialize and in server/discover (≤ 8 KiB UTF-8, else exit 2 at start). */
   instructions?: string;
   /**
+   * Serve the program's skill (its SKILL.md and AGENTS.md, as `__schema --as=skill`/`--as=agents`
+   * print them) through the MCP Skills extension and, over HTTP, at `/.well-known/agent-skills/`.
+   * Default true; false for a program that ships a skill of its own (docs/mcp-server.md#skills).
+   */
+  skills?: boolean;
+  /**
    * serverInfo.name, and the key `--print-config` prints. Default: the root command's name; mounted
    * under a subcommand, its path joined with `-` (`tasks-grp`).
    */
@@ -146,6 +152,7 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
     name: options.name,
     version: options.version ?? resolveVersion(root.version),
     instructions: options.instructions,
+    skills: options.skills,
     env: options.env,
     eventStore: options.eventStore,
     discovery: options.discovery,
@@ -325,6 +332,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         name: options.name,
         version: options.version ?? ctx.version, // main()'s version, else the root's, else resolved
         instructions: options.instructions,
+        skills: options.skills,
         env: ctx.env,
         log: (line) => ctx.stderr.write(`${line}\n`),
         presets: presetFlags(ctx),

@@ -105,6 +105,12 @@ export interface Era {
   structured(wrapping: 'result' | 'items', value: unknown): unknown;
   /** Whether a failed call of a tool with this output wrapping carries the envelope as `structuredContent`. */
   failureStructured(wrapping: OutputWrapping | undefined): boolean;
+  /**
+   * A cacheable result of an extension's method as this era's wire has it: 2026-07-28 adds
+   * `resultType: "complete"` and the cache hints (`ttlMs`, `cacheScope`), which the SDK adds only to
+   * the base protocol's results; the 2025 era has neither.
+   */
+  extensionResult<T extends Record<string, unknown>>(result: T): T;
   /** Registers the era's own methods on a server (2026-07-28: `tasks/*`). */
   register(server: Server, model: McpModel, options: McpServerOptions): void;
 }

@@ -33,6 +33,8 @@ export interface McpServerOptions {
   version: string;
   /** `instructions` returned by initialize and `server/discover` (≤ 8 KiB UTF-8). */
   instructions?: string;
+  /** Serve the program's skill: the Skills extension, and the well-known index over HTTP. Default true. */
+  skills?: boolean;
   /** Environment handed to handlers. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** The key that signs `requestState` (checked at start); default `$AX_MCP_STATE_KEY` of `env`, else random per process. */

@@ -11,11 +11,15 @@ import { promptListEntry, resourceListEntry } from '../../lib/schema/walk.ts';
 import { promptMessages, resourceContents } from '../base/content.ts';
 import { RESOURCE_NOT_FOUND, rpcError } from '../base/eras.ts';
 import type { McpModel } from '../call/model.ts';
+import { readSkillFile, skillResourceEntries, type ServedSkill } from './skills.ts';
 
 type Own = <A extends unknown[], R>(handler: (...args: A) => Promise<R>) => (...args: A) => Promise<R>;
 
-/** Registers the prompt, resource and completion handlers on `server` (each wrapped by `own`). */
-export function registerCatalog(server: Server, model: McpModel, own: Own): void {
+/**
+ * Registers the prompt, resource and completion handlers on `server` (each wrapped by `own`); the
+ * resources include the program's skill files when it is served (skills.ts), after the declared ones.
+ */
+export function registerCatalog(server: Server, model: McpModel, own: Own, skill?: () => ServedSkill): void {
   // completion/complete: a prompt argument or template variable is completed from the positional or
   // flag of that name on the command the prompt/resource is declared on — the same choices and
   // completer callbacks that shell completion uses (lib/completion completeValue).
@@ -87,7 +91,10 @@ export function registerCatalog(server: Server, model: McpModel, own: Own): void
   server.setRequestHandler(
     'resources/list',
     own(async () => ({
-      resources: model.resources.filter((r) => r.decl.uri).map((r) => resourceListEntry(r.decl)) as never,
+      resources: [
+        ...model.resources.filter((r) => r.decl.uri).map((r) => resourceListEntry(r.decl)),
+        ...(skill ? skillResourceEntries(skill()) : []),
+      ] as never,
     })),
   );
 
@@ -104,6 +111,8 @@ export function registerCatalog(server: Server, model: McpModel, own: Own): void
     'resources/read',
     own(async (request) => {
       const uri = request.params.uri;
+      const file = skill && readSkillFile(skill(), uri);
+      if (file) return { contents: [file] };
       let rc;
       try {
         rc = readDeclared(

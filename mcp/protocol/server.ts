@@ -13,6 +13,7 @@ import { declarations, defaultToolName, toolRefs, toolStatus } from '../../lib/s
 import type { LoadFailure } from '../../lib/tree/lazy.ts';
 import { toolProperties } from '../../lib/tree/properties.ts';
 import { registerCatalog } from './catalog.ts';
+import { registerSkills, servedSkill, SKILLS_EXTENSION } from './skills.ts';
 import { requestExtra, ToolCall, type CallParams } from '../call/tool-call.ts';
 import { progressiveCall, progressiveList } from './progressive.ts';
 import type { McpModel, McpServerOptions } from '../call/model.ts';
@@ -170,9 +171,12 @@ export function createServer(model: McpModel, options: McpServerOptions, eraName
   const era: Era = ERAS[eraName];
   const capabilities: Record<string, object> = { tools: { listChanged: false }, logging: {} };
   if (model.prompts.length) capabilities.prompts = { listChanged: false };
-  if (model.resources.length) capabilities.resources = { listChanged: false, subscribe: false };
+  const skills = options.skills !== false;
+  // the program's skill is served as resources (skills.ts)
+  if (model.resources.length || skills) capabilities.resources = { listChanged: false, subscribe: false };
   if (model.prompts.length || model.resources.some((r) => r.decl.uriTemplate)) capabilities.completions = {};
   era.advertise(capabilities);
+  if (skills) capabilities.extensions = { ...capabilities.extensions, [SKILLS_EXTENSION]: {} };
   const instructions = serverInstructions(options);
   const server = new AxServer(
     { name: options.name ?? defaultServerName(model.mount), version: options.version },
@@ -216,6 +220,8 @@ export function createServer(model: McpModel, options: McpServerOptions, eraName
   });
 
   era.register(server, model, options);
-  registerCatalog(server, model, own);
+  const skill = skills ? () => servedSkill(model, options.version) : undefined;
+  if (skill) registerSkills(server, era, skill, own);
+  registerCatalog(server, model, own, skill);
   return server;
 }

@@ -53,6 +53,7 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     name: s.name,
     version: s.version,
     instructions: s.instructions,
+    skills: s.skills,
     // the process that serves: the secrets stop here (a supervisor hands them to it in its environment)
     env: withoutSecrets(s.env ?? process.env),
     stateKey: s.stateKey,

@@ -52,6 +52,8 @@ export interface ServeSettings {
   name?: string;
   version: string;
   instructions?: string;
+  /** Serve the program's skill (McpServerOptions.skills). */
+  skills?: boolean;
   env?: Record<string, string | undefined>;
   /** HTTP, stateful: each session's event store factory, or false for none. Default in memory. */
   eventStore?: false | (() => EventStore);

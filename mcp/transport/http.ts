@@ -25,6 +25,7 @@ import {
   onClientError,
   readJsonBody,
 } from './http-guard.ts';
+import { servedSkill, wellKnownIndex, type ServedSkill } from '../protocol/skills.ts';
 import { legacySessions } from './http-sessions.ts';
 import { keepAlive, shutdownCalls } from '../base/lifecycle.ts';
 import { sendWebResponse, toWebRequest } from './node-web.ts';
@@ -153,6 +154,7 @@ export async function serveHttp(
       jsonError(res, 500, -32603, 'Internal error');
     }
   });
+  if (options.skills !== false) serveWellKnownSkills(app, () => servedSkill(model, options.version));
   app.use((_req, res) => jsonError(res, 404, -32601, 'Not found: the MCP endpoint is /mcp'));
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     void _next;
@@ -231,4 +233,26 @@ export async function serveHttp(
   children.restore();
   releasePrinted();
   life.release();
+}
+
+/**
+ * The program's skill at the Agent Skills well-known URIs (GET and HEAD, behind the same Host,
+ * Origin and token checks as `/mcp`): `/.well-known/agent-skills/index.json` and each file under
+ * `/.well-known/agent-skills/<name>/` (docs/mcp-server.md#skills).
+ */
+function serveWellKnownSkills(app: express.Express, skill: () => ServedSkill): void {
+  const BASE = '/.well-known/agent-skills/';
+  app.use((req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !req.path.startsWith(BASE)) return next();
+    const s = skill();
+    const rest = req.path.slice(BASE.length);
+    const file = s.files.find((f) => rest === `${s.name}/${f.path}`);
+    if (rest !== 'index.json' && !file) return void res.status(404).type('text/plain').send('Not found\n');
+    res.setHeader('Cache-Control', 'no-cache');
+    if (file) return void res.status(200).type('text/markdown; charset=utf-8').send(file.text);
+    res
+      .status(200)
+      .type('application/json')
+      .send(`${JSON.stringify(wellKnownIndex(s))}\n`);
+  });
 }

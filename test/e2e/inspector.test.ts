@@ -3,7 +3,8 @@
  * (`@modelcontextprotocol/inspector@2.12.0 --cli`, run through npx) lists the tools with `--strict`
  * (its tool-schema portability lint) and calls a tool, a prompt and a resource — over stdio and over
  * Streamable HTTP — on the HTTP fixture CLI, and on the demo CLI (cmd/tasks) when it mounts
- * `mcp-server`, whose tools it lints as a client of each protocol era (`--protocol-era legacy|modern`). Source: docs/mcp-server.md.
+ * `mcp-server`, whose tools it lints as a client of each protocol era (`--protocol-era legacy|modern`)
+ * and whose skill it verifies (`skills/list --verify`). Source: docs/mcp-server.md.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -187,6 +188,16 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
     'mcp-server',
   ];
 
+  /** The demo served over HTTP with its store at `store` in the temp dir: the URL, and how to stop it. */
+  const demoHttp = (store: string) => {
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', DEMO, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'],
+      { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TASKS_FILE: join(dir, store) } },
+    );
+    return { url: announcedUrl(proc).url, stop: () => proc.kill('SIGTERM') };
+  };
+
   it('stdio: tools/list --strict exits 0 with no portability warning or error', async () => {
     const o = await inspector([...stdio(), '--method', 'tools/list', '--strict']);
     expect(o.code, o.stderr).toBe(0);
@@ -208,16 +219,37 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
       const tools = await strict(stdio());
       // the era is the one asked for: a 2026-07-28 client gets list's array outputSchema as declared
       expect(tools.find((t) => t.name === 'list')?.outputSchema?.type).toBe(era === 'modern' ? 'array' : 'object');
-      const proc = spawn(
-        process.execPath,
-        ['--import', 'tsx', DEMO, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'],
-        { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TASKS_FILE: join(dir, 'eras.json') } },
-      );
+      const server = demoHttp('eras.json');
       try {
-        const overHttp = await strict([await announcedUrl(proc).url]);
+        const overHttp = await strict([await server.url]);
         expect(overHttp).toEqual(tools);
       } finally {
-        proc.kill('SIGTERM');
+        server.stop();
+      }
+    },
+    180_000,
+  );
+
+  it.each(['legacy', 'modern'])(
+    'skills/list --verify --protocol-era %s, stdio and HTTP: the skill and every file verified (digests, sizes, frontmatter)',
+    async (era) => {
+      const verify = async (target: string[]) => {
+        const o = await inspector([...target, '--method', 'skills/list', '--verify', '--protocol-era', era]);
+        expect(o.code, o.stderr).toBe(0);
+        const report = doc(o) as Record<string, any>;
+        expect(report).toMatchObject({ uri: 'skill://tasks/SKILL.md', ok: true, outcome: 'verified' });
+        expect([report.conformance, report.frontmatter]).toEqual([[], []]);
+        expect(report.files.map((f: { uri: string; status: string }) => [f.uri, f.status])).toEqual([
+          ['skill://tasks/SKILL.md', 'verified'],
+          ['skill://tasks/AGENTS.md', 'verified'],
+        ]);
+      };
+      await verify(stdio());
+      const server = demoHttp('skills.json');
+      try {
+        await verify([await server.url]);
+      } finally {
+        server.stop();
       }
     },
     180_000,
@@ -242,17 +274,9 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
 
   it('HTTP: tools/list --strict exits 0 and tools/call works', async () => {
     // the demo over HTTP, its store in the temp dir
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', DEMO, 'mcp-server', '--transport', 'http', '--addr', '127.0.0.1:0'],
-      {
-        cwd: REPO,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...process.env, TASKS_FILE: join(dir, 'http.json') },
-      },
-    );
+    const server = demoHttp('http.json');
     try {
-      const url = await announcedUrl(proc).url;
+      const url = await server.url;
       const listTools = await inspector([url, '--method', 'tools/list', '--strict']);
       expect(listTools.code, listTools.stderr).toBe(0);
       expect(lint(listTools.stderr, 'Error')).toEqual([]);
@@ -269,7 +293,7 @@ describe.skipIf(!demoMountsServer())('Inspector CLI → demo CLI (cmd/tasks)', (
       expect(add.code, add.stderr).toBe(0);
       expect(envelopeOf(doc(add)).data.title).toBe('over http');
     } finally {
-      proc.kill('SIGTERM');
+      server.stop();
     }
   }, 120_000);
 });

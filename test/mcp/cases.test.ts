@@ -268,7 +268,13 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
       expect((await s.client.listPrompts()).prompts).toEqual(
         (doc.prompts as Record<string, unknown>[]).map(({ template: _t, ...p }) => p),
       );
-      expect((await s.client.listResources()).resources).toEqual(doc.resources);
+      // the declared resources, then the program's skill files (docs/mcp-server.md#skills)
+      const listed = (await s.client.listResources()).resources;
+      expect(listed.filter((r) => !r.uri.startsWith('skill://'))).toEqual(doc.resources);
+      expect(listed.filter((r) => r.uri.startsWith('skill://')).map((r) => r.uri)).toEqual([
+        'skill://yourcli/SKILL.md',
+        'skill://yourcli/AGENTS.md',
+      ]);
       expect((await s.client.listResourceTemplates()).resourceTemplates).toEqual(doc.resourceTemplates);
       expect(dataOf(await call('status', {}))).toEqual({ ok: true });
     },
@@ -533,7 +539,7 @@ describe.concurrent('MCP cases over stdio (shared server)', () => {
           arguments: [{ name: 'issue', description: 'issue number', required: true }],
         },
       ]);
-      expect((await s.client.listResources()).resources).toEqual([
+      expect((await s.client.listResources()).resources.filter((r) => !r.uri.startsWith('skill://'))).toEqual([
         { uri: 'yourcli://config', name: 'config', mimeType: 'application/json' },
       ]);
       expect((await s.client.listResourceTemplates()).resourceTemplates).toEqual([
@@ -603,6 +609,7 @@ describe('MCP cases: tree A (tools only) on its own server', () => {
       expect(caps.tools).toBeDefined();
       expect(caps.prompts).toBeUndefined();
       expect(caps.resources).toBeUndefined();
+      expect(caps.extensions).toBeUndefined(); // served with skills: false
       expect(a.client.getInstructions()).toBe(
         'Fixture server for the MCP failure cases. Tools mirror the CLI commands.',
       );

@@ -95,7 +95,11 @@ describe.each(PATHS_BY_ERAS)('mounted under grp: %s, %s era', (path, era) => {
     expect(prompts.map((p) => p.name)).toEqual(['grp-note']);
     const resources = (await (client as { listResources(): Promise<{ resources: { uri: string }[] }> }).listResources())
       .resources;
-    expect(resources.map((x) => x.uri)).toEqual(['subfx://grp/info']);
+    expect(resources.map((x) => x.uri)).toEqual([
+      'subfx://grp/info',
+      'skill://subfx/SKILL.md',
+      'skill://subfx/AGENTS.md',
+    ]);
   }, 60_000);
 });
 

@@ -27,5 +27,6 @@ export const ERA_2025: Era = {
   // the 2025-era SDK client checks any structuredContent against the outputSchema even on an isError
   // result, and would turn the failure into a -32602 error that hides it: none for a tool that has one
   failureStructured: (wrapping) => wrapping === undefined,
+  extensionResult: (result) => result,
   register() {},
 };

@@ -9,7 +9,13 @@ import type { CallToolResult, Server, ServerContext, StandardSchemaV1 } from '@m
 import type { InvokeResult } from '../../../lib/run/invoke.ts';
 import { toolWrapping } from '../../../lib/schema/walk.ts';
 import { anyRootOutputSchema } from '../../../lib/schema/tool.ts';
-import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, LOG_LEVELS, rpcError } from '../../base/eras.ts';
+import {
+  CACHE_TTL_MS,
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+  LOG_LEVELS,
+  rpcError,
+} from '../../base/eras.ts';
 import { Round } from '../../call/input-required.ts';
 import { formCapable } from '../../call/interact.ts';
 import { STOP_KEY, stopForm } from '../../call/stop-input.ts';
@@ -50,6 +56,7 @@ export const ERA_2026_07_28: Era = {
       wrapping === 'result' || wrapping === 'items' ? { ...def, outputSchema: anyRootOutputSchema(ref.command) } : def;
     return ref.command.task ? { ...out, execution: { taskSupport: ref.command.task } } : out;
   },
+  extensionResult: (result) => ({ resultType: 'complete', ...result, ttlMs: CACHE_TTL_MS, cacheScope: 'public' }),
   // a request names its own level in `_meta`, and without one gets no log lines
   logFloor: (_sessionFloor, meta) =>
     typeof meta?.[LOG_LEVEL_META_KEY] === 'string' ? LOG_LEVELS.indexOf(meta[LOG_LEVEL_META_KEY]) : -1,
