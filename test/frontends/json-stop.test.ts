@@ -5,7 +5,9 @@
  * commander and yargs.
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
 
@@ -22,17 +24,23 @@ const STOPS: [string, string[], NodeJS.Signals | undefined, string, number][] = 
 ];
 
 function run(cli: string, words: string[], signal: NodeJS.Signals | undefined) {
+  const started = join(mkdtempSync(join(tmpdir(), 'ax-json-stop-')), 'started');
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', TSX_LOADER, cli, ...words], {
       cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SLOW_MS: '8000' },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SLOW_MS: '8000', STARTED_FILE: started },
     });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    // the action has started once the program is loaded; 2 s leaves room for tsx on a busy machine
-    if (signal) setTimeout(() => child.kill(signal), 2000);
+    // signalled once the action has started (it leaves a mark), however long the start-up takes
+    const poll = setInterval(() => {
+      if (!signal || !existsSync(started)) return;
+      clearInterval(poll);
+      child.kill(signal);
+    }, 20);
+    child.on('close', () => (clearInterval(poll), rmSync(dirname(started), { recursive: true, force: true })));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
