@@ -3,7 +3,6 @@
  * MCP SDK, express and ajv are loaded only when a server starts (`mcp-server` runs, or `serve()`).
  * Source: docs/mcp-server.md; ax-go mcp package (opt-in mount).
  */
-import { isAbsolute, resolve } from 'node:path';
 import { Command } from '../lib/tree/command.ts';
 import { loadTreeSettled } from '../lib/tree/lazy.ts';
 import { resolveVersion } from '../lib/platform/version.ts';
@@ -12,12 +11,9 @@ import { AxError, validationError } from '../lib/contract/errors.ts';
 import type { IdempotencyStore } from '../lib/store/idempotency.ts';
 import { replaySettingsOf } from '../lib/run/context.ts';
 import { TOKEN_ENV } from './transport/token.ts';
-import { flagsOf } from '../lib/tree/flagset.ts';
-import { camelCase, type Flag, type FlagSpec } from '../lib/tree/flags.ts';
-import { flagArgv } from '../lib/tree/flag-values.ts';
-import type { RunContext } from '../lib/tree/command.ts';
 import type { EventStore } from './transport/events.ts';
-import { clientConfig } from './serve/client-config.ts';
+import { presetFlags } from './serve/carried.ts';
+import { CLIENT_NAMES } from './serve/client-names.ts';
 
 export { MemoryEventStore, type MemoryEventStoreOptions, type EventStore } from './transport/events.ts';
 export { clientConfig } from './serve/client-config.ts';
@@ -191,53 +187,6 @@ async function startServer(root: Command, settings: ServeSettings, signal: Abort
   await runServer(root, settings, signal);
 }
 
-/** Injected persistent flags that have no meaning for a server a client starts (or are refused by mcp-server). */
-const NOT_CARRIED = new Set(['format', 'args-json', 'idempotency-key']);
-
-/** The ancestors' persistent flags given on this command line (those a started server should keep). */
-function givenPersistent(ctx: RunContext): Flag[] {
-  return [...flagsOf(ctx.command).values()].filter(
-    (f) => f.inherited && f.persistent && !NOT_CARRIED.has(f.name) && ctx.changed(f.name),
-  );
-}
-
-/**
- * The values every tool call gets from the server's own command line (`tasks --store X mcp-server`
- * serves store X to every call): see InvokeOptions.presets.
- */
-function presetFlags(ctx: RunContext): Map<string, { spec: FlagSpec; value: unknown; builtin: boolean }> {
-  return new Map(
-    givenPersistent(ctx).map((f) => [
-      f.name,
-      { spec: f.spec, value: ctx.flags[camelCase(f.name)], builtin: f.builtin },
-    ]),
-  );
-}
-
-/**
- * The persistent flags given on this command line (`tasks --store X mcp-server --print-config`),
- * as the words that give each its value again, for the printed `args`, so the server the client
- * starts runs with them. Each value is written back by its flag kind (`--name=1m30s`, one
- * `--name=<item>` per list item, one `--name=k=v` per map pair, JSON text for json).
- */
-function carriedFlags(ctx: RunContext): string[] {
-  return givenPersistent(ctx).flatMap((f) =>
-    flagArgv(f.name, f.spec, absolutePaths(f.spec, ctx.flags[camelCase(f.name)])),
-  );
-}
-
-/**
- * A value of a flag declared as a file or directory (`fileExts`, `dirname`) made absolute against
- * the working directory, item by item for a list: a client starts the printed command in a
- * directory of its own (a desktop client in `/`), where a relative path names another file. `-`
- * (stdin/stdout by convention) and empty values stay as given; other flags are carried as given.
- */
-function absolutePaths(spec: FlagSpec, value: unknown): unknown {
-  if (spec.fileExts === undefined && spec.dirname === undefined) return value;
-  const abs = (v: unknown) => (typeof v === 'string' && v !== '' && v !== '-' && !isAbsolute(v) ? resolve(v) : v);
-  return Array.isArray(value) ? value.map(abs) : abs(value);
-}
-
 /**
  * Adds the `mcp-server` command to `root` (opt-in: it runs commands on a client's behalf): the root
  * command, or any command below it — then the server serves that command's subtree, its tools named
@@ -260,8 +209,8 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       `Serve every command${top ? '' : ` of ${at}`} as an MCP tool, with the declared prompts and resources, over stdio (default) or Streamable HTTP at /mcp.\n` +
       'HTTP binds loopback only unless --allow-non-loopback is given (then --token-file is required); Host and Origin are checked.\n' +
       'With --dry-run the server is a preview: every tool call runs as a dry run and nothing is changed.\n' +
-      'Use --print-config to get the mcpServers block for Claude Desktop, Claude Code or Cursor.',
-    example: `${at} mcp-server\n${at} mcp-server --transport http --addr 127.0.0.1:8080\n${at} mcp-server --print-config`,
+      "Use --print-config to get the mcpServers block for Claude Desktop, Claude Code or Cursor, or --install <client> to write it into a client's configuration (--print to see the change first).",
+    example: `${at} mcp-server\n${at} mcp-server --transport http --addr 127.0.0.1:8080\n${at} mcp-server --print-config\n${at} mcp-server --install cursor --print`,
     effects: 'non_idempotent',
     replay: false, // a server is not a call to replay; --idempotency-key is refused below
     output: { kind: 'opaque', mediaType: 'application/json' },
@@ -305,6 +254,15 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         usage: 'tools: one MCP tool per command; progressive: four tools that search, describe and call them',
       },
       'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
+      install: {
+        type: 'stringArray',
+        usage: `write this server into a client's MCP configuration and exit (repeatable): ${CLIENT_NAMES}, or all (every client found)`,
+      },
+      uninstall: {
+        type: 'stringArray',
+        usage: "take this server out of a client's MCP configuration and exit (repeatable; names as --install)",
+      },
+      print: { type: 'bool', usage: 'with --install/--uninstall: say what would change, write nothing' },
     },
     run: async (ctx) => {
       if (ctx.idempotencyKeyGiven) {
@@ -341,32 +299,16 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         idempotencyTtlMs: options.idempotencyTtlMs ?? replaySettingsOf(ctx)?.ttlMs,
         discovery: ctx.flags.discovery as 'tools' | 'progressive',
       };
-      if (ctx.flags.printConfig) {
-        // refuse what the server would refuse, without loading the server stack
-        const { checkStartup, checkTree } = await import('./serve/startup.ts');
-        const where = checkStartup(root, settings);
-        checkTree(root);
-        let http: { url: string; token?: string } | undefined;
-        if (settings.transport === 'http') {
-          if (where.port === 0) {
-            throw validationError(
-              `--print-config needs the port the server will listen on; --addr ${settings.addr} picks a free one at start, which no client could find`,
-              'invalid_address',
-              {
-                context: { flag: '--addr', value: settings.addr },
-                fix: 'Pass a fixed port, e.g. --addr 127.0.0.1:8080, and start the server with the same --addr.',
-              },
-            );
-          }
-          // the client connects to a running server: print its URL (start it separately)
-          http = { url: `http://${String(settings.addr).replace(/^:/, '127.0.0.1:')}/mcp`, token: settings.token };
-        }
-        const served = ctx.command.parent ?? root;
-        const name = options.name ?? served.pathNames().join('-'); // as the server's defaultServerName
-        const path = served.pathNames().slice(1);
-        // the discovery given on this command line, so the client's server lists what this one would
-        const own = ctx.changed('discovery') ? [`--discovery=${settings.discovery}`] : [];
-        return `${JSON.stringify(clientConfig(name, undefined, http, carriedFlags(ctx), path, own), null, 2)}\n`;
+      const install = ctx.flags.install as string[];
+      const uninstall = ctx.flags.uninstall as string[];
+      if (ctx.flags.print && !install.length && !uninstall.length)
+        throw validationError('--print shows what --install or --uninstall would change', 'invalid_flag_for_command', {
+          context: { flag: '--print' },
+          fix: 'Add --install <client> (or --uninstall <client>), or drop --print.',
+        });
+      if (ctx.flags.printConfig || install.length || uninstall.length) {
+        const { configureClients } = await import('./serve/configure.ts');
+        return configureClients(ctx, root, settings, options.name);
       }
       await startServer(root, settings, ctx.signal);
       // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)

@@ -7,6 +7,7 @@
  */
 import { AxError } from '../contract/errors.ts';
 import { builtinModule } from '../platform/builtin.ts';
+import { insertMember, removeMember } from './jsonc-members.ts';
 
 type Jsonc = typeof import('jsonc-parser');
 let jsonc: Jsonc | undefined;
@@ -238,6 +239,14 @@ export function applyJsoncPatch(text: string, patch: readonly PatchOperation[] |
           );
         return edit([...parent.path, idx], value, true);
       }
+      if (!Object.hasOwn(parent.value, last)) {
+        const edits = insertMember(p, out, parent.path, last, value, fmt);
+        if (edits) {
+          out = p.applyEdits(out, edits);
+          doc = parseJsonc(out).value;
+          return;
+        }
+      }
       return edit([...parent.path, last], value);
     };
     switch (name) {
@@ -251,7 +260,12 @@ export function applyJsoncPatch(text: string, patch: readonly PatchOperation[] |
         if (name === 'replace') return edit(t.path, op.value);
         if (segs.length === 0)
           throw patchError(`operation ${i}: the whole document cannot be removed`, i, op, 'path_not_found');
-        return edit(t.path, undefined);
+        const last = t.path.at(-1);
+        const edits = typeof last === 'string' ? removeMember(p, out, t.path.slice(0, -1), last) : undefined;
+        if (!edits) return edit(t.path, undefined);
+        out = p.applyEdits(out, edits);
+        doc = parseJsonc(out).value;
+        return;
       }
       case 'test': {
         const t = lookup(doc, segs);

@@ -144,8 +144,12 @@ export async function patchConfig(
   return parseJsonc(out).value;
 }
 
-/** Writes `text` to a temporary file beside `path` (same mode), fsyncs it and renames it over `path`. */
-async function writeAtomic(path: string, text: string, mode: number): Promise<void> {
+/**
+ * Writes `text` to a temporary file beside `path` (with `mode`), fsyncs it and renames it over
+ * `path` (a symlink's target, keeping the link): a reader sees the old file or the new, never half.
+ * @throws AxError `internal_error` when it cannot be written (the original stays).
+ */
+export async function writeAtomic(path: string, text: string, mode: number): Promise<void> {
   const real = await fsp.realpath(path).catch(() => path); // a symlinked config keeps its link: the target is replaced
   const tmp = join(dirname(real), `.${basename(real)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   let fh: FileHandle | undefined;

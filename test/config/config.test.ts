@@ -175,6 +175,25 @@ describe('patchConfig keeps comments and formatting byte for byte', () => {
     expect(out).toContain('// feature flags, in order\r\n');
   });
 
+  it('a member added beside one written on one line with a comment leaves that line alone; removing it restores the file', async () => {
+    const text =
+      '// servers\n{\n  "servers": {\n    "other": { "command": "x" } // keep me\n  },\n  "last": 1 /* end */\n}\n';
+    const p = file(text);
+    await patchConfig(p, [{ op: 'add', path: '/servers/mine', value: { command: 'y', args: ['a'] } }]);
+    expect(readFileSync(p, 'utf8')).toBe(
+      '// servers\n{\n  "servers": {\n    "other": { "command": "x" }, // keep me\n    "mine": {\n      "command": "y",\n      "args": [\n        "a"\n      ]\n    }\n  },\n  "last": 1 /* end */\n}\n',
+    );
+    await patchConfig(p, [{ op: 'remove', path: '/servers/mine' }]);
+    expect(readFileSync(p, 'utf8')).toBe(text);
+    // an empty object gets its first member on a line of its own; a last member's removal takes the comma before it
+    const q = file('{\n  "a": {},\n  "b": 2, // two\n  "c": 3\n}\n');
+    await patchConfig(q, [
+      { op: 'add', path: '/a/x', value: 1 },
+      { op: 'remove', path: '/c' },
+    ]);
+    expect(readFileSync(q, 'utf8')).toBe('{\n  "a": {\n    "x": 1\n  },\n  "b": 2 // two\n}\n');
+  });
+
   it('keeps the mode, replaces atomically (no temporary file left) and follows a symlink', async () => {
     const p = file(SAMPLE, 0o600);
     await patchConfig(p, [{ op: 'replace', path: '/name', value: 'x' }]);

@@ -1,0 +1,192 @@
+/**
+ * `mcp-server --install <client>` / `--uninstall` / `--print` (docs/mcp-server.md#installing-into-clients):
+ * the demo written into each client's documented file under a temporary home, where hand-edited
+ * files with comments (JSONC, TOML) and other servers already are. Those bytes survive; installing
+ * twice is installing once; uninstalling gives the file back byte for byte; the written command
+ * starts a server an MCP client can use; bad input changes nothing.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
+import { CLIENTS } from '../../mcp/serve/install.ts';
+import { CLIENT_NAMES } from '../../mcp/serve/client-names.ts';
+
+const CLI = join(REPO, 'cmd/tasks/main.ts');
+const homes: string[] = [];
+afterAll(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
+
+/** The files of a home where every client is configured by hand already (Linux paths). */
+const SEEDED: Record<string, [string, string]> = {
+  'claude-desktop': [
+    '.config/Claude/claude_desktop_config.json',
+    '{\n  "mcpServers": {\n    "other": { "command": "x" }\n  }\n}\n',
+  ],
+  'claude-code': ['.claude.json', '{\n  "numStartups": 3,\n  "mcpServers": {}\n}\n'],
+  cursor: ['.cursor/mcp.json', '// mine\n{\n  "mcpServers": {\n    "other": { "command": "x" } // keep me\n  }\n}\n'],
+  vscode: [
+    '.config/Code/User/mcp.json',
+    '{\n\t// tabs here\n\t"servers": {\n\t\t"other": { "type": "stdio", "command": "x" },\n\t},\n}\n',
+  ],
+  codex: [
+    '.codex/config.toml',
+    '# codex settings\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "y" # keep\n\n[mcp_servers.other.env]\nA = "1"\n',
+  ],
+  gemini: ['.gemini/settings.json', '{\n  "theme": "Dark"\n}\n'],
+  windsurf: ['.codeium/windsurf/mcp_config.json', '{}'],
+};
+
+function seededHome(): string {
+  const h = mkdtempSync(join(tmpdir(), 'ax-install-'));
+  homes.push(h);
+  mkdirSync(join(h, '.claude'));
+  for (const [file, text] of Object.values(SEEDED)) {
+    mkdirSync(dirname(join(h, file)), { recursive: true });
+    writeFileSync(join(h, file), text);
+  }
+  return h;
+}
+
+function tasks(home: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI, 'mcp-server', ...args, '--format', 'json'], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: home },
+  });
+  return {
+    code: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    data: r.status === 0 ? JSON.parse(r.stdout) : undefined,
+  };
+}
+const read = (h: string, c: string) => readFileSync(join(h, SEEDED[c]![0]), 'utf8');
+
+describe('mcp-server --install / --uninstall', () => {
+  it('the help names exactly the clients there are', () => {
+    expect(CLIENT_NAMES).toBe(Object.keys(CLIENTS).join(', '));
+  });
+
+  it('all: every client found gets the --print-config entry in its own spelling; nothing else changes', () => {
+    const h = seededHome();
+    const r = tasks(h, '--install', 'all');
+    expect(r.code, r.stderr).toBe(0);
+    const changes = r.data.changes as { client: string; action: string; backup?: string }[];
+    expect(changes.map((c) => [c.client, c.action])).toEqual(Object.keys(SEEDED).map((c) => [c, 'added']));
+    const printed = tasks(h, '--print-config').data.mcpServers.tasks as {
+      command: string;
+      args: string[];
+    };
+    // each client's own spelling of the same command
+    expect(JSON.parse(read(h, 'claude-desktop')).mcpServers).toEqual({ other: { command: 'x' }, tasks: printed });
+    expect(JSON.parse(read(h, 'claude-code'))).toEqual({
+      numStartups: 3,
+      mcpServers: { tasks: { type: 'stdio', ...printed } },
+    });
+    expect(JSON.parse(read(h, 'gemini'))).toEqual({ theme: 'Dark', mcpServers: { tasks: printed } });
+    expect(JSON.parse(read(h, 'windsurf'))).toEqual({ mcpServers: { tasks: printed } });
+    // hand-written lines and comments stay byte for byte
+    expect(read(h, 'cursor')).toContain(
+      '// mine\n{\n  "mcpServers": {\n    "other": { "command": "x" }, // keep me\n    "tasks": {',
+    );
+    expect(read(h, 'vscode')).toContain(
+      '\t// tabs here\n\t"servers": {\n\t\t"other": { "type": "stdio", "command": "x" },\n\t\t"tasks": {\n\t\t\t"type": "stdio",',
+    );
+    const toml = read(h, 'codex');
+    expect(toml.startsWith(SEEDED.codex![1])).toBe(true);
+    expect(toml.slice(SEEDED.codex![1].length)).toBe(
+      `\n[mcp_servers.tasks]\ncommand = ${JSON.stringify(printed.command)}\nargs = [${printed.args.map((a) => JSON.stringify(a)).join(', ')}]\n`,
+    );
+    // a backup of each file as it was
+    for (const c of changes) expect(readFileSync(c.backup!, 'utf8')).toBe(SEEDED[c.client]![1]);
+  }, 60_000);
+
+  it('twice is once: the second run changes nothing and writes nothing', () => {
+    const h = seededHome();
+    expect(tasks(h, '--install', 'cursor', '--install', 'codex').code).toBe(0);
+    const before = ['cursor', 'codex'].map((c) => [read(h, c), statSync(join(h, SEEDED[c]![0])).mtimeMs]);
+    const again = tasks(h, '--install', 'cursor', '--install', 'codex');
+    expect(again.data.changes.map((c: { action: string; written: boolean }) => [c.action, c.written])).toEqual([
+      ['unchanged', false],
+      ['unchanged', false],
+    ]);
+    expect(['cursor', 'codex'].map((c) => [read(h, c), statSync(join(h, SEEDED[c]![0])).mtimeMs])).toEqual(before);
+  }, 60_000);
+
+  it('--print says what would change and writes nothing', () => {
+    const h = seededHome();
+    const r = tasks(h, '--install', 'cursor', '--print');
+    expect(r.data.changes).toMatchObject([{ client: 'cursor', action: 'added', written: false }]);
+    expect(read(h, 'cursor')).toBe(SEEDED.cursor![1]);
+    expect(existsSync(join(h, `${SEEDED.cursor![0]}.ax-ts.bak`))).toBe(false);
+  }, 60_000);
+
+  it('--uninstall gives every file back byte for byte; a second one finds nothing', () => {
+    const h = seededHome();
+    expect(tasks(h, '--install', 'all').code).toBe(0);
+    const r = tasks(h, '--uninstall', 'all');
+    expect(r.data.changes.every((c: { action: string }) => c.action === 'removed')).toBe(true);
+    for (const c of ['cursor', 'vscode', 'codex', 'claude-desktop']) expect(read(h, c), c).toBe(SEEDED[c]![1]);
+    expect(tasks(h, '--uninstall', 'cursor').data.changes).toMatchObject([{ action: 'absent', written: false }]);
+  }, 60_000);
+
+  it('a client not configured yet gets a new private file', () => {
+    const h = mkdtempSync(join(tmpdir(), 'ax-install-'));
+    homes.push(h);
+    expect(tasks(h, '--install', 'cursor').code).toBe(0);
+    const file = join(h, '.cursor/mcp.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).mcpServers)).toEqual(['tasks']);
+  }, 60_000);
+
+  it('the written command starts a server an MCP client can use', async () => {
+    const h = seededHome();
+    tasks(h, '--install', 'cursor');
+    const entry = JSON.parse(read(h, 'cursor').replace(/\/\/.*$/gm, '')).mcpServers.tasks as {
+      command: string;
+      args: string[];
+    };
+    const client = new Client({ name: 'install-test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        ...entry,
+        cwd: '/',
+        env: { HOME: h, TASKS_FILE: join(h, 't.json') },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('add');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('bad input: a clear validation_error (exit 2) and every file as it was', () => {
+    const h = seededHome();
+    writeFileSync(join(h, SEEDED.gemini![0]), '{ "theme": ');
+    const cases: [string[], string][] = [
+      [['--install', 'emacs'], 'unknown_client'],
+      [['--install', 'cursor', '--install', 'gemini'], 'client_config_invalid'], // gemini's file is broken: cursor untouched too
+      [['--install', 'claude-desktop', '--transport', 'http', '--addr', '127.0.0.1:8123'], 'client_unsupported'],
+      [['--install', 'cursor', '--uninstall', 'cursor'], 'mutually_exclusive_flags'],
+      [['--print'], 'invalid_flag_for_command'],
+    ];
+    for (const [args, reason] of cases) {
+      const r = tasks(h, ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      const line = JSON.parse(r.stderr.trim().split('\n').pop()!);
+      expect(line.error).toMatchObject({ kind: 'validation_error', context: { reason } });
+    }
+    expect(read(h, 'cursor')).toBe(SEEDED.cursor![1]);
+    expect(read(h, 'claude-desktop')).toBe(SEEDED['claude-desktop']![1]);
+    const empty = mkdtempSync(join(tmpdir(), 'ax-install-'));
+    homes.push(empty);
+    const none = tasks(empty, '--install', 'all');
+    expect(none.code).toBe(2);
+    expect(JSON.parse(none.stderr.trim()).error.context.reason).toBe('no_client_found');
+  }, 90_000);
+});
