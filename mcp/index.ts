@@ -263,6 +263,11 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
         usage: "take this server out of a client's MCP configuration and exit (repeatable; names as --install)",
       },
       print: { type: 'bool', usage: 'with --install/--uninstall: say what would change, write nothing' },
+      skill: {
+        type: 'bool',
+        usage:
+          "with --install/--uninstall: also put the program's SKILL.md in (or take it out of) the client's skills folder",
+      },
     },
     run: async (ctx) => {
       if (ctx.idempotencyKeyGiven) {
@@ -301,11 +306,12 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       };
       const install = ctx.flags.install as string[];
       const uninstall = ctx.flags.uninstall as string[];
-      if (ctx.flags.print && !install.length && !uninstall.length)
-        throw validationError('--print shows what --install or --uninstall would change', 'invalid_flag_for_command', {
-          context: { flag: '--print' },
-          fix: 'Add --install <client> (or --uninstall <client>), or drop --print.',
-        });
+      for (const only of ['print', 'skill'] as const)
+        if (ctx.flags[only] && !install.length && !uninstall.length)
+          throw validationError(`--${only} goes with --install or --uninstall`, 'invalid_flag_for_command', {
+            context: { flag: `--${only}` },
+            fix: `Add --install <client> (or --uninstall <client>), or drop --${only}.`,
+          });
       if (ctx.flags.printConfig || install.length || uninstall.length) {
         const { configureClients } = await import('./serve/configure.ts');
         return configureClients(ctx, root, settings, options.name);

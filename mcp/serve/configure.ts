@@ -57,10 +57,19 @@ export async function configureClients(
   const entry = (block.mcpServers as Record<string, ServerEntry>)[name]!;
   const flag = install.length ? '--install' : '--uninstall';
   const clients = await clientsOf(install.length ? install : uninstall, env, process.platform, flag);
+  const print = ctx.flags.print === true;
   const changes = await editClients(clients, name, install.length ? entry : undefined, {
     env,
     platform: process.platform,
-    print: ctx.flags.print === true,
+    print,
   });
-  return `${JSON.stringify({ server: name, changes }, null, 2)}\n`;
+  if (!ctx.flags.skill) return `${JSON.stringify({ server: name, changes }, null, 2)}\n`;
+  // the skill of the served subtree, as `__schema --as=skill` renders it
+  const { shapeRender } = await import('../../lib/schema/documents.ts');
+  const { skillName } = await import('../../lib/schema/skill.ts');
+  const { editSkills } = await import('./install-skill.ts');
+  const render = shapeRender('skill');
+  const text = served === root ? render.whole(root, ctx.version) : render.within(root, served, ctx.version);
+  const skills = await editSkills(clients, skillName(root.name), install.length ? text : undefined, { env, print });
+  return `${JSON.stringify({ server: name, changes, skill: skillName(root.name), skills }, null, 2)}\n`;
 }

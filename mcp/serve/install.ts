@@ -30,6 +30,8 @@ interface ClientSpec {
   key: string;
   /** The entry in this client's spelling; undefined: this client cannot take it. */
   shape(e: ServerEntry): Record<string, unknown> | undefined;
+  /** The user-level folder it loads Agent Skills from (`<folder>/<name>/SKILL.md`); none: it has none. */
+  skills?(env: Env): string | undefined;
 }
 
 const home = (env: Env) => env.HOME ?? env.USERPROFILE;
@@ -65,6 +67,7 @@ export const CLIENTS: Record<string, ClientSpec> = {
     format: 'json',
     key: 'mcpServers',
     shape: (e) => spelled(e, 'url', { type: 'stdio' }, { type: 'http' }),
+    skills: (env) => under(env, '.claude', 'skills'),
   },
   cursor: {
     title: 'Cursor',
@@ -72,6 +75,7 @@ export const CLIENTS: Record<string, ClientSpec> = {
     format: 'json',
     key: 'mcpServers',
     shape: (e) => spelled(e, 'url'),
+    skills: (env) => under(env, '.cursor', 'skills'),
   },
   vscode: {
     title: 'VS Code',
@@ -79,6 +83,7 @@ export const CLIENTS: Record<string, ClientSpec> = {
     format: 'json',
     key: 'servers',
     shape: (e) => spelled(e, 'url', { type: 'stdio' }, { type: 'http' }),
+    skills: (env) => under(env, '.copilot', 'skills'), // GitHub Copilot in VS Code
   },
   codex: {
     title: 'Codex',
@@ -89,6 +94,7 @@ export const CLIENTS: Record<string, ClientSpec> = {
       const r = remote(e);
       return r ? { url: r.url, ...(r.headers ? { http_headers: r.headers } : {}) } : spelled(e, 'url');
     },
+    skills: (env) => under(env, '.agents', 'skills'), // the shared folder Codex reads
   },
   gemini: {
     title: 'Gemini CLI',
@@ -96,6 +102,7 @@ export const CLIENTS: Record<string, ClientSpec> = {
     format: 'json',
     key: 'mcpServers',
     shape: (e) => spelled(e, 'httpUrl'),
+    skills: (env) => under(env, '.gemini', 'skills'),
   },
   windsurf: {
     title: 'Windsurf',

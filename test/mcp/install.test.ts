@@ -133,6 +133,36 @@ describe('mcp-server --install / --uninstall', () => {
     expect(tasks(h, '--uninstall', 'cursor').data.changes).toMatchObject([{ action: 'absent', written: false }]);
   }, 60_000);
 
+  it('--skill: the SKILL.md __schema --as=skill prints, in each client’s skills folder; twice is once; --uninstall takes it out', () => {
+    const h = seededHome();
+    const skillMd = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI, '__schema', '--as=skill'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: h },
+    }).stdout;
+    const clients = ['--install', 'cursor', '--install', 'codex', '--install', 'claude-desktop', '--skill'];
+    const r = tasks(h, ...clients);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.data.skill).toBe('tasks');
+    expect(
+      r.data.skills.map((c: { client: string; action: string; file: string | null }) => [c.client, c.action, c.file]),
+    ).toEqual([
+      ['cursor', 'added', join(h, '.cursor/skills/tasks/SKILL.md')],
+      ['codex', 'added', join(h, '.agents/skills/tasks/SKILL.md')],
+      ['claude-desktop', 'unsupported', null],
+    ]);
+    for (const f of ['.cursor/skills/tasks/SKILL.md', '.agents/skills/tasks/SKILL.md'])
+      expect(readFileSync(join(h, f), 'utf8')).toBe(skillMd);
+    expect(tasks(h, ...clients).data.skills.map((c: { action: string }) => c.action)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unsupported',
+    ]);
+    const off = tasks(h, '--uninstall', 'cursor', '--uninstall', 'codex', '--skill');
+    expect(off.data.skills.map((c: { action: string }) => c.action)).toEqual(['removed', 'removed']);
+    expect(existsSync(join(h, '.cursor/skills/tasks'))).toBe(false);
+    expect(existsSync(join(h, '.agents/skills/tasks'))).toBe(false);
+  }, 60_000);
+
   it('a client not configured yet gets a new private file', () => {
     const h = mkdtempSync(join(tmpdir(), 'ax-install-'));
     homes.push(h);
@@ -174,6 +204,7 @@ describe('mcp-server --install / --uninstall', () => {
       [['--install', 'claude-desktop', '--transport', 'http', '--addr', '127.0.0.1:8123'], 'client_unsupported'],
       [['--install', 'cursor', '--uninstall', 'cursor'], 'mutually_exclusive_flags'],
       [['--print'], 'invalid_flag_for_command'],
+      [['--skill'], 'invalid_flag_for_command'],
     ];
     for (const [args, reason] of cases) {
       const r = tasks(h, ...args);
