@@ -1,6 +1,6 @@
 /**
  * Commands ax-ts adds to every tree (unless the author has a child of the same name): `help`,
- * `__schema`, clispec's `schema`, `completion` and the hidden `__complete`. They are reserved (docs/mcp-server.md): never MCP tools.
+ * `__schema`, clispec's `schema`, `completion` and the hidden `__complete` (`doctor` is lib/run's). They are reserved (docs/mcp-server.md): never MCP tools.
  *
  * Layer `lib/builtins/`: what `execute` injects into every tree (help, `__schema`, `schema`,
  * completion). It imports the layers below it; only `lib/run/` imports it.
@@ -51,7 +51,7 @@ export async function helpFor(root: Command, words: readonly string[]): Promise<
 }
 
 /** The names the built-ins take (reserved names, docs/mcp-server.md). */
-const BUILTIN_NAMES = new Set(['help', '__schema', 'schema', 'completion', '__complete', '__completeNoDesc']);
+const BUILTIN_NAMES = new Set(['help', '__schema', 'schema', 'completion', '__complete', '__completeNoDesc', 'doctor']);
 
 /**
  * Whether a run of `argv` may reach a built-in: the built-ins are children of the root, so a run
@@ -94,6 +94,11 @@ export function checkGroups(cmd: Command): void {
   }
 }
 
+/** Whether the root takes positionals (declared ones, or any its own Args validator accepts): then a word there is an argument. */
+export function rootTakesPositionals(root: Command): boolean {
+  return root.args.length > 0 || (root.runnable() && root.argsValidatorSet());
+}
+
 /** Adds the built-in commands to a root once; idempotent. */
 export function installBuiltins(root: Command): void {
   const r = root as Command & { [INSTALLED]?: true };
@@ -108,6 +113,5 @@ export function installBuiltins(root: Command): void {
   if (!root.findChild('__completeNoDesc')) root.addCommand(completeCommand(root, false));
   // clispec's `schema`, unless the author has one or the root takes positionals (declared ones, or any
   // its own Args validator accepts): a word there is an argument, and a built-in never changes that
-  if (!root.findChild('schema') && root.args.length === 0 && !(root.runnable() && root.argsValidatorSet()))
-    root.addCommand(clispecCommand(root));
+  if (!root.findChild('schema') && !rootTakesPositionals(root)) root.addCommand(clispecCommand(root));
 }

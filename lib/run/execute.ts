@@ -5,6 +5,7 @@
  */
 import type { Command } from '../tree/command.ts';
 import { builtinsReachable, checkGroups, installBuiltins } from '../builtins/builtins.ts';
+import { installDoctor } from './doctor.ts';
 import { detectMode } from '../contract/mode.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
@@ -65,7 +66,10 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     if (argv[0] !== COMPLETE_COMMAND && argv[0] !== COMPLETE_NO_DESC_COMMAND) await loadPath(root, argv);
     // inside the try: a declaration error (a groupId no group has) is reported, not thrown
     checkGroups(root);
-    if (builtinsReachable(root, argv)) installBuiltins(root);
+    if (builtinsReachable(root, argv)) {
+      installBuiltins(root);
+      installDoctor(root);
+    }
     const { command } = findCommand(root, argv);
     spanName = command.commandPath();
     traced = !(
