@@ -55,6 +55,8 @@ export default defineConfig({
     // most tests wait on the processes they start: two files at once even on 2 cores (vitest's
     // default there is one), 9.0 instead of 12.2 minutes for npm test's files, the same results
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // the agent running the suite (if any) leaves no mark on what the tests see
+    setupFiles: ['test/helpers/clean-env.ts'],
     testTimeout: runtimes ? 300_000 : 60_000,
     hookTimeout: runtimes ? 900_000 : 60_000,
   },
