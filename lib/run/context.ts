@@ -54,6 +54,8 @@ export interface HandlerScope {
   label: (name: string) => string;
   /** What `ctx.guard`/`ctx.perform` skipped in a dry run, in order. */
   would: string[];
+  /** The steps `ctx.step` recorded as done, in order. */
+  steps: string[];
   /** What the handler said with `ctx.setChanged` (undefined: it said nothing). */
   changed: boolean | undefined;
   /** Resources `ctx.attach` attached, in order. */
@@ -96,6 +98,7 @@ class RunState implements HandlerScope {
   /** Whether the run has ended (then writes, progress and log calls do nothing); read by its streams. */
   closed = false;
   readonly would: string[] = [];
+  readonly steps: string[] = [];
   readonly attachments: ResourceContent[] = [];
   changed: boolean | undefined = undefined;
   /** The run's progress reports (made on the first). */
@@ -246,6 +249,15 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
     if (!s.closed) s.changed = changed;
   },
   actionRequired: (s) => (stop) => actionRequiredError(s.inv, s.env.root, stop, s.env.toolBase),
+  step: (s) =>
+    ((name: string, work?: () => unknown) => {
+      if (typeof name !== 'string' || name.trim() === '')
+        throw new TypeError('ctx.step: name must be a non-empty string (e.g. "upload")');
+      const done = <T>(v: T) => (s.closed || s.steps.push(name), v);
+      if (work === undefined) return void done(undefined);
+      if (typeof work !== 'function') throw new TypeError('ctx.step: work must be a function');
+      return Promise.resolve().then(work).then(done);
+    }) as RunContext['step'],
   guard: (s) => (description) => {
     if (s.dryRun) s.would.push(description);
     return !s.dryRun;

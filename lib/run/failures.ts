@@ -127,3 +127,24 @@ export function resultTooLarge(items: number): AxError {
     },
   );
 }
+
+/**
+ * `err` with the steps the run had done (`ctx.step`) as `context.completed_steps`; `err` itself when
+ * none were, or when its context already says (docs/contract.md#partial-failure-ctxstep).
+ */
+export function withCompletedSteps(err: AxError, steps: readonly string[]): AxError {
+  if (!steps.length || err.context?.completed_steps !== undefined) return err;
+  const copy = new AxError(err.kind, err.message, {
+    fix: err.fix,
+    suggestions: err.suggestions,
+    context: { ...err.context, completed_steps: [...steps] },
+    retryable: err.retryable,
+    retryAfterSeconds: err.retryAfterSeconds,
+    exitCode: err.exitCode,
+    cause: err.cause,
+    usage: err.usage,
+    next: err.next,
+  });
+  copy.stack = err.stack;
+  return copy;
+}

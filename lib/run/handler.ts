@@ -27,6 +27,7 @@ import {
   strictFailure,
   timeoutError,
   unrecorded,
+  withCompletedSteps,
 } from './failures.ts';
 import { checkOutput } from '../parse/output-check.ts';
 import type { ReplayGate } from '../store/replay.ts';
@@ -206,7 +207,7 @@ export async function runHandler(
     } else await writeHuman(result, h.dryRun, cmd, scope);
     return { exitCode: 0, payload: result, attachments: scope.attachments };
   } catch (e) {
-    throw await failure(e, cmd, replay, scope.label);
+    throw await failure(e, cmd, replay, scope.label, scope.steps);
   } finally {
     endDeadline?.();
     scope.close();
@@ -415,8 +416,9 @@ async function failure(
   cmd: Command,
   replay: Replay | undefined,
   label: (name: string) => string,
+  steps: readonly string[],
 ): Promise<AxError> {
-  let err = toAxError(e);
+  let err = withCompletedSteps(toAxError(e), steps);
   if (err.kind === 'interrupted') err = interruptedFix(err, cmd, replay !== undefined, label);
   const gate = replay?.gate;
   if (gate) {

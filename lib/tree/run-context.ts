@@ -95,6 +95,16 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
   /** Writes one diagnostic line to stderr (never stdout); under MCP also a `notifications/message` (level info). */
   log(message: string): void;
   /**
+   * Records a step of the run as done: `ctx.step(name)` once it is, or `await ctx.step(name, work)`,
+   * which runs `work` and records `name` when it resolves (returning its result; a step that throws
+   * is not recorded). If the run then fails — its own error, a stop, `--timeout`, an interrupt — the
+   * error's `context.completed_steps` lists the steps done, in order, so the caller knows what had
+   * changed before the failure (docs/contract.md#partial-failure-ctxstep).
+   * @throws TypeError when `name` is not a non-empty string, or `work` not a function.
+   */
+  step(name: string): void;
+  step<T>(name: string, work: () => T | Promise<T>): Promise<T>;
+  /**
    * Adds a warning `{code, message}` to the envelope's `meta.warnings` (ax-go's shape) and writes the
    * message to stderr; under MCP also a `notifications/message` (level warning). `code` is a stable
    * name (`^[a-z][a-z0-9_]*$`, default `warning`). With `--strict` it throws the run's failure

@@ -243,6 +243,29 @@ const RULES: Rule[] = [
     },
   },
   {
+    name: 'a failure after ctx.step steps lists them in context.completed_steps, in order (a step whose work threw is not one); so does a --timeout after the first (command line)',
+    run: async (p, id) => {
+      const e = expectError(await p.call({ tool: 'steps', argv: ['steps', id], json: { name: id } }), 5, 'fx_gone');
+      expect(e.context.completed_steps).toEqual(['logged', 'counted']);
+      // --timeout is a command-line flag (a server applies its own --timeout to every call it serves)
+      if (p.spelling === 'argv') {
+        const t = expectError(
+          await p.call({
+            tool: 'steps',
+            argv: ['steps', `${id}-t`, '--at', '--timeout', '300ms'],
+            json: { name: `${id}-t`, at: true },
+          }),
+          3,
+          'timeout',
+        );
+        expect(t.context.completed_steps).toEqual(['logged']);
+      }
+      // a success says nothing of steps
+      const ok = await p.call(writeCall('write', `${id}-ok`));
+      expect(ok.stdout).not.toContain('completed_steps');
+    },
+  },
+  {
     store: true,
     name: 'a non-retryable failure is recorded and replayed: same exit code, the same error object, meta.replayed',
     run: async (p, id) => {

@@ -60,6 +60,7 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
       { rule: 'perform with a function rehearsal', reason: noPreview },
       { rule: 'a callback the handler queued just before returning', reason: `its warning is ctx.warn: ${noCtx}` },
       { rule: 'ctx.signal is one AbortSignal for the run', reason: noCtx },
+      { rule: 'a failure after ctx.step steps', reason: noCtx },
       { rule: 'a confirmation stop under a key is not recorded', reason: `its gate is ctx.confirm: ${noCtx}` },
       {
         rule: 'an action_required stop under a key is not recorded',
