@@ -2,7 +2,7 @@
  * The envelope lines of the contract: the success envelope, the error line and its MCP twin, and the
  * human rendering of an error. Source: docs/contract.md; ax-go contract/ (json.go, error.go).
  */
-import type { AxError } from './errors.ts';
+import type { AxError, NextStep } from './errors.ts';
 
 /**
  * @internal The key of an output's optional way of writing a run's outcome — the envelope or
@@ -106,11 +106,14 @@ export function errorEnvelope(err: AxError, meta: ErrorMeta): Record<string, unk
 
 /**
  * Human-mode rendering of an error (Cobra-like): `Error: message`, the "did you mean" block, the fix,
- * a stop's `next:` block (one runnable command line per step), for usage errors the usage line of
+ * a stop's reason and `next:` block (one runnable command line per step, its description after `#`),
+ * for usage errors the usage line of
  * the command and a pointer to its `--help`.
  */
 export function humanError(err: AxError, usageLine?: string, traceId?: string): string {
   let s = `Error: ${err.message}\n`;
+  // a stop says why: its reason code
+  if (err.next && typeof err.context?.reason === 'string') s += `Reason: ${err.context.reason}\n`;
   const suggested = Boolean(err.suggestions?.length);
   if (suggested) s += `\nDid you mean this?\n${err.suggestions!.map((x) => `\t${x}\n`).join('')}\n`;
   if (usageLine) s += `Usage: ${usageLine}\n`;
@@ -118,8 +121,14 @@ export function humanError(err: AxError, usageLine?: string, traceId?: string): 
   const fix =
     suggested && err.fix?.startsWith('Did you mean') ? err.fix.replace(/^Did you mean [^?]*\?\s*/, '') : err.fix;
   if (fix) s += `Fix: ${fix}\n`;
-  if (err.next)
-    s += `next:\n${err.next.map((n) => `  ${n.command ?? `${n.tool} ${JSON.stringify(n.arguments ?? {})}`}\n`).join('')}`;
+  if (err.next) {
+    // each step says what it does, after a `#`: the line stays one a person can paste into a shell
+    const line = (n: NextStep) => n.command ?? `${n.tool} ${JSON.stringify(n.arguments ?? {})}`;
+    const width = Math.max(...err.next.map((n) => line(n).length));
+    s += `next:\n${err.next
+      .map((n) => `  ${n.description ? `${line(n).padEnd(width)}  # ${oneLine(n.description)}` : line(n)}\n`)
+      .join('')}`;
+  }
   if (err.usage && !fix?.includes('--help')) s += `Run '${err.usage} --help' for usage.\n`;
   if (traceId) s += `Trace id: ${traceId}\n`;
   return s;
@@ -135,4 +144,9 @@ export function visible(text: string): string {
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+}
+
+/** A description on one line (a step's, after `#`: a newline would end the comment). */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }

@@ -248,7 +248,10 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
     if (typeof changed !== 'boolean') throw new TypeError('ctx.setChanged: changed must be true or false');
     if (!s.closed) s.changed = changed;
   },
-  actionRequired: (s) => (stop) => actionRequiredError(s.inv, s.env.root, stop, s.env.toolBase),
+  // it throws, so a call whose result is left unused still stops the run (never "deploys anyway")
+  actionRequired: (s) => (stop) => {
+    throw actionRequiredError(s.inv, s.env.root, stop, s.env.toolBase);
+  },
   step: (s) =>
     ((name: string, work?: () => unknown) => {
       if (typeof name !== 'string' || name.trim() === '')

@@ -121,12 +121,13 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
   setChanged(changed: boolean): void;
   /**
    * A stop: the run cannot go on before something else happens (a login, a choice), and has changed
-   * nothing. Returns the AxError to throw — `throw ctx.actionRequired({reason, message, next})` —
-   * kind `action_required` (exit 2) with `context.reason` and runnable `next[]` steps (program name
-   * in front, the caller's `--format` carried; over MCP the tool call). Human mode prints them as a
-   * `next:` block. @throws TypeError for a malformed stop.
+   * nothing. It stops the run where it is called, throwing the AxError — kind `action_required`
+   * (exit 2) with `context.reason` and runnable `next[]` steps (program name in front, the caller's
+   * `--format` carried; over MCP the tool call); `throw ctx.actionRequired({…})` reads the same.
+   * Human mode prints the reason and each step with its description.
+   * @throws AxError `action_required`, always; TypeError for a malformed stop.
    */
-  actionRequired(stop: ActionRequired): AxError;
+  actionRequired(stop: ActionRequired): never;
   /**
    * In a dry run returns `false` after recording `description` in `meta.would` (the side effect is
    * skipped); otherwise returns true. Usage: `if (ctx.guard('delete task 3')) deleteTask(3)`.

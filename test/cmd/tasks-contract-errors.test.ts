@@ -518,8 +518,11 @@ describe.concurrent('tasks CLI: bad input gives exit code, empty stdout and one 
         stdout: '',
         stderr:
           `Error: deleting task 1 (${title}) cannot be undone: confirm it, or keep the task\n` +
+          'Reason: confirm_delete\n' +
           'Fix: Run the next step that fits: tasks rm 1 --yes --format text; or tasks done 1 --format text.\n' +
-          'next:\n  tasks rm 1 --yes --format text\n  tasks done 1 --format text\n',
+          'next:\n' +
+          "  tasks rm 1 --yes --format text  # delete it (only with the user's consent)\n" +
+          '  tasks done 1 --format text      # keep it, marked done\n',
       });
       expect(b.read()).toBe(before);
       // the first step, run as given, deletes it
