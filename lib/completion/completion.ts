@@ -93,6 +93,7 @@ async function callCompleter(
     commandPath: cmd.commandPath(),
     flags: pos ? typedFlags(cmd, pos.occurrences) : {},
     argValues: typedArgs(cmd, args),
+    word: pos?.word ?? partial,
   });
   const reply = isReply(answer);
   const values = reply ? answer.completions : answer;
@@ -370,6 +371,7 @@ export async function complete(root: Command, args: readonly string[]): Promise<
   const words = args.slice(0, -1);
   const partial = args.length ? args[args.length - 1]! : '';
   const pos = locate(root, words);
+  pos.word = partial;
   if (pos.stray) return { candidates: [], directive: ShellCompDirective.Default };
   // Cobra's helpOrVersionFlagPresent: after the --help or --version ax-ts injects, the command runs
   // no further, so nothing more is completed (an author's own help/version flag does not count)

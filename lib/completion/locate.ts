@@ -26,6 +26,8 @@ export interface Position {
   afterDashDash: boolean;
   /** The last word was a flag that still needs its value: the partial is that value. */
   pending?: Flag;
+  /** The word being completed as typed (`--tag=a,b`), whose value part is the partial (`b`). */
+  word?: string;
   /**
    * Cobra's enforceFlagGroupsForCompletion: flags its flag groups make required for now (the rest of
    * a required-together group one of whose flags was given; every flag of a one-required group none

@@ -81,6 +81,12 @@ export interface CompletionContext {
   flags: Readonly<Record<string, unknown>>;
   /** The named positionals already on the line, as `ctx.args` has them (int/float ones as numbers). `{}` under MCP. */
   argValues: Readonly<Record<string, string | string[] | number | number[]>>;
+  /**
+   * The word being completed as the shell gave it, of which the partial is the value part:
+   * `--tag=a,b` for the partial `b` of a comma-separated flag, `--name=x` for `x`; the partial itself
+   * when they are the same (and under MCP).
+   */
+  word: string;
 }
 
 /**

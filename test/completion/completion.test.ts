@@ -319,14 +319,30 @@ describe('__complete: output and errors', () => {
     expect((await runCli(root, ['__complete', '--', ...line, '--zone', ''])).stdout).toBe('z\n:4\n');
     const flags = { dryLevel: 3, tag: ['a', 'b', 'c'], force: true };
     expect(seen).toEqual([
-      { args: ['2', 'from', 'to1'], commandPath: 'x cp', flags, argValues: { count: 2, src: 'from', dst: ['to1'] } },
-      { args: ['2', 'from', 'to1'], commandPath: 'x cp', flags, argValues: { count: 2, src: 'from', dst: ['to1'] } },
+      {
+        args: ['2', 'from', 'to1'],
+        commandPath: 'x cp',
+        flags,
+        argValues: { count: 2, src: 'from', dst: ['to1'] },
+        word: '',
+      },
+      {
+        args: ['2', 'from', 'to1'],
+        commandPath: 'x cp',
+        flags,
+        argValues: { count: 2, src: 'from', dst: ['to1'] },
+        word: '',
+      },
     ]);
+    // the raw word, of which the partial is the value part
+    seen.length = 0;
+    await runCli(root, ['__complete', '--', 'cp', '--zone=eu-w']); // 'z' is then filtered out by the partial
+    expect(seen).toMatchObject([{ word: '--zone=eu-w' }]);
     // a value still being typed (or a wrong one) is left out, not an error
     seen.length = 0;
     await runCli(root, ['__complete', '--', 'cp', '-l', 'x', '2', 'from', '']);
     expect(seen).toEqual([
-      { args: ['2', 'from'], commandPath: 'x cp', flags: {}, argValues: { count: 2, src: 'from' } },
+      { args: ['2', 'from'], commandPath: 'x cp', flags: {}, argValues: { count: 2, src: 'from' }, word: '' },
     ]);
   });
 
