@@ -5,22 +5,25 @@
  */
 import type { Command as CommanderCommand } from 'commander';
 import { runTwinMain } from '../shared/bridge.ts';
+import type { CallsMode } from '../shared/call.ts';
 import { internals } from './call.ts';
 import { twinTree } from './twin.ts';
 
 /**
  * Runs one invocation of a commander program through ax-ts. `args` are the user's words (after the
- * program name). @returns the exit code (also set on `process.exitCode`).
+ * program name); `calls`: how an agent's call runs (docs/frontends.md#how-a-call-runs).
+ * @returns the exit code (also set on `process.exitCode`).
  */
 export function runAx(
   program: CommanderCommand,
   args: readonly string[],
   env: Record<string, string | undefined>,
+  calls: CallsMode = 'child',
 ): Promise<number> {
   return runTwinMain(
     {
       name: program.name(),
-      build: (serving) => twinTree(program, { serving }),
+      build: (serving) => twinTree(program, { serving, calls }),
       ownsMcpServer: program.commands.some((c) => c.name() === 'mcp-server'),
     },
     versionWords(program, args),

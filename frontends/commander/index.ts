@@ -5,7 +5,10 @@
  * light: ax-ts's runtime loads only when a call asks for it.
  */
 import type { Command as CommanderCommand, ParseOptions } from 'commander';
+import type { CallsMode } from '../shared/call.ts';
+import { CallReporter, takeCallFd } from '../shared/child-report.ts';
 import { asksForAxWords } from '../shared/route.ts';
+import { childParse } from './child.ts';
 
 export { ax, AxChain, type AxDeclarations } from './declare.ts';
 
@@ -49,32 +52,76 @@ function reached(program: CommanderCommand, words: readonly string[]): Commander
   return path;
 }
 
+/** The options of {@link withAx} for a commander program. */
+export interface WithAxOptions {
+  /**
+   * How an agent's call (`mcp-server`) runs (docs/frontends.md#how-a-call-runs). `'child'` (the
+   * default): each call runs the program's own entry in its own process — calls run concurrently, a
+   * call's timeout or cancellation ends its process tree, late prints stay in their call.
+   * `'in-process'`: in the server process, one call at a time, with the program's printed output
+   * captured — for programs whose actions are call-safe (no state kept between parses, no work left
+   * running after the action returns).
+   */
+  calls?: CallsMode;
+}
+
 /**
  * Installs the front end on a commander program: its `parse` and `parseAsync` give every
  * invocation that asks for ax-ts (see {@link asksForAx}) to ax-ts — the program's native twin, run
  * as ax-ts's `main` (exit code on `process.exitCode`) — and every other invocation to commander,
  * untouched (same help, errors and exit codes, byte for byte). Declare effects and outputs with
- * {@link ax}. A name collision is refused when ax-ts is asked (`validation_error`, exit 2).
+ * {@link ax}. A name collision is refused when ax-ts is asked (`validation_error`, exit 2). In a
+ * process a server started for one call, the parse runs that call and reports its outcome.
  * @returns the program, for chaining.
+ * @throws Error (code `ax_ts.not_a_command`) naming what was given when `program` is not a
+ *   commander `Command`.
  */
-export function withAx<C extends CommanderCommand>(program: C): C {
+export function withAx<C extends CommanderCommand>(program: C, options: WithAxOptions = {}): C {
   const target = program as CommanderCommand;
+  if (
+    target === null ||
+    typeof target !== 'object' ||
+    typeof target.parse !== 'function' ||
+    typeof target.parseAsync !== 'function' ||
+    !Array.isArray(target.commands)
+  )
+    throw notACommand(program);
   const own = { parse: target.parse, parseAsync: target.parseAsync };
+  const callFd = takeCallFd();
+  if (callFd !== undefined) {
+    // this process is one call of a server (../shared/child-call.ts): the program's own parse runs it
+    const reporter = new CallReporter(callFd);
+    // its words are the ones the server gave the process, whatever argv the program passes
+    const words = process.argv.slice(2);
+    target.parseAsync = async () => (await childParse(target, words, reporter, false)) as C;
+    target.parse = () => childParse(target, words, reporter, true) as C;
+    return program;
+  }
   const viaAx = async (words: string[]) => {
     const { runAx } = await import('./bridge.ts');
-    await runAx(program, words, process.env);
+    await runAx(program, words, process.env, options.calls ?? 'child');
     return program;
   };
-  target.parseAsync = async (argv?: readonly string[], options?: ParseOptions) => {
-    const words = userWords(argv, options);
-    if (!asksForAx(program, words)) return own.parseAsync.call(program, argv, options);
+  target.parseAsync = async (argv?: readonly string[], o?: ParseOptions) => {
+    const words = userWords(argv, o);
+    if (!asksForAx(program, words)) return own.parseAsync.call(program, argv, o);
     return viaAx(words);
   };
-  target.parse = (argv?: readonly string[], options?: ParseOptions) => {
-    const words = userWords(argv, options);
-    if (!asksForAx(program, words)) return own.parse.call(program, argv, options);
+  target.parse = (argv?: readonly string[], o?: ParseOptions) => {
+    const words = userWords(argv, o);
+    if (!asksForAx(program, words)) return own.parse.call(program, argv, o);
     void viaAx(words);
     return program;
   };
   return program;
+}
+
+/** The refusal of a value that is not a commander program (a plain Error with a code, no TypeError). */
+function notACommand(given: unknown): Error {
+  const what =
+    given === null ? 'null' : typeof given === 'object' ? 'an object that is not a commander Command' : typeof given;
+  return Object.assign(
+    new Error(`ax-ts/commander: withAx takes a commander Command (new Command() or commander's program); got ${what}`),
+    { code: 'ax_ts.not_a_command' },
+  );
 }

@@ -6,6 +6,7 @@
 import type { Argument as CommanderArgument, Command as CommanderCommand } from 'commander';
 import { Command, type ArgSpec, type FlagSpec, type RunContext } from '../../lib/index.ts';
 import { answerCall, positionalWords, type TwinSettings } from '../shared/call.ts';
+import { callInChild } from '../shared/child-call.ts';
 import { applyDeclarations, declaredConfig } from '../shared/declare.ts';
 import { camel, checkNames } from '../shared/names.ts';
 import { callCommander, internals, optionWords, type MappedOption } from './call.ts';
@@ -53,15 +54,23 @@ function argOf(a: CommanderArgument): ArgSpec {
 
 /** Builds the native twin of a commander program. @throws AxError `validation_error` on a name collision. */
 export function twinTree(program: CommanderCommand, settings: TwinSettings): Command {
-  return twinOf(program, [program], program, settings);
+  return twinOf(program, [program], program, { ...settings, actionless: !hasAction(program) });
 }
 
-function twinOf(
-  cmd: CommanderCommand,
-  path: CommanderCommand[],
-  program: CommanderCommand,
-  settings: TwinSettings,
-): Command {
+/** Whether the command or any below it (hidden ones too) has an action. */
+function hasAction(cmd: CommanderCommand): boolean {
+  return !!internals(cmd)._actionHandler || cmd.commands.some(hasAction);
+}
+
+/**
+ * How a twin is built: where printed output goes, how calls run, and whether the program has no
+ * action at all (its work follows parse(): each command without subcommands runs the program's code).
+ */
+interface Build extends TwinSettings {
+  actionless: boolean;
+}
+
+function twinOf(cmd: CommanderCommand, path: CommanderCommand[], program: CommanderCommand, settings: Build): Command {
   const isRoot = path.length === 1;
   const mapped = cmd.options.filter((o) => !ownedByAx(cmd, o)).map((o) => flagOf(o));
   const args = cmd.registeredArguments.map(argOf);
@@ -88,7 +97,9 @@ function twinOf(
     dryRun: false,
     ...(isRoot && internals(cmd)._version ? { version: internals(cmd)._version } : {}),
     ...declaredConfig(decl),
-    ...(action ? { run: (ctx: RunContext) => runTwin(ctx, program, path, args, settings, mappedOf(path)) } : {}),
+    ...(action || (settings.actionless && !cmd.commands.length)
+      ? { run: (ctx: RunContext) => runTwin(ctx, program, path, args, settings, mappedOf(path)) }
+      : {}),
   });
   applyDeclarations(twin, decl);
   for (const child of cmd.commands) twin.addCommand(twinOf(child, [...path, child], program, settings));
@@ -133,7 +144,9 @@ function runTwin(
   settings: TwinSettings,
   options: MappedOption[][],
 ): Promise<unknown> {
-  return answerCall(ctx, settings, (json, signal) =>
-    callCommander(program, path.at(-1)!, commanderArgv(ctx, path, args, options), json, signal),
-  );
+  const words = commanderArgv(ctx, path, args, options);
+  // a command without an action runs the program's own code, which only a process of its own can run
+  if ((settings.serving && settings.calls !== 'in-process') || !internals(path.at(-1)!)._actionHandler)
+    return callInChild(ctx, settings, words);
+  return answerCall(ctx, settings, (json, signal) => callCommander(program, path.at(-1)!, words, json, signal));
 }

@@ -3,7 +3,7 @@
  * twin, adds `mcp-server` unless the program has its own, and runs it as ax-ts's `main`
  * (docs/frontends.md). The same for every front end; each gives its own twin.
  */
-import { AxError, Command, main } from '../../lib/index.ts';
+import { Command, main } from '../../lib/index.ts';
 import { mountMcpServer } from '../../mcp/index.ts';
 
 /** What a front end gives {@link runTwinMain}: the program's name, its twin, and what it owns. */
@@ -43,34 +43,8 @@ export async function runTwinMain(
     });
     return main(refused, { args: [], env: modeOf(env, args) });
   }
-  if (actionless(root)) {
-    // a program whose work follows parse(), outside any action: nothing ax-ts can call for a json-mode
-    // caller, a tool or a schema; refused, never its help as a success (docs/frontends.md#what-does-not-map)
-    const refused = new Command({
-      use: source.name,
-      run: () => {
-        throw new AxError(
-          'validation_error',
-          `${source.name} does its work after parse(), outside any action or command handler: ax-ts has no command of it to run, describe or serve`,
-          {
-            fix: `Run ${source.name} without --format, --args-json, __schema or mcp-server; for agents, give it an action (commander: program.action(…); yargs: a command with a handler).`,
-            context: { reason: 'no_action' },
-          },
-        );
-      },
-    });
-    return main(refused, { args: [], env: modeOf(env, args) });
-  }
   if (!source.ownsMcpServer) mountMcpServer(root);
   return main(root, { args, env: serving ? env : humanUnlessAsked(env, args) });
-}
-
-/**
- * A twin with no command to run: no command of it, the root or any below, hidden ones too, has a
- * handler (the program's work follows parse()).
- */
-function actionless(cmd: Command): boolean {
-  return !cmd.runnable() && cmd.commands().every(actionless);
 }
 
 /** The environment with `AGENT_MODE=human` when the caller named no mode: json only when asked. */

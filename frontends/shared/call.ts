@@ -170,7 +170,15 @@ export interface TwinSettings {
    * result), else to its stderr.
    */
   serving: boolean;
+  /**
+   * How an agent's call runs (docs/frontends.md#how-a-call-runs): `'child'` (the default), each call
+   * in its own process; `'in-process'`, in the process itself, one at a time.
+   */
+  calls?: CallsMode;
 }
+
+/** How a front end runs an agent's call: in its own process (`'child'`) or in the process itself (`'in-process'`). */
+export type CallsMode = 'child' | 'in-process';
 
 /**
  * The handler of a twin command (which declares no dry run, `dryRun: false`: the program has no

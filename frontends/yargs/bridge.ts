@@ -22,7 +22,7 @@ export function runAx(
   return runTwinMain(
     {
       name: programName(root.$0),
-      build: (serving) => twinTree(factory, options, { serving }),
+      build: (serving) => twinTree(factory, options, { serving, calls: options.calls ?? 'child' }),
       ownsMcpServer: rootCommands(root).has('mcp-server'),
     },
     args,

@@ -7,7 +7,7 @@
 import { AxError, type ArgSpec, type RunContext } from '../../lib/index.ts';
 import { captured, positionalWords, refusedCall, type CallOutcome } from '../shared/call.ts';
 import { camel } from '../shared/names.ts';
-import { internalsOf, type YargsInstance, type YargsProgram } from './internals.ts';
+import { internalsOf, watchHandlers, type YargsProgram } from './internals.ts';
 import { optionWords, type MappedOption } from './options.ts';
 
 /**
@@ -37,36 +37,6 @@ export function yargsArgv(
   }
   // positionals first: an array option would take the words after it as its values
   return [...path, ...positionals, ...words];
-}
-
-/**
- * Every handler the program registers, wrapped to tell when it starts and what it returns: those of
- * the root now, those a builder registers when its command is entered (yargs keeps one command
- * registry per program, whose `addHandler` is wrapped for this build only).
- */
-function watchHandlers(y: YargsInstance, started: () => void, returned: (r: unknown) => void): void {
-  const ci = y.getInternalMethods().getCommandInstance();
-  const wrapped = new WeakSet<object>();
-  const wrapAll = () => {
-    for (const h of Object.values(ci.handlers)) {
-      if (wrapped.has(h.handler)) continue;
-      const own = h.handler;
-      h.handler = (argv) => {
-        started();
-        const r = own(argv);
-        returned(r);
-        return r;
-      };
-      wrapped.add(h.handler);
-    }
-  };
-  wrapAll();
-  const add = ci.addHandler.bind(ci);
-  ci.addHandler = (...a: unknown[]) => {
-    const r = add(...a);
-    wrapAll();
-    return r;
-  };
 }
 
 /**

@@ -5,6 +5,7 @@
  * Kept off yargs' objects (a WeakMap), so a declaration changes nothing of the program's own
  * parsing, help or output (docs/frontends.md#yargs-programs).
  */
+import type { CallsMode } from '../shared/call.ts';
 import type { AxDeclarations } from '../shared/declare.ts';
 
 const declared = new WeakMap<object, AxDeclarations>();
@@ -17,6 +18,15 @@ export interface WithAxOptions {
    * refused when ax-ts is asked (`validation_error`, reason `unknown_command`).
    */
   commands?: Readonly<Record<string, AxDeclarations>>;
+  /**
+   * How an agent's call (`mcp-server`) runs (docs/frontends.md#how-a-call-runs). `'child'` (the
+   * default): each call runs the program's own entry in its own process — calls run concurrently, a
+   * call's timeout or cancellation ends its process tree, late prints stay in their call.
+   * `'in-process'`: in the server process, one call at a time, with the program's printed output
+   * captured — for programs whose handlers are call-safe (no state kept between parses, no work left
+   * running after the handler returns).
+   */
+  calls?: CallsMode;
 }
 
 /** A yargs command module (`{ command, describe, builder, handler }`), as far as {@link ax} reads it. */
@@ -37,7 +47,9 @@ export function ax<H extends ((...args: never[]) => unknown) | YargsCommandModul
 ): H {
   const key = typeof handlerOrModule === 'function' ? handlerOrModule : handlerOrModule.handler;
   if (typeof key !== 'function')
-    throw new TypeError('ax-ts/yargs: ax() takes a handler function or a command module with a handler');
+    throw Object.assign(new Error('ax-ts/yargs: ax() takes a handler function or a command module with a handler'), {
+      code: 'ax_ts.not_a_handler',
+    });
   declared.set(key, { ...declared.get(key), ...declarations });
   return handlerOrModule;
 }

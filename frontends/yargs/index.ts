@@ -4,7 +4,9 @@
  * a person's invocation runs exactly as before (docs/frontends.md#yargs-programs). This module is
  * light: ax-ts's runtime loads only when a call asks for it.
  */
+import { CallReporter, takeCallFd } from '../shared/child-report.ts';
 import { asksForAxWords } from '../shared/route.ts';
+import { childParse } from './child.ts';
 import type { WithAxOptions } from './declare.ts';
 import { internalsOf, rootCommands, type YargsProgram } from './internals.ts';
 
@@ -50,6 +52,18 @@ export interface AxYargs {
  * (`validation_error`, exit 2). @returns the program with `parse` and `parseAsync`.
  */
 export function withAx(factory: (args: string[]) => YargsProgram, options: WithAxOptions = {}): AxYargs {
+  if (typeof factory !== 'function') throw notAFactory(factory);
+  const callFd = takeCallFd();
+  if (callFd !== undefined) {
+    // this process is one call of a server (../shared/child-call.ts): the program's own parse runs it,
+    // on the words the server gave the process
+    const reporter = new CallReporter(callFd);
+    const words = process.argv.slice(2);
+    return {
+      parse: () => childParse(factory, words, reporter, true),
+      parseAsync: async () => childParse(factory, words, reporter, false),
+    };
+  }
   const route = (args: readonly string[] | undefined): { program: YargsProgram } | { viaAx: Promise<number> } => {
     const words = [...(args ?? process.argv.slice(2))];
     const program = factory([...words]);
@@ -70,4 +84,23 @@ export function withAx(factory: (args: string[]) => YargsProgram, options: WithA
       return undefined;
     },
   };
+}
+
+/**
+ * The refusal of a program given as something other than a factory (a yargs instance, most often):
+ * a plain Error with a code, naming what to pass instead.
+ */
+function notAFactory(given: unknown): Error {
+  const what =
+    given !== null && typeof given === 'object' && 'getInternalMethods' in given
+      ? 'a yargs instance'
+      : given === null
+        ? 'null'
+        : typeof given;
+  return Object.assign(
+    new Error(
+      `ax-ts/yargs: withAx takes the program's factory, (args) => yargs(args)…, so that each call builds it afresh; got ${what}`,
+    ),
+    { code: 'ax_ts.not_a_factory' },
+  );
 }

@@ -86,11 +86,17 @@ export interface YargsInstance {
   parseAsync(args: string[]): Promise<unknown>;
 }
 
-/** The instance behind a program. @throws TypeError when it is not a yargs 18 instance. */
+/**
+ * The instance behind a program. @throws Error (code `ax_ts.not_yargs`) when it is not a yargs 18
+ * instance.
+ */
 export function internalsOf(program: YargsProgram): YargsInstance {
-  const y = program as unknown as Partial<YargsInstance>;
+  const y = (program ?? {}) as unknown as Partial<YargsInstance>;
   if (typeof y.getInternalMethods !== 'function' || typeof y.getOptions !== 'function')
-    throw new TypeError('ax-ts/yargs: the factory must return a yargs 18 instance (what `yargs(args)` returns)');
+    throw Object.assign(
+      new Error('ax-ts/yargs: the factory must return a yargs 18 instance (what `yargs(args)` returns)'),
+      { code: 'ax_ts.not_yargs' },
+    );
   return y as YargsInstance;
 }
 
@@ -104,4 +110,34 @@ export function rootCommands(y: YargsInstance): Set<string> {
 export function programName($0: string): string {
   const script = $0.trim().split(/\s+/)[0] ?? '';
   return (script.split(/[\\/]/).pop() ?? script).replace(/\.[cm]?[jt]s$/, '') || 'program';
+}
+
+/**
+ * Every handler the program registers, wrapped to tell when it starts and what it returns: those of
+ * the root now, those a builder registers when its command is entered (yargs keeps one command
+ * registry per program, whose `addHandler` is wrapped for this build only).
+ */
+export function watchHandlers(y: YargsInstance, started: () => void, returned: (r: unknown) => void): void {
+  const ci = y.getInternalMethods().getCommandInstance();
+  const wrapped = new WeakSet<object>();
+  const wrapAll = () => {
+    for (const h of Object.values(ci.handlers)) {
+      if (wrapped.has(h.handler)) continue;
+      const own = h.handler;
+      h.handler = (argv) => {
+        started();
+        const r = own(argv);
+        returned(r);
+        return r;
+      };
+      wrapped.add(h.handler);
+    }
+  };
+  wrapAll();
+  const add = ci.addHandler.bind(ci);
+  ci.addHandler = (...a: unknown[]) => {
+    const r = add(...a);
+    wrapAll();
+    return r;
+  };
 }

@@ -5,6 +5,7 @@
  */
 import { AxError, Command, type RunContext } from '../../lib/index.ts';
 import { answerCall, type TwinSettings } from '../shared/call.ts';
+import { callInChild } from '../shared/child-call.ts';
 import { applyDeclarations, declaredConfig, type AxDeclarations } from '../shared/declare.ts';
 import { checkNames } from '../shared/names.ts';
 import { callYargs, yargsArgv } from './call.ts';
@@ -39,7 +40,10 @@ export async function twinTree(
 ): Promise<Command> {
   const build: Build = { factory, commands: options.commands ?? {}, settings, met: new Set() };
   const root = await levelAt(factory, []);
-  const runner = root.defaultCommand ? await levelAt(factory, [], true) : undefined;
+  // a program with no command and no default command does its work after parse(): its root runs
+  // the program's own code (in a process of its own)
+  const actionless = !root.defaultCommand && !Object.keys(root.commands).length;
+  const runner = root.defaultCommand ? await levelAt(factory, [], true) : actionless ? root : undefined;
   const twin = await twinOf(build, [], root, root.defaultCommand, runner, { version: root.version });
   const unknown = Object.keys(build.commands).find((p) => !build.met.has(p));
   if (unknown !== undefined) {
@@ -105,10 +109,14 @@ async function twinOf(
     ...declaredConfig(decl),
     ...(runs
       ? {
-          run: (ctx: RunContext) =>
-            answerCall(ctx, build.settings, (json, signal) =>
-              callYargs(build.factory, yargsArgv(ctx, path, args, options), json, signal),
-            ),
+          run: (ctx: RunContext) => {
+            const words = yargsArgv(ctx, path, args, options);
+            const { settings } = build;
+            // a program without handlers runs its own code, which only a process of its own can run
+            if ((settings.serving && settings.calls !== 'in-process') || !handler)
+              return callInChild(ctx, settings, words);
+            return answerCall(ctx, settings, (json, signal) => callYargs(build.factory, words, json, signal));
+          },
         }
       : {}),
   });

@@ -1,5 +1,5 @@
 /**
- * Calls of a front-ended program run one at a time; with `mcp-server --timeout`, a call whose
+ * In the in-process mode (`withAx(…, { calls: 'in-process' })`), calls of a front-ended program run one at a time; with `mcp-server --timeout`, a call whose
  * deadline passes while it waits in the queue is answered `timeout` and never starts afterwards
  * (docs/frontends.md#how-a-call-runs): a client that retries it does the work once. Real server
  * processes (commander and yargs), real SDK client over stdio.
@@ -15,7 +15,7 @@ const FIXTURES = [
   ['yargs', join(REPO, 'test/frontends/fixtures/queue-yargs.ts')],
 ] as const;
 
-describe.each(FIXTURES)('%s: a queued call past its --timeout', (_name, cli) => {
+describe.each(FIXTURES)('%s, in-process: a queued call past its --timeout', (_name, cli) => {
   let conn: StdioConnection | undefined;
   const dir = tempDir('ax-queue-');
   afterEach(async () => {
@@ -25,7 +25,11 @@ describe.each(FIXTURES)('%s: a queued call past its --timeout', (_name, cli) => 
 
   it('is answered timeout and its action never runs', async () => {
     const mark = join(dir.path, 'mark');
-    conn = await connectStdio(['mcp-server', '--timeout', '1s'], { SLOW_MS: '2500', MARK_FILE: mark }, cli);
+    conn = await connectStdio(
+      ['mcp-server', '--timeout', '1s'],
+      { SLOW_MS: '2500', MARK_FILE: mark, AX_CALLS: 'in-process' },
+      cli,
+    );
     const [slow, marked] = await Promise.all([
       conn.client.callTool({ name: 'slow', arguments: {} }),
       conn.client.callTool({ name: 'mark', arguments: {} }),

@@ -1,0 +1,168 @@
+/**
+ * One call of a front-ended program run as its own process (docs/frontends.md#how-a-call-runs): the
+ * program's entry started again with the call's words as its argv, its stdout and stderr the call's
+ * printed output, and its outcome read from the one line it reports on an extra pipe
+ * (child-report.ts) or, when it reports none, from its exit status. The call's signal (its
+ * `--timeout`, the client's cancellation, a stopped task) ends the child's whole process group.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
+import { AxError, type RunContext } from '../../lib/index.ts';
+import { CALL_FD_ENV, type Report, type ReportedError } from './child-report.ts';
+import { failedCall, refusedCall, type TwinSettings } from './call.ts';
+
+/** Milliseconds between the TERM and the KILL of a call's process group. */
+export const CHILD_KILL_GRACE_MS = 1000;
+
+/** Most bytes kept of each of a child's streams (as native printed output: docs/mcp-server.md#printed-output). */
+export const CHILD_PRINTED_MAX = 1 << 20;
+
+/** The environment variables a call's child never inherits: the server's secrets. */
+const SECRETS = ['AX_MCP_TOKEN', 'AX_MCP_STATE_KEY'];
+
+/** What a finished child gave. */
+interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  report: Report | undefined;
+  out: string;
+  err: string;
+}
+
+/** One stream's bytes, up to {@link CHILD_PRINTED_MAX}, and how many were dropped. */
+function collect(stream: NodeJS.ReadableStream | null): { text(): string; done: Promise<void> } {
+  const parts: Buffer[] = [];
+  let kept = 0;
+  let dropped = 0;
+  const done = new Promise<void>((resolve) => {
+    if (!stream) return resolve();
+    stream.on('data', (b: Buffer) => {
+      const room = CHILD_PRINTED_MAX - kept;
+      if (room > 0) parts.push(b.subarray(0, room));
+      kept += Math.min(room, b.length);
+      dropped += Math.max(0, b.length - Math.max(room, 0));
+    });
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', () => resolve());
+  });
+  return {
+    text: () =>
+      Buffer.concat(parts).toString('utf8') +
+      (dropped ? `\n[printed output truncated: ${dropped} more bytes were dropped]\n` : ''),
+    done,
+  };
+}
+
+/** Sends `signal` to the child's process group (it leads one: `detached`), else to the child alone. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/**
+ * Starts the program's entry for one call and waits for it to exit. `signal` aborting ends its whole
+ * process group (TERM, then KILL after {@link CHILD_KILL_GRACE_MS}).
+ */
+function runChild(words: readonly string[], signal: AbortSignal): Promise<Ended> {
+  const entry = process.argv[1];
+  if (!entry) {
+    throw new AxError('validation_error', 'this program has no entry script to run a call in its own process', {
+      context: { reason: 'no_entry' },
+      fix: "Start the program from a script file (node program.js …), or pass withAx's option calls: 'in-process'.",
+    });
+  }
+  const env: Record<string, string | undefined> = { ...process.env, [CALL_FD_ENV]: '3' };
+  for (const k of SECRETS) delete env[k];
+  const child = spawn(process.execPath, [...process.execArgv, entry, ...words], {
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    env,
+    detached: true,
+    windowsHide: true,
+  });
+  const out = collect(child.stdout);
+  const err = collect(child.stderr);
+  const fd3 = collect(child.stdio[3] as NodeJS.ReadableStream | null);
+  let killTimer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    signalGroup(child, 'SIGTERM');
+    killTimer = setTimeout(() => signalGroup(child, 'SIGKILL'), CHILD_KILL_GRACE_MS);
+    killTimer.unref();
+  };
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  return new Promise<Ended>((resolve, reject) => {
+    child.once('error', (e) => {
+      signal.removeEventListener('abort', stop);
+      reject(new AxError('internal_error', `could not start the program for the call: ${e.message}`, { cause: e }));
+    });
+    child.once('exit', (code, sig) => {
+      signal.removeEventListener('abort', stop);
+      // what is still in the pipes is read; a grandchild holding them open is not waited for long
+      const drained = Promise.all([out.done, err.done, fd3.done]);
+      void Promise.race([drained, new Promise((r) => setTimeout(r, 200).unref())]).then(() => {
+        if (killTimer && !signal.aborted) clearTimeout(killTimer);
+        const line = fd3.text().split('\n')[0] ?? '';
+        let report: Report | undefined;
+        try {
+          report = line ? (JSON.parse(line) as Report) : undefined;
+        } catch {
+          report = undefined;
+        }
+        for (const s of [child.stdout, child.stderr, child.stdio[3]])
+          (s as { destroy?: () => void } | null)?.destroy?.();
+        resolve({ code, signal: sig, report, out: out.text(), err: err.text() });
+      });
+    });
+  });
+}
+
+/** The error a child reported, as ax-ts's error (the same mapping as an in-process call's). */
+function errorOf(e: ReportedError): unknown {
+  if (e.refused) return refusedCall(new Error(e.message), '', e.refused);
+  if (e.ax) return new AxError(e.ax.kind, e.message, { exitCode: e.ax.exitCode, fix: e.ax.fix, context: e.ax.context });
+  const thrown = Object.assign(new Error(e.message), e.exitCode === undefined ? {} : { exitCode: e.exitCode });
+  return failedCall(thrown);
+}
+
+/** A non-zero exit status (or a signal) as `command_failed` with that exit code. */
+function exitFailure(code: number | null, sig: NodeJS.Signals | null): AxError {
+  const exitCode = code ?? 128 + ((sig && constants.signals[sig]) || 0);
+  const said = sig ? `was ended by ${sig}` : `exited with status ${exitCode}`;
+  return new AxError('command_failed', `the command ${said}`, {
+    exitCode: exitCode >= 1 && exitCode <= 255 ? exitCode : 1,
+    context: { exit_code_set: exitCode, ...(sig ? { signal: sig } : {}) },
+  });
+}
+
+/**
+ * Runs one call of the program in its own process (`words`: its argv after the entry) and answers
+ * as an in-process call does: in json mode the action's return value as `data` (`null` when none was
+ * reported and the process exited 0), what the process printed — stdout, then stderr — as the
+ * result's printed output (serving MCP) or on stderr (a json-mode command line); a reported error,
+ * or a non-zero exit status (`command_failed` with that exit code), thrown.
+ */
+export async function callInChild(ctx: RunContext, settings: TwinSettings, words: readonly string[]): Promise<unknown> {
+  const ended = await runChild(words, ctx.signal);
+  // once the call is answered (its signal aborted: timeout, interrupted), what it printed is dropped
+  if (ctx.signal.aborted) throw ctx.signal.reason;
+  const json = ctx.mode === 'json';
+  const printed = ended.out + ended.err;
+  if (!json) {
+    ctx.stdout.write(ended.out);
+    ctx.stderr.write(ended.err);
+  } else if (printed) (settings.serving ? process.stdout : ctx.stderr).write(printed);
+  const { report, code, signal } = ended;
+  if (report && 'error' in report) throw errorOf(report.error);
+  if (code !== 0) throw exitFailure(code, signal);
+  if (!json) return undefined;
+  return report && 'data' in report ? report.data : null;
+}
