@@ -7,6 +7,7 @@
 import type { Command as CommanderCommand, Option as CommanderOption } from 'commander';
 import { AxError } from '../../lib/index.ts';
 import { captured, refusedCall, type CallOutcome } from '../shared/call.ts';
+import { guardParsers } from './parsers.ts';
 
 /** The commander fields a call needs that commander's typings keep private (stable in commander 14 and 15). */
 export interface CommanderInternals {
@@ -87,47 +88,6 @@ export function callCommander(
     refusal,
     signal,
   );
-}
-
-/** A custom parser of an option or argument: commander's `parseArg`. */
-interface Parsed {
-  parseArg?: ((value: string, previous: unknown) => unknown) | undefined;
-}
-
-/**
- * Wraps every custom parser of the commands' options and arguments for one call: a parser that
- * throws something other than an Error (`throw undefined`, `throw {code: 'x'}`) would make commander
- * itself fail reading it (a TypeError) or give `[object Object]`; it is thrown as a plain Error
- * saying what was thrown. @returns the function that puts the parsers back.
- */
-function guardParsers(commands: CommanderCommand[]): () => void {
-  const parsed: Parsed[] = commands.flatMap((c) => [...c.options, ...c.registeredArguments] as Parsed[]);
-  const own = parsed.map((p) => p.parseArg);
-  for (const p of parsed) {
-    const parse = p.parseArg;
-    if (!parse) continue;
-    p.parseArg = (value, previous) => {
-      try {
-        return parse(value, previous);
-      } catch (e) {
-        if (e instanceof Error) throw e;
-        throw new Error(`invalid value ${JSON.stringify(value)}: the parser refused it (it threw ${thrownText(e)})`, {
-          cause: e,
-        });
-      }
-    };
-  }
-  return () => parsed.forEach((p, i) => (p.parseArg = own[i]));
-}
-
-/** A short text of a thrown non-Error value: `undefined`, `"text"`, `{"code":"x"}`. */
-function thrownText(e: unknown): string {
-  if (e === undefined) return 'undefined';
-  try {
-    return JSON.stringify(e) ?? String(e);
-  } catch {
-    return Object.prototype.toString.call(e);
-  }
 }
 
 function everyCommand(c: CommanderCommand): CommanderCommand[] {

@@ -6,6 +6,7 @@
  */
 import type { Command as CommanderCommand } from 'commander';
 import type { CallReporter } from '../shared/child-report.ts';
+import { guardParsers } from './parsers.ts';
 
 /** The commander fields the child reads or wraps (commander keeps them private; stable in 14 and 15). */
 interface Fields {
@@ -27,7 +28,8 @@ function reasonOf(code: unknown): string {
  * Runs `program`'s own parse of `words` (from: 'user') as the child's one call: every action is
  * watched (its return value, awaited, is the report), every exit commander makes is noted first (a
  * refusal before an action ran is a `validation_error`, one after is the action's own outcome), and
- * then happens as it would on a terminal. `sync`: the program called `parse()` (code after it runs
+ * then happens as it would on a terminal; a throw out of the parse before any action (a custom
+ * parser's) is reported as a refusal and ends the process (exit 1). `sync`: the program called `parse()` (code after it runs
  * at once, as it would); else `parseAsync()`. @returns what the program's own call returns.
  */
 export function childParse(
@@ -36,6 +38,7 @@ export function childParse(
   reporter: CallReporter,
   sync: boolean,
 ): CommanderCommand | Promise<CommanderCommand> {
+  guardParsers(commandsOf(program));
   for (const c of commandsOf(program)) {
     const f = c as unknown as Fields;
     const exit = f._exitCallback;
@@ -64,8 +67,10 @@ export function childParse(
   }
   const proto = Object.getPrototypeOf(program) as CommanderCommand;
   const refused = (e: unknown) => {
-    if (!reporter.started) reporter.error(e, reasonOf((e as { code?: unknown } | null)?.code));
-    else reporter.error(e);
+    reporter.error(e, reporter.started ? undefined : reasonOf((e as { code?: unknown } | null)?.code));
+    // a throw before any action (a custom parser's) is a refusal of the words: reported, it ends the
+    // process as commander's own refusals do (exit 1), without a crash trace in the call's output
+    if (!reporter.started) process.exit(1);
   };
   if (sync) {
     try {

@@ -8,6 +8,7 @@ import type { Command as CommanderCommand, ParseOptions } from 'commander';
 import type { CallsMode } from '../shared/call.ts';
 import { CallReporter, takeCallFd } from '../shared/child-report.ts';
 import { asksForAxWords } from '../shared/route.ts';
+import { exitWhenDone, stopProgramHere } from '../shared/takeover.ts';
 import { childParse } from './child.ts';
 
 export { ax, AxChain, type AxDeclarations } from './declare.ts';
@@ -68,7 +69,8 @@ export interface WithAxOptions {
 /**
  * Installs the front end on a commander program: its `parse` and `parseAsync` give every
  * invocation that asks for ax-ts (see {@link asksForAx}) to ax-ts — the program's native twin, run
- * as ax-ts's `main` (exit code on `process.exitCode`) — and every other invocation to commander,
+ * as ax-ts's `main`, after which the process ends with its exit code (the program's code after
+ * its parse call does not run: docs/frontends.md#how-a-call-runs) — and every other invocation to commander,
  * untouched (same help, errors and exit codes, byte for byte). Declare effects and outputs with
  * {@link ax}. A name collision is refused when ax-ts is asked (`validation_error`, exit 2). In a
  * process a server started for one call, the parse runs that call and reports its outcome.
@@ -97,11 +99,10 @@ export function withAx<C extends CommanderCommand>(program: C, options: WithAxOp
     target.parse = () => childParse(target, words, reporter, true) as C;
     return program;
   }
-  const viaAx = async (words: string[]) => {
-    const { runAx } = await import('./bridge.ts');
-    await runAx(program, words, process.env, options.calls ?? 'child');
-    return program;
-  };
+  const viaAx = (words: string[]) =>
+    exitWhenDone(
+      import('./bridge.ts').then(({ runAx }) => runAx(program, words, process.env, options.calls ?? 'child')),
+    );
   target.parseAsync = async (argv?: readonly string[], o?: ParseOptions) => {
     const words = userWords(argv, o);
     if (!asksForAx(program, words)) return own.parseAsync.call(program, argv, o);
@@ -111,7 +112,7 @@ export function withAx<C extends CommanderCommand>(program: C, options: WithAxOp
     const words = userWords(argv, o);
     if (!asksForAx(program, words)) return own.parse.call(program, argv, o);
     void viaAx(words);
-    return program;
+    return stopProgramHere();
   };
   return program;
 }

@@ -145,8 +145,9 @@ function runTwin(
   options: MappedOption[][],
 ): Promise<unknown> {
   const words = commanderArgv(ctx, path, args, options);
-  // a command without an action runs the program's own code, which only a process of its own can run
-  if ((settings.serving && settings.calls !== 'in-process') || !internals(path.at(-1)!)._actionHandler)
+  // each call runs in a process of its own (json mode on a command line too), unless the program
+  // opted into in-process calls; a command without an action runs the program's own code, only there
+  if (settings.calls !== 'in-process' || !internals(path.at(-1)!)._actionHandler)
     return callInChild(ctx, settings, words);
   return answerCall(ctx, settings, (json, signal) => callCommander(program, path.at(-1)!, words, json, signal));
 }

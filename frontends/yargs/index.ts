@@ -6,6 +6,7 @@
  */
 import { CallReporter, takeCallFd } from '../shared/child-report.ts';
 import { asksForAxWords } from '../shared/route.ts';
+import { exitWhenDone, stopProgramHere } from '../shared/takeover.ts';
 import { childParse } from './child.ts';
 import type { WithAxOptions } from './declare.ts';
 import { internalsOf, rootCommands, type YargsProgram } from './internals.ts';
@@ -34,7 +35,8 @@ export function asksForAx(
 export interface AxYargs {
   /**
    * Runs one invocation. A person's: `factory(args).parse()`, untouched (yargs' return value as
-   * is). One that asks for ax-ts: a promise of its end (exit code on `process.exitCode`).
+   * is). One that asks for ax-ts is ax-ts's: the process ends with its exit code when it is done,
+   * and the program's code after `parse()` does not run (docs/frontends.md#how-a-call-runs).
    * `args` default: `process.argv.slice(2)` (yargs' `hideBin` for node).
    */
   parse(args?: readonly string[]): unknown;
@@ -69,13 +71,15 @@ export function withAx(factory: (args: string[]) => YargsProgram, options: WithA
     const program = factory([...words]);
     if (!asksForAx(program, words)) return { program };
     return {
-      viaAx: import('./bridge.ts').then(({ runAx }) => runAx(factory, options, words, process.env)),
+      viaAx: exitWhenDone(import('./bridge.ts').then(({ runAx }) => runAx(factory, options, words, process.env))),
     };
   };
   return {
     parse(args) {
       const r = route(args);
-      return 'program' in r ? r.program.parse() : r.viaAx.then(() => undefined);
+      if ('program' in r) return r.program.parse();
+      void r.viaAx;
+      return stopProgramHere();
     },
     async parseAsync(args) {
       const r = route(args);

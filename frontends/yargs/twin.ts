@@ -112,9 +112,9 @@ async function twinOf(
           run: (ctx: RunContext) => {
             const words = yargsArgv(ctx, path, args, options);
             const { settings } = build;
-            // a program without handlers runs its own code, which only a process of its own can run
-            if ((settings.serving && settings.calls !== 'in-process') || !handler)
-              return callInChild(ctx, settings, words);
+            // a process of its own per call (json mode too) unless in-process calls were asked for; a
+            // program without handlers runs its own code, which only a process of its own can run
+            if (settings.calls !== 'in-process' || !handler) return callInChild(ctx, settings, words);
             return answerCall(ctx, settings, (json, signal) => callYargs(build.factory, words, json, signal));
           },
         }

@@ -1,8 +1,9 @@
 /**
  * A program whose work follows `parse()` (no action, no command: commander's global-program shape)
- * has no command ax-ts can run, describe or serve. Every agent surface says so — `validation_error`,
- * exit 2, reason `no_action` — instead of printing the program's help as a success onto stdout or
- * the protocol stream (docs/frontends.md#what-does-not-map); a person's run is the program's own.
+ * is served: its options are read from its tree, and a call runs the program's own code in a
+ * process of its own — what it printed and its exit status are the result
+ * (docs/frontends.md#how-a-call-runs). Never its help as a success, never a byte of it on stdout
+ * but the envelope; a person's run is the program's own.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,20 +19,31 @@ async function run(words: string[], env: Record<string, string> = { GREET_AX: '1
 
 describe('a program without actions', () => {
   it.each([
-    [['-n', 'bob', '--format', 'json']],
-    [['--args-json', '{"name":"bob"}', '--format', 'json']],
-    [['__schema', '--format', 'json']],
-    [['__schema', '--as=mcp', '--format', 'json']],
-    [['mcp-server', '--format', 'json']],
-    [['__complete', '-']],
-  ])('%j: validation_error no_action, exit 2, nothing on stdout', async (words) => {
+    [['-n', 'bob', '--format', 'json'], 'hello bob'],
+    [['--args-json', '{"name":"bob"}', '--format', 'json'], 'hello bob'],
+    [['--format', 'json'], 'hello world'],
+    [['--args-json', '{"name":"--help"}', '--format', 'json'], 'hello --help'],
+  ])('%j: its own code runs, what it printed on stderr, the envelope alone on stdout', async (words, said) => {
     const r = await run(words);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: null });
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toBe(`${said}\n`);
+  });
+
+  it('__schema --as=mcp describes its options', async () => {
+    const r = await run(['__schema', '--as=mcp', '--format', 'json']);
+    expect(r.status).toBe(0);
+    const tools = (JSON.parse(r.stdout) as { tools: { name: string; inputSchema: { properties: object } }[] }).tools;
+    expect(tools.map((t) => t.name)).toEqual(['greet']);
+    expect(Object.keys(tools[0]!.inputSchema.properties)).toContain('name');
+  });
+
+  it('a refusal of the words is a validation_error, exit 2, nothing on stdout', async () => {
+    const r = await run(['--nope', '--format', 'json']);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    const last = r.stderr.trimEnd().split('\n').at(-1)!;
-    if (words.includes('json')) {
-      expect(JSON.parse(last).error).toMatchObject({ kind: 'validation_error', context: { reason: 'no_action' } });
-    } else expect(r.stderr).toContain('does its work after parse()');
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ kind: 'validation_error' });
   });
 
   it("a person's run is the program's own, with or without the front end", async () => {
