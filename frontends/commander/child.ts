@@ -29,7 +29,8 @@ function reasonOf(code: unknown): string {
  * watched (its return value, awaited, is the report), every exit commander makes is noted first (a
  * refusal before an action ran is a `validation_error`, one after is the action's own outcome), and
  * then happens as it would on a terminal; a throw out of the parse before any action (a custom
- * parser's) is reported as a refusal and ends the process (exit 1). `sync`: the program called `parse()` (code after it runs
+ * parser's) is reported as a refusal. A reported throw goes on to the program's own code, and ends
+ * the process with exit 1 if nothing handles it (without a crash trace: the report carries it). `sync`: the program called `parse()` (code after it runs
  * at once, as it would); else `parseAsync()`. @returns what the program's own call returns.
  */
 export function childParse(
@@ -59,29 +60,27 @@ export function childParse(
         returned = action.call(c, args);
       } catch (e) {
         reporter.error(e);
-        throw e;
+        throw reporter.quiet(e);
       }
       reporter.watch(returned);
       return returned;
     };
   }
   const proto = Object.getPrototypeOf(program) as CommanderCommand;
-  const refused = (e: unknown) => {
+  // a throw out of the parse: the action's own error, or before any action (a custom parser's) a
+  // refusal of the words; reported, then handed on to the program's code (reporter.quiet)
+  const failed = (e: unknown) => {
     reporter.error(e, reporter.started ? undefined : reasonOf((e as { code?: unknown } | null)?.code));
-    // a throw before any action (a custom parser's) is a refusal of the words: reported, it ends the
-    // process as commander's own refusals do (exit 1), without a crash trace in the call's output
-    if (!reporter.started) process.exit(1);
+    return reporter.quiet(e);
   };
   if (sync) {
     try {
       return proto.parse.call(program, [...words], { from: 'user' });
     } catch (e) {
-      refused(e);
-      throw e;
+      throw failed(e);
     }
   }
   return proto.parseAsync.call(program, [...words], { from: 'user' }).catch((e: unknown) => {
-    refused(e);
-    throw e;
+    throw failed(e);
   });
 }

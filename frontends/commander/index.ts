@@ -93,10 +93,12 @@ export function withAx<C extends CommanderCommand>(program: C, options: WithAxOp
   if (callFd !== undefined) {
     // this process is one call of a server (../shared/child-call.ts): the program's own parse runs it
     const reporter = new CallReporter(callFd);
-    // its words are the ones the server gave the process, whatever argv the program passes
-    const words = process.argv.slice(2);
-    target.parseAsync = async () => (await childParse(target, words, reporter, false)) as C;
-    target.parse = () => childParse(target, words, reporter, true) as C;
+    // the words are the program's own parse argv, as on a terminal: the call's words, unless the
+    // program itself changes what it parses
+    target.parseAsync = async (argv?: readonly string[], o?: ParseOptions) =>
+      (await childParse(target, userWords(argv, o), reporter, false)) as C;
+    target.parse = (argv?: readonly string[], o?: ParseOptions) =>
+      childParse(target, userWords(argv, o), reporter, true) as C;
     return program;
   }
   const viaAx = (words: string[]) =>

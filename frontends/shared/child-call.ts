@@ -146,21 +146,25 @@ function exitFailure(code: number | null, sig: NodeJS.Signals | null): AxError {
 /**
  * Runs one call of the program in its own process (`words`: its argv after the entry) and answers
  * as an in-process call does: in json mode the action's return value as `data` (`null` when none was
- * reported and the process exited 0), what the process printed — stdout, then stderr — as the
- * result's printed output (serving MCP) or on stderr (a json-mode command line); a reported error,
- * or a non-zero exit status (`command_failed` with that exit code), thrown.
+ * reported and the process exited 0), what the process printed — stdout, then stderr (but for a
+ * refusal of the words, whose message is the error's) — as the result's printed output (serving
+ * MCP) or on stderr (a json-mode command line); a reported error, or a non-zero exit status
+ * (`command_failed` with that exit code), thrown.
  */
 export async function callInChild(ctx: RunContext, settings: TwinSettings, words: readonly string[]): Promise<unknown> {
   const ended = await runChild(words, ctx.signal);
   // once the call is answered (its signal aborted: timeout, interrupted), what it printed is dropped
   if (ctx.signal.aborted) throw ctx.signal.reason;
   const json = ctx.mode === 'json';
-  const printed = ended.out + ended.err;
+  const { report, code, signal } = ended;
+  // a refusal of the words: its message is the error's; the parser's own restatement of it on
+  // stderr is not repeated
+  const refused = report && 'error' in report && report.error.refused !== undefined;
+  const printed = ended.out + (refused ? '' : ended.err);
   if (!json) {
     ctx.stdout.write(ended.out);
-    ctx.stderr.write(ended.err);
+    if (!refused) ctx.stderr.write(ended.err);
   } else if (printed) (settings.serving ? process.stdout : ctx.stderr).write(printed);
-  const { report, code, signal } = ended;
   if (report && 'error' in report) throw errorOf(report.error);
   if (code !== 0) throw exitFailure(code, signal);
   if (!json) return undefined;

@@ -35,6 +35,9 @@ export function takeCallFd(env: Record<string, string | undefined> = process.env
   return Number.isInteger(fd) && fd >= 3 ? fd : undefined;
 }
 
+/** The errors reported and handed on to the program's own code (see {@link CallReporter.quiet}). */
+const reportedErrors = new WeakSet<object>();
+
 /** Writes one call's outcome on its fd, once (later reports are dropped: the first outcome is the call's). */
 export class CallReporter {
   private sent = false;
@@ -66,6 +69,27 @@ export class CallReporter {
       // the server is gone: nothing to tell
     }
   }
+
+  /**
+   * Marks a reported error that goes on to the program's own code (which may handle it): if nothing
+   * does, the process ends with exit 1 as Node would, but without the crash trace — the call's
+   * outcome already carries its message. Any other uncaught error ends it as Node would (its stack,
+   * exit 1). @returns the error, to throw.
+   */
+  quiet(e: unknown): unknown {
+    if (e !== null && typeof e === 'object') reportedErrors.add(e);
+    if (!this.listening) {
+      this.listening = true;
+      process.on('uncaughtException', (err: unknown) => {
+        if (err === null || typeof err !== 'object' || !reportedErrors.has(err))
+          process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+        process.exit(1);
+      });
+    }
+    return e;
+  }
+
+  private listening = false;
 
   /** The action settled with `value`. */
   data(value: unknown): void {

@@ -12,7 +12,7 @@ import { internalsOf, watchHandlers, type YargsProgram } from './internals.ts';
  * Builds the program for `words` and runs its own `parse()` (`sync`) or `parseAsync()` as the
  * child's one call: every handler is watched (its return value, awaited, is the report); a refusal
  * of the words (yargs' validation, a `.check()`, a coerce that throws) is reported as a
- * `validation_error`, written on stderr, and ends the process with exit 1 as yargs would; a
+ * `validation_error` and ends the process with exit 1 as yargs would (the message is the report's); a
  * handler's own failure is reported and thrown as it is. @returns what the program's own call returns.
  */
 export function childParse(
@@ -32,12 +32,26 @@ export function childParse(
   y.fail((msg, err) => {
     if (reporter.started && err) {
       reporter.error(err);
-      throw err;
+      throw reporter.quiet(err);
     }
     const said = msg || err?.message || 'the program refused the arguments';
     reporter.error(new Error(said), 'invalid_argument');
-    process.stderr.write(`${said}\n`);
     process.exit(1);
   });
-  return sync ? program.parse() : program.parseAsync();
+  // a throw out of the parse (a handler's or a middleware's, thrown at once): reported — before any
+  // handler ran, as a refusal — then handed on to the program's code (reporter.quiet)
+  const failed = (e: unknown) => {
+    reporter.error(e, reporter.started ? undefined : 'invalid_argument');
+    return reporter.quiet(e);
+  };
+  try {
+    const r = sync ? program.parse() : program.parseAsync();
+    if (r instanceof Promise)
+      return r.catch((e: unknown) => {
+        throw failed(e);
+      });
+    return r;
+  } catch (e) {
+    throw failed(e);
+  }
 }

@@ -57,13 +57,12 @@ export function withAx(factory: (args: string[]) => YargsProgram, options: WithA
   if (typeof factory !== 'function') throw notAFactory(factory);
   const callFd = takeCallFd();
   if (callFd !== undefined) {
-    // this process is one call of a server (../shared/child-call.ts): the program's own parse runs it,
-    // on the words the server gave the process
+    // this process is one call of a server (../shared/child-call.ts): the program's own parse runs it
     const reporter = new CallReporter(callFd);
-    const words = process.argv.slice(2);
+    const words = (args: readonly string[] | undefined) => [...(args ?? process.argv.slice(2))];
     return {
-      parse: () => childParse(factory, words, reporter, true),
-      parseAsync: async () => childParse(factory, words, reporter, false),
+      parse: (args) => childParse(factory, words(args), reporter, true),
+      parseAsync: async (args) => childParse(factory, words(args), reporter, false),
     };
   }
   const route = (args: readonly string[] | undefined): { program: YargsProgram } | { viaAx: Promise<number> } => {
