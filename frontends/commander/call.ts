@@ -33,14 +33,19 @@ export interface MappedOption {
   alone?: string;
 }
 
-/** The words that give an option its value again, commander's spelling (`--name=value`, `-n value`). */
+/**
+ * The words that give an option its value again, each value attached to its option so that no
+ * value can be read as an option, help or a command (docs/frontends.md#how-a-call-runs):
+ * `--name=value`, or for a short-only option `-cvalue` (an empty value, which cannot be attached,
+ * as the next word: commander takes it as the value, and an empty word is no option).
+ */
 export function optionWords(m: MappedOption, value: unknown): string[] {
   const o = m.option;
   const spelling = (o.long ?? o.short)!;
   if (!o.required && !o.optional) return value === false ? [] : [spelling];
   if (m.alone !== undefined && value === m.alone) return [spelling];
   const values = Array.isArray(value) ? value.map(String) : [String(value)];
-  return values.flatMap((v) => (o.long ? [`${o.long}=${v}`] : [spelling, v]));
+  return values.flatMap((v) => (o.long ? [`${o.long}=${v}`] : v === '' ? [spelling, v] : [`${spelling}${v}`]));
 }
 
 /**

@@ -4,7 +4,7 @@
  * program itself. What maps and what cannot: docs/frontends.md#what-maps.
  */
 import type { Argument as CommanderArgument, Command as CommanderCommand } from 'commander';
-import { Command, type ArgSpec, type FlagSpec, type RunContext } from '../../lib/index.ts';
+import { AxError, Command, type ArgSpec, type FlagSpec, type RunContext } from '../../lib/index.ts';
 import { answerCall, positionalWords, type TwinSettings } from '../shared/call.ts';
 import { callInChild } from '../shared/child-call.ts';
 import { applyDeclarations, declaredConfig } from '../shared/declare.ts';
@@ -119,7 +119,6 @@ export function commanderArgv(
   options: MappedOption[][],
 ): string[] {
   const words: string[] = [];
-  let variadicGiven = false;
   path.forEach((c, i) => {
     if (i > 0) words.push(c.name());
     // a name a nearer command has too is given once, after the nearer command's name: commander then
@@ -128,12 +127,31 @@ export function commanderArgv(
     for (const m of options[i]!) {
       if (!ctx.changed(m.name) || nearer.has(m.name)) continue;
       words.push(...optionWords(m, ctx.flags[camel(m.name)]));
-      variadicGiven ||= m.option.variadic;
     }
   });
   const positionals = positionalWords(ctx, args);
-  if (positionals.length && (variadicGiven || positionals.some((p) => p.startsWith('-')))) words.push('--');
-  return [...words, ...positionals];
+  refuseCommandWord(path.at(-1)!, positionals[0]);
+  // positionals after `--`: none of them can be read as an option or help
+  return positionals.length ? [...words, '--', ...positionals] : words;
+}
+
+/**
+ * commander reads a command's first operand as a subcommand's name (after `--` too) when the command
+ * has subcommands: a value naming one (or `help`) would run another command. @throws AxError
+ * `validation_error` (reason `positional_names_a_command`) then.
+ */
+function refuseCommandWord(leaf: CommanderCommand, first: string | undefined): void {
+  if (first === undefined || !leaf.commands.length) return;
+  const names = new Set(['help', ...leaf.commands.flatMap((c) => [c.name(), ...c.aliases()])]);
+  if (!names.has(first)) return;
+  throw new AxError(
+    'validation_error',
+    `the first positional of ${JSON.stringify(leaf.name())} cannot be ${JSON.stringify(first)}: the program reads it as its command of that name`,
+    {
+      context: { reason: 'positional_names_a_command', value: first },
+      fix: 'Send another value, or call the tool of that command.',
+    },
+  );
 }
 
 function runTwin(

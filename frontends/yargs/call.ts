@@ -11,18 +11,32 @@ import { internalsOf, watchHandlers, type YargsProgram } from './internals.ts';
 import { optionWords, type MappedOption } from './options.ts';
 
 /**
- * The argv yargs parses for a call: the command's words, its positionals, then the given options.
- * @throws AxError `validation_error` (reason `positional_starts_with_dash`) for a positional value
- *   starting with `-`, which yargs cannot take as a positional.
+ * The argv yargs parses for a call: the command's words, its positionals, then the given options,
+ * each value attached to its option (`--key=value`). `commands`: the names of the command's
+ * subcommands (with aliases). @throws AxError `validation_error` for a positional value starting
+ * with `-` (reason `positional_starts_with_dash`), which yargs cannot take as a positional, or
+ * naming a subcommand (`positional_names_a_command`), which yargs would run instead.
  */
 export function yargsArgv(
   ctx: Pick<RunContext, 'flags' | 'args' | 'changed'>,
   path: readonly string[],
   args: readonly ArgSpec[],
   options: readonly MappedOption[],
+  commands: ReadonlySet<string> = new Set(),
 ): string[] {
   const words = options.flatMap((m) => (ctx.changed(m.key) ? optionWords(m, ctx.flags[camel(m.key)]) : []));
   const positionals = positionalWords(ctx, args);
+  if (positionals[0] !== undefined && commands.has(positionals[0])) {
+    // yargs reads a command's first word as its subcommand's name: the value would run another command
+    throw new AxError(
+      'validation_error',
+      `the first positional cannot be ${JSON.stringify(positionals[0])}: the program reads it as its command of that name`,
+      {
+        context: { reason: 'positional_names_a_command', value: positionals[0] },
+        fix: 'Send another value, or call the tool of that command.',
+      },
+    );
+  }
   const dashed = positionals.find((p) => p.startsWith('-'));
   if (dashed !== undefined) {
     // yargs reads such a word as an option, and binds no positional after `--`: it cannot arrive

@@ -89,6 +89,7 @@ async function twinOf(
     ...options.map((m) => ({ name: m.key, what: 'the option' })),
     ...args.map((a) => ({ name: a.name, what: 'the argument' })),
   ]);
+  const commandWords = new Set(children.flatMap(([name]) => [name, ...(level.aliases[name] ?? [])]));
   const key = path.length ? path.join(' ') : DEFAULT_NAME;
   if (key in build.commands) build.met.add(key);
   const decl = { ...declarationsOfHandler(handler?.handler), ...build.commands[key] };
@@ -110,7 +111,7 @@ async function twinOf(
     ...(runs
       ? {
           run: (ctx: RunContext) => {
-            const words = yargsArgv(ctx, path, args, options);
+            const words = yargsArgv(ctx, path, args, options, commandWords);
             const { settings } = build;
             // a process of its own per call (json mode too) unless in-process calls were asked for; a
             // program without handlers runs its own code, which only a process of its own can run
