@@ -2,11 +2,13 @@
  * Under `mcp-server`, each call of a front-ended program runs the program's own entry in a process of
  * its own (docs/frontends.md#how-a-call-runs): calls run concurrently, a call that never settles
  * ends at its timeout with its whole process tree, a late print stays in its own call, `process.exit`
- * in an action is `command_failed` with its exit code and what was printed, and every value arrives
+ * in an action is `command_failed` with its exit code and what was printed, a client's cancellation
+ * ends that call's process tree and no other, and every value arrives
  * as the value it is (never an option, help or another command). Real server processes, both eras'
  * SDK clients, stdio and HTTP, commander and yargs.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectEra, startHttp, type EraName, type McpPath } from '../helpers/eras.ts';
@@ -136,6 +138,29 @@ describe.each(FRONT_ENDS)('%s', (_name, cli) => {
       }),
     60_000,
   );
+});
+
+describe.each(FRONT_ENDS)("%s: a client's cancellation", (_name, cli) => {
+  it("ends that call's process tree, never another call", async () => {
+    const dir = tempDir('ax-child-cancel-');
+    dirs.push(dir);
+    await withServer(cli, 'stdio', 'legacy', { PID_DIR: dir.path }, async (client) => {
+      const stop = new AbortController();
+      const legacy = client.client as LegacyClient;
+      const hang = legacy
+        .callTool({ name: 'hang', arguments: {} }, undefined, { signal: stop.signal, timeout: 60_000 })
+        .catch((e: unknown) => e);
+      expect(await until(() => existsSync(join(dir.path, 'hang')), 20_000)).toBe(true);
+      const quick = client.callTool('quick', { n: '1' });
+      stop.abort();
+      await hang;
+      const [child, grandchild] = readFileSync(join(dir.path, 'hang'), 'utf8').split(' ').map(Number);
+      expect(await until(() => !alive(child!) && !alive(grandchild!), 5000)).toBe(true);
+      const other = await quick;
+      expect(other.isError).toBeFalsy();
+      expect(read(other).envelope.data.n).toBe('1');
+    });
+  }, 60_000);
 });
 
 describe('commander: short-only options and positionals', () => {
