@@ -29,15 +29,21 @@ interface Ended {
   err: string;
 }
 
-/** One stream's bytes, up to {@link CHILD_PRINTED_MAX}, and how many were dropped. */
-function collect(stream: NodeJS.ReadableStream | null): { text(): string; done: Promise<void> } {
+/** Most bytes of a child's report read (the action's return value, as JSON). */
+const REPORT_MAX = 256 << 20;
+
+/** One stream's bytes, up to `max`, and how many were dropped. */
+function collect(
+  stream: NodeJS.ReadableStream | null,
+  max = CHILD_PRINTED_MAX,
+): { text(): string; done: Promise<void> } {
   const parts: Buffer[] = [];
   let kept = 0;
   let dropped = 0;
   const done = new Promise<void>((resolve) => {
     if (!stream) return resolve();
     stream.on('data', (b: Buffer) => {
-      const room = CHILD_PRINTED_MAX - kept;
+      const room = max - kept;
       if (room > 0) parts.push(b.subarray(0, room));
       kept += Math.min(room, b.length);
       dropped += Math.max(0, b.length - Math.max(room, 0));
@@ -90,7 +96,7 @@ function runChild(words: readonly string[], signal: AbortSignal): Promise<Ended>
   });
   const out = collect(child.stdout);
   const err = collect(child.stderr);
-  const fd3 = collect(child.stdio[3] as NodeJS.ReadableStream | null);
+  const fd3 = collect(child.stdio[3] as NodeJS.ReadableStream | null, REPORT_MAX);
   let killTimer: NodeJS.Timeout | undefined;
   const stop = () => {
     signalGroup(child, 'SIGTERM');
@@ -115,7 +121,9 @@ function runChild(words: readonly string[], signal: AbortSignal): Promise<Ended>
         try {
           report = line ? (JSON.parse(line) as Report) : undefined;
         } catch {
-          report = undefined;
+          report = {
+            error: { message: "the call's reported outcome could not be read (larger than 256 MiB, or not JSON)" },
+          };
         }
         for (const s of [child.stdout, child.stderr, child.stdio[3]])
           (s as { destroy?: () => void } | null)?.destroy?.();
