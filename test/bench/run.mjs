@@ -604,6 +604,9 @@ async function userCli(p, report) {
       ok: rTsc <= 1,
     });
   }
+  // an MCP call through the commander front end runs the program's own entry in a process of its
+  // own (docs/frontends.md#how-a-call-runs): at most one Node start over the program's own run
+  await frontEndCall(u, env, lines, report);
   // spawn → initialize over stdio: bm built and as tsc output, against the minimal SDK server
   const init = [
     { key: 'built', argv: [u.bmBuilt, 'mcp-server'] },
@@ -631,6 +634,48 @@ async function userCli(p, report) {
     ok: rInit <= 1.2,
   });
   report.user = { lines };
+}
+
+/**
+ * The row "an MCP call through the commander front end": `link list` of the commander twin with
+ * `withAx`, its own run against a `tools/call` of it over stdio, interleaved, medians.
+ */
+async function frontEndCall(u, env, lines, report) {
+  const client = new Client({ name: 'ax-bench', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({ command: NODE, args: [u.commanderAx, 'mcp-server'], env, stderr: 'ignore' }),
+  );
+  const { tools } = await client.listTools();
+  const tool = tools.find((t) => /link[_ ]list$/.test(t.name));
+  if (!tool) throw new Error(`commander + withAx: no link list tool among ${tools.map((t) => t.name).join(', ')}`);
+  const member = { label: 'commander + withAx link list', argv: [u.commanderAx, 'link', 'list'] };
+  const own = [];
+  const calls = [];
+  const prog = progressLine('commander + withAx: tools/call vs own run');
+  for (let r = 0; r <= COUNTS.cold; r++) {
+    const o = timed(member, env).wall;
+    const t0 = now();
+    const res = await client.callTool({ name: tool.name, arguments: {} });
+    const c = now() - t0;
+    if (res.isError) throw new Error(`tools/call ${tool.name}: ${JSON.stringify(res.content).slice(0, 300)}`);
+    if (r === 0) continue; // warm-up
+    own.push(o);
+    calls.push(c);
+    prog(r, COUNTS.cold);
+  }
+  await client.close();
+  const [o, c] = [median(own), median(calls)];
+  lines.push(
+    '',
+    '| an MCP call through the commander front end, median | own run of `bm link list` | `tools/call` of it (stdio) | over the own run |',
+    '|---|---:|---:|---:|',
+    `| | ${ms(o)} ms | ${ms(c)} ms | ${ms(c - o)} ms |`,
+  );
+  report.targets.push({
+    target: "`bm link list`, an MCP call through the commander front end ≤ 60 ms over the program's own run",
+    value: `${ms(c - o)} ms (${ms(c)} vs ${ms(o)} ms)`,
+    ok: c - o <= 60,
+  });
 }
 
 // ---------- 2. __schema on generated trees ----------
