@@ -1,8 +1,10 @@
 /**
- * One call of a front-ended program on behalf of an agent, the parts every front end shares: calls
- * run one at a time with the program's printed output captured, a refusal before the handler runs
- * is a `validation_error`, and a json-mode call's data is what the handler returned
- * (docs/frontends.md#how-a-call-runs).
+ * One call of a front-ended program on behalf of an agent, the parts every front end shares: how an
+ * error reads (a refusal before the handler runs is a `validation_error`, an error carrying
+ * `exitCode` is `command_failed`) in both modes, and the opt-in in-process mode itself — calls run
+ * one at a time in the serving process with the program's printed output captured, a json-mode
+ * call's data what the handler returned (docs/frontends.md#how-a-call-runs). The default mode, a
+ * process per call, is child-call.ts.
  */
 import { AxError, type ArgSpec, type RunContext } from '../../lib/index.ts';
 import { routeWrite, type Write } from '../../lib/platform/process-patches.ts';
