@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { AxError, type RunContext } from '../../lib/index.ts';
-import { CALL_FD_ENV, type Report, type ReportedError } from './child-report.ts';
+import { CALL_FD_ENV, type Report, type ReportedError, type ReportedLink } from './child-report.ts';
 import { failedCall, refusedCall, type TwinSettings } from './call.ts';
 
 /** Milliseconds between the TERM and the KILL of a call's process group. */
@@ -133,21 +133,43 @@ function runChild(words: readonly string[], signal: AbortSignal): Promise<Ended>
   });
 }
 
-/** The error a child reported, as ax-ts's error (the same mapping as an in-process call's). */
+/** One reported error rebuilt: an AxError with its fields, else an Error with its name and `exitCode`. */
+function rebuilt(link: ReportedLink, cause: unknown): Error {
+  const options = cause === undefined ? {} : { cause };
+  if (link.ax) return new AxError(link.ax.kind, link.message, { ...link.ax, next: link.ax.next as never, ...options });
+  const e = new Error(link.message, options);
+  if (link.name) e.name = link.name;
+  return link.exitCode === undefined ? e : Object.assign(e, { exitCode: link.exitCode });
+}
+
+/**
+ * The error a child reported, rebuilt with its cause chain, then read as an in-process call's thrown
+ * value is (an AxError anywhere in the chain, a TimeoutError, a numeric `exitCode`: lib's toAxError
+ * and {@link failedCall}).
+ */
 function errorOf(e: ReportedError): unknown {
   if (e.refused) return refusedCall(new Error(e.message), '', e.refused);
-  if (e.ax) return new AxError(e.ax.kind, e.message, { exitCode: e.ax.exitCode, fix: e.ax.fix, context: e.ax.context });
-  const thrown = Object.assign(new Error(e.message), e.exitCode === undefined ? {} : { exitCode: e.exitCode });
+  const chain = e.chain?.length ? e.chain : [{ message: e.message, exitCode: e.exitCode, ax: e.ax }];
+  let thrown: unknown = undefined;
+  for (let i = chain.length - 1; i >= 0; i--) thrown = rebuilt(chain[i]!, thrown);
   return failedCall(thrown);
 }
 
-/** A non-zero exit status (or a signal) as `command_failed` with that exit code. */
-function exitFailure(code: number | null, sig: NodeJS.Signals | null): AxError {
+/**
+ * A non-zero exit status (or a signal) as `command_failed` with that exit code; `data`, what the
+ * action returned before the process exited so (a linter's report with `process.exitCode = 1`), is
+ * kept in its context, as for a native handler that sets `process.exitCode`.
+ */
+function exitFailure(code: number | null, sig: NodeJS.Signals | null, report: Report | undefined): AxError {
   const exitCode = code ?? 128 + ((sig && constants.signals[sig]) || 0);
   const said = sig ? `was ended by ${sig}` : `exited with status ${exitCode}`;
   return new AxError('command_failed', `the command ${said}`, {
     exitCode: exitCode >= 1 && exitCode <= 255 ? exitCode : 1,
-    context: { exit_code_set: exitCode, ...(sig ? { signal: sig } : {}) },
+    context: {
+      exit_code_set: exitCode,
+      ...(sig ? { signal: sig } : {}),
+      ...(report && 'data' in report ? { data: report.data } : {}),
+    },
   });
 }
 
@@ -174,7 +196,7 @@ export async function callInChild(ctx: RunContext, settings: TwinSettings, words
     if (!refused) ctx.stderr.write(ended.err);
   } else if (printed) (settings.serving ? process.stdout : ctx.stderr).write(printed);
   if (report && 'error' in report) throw errorOf(report.error);
-  if (code !== 0) throw exitFailure(code, signal);
+  if (code !== 0) throw exitFailure(code, signal, report);
   if (!json) return undefined;
   return report && 'data' in report ? report.data : null;
 }

@@ -9,6 +9,30 @@ import { closeSync, writeSync } from 'node:fs';
 /** The environment variable telling `withAx` in a child "you are one call": its value is the report's fd. */
 export const CALL_FD_ENV = 'AX_TS_FRONT_END_CALL_FD';
 
+/** An ax-ts `AxError`'s fields, as a child reports them. */
+export interface ReportedAx {
+  kind: string;
+  exitCode: number;
+  fix?: string;
+  suggestions?: string[];
+  context?: Record<string, unknown>;
+  retryable?: boolean;
+  retryAfterSeconds?: number;
+  usage?: string;
+  next?: unknown[];
+}
+
+/** One error of a thrown value's cause chain: what the server needs to rebuild it. */
+export interface ReportedLink {
+  /** Its `name` (`TimeoutError`, `AbortError`…: what ax-ts reads a thrown error's meaning from). */
+  name?: string;
+  message: string;
+  /** A numeric `exitCode` it carried. */
+  exitCode?: number;
+  /** An ax-ts `AxError`: its fields. */
+  ax?: ReportedAx;
+}
+
 /** An error as the child reports it: what the server needs to rebuild ax-ts's error. */
 export interface ReportedError {
   message: string;
@@ -17,7 +41,9 @@ export interface ReportedError {
   /** A numeric `exitCode` the thrown error carried. */
   exitCode?: number;
   /** An ax-ts `AxError` thrown by the action: its fields. */
-  ax?: { kind: string; exitCode: number; fix?: string; context?: Record<string, unknown> };
+  ax?: ReportedAx;
+  /** The thrown value and its causes, outermost first (at most 8): rebuilt by the server. */
+  chain?: ReportedLink[];
 }
 
 /** The one line a child writes: the action's return value, or its error. */
@@ -115,21 +141,39 @@ export class CallReporter {
   }
 }
 
-/** A thrown value as a {@link ReportedError}. */
-function reportedError(e: unknown, refused: string | undefined): ReportedError {
+/** One thrown value as a {@link ReportedLink}: its name, message, `exitCode` and, for an AxError, its fields. */
+function linkOf(e: unknown): ReportedLink {
   const message = e instanceof Error ? e.message : typeof e === 'string' ? e : String(e);
-  const out: ReportedError = { message };
-  if (refused) out.refused = refused;
-  if (e === null || typeof e !== 'object') return out;
-  const o = e as { name?: unknown; kind?: unknown; exitCode?: unknown; fix?: unknown; context?: unknown };
-  if (typeof o.exitCode === 'number' && Number.isInteger(o.exitCode)) out.exitCode = o.exitCode;
+  if (e === null || typeof e !== 'object') return { message };
+  const o = e as Record<string, unknown>;
+  const link: ReportedLink = { message };
+  if (typeof o.name === 'string') link.name = o.name;
+  if (typeof o.exitCode === 'number' && Number.isInteger(o.exitCode)) link.exitCode = o.exitCode;
   if (o.name === 'AxError' && typeof o.kind === 'string' && typeof o.exitCode === 'number') {
-    out.ax = {
-      kind: o.kind,
-      exitCode: o.exitCode,
-      ...(typeof o.fix === 'string' ? { fix: o.fix } : {}),
-      ...(o.context && typeof o.context === 'object' ? { context: o.context as Record<string, unknown> } : {}),
-    };
+    const ax: ReportedAx = { kind: o.kind, exitCode: o.exitCode };
+    for (const k of ['fix', 'usage'] as const) if (typeof o[k] === 'string') ax[k] = o[k];
+    if (typeof o.retryable === 'boolean') ax.retryable = o.retryable;
+    if (typeof o.retryAfterSeconds === 'number') ax.retryAfterSeconds = o.retryAfterSeconds;
+    if (Array.isArray(o.suggestions)) ax.suggestions = o.suggestions as string[];
+    if (Array.isArray(o.next)) ax.next = o.next as unknown[];
+    if (o.context && typeof o.context === 'object') ax.context = o.context as Record<string, unknown>;
+    link.ax = ax;
   }
+  return link;
+}
+
+/** A thrown value as a {@link ReportedError}: the value itself, and its cause chain for the server to rebuild. */
+function reportedError(e: unknown, refused: string | undefined): ReportedError {
+  const first = linkOf(e);
+  const out: ReportedError = { message: first.message };
+  if (refused) out.refused = refused;
+  if (first.exitCode !== undefined) out.exitCode = first.exitCode;
+  if (first.ax) out.ax = first.ax;
+  const chain = [first];
+  for (let c = (e as { cause?: unknown } | null)?.cause; c !== undefined && chain.length < 8;) {
+    chain.push(linkOf(c));
+    c = c !== null && typeof c === 'object' ? (c as { cause?: unknown }).cause : undefined;
+  }
+  out.chain = chain;
   return out;
 }
