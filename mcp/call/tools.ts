@@ -27,8 +27,13 @@ export function defOf(model: McpModel, ref: ToolRef): ToolDef {
   return d;
 }
 
-/** The load error of the lazy subtree a tool name is below (or is), when that subtree failed to load. */
+/**
+ * The load error of the lazy subtree a tool name is below (or is), when that subtree failed to load
+ * and the name is no loaded tool: a loaded tool whose name merely starts with the stub's (`db_wipe`
+ * beside a broken `db`) is that tool, never the stub's fallback.
+ */
 export function unloadedTool(model: McpModel, name: string): AxError | undefined {
+  if (model.byName.has(name)) return undefined;
   return model.unloaded.find((u) => name === u.tool || name.startsWith(`${u.tool}_`))?.error;
 }
 

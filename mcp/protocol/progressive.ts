@@ -182,8 +182,9 @@ export async function progressiveCall(
     const a = checked(tool, args);
     if (name === SEARCH_TOOLS) return search(model, a.query as string, (a.limit as number | null | undefined) ?? 20);
     const wanted = a.name as string;
-    // a tool below a lazy subtree that failed to load: its ToolCall answers with its load error
-    if (unloadedTool(model, wanted) && name !== DESCRIBE_TOOL) call = { name: wanted, args: a.arguments ?? {} };
+    // a name no loaded tool has, below a lazy subtree that failed to load: its ToolCall answers
+    // with the load error and runs nothing (a loaded tool goes through the read-only check below)
+    if (name !== DESCRIBE_TOOL && unloadedTool(model, wanted)) call = { name: wanted, args: a.arguments ?? {} };
     else {
       const ref = refNamed(model, wanted);
       if (name === DESCRIBE_TOOL)
