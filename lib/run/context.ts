@@ -250,7 +250,7 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
   },
   // it throws, so a call whose result is left unused still stops the run (never "deploys anyway")
   actionRequired: (s) => (stop) => {
-    throw actionRequiredError(s.inv, s.env.root, stop, s.env.toolBase);
+    throw actionRequiredError(s.inv, s.env.root, stop, s.env.toolBase, s.env.toolVia);
   },
   step: (s) =>
     ((name: string, work?: () => unknown) => {
@@ -311,7 +311,8 @@ function askOf(s: RunState, ctx: RunContext): AskScope {
     race: (p) => raceAbort(p, s.env.signal),
     notInteractive: () =>
       s.inv.source === 'values' && !s.inv.argsJson ? NO_TERMINAL : notInteractiveBecause(s.env.env),
-    retry: (add, fill, description) => retryStep(s.inv, s.env.root.name, add, fill, description, s.env.toolBase),
+    retry: (add, fill, description) =>
+      retryStep(s.inv, s.env.root.name, add, fill, description, s.env.toolBase, s.env.toolVia),
   });
 }
 

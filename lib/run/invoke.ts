@@ -17,6 +17,7 @@ import type { ResourceContent } from '../tree/declarations.ts';
 import type { Interaction } from '../tree/interaction.ts';
 import type { IdempotencyStore } from '../store/idempotency.ts';
 import type { CallSignal } from './call-signal.ts';
+import type { ToolVia } from '../schema/next-steps.ts';
 
 /** Options of {@link invokeCommand}. */
 export interface InvokeOptions {
@@ -44,6 +45,11 @@ export interface InvokeOptions {
    * (docs/mcp-server.md#mounting). Default the root.
    */
   toolBase?: Command;
+  /**
+   * How a stop's next steps call a tool, when not by its own name: a progressive-discovery server
+   * names its call tool with the inner tool's name and arguments. Default the tool itself.
+   */
+  toolVia?: ToolVia;
   /**
    * The client channel for `ctx.confirm`, `ctx.elicit` and `ctx.sample` (the MCP bridge sets the
    * functions whose capability the client declared). Default none: they act as on a pipe.
@@ -135,6 +141,7 @@ export async function invokeCommand(
   env.interaction = options.interaction;
   env.noTerminal = true; // nobody at a terminal answers an in-process call (docs/contract.md "Agents and prompts")
   env.toolBase = options.toolBase;
+  env.toolVia = options.toolVia;
   env.collectItems = true;
   let outcome: RunOutcome;
   try {

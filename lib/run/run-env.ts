@@ -15,6 +15,7 @@ import { isPlaceholderVersion, resolveVersion } from '../platform/version.ts';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, DEFAULT_IDEMPOTENCY_WAIT_MS } from '../store/idempotency.ts';
 import { CallSignal } from './call-signal.ts';
 import type { ReplaySettings } from '../store/replay.ts';
+import type { ToolVia } from '../schema/next-steps.ts';
 
 /** The longest delay one timer holds (2^31-1 ms); Node fires a longer one after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -66,6 +67,8 @@ export interface RunEnv {
    * steps name tools relative to it (docs/mcp-server.md#mounting). Default the root.
    */
   toolBase?: Command;
+  /** MCP: how a stop's next steps call a tool, when not by its own name (progressive discovery). */
+  toolVia?: ToolVia;
   /** Where and how long replayed retries are recorded. */
   replay: ReplaySettings;
 }
@@ -106,6 +109,7 @@ class Env implements RunEnv {
   interaction: Interaction | undefined = undefined;
   noTerminal: boolean | undefined = undefined;
   toolBase: Command | undefined = undefined;
+  toolVia: ToolVia | undefined = undefined;
   readonly replay: ReplaySettings;
   readonly #options: ExecuteOptions;
   /** The signal given in the options, when no lazy one is used. */

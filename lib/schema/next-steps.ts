@@ -18,6 +18,25 @@ import { defaultToolName, isWithin, toolStatus } from './walk.ts';
 /** One step an author names (`ctx.actionRequired`): the words after the program's name, and what it does. */
 type ActionStep = ActionRequired['next'][number];
 
+/**
+ * How an MCP caller calls a command's tool, when not by its own name: a progressive-discovery
+ * server (docs/mcp-server.md#progressive-discovery) lists only its call tools, so a step to tool
+ * `tool` with `args` is the call tool with `{name: tool, arguments: args}`. Default: the tool itself.
+ */
+export type ToolVia = (
+  tool: string,
+  args: Record<string, unknown>,
+) => { tool: string; arguments: Record<string, unknown> };
+
+/** The tool call of a step over MCP, through `via` when given. */
+function mcpCall(
+  tool: string,
+  args: Record<string, unknown>,
+  via?: ToolVia,
+): { tool: string; arguments: Record<string, unknown> } {
+  return via ? via(tool, args) : { tool, arguments: args };
+}
+
 const PLAIN = /^[A-Za-z0-9_./:=,@%+-]+$/;
 
 /** One word for a POSIX shell: as is when it needs no quoting (or is a `<name>` placeholder), else in single quotes. */
@@ -70,7 +89,8 @@ function replaceArgsJson(argv: readonly string[], json: string): string[] {
  * The call that stopped, run again with `add` (flag long name → value) and the flags of `fill`
  * (long names) given `<name>` placeholders the caller fills in: the same command line with those
  * flags, the same `--args-json` object or tool arguments with those properties. Tool names are
- * relative to `base`, the command an MCP server serves (default the root: docs/mcp-server.md#mounting).
+ * relative to `base`, the command an MCP server serves (default the root: docs/mcp-server.md#mounting),
+ * and an MCP call goes through `via` when given ({@link ToolVia}).
  */
 export function retryStep(
   inv: Invocation,
@@ -79,6 +99,7 @@ export function retryStep(
   fill: readonly string[],
   description: string,
   base?: Command,
+  via?: ToolVia,
 ): NextStep | undefined {
   const cmd = inv.command;
   // as JSON (MCP, --args-json) only properties the inputSchema has can be added
@@ -102,22 +123,32 @@ export function retryStep(
     ];
     return lineStep([program, ...insertFlags(inv.argv, words)], description);
   }
-  return { description, tool: defaultToolName(cmd, base), arguments: { ...inv.arguments, ...props } };
+  return { description, ...mcpCall(defaultToolName(cmd, base), { ...inv.arguments, ...props }, via) };
 }
 
 /**
  * The steps an author names, for this caller: command lines with the program's name in front and
  * the caller's `--format` carried (on every path but MCP), and — over MCP and for `--args-json` —
  * the tool call each line makes, when it names a command that is a tool (of the server's `base`,
- * default the root: docs/mcp-server.md#mounting) and parses.
+ * default the root: docs/mcp-server.md#mounting) and parses; over MCP through `via` when given.
  */
-export function authorSteps(inv: Invocation, root: Command, steps: readonly ActionStep[], base?: Command): NextStep[] {
+export function authorSteps(
+  inv: Invocation,
+  root: Command,
+  steps: readonly ActionStep[],
+  base?: Command,
+  via?: ToolVia,
+): NextStep[] {
   const mode = modeWords(inv);
   const mcp = inv.source === 'values' && !inv.argsJson; // an --args-json caller is on the command line
   return steps.map((s) => {
     const line = lineStep([root.name, ...insertFlags(s.args, mode)], s.description);
     const call = inv.source === 'values' || inv.argsJson ? toolCall(root, s.args, base) : undefined;
-    if (mcp) return { ...(s.description ? { description: s.description } : {}), ...(call ?? line) };
+    if (mcp)
+      return {
+        ...(s.description ? { description: s.description } : {}),
+        ...(call ? mcpCall(call.tool, call.arguments, via) : line),
+      };
     return { ...line, ...call };
   });
 }
@@ -163,10 +194,16 @@ function toolCall(
 /**
  * The error of `ctx.actionRequired(stop)`: kind `action_required` (exit 2), the stop's message and
  * reason (`context.reason`), and its steps as this caller runs them ({@link authorSteps}; tool
- * names relative to `base`).
+ * names relative to `base`, MCP calls through `via`).
  * @throws TypeError for a malformed stop (a reason that is no stable code, a step without words).
  */
-export function actionRequiredError(inv: Invocation, root: Command, stop: ActionRequired, base?: Command): AxError {
+export function actionRequiredError(
+  inv: Invocation,
+  root: Command,
+  stop: ActionRequired,
+  base?: Command,
+  via?: ToolVia,
+): AxError {
   if (stop === null || typeof stop !== 'object')
     throw new TypeError('ctx.actionRequired: pass {reason, message, next}');
   const { reason, message, next, fix } = stop;
@@ -185,7 +222,7 @@ export function actionRequiredError(inv: Invocation, root: Command, stop: Action
     throw new TypeError(
       'ctx.actionRequired: next must be a list of {args: [words after the program name], description?}',
     );
-  const steps = authorSteps(inv, root, next, base);
+  const steps = authorSteps(inv, root, next, base, via);
   return new AxError('action_required', message, {
     fix:
       fix ??

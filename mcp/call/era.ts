@@ -6,6 +6,7 @@
  * {@link EraName}, so the compiler refuses a server until a new era implements every member here; no
  * other file tests which era it serves (test/arch/eras.test.ts).
  */
+import type { ToolVia } from '../../lib/schema/next-steps.ts';
 import type { CallToolResult, Server, ServerContext, Transport } from '@modelcontextprotocol/server';
 import type { Interaction } from '../../lib/tree/interaction.ts';
 import type { InvokeResult } from '../../lib/run/invoke.ts';
@@ -34,6 +35,8 @@ export interface CallExtra {
   round?: Omit<RoundInput, 'capabilities'>;
   /** The run of a task (tasks.ts): asks through `interaction`, and a handler's crash fails the task. */
   inTask?: boolean;
+  /** How a stop's next steps call a tool (progressive discovery: through its call tools); default by its name. */
+  toolVia?: ToolVia;
 }
 
 /** A tool as `tools/list` (and progressive discovery's `describe_tool`) shows it. */

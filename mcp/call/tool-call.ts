@@ -134,10 +134,11 @@ export class ToolCall implements CallState {
 
   /** The same call, run again as a task's work (the task step's). */
   asTask(signal: AbortSignal, interaction: Interaction): Promise<CallToolResult> {
-    const { era, capabilities } = this.extra;
+    const { era, capabilities, toolVia } = this.extra;
     return new ToolCall(this.model, this.options, this.name, this.args, {
       era,
       capabilities,
+      toolVia,
       signal,
       interaction,
       inTask: true,
@@ -248,6 +249,7 @@ function invokeCall(
     tracestate: extra.trace?.tracestate,
     tool: name,
     toolBase: model.mount,
+    toolVia: extra.toolVia,
     idempotencyStore: options.idempotencyStore,
     idempotencyTtlMs: options.idempotencyTtlMs,
   });

@@ -100,6 +100,15 @@ function callWith(ref: ToolRef): string {
   return readOnly(ref) ? CALL_READ_ONLY_TOOL : CALL_TOOL;
 }
 
+/**
+ * A next step's call on this server: the call tool that runs `tool` (by its effects, as `call_with`
+ * says) with the inner name and arguments; `call_tool` for a name no tool has.
+ */
+function via(model: McpModel, tool: string, args: Record<string, unknown>) {
+  const ref = model.byName.get(tool);
+  return { tool: ref ? callWith(ref) : CALL_TOOL, arguments: { name: tool, arguments: args } };
+}
+
 /** The arguments of a fixed tool, checked against its inputSchema. @throws AxError validation_error. */
 function checked(tool: ToolDef, args: unknown): Record<string, unknown> {
   const a = args ?? {};
@@ -205,7 +214,10 @@ export async function progressiveCall(
     const envelope = errorOf(model, options, extra, e);
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }], structuredContent: envelope };
   }
-  return new ToolCall(model, options, call.name, call.args, extra).answer();
+  return new ToolCall(model, options, call.name, call.args, {
+    ...extra,
+    toolVia: (tool, args) => via(model, tool, args),
+  }).answer();
 }
 
 /** `search_tools`' result: how many tools match, and the first `limit` of them. */

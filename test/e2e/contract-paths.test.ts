@@ -93,10 +93,15 @@ function simple(tool: string, props: Json = {}, argvExtra: string[] = []): Call 
 }
 
 /**
- * Runs a stop's next step as the path runs it: its tool call over MCP, its command line otherwise
- * (the args-json path spawns the line as it is: its own call always builds `--args-json`).
+ * Runs a stop's next step as the path runs it: its tool call over MCP (in progressive mode the call
+ * tool it names, as given), its command line otherwise (the args-json path spawns the line as it
+ * is: its own call always builds `--args-json`).
  */
 async function runStep(p: Path, step: Json, extra: string[] = []): Promise<Outcome> {
+  if (p.raw && p.name === 'mcp-progressive') {
+    expect(['call_tool', 'call_read_only_tool'], 'a progressive step names a call tool').toContain(step.tool);
+    return p.raw(step.tool as string, step.arguments as Json);
+  }
   if (p.mcp) return p.call({ tool: step.tool as string, argv: [], json: step.arguments as Json });
   expect(step.argv[0], 'a command line starts with the program name').toBe('contractfx');
   return runLine(p, [...(step.argv as string[]).slice(1), ...extra]);

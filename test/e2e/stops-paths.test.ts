@@ -94,9 +94,26 @@ async function runArgv(p: Path, argv: string[]): Promise<Outcome> {
   return { code, stdout: r.stdout, error: JSON.parse(r.stderr.trimEnd().split('\n').pop()!) as Json };
 }
 
-/** Runs a step as the path would: its command line on argv paths and args-json, its tool call over MCP. */
+/**
+ * A step as the tool call it makes: in progressive mode a step names one of the server's call tools
+ * with the inner tool's name and arguments (docs/mcp-server.md#progressive-discovery), unwrapped
+ * here so the rules compare the inner call on every MCP path; elsewhere the step itself.
+ */
+function inner(p: Path, step: Json): Json {
+  if (p.name !== 'mcp-progressive') return step;
+  expect(['call_tool', 'call_read_only_tool'], 'a progressive step names a call tool').toContain(step.tool);
+  expect(Object.keys(step.arguments as Json).sort()).toEqual(['arguments', 'name']);
+  const { name, arguments: args } = step.arguments as Json;
+  return { ...(step.description ? { description: step.description } : {}), tool: name, arguments: args };
+}
+
+/**
+ * Runs a step as the path would: its command line on argv paths and args-json, its tool call over
+ * MCP (in progressive mode the call tool it names, as given, with the inner arguments filled in).
+ */
 async function runStep(p: Path, step: Json, fill?: Record<string, string | number>): Promise<Outcome> {
-  const c = stepCall(p, step, fill);
+  const c = stepCall(p, inner(p, step), fill);
+  if (p.raw && p.name === 'mcp-progressive') return p.raw(step.tool as string, { name: c.tool, arguments: c.json });
   return p.mcp ? p.call(c) : runArgv(p, c.argv);
 }
 
@@ -116,8 +133,17 @@ const RULES: Rule[] = [
       const [login, read] = e.next as Json[];
       expect(login!.description).toBe('log in (fill in <user>)');
       if (p.mcp) {
-        expect(login).toEqual({ description: 'log in (fill in <user>)', tool: 'login', arguments: { user: '<user>' } });
-        expect(read).toEqual({ description: 'or read, which needs no login', tool: 'read', arguments: {} });
+        expect(inner(p, login!)).toEqual({
+          description: 'log in (fill in <user>)',
+          tool: 'login',
+          arguments: { user: '<user>' },
+        });
+        expect(inner(p, read!)).toEqual({ description: 'or read, which needs no login', tool: 'read', arguments: {} });
+        // progressive mode: a read-only step through call_read_only_tool, the fix naming the same calls
+        if (p.name === 'mcp-progressive') {
+          expect(read!.tool).toBe('call_read_only_tool');
+          expect(e.actionable_fix).toContain(`${login!.tool as string} ${JSON.stringify(login!.arguments)}`);
+        }
       } else expect(login!.argv).toEqual(['stopsfx', 'login', '--user', '<user>']);
       // an --args-json caller gets the command line and the tool call it makes
       if (p.name === 'args-json') expect(login).toMatchObject({ tool: 'login', arguments: { user: '<user>' } });
@@ -135,7 +161,7 @@ const RULES: Rule[] = [
       expect(e.actionable_fix).toContain('only with the user');
       expect(e.next).toHaveLength(1);
       const step = (e.next as Json[])[0]!;
-      if (p.spelling === 'json') expect(step.arguments).toEqual({ yes: true });
+      if (p.spelling === 'json') expect(inner(p, step).arguments).toEqual({ yes: true });
       else expect(step.argv).toEqual(['stopsfx', 'purge', '--yes']);
       if (p.name === 'args-json') expect(step.argv).toEqual(['stopsfx', 'purge', '--args-json', '{"yes":true}']);
       const done = await runStep(p, step);
@@ -149,7 +175,7 @@ const RULES: Rule[] = [
       const e = expectError(await p.call(simple('profile', { age: 41 })), 2, 'input_required');
       expect(e.context).toMatchObject({ reason: 'input', fields: ['name'] });
       const step = (e.next as Json[])[0]!;
-      if (p.spelling === 'json') expect(step.arguments).toEqual({ age: 41, name: '<name>' });
+      if (p.spelling === 'json') expect(inner(p, step).arguments).toEqual({ age: 41, name: '<name>' });
       else expect(step.argv).toEqual(['stopsfx', 'profile', '--age', '41', '--name', '<name>']);
       if (p.name === 'args-json')
         expect(step.argv).toEqual(['stopsfx', 'profile', '--args-json', '{"age":41,"name":"<name>"}']);

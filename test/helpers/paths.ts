@@ -52,6 +52,8 @@ export interface Path {
   inputSchema?(tool: string): Promise<Json>;
   /** MCP only: the initialize instructions. */
   instructions?(): string | undefined;
+  /** MCP only: a tools/call of this server's tool `name` with `args`, as given (a next step run verbatim). */
+  raw?(name: string, args: Json): Promise<Outcome>;
   close(): Promise<void>;
 }
 
@@ -190,6 +192,8 @@ export async function progressivePath(
     },
     inputSchema: async (tool) => (await describe(tool)).inputSchema as Json,
     instructions: () => conn.client.getInstructions(),
+    raw: async (name, args) =>
+      fromTool((await conn.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as Json),
     close: () => conn.close(),
     conn,
   };

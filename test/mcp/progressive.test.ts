@@ -150,12 +150,13 @@ describe.each(PATHS_BY_ERAS)('%s, %s era', (path, era) => {
     const bad = await c.callTool('call_tool', { name: 'touch', arguments: { nam: 'x' } });
     expect(bad.isError).toBe(true);
     expect(envelopeOf(bad).error.context).toMatchObject({ reason: 'unknown_property' });
-    // a confirmation nobody can give (no elicitation declared): the same stop, its next step the same tool
+    // a confirmation nobody can give (no elicitation declared): the same stop, its next step the same
+    // tool through call_tool (this server's tool; test/mcp/progressive-compose.test.ts runs it)
     const name = `conf-${path}-${era}`;
     const stop = await c.callTool('call_tool', { name: 'drop', arguments: { name } });
     expect(envelopeOf(stop).error).toMatchObject({ kind: 'confirmation_required', exit_code: 2 });
     expect(envelopeOf(stop).error.next).toEqual([
-      expect.objectContaining({ tool: 'drop', arguments: { name, yes: true } }),
+      expect.objectContaining({ tool: 'call_tool', arguments: { name: 'drop', arguments: { name, yes: true } } }),
     ]);
     const noName = await c.callTool('call_tool', { arguments: {} });
     expect(noName.isError).toBe(true);
