@@ -174,6 +174,35 @@ export function fileIdempotencyStore(dir: string): IdempotencyStore {
       }).catch(() => {});
     }
   };
+  // documents: one file each (`<sha256 of the id>.doc`, replaced atomically under its lock), removed
+  // once expired — when read, and by a sweep at most once a minute when one is written
+  const docFile = async (id: string) =>
+    (await fileOf({ program: '', command: '', key: '' })).replace(/[^/]+$/, `${await sha256(id)}.doc`);
+  const readDoc = async (file: string): Promise<{ doc: string; expires_at: number } | undefined> => {
+    try {
+      const d = JSON.parse(await fs.readFile(file, 'utf8')) as { doc?: unknown; expires_at?: unknown };
+      return typeof d.doc === 'string' && typeof d.expires_at === 'number'
+        ? { doc: d.doc, expires_at: d.expires_at }
+        : undefined;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' || e instanceof SyntaxError) return undefined;
+      throw e;
+    }
+  };
+  const dropExpiredDoc = (file: string) =>
+    locked(file, async () => {
+      const again = await readDoc(file);
+      if (again && again.expires_at <= Date.now()) await fs.rm(file, { force: true });
+    });
+  let sweepDocsAt = 0;
+  const sweepDocs = async () => {
+    const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.doc')).slice(0, 256);
+    for (const n of names) {
+      const file = path.join(dir, n);
+      const d = await readDoc(file).catch(() => undefined);
+      if (d && d.expires_at <= Date.now()) await dropExpiredDoc(file).catch(() => {});
+    }
+  };
   return {
     async claim(scope: ReplayScope, fingerprint: string, options: ClaimOptions): Promise<ClaimResult> {
       const file = await fileOf(scope);
@@ -233,30 +262,31 @@ export function fileIdempotencyStore(dir: string): IdempotencyStore {
         if (e?.state === 'running' && e.token === token) await fs.rm(file, { force: true });
       });
     },
-    // documents: one file each (`<sha256 of the id>.doc`, replaced atomically), never read as entries
     async putDocument(id: string, json: string, ttlMs: number): Promise<void> {
-      const file = (await fileOf({ program: '', command: '', key: '' })).replace(/[^/]+$/, `${await sha256(id)}.doc`);
-      const tmp = `${file}.${process.pid}.${randomHex(6)}.tmp`;
-      await fs.writeFile(tmp, JSON.stringify({ v: 1, doc: json, expires_at: Date.now() + ttlMs }), {
-        mode: 0o600,
-        flag: 'wx',
+      const file = await docFile(id);
+      await locked(file, async () => {
+        const tmp = `${file}.${process.pid}.${randomHex(6)}.tmp`;
+        await fs.writeFile(tmp, JSON.stringify({ v: 1, doc: json, expires_at: Date.now() + ttlMs }), {
+          mode: 0o600,
+          flag: 'wx',
+        });
+        await fs.rename(tmp, file).catch(async (e: unknown) => {
+          await fs.rm(tmp, { force: true });
+          throw e;
+        });
       });
-      await fs.rename(tmp, file).catch(async (e: unknown) => {
-        await fs.rm(tmp, { force: true });
-        throw e;
-      });
+      if (Date.now() >= sweepDocsAt) {
+        sweepDocsAt = Date.now() + 60_000;
+        void sweepDocs().catch(() => {});
+      }
     },
     async getDocument(id: string): Promise<string | undefined> {
-      const file = (await fileOf({ program: '', command: '', key: '' })).replace(/[^/]+$/, `${await sha256(id)}.doc`);
-      try {
-        const d = JSON.parse(await fs.readFile(file, 'utf8')) as { doc?: unknown; expires_at?: unknown };
-        return typeof d.doc === 'string' && typeof d.expires_at === 'number' && d.expires_at > Date.now()
-          ? d.doc
-          : undefined;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT' || e instanceof SyntaxError) return undefined;
-        throw e;
-      }
+      const file = await docFile(id);
+      const d = await readDoc(file);
+      if (!d) return undefined;
+      if (d.expires_at > Date.now()) return d.doc;
+      await dropExpiredDoc(file).catch(() => {});
+      return undefined;
     },
   };
 }

@@ -31,6 +31,8 @@ export interface CallExtra {
   interaction?: Interaction;
   /** 2026-07-28: the client capabilities this request declared (its `_meta`). */
   capabilities?: Record<string, unknown>;
+  /** 2026-07-28: who calls, for the per-caller task limit (the session, else the authenticated client, else `""`). */
+  caller?: string;
   /** 2026-07-28: the request's multi round-trip material (answers, `requestState`). */
   round?: Omit<RoundInput, 'capabilities'>;
   /** The run of a task (tasks.ts): asks through `interaction`, and a handler's crash fails the task. */
@@ -40,7 +42,7 @@ export interface CallExtra {
 }
 
 /** A tool as `tools/list` (and progressive discovery's `describe_tool`) shows it. */
-export type ListedTool = ToolDef & { execution?: { taskSupport: string } };
+export type ListedTool = ToolDef;
 
 /** The call an era's steps work on (a ToolCall, tool-call.ts), once its tool is resolved and its arguments checked. */
 export interface CallState {
@@ -77,7 +79,7 @@ export interface InputRound {
 }
 
 /** The request-scoped part of one tools/call's extras: how it may ask its client. */
-export type Asking = Pick<CallExtra, 'interaction' | 'capabilities' | 'round'>;
+export type Asking = Pick<CallExtra, 'interaction' | 'capabilities' | 'round' | 'caller'>;
 
 /** One protocol era: what a server of this era lists, answers, asks and registers. */
 export interface Era {

@@ -9,7 +9,7 @@ import type { InvokeOptions } from '../../lib/run/invoke.ts';
 import type { declarations, ToolDef, ToolRef } from '../../lib/schema/walk.ts';
 import type { AxError } from '../../lib/contract/errors.ts';
 import type { Abortable } from '../base/lifecycle.ts';
-import type { TaskBoard } from './tasks.ts';
+import type { TaskBoard } from './task-board.ts';
 
 /** How a server lists its commands: one tool each (`tools`, the default), or the four fixed tools (`progressive`). */
 export type Discovery = 'tools' | 'progressive';
@@ -86,6 +86,6 @@ export interface McpModel {
   defs: Map<string, ToolDef>;
   /** Lazy subtrees that failed to load: the tool name the stub would have, and the load error. */
   unloaded: { tool: string; error: AxError }[];
-  /** The tasks of 2026-07-28 clients (tasks.ts), made on the first task. */
+  /** The tasks of 2026-07-28 clients (task-board.ts), made on the first task. */
   tasks?: TaskBoard;
 }

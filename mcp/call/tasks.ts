@@ -10,18 +10,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AxError } from '../../lib/contract/errors.ts';
-import type { IdempotencyStore } from '../../lib/store/idempotency.ts';
 import type { ElicitAnswer, Interaction, SampleResult } from '../../lib/tree/interaction.ts';
 import { rpcError } from '../base/eras.ts';
 import { elicitAnswer, sampleAnswer, type InputRequest } from './input-required.ts';
 import { formCapable, rootsAnswer, samplingParams } from './interact.ts';
+import { POLL_INTERVAL_MS, TASK_TTL_MS, type TaskBoard } from './task-board.ts';
+
+export { TaskBoard } from './task-board.ts';
 
 /** The extension's name, in capabilities (`extensions`) and errors. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-/** How long a task's state is kept after its last change, ms (one hour). */
-export const TASK_TTL_MS = 60 * 60_000;
-/** The poll interval suggested to clients, and how often a running task looks for answers and cancellation, ms. */
-export const POLL_INTERVAL_MS = 250;
+
+/** The form of the task ids this server issues (a random UUID v4); any other id is refused before anything is read. */
+export const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 type Status = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 const TERMINAL: Status[] = ['completed', 'failed', 'cancelled'];
@@ -52,44 +53,6 @@ export function tasksRequired(what: string): Error {
   );
 }
 
-/** Where task state is kept: the store's documents, else this process's memory. */
-export class TaskBoard {
-  private readonly memory = new Map<string, { json: string; until: number }>();
-  /** Runs of this process, by task id: what aborts each. */
-  readonly local = new Map<string, AbortController>();
-
-  constructor(
-    private readonly program: string,
-    private readonly store: () => Promise<IdempotencyStore | undefined>,
-  ) {}
-
-  private async put(id: string, value: unknown): Promise<void> {
-    const json = JSON.stringify(value);
-    const s = await this.store();
-    if (s?.putDocument && s.getDocument) return s.putDocument(`mcp-task:${this.program}:${id}`, json, TASK_TTL_MS);
-    this.memory.set(id, { json, until: Date.now() + TASK_TTL_MS });
-  }
-
-  private async get<T>(id: string): Promise<T | undefined> {
-    const s = await this.store();
-    const json =
-      s?.putDocument && s.getDocument
-        ? await s.getDocument(`mcp-task:${this.program}:${id}`)
-        : (() => {
-            const m = this.memory.get(id);
-            return m && m.until > Date.now() ? m.json : undefined;
-          })();
-    return json === undefined ? undefined : (JSON.parse(json) as T);
-  }
-
-  save = (doc: TaskDoc) => this.put(doc.taskId, { ...doc, lastUpdatedAt: new Date().toISOString() });
-  load = (id: string) => this.get<TaskDoc>(id);
-  answer = (id: string, key: string) => this.get<unknown>(`${id}:answer:${key}`);
-  setAnswer = (id: string, key: string, v: unknown) => this.put(`${id}:answer:${key}`, v);
-  cancelled = async (id: string) => (await this.get<boolean>(`${id}:cancel`)) === true;
-  setCancelled = (id: string) => this.put(`${id}:cancel`, true);
-}
-
 /** A task as `tasks/get` and the creating call show it (no `requestState`, no v1 names). */
 function wire(doc: TaskDoc): Record<string, unknown> {
   return {
@@ -103,27 +66,30 @@ function wire(doc: TaskDoc): Record<string, unknown> {
 }
 
 /**
- * Starts a task: its state is stored (so `tasks/get` finds it at once, on any replica) before the
- * handle is returned; then `run` goes on in the background with the task's own signal and
- * interaction. `run` resolves with the tool's result; a JSON-RPC error it throws fails the task.
+ * Starts a task for `caller` (its session or client, docs/mcp-server.md#tasks): admitted under the
+ * board's limits (else -32000, nothing started); its state is stored (so `tasks/get` finds it at
+ * once, on any replica) before the handle is returned; then `run` goes on in the background with
+ * the task's own signal and interaction. `run` resolves with the tool's result; a JSON-RPC error
+ * it throws fails the task. A run that ended before a `tasks/cancel` reached it keeps its outcome.
  */
 export async function startTask(
   board: TaskBoard,
   capabilities: Record<string, unknown>,
+  caller: string,
   run: (signal: AbortSignal, interaction: Interaction) => Promise<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
+  board.admit(caller);
   const now = new Date().toISOString();
   const doc: TaskDoc = { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now };
-  await board.save(doc);
   const ac = new AbortController();
-  board.local.set(doc.taskId, ac);
+  board.enroll(doc.taskId, caller, ac); // counted at once: a flood cannot pass the limit while saves are pending
+  try {
+    await board.save(doc);
+  } catch (e) {
+    board.settle(doc.taskId);
+    throw e;
+  }
   const pending: Record<string, InputRequest> = {};
-  const watch = setInterval(() => {
-    void board.cancelled(doc.taskId).then(
-      (c) => c && ac.abort(),
-      () => {},
-    );
-  }, POLL_INTERVAL_MS);
   // the runner's writes go one after the other, each with the state at its turn, and none after
   // the terminal one: two questions asked together never leave the older list as the last word
   let chain: Promise<void> = Promise.resolve();
@@ -143,23 +109,21 @@ export async function startTask(
         ...(open ? { inputRequests: { ...pending } } : {}),
       };
     });
-  const interaction = taskInteraction(capabilities, ac.signal, async (key, request, parse) => {
+  const interaction = taskInteraction(capabilities, async (key, request, parse) => {
     pending[key] = request;
     await show();
     try {
-      for (;;) {
-        if (ac.signal.aborted) throw new AxError('interrupted', 'the task was cancelled');
-        const a = await board.answer(doc.taskId, key);
-        if (a !== undefined) {
-          const value = parse(a);
-          if (typeof value === 'string')
-            throw new AxError('validation_error', `the answer to ${key} is malformed: it ${value}`, {
-              context: { reason: 'invalid_answer' },
-            });
-          return value;
-        }
-        await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
-      }
+      if (ac.signal.aborted) throw new AxError('interrupted', 'the task was cancelled');
+      const value = parse(
+        await board.waitAnswer(doc.taskId, key).catch(() => {
+          throw new AxError('interrupted', 'the task was cancelled');
+        }),
+      );
+      if (typeof value === 'string')
+        throw new AxError('validation_error', `the answer to ${key} is malformed: it ${value}`, {
+          context: { reason: 'invalid_answer' },
+        });
+      return value;
     } finally {
       delete pending[key];
       await show();
@@ -167,10 +131,14 @@ export async function startTask(
   });
   void (async () => {
     let end: TaskDoc;
+    let cancelled: boolean;
     try {
       const result = await run(ac.signal, interaction);
+      // aborted while it ran: cancelled, unless the command succeeded all the same (what it did stands)
+      cancelled = ac.signal.aborted && result.isError === true;
       end = { ...doc, status: 'completed', result };
     } catch (e) {
+      cancelled = ac.signal.aborted;
       const { code, message, data } = e as { code?: unknown; message?: unknown; data?: unknown };
       end = {
         ...doc,
@@ -182,12 +150,11 @@ export async function startTask(
         },
       };
     }
-    clearInterval(watch);
-    if (ac.signal.aborted || (await board.cancelled(doc.taskId).catch(() => false)))
-      end = { ...doc, status: 'cancelled' };
+    // from here a tasks/cancel finds nothing to abort: the outcome stands
+    board.settle(doc.taskId);
+    if (cancelled) end = { ...doc, status: 'cancelled' };
     finished = true;
     await write(() => end);
-    board.local.delete(doc.taskId);
   })();
   return { resultType: 'task', ...wire(doc) };
 }
@@ -195,7 +162,7 @@ export async function startTask(
 type Ask = <T>(key: string, request: InputRequest, parse: (a: unknown) => T | string) => Promise<T>;
 
 /** The questions a task's run asks: each waits for `tasks/update` (only what the creating request declared). */
-function taskInteraction(capabilities: Record<string, unknown>, signal: AbortSignal, ask: Ask): Interaction {
+function taskInteraction(capabilities: Record<string, unknown>, ask: Ask): Interaction {
   const counts = new Map<string, number>();
   const unique = (k: string) => {
     const n = (counts.get(k) ?? 0) + 1;
@@ -214,7 +181,6 @@ function taskInteraction(capabilities: Record<string, unknown>, signal: AbortSig
     out.sample = (req, _s, key) =>
       ask<SampleResult>(unique(key), { method: 'sampling/createMessage', params: samplingParams(req) }, sampleAnswer);
   if (capabilities.roots) out.roots = (_s, key) => ask(unique(key), { method: 'roots/list', params: {} }, rootsAnswer);
-  void signal;
   return out;
 }
 
@@ -252,14 +218,27 @@ export async function cancelTask(board: TaskBoard, taskId: string): Promise<Reco
   const doc = await known(board, taskId);
   if (!TERMINAL.includes(doc.status)) {
     await board.setCancelled(taskId);
-    board.local.get(taskId)?.abort();
+    board.abort(taskId);
   }
   return { resultType: 'complete' };
 }
 
-/** The task, or -32602 for an id no task has (unknown, expired, or never issued). */
+/**
+ * The task, or -32602: for an id not of the form this server issues (nothing is read for it), or
+ * for an id no task has (unknown, expired).
+ */
 async function known(board: TaskBoard, taskId: string): Promise<TaskDoc> {
-  const doc = typeof taskId === 'string' ? await board.load(taskId) : undefined;
-  if (!doc) throw rpcError(-32602, `Unknown task: ${String(taskId)}`, { taskId });
+  if (typeof taskId !== 'string' || !TASK_ID.test(taskId)) {
+    const shown = JSON.stringify(String(taskId).slice(0, 80));
+    throw rpcError(
+      -32602,
+      `Invalid task id: ${shown} is not a task id this server issues (a UUID from a task handle)`,
+      {
+        reason: 'invalid_task_id',
+      },
+    );
+  }
+  const doc = await board.load<TaskDoc>(taskId);
+  if (!doc) throw rpcError(-32602, `Unknown task: ${taskId}`, { taskId });
   return doc;
 }

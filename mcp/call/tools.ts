@@ -11,7 +11,7 @@ import { validationError, type AxError } from '../../lib/contract/errors.ts';
 import { injectedInForce } from '../../lib/tree/flagset.ts';
 import { toolDef, type ToolDef, type ToolRef } from '../../lib/schema/walk.ts';
 import { rpcError } from '../base/eras.ts';
-import { TaskBoard } from './tasks.ts';
+import { TaskBoard, taskLimits } from './task-board.ts';
 import { storeFor } from '../../lib/store/replay.ts';
 import type { IdempotencyStore } from '../../lib/store/idempotency.ts';
 import type { McpModel, McpServerOptions } from './model.ts';
@@ -51,7 +51,10 @@ export function unknownTool(model: McpModel, name: string): Error {
 /** The argument validator's module, once loaded (a dynamic import per call costs a namespace object each time). */
 let argumentsModule: typeof import('../../lib/parse/arguments.ts') | undefined;
 
-/** The model's task board: task state in the idempotency store's documents (else in memory). */
+/**
+ * The model's task board: task state in the idempotency store's documents (else in memory), runs
+ * bounded by the limits of `env` (checked at start: serve/startup.ts).
+ */
 export function boardOf(model: McpModel, options: McpServerOptions): TaskBoard {
   const env = options.env ?? process.env;
   let store: Promise<IdempotencyStore | undefined> | undefined;
@@ -64,6 +67,7 @@ export function boardOf(model: McpModel, options: McpServerOptions): TaskBoard {
         env,
         'a task',
       ).catch(() => undefined)),
+    taskLimits(env),
   ));
 }
 

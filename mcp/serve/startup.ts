@@ -14,6 +14,7 @@ import type { FlagSpec } from '../../lib/tree/flags.ts';
 import type { EventStore } from '../transport/events.ts';
 import type { HttpBounds } from '../transport/http.ts';
 import { resolveStateKey, resolveToken, withoutSecrets } from '../transport/token.ts';
+import { taskLimits } from '../call/task-board.ts';
 
 /** Largest accepted `instructions`, in bytes of UTF-8 (docs/mcp-server.md). */
 export const MAX_INSTRUCTIONS_BYTES = 8 * 1024;
@@ -126,12 +127,14 @@ export function loopbackSpelling(host: string): string | undefined {
 
 /**
  * The fail-closed startup checks: version not a placeholder, instructions ≤ 8 KiB of valid UTF-8,
- * `$AX_MCP_STATE_KEY` (when set) at least 32 bytes (resolved into `s.stateKey`), sizes and durations positive; for HTTP the address parsable, not a loopback address in another
+ * `$AX_MCP_STATE_KEY` (when set) at least 32 bytes (resolved into `s.stateKey`), the task limits
+ * (`$AX_MCP_MAX_TASKS`, `$AX_MCP_MAX_TASKS_PER_CALLER`) positive integers, sizes and durations positive; for HTTP the address parsable, not a loopback address in another
  * spelling, loopback unless allowed, and a bearer token (resolved into `s.token`) for a non-loopback
  * bind. @throws AxError validation_error (exit 2).
  */
 export function checkStartup(root: Command, s: ServeSettings): { host: string; port: number } {
   s.stateKey = resolveStateKey(s.env ?? process.env) ?? s.stateKey;
+  taskLimits(s.env ?? process.env);
   if (isPlaceholderVersion(s.version)) {
     throw validationError(
       `refusing to serve with the placeholder version ${JSON.stringify(s.version)}`,

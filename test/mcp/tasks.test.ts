@@ -11,9 +11,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelopeOf, MODERN, PATHS, startHttp, type HttpFixture, type McpPath } from '../helpers/eras.ts';
+import { envelopeOf, PATHS, startHttp, type HttpFixture, type McpPath } from '../helpers/eras.ts';
 import { rawStdio, REPO, type RawServer } from '../helpers/mcp.ts';
-import { readResponse } from '../fixtures/http-harness.ts';
+import { taskWire } from '../helpers/tasks-wire.ts';
 
 const CLI = join(REPO, 'test/fixtures/ask-cli.ts');
 const dir = mkdtempSync(join(tmpdir(), 'ax-tasks-'));
@@ -25,7 +25,6 @@ const jobs = (): string[] => {
     return [];
   }
 };
-const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const servers: Partial<Record<McpPath, HttpFixture>> = {};
 let stdio: RawServer;
 
@@ -42,47 +41,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-let nextId = 100;
-/** One 2026-07-28 request on `path` with `capabilities` in its `_meta`; the JSON-RPC answer. */
-async function send(
-  path: McpPath,
-  method: string,
-  params: Record<string, unknown>,
-  capabilities: Record<string, unknown> = { elicitation: {}, ...TASKS },
-): Promise<Record<string, any>> {
-  const id = nextId++;
-  const full = {
-    ...params,
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientCapabilities': capabilities,
-    },
-  };
-  if (path === 'stdio') return stdio.request(id, method, full) as Promise<Record<string, any>>;
-  const name = (params.name ?? params.taskId) as string | undefined;
-  const res = await fetch(servers[path]!.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(name !== undefined ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: full }),
-  });
-  return (await readResponse(res)).messages.at(-1) as Record<string, any>;
-}
-
-/** Polls tasks/get until `done` holds (or 10 s pass); the last answer. */
-async function until(path: McpPath, taskId: string, done: (r: Record<string, any>) => boolean) {
-  const t0 = Date.now();
-  for (;;) {
-    const r = (await send(path, 'tasks/get', { taskId })).result as Record<string, any>;
-    if (done(r) || Date.now() - t0 > 10_000) return r;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
+const { send, until } = taskWire(() => stdio, servers);
 
 describe.each(PATHS)('%s: tasks', { timeout: 30_000 }, (path) => {
   it('a task handle at once; its question on tasks/get, answered by tasks/update; then the result', async () => {

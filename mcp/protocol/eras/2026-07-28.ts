@@ -48,13 +48,14 @@ export const ERA_2026_07_28: Era = {
   wire: (transport) => transport,
   toolList: (model) => (model.modernToolList ??= model.refs.map((r) => ERA_2026_07_28.toolEntry(model, r))),
   // the 2025 era's entry, except that the outputSchema of a command whose output is not an object
-  // is the declared schema itself (a stream's: an array of its items), and a task's support is said
+  // is the declared schema itself (a stream's: an array of its items). No `execution`: the era
+  // deleted it (task creation is the server's choice per request, SEP-2663), and the SDK strips it.
   toolEntry(model, ref) {
     const def = defOf(model, ref);
     const wrapping = toolWrapping(ref.command);
-    const out =
-      wrapping === 'result' || wrapping === 'items' ? { ...def, outputSchema: anyRootOutputSchema(ref.command) } : def;
-    return ref.command.task ? { ...out, execution: { taskSupport: ref.command.task } } : out;
+    return wrapping === 'result' || wrapping === 'items'
+      ? { ...def, outputSchema: anyRootOutputSchema(ref.command) }
+      : def;
   },
   extensionResult: (result) => ({ resultType: 'complete', ...result, ttlMs: CACHE_TTL_MS, cacheScope: 'public' }),
   // a request names its own level in `_meta`, and without one gets no log lines
@@ -62,6 +63,7 @@ export const ERA_2026_07_28: Era = {
     typeof meta?.[LOG_LEVEL_META_KEY] === 'string' ? LOG_LEVELS.indexOf(meta[LOG_LEVEL_META_KEY]) : -1,
   asking: (_server, ctx) => ({
     capabilities: declared(ctx),
+    caller: ctx.sessionId ?? ctx.http?.authInfo?.clientId ?? '',
     round: {
       inputResponses: ctx.mcpReq.inputResponses,
       dropped: ctx.mcpReq.droppedInputResponseKeys,
@@ -74,8 +76,11 @@ export const ERA_2026_07_28: Era = {
     if (!task) return undefined;
     const capabilities = call.extra.capabilities ?? {};
     if (tasksDeclared(capabilities))
-      return (await startTask(boardOf(call.model, call.options), capabilities, (signal, interaction) =>
-        call.asTask(signal, interaction),
+      return (await startTask(
+        boardOf(call.model, call.options),
+        capabilities,
+        call.extra.caller ?? '',
+        (signal, interaction) => call.asTask(signal, interaction),
       )) as CallToolResult;
     if (task === 'required') throw tasksRequired(`the tool ${call.name}`);
     return undefined;
