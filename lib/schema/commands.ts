@@ -28,12 +28,17 @@ const COMMAND_WORDS: readonly ArgSpec[] = [
   },
 ];
 
-/** `--field a.b`: one field of the answer. */
-const FIELD: FlagSpec = {
-  type: 'string',
-  usage:
-    'print one field of the document as JSON, by a dotted path (`flags.region`: a list entry by its name; options = flags or args)',
-};
+/**
+ * `--field a.b`: one field of the answer; its usage's example is a command line of `command` (the
+ * one the flag belongs to) that runs once its `<…>` are filled in.
+ */
+function fieldFlag(program: string, command: '__schema' | 'schema'): FlagSpec {
+  const mcp = command === '__schema' ? '; with --as=mcp, inputSchema.properties.<property>' : '';
+  return {
+    type: 'string',
+    usage: `print one field of the document as JSON, by a dotted path of keys, list indexes or list entries by name (\`options.<flag>\`: a command's flag, as in ${program} ${command} <command…> --field options.<flag>${mcp})`,
+  };
+}
 
 /** The budget of a run: `--budget`, else the root's `schemaBudget`, else the default. */
 function budgetOf(root: Command, given: unknown): number {
@@ -65,7 +70,7 @@ export function schemaCommand(root: Command): Command {
         type: 'int',
         usage: `most characters before the answer is a summary (0: no limit; default: the program's, else ${DEFAULT_SCHEMA_BUDGET})`,
       },
-      field: FIELD,
+      field: fieldFlag(root.name, '__schema'),
     },
     run: async (ctx) => {
       const { discoveryAnswer } = await import('./discovery.ts');
@@ -91,7 +96,7 @@ export function clispecCommand(root: Command): Command {
     effects: 'read_only',
     output: { kind: 'opaque', mediaType: 'application/json' },
     args: COMMAND_WORDS,
-    flags: { field: FIELD },
+    flags: { field: fieldFlag(root.name, 'schema') },
     run: async (ctx) => {
       const { discoveryAnswer } = await import('./discovery.ts');
       const doc = await discoveryAnswer(root, ctx.version, {

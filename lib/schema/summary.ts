@@ -141,7 +141,7 @@ function summaryHead(
       full_size: why.size,
       full: `${root.name} __schema${style.asFlag} --full${words}`,
       command: `${root.name} __schema${style.asFlag} <command…>`,
-      field: `${root.name} __schema <command…> --field <a.b>`,
+      field: `${root.name} __schema${style.asFlag} <command…> --field <a.b>`,
       explain: `${root.name} <command…> --explain <flag>`,
     },
   };

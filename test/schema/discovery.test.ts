@@ -165,6 +165,37 @@ describe('one command, one field', () => {
     expect(clispec.commands.map((c: Json) => c.name)).toEqual(['g003 c00150']);
   });
 
+  it('the field templates run as printed: each summary shape’s, and the --field help example of schema and __schema', async () => {
+    const root = bigTree(100);
+    // a printed command line, its <…> filled in: the words after the program's name
+    const filled = (line: string, field: string) =>
+      line
+        .split(' ')
+        .slice(1)
+        .flatMap((w) =>
+          w === '<command…>' ? ['g001', 'c00051'] : [w.replace(/^<a\.b>$/, field).replace('<flag>', 'limit')],
+        );
+    const fields: Record<string, [string, unknown]> = {
+      ax: ['flags.limit.name', 'limit'],
+      mcp: ['inputSchema.properties.mode.default', 'safe'],
+      llms: ['tools.1.name', 'g001_c00051'],
+    };
+    for (const [as, [field, want]] of Object.entries(fields)) {
+      const template = (await answer(root, [`--as=${as}`, '--budget', '2000'])).doc.summary.field as string;
+      const r = await runCli(root, filled(template, field));
+      expect(r.code, `${as}: ${template}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(want);
+    }
+    for (const command of ['schema', '__schema']) {
+      const help = (await runCli(root, [command, '--help'])).stdout;
+      const example = new RegExp(`as in (bench ${command} <command…> --field options\\.<flag>)`).exec(help)?.[1];
+      expect(example, help).toBeDefined();
+      const r = await runCli(root, filled(example!, ''));
+      expect(r.code, `${example}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout).name).toMatch(/^(--)?limit$/);
+    }
+  });
+
   it('--field: one value by a dotted path; a list entry by its name; options reads flags or args', async () => {
     const flag = (await answer(bigTree(100), ['g001', 'c00051', '--field', 'flags.limit'])).doc;
     expect(flag).toMatchObject({ name: 'limit', type: 'int', default: 10 });
