@@ -8,15 +8,24 @@ import { cacheOf, type Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import { camelCase, defaultValue, type Flag } from '../tree/flags.ts';
 import { checkFlagValue } from '../tree/flag-values.ts';
-import { flagsOf, traversedFlags } from '../tree/flagset.ts';
+import { flagsOf, injectedInForce, traversedFlags } from '../tree/flagset.ts';
 import type { Invocation } from './parse.ts';
 import { toolProperties, toolPropertyIndex } from '../tree/properties.ts';
 import { argNumber, type ArgSpec } from '../tree/args.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
 
-/** How a flag is named in messages of this invocation: `--max-width` on the CLI, `max_width` under MCP. */
+/** The injected flags that control one process run and are no tool inputs: beside an `--args-json` object they stay flags. */
+const RUN_CONTROLS = new Set(['format', 'explain', 'strict', 'timeout']);
+
+/**
+ * How a flag is named in messages of this invocation: `--max-width` on the CLI, `max_width` under
+ * MCP and in an `--args-json` object — except the run's own controls (`--strict`, `--timeout`,
+ * `--format`), which an `--args-json` caller gives as flags beside the object (docs/contract.md).
+ */
 export function flagLabel(inv: Invocation, flagName: string): string {
-  return inv.source === 'values' ? flagName.replace(/-/g, '_') : `--${flagName}`;
+  if (inv.source !== 'values') return `--${flagName}`;
+  if (inv.argsJson && RUN_CONTROLS.has(flagName) && injectedInForce(inv.command, flagName)) return `--${flagName}`;
+  return flagName.replace(/-/g, '_');
 }
 
 function list(labels: string[]): string {

@@ -80,14 +80,19 @@ export function interruptedFix(err: AxError, cmd: Command, replaying: boolean, l
  * says so); a handler's warning stops it where it is raised.
  */
 export function strictFailure(warnings: readonly Warning[], ran: boolean, label: (n: string) => string): AxError {
-  const strict = label('strict');
+  // over MCP --strict is no input: the server applies its own --strict to every call
+  const server = !label('strict').startsWith('--');
+  const under = server ? "the server's --strict" : label('strict');
+  const without = server
+    ? 'the server runs every call with --strict (its own setting, not an argument of the call): ask the user to start it without --strict to go on despite them'
+    : `or run without ${label('strict')}`;
   return new AxError(
     'warnings_as_errors',
-    `${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`} under ${strict}: ${warnings.map((w) => w.message).join('; ')}`,
+    `${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`} under ${under}: ${warnings.map((w) => w.message).join('; ')}`,
     {
       fix: ran
-        ? `The command stopped at its warning; what it did before it may stand, so check the state. Deal with the warnings (context.warnings), or run without ${strict}.`
-        : `Nothing ran. Deal with the warnings (context.warnings), or run without ${strict}.`,
+        ? `The command stopped at its warning; what it did before it may stand, so check the state. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`
+        : `Nothing ran. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`,
       context: { warnings: warnings.map((w) => ({ ...w })), ran },
     },
   );
@@ -99,12 +104,17 @@ export function strictFailure(warnings: readonly Warning[], ran: boolean, label:
  * caller's spelling (`label`).
  */
 export function timeoutError(ms: number, label: (n: string) => string, cmd: Command): AxError {
-  const flag = label('timeout');
+  // over MCP --timeout is no input: the server gives every call its own --timeout
+  const server = !label('timeout').startsWith('--');
+  const flag = server ? "the server's --timeout" : label('timeout');
   const changes = cmd.effects !== 'read_only';
   const key = replays(cmd) ? ` (or retry with the same ${label('idempotency-key')})` : '';
+  const longer = server
+    ? 'Retry; if it needs longer, ask the user to start the server with a longer --timeout (its own setting, not an argument of the call)'
+    : `Retry with a longer ${flag}`;
   return new AxError('timeout', `${JSON.stringify(cmd.commandPath())} did not finish within ${flag} ${ms}ms`, {
     retryable: true,
-    fix: `Retry with a longer ${flag}${changes ? `; it may have changed state before it stopped, so check that first${key}` : ''}.`,
+    fix: `${longer}${changes ? `; it may have changed state before it stopped, so check that first${key}` : ''}.`,
     context: { reason: 'deadline', timeout_ms: ms },
   });
 }

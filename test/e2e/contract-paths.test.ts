@@ -341,7 +341,10 @@ const RULES: Rule[] = [
         p.name === 'args-json'
           ? ['warned', '--args-json', JSON.stringify({ name: id, idempotency_key: `k-${id}` })]
           : ['warned', id, '--idempotency-key', `k-${id}`];
-      expectError(await runLine(p, [...line, '--strict']), 2, 'warnings_as_errors');
+      const e = expectError(await runLine(p, [...line, '--strict']), 2, 'warnings_as_errors');
+      // the caller's spelling: --strict is a flag on the command line and beside an --args-json object
+      expect(e.message).toContain('under --strict:');
+      expect(e.actionable_fix).toContain('or run without --strict.');
       expect(effects(id)).toHaveLength(0);
       const ran = await runLine(p, line);
       expect(ran.code, JSON.stringify(ran)).toBe(0);
@@ -490,6 +493,9 @@ const RULES: Rule[] = [
             : [tool, name, '--delay-ms', '1500'];
         const e = expectError(await runLine(p, [...line, '--timeout', '100ms']), 3, 'timeout');
         expect(e.retryable).toBe(true);
+        // --timeout is a flag beside an --args-json object too; the key a property in it
+        expect(e.message).toContain('within --timeout 100ms');
+        expect(e.actionable_fix).toMatch(/^Retry with a longer --timeout/);
         if (tool === 'write')
           expect(e.actionable_fix).toContain(p.name === 'args-json' ? 'idempotency_key' : '--idempotency-key');
         else expect(e.actionable_fix).not.toMatch(/idempotency/);
