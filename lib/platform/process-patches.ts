@@ -15,7 +15,10 @@
  * 3. **children** (every MCP server, {@link patchChildProcess}): `node:child_process`'s `spawn`,
  *    `fork`, `exec`, `execFile` and their synchronous forms, tied to the call that starts them;
  * 4. **fd output** (`main()`, {@link watchStream}): Node's lazy `process.stdout` and
- *    `process.stderr` getters, the same getters that also note when the stream is made.
+ *    `process.stderr` getters, the same getters that also note when the stream is made;
+ * 5. **listeners** (every MCP server, {@link routeListeners}): `EventEmitter.prototype`'s
+ *    `on`/`addListener`, `prependListener` and `emit`, so a listener runs in the async context it
+ *    was added in, whoever emits (installed with the capture, restored with it).
  *
  * A server restores them in the reverse order (children, then the capture); the stdio guard stays
  * after the server has stopped, since a late timer's write must still not reach the client's pipe.
@@ -110,15 +113,21 @@ export function routeWrite(name: 'stdout' | 'stderr', key: string, router: (thro
     stream.write = route.ours;
   }
   const mine = route;
-  mine.users++;
+  return counted(mine, () => {
+    const stream = process[name];
+    if (stream.write === mine.ours) stream.write = mine.through;
+    routes.delete(id);
+  });
+}
+
+/** Counts one more user of `route`; @returns its release (once only), which calls `last` when no user is left. */
+function counted(route: { users: number }, last: () => void): () => void {
+  route.users++;
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    if (--mine.users > 0) return;
-    const stream = process[name];
-    if (stream.write === mine.ours) stream.write = mine.through;
-    routes.delete(id);
+    if (--route.users === 0) last();
   };
 }
 
@@ -192,4 +201,42 @@ export function watchStream(name: 'stdout' | 'stderr'): StreamWatch {
     },
   });
   return w;
+}
+
+/** The `EventEmitter.prototype` methods {@link routeListeners} routes. */
+export interface EmitterMethods {
+  on: (this: object, type: string | symbol, listener: (...a: unknown[]) => unknown) => unknown;
+  prependListener: (this: object, type: string | symbol, listener: (...a: unknown[]) => unknown) => unknown;
+  emit: (this: object, type: string | symbol, ...args: unknown[]) => boolean;
+}
+
+let listenerRoute: { users: number; originals: EmitterMethods; ours: EmitterMethods } | undefined;
+
+/**
+ * Patch 5, listeners: replaces `EventEmitter.prototype`'s `on` (and its alias `addListener`),
+ * `prependListener` and `emit` with what `router` makes of the originals (`once` and
+ * `prependOnceListener` go through them); one install serves every server of the process (counted).
+ * @returns the release, which restores the originals when the last user lets go, unless something
+ * patched over them since.
+ */
+export function routeListeners(router: (originals: EmitterMethods) => EmitterMethods): () => void {
+  const { EventEmitter } = process.getBuiltinModule('node:events');
+  const proto = EventEmitter.prototype as unknown as Record<string, unknown>;
+  if (!listenerRoute) {
+    const originals = { on: proto.on, prependListener: proto.prependListener, emit: proto.emit } as EmitterMethods;
+    const ours = router(originals);
+    listenerRoute = { users: 0, originals, ours };
+    proto.on = proto.addListener = ours.on;
+    proto.prependListener = ours.prependListener;
+    proto.emit = ours.emit;
+  }
+  const mine = listenerRoute;
+  return counted(mine, () => {
+    if (proto.emit === mine.ours.emit) {
+      proto.on = proto.addListener = mine.originals.on;
+      proto.prependListener = mine.originals.prependListener;
+      proto.emit = mine.originals.emit;
+    }
+    listenerRoute = undefined;
+  });
 }

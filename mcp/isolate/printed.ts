@@ -9,10 +9,18 @@
  * serves, that routes each write by the call it is made for (the call's AsyncLocalStorage scope,
  * children.ts): a write outside any call, or from a call already answered (a late timer), goes where
  * it went before — stderr under the stdio guard, the real stdout under HTTP (docs/architecture.md#io).
+ *
+ * A timer or a socket's callback keeps the async context it was made in, but a listener runs in
+ * the context of whoever emits: a listener one call adds to an emitter every call shares (a
+ * library's bus, a pooled socket) would print into the result of the call that fires it. So, with
+ * the capture, a listener added inside a call runs in that call's context whoever emits (the
+ * listeners patch): what it prints belongs to the call that added it, and once that call is
+ * answered goes to the server's own output.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { callScope } from './children.ts';
-import { routeWrite, type Write } from '../../lib/platform/process-patches.ts';
+import { routeListeners, routeWrite, type EmitterMethods, type Write } from '../../lib/platform/process-patches.ts';
 
 /** Most printed characters a result carries; the rest goes where an uncaptured write goes, and the item says so. */
 export const PRINTED_MAX_CHARS = 1 << 20;
@@ -53,7 +61,54 @@ function printedWrite(through: Write): Write {
  * in which case it stays (taking it off would also take off the later patch).
  */
 export function capturePrinted(): () => void {
-  return routeWrite('stdout', 'printed', printedWrite);
+  const releaseWrite = routeWrite('stdout', 'printed', printedWrite);
+  const releaseListeners = routeListeners(callListeners);
+  return () => {
+    releaseListeners();
+    releaseWrite();
+  };
+}
+
+/** The async context each listener added inside a call was added in (by the function given to `on`). */
+const origins = new WeakMap<object, <R>(fn: () => R) => R>();
+/** Emitters that hold such a listener: only their emits take the slower path. */
+const marked = new WeakSet<object>();
+
+/**
+ * The listeners patch's policy: a listener added inside a call remembers that call's context, and
+ * an emitter holding one runs each of its listeners in the context it was added in.
+ */
+function callListeners(originals: EmitterMethods): EmitterMethods {
+  const remember = (emitter: object, listener: unknown) => {
+    if (typeof listener !== 'function' || callScope.getStore() === undefined) return;
+    origins.set(listener, AsyncLocalStorage.snapshot());
+    marked.add(emitter);
+  };
+  return {
+    on(type, listener) {
+      remember(this, listener);
+      return originals.on.call(this, type, listener);
+    },
+    prependListener(type, listener) {
+      remember(this, listener);
+      return originals.prependListener.call(this, type, listener);
+    },
+    emit(type, ...args) {
+      if (!marked.has(this)) return originals.emit.call(this, type, ...args);
+      const listeners = (this as { rawListeners(t: string | symbol): ((...a: unknown[]) => unknown)[] }).rawListeners(
+        type,
+      );
+      // no listener (an unhandled 'error' throws): Node's own emit
+      if (listeners.length === 0 || !listeners.some((l) => origins.has(l)))
+        return originals.emit.call(this, type, ...args);
+      for (const l of listeners) {
+        const run = origins.get(l);
+        if (run) run(() => l.apply(this, args));
+        else l.apply(this, args);
+      }
+      return true;
+    },
+  };
 }
 
 /** Adds `text` to the capture, up to its bound; what is past it is written through at once. */
