@@ -93,8 +93,12 @@ function callListeners(originals: EmitterMethods): EmitterMethods {
       remember(this, listener);
       return originals.prependListener.call(this, type, listener);
     },
-    emit(type, ...args) {
-      if (!marked.has(this)) return originals.emit.call(this, type, ...args);
+    emit(type) {
+      // the common case, an emitter without a call's listener: Node's emit, arguments as given
+      // eslint-disable-next-line prefer-rest-params -- a rest parameter costs every emit of the process an array
+      if (!marked.has(this)) return Reflect.apply(originals.emit, this, arguments) as boolean;
+      // eslint-disable-next-line prefer-rest-params
+      const args = Array.prototype.slice.call(arguments, 1) as unknown[];
       const listeners = (this as { rawListeners(t: string | symbol): ((...a: unknown[]) => unknown)[] }).rawListeners(
         type,
       );
