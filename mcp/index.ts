@@ -213,6 +213,7 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
     example: `${at} mcp-server\n${at} mcp-server --transport http --addr 127.0.0.1:8080\n${at} mcp-server --print-config\n${at} mcp-server --install cursor --print`,
     effects: 'non_idempotent',
     replay: false, // a server is not a call to replay; --idempotency-key is refused below
+    dryRun: true, // --dry-run makes it a preview server (every call it serves is a dry run)
     output: { kind: 'opaque', mediaType: 'application/json' },
     finishOnSigterm: true, // SIGTERM is the normal way to stop a server: shut down cleanly, exit 0
     flags: {

@@ -27,6 +27,7 @@ export function buildCommand(): Command {
       'ax-ts build src/cli.ts --out-dir dist/bin --name mycli\nax-ts build cmd/tasks/main.ts --name tasks\nax-ts build src/cli.ts --single-file --name mycli',
     args: [{ name: 'entry', description: "the program's entry module (e.g. src/cli.ts)" }],
     effects: 'idempotent',
+    dryRun: true, // the handler rehearses with ctx.guard
     flags: {
       'out-dir': { type: 'string', default: 'dist/bin', usage: 'directory the program is written to (its own)' },
       name: { type: 'string', usage: "the program's name: <out-dir>/<name>.js (default: the entry's file name)" },

@@ -114,6 +114,12 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
     description:
       'A command asked a language model (ctx.sample) and the run has no MCP client that offers sampling; nothing was changed.',
   },
+  {
+    kind: 'dry_run_unsupported',
+    exitCode: 2,
+    description:
+      'A dry run was asked of a command that cannot preview (it declares no dry run and is not read-only); nothing was run. Leave the dry run out to carry the command out.',
+  },
   { kind: 'network_error', exitCode: 3, description: 'A network operation failed.', retryable: true },
   { kind: 'timeout', exitCode: 3, description: 'The operation did not finish in time.', retryable: true },
   { kind: 'auth_error', exitCode: 4, description: 'Authentication or authorization failed.' },
@@ -167,6 +173,7 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
  */
 export const CONTRACT_REFUSALS: ReadonlySet<string> = new Set([
   'validation_error',
+  'dry_run_unsupported',
   'warnings_as_errors',
   'confirmation_required',
   'input_required',

@@ -13,7 +13,8 @@ import { validationError, type AxError } from '../contract/errors.ts';
 import type { Warning } from '../contract/envelope.ts';
 import { isHelpFlag, takesValue, type Flag } from '../tree/flags.ts';
 import { applyFlagText } from '../tree/flag-values.ts';
-import { flagByShort, flagsOf, injectedInForce, traversedFlags } from '../tree/flagset.ts';
+import { flagByShort, flagsOf, injectedInForce, refusesDryRun, traversedFlags } from '../tree/flagset.ts';
+import { dryRunUnsupported } from '../tree/dry-run.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
 import { isUnloaded, loadCommand } from '../tree/lazy.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
@@ -358,7 +359,10 @@ function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command)
         }
       }
       // pflag: `unknown flag: --name`; the word after it is its value when it is another tool's mode flag
-      if (!f) throw unknownFlagError(cmd, `--${name}`, `--${name}`, undefined, inline ?? tokens[i + 1]);
+      if (!f)
+        throw name === 'dry-run' && refusesDryRun(cmd)
+          ? dryRunUnsupported({ path: cmd.commandPath() }, 'argv')
+          : unknownFlagError(cmd, `--${name}`, `--${name}`, undefined, inline ?? tokens[i + 1]);
       let raw = inline;
       if (raw === undefined && takesValue(f.spec)) {
         if (i + 1 >= tokens.length) {

@@ -8,7 +8,8 @@ import { cacheOf, type Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import { camelCase, defaultValue, type Flag } from '../tree/flags.ts';
 import { checkFlagValue } from '../tree/flag-values.ts';
-import { flagsOf, injectedInForce, traversedFlags } from '../tree/flagset.ts';
+import { flagsOf, injectedInForce, refusesDryRun, traversedFlags } from '../tree/flagset.ts';
+import { dryRunUnsupported } from '../tree/dry-run.ts';
 import type { Invocation } from './parse.ts';
 import { toolProperties, toolPropertyIndex } from '../tree/properties.ts';
 import { argNumber, type ArgSpec } from '../tree/args.ts';
@@ -165,9 +166,11 @@ export function groupsInForce(
 
 /**
  * The `validation_error` for a property the command does not advertise, pointing to the advertised
- * name (`maxWidth` → `max_width`) or the closest ones.
+ * name (`maxWidth` → `max_width`) or the closest ones; `dry_run` asked of a command that offers no
+ * dry run is `dry_run_unsupported` instead (lib/tree/dry-run.ts).
  */
 export function unknownPropertyError(cmd: Command, key: string): AxError {
+  if (key === 'dry_run' && refusesDryRun(cmd)) return dryRunUnsupported({ path: cmd.commandPath() }, 'values');
   const names = toolProperties(cmd).map((p) => p.property);
   const snake = key
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')

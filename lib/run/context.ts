@@ -60,6 +60,8 @@ export interface HandlerScope {
   changed: boolean | undefined;
   /** Resources `ctx.attach` attached, in order. */
   attachments: ResourceContent[];
+  /** In a dry run: whether the handler (or a hook) read `ctx.dryRun` or called `ctx.guard`/`ctx.perform`. */
+  dryRunChecked: boolean;
   /** Ends the run: later writes, progress and log calls through the context do nothing. */
   close(): void;
 }
@@ -100,6 +102,7 @@ class RunState implements HandlerScope {
   readonly would: string[] = [];
   readonly steps: string[] = [];
   readonly attachments: ResourceContent[] = [];
+  dryRunChecked = false;
   changed: boolean | undefined = undefined;
   /** The run's progress reports (made on the first). */
   progress: RunProgress | undefined = undefined;
@@ -167,6 +170,23 @@ const SIGNAL: PropertyDescriptor = {
 };
 
 /**
+ * `ctx.dryRun` in a dry run: an own, enumerable key like the data, but an accessor that notes the
+ * read, so the runner knows the handler checked it (lib/run/run-meta.ts). Assigning it makes a
+ * plain value. Outside a dry run `ctx.dryRun` is a plain `false`.
+ */
+const DRY_RUN: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: WithState) {
+    this[STATE].dryRunChecked = true;
+    return true;
+  },
+  set(this: object, value: boolean) {
+    Object.defineProperty(this, 'dryRun', { value, writable: true, enumerable: true, configurable: true });
+  },
+};
+
+/**
  * The context's own data, in the order its keys have always had (a constructor on
  * {@link CONTEXT_PROTOTYPE}, so every context has one shape).
  */
@@ -184,7 +204,8 @@ function RunContextData(this: Record<PropertyKey, unknown>, s: RunState, state: 
   this.env = env.env;
   Object.defineProperty(this, 'signal', SIGNAL);
   this.mode = env.mode;
-  this.dryRun = state.dryRun;
+  if (state.dryRun) Object.defineProperty(this, 'dryRun', DRY_RUN);
+  else this.dryRun = false;
   this.idempotencyKey = state.key;
   this.idempotencyKeyGiven = state.givenKey !== '';
   this.traceId = env.traceId;
@@ -262,11 +283,13 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
       return Promise.resolve().then(work).then(done);
     }) as RunContext['step'],
   guard: (s) => (description) => {
+    s.dryRunChecked = true;
     if (s.dryRun) s.would.push(description);
     return !s.dryRun;
   },
   perform: (s) =>
     (async (description: string, effect: () => unknown, rehearsal?: unknown) => {
+      s.dryRunChecked = true;
       if (s.dryRun) {
         s.would.push(description);
         // ax-go's Perform: a function rehearsal runs in the dry run, and its error is the run's error

@@ -10,6 +10,7 @@
  * them all) and V8 compiles a small function.
  */
 import { successLine, type SuccessMeta, type Warning } from '../contract/envelope.ts';
+import { checkDryRun, dryRunVouched, successMeta } from './run-meta.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
 import { AxError, CONTRACT_REFUSALS, toAxError, validationError } from '../contract/errors.ts';
@@ -54,11 +55,6 @@ export interface RunOutcome {
   help?: boolean;
   /** Declared resources the handler attached (`ctx.attach`), in order, read for their URIs. */
   attachments?: ResourceContent[];
-}
-
-/** The meta every success envelope of a run starts from. */
-export function baseMeta(env: RunEnv, key: string): SuccessMeta {
-  return { trace_id: env.traceId, span_id: env.spanId, idempotency_key: key };
 }
 
 /**
@@ -117,7 +113,7 @@ class HandlerRun {
 
   /** The meta of this run's success envelope(s), as the run stands when it is written. */
   meta(): SuccessMeta {
-    return successMeta(this.env, this.key, this.scope, this.warnings, this.dryRun, this.provenance);
+    return successMeta(this.env, this.key, this.scope, this.warnings, this.dryRun, this.provenance, this.cmd);
   }
 }
 
@@ -185,6 +181,7 @@ export async function runHandler(
     // a stream's run after its last item
     const streaming = kind === 'stream' || isStream(result);
     if (!streaming && hooks.post.length) await postHooks(hooks, ctx, env, cmd);
+    if (!streaming) checkDryRun(h.dryRun, cmd, scope);
     if (kind === 'opaque') {
       h.strictFailure(true);
       return await writeOpaque(result, replay, cmd, env, scope);
@@ -204,7 +201,7 @@ export async function runHandler(
     if (env.mode === 'json') {
       const writing = writeOutcome(scope.stdout, successLine(result, h.meta()));
       if (writing) await writing;
-    } else await writeHuman(result, h.dryRun, cmd, scope);
+    } else await writeHuman(result, h.dryRun && dryRunVouched(cmd, scope), cmd, scope);
     return { exitCode: 0, payload: result, attachments: scope.attachments };
   } catch (e) {
     throw await failure(e, cmd, replay, scope.label, scope.steps);
@@ -212,25 +209,6 @@ export async function runHandler(
     endDeadline?.();
     scope.close();
   }
-}
-
-/** The meta of this run's success envelope(s), as the run stands when it is written. */
-function successMeta(
-  env: RunEnv,
-  key: string,
-  scope: HandlerScope,
-  warnings: Warning[],
-  dryRun: boolean,
-  provenance: Record<string, FlagProvenance> | undefined,
-): SuccessMeta {
-  const m = baseMeta(env, key);
-  if (scope.attachments.length) m.attached = scope.attachments.map((a) => a.uri);
-  if (dryRun) m.dry_run = true;
-  if (warnings.length) m.warnings = warnings.map((w) => ({ ...w }));
-  if (scope.changed !== undefined) m.changed = dryRun ? false : scope.changed;
-  if (scope.would.length) m.would = [...scope.would];
-  if (provenance) m.provenance = provenance;
-  return m;
 }
 
 /** The post-run hooks (postRun, then the persistent ones), each raced against the run's signal like the handler. */
@@ -388,6 +366,7 @@ async function writeStream(
   const late = exitCodeSet(exitCodeBefore, items);
   if (late) throw late;
   await postHooks(hooks, ctx, env, cmd);
+  checkDryRun(h.dryRun, cmd, scope);
   if (held) {
     h.strictFailure(true);
     for (const line of held) await write(scope.stdout, line);

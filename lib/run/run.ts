@@ -28,7 +28,8 @@ import { writeOutcome } from './output.ts';
 import { helpFor } from '../builtins/builtins.ts';
 import { isReplayed } from './failures.ts';
 import { flagLabel, validateInvocation } from '../parse/validate.ts';
-import { baseMeta, runHandler, type RunOutcome } from './handler.ts';
+import { runHandler, type RunOutcome } from './handler.ts';
+import { baseMeta } from './run-meta.ts';
 import type { RunEnv } from './run-env.ts';
 
 export type { RunOutcome } from './handler.ts';

@@ -115,11 +115,15 @@ export interface CommandConfigOf<
   /** Flag (long name) that bypasses this command's confirmation prompt (clispec `confirmation_bypass_arg`). */
   confirmationFlag?: string;
   /**
-   * `false`: the command has no dry run to offer (its handler cannot rehearse: a wrapped program's
-   * action, for instance). The injected `--dry-run` is then not among its flags: not in its help,
-   * its inputSchema (`dry_run`) or `__schema`; given anyway it is an unknown flag (exit 2), and a
-   * preview server (`mcp-server --dry-run`) refuses its tool (`dry_run_unavailable`). Default true.
-   * Its subcommands keep theirs. See docs/contract.md#dry-run-ctxguard-ctxperform-ctxconfirm.
+   * Whether the command offers a dry run (the injected `--dry-run`, `dry_run` over MCP). Declare
+   * `true` when the handler rehearses: it changes things only through `ctx.guard` / `ctx.perform`,
+   * or checks `ctx.dryRun` itself (a run that does neither gets the warning `dry_run_unchecked`
+   * instead of `meta.dry_run`). Default: true for a command declared read-only (`effects:
+   * 'read_only'`, or capability classes that only read), whose dry run is trivially honest; false
+   * for every other. Without a dry run `--dry-run` is not among its flags: not in its help, its
+   * inputSchema or `__schema`; given anyway it is refused (`dry_run_unsupported`, exit 2) and nothing
+   * runs, and a preview server (`mcp-server --dry-run`) refuses its tool (`dry_run_unavailable`).
+   * Its subcommands declare their own. See docs/contract.md#dry-run-ctxguard-ctxperform-ctxconfirm.
    */
   dryRun?: boolean;
   /**

@@ -18,6 +18,7 @@ import type { PromptDecl, ResourceDecl } from './declarations.ts';
 import { checkLoggingDecl, type LoggingDecl } from './logging.ts';
 import { checkNonDeterministic } from './nondeterministic.ts';
 import { checkCapabilities, type Capability, type Effects, type OutputDecl } from './output.ts';
+import { declaredReadOnly } from './dry-run.ts';
 import type { CommandGroup, RunHook } from './hooks.ts';
 import type { CommandConfigOf, ConfigFileDecl } from './command-config.ts';
 import type { RunContextOf } from './run-context.ts';
@@ -150,7 +151,7 @@ export class Command<
   task?: 'optional' | 'required';
   output?: OutputDecl;
   confirmationFlag?: string;
-  /** False: no dry run, so no injected `--dry-run` (see {@link CommandConfigOf.dryRun}). */
+  /** Whether the command offers a dry run (the injected `--dry-run`; see {@link CommandConfigOf.dryRun}). */
   readonly dryRun: boolean;
   finishOnSigterm: boolean;
   run?: RunFn<any, any>;
@@ -255,7 +256,7 @@ export class Command<
     this.confirmationFlag = config.confirmationFlag;
     if (config.dryRun !== undefined && typeof config.dryRun !== 'boolean')
       throw new TypeError(`Command ${this.name}: dryRun must be true or false`);
-    this.dryRun = config.dryRun ?? true;
+    this.dryRun = config.dryRun ?? declaredReadOnly(config.effects, config.capabilities);
     this.finishOnSigterm = config.finishOnSigterm ?? false;
     this.run = config.run as RunFn<any, any> | undefined;
     this.render = config.render;

@@ -258,3 +258,15 @@ export function visibleFlags(cmd: Command): { local: Flag[]; inherited: Flag[]; 
 }
 
 const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * Whether a `--dry-run` (`dry_run`) asked of `cmd` is refused as `dry_run_unsupported`
+ * (lib/tree/dry-run.ts): the command offers no dry run and no flag of the author's takes the name
+ * (an author's own `--dry-run` on the root replaces the injected one; elsewhere it is its own flag).
+ */
+export function refusesDryRun(cmd: Command): boolean {
+  const root = cmd.root();
+  return (
+    !cmd.dryRun && !('dry-run' in root.persistentFlags || 'dry-run' in root.localFlags) && !flagsOf(cmd).has('dry-run')
+  );
+}

@@ -25,7 +25,7 @@ export const CAPABILITIES: readonly Capability[] = Object.freeze([
 ]);
 
 /** The classes that change state. */
-const WRITES: readonly Capability[] = ['create', 'mutate', 'delete', 'admin'];
+export const WRITES: readonly Capability[] = ['create', 'mutate', 'delete', 'admin'];
 
 /**
  * Checks a command's capability classes against each other and its effects.

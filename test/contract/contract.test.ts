@@ -48,6 +48,7 @@ function tree(): Command {
     }),
     new Command({
       use: 'delete <id>',
+      dryRun: true,
       run: async (ctx) => {
         const removed = ctx.guard(`delete task ${ctx.args.id}`);
         const value = await ctx.perform('write the store', () => 'written', 'rehearsed');
@@ -56,7 +57,9 @@ function tree(): Command {
     }),
     new Command({
       use: 'async-stream',
-      run: async function* () {
+      dryRun: true,
+      run: async function* (ctx) {
+        ctx.guard('emit the items');
         yield { n: 1 };
         await sleep(1);
         yield { n: 2 };

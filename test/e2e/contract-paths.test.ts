@@ -448,17 +448,47 @@ const RULES: Rule[] = [
     },
   },
   {
-    name: 'a command that declares no dry run (dryRun: false) has none: --dry-run is an unknown flag, dry_run an unknown property (exit 2); nothing runs',
+    name: "a command that offers no dry run (dryRun: false, or nothing declared on a command that is not read-only) refuses one: dry_run_unsupported (exit 2, not retryable, the fix in the caller's spelling); nothing runs",
     run: async (p, id) => {
-      const e = expectError(
-        await p.call({ tool: 'nopreview', argv: ['nopreview', id, '--dry-run'], json: { name: id, dry_run: true } }),
-        2,
-        'validation_error',
-      );
-      expect(['unknown_flag', 'unknown_property']).toContain(e.context.reason);
-      expect(effects(id)).toHaveLength(0);
-      const ran = await p.call({ tool: 'nopreview', argv: ['nopreview', id], json: { name: id } });
-      expect(ran.code).toBe(0);
+      for (const tool of ['nopreview', 'note']) {
+        const name = `${id}-${tool}`;
+        const e = expectError(
+          await p.call({ tool, argv: [tool, name, '--dry-run'], json: { name, dry_run: true } }),
+          2,
+          'dry_run_unsupported',
+        );
+        expect(e.retryable).toBe(false);
+        const asked = p.spelling === 'argv' ? '--dry-run' : 'dry_run';
+        expect(e.actionable_fix).toContain(`Leave ${asked} out`);
+        expect(e.actionable_fix).not.toContain(p.spelling === 'argv' ? 'dry_run' : '--dry-run');
+        expect(effects(name)).toHaveLength(0);
+        if (p.inputSchema) expect(Object.keys((await p.inputSchema(tool)).properties ?? {})).not.toContain('dry_run');
+        const ran = await p.call({ tool, argv: [tool, name], json: { name } });
+        expect(ran.code).toBe(0);
+        expect(effects(name)).toHaveLength(1);
+      }
+    },
+  },
+  {
+    name: 'a read-only command offers a dry run without declaring one: meta.dry_run, no warning',
+    run: async (p) => {
+      const o = await p.call(simple('read', { dry_run: true }));
+      expect(o.code, JSON.stringify(o)).toBe(0);
+      expect(meta(o).dry_run).toBe(true);
+      expect(meta(o).warnings).toBeUndefined();
+    },
+  },
+  {
+    name: 'a declared dry run whose handler never checks it claims none: no meta.dry_run, the warning dry_run_unchecked (it ran)',
+    run: async (p, id) => {
+      const o = await p.call({
+        tool: 'unchecked',
+        argv: ['unchecked', id, '--dry-run'],
+        json: { name: id, dry_run: true },
+      });
+      expect(o.code, JSON.stringify(o)).toBe(0);
+      expect(meta(o).dry_run).toBeUndefined();
+      expect(meta(o).warnings).toEqual([expect.objectContaining({ code: 'dry_run_unchecked' })]);
       expect(effects(id)).toHaveLength(1);
     },
   },

@@ -106,7 +106,9 @@ describe.each(COMMANDERS)('commander %s', (version, base) => {
     it('a commander action has no preview: no --dry-run in help, in any tool, or on the command line', () => {
       const r = run(['--ax', 'add', 'x', '--dry-run', '--format', 'json']);
       expect(r.code).toBe(2);
-      expect(JSON.parse(r.stderr)).toMatchObject({ error: { context: { reason: 'unknown_flag', flag: '--dry-run' } } });
+      expect(JSON.parse(r.stderr)).toMatchObject({
+        error: { kind: 'dry_run_unsupported', context: { flag: '--dry-run' } },
+      });
       expect(run(['--ax', 'add', '--help']).stdout).not.toContain('--dry-run');
       const { tools } = JSON.parse(run(['--ax', '__schema', '--as=mcp']).stdout) as {
         tools: { name: string; inputSchema: { properties?: Record<string, unknown> } }[];

@@ -105,7 +105,9 @@ describe('a json-mode caller: the contract', () => {
   it('a yargs handler has no preview: no --dry-run in help, in any tool, or on the command line', () => {
     const r = json(['link', 'rm', 'u', '--dry-run']);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stderr)).toMatchObject({ error: { context: { reason: 'unknown_flag', flag: '--dry-run' } } });
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      error: { kind: 'dry_run_unsupported', context: { flag: '--dry-run' } },
+    });
     expect(run(['--ax', 'link', 'rm', '--help']).stdout).not.toContain('--dry-run');
     const { tools } = JSON.parse(run(['--ax', '__schema', '--as=mcp']).stdout) as {
       tools: { name: string; inputSchema: { properties?: Record<string, unknown> } }[];

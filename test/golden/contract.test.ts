@@ -351,6 +351,9 @@ const REF_CASES: Case[] = [
     args: ['item', 'create', 'widget', 'a note', '--kind', 'gadget', '--dry-run', '--idempotency-key', 'key-7'],
   },
   { name: 'item-tag-variadic', args: ['item', 'tag', 'i-2', 'new', 'shiny'] },
+  // a command that offers no dry run refuses one (dry_run_unsupported); a read-only one offers it undeclared
+  { name: 'item-tag-dry-run-refused', args: ['item', 'tag', 'i-2', 'new', '--dry-run'] },
+  { name: 'item-get-dry-run', args: ['item', 'get', 'i-1', '--dry-run'] },
   { name: 'config-get-string', args: ['config', 'get', 'color'] },
   {
     name: 'types-every-flag',

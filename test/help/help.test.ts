@@ -26,6 +26,7 @@ function tool(): Command {
       old: { type: 'bool', deprecated: 'use --all', usage: 'old switch' },
       token: { type: 'string', required: true, usage: 'API token' },
     },
+    dryRun: true, // the one command here that offers a dry run: its help lists --dry-run
     run: () => [],
   });
   const get = new Command({
@@ -81,9 +82,11 @@ const AGENTS_NOTE = [
   'Agents: "tool __schema" describes the commands as JSON ("tool __schema <command>" for one);',
   '"tool <command> --explain <flag>" says where a flag\'s value came from; "tool __schema --as=agents" prints AGENTS.md.',
 ];
+/** `--dry-run`, listed only by a command that offers a dry run (docs/contract.md#dry-run-ctxguard-ctxperform-ctxconfirm). */
+const DRY_RUN_LINE = '      --dry-run                  show what would change without changing anything';
+/** The injected flags a command without a dry run lists. */
 const INJECTED_GLOBALS = [
   "      --args-json string         all arguments as one JSON object shaped like the command's inputSchema (see __schema --as=llms)",
-  '      --dry-run                  show what would change without changing anything',
   EXPLAIN_LINE,
   '      --format string            output format: json or text (json also: agent, machine; text also: human)',
   KEY_REPLAYS_LINE(),
@@ -96,7 +99,7 @@ function KEY_REPLAYS_LINE(): string {
 const KEY_ECHOED =
   "      --idempotency-key string   on a command that replays, a retry with the same key and arguments gets the first outcome again; elsewhere it is only echoed in meta.idempotency_key (each command's help says which; default: a fresh UUID v4)";
 /** The injected flags as a group's help lists them (up to --idempotency-key). */
-const GROUP_GLOBALS = [...INJECTED_GLOBALS.slice(0, 4), KEY_ECHOED];
+const GROUP_GLOBALS = [...INJECTED_GLOBALS.slice(0, 3), KEY_ECHOED];
 
 /**
  * Root help. ax-ts adds a visible `schema` command (clispec) to roots that take no positionals; its
@@ -122,7 +125,6 @@ const rootHelp = (schemaShort: string) =>
     INJECTED_GLOBALS[0],
     INJECTED_GLOBALS[1],
     INJECTED_GLOBALS[2],
-    INJECTED_GLOBALS[3],
     '  -h, --help                     help for tool',
     KEY_ECHOED, // the root is a group
     STRICT_LINE,
@@ -182,7 +184,9 @@ const LIST_HELP = [
   '      --token string           API token (required)',
   '',
   'Global Flags:',
-  ...INJECTED_GLOBALS,
+  INJECTED_GLOBALS[0],
+  DRY_RUN_LINE,
+  ...INJECTED_GLOBALS.slice(1),
   STRICT_LINE, // list's own --timeout shadows the injected one
   '  -V, --verbose count            more output',
   YES_LINE,
@@ -408,9 +412,8 @@ describe('help output', () => {
         INJECTED_GLOBALS[0],
         INJECTED_GLOBALS[1],
         INJECTED_GLOBALS[2],
-        INJECTED_GLOBALS[3],
         '  -h, --help                     help for solo',
-        INJECTED_GLOBALS[4],
+        INJECTED_GLOBALS[3],
         '  -n, --n int                    count',
         STRICT_LINE,
         TIMEOUT_LINE,

@@ -58,6 +58,8 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
           'the front end has no replay: false declaration (the row compares a command that replays with one that does not)',
       },
       { rule: 'perform with a function rehearsal', reason: noPreview },
+      { rule: 'a read-only command offers a dry run', reason: noPreview },
+      { rule: 'a declared dry run whose handler never checks it', reason: noPreview },
       { rule: 'a callback the handler queued just before returning', reason: `its warning is ctx.warn: ${noCtx}` },
       { rule: 'ctx.signal is one AbortSignal for the run', reason: noCtx },
       { rule: 'a failure after ctx.step steps', reason: noCtx },

@@ -43,6 +43,7 @@ function tree(): Command {
       cfg: { type: 'json' },
       'max-width': { type: 'int', default: 80 },
     },
+    effects: 'read_only', // so it offers a dry run (docs/contract.md#dry-run-ctxguard-ctxperform-ctxconfirm)
     run: echo,
   });
   const shadow = new Command({
@@ -441,9 +442,18 @@ describe('persistent flags', () => {
     expect((await ok(['grp', 'leaf'], true)).flags.level).toBe(1);
   });
 
-  it('the injected --dry-run is a persistent flag of every command', async () => {
+  it('the injected --dry-run is a persistent flag of every command that offers a dry run', async () => {
     expect((await ok(['--dry-run', 'grp', 'leaf'], true)).flags.dryRun).toBe(true);
     expect((await ok(['grp', 'leaf', '--dry-run'], true)).flags.dryRun).toBe(true);
+    // plain offers none (nothing declared, not read-only): refused wherever the flag is given
+    for (const argv of [
+      ['--dry-run', 'plain'],
+      ['plain', '--dry-run'],
+    ]) {
+      const r = await runCli(tree(), argv);
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stderr).error).toMatchObject({ kind: 'dry_run_unsupported', context: { flag: '--dry-run' } });
+    }
   });
 });
 

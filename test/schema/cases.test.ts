@@ -176,8 +176,8 @@ describe('B09 — every tool has a usable inputSchema', () => {
     expect(s.type).toBe('object');
     expect(s).toHaveProperty('properties');
     expect(typeof s.properties).toBe('object');
-    // only the injected global inputs remain
-    expect(Object.keys(s.properties)).toEqual(['dry_run', 'idempotency_key']);
+    // only the injected global inputs remain (no dry_run: status is not read-only and declares no dry run)
+    expect(Object.keys(s.properties)).toEqual(['idempotency_key']);
   });
 
   it('with nothing left at all, properties is present and empty: {"type":"object","properties":{}}', async () => {

@@ -310,7 +310,11 @@ describe('clispec document of the demo (tasks)', () => {
     expect(byName.get('show')).toMatchObject({
       effects: 'read_only',
       cardinality: 'single',
-      args: [{ name: 'id', type: 'integer', required: true }],
+      // a read-only command offers a dry run without declaring one
+      args: [
+        { name: 'id', type: 'integer', required: true },
+        { name: '--dry-run', type: 'boolean', required: false },
+      ],
     });
     const list = byName.get('list')!;
     expect((list.args as Json[]).find((a) => a.name === '--status')).toMatchObject({
@@ -346,7 +350,6 @@ describe('clispec document of the demo (tasks)', () => {
     });
     expect((doc.global_args as Json[]).map((a) => a.name)).toEqual([
       '--args-json',
-      '--dry-run',
       '--explain',
       '--format',
       '--idempotency-key',
@@ -472,7 +475,6 @@ describe('clispec document of the surfaces fixture (every feature)', () => {
     expect(arg(command(doc, 'echo'), '--region')).toBeUndefined();
     expect((doc.global_args as Json[]).map((a) => a.name)).toEqual([
       '--args-json',
-      '--dry-run',
       '--explain',
       '--format',
       '--idempotency-key',

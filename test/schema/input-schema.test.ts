@@ -282,17 +282,28 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
     });
     const root = new Command({ use: 'yourcli', persistentFlags: { verbose: { type: 'count' } }, commands: [mid] });
     const s = flat(tool(await mcpDoc(root), 'mid_leaf').inputSchema);
-    expect(Object.keys(s.properties)).toEqual(['shown', 'dry_run', 'idempotency_key', 'region', 'verbose']);
+    expect(Object.keys(s.properties)).toEqual(['shown', 'idempotency_key', 'region', 'verbose']);
     expect(s.properties.region.enum).toEqual(['eu', 'us']);
   });
 
-  it('leaves out the injected --format, --help, --version and --args-json; keeps --dry-run and --idempotency-key', async () => {
-    const root = new Command({ use: 'yourcli', run: ok, commands: [new Command({ use: 'x', run: ok })] });
+  it('leaves out the injected --format, --help, --version and --args-json; keeps --idempotency-key, and --dry-run where the command offers a dry run', async () => {
+    const root = new Command({
+      use: 'yourcli',
+      run: ok,
+      commands: [
+        new Command({ use: 'x', run: ok }),
+        new Command({ use: 'y', dryRun: true, run: ok }),
+        new Command({ use: 'z', effects: 'read_only', run: ok }),
+      ],
+    });
     const doc = await mcpDoc(root);
     for (const t of doc.tools) {
       const keys = Object.keys(t.inputSchema.properties);
       for (const gone of ['format', 'help', 'version', 'args_json', 'args-json']) expect(keys).not.toContain(gone);
-      expect(keys).toEqual(['dry_run', 'idempotency_key']);
+      expect(keys, t.name).toEqual(
+        // a read-only command (z) offers a dry run undeclared, and has no idempotency_key: it never replays
+        t.name === 'y' ? ['dry_run', 'idempotency_key'] : t.name === 'z' ? ['dry_run'] : ['idempotency_key'],
+      );
     }
   });
 

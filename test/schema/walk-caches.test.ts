@@ -217,7 +217,7 @@ function referenceFlags(cmd: Command): RefFlag[] {
     for (const [n, s] of Object.entries(a.persistentFlags)) add(n, s, true, true, false);
   const root = cmd.root();
   for (const n of INJECTED)
-    if (!(n in root.persistentFlags) && !(n in root.localFlags))
+    if (!(n in root.persistentFlags) && !(n in root.localFlags) && (n !== 'dry-run' || cmd.dryRun))
       add(
         n,
         { type: { 'dry-run': 'bool', yes: 'bool', strict: 'bool', timeout: 'duration' }[n] ?? 'string' },

@@ -84,6 +84,7 @@ export function addCommand(): Command {
       due: { type: 'string', usage: 'due date, YYYY-MM-DD' },
     },
     effects: 'non_idempotent',
+    dryRun: true, // the handler rehearses with ctx.guard
     destructive: false, // it only adds a task: clients need not treat it as destructive
     output: { schema: taskSchema(), cardinality: 'single', nonDeterministic: ['created_at'] },
     // A retry with the same --idempotency-key and arguments replays the first result: ax-ts records

@@ -24,6 +24,7 @@ export function doneCommand(): Command {
     example: ['tasks done 1', 'tasks done 1 --dry-run'].join('\n'),
     args: ID_ARG,
     effects: 'idempotent',
+    dryRun: true, // the handler rehearses with ctx.guard
     output: { schema: taskSchema(), cardinality: 'single', nonDeterministic: ['done_at'] },
     run: async (ctx) => {
       const id = parseId(ctx.args.id);

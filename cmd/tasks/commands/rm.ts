@@ -19,6 +19,7 @@ export function rmCommand(): Command {
     args: ID_ARG,
     confirmationFlag: 'yes',
     effects: 'non_idempotent',
+    dryRun: true, // the handler rehearses with ctx.guard
     capabilities: ['delete'],
     output: { schema: taskSchema(), cardinality: 'single' },
     run: async (ctx) => {
