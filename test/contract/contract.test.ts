@@ -394,6 +394,23 @@ describe('success envelope', () => {
     }
   });
 
+  it('a dry run of a command that offers none is refused in human mode too: the error on stderr, exit 2, nothing run', async () => {
+    const r = await runCli(tree(), ['get', '1', '--dry-run'], { tty: true });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('cannot preview: it declares no dry run');
+    expect(r.stderr).toContain('Fix: Leave --dry-run out');
+  });
+
+  it('a declared dry run the handler never checks: no notice in human mode, the warning on stderr instead', async () => {
+    const root = tree();
+    root.addCommand(new Command({ use: 'blind', dryRun: true, run: () => ({ ran: true }) }));
+    const r = await runCli(root, ['blind', '--dry-run'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('never read ctx.dryRun');
+    expect(r.stderr).not.toContain('Dry run: nothing was changed');
+  });
+
   it('dry run in human mode: payload on stdout, the notice on stderr', async () => {
     const r = await runCli(tree(), ['delete', '3', '--dry-run'], { tty: true });
     expect(r.code).toBe(0);

@@ -62,6 +62,7 @@ function addCommand(): Command {
     ],
     flags: { tag: { type: 'stringArray', short: 't', usage: 'tag (repeat for several)' } },
     effects: 'non_idempotent',
+    dryRun: true,
     output: { schema: linkSchema },
     run: async (ctx) => {
       const file = storeFile(ctx);
@@ -106,6 +107,7 @@ function rmCommand(): Command {
     flags: { yes: { type: 'bool', short: 'y', usage: 'delete without asking' } },
     confirmationFlag: 'yes',
     effects: 'non_idempotent',
+    dryRun: true,
     output: { schema: linkSchema },
     run: async (ctx) => {
       const file = storeFile(ctx);
