@@ -19,6 +19,9 @@
  * 5. **listeners** (every MCP server, {@link routeListeners}): `EventEmitter.prototype`'s
  *    `on`/`addListener`, `prependListener` and `emit`, so a listener runs in the async context it
  *    was added in, whoever emits (installed with the capture, restored with it).
+ * 6. **json stdout** (`main()`, {@link divertStdout}): once Node's `process.stdout` is made, its
+ *    `write` goes to stderr while a json-mode run's stdout holds only JSON lines; the runner's own
+ *    lines go past it ({@link writeStdout}).
  *
  * A server restores them in the reverse order (children, then the capture); the stdio guard stays
  * after the server has stopped, since a late timer's write must still not reach the client's pipe.
@@ -239,4 +242,34 @@ export function routeListeners(router: (originals: EmitterMethods) => EmitterMet
     }
     listenerRoute = undefined;
   });
+}
+
+/** The real `process.stdout.write`, bound to the stream, once patch 6 holds the stream's `write`. */
+let stdoutThrough: ((chunk: string | Uint8Array) => boolean) | undefined;
+
+/**
+ * Patch 6, json stdout (docs/contract.md#success-envelope): once Node's `process.stdout` is made (now,
+ * or later by whoever first reads it: `console.log` does), its `write` — so `console.log` and a
+ * library's `process.stdout.write` — goes to `process.stderr` whenever `diverted()` holds, and to
+ * stdout otherwise. The runner's own lines reach stdout through {@link writeStdout}. Installed once
+ * per process (`main()`), never restored: a late timer's print must not land among the JSON lines either.
+ */
+export function divertStdout(diverted: () => boolean): void {
+  const w = watchStream('stdout');
+  const patch = (s: NodeJS.WriteStream) => {
+    if (stdoutThrough) return;
+    const real = s.write as (...a: unknown[]) => boolean;
+    stdoutThrough = (chunk) => real.call(s, chunk);
+    s.write = function (this: unknown, ...a: unknown[]): boolean {
+      return diverted() ? (process.stderr.write as (...b: unknown[]) => boolean)(...a) : real.apply(s, a);
+    } as Write;
+  };
+  if (w.made) patch(process.stdout);
+  else w.onMade.push(patch);
+}
+
+/** Writes on the real stdout, past {@link divertStdout} when it holds the stream. */
+export function writeStdout(chunk: string | Uint8Array): boolean {
+  const s = process.stdout; // made now if it was not: patch 6, if installed, holds it from here on
+  return stdoutThrough ? stdoutThrough(chunk) : s.write(chunk);
 }

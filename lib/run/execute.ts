@@ -47,6 +47,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     /* reported below */
   }
   let spanName = root.name;
+  let selected = root; // the command the words select
   // shell completion asks on every TAB: it exports no span (nor waits for a flush)
   let traced = true;
   const finish = async (env: RunEnv, code: number, errorKind?: string) => {
@@ -71,6 +72,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
       installDoctor(root);
     }
     const { command } = findCommand(root, argv);
+    selected = command;
     spanName = command.commandPath();
     traced = !(
       command.annotations[BUILTIN_ANNOTATION] === 'true' &&
@@ -84,7 +86,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     return finish(env, reportError(e, env), kindOf(e));
   }
   const env = runEnv(root, options, mode);
-  options.onReporter?.((e) => reportError(e, env));
+  options.onReporter?.((e) => reportError(e, env), { mode, command: selected });
   try {
     let inv = parseArgv(root, argv);
     spanName = inv.command.commandPath();

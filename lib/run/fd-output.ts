@@ -29,7 +29,7 @@
 import { writeSync } from 'node:fs';
 import { stdStat } from '../platform/std-stat.ts';
 import { WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
-import { watchStream } from '../platform/process-patches.ts';
+import { watchStream, writeStdout } from '../platform/process-patches.ts';
 
 type Name = 'stdout' | 'stderr';
 
@@ -69,6 +69,9 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
   const fd = name === 'stdout' ? 1 : 2;
   const w = watchStream(name); // the fourth of the process patches: the getter, watched
   const node = () => process[name];
+  // the runner's own writes on stdout go past the json-stdout patch (process-patches.ts, patch 5)
+  const through = (chunk: string | Uint8Array): boolean =>
+    name === 'stdout' ? writeStdout(chunk) : node().write(chunk);
   const flush = (then: () => void) => (w.made ? node().write('', then) : then());
   const backlog = (): [number, number] => {
     if (!w.made) return [0, 0];
@@ -92,7 +95,15 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
   if (kind === undefined || w.made) {
     const s = node();
     s.on('error', onError);
-    return { stream: s, flush, backlog, streamOnly: () => {} };
+    const stream: OutputStream =
+      name === 'stdout'
+        ? ({
+            isTTY: s.isTTY,
+            write: through,
+            once: (event: string, listener: () => void) => s.once(event, listener),
+          } as OutputStream)
+        : s;
+    return { stream, flush, backlog, streamOnly: () => {} };
   }
   w.onMade.push((s) => s.on('error', onError));
   let failed = false;
@@ -100,11 +111,10 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
   const stream = {
     isTTY: false,
     write(chunk: string | Uint8Array): boolean {
-      return node().write(chunk);
+      return through(chunk);
     },
     [WRITE_OUTCOME](chunk: string | Uint8Array): boolean {
-      if (w.made || onlyStream || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)))
-        return node().write(chunk);
+      if (w.made || onlyStream || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return through(chunk);
       if (failed) return true;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       let at = 0;
@@ -114,7 +124,7 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
         } catch (e) {
           const code = (e as NodeJS.ErrnoException).code;
           if (code === 'EINTR') continue;
-          if (code === 'EAGAIN') return node().write(buf.subarray(at)); // a full non-blocking descriptor: Node's stream waits for the reader
+          if (code === 'EAGAIN') return through(buf.subarray(at)); // a full non-blocking descriptor: Node's stream waits for the reader
           failed = true;
           onError(e as NodeJS.ErrnoException);
           return true;

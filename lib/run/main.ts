@@ -8,6 +8,7 @@ import { AxError, describeThrown, ExitCode } from '../contract/errors.ts';
 import { execute } from './execute.ts';
 import { type ExecuteOptions } from './options.ts';
 import { realOutput } from './fd-output.ts';
+import { divertStdout } from '../platform/process-patches.ts';
 
 /** Options of {@link main}. */
 export interface MainOptions extends ExecuteOptions {
@@ -112,6 +113,12 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   // the real ones are watched (their errors, their flush at exit) even when the run is given others
   const out = realOutput('stdout', onStdoutError);
   const err = realOutput('stderr', onStderrError);
+  // json mode: stdout holds only the run's JSON lines; what a handler or its libraries print there
+  // (console.log, process.stdout.write) goes to stderr (docs/contract.md#success-envelope). Not for
+  // an opaque command (its stdout is its bytes, and mcp-server's is the protocol's own pipe), nor a
+  // run given its own stdout.
+  let jsonLines = false;
+  if (!options.stdout) divertStdout(() => jsonLines);
   // A handler whose promise can never settle leaves nothing in the event loop: Node would exit 0 with
   // no output. Turn that into an internal error instead (an error can never exit 0).
   const onBeforeExit = () =>
@@ -141,7 +148,10 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
       stdout: options.stdout ?? out.stream,
       stderr: options.stderr ?? err.stream,
       signal: ac.signal,
-      onReporter: (r) => (report = r),
+      onReporter: (r, run) => {
+        report = r;
+        jsonLines = run.mode === 'json' && run.command.output?.kind !== 'opaque';
+      },
     });
   } finally {
     finished = true;

@@ -5,6 +5,8 @@
 import type { Readable } from 'node:stream';
 import type { OutputStream } from '../contract/envelope.ts';
 import type { IdempotencyStore } from '../store/idempotency.ts';
+import type { Mode } from '../contract/mode.ts';
+import type { Command } from '../tree/command.ts';
 
 /** Options of {@link execute}. Everything defaults to the real process. */
 export interface ExecuteOptions {
@@ -42,8 +44,9 @@ export interface ExecuteOptions {
   onProgress?: (done: number, total?: number, message?: string) => void;
   /**
    * Receives, once the mode is known, a function that reports an error per the contract (error line
-   * or human text on this run's stderr) and returns its exit code. `main()` uses it for failures it
-   * must report itself (a second signal, a broken stdout).
+   * or human text on this run's stderr) and returns its exit code, and the run's mode and the
+   * command its words select. `main()` uses it for failures it must report itself (a second
+   * signal, a broken stdout), and to keep stdout for JSON lines in json mode.
    */
-  onReporter?: (report: (error: unknown) => number) => void;
+  onReporter?: (report: (error: unknown) => number, run: { mode: Mode; command: Command }) => void;
 }

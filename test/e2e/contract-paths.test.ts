@@ -493,6 +493,20 @@ const RULES: Rule[] = [
     },
   },
   {
+    name: "what a handler prints on stdout (console.log, process.stdout.write) stays out of the JSON lines: stderr on the command line, an item of its own over MCP (in-process: the process stdout is not the run's)",
+    on: (p) => p.name !== 'in-process',
+    run: async (p) => {
+      const o = await p.call(simple('chatty'));
+      expect(o.code, JSON.stringify(o)).toBe(0);
+      const lines = o.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(1); // stdout | jq: one JSON line and nothing else
+      expect(JSON.parse(lines[0]!).data).toEqual({ chatty: true });
+      const elsewhere = p.mcp ? o.texts!.slice(1).join('') : o.stderr!;
+      expect(elsewhere).toContain('from console.log\n');
+      expect(elsewhere).toContain('from stdout.write\n');
+    },
+  },
+  {
     name: "another CLI's mode flag (--output json, --output=text, --json) is an unknown flag whose did-you-mean is --format (argv paths: JSON callers give no flags)",
     on: (p) => p.spelling === 'argv',
     run: async (p) => {

@@ -26,6 +26,10 @@ export interface Outcome {
   error?: Json;
   /** MCP only: the result's isError. */
   isError?: boolean;
+  /** Process paths: what the process wrote on stderr. */
+  stderr?: string;
+  /** MCP only: the text of every content item of the result, in order. */
+  texts?: string[];
 }
 
 /** One call, in both spellings: argv for the CLI paths, the tool's arguments for the JSON paths. */
@@ -79,18 +83,23 @@ function lastJsonLine(text: string): Json | undefined {
 
 function fromProcess(r: { code: number | null; stdout: string; stderr: string }): Outcome {
   const code = r.code ?? -1;
-  return code === 0 ? { code, stdout: r.stdout } : { code, stdout: r.stdout, error: lastJsonLine(r.stderr) };
+  return code === 0
+    ? { code, stdout: r.stdout, stderr: r.stderr }
+    : { code, stdout: r.stdout, stderr: r.stderr, error: lastJsonLine(r.stderr) };
 }
 
 function fromTool(result: Json): Outcome {
+  const texts = (result.content as { type: string; text?: string }[]).flatMap((c) =>
+    c.type === 'text' ? [c.text!] : [],
+  );
   const text = (result.content as { type: string; text: string }[])[0]!.text;
   if (result.isError) {
     const error = JSON.parse(text) as Json;
     // what the command wrote before it failed (a stream's items) follows the error line
     const before = (result.content as { type: string; text: string }[])[1]?.text ?? '';
-    return { code: error.error.exit_code as number, stdout: before, error, isError: true };
+    return { code: error.error.exit_code as number, stdout: before, error, isError: true, texts };
   }
-  return { code: 0, stdout: text, isError: false };
+  return { code: 0, stdout: text, isError: false, texts };
 }
 
 /** A process path: `cli` (argv) or `args-json` (the command words, then `--args-json '<json>'`). */

@@ -70,8 +70,8 @@ describe('main()', () => {
     expect(JSON.parse(first.split('\n')[0]!).data).toEqual({ i: 0 });
   });
 
-  it('a handler writing to process.stdout itself, whose reader goes away: exit 141, no stack', async () => {
-    const p = start(['raw-forever']);
+  it('a handler writing to process.stdout itself (human mode), whose reader goes away: exit 141, no stack', async () => {
+    const p = start(['raw-forever', '--format', 'text']); // in json mode its writes would go to stderr
     await new Promise<void>((resolve) => {
       p.child.stdout.once('data', () => {
         p.child.stdout.destroy();
@@ -83,20 +83,25 @@ describe('main()', () => {
     expect(r.stderr).not.toMatch(/EPIPE|at .*\(/);
   });
 
-  it("a handler's console.log and the envelope share stdout in the order written (the envelope is written on fd 1 directly)", async () => {
+  it("json mode: a handler's console.log goes to stderr, stdout holds the envelope alone (docs/contract.md#success-envelope)", async () => {
     const r = await start(['mixed', '--format', 'json']).done;
     expect(r.code).toBe(0);
-    const [side, envelope, rest] = r.stdout.split('\n');
-    expect(side).toBe('side line');
+    const [envelope, rest] = r.stdout.split('\n');
     expect(JSON.parse(envelope!).data).toEqual({ ok: true });
     expect(rest).toBe('');
+    expect(r.stderr).toContain('side line\n');
   });
 
-  it("a handler's console.log larger than a pipe holds comes whole before the envelope (Node queues what the pipe cannot take)", async () => {
-    const r = await start(['biglog', '--format', 'json']).done;
+  it("human mode: a handler's console.log and the output share stdout in the order written (the output is written on fd 1 directly)", async () => {
+    const r = await start(['mixed', '--format', 'text']).done;
     expect(r.code).toBe(0);
-    expect(r.stdout.indexOf('{"data"')).toBe(2_000_001);
-    expect(JSON.parse(r.stdout.slice(2_000_001)).data).toEqual({ ok: true });
+    expect(r.stdout).toBe('side line\nok: true\n');
+  });
+
+  it("human mode: a handler's console.log larger than a pipe holds comes whole before the output (Node queues what the pipe cannot take)", async () => {
+    const r = await start(['biglog', '--format', 'text']).done;
+    expect(r.code).toBe(0);
+    expect(r.stdout.indexOf('ok: true')).toBe(2_000_001);
   });
 
   it('a stray rejection from a handler fails the run with one internal_error line, no stack', async () => {
