@@ -174,7 +174,11 @@ const COMMAND = {
       ...strings,
       description: "ax-go's: envelope fields that differ between runs (meta.* ids, data.* paths); [] for a group.",
     },
-    dry_run: { const: false, description: 'Declared without a dry run: no --dry-run here.' },
+    dry_run: {
+      const: false,
+      description:
+        'Offers no dry run (declares none and is not read-only): no --dry-run here; asking for one is dry_run_unsupported.',
+    },
     replays: {
       const: true,
       description: 'A retry with the same --idempotency-key and arguments replays the first outcome.',
