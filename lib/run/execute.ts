@@ -47,7 +47,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     /* reported below */
   }
   let spanName = root.name;
-  let selected = root; // the command the words select
+  let selected: Command | undefined; // the command the words select
   // shell completion asks on every TAB: it exports no span (nor waits for a flush)
   let traced = true;
   const finish = async (env: RunEnv, code: number, errorKind?: string) => {
@@ -86,7 +86,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     return finish(env, reportError(e, env), kindOf(e));
   }
   const env = runEnv(root, options, mode);
-  options.onReporter?.((e) => reportError(e, env), { mode, command: selected });
+  options.onReporter?.((e) => reportError(e, env), { mode, command: selected ?? root });
   try {
     let inv = parseArgv(root, argv);
     spanName = inv.command.commandPath();
