@@ -6,7 +6,7 @@
  */
 import type { Command as CommanderCommand } from 'commander';
 import type { CallReporter } from '../shared/child-report.ts';
-import { guardParsers } from './parsers.ts';
+import { guardParsers, PARSER_ERRORS } from './parsers.ts';
 
 /** The commander fields the child reads or wraps (commander keeps them private; stable in 14 and 15). */
 interface Fields {
@@ -16,6 +16,19 @@ interface Fields {
 
 function commandsOf(c: CommanderCommand): CommanderCommand[] {
   return [c, ...c.commands.flatMap(commandsOf)];
+}
+
+/**
+ * Whether a throw out of the parse before any action refuses the words: commander's own errors and
+ * a custom parser's. A hook's throw (`preAction`: a credentials check) is the program's own outcome,
+ * read as an action's is (an AxError keeps its kind), as in-process.
+ */
+function refusal(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return (
+    (typeof code === 'string' && code.startsWith('commander.')) ||
+    (typeof e === 'object' && e !== null && PARSER_ERRORS.has(e))
+  );
 }
 
 /** commander's error codes are camelCase (`commander.unknownOption`); a refusal's reason is snake_case. */
@@ -70,7 +83,7 @@ export function childParse(
   // a throw out of the parse: the action's own error, or before any action (a custom parser's) a
   // refusal of the words; reported, then handed on to the program's code (reporter.quiet)
   const failed = (e: unknown) => {
-    reporter.error(e, reporter.started ? undefined : reasonOf((e as { code?: unknown } | null)?.code));
+    reporter.error(e, reporter.started || !refusal(e) ? undefined : reasonOf((e as { code?: unknown } | null)?.code));
     return reporter.quiet(e);
   };
   if (sync) {

@@ -10,6 +10,9 @@ interface Parsed {
   parseArg?: ((value: string, previous: unknown) => unknown) | undefined;
 }
 
+/** Errors a custom parser threw: a refusal of the words, unlike a hook's throw (see the child's parse). */
+export const PARSER_ERRORS = new WeakSet<object>();
+
 /**
  * Wraps every custom parser of the commands' options and arguments for one call: a parser that
  * throws something other than an Error (`throw undefined`, `throw {code: 'x'}`) would make commander
@@ -26,10 +29,14 @@ export function guardParsers(commands: CommanderCommand[]): () => void {
       try {
         return parse(value, previous);
       } catch (e) {
-        if (e instanceof Error) throw e;
-        throw new Error(`invalid value ${JSON.stringify(value)}: the parser refused it (it threw ${thrownText(e)})`, {
-          cause: e,
-        });
+        const err =
+          e instanceof Error
+            ? e
+            : new Error(`invalid value ${JSON.stringify(value)}: the parser refused it (it threw ${thrownText(e)})`, {
+                cause: e,
+              });
+        PARSER_ERRORS.add(err);
+        throw err;
       }
     };
   }

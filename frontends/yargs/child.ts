@@ -30,7 +30,8 @@ export function childParse(
   );
   // registered last, so yargs asks it first
   y.fail((msg, err) => {
-    if (reporter.started && err) {
+    // an ax-ts error (a middleware's credentials check) keeps its kind wherever it is thrown
+    if ((reporter.started || err?.name === 'AxError') && err) {
       reporter.error(err);
       throw reporter.quiet(err);
     }
@@ -41,7 +42,8 @@ export function childParse(
   // a throw out of the parse (a handler's or a middleware's, thrown at once): reported — before any
   // handler ran, as a refusal — then handed on to the program's code (reporter.quiet)
   const failed = (e: unknown) => {
-    reporter.error(e, reporter.started ? undefined : 'invalid_argument');
+    const ax = (e as { name?: unknown } | null)?.name === 'AxError';
+    reporter.error(e, reporter.started || ax ? undefined : 'invalid_argument');
     return reporter.quiet(e);
   };
   try {

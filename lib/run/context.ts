@@ -280,6 +280,12 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
       const done = <T>(v: T) => (s.closed || s.steps.push(name), v);
       if (work === undefined) return void done(undefined);
       if (typeof work !== 'function') throw new TypeError('ctx.step: work must be a function');
+      // a dry run changes nothing: the step's work is what would be done (ctx.perform gives a rehearsal)
+      if (s.dryRun) {
+        s.dryRunChecked = true;
+        s.would.push(name);
+        return Promise.resolve(undefined);
+      }
       return Promise.resolve().then(work).then(done);
     }) as RunContext['step'],
   guard: (s) => (description) => {

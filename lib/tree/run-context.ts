@@ -99,7 +99,9 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
    * which runs `work` and records `name` when it resolves (returning its result; a step that throws
    * is not recorded). If the run then fails — its own error, a stop, `--timeout`, an interrupt — the
    * error's `context.completed_steps` lists the steps done, in order, so the caller knows what had
-   * changed before the failure (docs/contract.md#partial-failure-ctxstep).
+   * changed before the failure (docs/contract.md#partial-failure-ctxstep). In a dry run `work` does
+   * not run: `name` goes to `meta.would` and the step resolves to undefined (`ctx.perform` gives a
+   * rehearsal value).
    * @throws TypeError when `name` is not a non-empty string, or `work` not a function.
    */
   step(name: string): void;

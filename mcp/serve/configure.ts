@@ -70,6 +70,6 @@ export async function configureClients(
   const { editSkills } = await import('./install-skill.ts');
   const render = shapeRender('skill');
   const text = served === root ? render.whole(root, ctx.version) : render.within(root, served, ctx.version);
-  const skills = await editSkills(clients, skillName(root.name), install.length ? text : undefined, { env, print });
+  const skills = await editSkills(clients, skillName(root.name), text, { env, print, remove: !install.length });
   return `${JSON.stringify({ server: name, changes, skill: skillName(root.name), skills }, null, 2)}\n`;
 }

@@ -25,14 +25,15 @@ export interface SkillChange {
 const readOr = (file: string) => readFile(file, 'utf8').catch(() => undefined);
 
 /**
- * Writes `text` as `<folder>/<name>/SKILL.md` for each client (`text` undefined: removes it, and
- * the skill's folder when that leaves it empty).
+ * Writes `text` as `<folder>/<name>/SKILL.md` for each client, or with `remove` takes it out (and
+ * the skill's folder when that leaves it empty) — keeping a backup when the file there is not
+ * `text`, the one this program would write (someone else's skill of the same name, or edited).
  */
 export async function editSkills(
   clients: readonly string[],
   name: string,
-  text: string | undefined,
-  o: { env: Env; print: boolean },
+  text: string,
+  o: { env: Env; print: boolean; remove: boolean },
 ): Promise<SkillChange[]> {
   const out: SkillChange[] = [];
   for (const client of clients) {
@@ -43,26 +44,26 @@ export async function editSkills(
     }
     const file = join(folder, name, 'SKILL.md');
     const was = await readOr(file);
-    const action: SkillChange['action'] =
-      text === undefined
-        ? was === undefined
-          ? 'absent'
-          : 'removed'
-        : was === undefined
-          ? 'added'
-          : was === text
-            ? 'unchanged'
-            : 'updated';
+    const action: SkillChange['action'] = o.remove
+      ? was === undefined
+        ? 'absent'
+        : 'removed'
+      : was === undefined
+        ? 'added'
+        : was === text
+          ? 'unchanged'
+          : 'updated';
     const written = !o.print && (action === 'added' || action === 'updated' || action === 'removed');
     const change: SkillChange = { client, file, action, written };
     if (written) {
       if (action === 'removed') {
+        if (was !== text) await copyFile(file, (change.backup = join(folder, `${name}.SKILL.md.ax-ts.bak`)));
         await rm(file, { force: true });
         await rmdir(join(folder, name)).catch(() => {}); // only when nothing else is in it
       } else {
         if (was !== undefined) await copyFile(file, (change.backup = `${file}.ax-ts.bak`));
         else await mkdir(join(folder, name), { recursive: true });
-        await writeAtomic(file, text!, 0o644);
+        await writeAtomic(file, text, 0o644);
       }
     }
     out.push(change);

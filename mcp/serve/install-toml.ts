@@ -35,9 +35,27 @@ function tableRange(lines: readonly string[], key: string, name: string): [numbe
     const l = lines[end]!;
     if (/^\s*\[/.test(l) && !head.test(l)) break;
   }
-  // the blank lines before the next table stay with it
-  while (end > start + 1 && lines[end - 1]!.trim() === '') end--;
+  // the blank lines and comments before the next table stay with it (a note about that table)
+  while (end > start + 1 && (lines[end - 1]!.trim() === '' || lines[end - 1]!.trim().startsWith('#'))) end--;
   return [start, end];
+}
+
+/**
+ * Whether `name` is also defined some other way than its own table — an inline table or dotted
+ * keys under `[<key>]`, or `<key>.<name>… =` at the top — which a table of its own would declare
+ * twice (TOML forbids it, and the client would then read no config at all).
+ */
+export function tomlDefinedElsewhere(text: string, key: string, name: string): boolean {
+  const nameForms = [name, JSON.stringify(name), `'${name}'`].map(escapeRe).join('|');
+  const dotted = new RegExp(`^\\s*${escapeRe(key)}\\s*\\.\\s*(?:${nameForms})\\s*[.=]`);
+  const inner = new RegExp(`^\\s*(?:${nameForms})\\s*[.=]`);
+  const parent = new RegExp(`^\\s*\\[\\s*${escapeRe(key)}\\s*\\]\\s*(#.*)?$`);
+  let table: 'top' | 'parent' | 'other' = 'top';
+  for (const line of text.split('\n')) {
+    if (/^\s*\[/.test(line)) table = parent.test(line) ? 'parent' : 'other';
+    else if ((table === 'top' && dotted.test(line)) || (table === 'parent' && inner.test(line))) return true;
+  }
+  return false;
 }
 
 /** The table's lines for `entry`. */

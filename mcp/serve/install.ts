@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { AxError, validationError } from '../../lib/contract/errors.ts';
 import { applyJsoncPatch, parseJsonc, type PatchOperation } from '../../lib/config/config-patch.ts';
 import { writeAtomic } from '../../lib/config/config.ts';
-import { tomlWithout, tomlWith } from './install-toml.ts';
+import { tomlDefinedElsewhere, tomlWithout, tomlWith } from './install-toml.ts';
 
 /** An entry as `--print-config` gives it: a local command, or a running server's URL. */
 export type ServerEntry = { command: string; args: string[] } | { url: string; headers?: Record<string, string> };
@@ -262,6 +262,11 @@ export async function editClients(
         },
       );
     const was = await current(file);
+    if (spec.format === 'toml' && was && tomlDefinedElsewhere(was.text, spec.key, name))
+      throw new AxError('validation_error', `${file} defines ${spec.key}.${name} other than as its own table`, {
+        context: { reason: 'client_config_invalid', path: file },
+        fix: `Move ${spec.key}.${name} to a [${spec.key}.${name}] table of its own (or remove it) by hand; nothing was changed.`,
+      });
     const edited =
       spec.format === 'toml'
         ? shaped

@@ -157,7 +157,12 @@ describe('mcp-server --install / --uninstall', () => {
       'unchanged',
       'unsupported',
     ]);
+    // a SKILL.md that is not this program's (edited by hand) is backed up before it goes
+    writeFileSync(join(h, '.agents/skills/tasks/SKILL.md'), `${skillMd}\n# my note\n`);
     const off = tasks(h, '--uninstall', 'cursor', '--uninstall', 'codex', '--skill');
+    expect(off.data.skills[1].backup).toBe(join(h, '.agents/skills/tasks.SKILL.md.ax-ts.bak'));
+    expect(readFileSync(off.data.skills[1].backup, 'utf8')).toContain('# my note');
+    expect(off.data.skills[0].backup).toBeUndefined();
     expect(off.data.skills.map((c: { action: string }) => c.action)).toEqual(['removed', 'removed']);
     expect(existsSync(join(h, '.cursor/skills/tasks'))).toBe(false);
     expect(existsSync(join(h, '.agents/skills/tasks'))).toBe(false);
@@ -198,6 +203,8 @@ describe('mcp-server --install / --uninstall', () => {
   it('bad input: a clear validation_error (exit 2) and every file as it was', () => {
     const h = seededHome();
     writeFileSync(join(h, SEEDED.gemini![0]), '{ "theme": ');
+    const codexText = '[mcp_servers]\ntasks = { command = "old" }\n';
+    writeFileSync(join(h, SEEDED.codex![0]), codexText);
     const cases: [string[], string][] = [
       [['--install', 'emacs'], 'unknown_client'],
       [['--install', 'cursor', '--install', 'gemini'], 'client_config_invalid'], // gemini's file is broken: cursor untouched too
@@ -205,6 +212,7 @@ describe('mcp-server --install / --uninstall', () => {
       [['--install', 'cursor', '--uninstall', 'cursor'], 'mutually_exclusive_flags'],
       [['--print'], 'invalid_flag_for_command'],
       [['--skill'], 'invalid_flag_for_command'],
+      [['--install', 'codex'], 'client_config_invalid'], // tasks defined inline under [mcp_servers]
     ];
     for (const [args, reason] of cases) {
       const r = tasks(h, ...args);
@@ -214,6 +222,7 @@ describe('mcp-server --install / --uninstall', () => {
     }
     expect(read(h, 'cursor')).toBe(SEEDED.cursor![1]);
     expect(read(h, 'claude-desktop')).toBe(SEEDED['claude-desktop']![1]);
+    expect(read(h, 'codex')).toBe(codexText);
     const empty = mkdtempSync(join(tmpdir(), 'ax-install-'));
     homes.push(empty);
     const none = tasks(empty, '--install', 'all');

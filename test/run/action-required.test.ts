@@ -2,7 +2,8 @@
  * `ctx.actionRequired` stops the run where it is called (docs/contract.md#stops-and-next-steps): a
  * handler that calls it without `throw` — a word-for-word port of code written for a library whose
  * stop returns — still stops, exit 2, nothing after it runs. In human mode the stop says its reason
- * and each next step's description, on lines a person can paste into a shell.
+ * and each next step's description, on lines a person can paste into a shell. `ctx.step`, which
+ * records what is done, does no work in a dry run.
  */
 import { describe, expect, it } from 'vitest';
 import { Command } from '../../lib/index.ts';
@@ -56,5 +57,28 @@ describe('ctx.actionRequired', () => {
         '  deployer login --format text             # log in with your account\n' +
         '  deployer deploy --offline --format text  # deploy without the network\n',
     );
+  });
+});
+
+describe('ctx.step in a dry run', () => {
+  it('does not run the work: the step is in meta.would, the step resolves to undefined', async () => {
+    const ran: string[] = [];
+    const root = new Command({ use: 'fx', short: 'fx' }).addCommand(
+      new Command({
+        use: 'publish',
+        short: 'Publish',
+        effects: 'non_idempotent',
+        dryRun: true,
+        run: async (ctx) => ({ got: (await ctx.step('upload', () => (ran.push('upload'), 'id-1'))) ?? null }),
+      }),
+    );
+    const r = await runCli(root, ['publish', '--dry-run', '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const line = JSON.parse(r.stdout);
+    expect(line.data).toEqual({ got: null });
+    expect(line.meta).toMatchObject({ dry_run: true, would: ['upload'] });
+    expect(ran).toEqual([]);
+    const real = await runCli(root, ['publish', '--format', 'json']);
+    expect(JSON.parse(real.stdout).data).toEqual({ got: 'id-1' });
   });
 });
