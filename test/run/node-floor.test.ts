@@ -5,7 +5,7 @@
  * byte on the protocol pipe) and the built program, whose entry answers nothing ahead there. Run
  * with an older Node found on this machine (`AX_OLD_NODE`, else /usr/bin/node or /usr/local/bin/node
  * when below the floor); skipped, with the reason in the title, when there is none. The check costs
- * well under 0.2 ms of start-up.
+ * well under 0.2 ms of start-up (a cost measured by hand, not asserted here: docs/performance.md).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -45,16 +45,6 @@ describe('the table of versions', () => {
     ['23.0.0', false],
     ['24.21.0', false],
   ])('%s below the floor: %s', (v, below) => expect(belowNodeFloor(v)).toBe(below));
-
-  it('costs well under 0.2 ms (the whole check, this Node)', () => {
-    const n = 100_000;
-    let hits = 0;
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) if (belowNodeFloor()) hits++;
-    const perCallMs = Number(process.hrtime.bigint() - t0) / 1e6 / n;
-    expect(hits).toBe(0);
-    expect(perCallMs).toBeLessThan(0.2 / 100); // a hundred times under the budget
-  });
 });
 
 describe.skipIf(skip)(`on Node ${old?.version ?? '(none)'}${skip ? ` (skipped: ${skip})` : ''}`, () => {
