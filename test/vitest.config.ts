@@ -20,6 +20,14 @@ const LONG = [
   'test/e2e/killloop.test.ts', // signals sent in a loop at every phase of a run
   'test/e2e/contract-races.test.ts', // concurrent replays and cancellations, repeated
   'test/build/recipes.test.ts', // docs/shipping.md's recipes with pnpm, Yarn 4 and postject
+  'test/frontends/child-calls.test.ts', // front-end calls as processes: 8 in flight, stuck ones killed (~90 s)
+  'test/build/user-project.test.ts', // npm pack installed into a fresh project, built and run (~70 s)
+  'test/e2e/args-json-parity.test.ts', // every command twice, as flags and as --args-json (~50 s)
+  'test/store/records.test.ts', // every output kind recorded and replayed in every store (~45 s)
+  'test/mcp/stdio-in-place.test.ts', // built programs serving stdio in place, each a process (~40 s)
+  'test/run/main-fd.test.ts', // fd output under slow and closed readers (~40 s)
+  'test/mcp/print-config-types.test.ts', // the printed command started for every flag kind (~35 s)
+  'test/mcp/http-held.test.ts', // connections held at the cap (~27 s)
 ];
 const RUNTIMES = 'test/build/runtimes.test.ts';
 
