@@ -12,7 +12,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Files only the full run has, with why they are long. */
+/**
+ * Files only the full run has, with why they are long. A file with a table over paths and eras
+ * (`PATHS_BY_ERAS`) cannot be one: `npm test` runs one era of it and `test:rest` the other.
+ */
 const LONG = [
   'test/e2e/conformance.test.ts', // the MCP conformance suites of both eras, every path (~5 min)
   'test/e2e/cluster.test.ts', // three replicas behind nginx sharing redis-server (.ci/run starts them)
@@ -22,12 +25,26 @@ const LONG = [
   'test/build/recipes.test.ts', // docs/shipping.md's recipes with pnpm, Yarn 4 and postject
   'test/frontends/child-calls.test.ts', // front-end calls as processes: 8 in flight, stuck ones killed (~90 s)
   'test/build/user-project.test.ts', // npm pack installed into a fresh project, built and run (~70 s)
+  'test/e2e/contract-twins.test.ts', // the contract table over commander and yargs twins, a process per MCP call (~110 s)
   'test/e2e/args-json-parity.test.ts', // every command twice, as flags and as --args-json (~50 s)
   'test/store/records.test.ts', // every output kind recorded and replayed in every store (~45 s)
   'test/mcp/stdio-in-place.test.ts', // built programs serving stdio in place, each a process (~40 s)
   'test/run/main-fd.test.ts', // fd output under slow and closed readers (~40 s)
   'test/mcp/print-config-types.test.ts', // the printed command started for every flag kind (~35 s)
   'test/mcp/http-held.test.ts', // connections held at the cap (~27 s)
+  // the front ends' end-to-end files: each front-end call over MCP is a process of the program
+  // (commander.test.ts, and the files with tables over paths and eras, stay in npm test)
+  'test/frontends/yargs.test.ts', // a yargs program plain and wrapped, every builder (~24 s)
+  'test/frontends/queue-timeout.test.ts', // the in-process mode's queue under --timeout (~14 s)
+  'test/frontends/commander-imports.test.ts', // module loads of plain, json-mode and served runs (~11 s)
+  // shipping: each builds a bundle with esbuild, then runs it as processes
+  'test/build/top-level-await.test.ts', // a front-end entry with top-level await, built two ways (~22 s)
+  'test/build/bundle-lazy.test.ts', // the built demo's chunk loads per run shape (~21 s)
+  'test/build/bundle-shared-state.test.ts', // caches across a bundle's copies of lib (~15 s)
+  'test/build/optional-peers.test.ts', // npm pack installed without the optional peers (~14 s)
+  'test/completion/shells.test.ts', // the completion scripts sourced in real bash, zsh and fish (~17 s)
+  'test/cmd/clispec-scorer.test.ts', // the clispec scorer's checks against the demo, a process each (~18 s)
+  'test/mcp/children-tree.test.ts', // process trees below a handler stopped, the reaper by SIGKILL (~27 s)
 ];
 const RUNTIMES = 'test/build/runtimes.test.ts';
 
@@ -42,12 +59,17 @@ function eraTables(dir = join(root, 'test')): string[] {
   });
 }
 
+const tables = eraTables();
+const bothParts = LONG.filter((f) => tables.includes(f));
+if (bothParts.length)
+  throw new Error(`a long file cannot hold a table over eras (its cells are split): ${bothParts.join(', ')}`);
+
 const scope = process.env.AX_TEST_SCOPE ?? 'quick';
 const runtimes = process.env.AX_TEST_RUNTIMES === '1';
 
 function include(): string[] {
   if (runtimes) return [RUNTIMES];
-  if (scope === 'rest') return [...LONG, ...eraTables()];
+  if (scope === 'rest') return [...LONG, ...tables];
   return ['test/**/*.test.ts'];
 }
 

@@ -1,6 +1,6 @@
 /**
  * Programs written with another CLI library that the every-path contract table
- * (test/e2e/contract-paths.test.ts) runs its rules over, beside the native fixture: each the
+ * (test/helpers/contract-rules.ts) runs its rules over, in test/e2e/contract-twins.test.ts, beside the native fixture: each the
  * contract fixture's twin, with the paths and rules that cannot apply to it, each with why
  * (docs/frontends.md#the-contract-table-over-a-commander-program). A third program (another front
  * end's twin) is one more entry.

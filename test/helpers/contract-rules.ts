@@ -1,0 +1,576 @@
+/**
+ * The contract table's rules (docs/contract.md), run by test/e2e/contract-paths.test.ts over every path
+ * of the native fixture (test/fixtures/contract-tree.ts) and by test/e2e/contract-twins.test.ts over
+ * its front-end twins (test/helpers/contract-twins.ts). Each rule is a call, or a few, on one path,
+ * with what must hold; the paths share one state directory and one side-effect log per test file.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { Call, Outcome, Path } from './paths.ts';
+
+export type Json = Record<string, any>;
+
+export const CONTRACT_CLI = fileURLToPath(new URL('../fixtures/contract-cli.ts', import.meta.url));
+export const dir = mkdtempSync(join(tmpdir(), 'ax-contract-paths-'));
+export const LOG = join(dir, 'effects.log');
+/** Every path records keys in this one state directory (the default file store under XDG_STATE_HOME). */
+export const ENV = { CONTRACT_LOG: LOG, XDG_STATE_HOME: join(dir, 'state') };
+
+/** The side effects logged so far for `name` (each handler run that changed state adds one). */
+export function effects(name: string): Json[] {
+  if (!existsSync(LOG)) return [];
+  return readFileSync(LOG, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Json)
+    .filter((e) => e.name === name || e.id === name);
+}
+
+/** The `data` of an envelope line exactly as written (the bytes before `,"meta":`). */
+export function dataBytes(stdout: string): string {
+  const i = stdout.indexOf(',"meta":');
+  if (!stdout.startsWith('{"data":') || i < 0) throw new Error(`not an envelope: ${stdout}`);
+  return stdout.slice(0, i);
+}
+export const meta = (o: Outcome): Json => JSON.parse(o.stdout).meta as Json;
+
+/** `write`-style call: the same call in both spellings. `order` swaps flag/positional order on the CLI. */
+export function writeCall(
+  tool: string,
+  name: string,
+  opts: { key?: string; tags?: string[]; dryRun?: boolean; order?: 'flags-first' } = {},
+): Call {
+  const flags = [
+    ...(opts.tags ?? []).flatMap((t) => ['--tag', t]),
+    ...(opts.key !== undefined ? ['--idempotency-key', opts.key] : []),
+    ...(opts.dryRun ? ['--dry-run'] : []),
+  ];
+  const json: Json = { name };
+  if (opts.tags) json.tag = opts.tags;
+  if (opts.key !== undefined) json.idempotency_key = opts.key;
+  if (opts.dryRun) json.dry_run = true;
+  return { tool, argv: opts.order === 'flags-first' ? [tool, ...flags, name] : [tool, name, ...flags], json };
+}
+
+/** A call of a command without positionals: `flags` as CLI flags and as properties. */
+export function simple(tool: string, props: Json = {}, argvExtra: string[] = []): Call {
+  const flag = (k: string) => `--${k.replace(/_/g, '-')}`;
+  const argv = [
+    ...tool.split('_'),
+    ...Object.entries(props).flatMap(([k, v]) =>
+      typeof v === 'boolean' ? (v ? [flag(k)] : []) : [`${flag(k)}=${typeof v === 'string' ? v : JSON.stringify(v)}`],
+    ),
+  ];
+  return { tool, argv: [...argv, ...argvExtra], json: props };
+}
+
+/**
+ * Runs a stop's next step as the path runs it: its tool call over MCP (in progressive mode the call
+ * tool it names, as given), its command line otherwise (the args-json path spawns the line as it
+ * is: its own call always builds `--args-json`).
+ */
+export async function runStep(p: Path, step: Json, extra: string[] = []): Promise<Outcome> {
+  if (p.raw && p.name === 'mcp-progressive') {
+    expect(['call_tool', 'call_read_only_tool'], 'a progressive step names a call tool').toContain(step.tool);
+    return p.raw(step.tool as string, step.arguments as Json);
+  }
+  if (p.mcp) return p.call({ tool: step.tool as string, argv: [], json: step.arguments as Json });
+  expect(step.argv[0], 'a command line starts with the program name').toBe('contractfx');
+  return runLine(p, [...(step.argv as string[]).slice(1), ...extra]);
+}
+
+/** Runs the words after the program's name as a command line of a CLI path (cli, args-json, in-process). */
+export function runLine(p: Path, argv: string[]): Promise<Outcome> {
+  return p.line!(argv);
+}
+
+/**
+ * `tool <id>` with a key stops (`kind`, exit 2) and records nothing; its first next step, which
+ * keeps the key, runs once (meta.idempotency_key the key), and running it again replays that.
+ */
+export async function stopThenStep(p: Path, id: string, tool: string, kind: string): Promise<void> {
+  const key = `k-${id}`;
+  const e = expectError(
+    await p.call({ tool, argv: [tool, id, '--idempotency-key', key], json: { name: id, idempotency_key: key } }),
+    2,
+    kind,
+  );
+  expect(effects(id)).toHaveLength(0);
+  const step = (e.next as Json[])[0]!;
+  const ran = await runStep(p, step);
+  expect(ran.code, JSON.stringify(ran)).toBe(0);
+  expect(meta(ran)).toMatchObject({ idempotency_key: key });
+  expect(meta(ran).replayed).toBeUndefined();
+  const again = await runStep(p, step);
+  expect(dataBytes(again.stdout)).toBe(dataBytes(ran.stdout));
+  expect(meta(again).replayed).toBe(true);
+  expect(effects(id)).toHaveLength(1);
+}
+
+export function expectError(o: Outcome, code: number, kind: string): Json {
+  expect(o.code, JSON.stringify(o)).toBe(code);
+  expect(o.stdout).toBe('');
+  expect(o.error?.error.kind, JSON.stringify(o.error)).toBe(kind);
+  expect(o.error?.error.exit_code).toBe(code);
+  if (o.isError !== undefined) expect(o.isError).toBe(true);
+  return o.error!.error as Json;
+}
+
+export interface Rule {
+  name: string;
+  /** The rule touches the idempotency store: it runs on every store (file and Redis), not only the file store. */
+  store?: true;
+  /** Which paths the rule applies to (default all). */
+  on?: (p: Path) => boolean;
+  run: (p: Path, id: string) => Promise<void>;
+}
+
+export const RULES: Rule[] = [
+  {
+    name: 'a stream that fails after two items: both items are delivered (stdout; over MCP after the error line), then the error, exit 3',
+    run: async (p) => {
+      const argv = ['items', '--count', '5', '--fail-after', '2'];
+      const o = await p.call({ tool: 'items', argv, json: { count: 5, fail_after: 2 } });
+      expect(o.code).toBe(3);
+      expect(o.error?.error).toMatchObject({ kind: 'network_error', message: 'the upstream went away mid-stream' });
+      const lines = o.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Json);
+      expect(lines.map((l) => l.data ?? l.item ?? l)).toEqual([{ i: 1 }, { i: 2 }]);
+    },
+  },
+  {
+    store: true,
+    name: 'replay: same key and arguments (in any order) → the first outcome, byte-identical data and exit code, meta.replayed; one side effect',
+    run: async (p, id) => {
+      const first = await p.call(writeCall('write', id, { key: `k-${id}`, tags: ['a', 'b'] }));
+      const second = await p.call(writeCall('write', id, { key: `k-${id}`, tags: ['a', 'b'], order: 'flags-first' }));
+      expect(first.code).toBe(0);
+      expect(second.code).toBe(0);
+      expect(dataBytes(second.stdout)).toBe(dataBytes(first.stdout)); // the nonce too: nothing ran again
+      expect(meta(first).replayed).toBeUndefined();
+      expect(meta(second)).toMatchObject({ idempotency_key: `k-${id}`, replayed: true });
+      expect(meta(second).trace_id).not.toBe(meta(first).trace_id);
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    store: true,
+    name: 'conflict: same key, other arguments → idempotency_conflict (exit 2, not retryable, fix: a new key); the log is unchanged',
+    run: async (p, id) => {
+      expect((await p.call(writeCall('write', id, { key: `k-${id}` }))).code).toBe(0);
+      const e = expectError(
+        await p.call(writeCall('write', `${id}-other`, { key: `k-${id}` })),
+        2,
+        'idempotency_conflict',
+      );
+      expect(e.retryable).toBe(false);
+      expect(e.actionable_fix).toMatch(/new (--idempotency-key|idempotency_key)/);
+      // the log is unchanged: the first call's one entry, nothing for the conflicting call (other rules write concurrently)
+      expect(effects(id)).toHaveLength(1);
+      expect(effects(`${id}-other`)).toHaveLength(0);
+    },
+  },
+  {
+    store: true,
+    name: 'undeclared effects replay too',
+    run: async (p, id) => {
+      const a = await p.call(writeCall('note', id, { key: `k-${id}` }));
+      const b = await p.call(writeCall('note', id, { key: `k-${id}` }));
+      expect(dataBytes(b.stdout)).toBe(dataBytes(a.stdout));
+      expect(meta(b).replayed).toBe(true);
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    store: true,
+    name: 'replay: false and read-only commands never record: on argv the key is echoed and the call runs again; as JSON they have no idempotency_key property',
+    run: async (p, id) => {
+      if (p.spelling === 'argv') {
+        const a = await p.call(writeCall('noreplay', id, { key: `k-${id}` }));
+        const b = await p.call(writeCall('noreplay', id, { key: `k-${id}` }));
+        expect([a.code, b.code]).toEqual([0, 0]);
+        expect(meta(b)).toMatchObject({ idempotency_key: `k-${id}` });
+        expect(meta(b).replayed).toBeUndefined();
+        expect(effects(id)).toHaveLength(2);
+        const r = await p.call({ tool: 'read', argv: ['read', '--idempotency-key', `r-${id}`], json: {} });
+        expect(JSON.parse(r.stdout).data).toEqual({ key: `r-${id}`, given: true });
+      } else {
+        for (const tool of ['noreplay', 'read']) {
+          const e = expectError(
+            await p.call({
+              tool,
+              argv: [],
+              json: { ...(tool === 'read' ? {} : { name: id }), idempotency_key: `k-${id}` },
+            }),
+            2,
+            'validation_error',
+          );
+          expect(e.context).toMatchObject({ reason: 'unknown_property', property: 'idempotency_key' });
+        }
+        expect(effects(id)).toHaveLength(0);
+        if (p.inputSchema) {
+          expect(Object.keys((await p.inputSchema('write')).properties)).toContain('idempotency_key');
+          expect(Object.keys((await p.inputSchema('note')).properties)).toContain('idempotency_key');
+          expect(Object.keys((await p.inputSchema('noreplay')).properties)).not.toContain('idempotency_key');
+          expect(Object.keys((await p.inputSchema('read')).properties)).not.toContain('idempotency_key');
+        }
+      }
+    },
+  },
+  {
+    name: 'a failure after ctx.step steps lists them in context.completed_steps, in order (a step whose work threw is not one); so does a --timeout after the first (command line)',
+    run: async (p, id) => {
+      const e = expectError(await p.call({ tool: 'steps', argv: ['steps', id], json: { name: id } }), 5, 'fx_gone');
+      expect(e.context.completed_steps).toEqual(['logged', 'counted']);
+      // --timeout is a command-line flag (a server applies its own --timeout to every call it serves)
+      if (p.spelling === 'argv') {
+        const t = expectError(
+          await p.call({
+            tool: 'steps',
+            argv: ['steps', `${id}-t`, '--at', '--timeout', '300ms'],
+            json: { name: `${id}-t`, at: true },
+          }),
+          3,
+          'timeout',
+        );
+        expect(t.context.completed_steps).toEqual(['logged']);
+      }
+      // a success says nothing of steps
+      const ok = await p.call(writeCall('write', `${id}-ok`));
+      expect(ok.stdout).not.toContain('completed_steps');
+    },
+  },
+  {
+    store: true,
+    name: 'a non-retryable failure is recorded and replayed: same exit code, the same error object, meta.replayed',
+    run: async (p, id) => {
+      const a = await p.call({
+        tool: 'gone',
+        argv: ['gone', id, '--idempotency-key', `k-${id}`],
+        json: { id, idempotency_key: `k-${id}` },
+      });
+      const b = await p.call({
+        tool: 'gone',
+        argv: ['gone', id, '--idempotency-key', `k-${id}`],
+        json: { id, idempotency_key: `k-${id}` },
+      });
+      expectError(a, 5, 'fx_gone');
+      expectError(b, 5, 'fx_gone');
+      expect(JSON.stringify(b.error!.error)).toBe(JSON.stringify(a.error!.error)); // the nonce in context too
+      expect(a.error!.meta.replayed).toBeUndefined();
+      expect(b.error!.meta.replayed).toBe(true);
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    store: true,
+    name: 'a retryable failure is not recorded: the retry runs again',
+    run: async (p, id) => {
+      const c: Call = {
+        tool: 'flaky',
+        argv: ['flaky', id, '--idempotency-key', `k-${id}`],
+        json: { name: id, idempotency_key: `k-${id}` },
+      };
+      expect(expectError(await p.call(c), 3, 'network_error').retryable).toBe(true);
+      expectError(await p.call(c), 3, 'network_error');
+      expect(effects(id)).toHaveLength(2);
+    },
+  },
+  {
+    store: true,
+    name: 'a dry run never records a key: it rehearses (meta.dry_run, meta.would), then a real call with the key runs once',
+    run: async (p, id) => {
+      const dry = await p.call(writeCall('write', id, { key: `k-${id}`, dryRun: true }));
+      expect(dry.code).toBe(0);
+      expect(JSON.parse(dry.stdout).data).toMatchObject({ name: id, nonce: 'rehearsal' });
+      expect(meta(dry)).toMatchObject({ dry_run: true, would: [`append ${id} to the log`] });
+      expect(effects(id)).toHaveLength(0);
+      const real = await p.call(writeCall('write', id, { key: `k-${id}` }));
+      expect(real.code).toBe(0);
+      expect(meta(real).replayed).toBeUndefined();
+      expect(meta(real).dry_run).toBeUndefined();
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    store: true,
+    name: 'a confirmation stop under a key is not recorded: its next step (the same call confirmed, the key kept) runs once, then replays',
+    run: (p, id) => stopThenStep(p, id, 'remove', 'confirmation_required'),
+  },
+  {
+    store: true,
+    name: "an action_required stop under a key is not recorded: the author's next step keeping the key runs once, then replays",
+    run: (p, id) => stopThenStep(p, id, 'gated', 'action_required'),
+  },
+  {
+    store: true,
+    name: '--strict: warnings_as_errors under a key is not recorded: the call without --strict and the same key runs once, then replays (not an MCP input)',
+    on: (p) => !p.mcp,
+    run: async (p, id) => {
+      const line =
+        p.name === 'args-json'
+          ? ['warned', '--args-json', JSON.stringify({ name: id, idempotency_key: `k-${id}` })]
+          : ['warned', id, '--idempotency-key', `k-${id}`];
+      const e = expectError(await runLine(p, [...line, '--strict']), 2, 'warnings_as_errors');
+      // the caller's spelling: --strict is a flag on the command line and beside an --args-json object
+      expect(e.message).toContain('under --strict:');
+      expect(e.actionable_fix).toContain('or run without --strict.');
+      expect(effects(id)).toHaveLength(0);
+      const ran = await runLine(p, line);
+      expect(ran.code, JSON.stringify(ran)).toBe(0);
+      expect(meta(ran).replayed).toBeUndefined();
+      expect(meta(ran).warnings).toEqual([{ code: 'heads_up', message: `about to log ${id}` }]);
+      const again = await runLine(p, [...line, '--strict']); // a replay runs nothing: nothing warns
+      expect(again.code, JSON.stringify(again)).toBe(0);
+      expect(dataBytes(again.stdout)).toBe(dataBytes(ran.stdout));
+      expect(meta(again).replayed).toBe(true);
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    name: 'perform with a function rehearsal: the dry run fails exactly where the real run would, and succeeds where it would',
+    run: async (p, id) => {
+      const bad = await p.call({
+        tool: 'rehearse',
+        argv: ['rehearse', '2', '--dry-run'],
+        json: { id: '2', dry_run: true },
+      });
+      expectError(bad, 5, 'fx_gone');
+      expectError(await p.call({ tool: 'rehearse', argv: ['rehearse', '2'], json: { id: '2' } }), 5, 'fx_gone');
+      const ok = await p.call({
+        tool: 'rehearse',
+        argv: ['rehearse', '1', '--dry-run'],
+        json: { id: '1', dry_run: true },
+      });
+      expect(ok.code).toBe(0);
+      expect(JSON.parse(ok.stdout)).toMatchObject({
+        data: { id: '1', deleted: false },
+        meta: { dry_run: true, would: ['delete thing 1'] },
+      });
+      void id;
+    },
+  },
+  {
+    name: 'a handler that sets process.exitCode fails with that code: one error line carrying its payload, isError over MCP; the next call is unaffected',
+    run: async (p) => {
+      const e = expectError(await p.call(simple('lint')), 3, 'command_failed');
+      expect(e.context).toEqual({ exit_code_set: 3, data: { problems: 2 } });
+      const next = await p.call({ tool: 'read', argv: ['read'], json: {} });
+      expect(next.code).toBe(0);
+    },
+  },
+  {
+    name: 'a callback the handler queued just before returning a value runs before the outcome: its warning is in meta.warnings, its process.exitCode fails the run',
+    run: async (p) => {
+      const warned = await p.call(simple('queued'));
+      expect(warned.code, JSON.stringify(warned)).toBe(0);
+      expect(meta(warned).warnings).toEqual([{ code: 'warning', message: 'queued warning' }]);
+      const e = expectError(await p.call(simple('queued', { exit: true })), 3, 'command_failed');
+      expect(e.context).toEqual({ exit_code_set: 3, data: { queued: true } });
+      expect((await p.call({ tool: 'read', argv: ['read'], json: {} })).code).toBe(0);
+    },
+  },
+  {
+    name: 'an AxError in the cause chain gives its kind, exit code and fix',
+    run: async (p) => {
+      const e = expectError(await p.call(simple('wrapped')), 4, 'auth_error');
+      expect(e).toMatchObject({
+        message: 'load config: token expired',
+        actionable_fix: 'Log in again.',
+        context: { profile: 'default' },
+      });
+    },
+  },
+  {
+    name: 'ctx.signal is one AbortSignal for the run, not aborted, an own key that a {...ctx} copy keeps, whether read synchronously or after an await',
+    run: async (p) => {
+      for (const wait of [false, true]) {
+        const o = await p.call(simple('signal', wait ? { wait } : {}));
+        expect(o.code, JSON.stringify(o)).toBe(0);
+        expect(JSON.parse(o.stdout).data).toEqual({
+          abortSignal: true,
+          same: true,
+          aborted: false,
+          listenable: true,
+          copied: true,
+          ownKey: true,
+        });
+      }
+    },
+  },
+  {
+    name: 'a TimeoutError (AbortSignal.timeout, or thrown) is a retryable timeout, exit 3',
+    run: async (p) => {
+      for (const how of ['abort', 'direct'])
+        expect(expectError(await p.call(simple('timeout', { how })), 3, 'timeout').retryable).toBe(true);
+    },
+  },
+  {
+    name: 'retry_after_seconds ≤ 0 is dropped; a positive one is kept',
+    run: async (p) => {
+      for (const after of [0, -1])
+        expect(expectError(await p.call(simple('retry-after', { after })), 3, 'network_error')).not.toHaveProperty(
+          'retry_after_seconds',
+        );
+      expect(
+        expectError(await p.call(simple('retry-after', { after: 2.5 })), 3, 'network_error').retry_after_seconds,
+      ).toBe(2.5);
+    },
+  },
+  {
+    name: "a command that offers no dry run (dryRun: false, or nothing declared on a command that is not read-only) refuses one: dry_run_unsupported (exit 2, not retryable, the fix in the caller's spelling); nothing runs",
+    run: async (p, id) => {
+      for (const tool of ['nopreview', 'note']) {
+        const name = `${id}-${tool}`;
+        const e = expectError(
+          await p.call({ tool, argv: [tool, name, '--dry-run'], json: { name, dry_run: true } }),
+          2,
+          'dry_run_unsupported',
+        );
+        expect(e.retryable).toBe(false);
+        const asked = p.spelling === 'argv' ? '--dry-run' : 'dry_run';
+        expect(e.actionable_fix).toContain(`Leave ${asked} out`);
+        expect(e.actionable_fix).not.toContain(p.spelling === 'argv' ? 'dry_run' : '--dry-run');
+        expect(effects(name)).toHaveLength(0);
+        if (p.inputSchema) expect(Object.keys((await p.inputSchema(tool)).properties ?? {})).not.toContain('dry_run');
+        const ran = await p.call({ tool, argv: [tool, name], json: { name } });
+        expect(ran.code).toBe(0);
+        expect(effects(name)).toHaveLength(1);
+      }
+    },
+  },
+  {
+    name: 'a read-only command offers a dry run without declaring one: meta.dry_run, no warning',
+    run: async (p) => {
+      const o = await p.call(simple('read', { dry_run: true }));
+      expect(o.code, JSON.stringify(o)).toBe(0);
+      expect(meta(o).dry_run).toBe(true);
+      expect(meta(o).warnings).toBeUndefined();
+    },
+  },
+  {
+    name: 'a declared dry run whose handler never checks it claims none: no meta.dry_run, the warning dry_run_unchecked (it ran)',
+    run: async (p, id) => {
+      const o = await p.call({
+        tool: 'unchecked',
+        argv: ['unchecked', id, '--dry-run'],
+        json: { name: id, dry_run: true },
+      });
+      expect(o.code, JSON.stringify(o)).toBe(0);
+      expect(meta(o).dry_run).toBeUndefined();
+      expect(meta(o).warnings).toEqual([expect.objectContaining({ code: 'dry_run_unchecked' })]);
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    name: "what a handler prints on stdout (console.log, process.stdout.write) stays out of the JSON lines: stderr on the command line, an item of its own over MCP (in-process: the process stdout is not the run's)",
+    on: (p) => p.name !== 'in-process',
+    run: async (p) => {
+      const o = await p.call(simple('chatty'));
+      expect(o.code, JSON.stringify(o)).toBe(0);
+      const lines = o.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(1); // stdout | jq: one JSON line and nothing else
+      expect(JSON.parse(lines[0]!).data).toEqual({ chatty: true });
+      const elsewhere = p.mcp ? o.texts!.slice(1).join('') : o.stderr!;
+      expect(elsewhere).toContain('from console.log\n');
+      expect(elsewhere).toContain('from stdout.write\n');
+    },
+  },
+  {
+    name: "another CLI's mode flag (--output json, --output=text, --json) is an unknown flag whose did-you-mean is --format (argv paths: JSON callers give no flags)",
+    on: (p) => p.spelling === 'argv',
+    run: async (p) => {
+      for (const [words, want] of [
+        [['--output', 'json'], '--format json'],
+        [['--output=text'], '--format text'],
+        [['--json'], '--format json'],
+      ] as const) {
+        const e = expectError(
+          await p.call({ tool: 'read', argv: ['read', ...words], json: {} }),
+          2,
+          'validation_error',
+        );
+        expect(e).toMatchObject({ suggestions: [want], context: { reason: 'unknown_flag' }, retryable: false });
+        expect(e.actionable_fix).toMatch(new RegExp(`^Did you mean ${want}\\?`));
+      }
+    },
+  },
+  {
+    name: "a --timeout that passes: the fix names the idempotency key only where a retry with it replays, in the caller's spelling (not an MCP input)",
+    on: (p) => !p.mcp,
+    run: async (p, id) => {
+      for (const tool of ['write', 'noreplay']) {
+        const name = `${id}-${tool}`;
+        const line =
+          p.name === 'args-json'
+            ? [tool, '--args-json', JSON.stringify({ name, delay_ms: 1500 })]
+            : [tool, name, '--delay-ms', '1500'];
+        const e = expectError(await runLine(p, [...line, '--timeout', '100ms']), 3, 'timeout');
+        expect(e.retryable).toBe(true);
+        // --timeout is a flag beside an --args-json object too; the key a property in it
+        expect(e.message).toContain('within --timeout 100ms');
+        expect(e.actionable_fix).toMatch(/^Retry with a longer --timeout/);
+        if (tool === 'write')
+          expect(e.actionable_fix).toContain(p.name === 'args-json' ? 'idempotency_key' : '--idempotency-key');
+        else expect(e.actionable_fix).not.toMatch(/idempotency/);
+      }
+    },
+  },
+  {
+    name: 'input nested too deep for JSON is a validation_error (exit 2), not an internal error',
+    run: async (p) => {
+      let deep: unknown = 1;
+      for (let i = 0; i < 2000; i++) deep = { d: deep };
+      const e = expectError(
+        await p.call({ tool: 'echo', argv: ['echo', '--obj', JSON.stringify(deep)], json: { obj: deep } }),
+        2,
+        'validation_error',
+      );
+      expect(e.message).toMatch(/levels deep/);
+    },
+  },
+  {
+    name: 'mcp-server refuses --idempotency-key (validation_error, exit 2, with a fix); nothing is served',
+    on: (p) => !p.mcp,
+    run: async (p) => {
+      const e = expectError(
+        await p.call({
+          tool: 'mcp-server',
+          argv: ['mcp-server', '--idempotency-key', 'k'],
+          json: { idempotency_key: 'k' },
+        }),
+        2,
+        'validation_error',
+      );
+      expect(e.actionable_fix).toBeTruthy();
+      expect(['invalid_flag_for_command', 'unknown_property']).toContain(e.context.reason);
+    },
+  },
+  {
+    name: '__schema lists every exit code a run can end with (141, 143 and each catalogue kind)',
+    on: (p) => p.spelling === 'argv',
+    run: async (p) => {
+      // the whole document, whatever the budget
+      const o = await p.call({ tool: '__schema', argv: ['__schema', '--full'], json: {} });
+      const codes = JSON.parse(o.stdout).error_envelope.exit_codes as Record<string, string>;
+      expect(codes).toMatchObject({
+        '0': 'success',
+        '1': 'internal',
+        '2': 'validation',
+        '3': 'network',
+        '4': 'auth',
+        '5': 'fx_gone',
+        '130': 'interrupted',
+        '141': 'stdout_closed',
+        '143': 'terminated',
+      });
+      const doc = JSON.parse(o.stdout) as Json;
+      for (const e of doc.errors as Json[]) expect(codes, e.kind).toHaveProperty(String(e.exit_code));
+    },
+  },
+];
