@@ -271,7 +271,7 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
   },
   // it throws, so a call whose result is left unused still stops the run (never "deploys anyway")
   actionRequired: (s) => (stop) => {
-    throw actionRequiredError(s.inv, s.env.root, stop, s.env.toolBase, s.env.toolVia);
+    throw actionRequiredError(s.inv, s.env.root, stop, s.env.toolBase, s.env.toolVia, s.dryRun);
   },
   step: (s) =>
     ((name: string, work?: () => unknown) => {

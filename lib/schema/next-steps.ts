@@ -131,6 +131,8 @@ export function retryStep(
  * the caller's `--format` carried (on every path but MCP), and — over MCP and for `--args-json` —
  * the tool call each line makes, when it names a command that is a tool (of the server's `base`,
  * default the root: docs/mcp-server.md#mounting) and parses; over MCP through `via` when given.
+ * Stopped in a dry run (`dryRun`), a step naming a command that offers one keeps the rehearsal
+ * (`--dry-run`, `dry_run: true`): run verbatim, it previews instead of acting.
  */
 export function authorSteps(
   inv: Invocation,
@@ -138,10 +140,12 @@ export function authorSteps(
   steps: readonly ActionStep[],
   base?: Command,
   via?: ToolVia,
+  dryRun = false,
 ): NextStep[] {
   const mode = modeWords(inv);
   const mcp = inv.source === 'values' && !inv.argsJson; // an --args-json caller is on the command line
-  return steps.map((s) => {
+  return steps.map((step) => {
+    const s = dryRun ? { ...step, args: rehearsed(root, step.args) } : step;
     const line = lineStep([root.name, ...insertFlags(s.args, mode)], s.description);
     const call = inv.source === 'values' || inv.argsJson ? toolCall(root, s.args, base) : undefined;
     if (mcp)
@@ -151,6 +155,16 @@ export function authorSteps(
       };
     return { ...line, ...call };
   });
+}
+
+/** A step's words with `--dry-run` added when the command they name offers a dry run and they lack it. */
+function rehearsed(root: Command, args: readonly string[]): readonly string[] {
+  if (args.some((w) => w === '--dry-run' || w.startsWith('--dry-run='))) return args;
+  try {
+    return injectedInForce(findCommand(root, args).command, 'dry-run') ? insertFlags(args, ['--dry-run']) : args;
+  } catch {
+    return args;
+  }
 }
 
 /** The caller's own `--format` words, when it gave one on its command line (the injected flag, not a command's own). */
@@ -194,7 +208,7 @@ function toolCall(
 /**
  * The error of `ctx.actionRequired(stop)`: kind `action_required` (exit 2), the stop's message and
  * reason (`context.reason`), and its steps as this caller runs them ({@link authorSteps}; tool
- * names relative to `base`, MCP calls through `via`).
+ * names relative to `base`, MCP calls through `via`, a dry run's steps kept rehearsals).
  * @throws TypeError for a malformed stop (a reason that is no stable code, a step without words).
  */
 export function actionRequiredError(
@@ -203,6 +217,7 @@ export function actionRequiredError(
   stop: ActionRequired,
   base?: Command,
   via?: ToolVia,
+  dryRun = false,
 ): AxError {
   if (stop === null || typeof stop !== 'object')
     throw new TypeError('ctx.actionRequired: pass {reason, message, next}');
@@ -222,7 +237,7 @@ export function actionRequiredError(
     throw new TypeError(
       'ctx.actionRequired: next must be a list of {args: [words after the program name], description?}',
     );
-  const steps = authorSteps(inv, root, next, base, via);
+  const steps = authorSteps(inv, root, next, base, via, dryRun);
   return new AxError('action_required', message, {
     fix:
       fix ??

@@ -1,0 +1,403 @@
+/**
+ * Features met two by two (docs/contract.md, docs/mcp-server.md): ONE table whose rows are the pairs
+ * of thirteen features — a replay key, a dry run, `--strict`, `--timeout`, a confirmation, an
+ * `actionRequired` stop, printed output and a stream (what a call does), and a task, progressive
+ * discovery, a lazy subtree, a front end and a mounted subtree (where it runs) — and whose columns
+ * are the paths (the CLI, `--args-json`, in-process `execute`, MCP over stdio, HTTP and stateless
+ * HTTP) with, over MCP, the two protocol eras (test/helpers/eras.ts: `npm test` runs one era per MCP
+ * path, `npm run test:rest` the other). Each cell asserts the rule where the two meet, or is skipped
+ * with why it cannot apply. Beside it, test/e2e/contract-paths.test.ts runs each rule on its own.
+ * Fixture: test/fixtures/compose-tree.ts (and its commander twin, compose-commander.ts).
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  closeAll,
+  columnName,
+  dir,
+  effects,
+  runner,
+  type Call,
+  type Column,
+  type Runner,
+  type Where,
+} from '../helpers/compose-paths.ts';
+import { PATHS_BY_ERAS } from '../helpers/eras.ts';
+import type { Outcome } from '../helpers/paths.ts';
+
+type Json = Record<string, any>;
+
+const WHAT = ['key', 'dry_run', 'strict', 'timeout', 'confirm', 'stop', 'printed', 'stream'] as const;
+const WHERE = ['task', 'progressive', 'lazy', 'front_end', 'mounted'] as const;
+type What = (typeof WHAT)[number];
+type WhereFeature = (typeof WHERE)[number];
+type Feature = What | WhereFeature;
+const FEATURES: readonly Feature[] = [...WHAT, ...WHERE];
+
+const COLUMNS: Column[] = [
+  { path: 'cli' },
+  { path: 'args-json' },
+  { path: 'in-process' },
+  ...PATHS_BY_ERAS.map(([path, era]): Column => ({ path, era })),
+];
+
+let serial = 0;
+const idOf = (col: Column, a: Feature, b: Feature) => `${a}-${b}-${columnName(col).replace(/\W+/g, '-')}-${serial++}`;
+
+function expectError(o: Outcome, code: number, kind: string): Json {
+  expect(o.code, JSON.stringify(o)).toBe(code);
+  expect(o.error?.error.kind, JSON.stringify(o)).toBe(kind);
+  if (o.isError !== undefined) expect(o.isError).toBe(true);
+  return o.error!.error as Json;
+}
+const envelope = (o: Outcome): Json => {
+  expect(o.code, JSON.stringify(o)).toBe(0);
+  return JSON.parse(o.stdout.trimEnd().split('\n')[0]!) as Json;
+};
+/** What the command printed itself: stderr on the command line, a text item of its own over MCP. */
+function printed(r: Runner, o: Outcome): string {
+  return r.mcp ? (o.texts ?? []).slice(1).join('\n') : (o.stderr ?? '');
+}
+/** The stream's items: JSON lines on stdout, or over MCP the text items that are envelopes. */
+function items(r: Runner, o: Outcome): number[] {
+  const lines = r.mcp ? (o.texts ?? []).flatMap((t) => t.split('\n')) : o.stdout.split('\n');
+  return lines.flatMap((l) => {
+    try {
+      const e = JSON.parse(l) as Json;
+      return typeof e?.data?.i === 'number' ? [e.data.i as number] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+const keyed = (k: string) => effects('items').filter((e) => e.key === k);
+
+/** A call, with the command line's `--strict`/`--timeout` for the rules that need them. */
+const c = (cmd: string, name: string | undefined, props: Json = {}, o: Partial<Call> = {}): Call => ({
+  cmd,
+  name,
+  props,
+  ...o,
+});
+
+/** Runs a stop's first next step twice when `twice`: runs once, then (under a key) replays. */
+async function stepRuns(r: Runner, e: Json, id: string, opts: { replays?: boolean; dryRun?: boolean } = {}) {
+  const step = (e.next as Json[])[0]!;
+  const ran = await r.step(step);
+  const env = envelope(ran);
+  if (opts.dryRun) {
+    expect(env.meta.dry_run, JSON.stringify(env)).toBe(true);
+    expect(effects(id)).toHaveLength(0);
+    return;
+  }
+  expect(effects(id)).toHaveLength(1);
+  if (opts.replays) {
+    const again = envelope(await r.step(step));
+    expect(again.data).toEqual(env.data);
+    expect(again.meta.replayed).toBe(true);
+    expect(effects(id)).toHaveLength(1);
+  }
+}
+
+/** A "what" feature on its own, at a place: the rule each pair with a "where" feature keeps. */
+const SOLO: Record<What, (r: Runner, id: string) => Promise<void>> = {
+  key: async (r, id) => {
+    const call = c('write', id, { idempotency_key: `k-${id}` });
+    const first = envelope(await r.call(call));
+    const again = envelope(await r.call(call));
+    expect(again.data).toEqual(first.data);
+    expect(again.meta.replayed).toBe(true);
+    expect(effects(id)).toHaveLength(1);
+  },
+  dry_run: async (r, id) => {
+    const env = envelope(await r.call(c('write', id, { dry_run: true })));
+    expect(env.meta).toMatchObject({ dry_run: true, would: [`log ${id}`] });
+    expect(effects(id)).toHaveLength(0);
+  },
+  strict: async (r, id) => {
+    const e = expectError(await r.call(c('write', id, { warn: true }, { strict: true })), 2, 'warnings_as_errors');
+    expect(e.context.warnings[0].code).toBe('heads_up');
+    expect(effects(id)).toHaveLength(0);
+  },
+  timeout: async (r, id) => {
+    const delay = r.frontEnd ? '20000' : 20_000; // commander options are text
+    const e = expectError(await r.call(c('write', id, { delay_ms: delay }, { timeout: true })), 3, 'timeout');
+    expect(e.retryable).toBe(true);
+    expect(effects(id)).toHaveLength(0);
+  },
+  confirm: async (r, id) => {
+    const e = expectError(await r.call(c('remove', id)), 2, 'confirmation_required');
+    expect(effects(id)).toHaveLength(0);
+    await stepRuns(r, e, id);
+  },
+  stop: async (r, id) => {
+    const e = expectError(await r.call(c('gated', id)), 2, 'action_required');
+    expect(e.context.reason).toBe('not_ready');
+    expect(effects(id)).toHaveLength(0);
+    await stepRuns(r, e, id);
+  },
+  printed: async (r, id) => {
+    const o = await r.call(c('write', id, { print: true }));
+    expect(envelope(o).data.name).toBe(id);
+    if (!r.mcp) expect(o.stdout.trimEnd().split('\n')).toHaveLength(1); // stdout: the envelope only
+    expect(printed(r, o)).toContain(`printed by ${id}`);
+  },
+  stream: async (r) => {
+    expect(items(r, await r.call(c('items', undefined, { count: 3 })))).toEqual([1, 2, 3]);
+  },
+};
+
+/** Two "what" features met in one call: the rule where they meet. */
+const PAIRS: Partial<Record<string, (r: Runner, id: string) => Promise<void>>> = {
+  'key dry_run': async (r, id) => {
+    const k = `k-${id}`;
+    expect(envelope(await r.call(c('write', id, { dry_run: true, idempotency_key: k }))).meta.dry_run).toBe(true);
+    const ran = envelope(await r.call(c('write', id, { idempotency_key: k })));
+    expect(ran.meta.replayed).toBeUndefined(); // the rehearsal recorded nothing
+    expect(envelope(await r.call(c('write', id, { idempotency_key: k }))).meta.replayed).toBe(true);
+    expect(effects(id)).toHaveLength(1);
+  },
+  'key strict': async (r, id) => {
+    const k = `k-${id}`;
+    expectError(
+      await r.call(c('write', id, { warn: true, idempotency_key: k }, { strict: true })),
+      2,
+      'warnings_as_errors',
+    );
+    const ran = envelope(await r.call(c('write', id, { idempotency_key: k }, { strict: true })));
+    expect(ran.meta.replayed).toBeUndefined(); // the refusal was not recorded
+    expect(effects(id)).toHaveLength(1);
+  },
+  'key timeout': async (r, id) => {
+    const k = `k-${id}`;
+    expectError(
+      await r.call(c('write', id, { delay_ms: 20_000, idempotency_key: k }, { timeout: true })),
+      3,
+      'timeout',
+    );
+    const ran = envelope(await r.call(c('write', id, { idempotency_key: k }, { timeout: true })));
+    expect(ran.meta.replayed).toBeUndefined(); // a timeout is retryable: not recorded
+    expect(envelope(await r.call(c('write', id, { idempotency_key: k }, { timeout: true }))).meta.replayed).toBe(true);
+    expect(effects(id)).toHaveLength(1);
+  },
+  'key confirm': async (r, id) => {
+    const e = expectError(await r.call(c('remove', id, { idempotency_key: `k-${id}` })), 2, 'confirmation_required');
+    await stepRuns(r, e, id, { replays: true });
+  },
+  'key stop': async (r, id) => {
+    const e = expectError(await r.call(c('gated', id, { idempotency_key: `k-${id}` })), 2, 'action_required');
+    await stepRuns(r, e, id, { replays: true });
+  },
+  'key printed': async (r, id) => {
+    const call = c('write', id, { print: true, idempotency_key: `k-${id}` });
+    const first = await r.call(call);
+    expect(printed(r, first)).toContain(`printed by ${id}`);
+    const again = await r.call(call);
+    expect(envelope(again).data).toEqual(envelope(first).data);
+    expect(envelope(again).meta.replayed).toBe(true);
+    expect(printed(r, again)).not.toContain(`printed by ${id}`); // the handler did not run again
+    expect(effects(id)).toHaveLength(1);
+  },
+  'key stream': async (r, id) => {
+    const call = c('items', undefined, { count: 3, idempotency_key: `k-${id}` });
+    expect(items(r, await r.call(call))).toEqual([1, 2, 3]);
+    expect(items(r, await r.call(call))).toEqual([1, 2, 3]);
+    expect(keyed(`k-${id}`)).toHaveLength(1);
+  },
+  'dry_run strict': async (r, id) => {
+    expectError(await r.call(c('write', id, { dry_run: true, warn: true }, { strict: true })), 2, 'warnings_as_errors');
+    expect(effects(id)).toHaveLength(0);
+  },
+  'dry_run timeout': async (r, id) => {
+    expectError(await r.call(c('write', id, { dry_run: true, delay_ms: 20_000 }, { timeout: true })), 3, 'timeout');
+    expect(effects(id)).toHaveLength(0);
+  },
+  'dry_run confirm': async (r, id) => {
+    const e = expectError(await r.call(c('remove', id, { dry_run: true })), 2, 'confirmation_required');
+    await stepRuns(r, e, id, { dryRun: true }); // its step is the same call confirmed: still a rehearsal
+  },
+  'dry_run stop': async (r, id) => {
+    const e = expectError(await r.call(c('gated', id, { dry_run: true })), 2, 'action_required');
+    await stepRuns(r, e, id, { dryRun: true }); // the author's step keeps the rehearsal
+  },
+  'dry_run printed': async (r, id) => {
+    const o = await r.call(c('write', id, { dry_run: true, print: true }));
+    expect(envelope(o).meta.dry_run).toBe(true);
+    expect(printed(r, o)).toContain(`printed by ${id}`);
+    expect(effects(id)).toHaveLength(0);
+  },
+  'dry_run stream': async (r, id) => {
+    const o = await r.call(c('items', undefined, { count: 2, dry_run: true, idempotency_key: `k-${id}` }));
+    expect(items(r, o)).toEqual([1, 2]);
+    expect(keyed(`k-${id}`)).toHaveLength(0);
+  },
+  'strict timeout': async (r, id) => {
+    expectError(await r.call(c('write', id, { delay_ms: 20_000 }, { strict: true, timeout: true })), 3, 'timeout');
+  },
+  'strict confirm': async (r, id) => {
+    expectError(await r.call(c('remove', id, {}, { strict: true })), 2, 'confirmation_required');
+    expect(effects(id)).toHaveLength(0);
+  },
+  'strict stop': async (r, id) => {
+    expectError(await r.call(c('gated', id, {}, { strict: true })), 2, 'action_required');
+  },
+  'strict printed': async (r, id) => {
+    const o = await r.call(c('write', id, { warn: true, print: true }, { strict: true }));
+    expectError(o, 2, 'warnings_as_errors');
+    expect(printed(r, o)).toContain(`printed by ${id}`);
+  },
+  'strict stream': async (r) => {
+    expect(items(r, await r.call(c('items', undefined, { count: 2 }, { strict: true })))).toEqual([1, 2]);
+  },
+  'timeout confirm': async (r, id) => {
+    expectError(await r.call(c('remove', id, {}, { timeout: true })), 2, 'confirmation_required');
+  },
+  'timeout stop': async (r, id) => {
+    expectError(await r.call(c('gated', id, {}, { timeout: true })), 2, 'action_required');
+  },
+  'timeout printed': async (r, id) => {
+    const o = await r.call(c('write', id, { print: true, delay_ms: 20_000 }, { timeout: true }));
+    expectError(o, 3, 'timeout');
+    expect(printed(r, o)).toContain(`printed by ${id}`);
+  },
+  'timeout stream': async (r) => {
+    const o = await r.call(c('items', undefined, { count: 5, delay_ms: 2_000 }, { timeout: true }));
+    expectError(o, 3, 'timeout');
+    expect(items(r, o), JSON.stringify(o)).toEqual([1, 2]); // what came before the deadline is delivered
+  },
+  'confirm printed': async (r, id) => {
+    const o = await r.call(c('remove', id, { print: true }));
+    expectError(o, 2, 'confirmation_required');
+    expect(printed(r, o)).toContain(`printed by ${id}`);
+  },
+  'confirm stream': async (r, id) => {
+    const k = `k-${id}`;
+    const e = expectError(
+      await r.call(c('items', undefined, { ask: true, idempotency_key: k })),
+      2,
+      'confirmation_required',
+    );
+    expect(keyed(k)).toHaveLength(0);
+    expect(items(r, await r.step((e.next as Json[])[0]!))).toEqual([1, 2, 3]);
+    expect(keyed(k)).toHaveLength(1);
+  },
+  'stop printed': async (r, id) => {
+    const o = await r.call(c('gated', id, { print: true }));
+    expectError(o, 2, 'action_required');
+    expect(printed(r, o)).toContain(`printed by ${id}`);
+  },
+  'stop stream': async (r) => {
+    const e = expectError(await r.call(c('items', undefined, { stop: true })), 2, 'action_required');
+    expect(items(r, await r.step((e.next as Json[])[0]!))).toEqual([1, 2, 3]);
+  },
+  'printed stream': async (r) => {
+    const o = await r.call(c('items', undefined, { count: 2, print: true }));
+    expect(items(r, o)).toEqual([1, 2]);
+    expect(printed(r, o)).toContain('printed before item 2');
+  },
+};
+
+/** Why a pair cannot meet (whatever the column), or undefined. */
+const PAIR_NA: Partial<Record<string, string>> = {
+  'confirm stop':
+    'one call ends at its first stop: ctx.confirm and ctx.actionRequired each end the run, so a call meets one of them (each with a key: key × confirm, key × stop)',
+  'lazy front_end': "a front end reads the program's tree whole at start: a commander program has no lazy subtrees",
+  'front_end mounted': "a front end serves a program from its root: mcp-server is a word of the program's root",
+};
+
+const FRONT_END_NO = 'a commander action gets no run context and its commands declare no dry run (docs/frontends.md)';
+/** Why a feature cannot apply on a column, or undefined. */
+function featureNa(f: Feature, col: Column): string | undefined {
+  const mcp = col.era !== undefined;
+  switch (f) {
+    case 'task':
+      if (!mcp) return 'a task is how an MCP request asks to run (the Tasks extension)';
+      return col.era === 'legacy' ? "the Tasks extension is 2026-07-28's: a 2025-era request makes no task" : undefined;
+    case 'progressive':
+      return mcp ? undefined : 'progressive discovery is how an MCP server lists its tools';
+    case 'mounted':
+      return mcp
+        ? undefined
+        : 'a mounted server is an MCP path: on the command line `grp write` is an ordinary command';
+    case 'front_end':
+      return col.path === 'in-process'
+        ? "execute() runs a native tree; a commander program reaches ax-ts only through withAx's parse"
+        : undefined;
+    case 'printed':
+      return col.path === 'in-process'
+        ? "execute() returns the run's own output: a handler's console.log writes to the host process's stdout, not the run's"
+        : undefined;
+    case 'key':
+    case 'dry_run':
+    case 'strict':
+    case 'timeout':
+    case 'confirm':
+    case 'stop':
+    case 'stream':
+    case 'lazy':
+      return undefined; // on every path and era
+  }
+}
+/** Why a "what" feature cannot run over the front end (commander cannot say it). */
+const FRONT_END_NA: Partial<Record<What, string>> = {
+  dry_run: FRONT_END_NO,
+  strict: `its warning is ctx.warn: ${FRONT_END_NO}`,
+  confirm: `its gate is ctx.confirm: ${FRONT_END_NO}`,
+  stop: `its stop is ctx.actionRequired: ${FRONT_END_NO}`,
+  stream: 'a commander action returns one value: it cannot stream',
+};
+const TASK_NA: Partial<Record<Feature, string>> = {
+  front_end: "a front end's commands declare no task (each call is the program's own process)",
+};
+
+const isWhat = (f: Feature): f is What => (WHAT as readonly string[]).includes(f);
+
+/** The cell of pair (a, b) on a column: its rule, or why it does not apply. */
+function cell(a: Feature, b: Feature, col: Column): { na: string } | { run: (id: string) => Promise<void> } {
+  const na = PAIR_NA[`${a} ${b}`] ?? featureNa(a, col) ?? featureNa(b, col);
+  if (na) return { na };
+  const where: Where = {};
+  for (const f of [a, b])
+    if (f === 'task') where.task = true;
+    else if (f === 'progressive') where.progressive = true;
+    else if (f === 'lazy') where.lazy = true;
+    else if (f === 'front_end') where.frontEnd = true;
+    else if (f === 'mounted') where.mounted = true;
+  if (where.frontEnd) {
+    const what = [a, b].find(isWhat);
+    const reason = (what && FRONT_END_NA[what]) ?? (where.task ? TASK_NA.front_end : undefined);
+    if (reason) return { na: reason };
+  }
+  const r = runner(col, where);
+  if (isWhat(a) && isWhat(b)) return { run: (id) => PAIRS[`${a} ${b}`]!(r, id) };
+  const what = [a, b].find(isWhat) ?? 'key'; // two places: a replayed call there
+  return { run: (id) => SOLO[what](r, id) };
+}
+
+const ROWS: [Feature, Feature][] = FEATURES.flatMap((a, i) =>
+  FEATURES.slice(i + 1).map((b): [Feature, Feature] => [a, b]),
+);
+
+afterAll(async () => {
+  await closeAll();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+it('the table has every pair of the thirteen features once, and a rule for every pair of what a call does', () => {
+  expect(ROWS).toHaveLength(78);
+  for (const [a, b] of ROWS)
+    if (isWhat(a) && isWhat(b)) expect(PAIRS[`${a} ${b}`] ?? PAIR_NA[`${a} ${b}`], `${a} × ${b}`).toBeDefined();
+  for (const k of [...Object.keys(PAIRS), ...Object.keys(PAIR_NA)])
+    expect(
+      ROWS.some(([a, b]) => `${a} ${b}` === k),
+      k,
+    ).toBe(true);
+});
+
+describe.each(ROWS.map(([a, b]) => [`${a} × ${b}`, a, b] as const))('%s', (_row, a, b) => {
+  for (const col of COLUMNS) {
+    const got = cell(a, b, col);
+    if ('na' in got) it.skip(`${columnName(col)} (not applicable: ${got.na})`, () => {});
+    else it.concurrent(columnName(col), () => got.run(idOf(col, a, b)), 60_000);
+  }
+});
