@@ -374,6 +374,15 @@ function cell(a: Feature, b: Feature, col: Column): { na: string } | { run: (id:
   return { run: (id) => SOLO[what](r, id) };
 }
 
+/**
+ * Cells where the rule does not hold yet, each with what happens instead: they run as `it.fails`, so
+ * the day the rule holds the cell fails and moves back to the table.
+ */
+const OPEN: Partial<Record<string, (col: Column) => string | undefined>> = {
+  'timeout stream': (col) =>
+    col.era ? 'over MCP the items delivered before the deadline are missing from the timeout result' : undefined,
+};
+
 const ROWS: [Feature, Feature][] = FEATURES.flatMap((a, i) =>
   FEATURES.slice(i + 1).map((b): [Feature, Feature] => [a, b]),
 );
@@ -397,7 +406,9 @@ it('the table has every pair of the thirteen features once, and a rule for every
 describe.each(ROWS.map(([a, b]) => [`${a} × ${b}`, a, b] as const))('%s', (_row, a, b) => {
   for (const col of COLUMNS) {
     const got = cell(a, b, col);
+    const open = OPEN[`${a} ${b}`]?.(col);
     if ('na' in got) it.skip(`${columnName(col)} (not applicable: ${got.na})`, () => {});
+    else if (open) it.fails(`${columnName(col)} (open: ${open})`, () => got.run(idOf(col, a, b)), 60_000);
     else it.concurrent(columnName(col), () => got.run(idOf(col, a, b)), 60_000);
   }
 });
