@@ -323,7 +323,8 @@ async function writeOpaque(
  * A stream's items, each checked against the output schema and written as it comes (an envelope
  * line in json mode, the item's text in human mode), raced against the run's signal; then the post
  * hooks, and the record for replay. Under `--strict` the items are held until the stream ends, and
- * written only when it ends without warnings.
+ * written only when it ends without warnings; a stream that fails otherwise (an error, `--timeout`)
+ * before any warning delivers them before its error, as without `--strict`.
  */
 async function writeStream(
   result: unknown,
@@ -360,6 +361,9 @@ async function writeStream(
       if (n % 64 === 0) await new Promise((r) => setImmediate(r));
       if (env.aborted()) throw interrupted(env.signal);
     }
+  } catch (e) {
+    if (held && !h.warnings.length) for (const line of held) await write(scope.stdout, line);
+    throw e;
   } finally {
     void it.return?.().catch(() => {}); // let the generator run its finally blocks
   }
