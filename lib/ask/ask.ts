@@ -11,6 +11,7 @@ import { AxError, type NextStep } from '../contract/errors.ts';
 import type { RunContext } from '../tree/command.ts';
 import { camelCase } from '../tree/flags.ts';
 import { flagsOf } from '../tree/flagset.ts';
+import { toolPropertyIndex } from '../tree/properties.ts';
 import type {
   AskOptions,
   ElicitAnswer,
@@ -104,14 +105,24 @@ export async function confirm(
   const bypass = bypassFlag ?? ctx.command.confirmationFlag ?? 'yes';
   if (ctx.flags[camelCase(bypass)] === true) return;
   const mcp = !label(bypass).startsWith('-');
+  // over MCP and --args-json the flag confirms only where it is a property of the tool (the command's
+  // confirmationFlag: docs/mcp-server.md#asking-the-client-confirm-elicit-sample)
+  const settable = !mcp || toolPropertyIndex(ctx.command).get(label(bypass))?.flag?.name === bypass;
   const refuse = (outcome: Exclude<ConfirmOutcome, 'approved'>, why: string, action?: string) =>
     new AxError('confirmation_required', `${stripQuestion(question)}: confirmation required ${why}`, {
-      fix: mcp
-        ? `Set the property ${JSON.stringify(label(bypass))} to true to confirm (only with the user's consent).`
-        : `Pass ${label(bypass)} to confirm (only with the user's consent).`,
-      context: { reason: 'confirmation', outcome, bypass_flag: label(bypass), ...(action ? { action } : {}) },
+      fix: !settable
+        ? `No argument of this call confirms it (${JSON.stringify(label(bypass))} is not a property of the tool): only the user can, when asked through a client that declares elicitation, or by running the command with --${bypass}.`
+        : mcp
+          ? `Set the property ${JSON.stringify(label(bypass))} to true to confirm (only with the user's consent).`
+          : `Pass ${label(bypass)} to confirm (only with the user's consent).`,
+      context: {
+        reason: 'confirmation',
+        outcome,
+        bypass_flag: settable ? label(bypass) : `--${bypass}`,
+        ...(action ? { action } : {}),
+      },
       next:
-        outcome === 'prompt_required'
+        outcome === 'prompt_required' && settable
           ? steps(scope.retry({ [bypass]: true }, [], `confirm with ${label(bypass)}, only with the user's consent`))
           : undefined,
     });

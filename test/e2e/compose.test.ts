@@ -398,6 +398,34 @@ it('the table has every pair of the thirteen features once, and a rule for every
     ).toBe(true);
 });
 
+describe.concurrent(
+  'a confirmation whose flag is no property (ctx.confirm on a command that declares no confirmationFlag)',
+  () => {
+    for (const col of COLUMNS) {
+      it(
+        columnName(col),
+        async () => {
+          const r = runner(col, {});
+          const id = idOf(col, 'confirm', 'confirm');
+          const e = expectError(await r.call(c('sweep', id)), 2, 'confirmation_required');
+          expect(effects(id)).toHaveLength(0);
+          if (col.path === 'cli' || col.path === 'in-process') {
+            expect(e.next[0].argv).toContain('--yes'); // the global --yes, a flag of every command line
+            await stepRuns(r, e, id);
+          } else {
+            // no argument gives it: no next step, and a fix that does not promise one
+            expect(e.next, JSON.stringify(e)).toBeUndefined();
+            expect(e.actionable_fix).toMatch(/not a property of the tool/);
+            expect(e.context.bypass_flag).toBe('--yes');
+            expectError(await r.call(c('sweep', id, { yes: true })), 2, 'validation_error'); // the fix was right
+          }
+        },
+        60_000,
+      );
+    }
+  },
+);
+
 // every cell is independent (its own ids and keys): rows run concurrently too
 describe.concurrent.each(ROWS.map(([a, b]) => [`${a} × ${b}`, a, b] as const))('%s', (_row, a, b) => {
   for (const col of COLUMNS) {
