@@ -82,6 +82,18 @@ export function privateDirectory(dir: string): Untrusted | undefined {
 }
 
 /**
+ * What {@link privateDirectory} would find before making `dir`, without making anything: for a `dir`
+ * that does not exist, the nearest directory above it that does, checked by the rule of the
+ * directories above; for one that exists, {@link untrustedDirectory}.
+ * @returns undefined when it could be made and trusted, else what is wrong.
+ * @throws the file system's error when a directory cannot be examined.
+ */
+export function untrustedToMake(dir: string): Untrusted | undefined {
+  const missing = missingDirectories(dir);
+  return missing.length ? checkChain(dirname(missing[0]!), false) : untrustedDirectory(dir);
+}
+
+/**
  * The directories of `dir`'s path that do not exist yet, outermost first (empty when `dir` exists).
  * @throws the file system's error other than ENOENT, or ENOENT when not even the root exists.
  */

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command, RunContext } from '../tree/command.ts';
 import { MIN_NODE, belowNodeFloor } from '../platform/node-floor.ts';
 import { detectAgent } from '../platform/agent.ts';
-import { untrustedDirectory } from '../platform/trust.ts';
+import { untrustedDirectory, untrustedToMake } from '../platform/trust.ts';
 import { defaultIdempotencyDir } from '../store/file-store.ts';
 import { IDEMPOTENCY_STORE_ENV } from '../store/idempotency.ts';
 
@@ -39,7 +39,16 @@ function place(path: string | undefined, what: string, problems: string[]): Plac
   try {
     st = statSync(path);
   } catch {
-    return { path, exists: false }; // made on first use
+    // made on first use: under a directory nobody else can change, or it will be refused then
+    try {
+      const u = untrustedToMake(path);
+      if (!u) return { path, exists: false, trusted: true };
+      const problem = `${u.path}: ${u.reason.replace(/_/g, ' ')}`;
+      problems.push(`the ${what} ${path} does not exist yet and would be made where it cannot be trusted (${problem})`);
+      return { path, exists: false, trusted: false, problem };
+    } catch (e) {
+      return { path, exists: false, problem: (e as Error).message };
+    }
   }
   const out: Place = { path, exists: true, owner_uid: st.uid, mode: `0${(st.mode & 0o7777).toString(8)}` };
   try {
@@ -68,7 +77,12 @@ function runtime(problems: string[]) {
 async function store(env: Env, problems: string[]) {
   const url = env[IDEMPOTENCY_STORE_ENV]?.trim();
   if (!url) return { kind: 'file', url: null, reachable: null };
-  const shown = url.replace(/\/\/[^@/]*@/, '//***@'); // never the password
+  // never the password, even one with an unescaped @ or / in it: all before the last @ goes
+  const at = url.lastIndexOf('@');
+  const start = url.indexOf('//') + 2;
+  const secret = start > 1 && at > start ? url.slice(start, at) : '';
+  const hide = (s: string) => (secret ? s.split(secret).join('***') : s);
+  const shown = hide(url);
   try {
     const { redisStoreFromEnv } = await import('../store/redis-store.ts');
     const s = redisStoreFromEnv(url);
@@ -79,8 +93,9 @@ async function store(env: Env, problems: string[]) {
     }
     return { kind: 'redis', url: shown, reachable: true };
   } catch (e) {
-    problems.push(`the idempotency store ${shown} does not answer: ${(e as Error).message}`);
-    return { kind: 'redis', url: shown, reachable: false, error: (e as Error).message };
+    const message = hide((e as Error).message);
+    problems.push(`the idempotency store ${shown} does not answer: ${message}`);
+    return { kind: 'redis', url: shown, reachable: false, error: message };
   }
 }
 

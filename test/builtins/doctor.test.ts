@@ -34,7 +34,7 @@ describe('doctor', () => {
     expect(d.runtime).toMatchObject({ name: 'node', version: process.versions.node, node_floor: '22.12.0', ok: true });
     expect(d.agent).toBe('probe-agent');
     expect(d.interactive).toBe(false);
-    expect(d.state).toEqual({ path: join(home, '.local/state/fx'), exists: false });
+    expect(d.state).toEqual({ path: join(home, '.local/state/fx'), exists: false, trusted: true });
     expect(d.cache.path).toBe(join(home, '.cache/ax-ts/v8'));
     expect(d.store).toEqual({ kind: 'file', url: null, reachable: null });
     expect(d.bundled.components.map((c: { name: string }) => c.name)).toEqual(
@@ -51,6 +51,22 @@ describe('doctor', () => {
     expect(d.state).toMatchObject({ path: join(state, 'fx'), exists: true, mode: '0777', trusted: false });
     expect(d.ok).toBe(false);
     expect(d.problems[0]).toMatch(/not trusted .*writable by others.*chmod go-w/);
+  });
+
+  it('a state directory not made yet, under a directory others can write, is a problem too (it would be refused at first use)', async () => {
+    const open = join(home, 'open-parent');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const d = await doctor({ XDG_STATE_HOME: join(open, 'state') });
+    expect(d.state).toMatchObject({ path: join(open, 'state', 'fx'), exists: false, trusted: false });
+    expect(d.ok).toBe(false);
+    expect(d.problems[0]).toMatch(/does not exist yet .*cannot be trusted .*writable by others/);
+  });
+
+  it('a password with an unescaped @ or / is masked whole, in the url and in the error', async () => {
+    const d = await doctor({ AX_IDEMPOTENCY_STORE: 'redis://user:p@ss/w@rd@127.0.0.1:1' });
+    expect(d.store.url).toBe('redis://***@127.0.0.1:1');
+    for (const part of ['p@ss', 'ss/w', 'w@rd']) expect(JSON.stringify(d)).not.toContain(part);
   });
 
   it('an idempotency store that does not answer: reachable false, the password masked everywhere', async () => {
