@@ -68,6 +68,21 @@ export function parseJsonc(text: string): { value: unknown; error?: JsoncError }
   };
 }
 
+/**
+ * The first key along `path` (object keys from the top) that the JSONC `text` defines more than once
+ * in the same object, with the path to it — where readers disagree (most keep the last, an edit
+ * finds the first) — else undefined. A text that does not parse has none.
+ */
+export function duplicateKey(text: string, path: readonly string[]): string[] | undefined {
+  let node = jsoncParser().parseTree(text, [], { allowTrailingComma: true });
+  for (let i = 0; i < path.length && node?.type === 'object'; i++) {
+    const members = (node.children ?? []).filter((m) => m.children?.[0]?.value === path[i]);
+    if (members.length > 1) return path.slice(0, i + 1);
+    node = members[0]?.children?.[1];
+  }
+  return undefined;
+}
+
 /** The value of a jsonc-parser syntax tree node, every object key an own, enumerable data property. */
 function ownValue(node: import('jsonc-parser').Node | undefined): unknown {
   if (!node) return undefined;

@@ -8,7 +8,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { AxError, validationError } from '../contract/errors.ts';
 import { applyJsoncPatch, parseJsonc, type PatchOperation } from './config-patch.ts';
 
@@ -145,12 +145,32 @@ export async function patchConfig(
 }
 
 /**
+ * Where a write of `path` goes: the file a symbolic link (or a chain of them) points to, even one
+ * that does not exist yet (a dangling link stays a link: its target is made), else `path`.
+ */
+async function writeTarget(path: string): Promise<string> {
+  let at = path;
+  for (let hops = 0; hops < 40; hops++) {
+    const real = await fsp.realpath(at).catch(() => undefined);
+    if (real) return real;
+    const link = await fsp.readlink(at).catch(() => undefined);
+    if (link === undefined) return at; // not there (or not a link): made where named
+    at = resolve(dirname(at), link);
+  }
+  return at;
+}
+
+const DENIED = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/**
  * Writes `text` to a temporary file beside `path` (with `mode`), fsyncs it and renames it over
- * `path` (a symlink's target, keeping the link): a reader sees the old file or the new, never half.
- * @throws AxError `internal_error` when it cannot be written (the original stays).
+ * `path` (a symlink's target, keeping the link, even a dangling one): a reader sees the old file or
+ * the new, never half.
+ * @throws AxError `auth_error` (exit 4) when the file system refuses the write (permission, a
+ *   read-only file system), else `internal_error`; either way the original stays.
  */
 export async function writeAtomic(path: string, text: string, mode: number): Promise<void> {
-  const real = await fsp.realpath(path).catch(() => path); // a symlinked config keeps its link: the target is replaced
+  const real = await writeTarget(path); // a symlinked config keeps its link: the target is replaced
   const tmp = join(dirname(real), `.${basename(real)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   let fh: FileHandle | undefined;
   try {
@@ -164,11 +184,16 @@ export async function writeAtomic(path: string, text: string, mode: number): Pro
   } catch (e) {
     await fh?.close().catch(() => {});
     await fsp.rm(tmp, { force: true }).catch(() => {});
-    throw new AxError('internal_error', `cannot write the config file ${path}: ${(e as Error).message}`, {
-      cause: e,
-      context: { path },
-      fix: `Check that the directory of ${path} is writable; the file was not changed.`,
-    });
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new AxError(
+      code && DENIED.has(code) ? 'auth_error' : 'internal_error',
+      `cannot write the config file ${path}: ${(e as Error).message}`,
+      {
+        cause: e,
+        context: { path, ...(code ? { code } : {}) },
+        fix: `Check that the directory of ${path} is writable; the file was not changed.`,
+      },
+    );
   }
   await fsp.chmod(real, mode).catch(() => {});
 }

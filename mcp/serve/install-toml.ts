@@ -70,22 +70,29 @@ export function tomlWith(
   name: string,
   entry: Record<string, unknown>,
 ): { before: string | undefined; text: string } {
-  const lines = text.split('\n');
+  const eol = eolOf(text);
+  const lines = text.split(eol);
   const range = tableRange(lines, key, name);
   const table = tableLines(key, name, entry);
   if (range) {
     const before = lines.slice(...range).join('\n');
     lines.splice(range[0], range[1] - range[0], ...table);
-    return { before, text: lines.join('\n') };
+    return { before, text: lines.join(eol) };
   }
-  const body = text === '' || text.endsWith('\n') ? text : `${text}\n`;
-  const gap = body === '' || body.endsWith('\n\n') ? '' : '\n';
-  return { before: undefined, text: `${body}${gap}${table.join('\n')}\n` };
+  const body = text === '' || text.endsWith(eol) ? text : `${text}${eol}`;
+  const gap = body === '' || body.endsWith(eol + eol) ? '' : eol;
+  return { before: undefined, text: `${body}${gap}${table.join(eol)}${eol}` };
+}
+
+/** The file's line ending (Windows editors write CRLF): the lines written keep it. */
+function eolOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
 }
 
 /** `text` without `[<key>.<name>]` (and the blank line that set it apart); `before` as {@link tomlWith}. */
 export function tomlWithout(text: string, key: string, name: string): { before: string | undefined; text: string } {
-  const lines = text.split('\n');
+  const eol = eolOf(text);
+  const lines = text.split(eol);
   const range = tableRange(lines, key, name);
   if (!range) return { before: undefined, text };
   const before = lines.slice(...range).join('\n');
@@ -93,5 +100,5 @@ export function tomlWithout(text: string, key: string, name: string): { before: 
   if (start > 0 && lines[start - 1]!.trim() === '') start--;
   else if (end < lines.length && lines[end]!.trim() === '') end++;
   lines.splice(start, end - start);
-  return { before, text: lines.join('\n') };
+  return { before, text: lines.join(eol) };
 }

@@ -9,10 +9,10 @@
  * unchanged one is not touched, so installing twice is installing once. `--print` says what would
  * change and writes nothing.
  */
-import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AxError, validationError } from '../../lib/contract/errors.ts';
-import { applyJsoncPatch, parseJsonc, type PatchOperation } from '../../lib/config/config-patch.ts';
+import { applyJsoncPatch, duplicateKey, parseJsonc, type PatchOperation } from '../../lib/config/config-patch.ts';
 import { writeAtomic } from '../../lib/config/config.ts';
 import { tomlDefinedElsewhere, tomlWithout, tomlWith } from './install-toml.ts';
 
@@ -200,9 +200,20 @@ async function current(file: string): Promise<{ text: string; mode: number } | u
   }
 }
 
-/** The new text of a JSON(C) client file with `name` set to `entry` (or removed: undefined). */
+const invalid = (file: string, what: string) =>
+  new AxError('validation_error', `${file} ${what}`, {
+    context: { reason: 'client_config_invalid', path: file },
+    fix: `Fix ${file} by hand (or move it aside); nothing was changed.`,
+  });
+
+/**
+ * The new text of a JSON(C) client file with `name` set to `entry` (or removed: undefined). A byte
+ * order mark stays; a key the file defines twice, or servers that are no object, are refused.
+ */
 function jsonEdit(file: string, text: string | undefined, key: string, name: string, entry: unknown) {
-  const source = text?.trim() ? text : '{}\n';
+  const bom = text?.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const body = bom ? text!.slice(1) : text;
+  const source = body?.trim() ? body : '{}\n';
   const parsed = parseJsonc(source);
   if (parsed.error || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value))
     throw new AxError(
@@ -213,17 +224,23 @@ function jsonEdit(file: string, text: string | undefined, key: string, name: str
         fix: `Fix ${file} by hand (or move it aside); nothing was changed.`,
       },
     );
+  const twice = duplicateKey(source, [key, name]);
+  if (twice) throw invalid(file, `defines ${twice.map((k) => JSON.stringify(k)).join(' → ')} more than once`);
   const servers = (parsed.value as Record<string, unknown>)[key];
-  const before = servers && typeof servers === 'object' ? (servers as Record<string, unknown>)[name] : undefined;
+  if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers)))
+    throw invalid(
+      file,
+      `has ${JSON.stringify(key)} as ${Array.isArray(servers) ? 'an array' : String(servers === null ? 'null' : typeof servers)}, not an object of servers`,
+    );
+  const before = servers ? (servers as Record<string, unknown>)[name] : undefined;
   if (entry === undefined) {
     if (before === undefined) return { before, text: text ?? '' };
-    return { before, text: applyJsoncPatch(source, [{ op: 'remove', path: pointer(key, name) }]) };
+    return { before, text: bom + applyJsoncPatch(source, [{ op: 'remove', path: pointer(key, name) }]) };
   }
   const ops: PatchOperation[] = [];
-  if (servers === undefined || typeof servers !== 'object' || servers === null)
-    ops.push({ op: 'add', path: pointer(key), value: {} });
+  if (servers === undefined) ops.push({ op: 'add', path: pointer(key), value: {} });
   ops.push({ op: 'add', path: pointer(key, name), value: entry });
-  return { before, text: applyJsoncPatch(source, ops) };
+  return { before, text: bom + applyJsoncPatch(source, ops) };
 }
 
 /**
@@ -238,7 +255,7 @@ export async function editClients(
   entry: ServerEntry | undefined,
   o: { env: Env; platform: NodeJS.Platform; print: boolean },
 ): Promise<InstallChange[]> {
-  const plans: { change: InstallChange; text: string; mode: number; existed: boolean }[] = [];
+  const plans: { change: InstallChange; text: string; mode: number; was?: string }[] = [];
   for (const client of clients) {
     const spec = CLIENTS[client]!;
     const file = spec.file(o.env, o.platform);
@@ -287,16 +304,46 @@ export async function editClients(
       change: { client, file, action, written: write, ...(shaped ? { entry: shaped } : {}) },
       text: edited.text,
       mode: was?.mode ?? 0o600,
-      existed: was !== undefined,
+      was: was?.text,
     });
   }
-  for (const p of plans) {
-    if (!p.change.written) continue;
-    if (p.existed) {
-      p.change.backup = `${p.change.file}.ax-ts.bak`;
-      await copyFile(p.change.file, p.change.backup);
-    } else await mkdir(dirname(p.change.file), { recursive: true, mode: 0o700 });
-    await writeAtomic(p.change.file, p.text, p.mode);
-  }
+  await writeAll(plans);
   return plans.map((p) => p.change);
+}
+
+/**
+ * Writes each planned file (a backup of one that existed first); when one cannot be written, the
+ * ones written before it are given back as they were (or removed, if they were new) and the error
+ * says so: all clients are edited, or none.
+ */
+async function writeAll(plans: { change: InstallChange; text: string; mode: number; was?: string }[]): Promise<void> {
+  const done: typeof plans = [];
+  try {
+    for (const p of plans) {
+      if (!p.change.written) continue;
+      if (p.was !== undefined) {
+        p.change.backup = `${p.change.file}.ax-ts.bak`;
+        await copyFile(p.change.file, p.change.backup);
+      } else await mkdir(dirname(p.change.file), { recursive: true, mode: 0o700 });
+      await writeAtomic(p.change.file, p.text, p.mode);
+      done.push(p);
+    }
+  } catch (e) {
+    const restored: string[] = [];
+    for (const p of done.reverse()) {
+      await (p.was !== undefined ? writeAtomic(p.change.file, p.was, p.mode) : rm(p.change.file, { force: true }))
+        .then(() => restored.push(p.change.file))
+        .catch(() => undefined);
+    }
+    const err = e instanceof AxError ? e : new AxError('internal_error', (e as Error).message, { cause: e });
+    throw new AxError(
+      err.kind,
+      `${err.message}${restored.length ? `; ${restored.join(', ')} given back as before` : ''}`,
+      {
+        cause: err,
+        context: { ...err.context, restored },
+        fix: `${err.fix ?? 'Check that the file can be written.'} No client was changed.`,
+      },
+    );
+  }
 }

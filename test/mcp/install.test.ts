@@ -6,7 +6,17 @@
  * starts a server an MCP client can use; bad input changes nothing.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -229,4 +239,54 @@ describe('mcp-server --install / --uninstall', () => {
     expect(none.code).toBe(2);
     expect(JSON.parse(none.stderr.trim()).error.context.reason).toBe('no_client_found');
   }, 90_000);
+
+  it('files as editors and dotfile managers leave them: a BOM and CRLF kept, a dangling link kept as a link, keys defined twice or servers not an object refused', () => {
+    const h = seededHome();
+    const cursor = join(h, SEEDED.cursor![0]);
+    writeFileSync(cursor, `\uFEFF${SEEDED.cursor![1]}`);
+    const codex = join(h, SEEDED.codex![0]);
+    const crlf = SEEDED.codex![1].replace(/\n/g, '\r\n');
+    writeFileSync(codex, crlf);
+    const target = join(h, 'dotfiles', 'gemini.json'); // not there yet: the link dangles
+    mkdirSync(dirname(target));
+    rmSync(join(h, SEEDED.gemini![0]));
+    symlinkSync(target, join(h, SEEDED.gemini![0]));
+    const r = tasks(h, '--install', 'cursor', '--install', 'codex', '--install', 'gemini');
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(cursor, 'utf8').startsWith('\uFEFF// mine\n')).toBe(true);
+    expect(readFileSync(codex, 'utf8')).not.toMatch(/[^\r]\n/); // every line still ends CRLF
+    expect(lstatSync(join(h, SEEDED.gemini![0])).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, 'utf8')).mcpServers.tasks.command).toBe(process.execPath);
+    expect(tasks(h, '--uninstall', 'cursor', '--uninstall', 'codex').code).toBe(0);
+    expect(readFileSync(cursor, 'utf8')).toBe(`\uFEFF${SEEDED.cursor![1]}`);
+    expect(readFileSync(codex, 'utf8')).toBe(crlf);
+    const refused: [string, string][] = [
+      ['{ "mcpServers": { "tasks": { "command": "a" }, "tasks": { "command": "b" } } }', 'tasks'], // clients read the last
+      ['{ "mcpServers": {}, "mcpServers": { "x": {} } }', 'mcpServers'],
+      ['{ "mcpServers": [] }', 'an array'],
+    ];
+    for (const [text, says] of refused) {
+      writeFileSync(join(h, SEEDED['claude-desktop']![0]), text);
+      const bad = tasks(h, '--install', 'claude-desktop');
+      expect(bad.code, text).toBe(2);
+      const line = JSON.parse(bad.stderr.trim().split('\n').pop()!);
+      expect(line.error.context.reason, text).toBe('client_config_invalid');
+      expect(line.error.message).toContain(says);
+      expect(readFileSync(join(h, SEEDED['claude-desktop']![0]), 'utf8')).toBe(text);
+    }
+  }, 60_000);
+
+  it('all or none: when a later client cannot be written, the ones written before are given back', () => {
+    const h = seededHome();
+    const gemini = join(h, SEEDED.gemini![0]);
+    rmSync(gemini);
+    symlinkSync(join(h, 'gone', 'settings.json'), gemini); // its target's directory is not there: no write
+    const r = tasks(h, '--install', 'cursor', '--install', 'gemini');
+    expect(r.code, r.stderr).toBe(1);
+    const line = JSON.parse(r.stderr.trim().split('\n').pop()!);
+    expect(line.error.message).toMatch(/cannot write the config file .*given back as before/);
+    expect(line.error.context.restored).toEqual([join(h, SEEDED.cursor![0])]);
+    expect(line.error.actionable_fix).toMatch(/No client was changed\.$/);
+    expect(read(h, 'cursor')).toBe(SEEDED.cursor![1]);
+  }, 60_000);
 });
