@@ -116,6 +116,46 @@ export interface SpanEnd {
   errorKind?: string;
   /** The MCP tool name, when the run is a `tools/call`. */
   tool?: string;
+  /** The error's message when the run failed (the span status's description). */
+  description?: string;
+}
+
+/** The span's attributes (ax-ts's, OpenTelemetry's `error.type`, the MCP semantic conventions). */
+function spanAttributes(end: SpanEnd): Record<string, string | number | boolean> {
+  const attributes: Record<string, string | number | boolean> = {
+    'ax.command': end.name,
+    'ax.exit_code': end.exitCode,
+  };
+  if (end.errorKind) attributes['error.type'] = end.errorKind;
+  if (end.tool) Object.assign(attributes, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': end.tool });
+  return attributes;
+}
+
+/** Whether `AX_OTEL_DEBUG` asks for finished spans on stderr (`1` or `true`), as ax-go's does. */
+export function otelDebug(env: Record<string, string | undefined>): boolean {
+  return /^(1|true)$/i.test(env.AX_OTEL_DEBUG?.trim() ?? '');
+}
+
+/**
+ * One finished span as a line of JSON (`{"span":{…}}`) for stderr under `AX_OTEL_DEBUG`
+ * (docs/observability.md#seeing-spans-locally-ax_otel_debug): its name, ids, start, duration,
+ * status (with the error's description) and attributes.
+ */
+export function spanLine(t: RunTrace, end: SpanEnd, now = Date.now()): string {
+  const span = {
+    name: end.name,
+    trace_id: t.traceId,
+    span_id: t.spanId,
+    ...(t.parentSpanId ? { parent_span_id: t.parentSpanId } : {}),
+    kind: end.tool ? 'server' : 'internal',
+    start: new Date(t.startedAt).toISOString(),
+    duration_ms: now - t.startedAt,
+    status: end.errorKind
+      ? { code: 'error', ...(end.description ? { description: end.description } : {}) }
+      : { code: 'ok' },
+    attributes: spanAttributes(end),
+  };
+  return `${JSON.stringify({ span })}\n`;
 }
 
 /**
@@ -124,8 +164,9 @@ export interface SpanEnd {
  * collector that is down or slow changes neither the exit code nor any output. The SDK is an
  * optional peer dependency: when it is not installed, `warn` (if given) is called once per process
  * with what to install, and nothing else changes (docs/observability.md#exporting-spans-otlphttp).
- * `end` is a function, called only when a span is exported: a run without tracing builds nothing
- * (an MCP call ends a span each time).
+ * `end` is a function, called only when a span is exported or shown: a run without tracing builds
+ * nothing (an MCP call ends a span each time). With `AX_OTEL_DEBUG` set, `debug` (if given) gets the
+ * span as a line ({@link spanLine}), with or without an endpoint.
  * @returns the export's promise (resolves, never rejects), or undefined when nothing is exported.
  */
 export function endSpan(
@@ -133,9 +174,14 @@ export function endSpan(
   env: Record<string, string | undefined>,
   end: () => SpanEnd,
   warn?: (line: MissingSdkWarning) => void,
+  debug?: (line: string) => void,
 ): Promise<void> | undefined {
   const url = tracesUrl(env);
-  return url ? exportEnd(t, env, url, end(), warn) : undefined;
+  const shown = debug !== undefined && otelDebug(env);
+  if (!url && !shown) return undefined;
+  const ended = end();
+  if (shown) debug(spanLine(t, ended));
+  return url ? exportEnd(t, env, url, ended, warn) : undefined;
 }
 
 /** What a run is told, once per process, when spans cannot be exported because the SDK is not installed. */
@@ -160,12 +206,7 @@ async function exportEnd(
   let timer: NodeJS.Timeout | undefined;
   try {
     const { exportSpan } = await import('./otel.ts');
-    const attributes: Record<string, string | number | boolean> = {
-      'ax.command': end.name,
-      'ax.exit_code': end.exitCode,
-    };
-    if (end.errorKind) attributes['error.type'] = end.errorKind;
-    if (end.tool) Object.assign(attributes, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': end.tool });
+    const attributes = spanAttributes(end);
     const flushed = exportSpan(
       {
         url,

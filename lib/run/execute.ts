@@ -15,6 +15,7 @@ import { toAxError, validationError } from '../contract/errors.ts';
 import { inputSchema } from '../parse/input-schema.ts';
 import { bindValues } from '../parse/validate.ts';
 import { reportError, runInvocation } from './run.ts';
+import { writeOutcome } from './output.ts';
 import { runEnv, type RunEnv } from './run-env.ts';
 import { endSpan, type MissingSdkWarning } from '../observe/trace.ts';
 import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND } from '../completion/directives.ts';
@@ -58,6 +59,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
         () => ({ name: spanName, program: root.name, version: env.version(), exitCode: code, errorKind }),
         // a failed run's error line stays the last line of stderr
         code === 0 ? (w) => missingSdkLine(env, spanName, w) : undefined,
+        env.spanShown ? undefined : (line) => void writeOutcome(env.stderr, line),
       );
     return code;
   };
@@ -83,13 +85,15 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     checkNodeFloor(); // below package.json engines some paths hang: refused before anything runs, exit 1
   } catch (e) {
     const env = runEnv(root, options, mode);
+    env.spanName = spanName;
     return finish(env, reportError(e, env), kindOf(e));
   }
   const env = runEnv(root, options, mode);
+  env.spanName = spanName;
   options.onReporter?.((e) => reportError(e, env), { mode, command: selected ?? root });
   try {
     let inv = parseArgv(root, argv);
-    spanName = inv.command.commandPath();
+    spanName = env.spanName = inv.command.commandPath();
     if (inv.values.has('args-json') && injectedInForce(inv.command, 'args-json')) inv = await argsJsonInvocation(inv);
     const out = await runInvocation(inv, env);
     return finish(env, out.exitCode, out.error?.kind);

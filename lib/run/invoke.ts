@@ -40,6 +40,11 @@ export interface InvokeOptions {
   /** The MCP tool name, recorded on the exported span. */
   tool?: string;
   /**
+   * Where the run's span goes as a line under `AX_OTEL_DEBUG` (the server's own stderr: never the
+   * call's output). Default nowhere.
+   */
+  onSpan?: (line: string) => void;
+  /**
    * The command whose subtree the MCP server serves (where `mcp-server` is mounted): tool names in
    * a stop's next steps are relative to it, and a step outside it stays a command line
    * (docs/mcp-server.md#mounting). Default the root.
@@ -141,6 +146,7 @@ export async function invokeCommand(
   env.interaction = options.interaction;
   env.noTerminal = true; // nobody at a terminal answers an in-process call (docs/contract.md "Agents and prompts")
   env.toolBase = options.toolBase;
+  env.spanShown = true; // the span's line, if any, goes to onSpan when the run ends, not into its stderr
   env.toolVia = options.toolVia;
   env.collectItems = true;
   let outcome: RunOutcome;
@@ -171,14 +177,21 @@ function result(
   options: InvokeOptions,
 ): InvokeResult {
   // the span is exported in the background (bounded): a call's answer never waits for a collector
-  void endSpan(env.trace, env.env, () => ({
-    name: cmd.commandPath(),
-    program: root.name,
-    version: env.version(),
-    exitCode: outcome.exitCode,
-    errorKind: outcome.error?.kind,
-    tool: options.tool,
-  }));
+  void endSpan(
+    env.trace,
+    env.env,
+    () => ({
+      name: cmd.commandPath(),
+      program: root.name,
+      version: env.version(),
+      exitCode: outcome.exitCode,
+      errorKind: outcome.error?.kind,
+      description: outcome.error?.message,
+      tool: options.tool,
+    }),
+    undefined,
+    options.onSpan,
+  );
   const stderr = err.text();
   const r: InvokeResult = {
     exitCode: outcome.exitCode,

@@ -46,6 +46,10 @@ export interface RunEnv {
   deadline(ms: number, reason: unknown): () => void;
   /** The run's trace (the caller's, continued, or a new one) and its own span. */
   trace: RunTrace;
+  /** The span's name once the words select a command (its path), else the program's. */
+  spanName?: string;
+  /** Whether `AX_OTEL_DEBUG`'s line for this run's span was written already (before its error line). */
+  spanShown?: boolean;
   traceId: string;
   spanId: string;
   newKey: () => string;

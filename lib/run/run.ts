@@ -25,6 +25,7 @@ import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { helpText, useLine } from '../help/help.ts';
 import { findCommand, type Invocation } from '../parse/parse.ts';
 import { writeOutcome } from './output.ts';
+import { otelDebug, spanLine } from '../observe/trace.ts';
 import { helpFor } from '../builtins/builtins.ts';
 import { isReplayed } from './failures.ts';
 import { flagLabel, validateInvocation } from '../parse/validate.ts';
@@ -40,6 +41,13 @@ export type { RunOutcome } from './handler.ts';
  */
 export function reportError(thrown: unknown, env: RunEnv): number {
   const err = toAxError(thrown);
+  // AX_OTEL_DEBUG's span goes first too: the error line must stay the last line of stderr
+  if (!env.spanShown && otelDebug(env.env)) {
+    env.spanShown = true;
+    const end = { name: env.spanName ?? env.root.name, program: env.root.name, version: env.version() };
+    const status = { exitCode: err.exitCode, errorKind: err.kind, description: err.message };
+    void writeOutcome(env.stderr, spanLine(env.trace, { ...end, ...status }));
+  }
   // a debugging stack goes first: the error line must stay the last line of stderr
   if (err.kind === 'internal_error' && env.env.AX_DEBUG && err.cause instanceof Error && err.cause.stack) {
     void writeOutcome(env.stderr, `${err.cause.stack}\n`);

@@ -6,6 +6,7 @@
  * **run** the command in-process as `--format json` would run it, and **shape** its outcome as the
  * result. The task and round steps, and the shape, are the client's era's (era.ts).
  */
+import { writeSync } from 'node:fs';
 import type { CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import { errorEnvelope } from '../../lib/contract/envelope.ts';
 import { endSpan, startTrace } from '../../lib/observe/trace.ts';
@@ -214,14 +215,21 @@ export class ToolCall implements CallState {
     const err = toAxError(e);
     const env = options.env ?? process.env;
     const trace = startTrace(env, extra.trace);
-    void endSpan(trace, env, () => ({
-      name: this.ref.command.commandPath(),
-      program: model.root.name,
-      version: options.version,
-      exitCode: err.exitCode,
-      errorKind: err.kind,
-      tool: name,
-    }));
+    void endSpan(
+      trace,
+      env,
+      () => ({
+        name: this.ref.command.commandPath(),
+        program: model.root.name,
+        version: options.version,
+        exitCode: err.exitCode,
+        errorKind: err.kind,
+        description: err.message,
+        tool: name,
+      }),
+      undefined,
+      spanWriter(options),
+    );
     const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
     return failureResult(this.ref, errorEnvelope(err, meta), extra.era);
   }
@@ -248,9 +256,18 @@ function invokeCall(
     traceparent: extra.trace?.traceparent,
     tracestate: extra.trace?.tracestate,
     tool: name,
+    onSpan: spanWriter(options),
     toolBase: model.mount,
     toolVia: extra.toolVia,
     idempotencyStore: options.idempotencyStore,
     idempotencyTtlMs: options.idempotencyTtlMs,
   });
+}
+
+/**
+ * Where a call's span goes under `AX_OTEL_DEBUG`: the server's diagnostics (`options.log`), else
+ * its stderr written directly (fd 2), which no call's printed-output capture sees.
+ */
+function spanWriter(options: McpServerOptions): (line: string) => void {
+  return options.log ? (line) => options.log!(line.trimEnd()) : (line) => void writeSync(2, line);
 }

@@ -203,6 +203,42 @@ describe('span export over OTLP/HTTP', () => {
   }, 60_000);
 });
 
+describe('AX_OTEL_DEBUG=1: finished spans on stderr, with or without a collector', () => {
+  const spanOf = (line: string) => (JSON.parse(line) as { span: Record<string, any> }).span;
+  it('CLI: a success ends stderr with its span (status ok); a failure puts its span (status error, the message) before the error line, which stays last', async () => {
+    const ok = await runScript(CLI, ['plain', '--format', 'json'], env({ AX_OTEL_DEBUG: '1', TRACEPARENT: TP }));
+    expect(ok.code).toBe(0);
+    const span = spanOf(ok.stderr.trim().split('\n').pop()!);
+    expect(span).toMatchObject({ name: 'obs plain', trace_id: TRACE, parent_span_id: PARENT, status: { code: 'ok' } });
+    expect(span.span_id).toBe(JSON.parse(ok.stdout).meta.span_id);
+    expect(span.attributes).toEqual({ 'ax.command': 'obs plain', 'ax.exit_code': 0 });
+    const bad = await runScript(CLI, ['fail', '--format', 'json'], env({ AX_OTEL_DEBUG: 'true' }));
+    const lines = bad.stderr.trim().split('\n');
+    const error = JSON.parse(lines.pop()!).error;
+    expect(spanOf(lines.pop()!)).toMatchObject({
+      name: 'obs fail',
+      status: { code: 'error', description: error.message },
+      attributes: { 'ax.exit_code': bad.code, 'error.type': error.kind },
+    });
+    const off = await runScript(CLI, ['plain', '--format', 'json'], env({ AX_OTEL_DEBUG: '0' }));
+    expect(off.stderr).not.toContain('"span"');
+  }, 60_000);
+
+  it("MCP stdio: each tools/call's span goes to the server's stderr, never into the call's result", async () => {
+    const c = await connectStdio(['mcp-server'], { AX_OTEL_DEBUG: '1' }, CLI);
+    try {
+      const r = (await c.client.callTool({ name: 'plain', arguments: {} })) as { content: { text: string }[] };
+      expect(r.content.map((x) => x.text).join('')).not.toContain('"span"');
+      const line = await c.waitStderr(/\{"span":\{"name":"obs plain"[^\n]*\n/, 10_000);
+      const span = spanOf(line.match(/\{"span":\{"name":"obs plain"[^\n]*/)![0]);
+      expect(span).toMatchObject({ kind: 'server', span_id: JSON.parse(r.content[0]!.text).meta.span_id });
+      expect(span.attributes).toMatchObject({ 'gen_ai.tool.name': 'plain', 'mcp.method.name': 'tools/call' });
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+});
+
 describe('a collector that is down or hangs changes nothing but is bounded', () => {
   it('exit code and stdout are those of a run without export; the run ends well before a hung collector would answer', async () => {
     const hung = await startCollector({ hang: true });
