@@ -1,6 +1,15 @@
 #!/usr/bin/env node
-/** Entry point of the `ax-ts` tool: `node --import tsx cmd/ax-ts/main.ts schema-diff old.json new.json`. */
-import { main } from '../../lib/index.ts';
-import { buildAxTsCli } from './cli.ts';
-
-void main(buildAxTsCli());
+/**
+ * Entry point of the `ax-ts` tool: `node --import tsx cmd/ax-ts/main.ts schema-diff old.json new.json`.
+ * `ax-ts wrap <bin> …` takes every word after the bin as the wrapped program's own, so it is
+ * dispatched before ax-ts's parser (docs/frontends.md#ax-ts-wrap); a person's invocation through it
+ * loads nothing of ax-ts's runtime.
+ */
+if (process.argv[2] === 'wrap') {
+  const { runWrap } = await import('../../frontends/wrap/index.ts');
+  process.exitCode = await runWrap(process.argv.slice(3));
+} else {
+  const { main } = await import('../../lib/index.ts');
+  const { buildAxTsCli } = await import('./cli.ts');
+  void main(buildAxTsCli());
+}

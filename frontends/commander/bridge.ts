@@ -5,13 +5,14 @@
  */
 import type { Command as CommanderCommand } from 'commander';
 import { runTwinMain } from '../shared/bridge.ts';
-import type { CallsMode } from '../shared/call.ts';
+import type { CallsMode, ChildProgram } from '../shared/call.ts';
 import { internals } from './call.ts';
 import { twinTree } from './twin.ts';
 
 /**
  * Runs one invocation of a commander program through ax-ts. `args` are the user's words (after the
- * program name); `calls`: how an agent's call runs (docs/frontends.md#how-a-call-runs).
+ * program name); `calls`: how an agent's call runs (docs/frontends.md#how-a-call-runs); `run`: the
+ * program each call runs when it is not this process's entry (`ax-ts wrap`).
  * @returns the exit code (also set on `process.exitCode`).
  */
 export function runAx(
@@ -19,11 +20,12 @@ export function runAx(
   args: readonly string[],
   env: Record<string, string | undefined>,
   calls: CallsMode = 'child',
+  run?: ChildProgram,
 ): Promise<number> {
   return runTwinMain(
     {
       name: program.name(),
-      build: (serving) => twinTree(program, { serving, calls }),
+      build: (serving) => twinTree(program, { serving, calls, ...(run ? { program: run } : {}) }),
       ownsMcpServer: program.commands.some((c) => c.name() === 'mcp-server'),
     },
     versionWords(program, args),

@@ -177,6 +177,19 @@ export interface TwinSettings {
    * in its own process; `'in-process'`, in the process itself, one at a time.
    */
   calls?: CallsMode;
+  /**
+   * The program each call runs, when it is not this process's own entry: `ax-ts wrap` serving an
+   * installed bin (docs/frontends.md#ax-ts-wrap).
+   */
+  program?: ChildProgram;
+}
+
+/** A program a call runs in its own process: its file, and how its words are given. */
+export interface ChildProgram {
+  /** The JavaScript file Node runs. */
+  entry: string;
+  /** The words as the program is given them (yargs: positionals before `--` where that is safe). */
+  words?: (words: readonly string[]) => string[];
 }
 
 /** How a front end runs an agent's call: in its own process (`'child'`) or in the process itself (`'in-process'`). */

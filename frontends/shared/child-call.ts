@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { AxError, type RunContext } from '../../lib/index.ts';
 import { CALL_FD_ENV, type Report, type ReportedError, type ReportedLink } from './child-report.ts';
-import { failedCall, refusedCall, type TwinSettings } from './call.ts';
+import { failedCall, refusedCall, type ChildProgram, type TwinSettings } from './call.ts';
 
 /** Milliseconds between the TERM and the KILL of a call's process group. */
 export const CHILD_KILL_GRACE_MS = 1000;
@@ -78,8 +78,8 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * Starts the program's entry for one call and waits for it to exit. `signal` aborting ends its whole
  * process group (TERM, then KILL after {@link CHILD_KILL_GRACE_MS}).
  */
-function runChild(words: readonly string[], signal: AbortSignal): Promise<Ended> {
-  const entry = process.argv[1];
+function runChild(words: readonly string[], signal: AbortSignal, program?: ChildProgram): Promise<Ended> {
+  const entry = program?.entry ?? process.argv[1];
   if (!entry) {
     throw new AxError('validation_error', 'this program has no entry script to run a call in its own process', {
       context: { reason: 'no_entry' },
@@ -88,7 +88,11 @@ function runChild(words: readonly string[], signal: AbortSignal): Promise<Ended>
   }
   const env: Record<string, string | undefined> = { ...process.env, [CALL_FD_ENV]: '3' };
   for (const k of SECRETS) delete env[k];
-  const child = spawn(process.execPath, [...process.execArgv, entry, ...words], {
+  // a wrapped bin runs as a person's `node <bin>` would; the front end's own entry with this process's flags
+  const argv = program
+    ? [entry, ...(program.words ? program.words(words) : words)]
+    : [...process.execArgv, entry, ...words];
+  const child = spawn(process.execPath, argv, {
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     env,
     detached: true,
@@ -182,7 +186,7 @@ function exitFailure(code: number | null, sig: NodeJS.Signals | null, report: Re
  * (`command_failed` with that exit code), thrown.
  */
 export async function callInChild(ctx: RunContext, settings: TwinSettings, words: readonly string[]): Promise<unknown> {
-  const ended = await runChild(words, ctx.signal);
+  const ended = await runChild(words, ctx.signal, settings.program);
   // once the call is answered (its signal aborted: timeout, interrupted), what it printed is dropped
   if (ctx.signal.aborted) throw ctx.signal.reason;
   const json = ctx.mode === 'json';
