@@ -23,6 +23,7 @@ const LONG = [
   'test/e2e/killloop.test.ts', // signals sent in a loop at every phase of a run
   'test/e2e/contract-races.test.ts', // concurrent replays and cancellations, repeated
   'test/build/recipes.test.ts', // docs/shipping.md's recipes with pnpm, Yarn 4 and postject
+  'test/corpus/corpus.test.ts', // real npm CLIs through ax-ts wrap, each check a process (npm ci --prefix test/corpus)
   'test/frontends/child-calls.test.ts', // front-end calls as processes: 8 in flight, stuck ones killed (~90 s)
   'test/build/user-project.test.ts', // npm pack installed into a fresh project, built and run (~70 s)
   'test/e2e/contract-twins.test.ts', // the contract table over commander and yargs twins, a process per MCP call (~110 s)

@@ -38,6 +38,8 @@ export interface WrapArg {
 /** One command as the preload read it. */
 export interface WrapCommand {
   name: string;
+  /** The library that read it (set on the root by {@link readTree}). */
+  kind?: 'commander' | 'yargs';
   aliases: string[];
   description: string;
   summary?: string;
@@ -156,7 +158,7 @@ export function readTree(bin: WrappedBin, boundMs = READ_BOUND_MS): Promise<Wrap
 
 /** The tree, or the refusal of a program that is neither commander nor yargs (naming what it loaded). */
 function checked(bin: WrappedBin, tree: WrapTree): WrapTree {
-  if (tree.kind !== 'none' && tree.root) return tree;
+  if (tree.kind !== 'none' && tree.root) return { ...tree, root: { ...tree.root, kind: tree.kind } };
   if (tree.error) throw refused(bin, `${bin.name}'s yargs tree could not be read: ${tree.error}`, 'unreadable');
   const found = tree.found.filter((f) => f !== 'commander' && f !== 'yargs');
   const loaded = tree.found.length ? `it loaded ${tree.found.join(', ')}` : 'it loaded no known argument parser';

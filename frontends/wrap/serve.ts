@@ -4,6 +4,8 @@
  * the commander front end's twin, each call the bin itself in its own process
  * (docs/frontends.md#ax-ts-wrap).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Command as CommanderCommand } from 'commander';
 import { AxError } from '../../lib/index.ts';
 import { asksForAx } from '../commander/index.ts';
@@ -13,6 +15,21 @@ import { applyDeclarationsFile, declarationsFile } from './declarations.ts';
 import type { FoundBin, WrapInvocation } from './index.ts';
 import { readTree } from './read.ts';
 import { defaultCommand, shimOf } from './shim.ts';
+
+/** The version in the package.json nearest the program's file (where yargs reads its own `--version`). */
+function packageVersion(file: string): string | undefined {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const f = join(dir, 'package.json');
+    if (!existsSync(f)) continue;
+    try {
+      const v = (JSON.parse(readFileSync(f, 'utf8')) as { version?: unknown }).version;
+      return typeof v === 'string' ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
 
 /** ax-ts's command words: never read as the default command's operands. */
 const AX_WORDS = new Set(['__schema', '__complete', '__completeNoDesc', 'mcp-server', 'completion']);
@@ -88,7 +105,7 @@ export async function serveWrapped(
   try {
     const tree = await readTree({ file: bin.path, name: bin.name });
     kind = tree.kind;
-    program = shimOf(tree.root!, bin.name);
+    program = shimOf({ ...tree.root!, version: tree.root!.version ?? packageVersion(bin.real) }, bin.name);
     const file = declarationsFile(inv.declarations, bin.path, bin.real, bin.name);
     if (file) applyDeclarationsFile(program, file);
   } catch (e) {

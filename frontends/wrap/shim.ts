@@ -68,7 +68,17 @@ export function shimOf(root: WrapCommand, name: string): CommanderCommand {
         hasAction: true,
       }
     : root;
-  return build({ ...top, name }, null);
+  return build({ ...top, name, args: top.args.length || top.commands.length ? top.args : operands(top) }, null);
+}
+
+/**
+ * A program without commands or declared positionals whose work follows its parse still takes words
+ * (`concurrently "cmd"`, `depcheck <dir>` read yargs' `argv._`; `cleancss a.css` reads commander's
+ * `program.args`): one optional variadic positional gives them.
+ */
+function operands(c: WrapCommand): WrapArg[] {
+  if (c.kind !== 'yargs' && c.hasAction) return [];
+  return [{ name: 'operands', description: "the program's operands (what yargs gives it as argv._)", required: false, variadic: true }];
 }
 
 function build(c: WrapCommand, parent: CommanderCommand | null): CommanderCommand {

@@ -1,0 +1,215 @@
+/**
+ * Real published CLIs from the npm registry, pinned in test/corpus/package.json, served by
+ * `ax-ts wrap` through their real bins with nothing edited (docs/frontends.md#ax-ts-wrap): a person's
+ * invocations byte for byte as without ax-ts, `__schema --as=mcp` listing their real options, one
+ * envelope or one error line in json mode, a real command over MCP on every path and era returning
+ * what the program printed and its exit status, `--timeout` ending a program that never settles, and
+ * the programs ax-ts cannot serve refused with a validation_error naming why. The corpus is installed
+ * by `.ci/run` (`npm ci --prefix test/corpus`); without it this file skips, saying so in its titles.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectEra, envelopeOf, PATHS_BY_ERAS, startHttp, type EraClient, type HttpFixture } from '../helpers/eras.ts';
+import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
+
+const CORPUS = join(REPO, 'test/corpus');
+const BIN = join(CORPUS, 'node_modules/.bin');
+const AX = join(REPO, 'cmd/ax-ts/main.ts');
+const installed = existsSync(join(BIN, 'markdownlint'));
+const SKIP = installed ? '' : ' [SKIPPED: the corpus is not installed; run npm ci --prefix test/corpus]';
+
+const dir = mkdtempSync(join(tmpdir(), 'ax-corpus-'));
+const BAD_MD = join(dir, 'bad.md');
+const CSS = join(dir, 'a.css');
+const HTML = join(dir, 'a.html');
+writeFileSync(BAD_MD, '#bad\n');
+writeFileSync(CSS, 'a {  color : red ; }\n');
+writeFileSync(HTML, '<p>  hi   </p>\n');
+
+/** One run: `node <bin> …` (a person's), or through `ax-ts wrap <bin> …`. */
+function run(bin: string, args: string[], wrapped: boolean, env: Record<string, string> = {}) {
+  const argv = wrapped ? ['--import', TSX_LOADER, AX, 'wrap', join(BIN, bin), ...args] : [join(BIN, bin), ...args];
+  const r = spawnSync(process.execPath, argv, {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, AGENT_MODE: '', ...env },
+    timeout: 60_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A corpus program: what it covers, and the words each check uses. */
+interface Program {
+  bin: string;
+  covers: string;
+  /** A person's invocations (help, a usage error, a real command), byte-identical through wrap. */
+  person: string[][];
+  /** Properties its MCP tool must list (its real options). */
+  properties?: string[];
+  /** A json-mode call: its words (and environment), the exit code, what it printed. */
+  json?: { args: string[]; env?: Record<string, string>; exit: number; printed: string };
+  /** A refusal of `__schema`: the validation_error's words. */
+  refused?: string[];
+}
+
+const PROGRAMS: Program[] = [
+  {
+    bin: 'markdownlint',
+    covers: 'commander 15 (a nested private copy), logic after parse(), a report printed then exit 1',
+    person: [['--help'], ['--nope'], [BAD_MD]],
+    properties: ['files', 'config', 'disable', 'fix'],
+    json: { args: [BAD_MD, '--format', 'json'], exit: 1, printed: 'MD018/no-missing-space-atx' },
+  },
+  {
+    bin: 'cleancss',
+    covers: 'commander 7 (hoisted), logic after parse(), its own --format option (json mode by AGENT_MODE)',
+    person: [['--help'], ['--nope'], [CSS], ['--format', 'beautify', CSS]],
+    properties: ['operands', 'batch', 'format', 'output'],
+    json: { args: [CSS], env: { AGENT_MODE: 'json' }, exit: 0, printed: 'a{color:red}' },
+  },
+  {
+    bin: 'html-minifier-terser',
+    covers: 'commander 10 (a nested private copy) with an action',
+    person: [['--help'], ['--nope'], ['--collapse-whitespace', HTML]],
+    properties: ['files', 'collapse_whitespace', 'minify_css'],
+    json: { args: ['--collapse-whitespace', HTML, '--format', 'json'], exit: 0, printed: '<p>hi</p>' },
+  },
+  {
+    bin: 'concurrently',
+    covers: 'yargs 18 (ESM), parse()-then-code, children that may never settle',
+    person: [['--help'], ['echo hi']],
+    properties: ['operands', 'kill_others', 'names'],
+    json: { args: ['echo hi', '--format', 'json'], exit: 0, printed: '[0] hi' },
+  },
+  {
+    bin: 'depcheck',
+    covers: 'yargs 16 (CJS singleton, a nested copy), parse()-then-code, exit 255 with its report',
+    person: [['--help'], [CORPUS, '--json']],
+    properties: ['operands', 'json', 'ignores'],
+    json: { args: [CORPUS, '--json', '--format', 'json'], exit: 255, printed: '"devDependencies"' },
+  },
+  {
+    bin: 'json-server',
+    covers: 'yargs 17 (CJS, a nested copy), a server that never settles',
+    person: [['--help'], ['--version']],
+    properties: ['operands', 'port', 'watch', 'read_only'],
+  },
+  {
+    bin: 'svgo',
+    covers: 'commander 11 (a nested private copy) with an action: <INPUT> and --input collide after snake-casing',
+    person: [['--help'], ['--version'], ['--nope']],
+    refused: ['validation_error', '"INPUT"', '"input"'],
+  },
+  {
+    bin: 'mocha',
+    covers: 'neither commander nor yargs (its own parser)',
+    person: [['--version']],
+    refused: ['validation_error', 'neither a commander nor a yargs program'],
+  },
+];
+
+describe.each(PROGRAMS)(`corpus: $bin ($covers)${SKIP}`, (p) => {
+  it.skipIf(!installed)("a person's invocations are byte-identical with and without ax-ts wrap", () => {
+    for (const args of p.person) expect(run(p.bin, args, true), args.join(' ')).toEqual(run(p.bin, args, false));
+  });
+
+  if (p.properties) {
+    it.skipIf(!installed)('__schema --as=mcp lists its real options', () => {
+      const r = run(p.bin, ['__schema', '--as=mcp'], true);
+      expect(r.status, r.stderr).toBe(0);
+      const tools = (JSON.parse(r.stdout) as { tools: { inputSchema: { properties: object } }[] }).tools;
+      expect(Object.keys(tools[0]!.inputSchema.properties)).toEqual(expect.arrayContaining(p.properties!));
+    });
+  }
+
+  if (p.json) {
+    const j = p.json;
+    it.skipIf(!installed)('json mode: one envelope or one error line, what it printed on stderr, its exit status', () => {
+      const r = run(p.bin, j.args, true, j.env);
+      expect(r.status, r.stderr).toBe(j.exit);
+      expect(r.stderr).toContain(j.printed);
+      if (j.exit === 0) {
+        expect(r.stdout.trim().split('\n')).toHaveLength(1);
+        expect(JSON.parse(r.stdout)).toMatchObject({ data: null });
+      } else {
+        expect(r.stdout).toBe('');
+        const line = r.stderr.trim().split('\n').at(-1)!;
+        expect(JSON.parse(line)).toMatchObject({ error: { kind: 'command_failed', exit_code: j.exit } });
+      }
+    });
+  }
+
+  if (p.refused) {
+    it.skipIf(!installed)('__schema is refused: a validation_error naming why (exit 2)', () => {
+      const r = run(p.bin, ['__schema', '--format', 'json'], true);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      for (const w of p.refused!) expect(r.stderr).toContain(w);
+    });
+  }
+});
+
+describe(`corpus: --timeout ends a program that never settles, its process tree gone${SKIP}`, () => {
+  it.skipIf(!installed)('concurrently running sleep: exit 3 (timeout) within the bound, no sleep left', () => {
+    const marker = `${Date.now()}`.slice(-6);
+    const started = Date.now();
+    const r = run('concurrently', [`sleep 3${marker}`, '--format', 'json', '--timeout', '1s'], true);
+    expect(r.status, r.stderr).toBe(3);
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { kind: 'timeout' } });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const ps = spawnSync('pgrep', ['-f', `sleep 3${marker}`], { encoding: 'utf8' });
+    expect(ps.stdout.trim()).toBe('');
+  });
+
+  it.skipIf(!installed)('json-server serving: exit 3 (timeout), the server ended', () => {
+    const db = join(dir, 'db.json');
+    writeFileSync(db, '{"posts":[]}');
+    const r = run('json-server', [db, '--port', '0', '--format', 'json', '--timeout', '2s'], true);
+    expect(r.status, r.stderr).toBe(3);
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { kind: 'timeout' } });
+  });
+});
+
+/** The programs called over MCP: the tool, its arguments, the exit status and what it printed. */
+const CALLS = [
+  { bin: 'markdownlint', args: { files: [BAD_MD] }, exit: 1, printed: 'MD018/no-missing-space-atx' },
+  { bin: 'html-minifier-terser', args: { files: [HTML], collapse_whitespace: true }, exit: 0, printed: '<p>hi</p>' },
+  { bin: 'concurrently', args: { operands: ['echo hi'] }, exit: 0, printed: '[0] hi' },
+] as const;
+
+describe.each(PATHS_BY_ERAS)(`corpus over MCP: %s, a %s client${SKIP}`, (path, era) => {
+  describe.each(CALLS)('$bin', (call) => {
+    let server: HttpFixture | undefined;
+    let c: EraClient | undefined;
+    const words = ['wrap', join(BIN, call.bin), 'mcp-server'];
+    beforeAll(async () => {
+      if (!installed) return;
+      if (path !== 'stdio') server = await startHttp(AX, path === 'http-stateless' ? ['--stateless'] : [], {}, words);
+      c = await connectEra(era, path, { cli: AX, url: server?.url, server: words });
+    }, 60_000);
+    afterAll(async () => {
+      await c?.close();
+      await server?.stop();
+    });
+
+    it.skipIf(!installed)('a real command returns what it printed and its exit status', async () => {
+      const r = await c!.callTool(call.bin, call.args);
+      const env = envelopeOf(r);
+      if (call.exit === 0) {
+        expect(r.isError, JSON.stringify(r)).toBeFalsy();
+        expect(env).toMatchObject({ data: null });
+      } else {
+        expect(r.isError).toBe(true);
+        expect(env).toMatchObject({ error: { kind: 'command_failed', exit_code: call.exit } });
+      }
+      const printed = (r.content as { text?: string }[])
+        .slice(1)
+        .map((i) => i.text ?? '')
+        .join('');
+      expect(printed).toContain(call.printed);
+    });
+  });
+});
