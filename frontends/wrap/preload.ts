@@ -174,6 +174,10 @@ function yargsLevel(y, known, depth) {
         if (typeof h.builder === 'function') h.builder(fresh);
         else if (h.builder && typeof h.builder === 'object') for (const k of Object.keys(h.builder)) fresh.option(k, h.builder[k]);
         level = yargsLevel(fresh, here, depth + 1);
+        // what the builder added is local to its command: the next reset drops it (yargs keeps
+        // options global otherwise, and a sibling would seem to have them)
+        const o = fresh.getOptions();
+        o.local = [...(o.local || []), ...Object.keys(o.key || {}).filter((k) => !here.has(k))];
       } catch (e) {
         level.unread = String(e && e.message || e);
       }

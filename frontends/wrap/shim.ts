@@ -78,7 +78,14 @@ export function shimOf(root: WrapCommand, name: string): CommanderCommand {
  */
 function operands(c: WrapCommand): WrapArg[] {
   if (c.kind !== 'yargs' && c.hasAction) return [];
-  return [{ name: 'operands', description: "the program's operands (what yargs gives it as argv._)", required: false, variadic: true }];
+  return [
+    {
+      name: 'operands',
+      description: "the program's operands (what yargs gives it as argv._)",
+      required: false,
+      variadic: true,
+    },
+  ];
 }
 
 function build(c: WrapCommand, parent: CommanderCommand | null): CommanderCommand {

@@ -127,19 +127,22 @@ describe.each(PROGRAMS)(`corpus: $bin ($covers)${SKIP}`, (p) => {
 
   if (p.json) {
     const j = p.json;
-    it.skipIf(!installed)('json mode: one envelope or one error line, what it printed on stderr, its exit status', () => {
-      const r = run(p.bin, j.args, true, j.env);
-      expect(r.status, r.stderr).toBe(j.exit);
-      expect(r.stderr).toContain(j.printed);
-      if (j.exit === 0) {
-        expect(r.stdout.trim().split('\n')).toHaveLength(1);
-        expect(JSON.parse(r.stdout)).toMatchObject({ data: null });
-      } else {
-        expect(r.stdout).toBe('');
-        const line = r.stderr.trim().split('\n').at(-1)!;
-        expect(JSON.parse(line)).toMatchObject({ error: { kind: 'command_failed', exit_code: j.exit } });
-      }
-    });
+    it.skipIf(!installed)(
+      'json mode: one envelope or one error line, what it printed on stderr, its exit status',
+      () => {
+        const r = run(p.bin, j.args, true, j.env);
+        expect(r.status, r.stderr).toBe(j.exit);
+        expect(r.stderr).toContain(j.printed);
+        if (j.exit === 0) {
+          expect(r.stdout.trim().split('\n')).toHaveLength(1);
+          expect(JSON.parse(r.stdout)).toMatchObject({ data: null });
+        } else {
+          expect(r.stdout).toBe('');
+          const line = r.stderr.trim().split('\n').at(-1)!;
+          expect(JSON.parse(line)).toMatchObject({ error: { kind: 'command_failed', exit_code: j.exit } });
+        }
+      },
+    );
   }
 
   if (p.refused) {

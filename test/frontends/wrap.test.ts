@@ -1,0 +1,164 @@
+/**
+ * `ax-ts wrap <bin>` over small programs written as people write them (test/frontends/fixtures/wrap,
+ * plain JavaScript that knows nothing of ax-ts; docs/frontends.md#ax-ts-wrap): the tree read from a
+ * commander and a yargs program (command modules, a default command, aliases), declarations from
+ * the file beside the bin, calls as the bin itself in its own process, and every bad input refused
+ * with a validation_error (exit 2) naming why. The real registry programs are test/corpus.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
+
+const FIXTURES = join(REPO, 'test/frontends/fixtures/wrap');
+const AX = join(REPO, 'cmd/ax-ts/main.ts');
+
+function wrap(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, AX, 'wrap', ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, AGENT_MODE: '', ...env },
+    timeout: 60_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function bare(bin: string, args: string[]) {
+  const r = spawnSync(process.execPath, [join(FIXTURES, bin), ...args], { cwd: REPO, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The MCP tools of a wrapped bin: name → [annotations, properties]. */
+function tools(bin: string): Record<string, { annotations?: Record<string, unknown>; properties: string[] }> {
+  const r = wrap([join(FIXTURES, bin), '__schema', '--as=mcp']);
+  expect(r.status, r.stderr).toBe(0);
+  const doc = JSON.parse(r.stdout) as {
+    tools: { name: string; annotations?: Record<string, unknown>; inputSchema: { properties: object } }[];
+  };
+  return Object.fromEntries(
+    doc.tools.map((t) => [t.name, { annotations: t.annotations, properties: Object.keys(t.inputSchema.properties) }]),
+  );
+}
+
+/** The error line of a json-mode refusal (the last line on stderr). */
+function errorLine(stderr: string): Record<string, any> {
+  return JSON.parse(stderr.trim().split('\n').at(-1)!) as Record<string, any>;
+}
+
+describe('ax-ts wrap: a commander program (tasks.mjs, tasks.ax.json beside it)', () => {
+  const TASKS = join(FIXTURES, 'tasks.mjs');
+
+  it("a person's invocations are the program's own, byte for byte", () => {
+    for (const args of [['--help'], ['buy', 'milk'], ['ls'], ['check'], ['--nope'], ['list', '--help']])
+      expect(wrap([TASKS, ...args]), args.join(' ')).toEqual(bare('tasks.mjs', args));
+  });
+
+  it('__schema --as=mcp: its commands and options; the declarations file gives effects and withholds', () => {
+    const t = tools('tasks.mjs');
+    expect(Object.keys(t).sort()).toEqual(['add', 'list']);
+    expect(t.add!.properties).toEqual(expect.arrayContaining(['words', 'priority']));
+    expect(t.list!.annotations).toMatchObject({ readOnlyHint: true });
+  });
+
+  it('the default command: `tasks buy milk --format json` runs add, as a person’s invocation does', () => {
+    const r = wrap([TASKS, 'buy', 'milk', '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: null });
+    expect(r.stderr).toBe('added: buy milk (normal)\n');
+  });
+
+  it('an alias keeps working in json mode', () => {
+    const r = wrap([TASKS, 'ls', '--all', '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('tasks (all)\n');
+  });
+
+  it('process.exit(4) in an action: command_failed with exit code 4, what it printed kept', () => {
+    const r = wrap([TASKS, 'check', '--format', 'json']);
+    expect(r.status).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('2 overdue\n');
+    expect(errorLine(r.stderr)).toMatchObject({ error: { kind: 'command_failed', exit_code: 4 } });
+  });
+
+  it('a positional shaped like an option reaches the program as an operand, never as help', () => {
+    const r = wrap([TASKS, 'add', '--args-json', '{"words":["--help","-p"]}', '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('added: --help -p (normal)\n');
+  });
+
+  it('a declarations file with an unknown key: validation_error naming it', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ax-wrap-')), 'd.json');
+    writeFileSync(file, '{"list":{"effect":"read_only"}}');
+    const r = wrap(['--declarations', file, TASKS, '__schema', '--format', 'json']);
+    expect(r.status).toBe(2);
+    expect(errorLine(r.stderr)).toMatchObject({
+      error: { kind: 'validation_error', context: { reason: 'invalid_declarations', key: 'effect' } },
+    });
+  });
+});
+
+describe('ax-ts wrap: a yargs program with command modules and code after parse() (echo-yargs.mjs)', () => {
+  const ECHO = join(FIXTURES, 'echo-yargs.mjs');
+
+  it("each command module is a tool with its own options (a builder function's and a builder object's)", () => {
+    const t = tools('echo-yargs.mjs');
+    expect(t.say!.properties).toEqual(expect.arrayContaining(['words', 'loud']));
+    expect(t.say!.properties).not.toContain('step');
+    expect(t.count!.properties).toEqual(expect.arrayContaining(['n', 'step']));
+    expect(t.count!.properties).not.toContain('loud');
+  });
+
+  it('a call runs the program itself; an alias routes as for a person', () => {
+    const r = wrap([ECHO, 's', 'hi', 'there', '--loud', '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('HI THERE\n');
+    expect(wrap([ECHO, 'count', '5', '--step', '2'])).toEqual(bare('echo-yargs.mjs', ['count', '5', '--step', '2']));
+  });
+});
+
+describe('ax-ts wrap: what it cannot serve is refused with a validation_error naming why (exit 2)', () => {
+  const cases: [string, string[], string, RegExp][] = [
+    ['a bin not found', ['no-such-bin'], 'bin_not_found', /no program "no-such-bin"/],
+    [
+      'option names colliding after snake-casing',
+      [join(FIXTURES, 'collide.mjs')],
+      'name_collision',
+      /"dry_run".*"dry-run"/,
+    ],
+    [
+      'a program that exits while its tree is read',
+      [join(FIXTURES, 'exits.mjs')],
+      'not_commander_or_yargs',
+      /exits never parsed .*loaded commander; it exited with status 3/,
+    ],
+    [
+      'neither commander nor yargs',
+      [join(FIXTURES, 'plain.mjs')],
+      'not_commander_or_yargs',
+      /plain is neither a commander nor a yargs program \(it loaded no known argument parser/,
+    ],
+  ];
+  it.each(cases)('%s', (_what, bin, reason, message) => {
+    const r = wrap([...bin, '__schema', '--format', 'json']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    const e = errorLine(r.stderr);
+    expect(e).toMatchObject({ error: { kind: 'validation_error', context: { reason } } });
+    expect(e.error.message).toMatch(message);
+  });
+
+  it('a program that never parses: refused after the 10 s bound', () => {
+    const r = wrap([join(FIXTURES, 'never.mjs'), '__schema', '--format', 'json']);
+    expect(r.status).toBe(2);
+    expect(errorLine(r.stderr)).toMatchObject({
+      error: { kind: 'validation_error', context: { reason: 'never_parsed' } },
+    });
+  }, 30_000);
+
+  it("the program's own words still run it untouched (nothing read, nothing refused)", () => {
+    expect(wrap([join(FIXTURES, 'plain.mjs'), 'you'])).toEqual(bare('plain.mjs', ['you']));
+  });
+});
