@@ -4,7 +4,7 @@
 // each: docs/performance.md).
 //
 //   dist/<entry>.js      each public entry (package.json `exports`): one line re-exporting its names,
-//                        but a front end's (ax-ts/commander, ax-ts/yargs), its own light code (STANDALONE)
+//                        but a front end's (ax-ts/commander, ax-ts/yargs, ax-ts/wrap), its own light code (STANDALONE)
 //   dist/core.js         what a CLI imports at start: ax-ts, ax-ts/mcp, ax-ts/config
 //   dist/store.js        ax-ts/store (the stores a CLI may pass; through it, core): most CLIs import none
 //   dist/tools.js        the rest: ax-ts/schema, ax-ts/golden, ax-ts/build (and, through it, core)
@@ -41,7 +41,7 @@ const GROUPS = ['core', ...Object.keys(SIDE), 'tools'];
  * ax-ts until an invocation asks for it (docs/frontends.md), so its file holds its own light code
  * and reaches core only through its dynamic import.
  */
-const STANDALONE = new Set(['ax-ts/commander', 'ax-ts/yargs']);
+const STANDALONE = new Set(['ax-ts/commander', 'ax-ts/yargs', 'ax-ts/wrap']);
 /** Modules of ax-ts that `ax-ts build` makes chunks of their own: kept at their source paths. */
 const HEAVY = ['mcp/serve/runtime.ts', 'mcp/transport/http.ts', 'lib/parse/arguments.ts', 'lib/observe/otel.ts'];
 /** The ax-ts tool, an entry of its own (package.json `bin`). */
@@ -199,8 +199,10 @@ export async function buildLibrary(root, entries) {
       o.imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => i.path),
     ),
   );
+  // a front end's file is its own light code even where the tool imports it (`ax-ts wrap`)
+  const standalone = new Set(named.filter((e) => STANDALONE.has(e.name)).map((e) => e.source));
   for (const [file, o] of Object.entries(first.metafile.outputs))
-    if (targets.has(file) && o.entryPoint) dynamic.add(o.entryPoint);
+    if (targets.has(file) && o.entryPoint && !standalone.has(o.entryPoint)) dynamic.add(o.entryPoint);
   // 2. the build, each dynamic entry keeping the whole of core
   const second = await run(dynamic);
   const outputs = Object.keys(second.metafile.outputs).filter((f) => f.endsWith('.js'));

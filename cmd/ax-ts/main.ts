@@ -7,7 +7,9 @@
  */
 if (process.argv[2] === 'wrap') {
   const { runWrap } = await import('../../frontends/wrap/index.ts');
-  process.exitCode = await runWrap(process.argv.slice(3));
+  const code = await runWrap(process.argv.slice(3));
+  // undefined: a person's invocation, the bin ran in this process and set its own exit code
+  if (code !== undefined) process.exitCode = code;
 } else {
   const { main } = await import('../../lib/index.ts');
   const { buildAxTsCli } = await import('./cli.ts');

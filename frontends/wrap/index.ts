@@ -5,8 +5,8 @@
  * tree once (read.ts) and runs it as the commander front end's twin, each call the bin in its own
  * process. Light until it knows ax-ts is asked: a person's run loads nothing of ax-ts's runtime.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { asksForAxWords } from '../shared/route.ts';
 
@@ -58,35 +58,26 @@ export function findBin(word: string, cwd = process.cwd()): FoundBin | undefined
 /** Words that may ask for ax-ts: only then is the tree read (the program may own some of them). */
 const MAYBE_AX = /^(__schema|__complete|__completeNoDesc|mcp-server|completion|--format(=.*)?|--args-json(=.*)?)$/;
 
-/** Runs the bin itself with the words, its stdio this process's; resolves with its exit code. */
-function passThrough(bin: FoundBin, words: readonly string[]): Promise<number> {
-  const child = spawn(process.execPath, [bin.path, ...words], { stdio: 'inherit' });
-  const forward = (s: NodeJS.Signals) => child.kill(s);
-  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, forward);
-  return new Promise((done) => {
-    child.once('error', (e) => {
-      process.stderr.write(`ax-ts wrap: could not start ${bin.path}: ${e.message}\n`);
-      done(1);
-    });
-    child.once('exit', (code, signal) => {
-      if (signal) {
-        for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, forward);
-        process.kill(process.pid, signal);
-      }
-      done(code ?? 1);
-    });
-  });
+/**
+ * Runs the bin itself with the words in this process, as Node runs a program's entry (`node <bin>`:
+ * `process.argv[1]` the bin, the module run as the main one), so a person's invocation costs no
+ * second Node start; the program then owns the process, its exit code included. @returns undefined.
+ */
+function passThrough(bin: FoundBin, words: readonly string[]): Promise<undefined> {
+  process.argv.splice(1, process.argv.length - 1, bin.path, ...words);
+  (createRequire(import.meta.url)('node:module') as { runMain(main?: string): void }).runMain(bin.path);
+  return Promise.resolve(undefined);
 }
 
 /**
- * Runs `ax-ts wrap` with its words (after `wrap`). @returns the exit code: the bin's own for a
- * person's invocation, ax-ts's contract's otherwise (a bin not found, or a program that is neither
- * commander nor yargs: `validation_error`, exit 2).
+ * Runs `ax-ts wrap` with its words (after `wrap`). @returns the exit code of ax-ts's contract (a bin
+ * not found, or a program that is neither commander nor yargs: `validation_error`, exit 2), or
+ * undefined for a person's invocation: the bin then runs in this process and sets its own.
  */
 export async function runWrap(
   args: readonly string[],
   env: Record<string, string | undefined> = process.env,
-): Promise<number> {
+): Promise<number | undefined> {
   const inv = wrapInvocation(args);
   const bin = inv.bin === undefined ? undefined : findBin(inv.bin);
   const routing = inv.words.indexOf('--') < 0 ? inv.words : inv.words.slice(0, inv.words.indexOf('--'));

@@ -8,9 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command as CommanderCommand } from 'commander';
 import { AxError } from '../../lib/index.ts';
-import { asksForAx } from '../commander/index.ts';
 import { runAx } from '../commander/bridge.ts';
 import { runTwinMain } from '../shared/bridge.ts';
+import { asksForAxWords } from '../shared/route.ts';
 import { applyDeclarationsFile, declarationsFile } from './declarations.ts';
 import type { FoundBin, WrapInvocation } from './index.ts';
 import { readTree } from './read.ts';
@@ -29,6 +29,25 @@ function packageVersion(file: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * What the program owns among the words that ask for ax-ts (as `asksForAx` of ax-ts/commander reads a
+ * program; that entry is not imported here, so a front end's file stays its own in dist/).
+ */
+function ownWords(program: CommanderCommand) {
+  const names = (c: CommanderCommand) => [c.name(), ...c.aliases()];
+  return {
+    commands: new Set(program.commands.flatMap(names)),
+    ownsOption: (long: string, routing: readonly string[]) => {
+      const seen = [program];
+      for (const w of routing) {
+        const next = seen.at(-1)!.commands.find((c) => names(c).includes(w));
+        if (next) seen.push(next);
+      }
+      return seen.some((c) => c.options.some((o) => o.long === long));
+    },
+  };
 }
 
 /** ax-ts's command words: never read as the default command's operands. */
@@ -82,8 +101,8 @@ export async function serveWrapped(
   inv: WrapInvocation,
   bin: FoundBin | undefined,
   env: Record<string, string | undefined>,
-  passThrough: () => Promise<number>,
-): Promise<number> {
+  passThrough: () => Promise<undefined>,
+): Promise<number | undefined> {
   if (!bin) {
     const e = new AxError(
       'validation_error',
@@ -111,7 +130,7 @@ export async function serveWrapped(
   } catch (e) {
     return refuse(bin.name, e, inv.words, env);
   }
-  if (!asksForAx(program, inv.words, env)) return passThrough();
+  if (!asksForAxWords(ownWords(program), inv.words, env)) return passThrough();
   const words = routedToDefault(program, inv.words);
   return runAx(program, words, env, 'child', {
     entry: bin.path,

@@ -82,12 +82,12 @@ describe.each(FRONT_ENDS)('what the $name front end loads', (fe) => {
     const ofDist = (u: string) => u.startsWith(`file://${REPO}/dist/`);
 
     // the call's report (shared/child-report.ts) is its own chunk: the serving side imports its marker too
-    it('a person’s run loads the entry and its four small chunks (its own, the routing both share, the call report, esbuild’s helpers), nothing of core', () => {
+    it('a person’s run loads the entry and its five small chunks (its own, the routing it shares with ax-ts/wrap, the end of an ax-ts invocation, the call report, esbuild’s helpers), nothing of core', () => {
       const r = loaded(dist, fe.built);
       expect(r.code).toBe(0);
       const files = [...new Set(r.urls.filter(ofDist))];
       expect(files).toContain(`file://${REPO}/dist/frontends/${fe.name}/index.js`);
-      expect(files.filter((u) => !u.endsWith(`/frontends/${fe.name}/index.js`))).toHaveLength(4);
+      expect(files.filter((u) => !u.endsWith(`/frontends/${fe.name}/index.js`))).toHaveLength(5);
       expect(files.some((u) => u.endsWith('/core.js') || u.endsWith('/tools.js'))).toBe(false);
     });
 
