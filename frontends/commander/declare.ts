@@ -11,6 +11,14 @@ export type { AxDeclarations } from '../shared/declare.ts';
 
 const declared = new WeakMap<CommanderCommand, AxDeclarations>();
 
+/**
+ * Records `decl` for `cmd`, merged over what it has (field by field: `withAx`'s `commands` over
+ * {@link ax}'s chain).
+ */
+export function declare(cmd: CommanderCommand, decl: Readonly<AxDeclarations>): void {
+  declared.set(cmd, { ...declarationsOf(cmd), ...decl });
+}
+
 /** The declarations recorded for a commander command (empty when none). */
 export function declarationsOf(cmd: CommanderCommand): Readonly<AxDeclarations> {
   return declared.get(cmd) ?? {};

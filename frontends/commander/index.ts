@@ -6,6 +6,7 @@
  */
 import type { Command as CommanderCommand, ParseOptions } from 'commander';
 import type { CallsMode } from '../shared/call.ts';
+import type { AxDeclarations } from '../shared/declare.ts';
 import { CallReporter, takeCallFd } from '../shared/child-report.ts';
 import { asksForAxWords } from '../shared/route.ts';
 import { exitWhenDone, stopProgramHere } from '../shared/takeover.ts';
@@ -56,6 +57,13 @@ function reached(program: CommanderCommand, words: readonly string[]): Commander
 /** The options of {@link withAx} for a commander program. */
 export interface WithAxOptions {
   /**
+   * Declarations by command path, the words after the program's name (`'remote add'`; `'$0'`: the
+   * program itself), for commands a program adds late or that {@link ax} cannot reach; merged over
+   * `ax(cmd)`'s, field by field. A path the program does not have is refused when ax-ts is asked
+   * (`validation_error`, reason `unknown_command`).
+   */
+  commands?: Readonly<Record<string, AxDeclarations>>;
+  /**
    * How an agent's call (`mcp-server`) runs (docs/frontends.md#how-a-call-runs). `'child'` (the
    * default): each call runs the program's own entry in its own process — calls run concurrently, a
    * call's timeout or cancellation ends its process tree, late prints stay in their call.
@@ -103,7 +111,9 @@ export function withAx<C extends CommanderCommand>(program: C, options: WithAxOp
   }
   const viaAx = (words: string[]) =>
     exitWhenDone(
-      import('./bridge.ts').then(({ runAx }) => runAx(program, words, process.env, options.calls ?? 'child')),
+      import('./bridge.ts').then(({ runAx }) =>
+        runAx(program, words, process.env, options.calls ?? 'child', undefined, options.commands),
+      ),
     );
   target.parseAsync = async (argv?: readonly string[], o?: ParseOptions) => {
     const words = userWords(argv, o);
