@@ -2,17 +2,16 @@
  * Real published CLIs from the npm registry, pinned in test/corpus/package.json, served by
  * `ax-ts wrap` through their real bins with nothing edited (docs/frontends.md#ax-ts-wrap): a person's
  * invocations byte for byte as without ax-ts, `__schema --as=mcp` listing their real options, one
- * envelope or one error line in json mode, a real command over MCP on every path and era returning
- * what the program printed and its exit status, `--timeout` ending a program that never settles, and
+ * envelope or one error line in json mode, `--timeout` ending a program that never settles, and
  * the programs ax-ts cannot serve refused with a validation_error naming why. The corpus is installed
  * by `.ci/run` (`npm ci --prefix test/corpus`); without it this file skips, saying so in its titles.
+ * The calls over MCP, a table over paths and eras, are corpus-mcp.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEra, envelopeOf, PATHS_BY_ERAS, startHttp, type EraClient, type HttpFixture } from '../helpers/eras.ts';
+import { describe, expect, it } from 'vitest';
 import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
 
 const CORPUS = join(REPO, 'test/corpus');
@@ -173,46 +172,5 @@ describe(`corpus: --timeout ends a program that never settles, its process tree 
     const r = run('json-server', [db, '--port', '0', '--format', 'json', '--timeout', '2s'], true);
     expect(r.status, r.stderr).toBe(3);
     expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { kind: 'timeout' } });
-  });
-});
-
-/** The programs called over MCP: the tool, its arguments, the exit status and what it printed. */
-const CALLS = [
-  { bin: 'markdownlint', args: { files: [BAD_MD] }, exit: 1, printed: 'MD018/no-missing-space-atx' },
-  { bin: 'html-minifier-terser', args: { files: [HTML], collapse_whitespace: true }, exit: 0, printed: '<p>hi</p>' },
-  { bin: 'concurrently', args: { operands: ['echo hi'] }, exit: 0, printed: '[0] hi' },
-] as const;
-
-describe.each(PATHS_BY_ERAS)(`corpus over MCP: %s, a %s client${SKIP}`, (path, era) => {
-  describe.each(CALLS)('$bin', (call) => {
-    let server: HttpFixture | undefined;
-    let c: EraClient | undefined;
-    const words = ['wrap', join(BIN, call.bin), 'mcp-server'];
-    beforeAll(async () => {
-      if (!installed) return;
-      if (path !== 'stdio') server = await startHttp(AX, path === 'http-stateless' ? ['--stateless'] : [], {}, words);
-      c = await connectEra(era, path, { cli: AX, url: server?.url, server: words });
-    }, 60_000);
-    afterAll(async () => {
-      await c?.close();
-      await server?.stop();
-    });
-
-    it.skipIf(!installed)('a real command returns what it printed and its exit status', async () => {
-      const r = await c!.callTool(call.bin, call.args);
-      const env = envelopeOf(r);
-      if (call.exit === 0) {
-        expect(r.isError, JSON.stringify(r)).toBeFalsy();
-        expect(env).toMatchObject({ data: null });
-      } else {
-        expect(r.isError).toBe(true);
-        expect(env).toMatchObject({ error: { kind: 'command_failed', exit_code: call.exit } });
-      }
-      const printed = (r.content as { text?: string }[])
-        .slice(1)
-        .map((i) => i.text ?? '')
-        .join('');
-      expect(printed).toContain(call.printed);
-    });
   });
 });
