@@ -4,6 +4,43 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The source files the size rules hold: everything but tests. */
+const SOURCES = ['lib/**/*.ts', 'mcp/**/*.ts', 'frontends/**/*.ts', 'cmd/**/*.ts'];
+const FUNCTION_LINES = { skipBlankLines: true, skipComments: true, IIFEs: true };
+
+/**
+ * The functions over 80 lines that are not split yet: [file, the longest function's lines, which
+ * functions and why]. Split one and lower or drop its row (docs/architecture.md#house-style).
+ */
+const LONG_FUNCTIONS = [
+  // factories whose methods share the closure's state (a connection, a directory's lock): the
+  // methods are the units, and a class would only move the same lines
+  ['lib/store/file-store.ts', 205, 'fileIdempotencyStore'],
+  ['lib/store/redis-store.ts', 155, 'redisIdempotencyStore'],
+  ['mcp/transport/http-sessions.ts', 97, 'legacySessions'],
+  // a command declaration: its flags and its handler in one object literal
+  ['cmd/ax-ts/build.ts', 96, 'buildCommand'],
+  // split in progress (the command tree's constructor is being restructured)
+  ['lib/tree/command.ts', 105, 'the Command constructor'],
+  // not split yet: each runs its steps in order, and the steps share many locals
+  ['lib/build/build.ts', 146, 'buildProgram'],
+  ['lib/config/config-patch.ts', 144, 'applyJsoncPatch and its per-operation arrow'],
+  ['lib/run/main.ts', 114, 'main'],
+  ['lib/tree/declaration-rules.ts', 109, 'validatePrompt'],
+  ['lib/ask/ask.ts', 108, 'elicit'],
+  ['mcp/transport/http.ts', 106, 'serveHttp'],
+  ['mcp/protocol/catalog.ts', 103, 'registerCatalog'],
+  ['mcp/serve/startup.ts', 102, 'checkStartup'],
+  ['cmd/tasks/demo-mcp.ts', 99, 'mcpDemo'],
+  ['lib/parse/output-check.ts', 96, 'misfit'],
+  ['lib/schema/clispec.ts', 92, 'commandEntry'],
+  ['mcp/serve/runtime.ts', 90, 'runServer'],
+  ['mcp/transport/supervise.ts', 88, 'superviseStdio'],
+  ['mcp/isolate/process-tree.ts', 87, 'signalTree'],
+  ['mcp/isolate/children.ts', 83, 'installChildGuard'],
+  ['mcp/call/tasks.ts', 82, 'startTask'],
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'lib/vendor/', 'test/ports/*/.suite/', '**/*.d.mts'] },
   js.configs.recommended,
@@ -59,10 +96,24 @@ export default tseslint.config(
     },
   },
   {
-    // one module, one job: a file of mcp/ or frontends/ stays under 400 lines (docs/architecture.md#house-style)
-    files: ['mcp/**/*.ts', 'frontends/**/*.ts'],
-    rules: { 'max-lines': ['error', { max: 400 }] },
+    // one module, one job: a source file stays under 400 lines, a function under 80 (blank lines and
+    // comments not counted) (docs/architecture.md#house-style)
+    files: SOURCES,
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { ...FUNCTION_LINES, max: 80 }],
+    },
   },
+  {
+    // split in progress: these three are being split into modules of one job each
+    files: ['lib/tree/command.ts', 'lib/run/handler.ts', 'lib/run/context.ts'],
+    rules: { 'max-lines': 'off' },
+  },
+  // each file of the allow-list may hold functions up to its row's length, so none grows
+  ...LONG_FUNCTIONS.map(([file, max]) => ({
+    files: [file],
+    rules: { 'max-lines-per-function': ['error', { ...FUNCTION_LINES, max }] },
+  })),
   {
     // tests match raw bytes (control characters, runs of spaces) and rethrow with their own message
     files: ['test/**'],

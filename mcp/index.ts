@@ -3,7 +3,8 @@
  * MCP SDK, express and ajv are loaded only when a server starts (`mcp-server` runs, or `serve()`).
  * Source: docs/mcp-server.md; ax-go mcp package (opt-in mount).
  */
-import { Command } from '../lib/tree/command.ts';
+import { Command, type RunContext } from '../lib/tree/command.ts';
+import type { FlagSpec } from '../lib/tree/flag-spec.ts';
 import { loadTreeSettled } from '../lib/tree/lazy.ts';
 import { resolveVersion } from '../lib/platform/version.ts';
 import type { ServeSettings } from './serve/startup.ts';
@@ -202,6 +203,22 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
   const at = root.commandPath();
   const cmd = new Command({
     use: 'mcp-server',
+    ...mcpServerText(top, at),
+    effects: 'non_idempotent',
+    replay: false, // a server is not a call to replay; --idempotency-key is refused below
+    dryRun: true, // --dry-run makes it a preview server (every call it serves is a dry run)
+    output: { kind: 'opaque', mediaType: 'application/json' },
+    finishOnSigterm: true, // SIGTERM is the normal way to stop a server: shut down cleanly, exit 0
+    flags: mcpServerFlags(options),
+    run: (ctx) => runMcpServer(ctx, root, options),
+  });
+  root.addCommand(cmd);
+  return cmd;
+}
+
+/** The help texts of `mcp-server` mounted at `at` (`top`: on the program's root). */
+function mcpServerText(top: boolean, at: string): { short: string; long: string; example: string } {
+  return {
     short: top
       ? "Serve this program's commands as MCP tools (stdio or loopback HTTP)"
       : `Serve the commands of ${at} as MCP tools (stdio or loopback HTTP)`,
@@ -211,120 +228,118 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
       'With --dry-run the server is a preview: every tool call runs as a dry run and nothing is changed.\n' +
       "Use --print-config to get the mcpServers block for Claude Desktop, Claude Code or Cursor, or --install <client> to write it into a client's configuration (--print to see the change first).",
     example: `${at} mcp-server\n${at} mcp-server --transport http --addr 127.0.0.1:8080\n${at} mcp-server --print-config\n${at} mcp-server --install cursor --print`,
-    effects: 'non_idempotent',
-    replay: false, // a server is not a call to replay; --idempotency-key is refused below
-    dryRun: true, // --dry-run makes it a preview server (every call it serves is a dry run)
-    output: { kind: 'opaque', mediaType: 'application/json' },
-    finishOnSigterm: true, // SIGTERM is the normal way to stop a server: shut down cleanly, exit 0
-    flags: {
-      transport: { type: 'string', choices: ['stdio', 'http'], default: 'stdio', usage: 'transport' },
-      addr: {
-        type: 'string',
-        default: DEFAULTS.addr,
-        usage: 'HTTP address to bind (host:port; port 0 picks a free one)',
-      },
-      'allow-non-loopback': {
-        type: 'bool',
-        usage: 'allow binding a non-loopback address (requires a bearer token: --token-file)',
-      },
-      stateless: { type: 'bool', usage: 'HTTP without sessions (for several replicas behind a load balancer)' },
-      'session-idle': { type: 'duration', default: '30m', usage: 'HTTP: close sessions idle this long' },
-      'max-body': { type: 'int', default: DEFAULTS.maxBodyBytes, usage: 'HTTP: largest request body in bytes' },
-      'max-line': {
-        type: 'int',
-        default: DEFAULTS.maxLineBytes,
-        usage: 'stdio: largest message (one line) in bytes; a longer one is skipped and answered with a JSON-RPC error',
-      },
-      'max-sessions': {
-        type: 'int',
-        default: DEFAULTS.maxSessions,
-        usage: 'HTTP: most sessions kept at once (a new one beyond it gets 503)',
-      },
-      'token-file': {
-        type: 'string',
-        usage: `HTTP: file holding the bearer token clients must send (else $${TOKEN_ENV}); required for a non-loopback --addr`,
-      },
-      'allowed-host': {
-        type: 'stringArray',
-        usage: 'HTTP: another host name accepted in Host/Origin (repeatable; e.g. the name a proxy uses)',
-      },
-      discovery: {
-        type: 'string',
-        choices: ['tools', 'progressive'],
-        default: options.discovery ?? 'tools',
-        usage: 'tools: one MCP tool per command; progressive: four tools that search, describe and call them',
-      },
-      'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
-      install: {
-        type: 'stringArray',
-        usage: `write this server into a client's MCP configuration and exit (repeatable): ${CLIENT_NAMES}, or all (every client found)`,
-      },
-      uninstall: {
-        type: 'stringArray',
-        usage: "take this server out of a client's MCP configuration and exit (repeatable; names as --install)",
-      },
-      print: { type: 'bool', usage: 'with --install/--uninstall: say what would change, write nothing' },
-      skill: {
-        type: 'bool',
-        usage:
-          "with --install/--uninstall: also put the program's SKILL.md in (or take it out of) the client's skills folder",
-      },
+  };
+}
+
+/** The flags of `mcp-server` (docs/mcp-server.md#flags). */
+function mcpServerFlags(options: McpMountOptions) {
+  return {
+    transport: { type: 'string', choices: ['stdio', 'http'], default: 'stdio', usage: 'transport' },
+    addr: {
+      type: 'string',
+      default: DEFAULTS.addr,
+      usage: 'HTTP address to bind (host:port; port 0 picks a free one)',
     },
-    run: async (ctx) => {
-      if (ctx.idempotencyKeyGiven) {
-        throw validationError(
-          '--idempotency-key makes no sense for mcp-server: a server is not a call that can be retried',
-          'invalid_flag_for_command',
-          {
-            context: { flag: ctx.flagLabel('idempotency-key'), command: ctx.command.commandPath() },
-            fix: 'Drop --idempotency-key; a client gives idempotency_key per tool call instead.',
-          },
-        );
-      }
-      const settings: ServeSettings = {
-        transport: ctx.flags.transport as 'stdio' | 'http',
-        addr: ctx.flags.addr as string,
-        allowNonLoopback: ctx.flags.allowNonLoopback === true,
-        stateless: ctx.flags.stateless === true,
-        sessionIdleMs: ctx.flags.sessionIdle as number,
-        maxBodyBytes: ctx.flags.maxBody as number,
-        maxLineBytes: ctx.flags.maxLine as number,
-        maxSessions: ctx.flags.maxSessions as number,
-        allowedHosts: ctx.flags.allowedHost as string[],
-        tokenFile: ctx.flags.tokenFile as string | undefined,
-        isolate: options.isolateStdio,
-        name: options.name,
-        version: options.version ?? ctx.version, // main()'s version, else the root's, else resolved
-        instructions: options.instructions,
-        skills: options.skills,
-        env: ctx.env,
-        log: (line) => ctx.stderr.write(`${line}\n`),
-        presets: presetFlags(ctx),
-        dryRun: ctx.dryRun,
-        idempotencyStore: options.idempotencyStore ?? replaySettingsOf(ctx)?.store,
-        idempotencyTtlMs: options.idempotencyTtlMs ?? replaySettingsOf(ctx)?.ttlMs,
-        discovery: ctx.flags.discovery as 'tools' | 'progressive',
-      };
-      const install = ctx.flags.install as string[];
-      const uninstall = ctx.flags.uninstall as string[];
-      for (const only of ['print', 'skill'] as const)
-        if (ctx.flags[only] && !install.length && !uninstall.length)
-          throw validationError(`--${only} goes with --install or --uninstall`, 'invalid_flag_for_command', {
-            context: { flag: `--${only}` },
-            fix: `Add --install <client> (or --uninstall <client>), or drop --${only}.`,
-          });
-      if (ctx.flags.printConfig || install.length || uninstall.length) {
-        const { configureClients } = await import('./serve/configure.ts');
-        return configureClients(ctx, root, settings, options.name);
-      }
-      await startServer(root, settings, ctx.signal);
-      // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)
-      const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : undefined;
-      if (reason instanceof AxError && reason.kind === 'interrupted' && reason.context?.signal === 'SIGINT')
-        throw reason;
-      return undefined;
+    'allow-non-loopback': {
+      type: 'bool',
+      usage: 'allow binding a non-loopback address (requires a bearer token: --token-file)',
     },
-  });
-  root.addCommand(cmd);
-  return cmd;
+    stateless: { type: 'bool', usage: 'HTTP without sessions (for several replicas behind a load balancer)' },
+    'session-idle': { type: 'duration', default: '30m', usage: 'HTTP: close sessions idle this long' },
+    'max-body': { type: 'int', default: DEFAULTS.maxBodyBytes, usage: 'HTTP: largest request body in bytes' },
+    'max-line': {
+      type: 'int',
+      default: DEFAULTS.maxLineBytes,
+      usage: 'stdio: largest message (one line) in bytes; a longer one is skipped and answered with a JSON-RPC error',
+    },
+    'max-sessions': {
+      type: 'int',
+      default: DEFAULTS.maxSessions,
+      usage: 'HTTP: most sessions kept at once (a new one beyond it gets 503)',
+    },
+    'token-file': {
+      type: 'string',
+      usage: `HTTP: file holding the bearer token clients must send (else $${TOKEN_ENV}); required for a non-loopback --addr`,
+    },
+    'allowed-host': {
+      type: 'stringArray',
+      usage: 'HTTP: another host name accepted in Host/Origin (repeatable; e.g. the name a proxy uses)',
+    },
+    discovery: {
+      type: 'string',
+      choices: ['tools', 'progressive'],
+      default: options.discovery ?? 'tools',
+      usage: 'tools: one MCP tool per command; progressive: four tools that search, describe and call them',
+    },
+    'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
+    install: {
+      type: 'stringArray',
+      usage: `write this server into a client's MCP configuration and exit (repeatable): ${CLIENT_NAMES}, or all (every client found)`,
+    },
+    uninstall: {
+      type: 'stringArray',
+      usage: "take this server out of a client's MCP configuration and exit (repeatable; names as --install)",
+    },
+    print: { type: 'bool', usage: 'with --install/--uninstall: say what would change, write nothing' },
+    skill: {
+      type: 'bool',
+      usage:
+        "with --install/--uninstall: also put the program's SKILL.md in (or take it out of) the client's skills folder",
+    },
+  } satisfies Record<string, FlagSpec>;
+}
+
+/** `mcp-server`'s handler: print or install a client's configuration, else serve until stopped. */
+async function runMcpServer(ctx: RunContext, root: Command, options: McpMountOptions): Promise<unknown> {
+  if (ctx.idempotencyKeyGiven) {
+    throw validationError(
+      '--idempotency-key makes no sense for mcp-server: a server is not a call that can be retried',
+      'invalid_flag_for_command',
+      {
+        context: { flag: ctx.flagLabel('idempotency-key'), command: ctx.command.commandPath() },
+        fix: 'Drop --idempotency-key; a client gives idempotency_key per tool call instead.',
+      },
+    );
+  }
+  const settings: ServeSettings = {
+    transport: ctx.flags.transport as 'stdio' | 'http',
+    addr: ctx.flags.addr as string,
+    allowNonLoopback: ctx.flags.allowNonLoopback === true,
+    stateless: ctx.flags.stateless === true,
+    sessionIdleMs: ctx.flags.sessionIdle as number,
+    maxBodyBytes: ctx.flags.maxBody as number,
+    maxLineBytes: ctx.flags.maxLine as number,
+    maxSessions: ctx.flags.maxSessions as number,
+    allowedHosts: ctx.flags.allowedHost as string[],
+    tokenFile: ctx.flags.tokenFile as string | undefined,
+    isolate: options.isolateStdio,
+    name: options.name,
+    version: options.version ?? ctx.version, // main()'s version, else the root's, else resolved
+    instructions: options.instructions,
+    skills: options.skills,
+    env: ctx.env,
+    log: (line) => ctx.stderr.write(`${line}\n`),
+    presets: presetFlags(ctx),
+    dryRun: ctx.dryRun,
+    idempotencyStore: options.idempotencyStore ?? replaySettingsOf(ctx)?.store,
+    idempotencyTtlMs: options.idempotencyTtlMs ?? replaySettingsOf(ctx)?.ttlMs,
+    discovery: ctx.flags.discovery as 'tools' | 'progressive',
+  };
+  const install = ctx.flags.install as string[];
+  const uninstall = ctx.flags.uninstall as string[];
+  for (const only of ['print', 'skill'] as const)
+    if (ctx.flags[only] && !install.length && !uninstall.length)
+      throw validationError(`--${only} goes with --install or --uninstall`, 'invalid_flag_for_command', {
+        context: { flag: `--${only}` },
+        fix: `Add --install <client> (or --uninstall <client>), or drop --${only}.`,
+      });
+  if (ctx.flags.printConfig || install.length || uninstall.length) {
+    const { configureClients } = await import('./serve/configure.ts');
+    return configureClients(ctx, root, settings, options.name);
+  }
+  await startServer(root, settings, ctx.signal);
+  // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)
+  const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : undefined;
+  if (reason instanceof AxError && reason.kind === 'interrupted' && reason.context?.signal === 'SIGINT') throw reason;
+  return undefined;
 }

@@ -261,85 +261,112 @@ function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command)
       inv.positionals.push(tok);
       continue;
     }
-    if (tok.startsWith('--')) {
-      const eq = tok.indexOf('=');
-      const name = eq >= 0 ? tok.slice(2, eq) : tok.slice(2);
-      const inline = eq >= 0 ? tok.slice(eq + 1) : undefined;
-      const f = flags.get(name);
-      if (!f && name.startsWith('no-')) {
-        const pos = flags.get(name.slice(3));
-        if (pos?.spec.negatable) {
-          if (inline !== undefined) {
-            throw validationError(`flag --${name} does not take a value`, 'invalid_flag_value', {
-              context: { flag: `--${name}` },
-              fix: `Pass --${name} alone, or --${pos.name}=false.`,
-            });
-          }
-          set(pos, 'false');
-          continue;
-        }
+    i = tok.startsWith('--') ? parseLong(cmd, flags, set, tokens, i) : parseShorts(inv, cmd, flags, set, tokens, i);
+    if (i < 0) return;
+  }
+}
+
+/** Sets one flag of the parse to the text given (undefined: the flag alone). */
+type SetFlag = (f: Flag, raw: string | undefined) => void;
+
+/**
+ * pflag's parseLongArg: `--name`, `--name=value`, `--name value`, `--no-name`.
+ * @returns the index of the last token it read.
+ */
+function parseLong(cmd: Command, flags: Map<string, Flag>, set: SetFlag, tokens: readonly string[], i: number): number {
+  const tok = tokens[i]!;
+  const eq = tok.indexOf('=');
+  const name = eq >= 0 ? tok.slice(2, eq) : tok.slice(2);
+  const inline = eq >= 0 ? tok.slice(eq + 1) : undefined;
+  const f = flags.get(name);
+  if (!f && name.startsWith('no-')) {
+    const pos = flags.get(name.slice(3));
+    if (pos?.spec.negatable) {
+      if (inline !== undefined) {
+        throw validationError(`flag --${name} does not take a value`, 'invalid_flag_value', {
+          context: { flag: `--${name}` },
+          fix: `Pass --${name} alone, or --${pos.name}=false.`,
+        });
       }
-      // pflag: `unknown flag: --name`; the word after it is its value when it is another tool's mode flag
-      if (!f)
-        throw name === 'dry-run' && refusesDryRun(cmd)
-          ? dryRunUnsupported({ path: cmd.commandPath() }, 'argv')
-          : unknownFlagError(cmd, `--${name}`, `--${name}`, undefined, inline ?? tokens[i + 1]);
-      let raw = inline;
-      if (raw === undefined && takesValue(f.spec)) {
+      set(pos, 'false');
+      return i;
+    }
+  }
+  // pflag: `unknown flag: --name`; the word after it is its value when it is another tool's mode flag
+  if (!f)
+    throw name === 'dry-run' && refusesDryRun(cmd)
+      ? dryRunUnsupported({ path: cmd.commandPath() }, 'argv')
+      : unknownFlagError(cmd, `--${name}`, `--${name}`, undefined, inline ?? tokens[i + 1]);
+  let raw = inline;
+  if (raw === undefined && takesValue(f.spec)) {
+    if (i + 1 >= tokens.length) {
+      throw validationError(`flag needs an argument: --${name}`, 'missing_flag_value', {
+        context: { flag: `--${name}` },
+        fix: `Give a value: --${name} <value> or --${name}=<value>.`,
+        usage: cmd.commandPath(),
+      });
+    }
+    raw = tokens[++i]!;
+  }
+  set(f, raw);
+  return i;
+}
+
+/**
+ * pflag's parseShortArg: `-abc`, `-nvalue`, `-n=value`, `-n value`.
+ * @returns the index of the last token it read; -1 when an undeclared `-h` ends the parse.
+ */
+function parseShorts(
+  inv: Invocation,
+  cmd: Command,
+  flags: Map<string, Flag>,
+  set: SetFlag,
+  tokens: readonly string[],
+  i: number,
+): number {
+  const tok = tokens[i]!;
+  const body = tok.slice(1);
+  for (let j = 0; j < body.length; j++) {
+    const letter = body[j]!;
+    const f = flagByShort(cmd, letter);
+    // pflag: an undeclared -h is a request for help (ErrHelp), as when an author's own `help` flag
+    // has no shorthand; the words after it are not read
+    const help = flags.get('help');
+    if (!f && letter === 'h' && isHelpFlag(help)) {
+      set(help!, undefined);
+      return -1;
+    }
+    // pflag names the shorthands left from the unknown one on: `unknown shorthand flag: 'u' in -ukn`
+    if (!f) throw unknownFlagError(cmd, `'${letter}' in -${body.slice(j)}`, `-${letter}`, 'unknown shorthand flag');
+    // pflag: `Flag shorthand -n has been deprecated, <message>`, once per run
+    const note =
+      f.spec.shorthandDeprecated === undefined
+        ? undefined
+        : `Flag shorthand -${letter} has been deprecated, ${f.spec.shorthandDeprecated}`;
+    if (note !== undefined && !inv.warnings.some((w) => w.message === note))
+      inv.warnings.push({ code: 'deprecated_shorthand', message: note });
+    if (body[j + 1] === '=') {
+      set(f, body.slice(j + 2));
+      return i;
+    }
+    if (takesValue(f.spec)) {
+      let raw = body.slice(j + 1);
+      if (raw === '') {
         if (i + 1 >= tokens.length) {
-          throw validationError(`flag needs an argument: --${name}`, 'missing_flag_value', {
-            context: { flag: `--${name}` },
-            fix: `Give a value: --${name} <value> or --${name}=<value>.`,
+          throw validationError(`flag needs an argument: '${letter}' in -${body.slice(j)}`, 'missing_flag_value', {
+            context: { flag: `--${f.name}` },
+            fix: `Give a value: -${letter} <value>.`,
             usage: cmd.commandPath(),
           });
         }
         raw = tokens[++i]!;
       }
       set(f, raw);
-      continue;
+      return i;
     }
-    const body = tok.slice(1);
-    for (let j = 0; j < body.length; j++) {
-      const letter = body[j]!;
-      const f = flagByShort(cmd, letter);
-      // pflag: an undeclared -h is a request for help (ErrHelp), as when an author's own `help` flag
-      // has no shorthand; the words after it are not read
-      const help = flags.get('help');
-      if (!f && letter === 'h' && isHelpFlag(help)) {
-        set(help!, undefined);
-        return;
-      }
-      // pflag names the shorthands left from the unknown one on: `unknown shorthand flag: 'u' in -ukn`
-      if (!f) throw unknownFlagError(cmd, `'${letter}' in -${body.slice(j)}`, `-${letter}`, 'unknown shorthand flag');
-      // pflag: `Flag shorthand -n has been deprecated, <message>`, once per run
-      const note =
-        f.spec.shorthandDeprecated === undefined
-          ? undefined
-          : `Flag shorthand -${letter} has been deprecated, ${f.spec.shorthandDeprecated}`;
-      if (note !== undefined && !inv.warnings.some((w) => w.message === note))
-        inv.warnings.push({ code: 'deprecated_shorthand', message: note });
-      if (body[j + 1] === '=') {
-        set(f, body.slice(j + 2));
-        break;
-      }
-      if (takesValue(f.spec)) {
-        let raw = body.slice(j + 1);
-        if (raw === '') {
-          if (i + 1 >= tokens.length) {
-            throw validationError(`flag needs an argument: '${letter}' in -${body.slice(j)}`, 'missing_flag_value', {
-              context: { flag: `--${f.name}` },
-              fix: `Give a value: -${letter} <value>.`,
-              usage: cmd.commandPath(),
-            });
-          }
-          raw = tokens[++i]!;
-        }
-        set(f, raw);
-        break;
-      }
-      set(f, undefined);
-    }
+    set(f, undefined);
   }
+  return i;
 }
 
 /**

@@ -24,6 +24,15 @@ export function axPrompts(root: Json, key: 'prompts' | 'resources'): Json[] {
 }
 
 export function diffAx(c: Collector, a: Json, b: Json): void {
+  diffProgram(c, a, b);
+  diffCommands(c, a, b);
+  diffPrompts(c, axPrompts(a.command, 'prompts'), axPrompts(b.command, 'prompts'));
+  diffResources(c, axPrompts(a.command, 'resources'), axPrompts(b.command, 'resources'));
+  diffErrors(c, Array.isArray(a.errors) ? a.errors : [], Array.isArray(b.errors) ? b.errors : []);
+}
+
+/** The program's name, schema version and mode detection. */
+function diffProgram(c: Collector, a: Json, b: Json): void {
   if (a.tool !== b.tool)
     c.add(
       'breaking',
@@ -51,6 +60,10 @@ export function diffAx(c: Collector, a: Json, b: Json): void {
       a.mode_detection,
       b.mode_detection,
     );
+}
+
+/** The commands: removed, renamed (the old name kept as an alias), changed (ax-command.ts), added. */
+function diffCommands(c: Collector, a: Json, b: Json): void {
   const ca = axCommands(a.command);
   const cb = axCommands(b.command);
   const name = (rel: string, doc: Json) =>
@@ -108,9 +121,6 @@ export function diffAx(c: Collector, a: Json, b: Json): void {
     const tool = isObj(y.mcp) && typeof y.mcp.tool === 'string' ? ` (MCP tool ${y.mcp.tool})` : '';
     c.add('additive', 'command_added', name(rel, b), `new command ${name(rel, b)}${tool}`);
   }
-  diffPrompts(c, axPrompts(a.command, 'prompts'), axPrompts(b.command, 'prompts'));
-  diffResources(c, axPrompts(a.command, 'resources'), axPrompts(b.command, 'resources'));
-  diffErrors(c, Array.isArray(a.errors) ? a.errors : [], Array.isArray(b.errors) ? b.errors : []);
 }
 
 export function diffErrors(c: Collector, before: Json[], after: Json[]): void {

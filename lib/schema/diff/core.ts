@@ -169,29 +169,46 @@ export function diffOutputSchema(c: Collector, target: string, before: unknown, 
       after.type,
     );
   }
-  if (Array.isArray(before.enum) || Array.isArray(after.enum)) {
-    const oldE = list(before.enum);
-    const newE = list(after.enum);
-    const added = Array.isArray(before.enum) ? newE.filter((x) => !oldE.includes(x)) : [];
-    if (!Array.isArray(after.enum) || added.length)
-      c.add(
-        'breaking',
-        'output_enum_widened',
-        where,
-        `may now hold ${added.length ? added.join(', ') : 'any value'}`,
-        before.enum,
-        after.enum,
-      );
-    else if (oldE.some((x) => !newE.includes(x)))
-      c.add(
-        'info',
-        'output_enum_narrowed',
-        where,
-        `no longer holds ${oldE.filter((x) => !newE.includes(x)).join(', ')}`,
-        before.enum,
-        after.enum,
-      );
-  }
+  diffOutputEnum(c, where, before, after);
+  diffOutputFields(c, target, at, before, after);
+  if (before.items !== undefined || after.items !== undefined)
+    diffOutputSchema(c, target, before.items, after.items, at ? `${at}[]` : '[]');
+  const rest = (s: Json) => {
+    const { properties: _p, required: _r, items: _i, type: _t, enum: _e, description: _d, title: _ti, ...more } = s;
+    return more;
+  };
+  if (!eq(rest(before), rest(after)))
+    c.add('info', 'output_schema_changed', where, 'other output schema keywords changed', rest(before), rest(after));
+}
+
+/** An output enum: a value it may now hold breaks a reader; one it no longer holds is info. */
+function diffOutputEnum(c: Collector, where: string, before: Json, after: Json): void {
+  if (!Array.isArray(before.enum) && !Array.isArray(after.enum)) return;
+  const oldE = list(before.enum);
+  const newE = list(after.enum);
+  const added = Array.isArray(before.enum) ? newE.filter((x) => !oldE.includes(x)) : [];
+  if (!Array.isArray(after.enum) || added.length)
+    c.add(
+      'breaking',
+      'output_enum_widened',
+      where,
+      `may now hold ${added.length ? added.join(', ') : 'any value'}`,
+      before.enum,
+      after.enum,
+    );
+  else if (oldE.some((x) => !newE.includes(x)))
+    c.add(
+      'info',
+      'output_enum_narrowed',
+      where,
+      `no longer holds ${oldE.filter((x) => !newE.includes(x)).join(', ')}`,
+      before.enum,
+      after.enum,
+    );
+}
+
+/** An output object's fields: removed or no longer required breaks a reader, each kept one compared in turn. */
+function diffOutputFields(c: Collector, target: string, at: string, before: Json, after: Json): void {
   const pa = isObj(before.properties) ? before.properties : {};
   const pb = isObj(after.properties) ? after.properties : {};
   const ra = list(before.required);
@@ -218,14 +235,6 @@ export function diffOutputSchema(c: Collector, target: string, before: unknown, 
         `${target} output ${at ? `${at}.${k}` : k}`,
         `output field ${at ? `${at}.${k}` : k} is no longer always present`,
       );
-  if (before.items !== undefined || after.items !== undefined)
-    diffOutputSchema(c, target, before.items, after.items, at ? `${at}[]` : '[]');
-  const rest = (s: Json) => {
-    const { properties: _p, required: _r, items: _i, type: _t, enum: _e, description: _d, title: _ti, ...more } = s;
-    return more;
-  };
-  if (!eq(rest(before), rest(after)))
-    c.add('info', 'output_schema_changed', where, 'other output schema keywords changed', rest(before), rest(after));
 }
 
 export function diffText(c: Collector, target: string, field: string, before: unknown, after: unknown): void {
