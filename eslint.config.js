@@ -16,22 +16,22 @@ const LONG_FUNCTIONS = [
   // factories whose methods share the closure's state (a connection, a directory's lock): the
   // methods are the units, and a class would only move the same lines
   ['lib/store/file-store.ts', 205, 'fileIdempotencyStore'],
-  ['lib/store/redis-store.ts', 155, 'redisIdempotencyStore'],
+  ['lib/store/redis-store.ts', 157, 'redisIdempotencyStore'],
   ['mcp/transport/http-sessions.ts', 97, 'legacySessions'],
   // a command declaration: its flags and its handler in one object literal
-  ['cmd/ax-ts/build.ts', 96, 'buildCommand'],
+  ['cmd/ax-ts/build.ts', 105, 'buildCommand'],
   // split in progress (the command tree's constructor is being restructured)
   ['lib/tree/command.ts', 105, 'the Command constructor'],
   // not split yet: each runs its steps in order, and the steps share many locals
   ['lib/build/build.ts', 146, 'buildProgram'],
-  ['lib/config/config-patch.ts', 144, 'applyJsoncPatch and its per-operation arrow'],
+  ['lib/config/config-patch.ts', 145, 'applyJsoncPatch and its per-operation arrow'],
   ['lib/run/main.ts', 114, 'main'],
   ['lib/tree/declaration-rules.ts', 109, 'validatePrompt'],
-  ['lib/ask/ask.ts', 108, 'elicit'],
+  ['lib/ask/ask.ts', 109, 'elicit'],
   ['mcp/transport/http.ts', 106, 'serveHttp'],
-  ['mcp/protocol/catalog.ts', 103, 'registerCatalog'],
-  ['mcp/serve/startup.ts', 102, 'checkStartup'],
-  ['cmd/tasks/demo-mcp.ts', 99, 'mcpDemo'],
+  ['mcp/protocol/catalog.ts', 104, 'registerCatalog'],
+  ['mcp/serve/startup.ts', 104, 'checkStartup'],
+  ['cmd/tasks/demo-mcp.ts', 102, 'mcpDemo'],
   ['lib/parse/output-check.ts', 96, 'misfit'],
   ['lib/schema/clispec.ts', 92, 'commandEntry'],
   ['mcp/serve/runtime.ts', 90, 'runServer'],
@@ -102,12 +102,15 @@ export default tseslint.config(
     rules: {
       'max-lines': ['error', { max: 400 }],
       'max-lines-per-function': ['error', { ...FUNCTION_LINES, max: 80 }],
+      // a line past 120 characters is a long message to wrap by concatenation or a long comment to
+      // rewrap; a template literal (a shell script, a Lua script) and a regular expression may pass it
+      'max-len': ['error', { code: 120, ignoreUrls: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
     },
   },
   {
     // split in progress: these three are being split into modules of one job each
     files: ['lib/tree/command.ts', 'lib/run/handler.ts', 'lib/run/context.ts'],
-    rules: { 'max-lines': 'off' },
+    rules: { 'max-lines': 'off', 'max-len': 'off' },
   },
   // each file of the allow-list may hold functions up to its row's length, so none grows
   ...LONG_FUNCTIONS.map(([file, max]) => ({

@@ -223,11 +223,16 @@ function mcpServerText(top: boolean, at: string): { short: string; long: string;
       ? "Serve this program's commands as MCP tools (stdio or loopback HTTP)"
       : `Serve the commands of ${at} as MCP tools (stdio or loopback HTTP)`,
     long:
-      `Serve every command${top ? '' : ` of ${at}`} as an MCP tool, with the declared prompts and resources, over stdio (default) or Streamable HTTP at /mcp.\n` +
-      'HTTP binds loopback only unless --allow-non-loopback is given (then --token-file is required); Host and Origin are checked.\n' +
+      `Serve every command${top ? '' : ` of ${at}`} as an MCP tool, with the declared ` +
+      `prompts and resources, over stdio (default) or Streamable HTTP at /mcp.\n` +
+      'HTTP binds loopback only unless --allow-non-loopback is given ' +
+      '(then --token-file is required); Host and Origin are checked.\n' +
       'With --dry-run the server is a preview: every tool call runs as a dry run and nothing is changed.\n' +
-      "Use --print-config to get the mcpServers block for Claude Desktop, Claude Code or Cursor, or --install <client> to write it into a client's configuration (--print to see the change first).",
-    example: `${at} mcp-server\n${at} mcp-server --transport http --addr 127.0.0.1:8080\n${at} mcp-server --print-config\n${at} mcp-server --install cursor --print`,
+      'Use --print-config to get the mcpServers block for Claude Desktop, Claude Code or Cursor, or ' +
+      "--install <client> to write it into a client's configuration (--print to see the change first).",
+    example:
+      `${at} mcp-server\n${at} mcp-server --transport http --addr 127.0.0.1:8080\n${at} ` +
+      `mcp-server --print-config\n${at} mcp-server --install cursor --print`,
   };
 }
 
@@ -259,7 +264,9 @@ function mcpServerFlags(options: McpMountOptions) {
     },
     'token-file': {
       type: 'string',
-      usage: `HTTP: file holding the bearer token clients must send (else $${TOKEN_ENV}); required for a non-loopback --addr`,
+      usage:
+        `HTTP: file holding the bearer token clients must send ` +
+        `(else $${TOKEN_ENV}); required for a non-loopback --addr`,
     },
     'allowed-host': {
       type: 'stringArray',
@@ -274,7 +281,9 @@ function mcpServerFlags(options: McpMountOptions) {
     'print-config': { type: 'bool', usage: 'print the mcpServers block for desktop clients and exit' },
     install: {
       type: 'stringArray',
-      usage: `write this server into a client's MCP configuration and exit (repeatable): ${CLIENT_NAMES}, or all (every client found)`,
+      usage:
+        `write this server into a client's MCP configuration and exit ` +
+        `(repeatable): ${CLIENT_NAMES}, or all (every client found)`,
     },
     uninstall: {
       type: 'stringArray',

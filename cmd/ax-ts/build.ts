@@ -14,17 +14,25 @@ export function buildCommand(): Command {
     use: 'build <entry>',
     short: 'Build a program made with ax-ts into a fast-starting bundle (entry, bundle, chunks, schema manifest)',
     long:
-      'Bundles the program whose entry module is <entry> (TypeScript or JavaScript, ESM or CommonJS) into --out-dir:\n' +
-      '<name>.js (the entry to run: precomputed --help/--version, the schema manifest, a per-user code cache, stdio served\n' +
-      'in place for mcp-server), <name>.main.js (the program, minified CommonJS), chunks/ (the MCP SDK, express, Ajv, pino,\n' +
-      'OpenTelemetry, jsonc-parser, redis and each lazy subtree, loaded only by the runs that need them) and <name>.schema/.\n' +
-      "The program's version is embedded (--program-version, else the nearest package.json), and the Git revision it was\n" +
-      'built from (--program-revision, else HEAD, -dirty with uncommitted changes), which the version falls back to.\n' +
-      'With --single-file, ONE CommonJS file <name>.cjs holds the program and everything it loads (for a Node single\n' +
+      'Bundles the program whose entry module is <entry> ' +
+      '(TypeScript or JavaScript, ESM or CommonJS) into --out-dir:\n' +
+      '<name>.js (the entry to run: precomputed --help/--version, ' +
+      'the schema manifest, a per-user code cache, stdio served\n' +
+      'in place for mcp-server), <name>.main.js (the program, ' +
+      'minified CommonJS), chunks/ (the MCP SDK, express, Ajv, pino,\n' +
+      'OpenTelemetry, jsonc-parser, redis and each lazy subtree, ' +
+      'loaded only by the runs that need them) and <name>.schema/.\n' +
+      "The program's version is embedded (--program-version, else " +
+      'the nearest package.json), and the Git revision it was\n' +
+      'built from (--program-revision, else HEAD, -dirty with ' +
+      'uncommitted changes), which the version falls back to.\n' +
+      'With --single-file, ONE CommonJS file <name>.cjs holds ' +
+      'the program and everything it loads (for a Node single\n' +
       'executable or bun build --compile). Needs the esbuild package.\n' +
       'Use --precompute=false for a program whose help or schema depends on its environment.',
     example:
-      'ax-ts build src/cli.ts --out-dir dist/bin --name mycli\nax-ts build cmd/tasks/main.ts --name tasks\nax-ts build src/cli.ts --single-file --name mycli',
+      'ax-ts build src/cli.ts --out-dir dist/bin --name mycli\n' +
+      'ax-ts build cmd/tasks/main.ts --name tasks\nax-ts build src/cli.ts --single-file --name mycli',
     args: [{ name: 'entry', description: "the program's entry module (e.g. src/cli.ts)" }],
     effects: 'idempotent',
     dryRun: true, // the handler rehearses with ctx.guard
@@ -38,7 +46,8 @@ export function buildCommand(): Command {
       'program-revision': {
         type: 'string',
         usage:
-          'the version-control revision embedded in the program (default: the Git HEAD of the entry, -dirty with changes)',
+          'the version-control revision embedded in the program ' +
+          '(default: the Git HEAD of the entry, -dirty with changes)',
       },
       'single-file': {
         type: 'bool',

@@ -177,7 +177,9 @@ function schemaDiffCommand(): Command {
       if (ctx.mode === 'human') ctx.stdout.write(formatDiff(d));
       const first = d.breaking[0]!;
       throw breakingChange(`${diffSummary(d)}; first: ${first.message}`, {
-        fix: 'Keep the old behaviour (restore what was removed, make new inputs optional), or release it as a new major version and tell callers.',
+        fix:
+          'Keep the old behaviour (restore what was removed, make new inputs ' +
+          'optional), or release it as a new major version and tell callers.',
         context: payload(d),
       });
     },
@@ -190,9 +192,19 @@ export function buildAxTsCli(): Command {
   return new Command({
     use: 'ax-ts',
     short: 'ax-ts: tools for CLIs built with ax-ts',
-    long: "Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails when a change would break agents or scripts; skill writes (or checks) SKILL.md and AGENTS.md for a program; build bundles a program into a fast-starting entry, bundle and chunks; schema-manifest writes a built program's __schema documents ahead of time; doctor shows this ax-ts, the runtime against its floor and the packages bundled inside it. `ax-ts wrap <bin> __schema | mcp-server | <command…> --format json` serves an installed commander or yargs program with nothing edited (every word after <bin> is the program's; docs/frontends.md).",
+    long:
+      'Tools for CLIs built with ax-ts. schema-diff compares two __schema documents and fails ' +
+      'when a change would break agents or scripts; skill writes (or checks) SKILL.md and ' +
+      'AGENTS.md for a program; build bundles a program into a fast-starting entry, bundle and ' +
+      "chunks; schema-manifest writes a built program's __schema documents ahead of time; doctor " +
+      'shows this ax-ts, the runtime against its floor and the packages bundled inside it. ' +
+      '`ax-ts wrap <bin> __schema | mcp-server | <command…> --format json` serves an installed ' +
+      "commander or yargs program with nothing edited (every word after <bin> is the program's; " +
+      'docs/frontends.md).',
     example:
-      'ax-ts schema-diff released.json current.json\nax-ts skill dist/bin/tasks.js --out skills/tasks --check\nax-ts build src/cli.ts --name mycli\nax-ts wrap markdownlint mcp-server',
+      'ax-ts schema-diff released.json current.json\n' +
+      'ax-ts skill dist/bin/tasks.js --out skills/tasks --check\nax-ts build src/cli.ts --name mycli\n' +
+      'ax-ts wrap markdownlint mcp-server',
     version: resolveVersion(undefined, import.meta.url),
     commands: [schemaDiffCommand(), skillCommand(), schemaManifestCommand(), buildCommand(), doctorCommand()],
   });

@@ -14,7 +14,8 @@ export const notBuilt = defineError({
   kind: 'not_built',
   exitCode: 1,
   description:
-    'ax-ts doctor ran from a checkout of ax-ts that was not built: its bill of materials (dist/sbom.cdx.json) is missing.',
+    'ax-ts doctor ran from a checkout of ax-ts that was not ' +
+    'built: its bill of materials (dist/sbom.cdx.json) is missing.',
 });
 
 /** One bundled package, as the bill of materials lists it. */
@@ -150,8 +151,10 @@ export function doctorCommand(): Command {
     use: 'doctor',
     short: 'Show this ax-ts: its version, the runtime against its floor, and the packages bundled inside it',
     long:
-      'Reports the installed ax-ts (version and directory), the runtime and whether it meets engines.node, and every\n' +
-      "package whose code is published inside ax-ts, from the package's CycloneDX bill of materials (dist/sbom.cdx.json).\n" +
+      'Reports the installed ax-ts (version and directory), the ' +
+      'runtime and whether it meets engines.node, and every\n' +
+      'package whose code is published inside ax-ts, from the ' +
+      "package's CycloneDX bill of materials (dist/sbom.cdx.json).\n" +
       'npm audit cannot see bundled code: compare these versions with an advisory, or feed the file to your scanner.',
     example: 'ax-ts doctor\nax-ts doctor --format json',
     effects: 'read_only',

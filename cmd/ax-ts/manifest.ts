@@ -15,12 +15,16 @@ export function schemaManifestCommand(): Command {
     use: 'schema-manifest <entry>',
     short: "Write a built program's __schema documents ahead of time, so __schema answers without loading the tree",
     long:
-      `Runs the built program <entry> (e.g. dist/bin/tasks.js) once per shape (__schema --as=${SCHEMA_SHAPES.join(', ')}) and writes\n` +
-      'the documents to <entry dir>/<name>.schema/ with an index.json tying them to this build (a shape printed with warnings on\n' +
+      `Runs the built program <entry> (e.g. dist/bin/tasks.js) once per ` +
+      `shape (__schema --as=${SCHEMA_SHAPES.join(', ')}) and writes\n` +
+      'the documents to <entry dir>/<name>.schema/ with an index.json ' +
+      'tying them to this build (a shape printed with warnings on\n' +
       'stderr is left to the program). Afterwards a bare\n' +
-      '`<program> __schema [--as=<shape>]` prints the stored document, byte for byte what the program prints, as long as the\n' +
+      '`<program> __schema [--as=<shape>]` prints the stored document, ' +
+      'byte for byte what the program prints, as long as the\n' +
       'bundle and its lazy chunks are unchanged; otherwise the program answers itself.\n' +
-      '`ax-ts build` runs it unless built with --precompute=false. Only for programs whose tree does not depend on the environment.',
+      '`ax-ts build` runs it unless built with --precompute=false. ' +
+      'Only for programs whose tree does not depend on the environment.',
     example: 'ax-ts schema-manifest dist/bin/tasks.js',
     effects: 'idempotent',
     output: {

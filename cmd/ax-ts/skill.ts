@@ -74,7 +74,8 @@ export function skillCommand(): Command {
     use: 'skill <entry>',
     short: 'Write SKILL.md and AGENTS.md for a program built with ax-ts (--check: fail when stale)',
     long:
-      'Runs <entry> __schema --as=skill and writes SKILL.md (Agent Skills format) and AGENTS.md beside the entry, or in --out.\n' +
+      'Runs <entry> __schema --as=skill and writes SKILL.md (Agent ' +
+      'Skills format) and AGENTS.md beside the entry, or in --out.\n' +
       'With --check nothing is written: the command exits 1 (kind skill_stale) when either file is missing or differs.',
     example:
       'ax-ts skill dist/bin/tasks.js --out skills/tasks\nax-ts skill dist/bin/tasks.js --out skills/tasks --check',
@@ -110,7 +111,9 @@ export function skillCommand(): Command {
       if (ctx.flags.check) {
         if (stale.length) {
           throw skillStale(`${stale.join(' and ')} in ${dir} ${stale.length > 1 ? 'are' : 'is'} missing or stale`, {
-            fix: `Run: ax-ts skill ${ctx.args.entry}${ctx.flags.out ? ` --out ${ctx.flags.out}` : ''} (and commit the result).`,
+            fix:
+              `Run: ax-ts skill ${ctx.args.entry}${ctx.flags.out ? ` --out ${ctx.flags.out}` : ''} ` +
+              `(and commit the result).`,
             context: { dir, stale },
           });
         }

@@ -48,7 +48,8 @@ export async function mcpDemo(main: string, execArgv: string[], env: Record<stri
   try {
     const info = client.getServerVersion();
     out(
-      `\n# initialize → server ${info?.name} ${info?.version}; instructions: ${JSON.stringify(client.getInstructions())}\n`,
+      `\n# initialize → server ${info?.name} ${info?.version}; ` +
+        `instructions: ${JSON.stringify(client.getInstructions())}\n`,
     );
     const { tools } = await client.listTools();
     out(`\n# tools/list → ${tools.length} tools\n`);
@@ -61,7 +62,8 @@ export async function mcpDemo(main: string, execArgv: string[], env: Record<stri
             .join(',')
         : '';
       out(
-        `  ${t.name.padEnd(7)} ${t.description?.split('\n')[0]}\n          properties: ${props.join(', ')}${hints ? `; hints: ${hints}` : ''}\n`,
+        `  ${t.name.padEnd(7)} ${t.description?.split('\n')[0]}\n` +
+          `          properties: ${props.join(', ')}${hints ? `; hints: ${hints}` : ''}\n`,
       );
     }
     expect(
@@ -116,7 +118,8 @@ export async function mcpDemo(main: string, execArgv: string[], env: Record<stri
     for (const [name, args, ok, what] of calls) {
       const r = (await client.callTool({ name, arguments: args })) as ToolText;
       out(
-        `\n# tools/call ${name} ${JSON.stringify(args)}\n  isError: ${r.isError === true}\n  content[0].text:\n${indent(text(r))}\n`,
+        `\n# tools/call ${name} ${JSON.stringify(args)}\n` +
+          `  isError: ${r.isError === true}\n  content[0].text:\n${indent(text(r))}\n`,
       );
       if (r.structuredContent !== undefined) out(`  structuredContent: ${JSON.stringify(r.structuredContent)}\n`);
       expect(ok(r), what);

@@ -152,7 +152,9 @@ const steps: Step[] = [
       r.stdout === '' && r.stderr.startsWith('Error: no task with id 99') ? undefined : 'expected a readable error',
   },
   {
-    note: 'rm without --yes on a pipe: never prompts; a stop (action_required, exit 2) whose next steps can be run as they are',
+    note:
+      'rm without --yes on a pipe: never prompts; a stop ' +
+      '(action_required, exit 2) whose next steps can be run as they are',
     args: ['rm', '2'],
     code: 2,
     check: (r) => {
@@ -208,7 +210,8 @@ async function demo(): Promise<number> {
       TASKS_FILE: join(dir, 'mcp-tasks.json'),
     });
     process.stdout.write(
-      `\nax-ts demo, part 2: the "tasks" CLI, run as a child process with piped stdout (json mode unless --format text).\n`,
+      `\nax-ts demo, part 2: the "tasks" CLI, run as a child ` +
+        `process with piped stdout (json mode unless --format text).\n`,
     );
     process.stdout.write(`Store: TASKS_FILE=${store}\n`);
     for (const step of steps) {

@@ -173,7 +173,10 @@ async function breakStaleLock(lockPath: string, staleToken: string | undefined):
   }
 }
 
-/** Deletes `<base>.<pid>.<hex>.tmp` files in `dir`, for each of `bases`, whose pid is dead (left by a killed process). */
+/**
+ * Deletes `<base>.<pid>.<hex>.tmp` files in `dir`, for each of `bases`, whose pid is dead (left by
+ * a killed process).
+ */
 export async function sweepTemps(dir: string, bases: string[]): Promise<void> {
   let names: string[];
   try {

@@ -179,7 +179,8 @@ export async function updateStore<T>(
     );
   }
   try {
-    await sweepTemps(dir, [path.basename(file), path.basename(lockPath), `${path.basename(lockPath)}.break`]); // temps of killed writers and lockers
+    // temps of killed writers and lockers
+    await sweepTemps(dir, [path.basename(file), path.basename(lockPath), `${path.basename(lockPath)}.break`]);
     const { data, raw } = loadStore(file);
     const result = await mutate(data);
     if (typeof data.next_id === 'number' && !Number.isSafeInteger(data.next_id)) {

@@ -43,7 +43,8 @@ function reasonOf(code: unknown): string {
  * refusal before an action ran is a `validation_error`, one after is the action's own outcome), and
  * then happens as it would on a terminal; a throw out of the parse before any action (a custom
  * parser's) is reported as a refusal. A reported throw goes on to the program's own code, and ends
- * the process with exit 1 if nothing handles it (without a crash trace: the report carries it). `sync`: the program called `parse()` (code after it runs
+ * the process with exit 1 if nothing handles it (without a crash trace: the report carries it).
+ * `sync`: the program called `parse()` (code after it runs
  * at once, as it would); else `parseAsync()`. @returns what the program's own call returns.
  */
 export function childParse(

@@ -146,7 +146,8 @@ function refuseCommandWord(leaf: CommanderCommand, first: string | undefined): v
   if (!names.has(first)) return;
   throw new AxError(
     'validation_error',
-    `the first positional of ${JSON.stringify(leaf.name())} cannot be ${JSON.stringify(first)}: the program reads it as its command of that name`,
+    `the first positional of ${JSON.stringify(leaf.name())} cannot ` +
+      `be ${JSON.stringify(first)}: the program reads it as its command of that name`,
     {
       context: { reason: 'positional_names_a_command', value: first },
       fix: 'Send another value, or call the tool of that command.',

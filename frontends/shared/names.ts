@@ -42,7 +42,9 @@ export function checkNames(path: string, names: readonly NamedInput[]): void {
     if (before && !(before.what.startsWith('the flag ax-ts') && before.name === n.name)) {
       throw new AxError(
         'validation_error',
-        `${path}: ${n.what} ${JSON.stringify(n.name)} collides with ${before.what} ${JSON.stringify(before.name)} (both are the property ${JSON.stringify(property(n.name))})`,
+        `${path}: ${n.what} ${JSON.stringify(n.name)} collides ` +
+          `with ${before.what} ${JSON.stringify(before.name)} (both ` +
+          `are the property ${JSON.stringify(property(n.name))})`,
         {
           context: { reason: 'name_collision', command: path, first: before.name, second: n.name },
           fix: 'Rename one of them in the program so each has its own property name.',

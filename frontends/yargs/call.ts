@@ -30,7 +30,8 @@ export function yargsArgv(
     // yargs reads a command's first word as its subcommand's name: the value would run another command
     throw new AxError(
       'validation_error',
-      `the first positional cannot be ${JSON.stringify(positionals[0])}: the program reads it as its command of that name`,
+      `the first positional cannot be ${JSON.stringify(positionals[0])}: ` +
+        `the program reads it as its command of that name`,
       {
         context: { reason: 'positional_names_a_command', value: positionals[0] },
         fix: 'Send another value, or call the tool of that command.',

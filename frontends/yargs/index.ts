@@ -102,7 +102,8 @@ function notAFactory(given: unknown): Error {
         : typeof given;
   return Object.assign(
     new Error(
-      `ax-ts/yargs: withAx takes the program's factory, (args) => yargs(args)…, so that each call builds it afresh; got ${what}`,
+      `ax-ts/yargs: withAx takes the program's factory, (args) => ` +
+        `yargs(args)…, so that each call builds it afresh; got ${what}`,
     ),
     { code: 'ax_ts.not_a_factory' },
   );

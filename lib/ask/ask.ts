@@ -3,7 +3,8 @@
  * channel the run has — the MCP client (elicitation, sampling) when the bridge set one, else a
  * terminal on stdin for confirm and elicit — and otherwise fails at once with an error whose fix
  * names what to pass instead. Nothing here ever waits for input nobody can give.
- * Source: MCP 2025-11-25 client features (elicitation, sampling); docs/contract.md#dry-run-ctxguard-ctxperform-ctxconfirm.
+ * Source: MCP 2025-11-25 client features (elicitation, sampling);
+ * docs/contract.md#dry-run-ctxguard-ctxperform-ctxconfirm.
  */
 import type { Readable } from 'node:stream';
 import { NO_TERMINAL } from '../platform/agent.ts';
@@ -358,7 +359,8 @@ export async function elicit(
       ? mcp
         ? `Set the ${labels.length > 1 ? 'properties' : 'property'} ${list(labels.map((l) => JSON.stringify(l)))}.`
         : `Pass ${list(labels)}.`
-      : `Run it on a terminal or from an MCP client that supports elicitation: ${list(noFlag)} cannot be given ${mcp ? 'as properties' : 'as flags'}${labels.length ? `; ${mcp ? 'set' : 'pass'} ${list(labels)} for the rest` : ''}.`;
+      : `Run it on a terminal or from an MCP client that supports elicitation: ${list(noFlag)} ` +
+        `cannot be given ${mcp ? 'as properties' : 'as flags'}${labels.length ? `; ${mcp ? 'set' : 'pass'} ${list(labels)} for the rest` : ''}.`;
   throw new AxError('input_required', `${stripQuestion(message)}: input required (${list(needed)}) and ${where}`, {
     fix,
     context: { reason: 'input', fields: needed, ...(labels.length ? { flags: labels } : {}) },
@@ -386,7 +388,9 @@ export async function sample(
       'sampling_unavailable',
       'this command asks a language model, and this run has no MCP client that offers sampling',
       {
-        fix: 'Call it as an MCP tool from a client that declares the sampling capability (over stdio or a stateful HTTP session).',
+        fix:
+          'Call it as an MCP tool from a client that declares the ' +
+          'sampling capability (over stdio or a stateful HTTP session).',
       },
     );
   }

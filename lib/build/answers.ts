@@ -53,7 +53,8 @@ function writeAll(buf: Buffer): boolean {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EPIPE') process.exit(141);
       if (code === 'EAGAIN' && waits++ < 6000) {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // a non-blocking pipe is full: let the reader catch up
+        // a non-blocking pipe is full: let the reader catch up
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
         continue;
       }
       if (at === 0) return false;

@@ -76,7 +76,8 @@ function prepareOutDir(outDir: string): void {
 /**
  * Builds a program (see the module comment).
  * @throws AxError validation_error (exit 2) when an option is not a non-empty string (or the name
- *   not a file name), the entry is missing or the output directory is another package's; build_failed (exit 1) when esbuild is missing, bundling fails, or the built
+ *   not a file name), the entry is missing or the output directory is another package's;
+ *   build_failed (exit 1) when esbuild is missing, bundling fails, or the built
  *   program fails to answer `__schema` for the manifest.
  */
 export async function buildProgram(options: BuildOptions): Promise<BuildResult> {

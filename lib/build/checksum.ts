@@ -18,7 +18,8 @@ const PRIME = 0x01000193;
  * `$at` to `$end` (a multiple of 4 apart), starting from BASIS; exported as `h`, its memory as `m`.
  */
 const MODULE =
-  'AGFzbQEAAAABBwFgAn9/AX8DAgEABQMBAAEHCQIBaAAAAW0CAAo2ATQBAX9BxbvyiHghAgJAA0AgACABTw0BIAIgACgCAHNBk4OACGwhAiAAQQRqIQAMAAsLIAIL';
+  'AGFzbQEAAAABBwFgAn9/AX8DAgEABQMBAAEHCQIBaAAAAW0CAAo2ATQBAX9BxbvyiHghAgJAA0AgACABTw0BIAIgACgCAHNBk4OACG' +
+  'whAiAAQQRqIQAMAAsLIAIL';
 
 interface Instance {
   h: (at: number, end: number) => number;

@@ -46,7 +46,10 @@ async function entryFacts(entry: string): Promise<BuildFacts> {
   return facts;
 }
 
-/** Runs the program uncached and unanswered (the real tree); its stdout and stderr. @throws AxError validation_error. */
+/**
+ * Runs the program uncached and unanswered (the real tree); its stdout and stderr. @throws AxError
+ * validation_error.
+ */
 function runProgram(entry: string, args: string[], signal?: AbortSignal): Promise<{ stdout: string; stderr: string }> {
   return new Promise((res, rej) => {
     const env: NodeJS.ProcessEnv = { ...process.env, AX_PRECOMPUTED: '0', AX_CODE_CACHE: '0' };

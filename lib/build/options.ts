@@ -39,7 +39,10 @@ export interface BuildOptions {
    * (docs/shipping.md#one-file). Default false.
    */
   singleFile?: boolean;
-  /** Also write esbuild's metafile of every output to `<outDir>/<name>.meta.json` (for bundle analysis). Default false. */
+  /**
+   * Also write esbuild's metafile of every output to `<outDir>/<name>.meta.json` (for bundle
+   * analysis). Default false.
+   */
   metafile?: boolean;
   /** Directory relative paths are resolved against. Default `process.cwd()`. */
   cwd?: string;

@@ -173,7 +173,9 @@ export function sharedLibPlugin(): Plugin {
         return { path: 'ax-ts-lib', namespace: 'ax-ts-shared-lib' };
       });
       b.onLoad({ filter: /.*/, namespace: 'ax-ts-shared-lib' }, () => ({
-        contents: `const lib = ${LIB_REGISTRY}; if (!lib) throw new Error('ax-ts: a lazy chunk was loaded outside its program'); module.exports = lib;`,
+        contents:
+          `const lib = ${LIB_REGISTRY}; if (!lib) throw new Error('ax-ts: a ` +
+          `lazy chunk was loaded outside its program'); module.exports = lib;`,
         loader: 'js',
       }));
     },
@@ -191,7 +193,9 @@ export function registerLibPlugin(entry: string, libIndex: string): Plugin {
     setup(b) {
       b.onResolve({ filter: /^ax-ts-program-entry$/ }, () => ({ path: 'entry', namespace: 'ax-ts-program' }));
       b.onLoad({ filter: /.*/, namespace: 'ax-ts-program' }, () => ({
-        contents: `import * as lib from ${JSON.stringify(libIndex)};\n${LIB_REGISTRY} = lib;\nrequire(${JSON.stringify(entry)});\n`,
+        contents:
+          `import * as lib from ${JSON.stringify(libIndex)};\n${LIB_REGISTRY} = lib;\n` +
+          `require(${JSON.stringify(entry)});\n`,
         loader: 'js',
         resolveDir: dirname(entry),
       }));

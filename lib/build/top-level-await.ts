@@ -42,7 +42,9 @@ export function wrapTopLevelAwait(esm: string, file: string): string {
       throw buildFailed(
         `${file} uses top-level await and exports names, which a CommonJS bundle cannot hold together`,
         {
-          fix: 'Move the exported names into a module of their own and import them from the entry; keep the entry to the code that runs the program.',
+          fix:
+            'Move the exported names into a module of their own and import them ' +
+            'from the entry; keep the entry to the code that runs the program.',
           context: { reason: 'top_level_await_export', entry: file },
         },
       );

@@ -1,6 +1,7 @@
 /**
  * Commands ax-ts adds to every tree (unless the author has a child of the same name): `help`,
- * `__schema`, clispec's `schema`, `completion` and the hidden `__complete` (`doctor` is lib/run's). They are reserved (docs/mcp-server.md): never MCP tools.
+ * `__schema`, clispec's `schema`, `completion` and the hidden `__complete` (`doctor` is lib/run's).
+ * They are reserved (docs/mcp-server.md): never MCP tools.
  *
  * Layer `lib/builtins/`: what `execute` injects into every tree (help, `__schema`, `schema`,
  * completion). It imports the layers below it; only `lib/run/` imports it.
@@ -21,7 +22,9 @@ function helpCommand(root: Command): Command {
   return new Command({
     use: 'help [command...]',
     short: 'Help about any command',
-    long: `Help provides help for any command in the application.\nSimply type ${root.name} help [path to command] for full details.`,
+    long:
+      `Help provides help for any command in the application.\n` +
+      `Simply type ${root.name} help [path to command] for full details.`,
     annotations: { [BUILTIN_ANNOTATION]: 'true' },
     output: { kind: 'opaque', mediaType: 'text/plain' },
     effects: 'read_only',
@@ -94,7 +97,10 @@ export function checkGroups(cmd: Command): void {
   }
 }
 
-/** Whether the root takes positionals (declared ones, or any its own Args validator accepts): then a word there is an argument. */
+/**
+ * Whether the root takes positionals (declared ones, or any its own Args validator accepts): then a
+ * word there is an argument.
+ */
 export function rootTakesPositionals(root: Command): boolean {
   return root.args.length > 0 || (root.runnable() && root.argsValidatorSet());
 }

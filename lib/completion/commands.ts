@@ -65,7 +65,8 @@ const LOAD_HELP: Record<Shell, (p: string) => string> = {
     `You will need to start a new shell for this setup to take effect.`,
   powershell: (p) =>
     `Generate the autocompletion script for PowerShell.\n\n` +
-    `To load completions in your current shell session:\n\n  ${p} completion powershell | Out-String | Invoke-Expression\n\n` +
+    `To load completions in your current shell session:\n\n` +
+    `  ${p} completion powershell | Out-String | Invoke-Expression\n\n` +
     `To load completions for every new session, add the output of the above command\nto your PowerShell profile.`,
 };
 

@@ -50,7 +50,10 @@ function completableFlag(f: Flag): boolean {
   return !f.spec.hidden && !f.spec.deprecated;
 }
 
-/** Cobra's getFlagNameCompletions: `--name` (and `--no-name` for a negatable bool), then `-x`, those starting with the partial. */
+/**
+ * Cobra's getFlagNameCompletions: `--name` (and `--no-name` for a negatable bool), then `-x`, those
+ * starting with the partial.
+ */
 function nameCandidates(f: Flag, partial: string): Candidate[] {
   const out: Candidate[] = [];
   const description = oneLine(f.spec.usage);
@@ -63,7 +66,10 @@ function nameCandidates(f: Flag, partial: string): Candidate[] {
 
 const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-/** Cobra's enforceFlagGroupsForCompletion (see {@link Position.groupRequired}), over the groups in force for the command. */
+/**
+ * Cobra's enforceFlagGroupsForCompletion (see {@link Position.groupRequired}), over the groups in
+ * force for the command.
+ */
 function applyFlagGroups(pos: Position): void {
   if (pos.command.disableFlagParsing) return;
   for (const g of groupsInForce(pos.command, 'requiredTogether'))
@@ -80,7 +86,10 @@ function offered(pos: Position, f: Flag): boolean {
   return completableFlag(f) && !pos.groupHidden.has(f.name);
 }
 
-/** Cobra's completeRequireFlags: the required flags (declared, or by a flag group for now) not given yet, sorted by name. */
+/**
+ * Cobra's completeRequireFlags: the required flags (declared, or by a flag group for now) not given
+ * yet, sorted by name.
+ */
 function requiredFlags(pos: Position, partial: string): Candidate[] {
   return [...flagsOf(pos.command).values()]
     .filter((f) => (f.spec.required || pos.groupRequired.has(f.name)) && offered(pos, f) && !pos.given.has(f.name))
@@ -222,7 +231,10 @@ export async function completeValue(cmd: Command, name: string, partial: string)
   return valuesOnly(await flagValues(f, partial, cmd, []));
 }
 
-/** The candidates that are values: none when the directive asks the shell for files or directories (the candidates are then extensions or a directory). */
+/**
+ * The candidates that are values: none when the directive asks the shell for files or directories
+ * (the candidates are then extensions or a directory).
+ */
 function valuesOnly(r: CompletionResult): Candidate[] {
   return r.directive & (ShellCompDirective.FilterFileExt | ShellCompDirective.FilterDirs) ? [] : r.candidates;
 }

@@ -116,7 +116,9 @@ function ownValue(node: import('jsonc-parser').Node | undefined): unknown {
 function patchError(message: string, index: number, op: unknown, reason: string): AxError {
   return new AxError('config_patch_invalid', message, {
     context: { reason, operation: index, op },
-    fix: 'Fix the patch (RFC 6902: op add|remove|replace|move|copy|test, path a JSON Pointer such as /server/port); nothing was written.',
+    fix:
+      'Fix the patch (RFC 6902: op add|remove|replace|move|copy|test, ' +
+      'path a JSON Pointer such as /server/port); nothing was written.',
   });
 }
 
@@ -206,7 +208,8 @@ export function applyJsoncPatch(text: string, patch: readonly PatchOperation[] |
   if (parsed.error)
     throw new AxError(
       'config_invalid',
-      `the config is not valid JSONC: ${parsed.error.error} at line ${parsed.error.line}, column ${parsed.error.column}`,
+      `the config is not valid JSONC: ${parsed.error.error} at ` +
+        `line ${parsed.error.line}, column ${parsed.error.column}`,
       { context: { ...parsed.error }, fix: 'Fix the syntax of the config file first.' },
     );
   const fmt = formatting(text);

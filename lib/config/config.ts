@@ -48,7 +48,10 @@ function cannotRead(path: string, e: unknown): AxError {
   );
 }
 
-/** Reads at most `max` bytes; one more means the file is too large (checked on the bytes, not only the size: FIFOs and growing files too). */
+/**
+ * Reads at most `max` bytes; one more means the file is too large (checked on the bytes, not only
+ * the size: FIFOs and growing files too).
+ */
 async function readBounded(path: string, max: number): Promise<{ text: string; mode: number }> {
   let fh: FileHandle;
   try {
@@ -93,7 +96,9 @@ function invalid(path: string, error: { error: string; line: number; column: num
     `the config file ${path} is not valid JSONC: ${error.error} at line ${error.line}, column ${error.column}`,
     {
       context: { path, ...error },
-      fix: `Fix the syntax of ${path} at line ${error.line}, column ${error.column} (comments and trailing commas are allowed).`,
+      fix:
+        `Fix the syntax of ${path} at line ${error.line}, ` +
+        `column ${error.column} (comments and trailing commas are allowed).`,
     },
   );
 }

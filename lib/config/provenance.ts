@@ -125,7 +125,8 @@ async function resolveFrom(
     try {
       doc = await readConfig(file, { maxBytes: root.config?.maxBytes });
     } catch (e) {
-      if (!(e instanceof AxError && e.kind === 'config_invalid' && e.context?.reason === 'not_found')) throw e; // a missing file supplies nothing
+      // a missing file supplies nothing
+      if (!(e instanceof AxError && e.kind === 'config_invalid' && e.context?.reason === 'not_found')) throw e;
     }
   }
   const out: Record<string, FlagProvenance> = {};
@@ -175,7 +176,8 @@ async function resolveFrom(
         const why = e instanceof AxError ? String(e.context?.expected ?? e.message) : String(e);
         throw new AxError(
           'config_invalid',
-          `the config key ${JSON.stringify(spec.config)} in ${file} (for ${label}) holds ${jsonType(cfg.value)}: expected ${why}`,
+          `the config key ${JSON.stringify(spec.config)} in ${file} ` +
+            `(for ${label}) holds ${jsonType(cfg.value)}: expected ${why}`,
           {
             context: { path: file, key: spec.config, flag: label, reason: 'wrong_type' },
             fix: `Set ${JSON.stringify(spec.config)} in ${file} to ${why}, or give ${label} explicitly.`,
@@ -215,7 +217,10 @@ export function explainText(label: string, p: FlagProvenance): string {
   const sources = [p.env !== undefined ? `env ${p.env}` : undefined, p.config ? where('config') : undefined]
     .filter(Boolean)
     .join(', ');
-  return `${label}: from ${won}${p.beat.length ? `; beat ${p.beat.map(where).join(', ')}` : ''}\n  order: flag > env > config > default${sources ? ` (declared: ${sources})` : ''}\n`;
+  return (
+    `${label}: from ${won}${p.beat.length ? `; beat ${p.beat.map(where).join(', ')}` : ''}\n` +
+    `  order: flag > env > config > default${sources ? ` (declared: ${sources})` : ''}\n`
+  );
 }
 
 /**

@@ -55,7 +55,10 @@ export interface SuccessMeta {
   would?: string[];
   /** Where each flag with an env or config source got its value (keyed by flag label). */
   provenance?: Record<string, unknown>;
-  /** URIs of the declared resources the handler attached (`ctx.attach`); over MCP their content follows the text item. */
+  /**
+   * URIs of the declared resources the handler attached (`ctx.attach`); over MCP their content
+   * follows the text item.
+   */
   attached?: string[];
   /** This outcome was recorded by an earlier call with the same idempotency key and arguments. */
   replayed?: true;

@@ -6,7 +6,10 @@
  * Source: docs/contract.md#exit-codes. The catalogue is what `__schema` lists under `errors`.
  */
 
-/** The fixed exit-code table (docs/contract.md). Usage errors are 2 (beyond ax-go, which gives Cobra usage errors 1). */
+/**
+ * The fixed exit-code table (docs/contract.md). Usage errors are 2 (beyond ax-go, which gives Cobra
+ * usage errors 1).
+ */
 export const ExitCode = {
   /** The command succeeded. */
   success: 0,
@@ -49,37 +52,44 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
     kind: 'validation_error',
     exitCode: 2,
     description:
-      'The invocation was wrong: unknown command or flag, bad value, missing flag or argument, bad mode. Nothing was attempted.',
+      'The invocation was wrong: unknown command or flag, bad value, ' +
+      'missing flag or argument, bad mode. Nothing was attempted.',
   },
   {
     kind: 'invalid_schema_declaration',
     exitCode: 2,
     description:
-      'A prompt or resource declaration in the command tree is invalid (an author error, raised when the tree is built).',
+      'A prompt or resource declaration in the command tree is ' +
+      'invalid (an author error, raised when the tree is built).',
   },
   {
     kind: 'confirmation_required',
     exitCode: 2,
     description:
-      "A confirmation gate was reached and nobody could be asked (no terminal, json mode, an agent or CI), or the user said no; nothing was changed. When nobody could be asked, next names the same call with --yes (to be run only with the user's consent).",
+      'A confirmation gate was reached and nobody could be asked (no terminal, json mode, ' +
+      'an agent or CI), or the user said no; nothing was changed. When nobody could be ' +
+      "asked, next names the same call with --yes (to be run only with the user's consent).",
   },
   {
     kind: 'action_required',
     exitCode: 2,
     description:
-      'The command stopped before changing anything because something else must happen first (ctx.actionRequired); context.reason says what, and next lists the runnable next steps.',
+      'The command stopped before changing anything because something else must happen first ' +
+      '(ctx.actionRequired); context.reason says what, and next lists the runnable next steps.',
   },
   {
     kind: 'warnings_as_errors',
     exitCode: 2,
     description:
-      'The run was given --strict and produced warnings; nothing was printed on stdout. context.warnings lists them ({code, message}).',
+      'The run was given --strict and produced warnings; nothing was ' +
+      'printed on stdout. context.warnings lists them ({code, message}).',
   },
   {
     kind: 'config_invalid',
     exitCode: 2,
     description:
-      'A config file is missing, unreadable, not valid JSONC, or holds a value of the wrong type for a flag (context names the path, and the line and column of a syntax error).',
+      'A config file is missing, unreadable, not valid JSONC, or holds a value of the wrong ' +
+      'type for a flag (context names the path, and the line and column of a syntax error).',
   },
   {
     kind: 'config_too_large',
@@ -90,31 +100,37 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
     kind: 'config_patch_invalid',
     exitCode: 2,
     description:
-      'A config patch is not a valid RFC 6902 JSON Patch for the file (bad pointer, missing target, failed test); the file was not changed.',
+      'A config patch is not a valid RFC 6902 JSON Patch for the file (bad ' +
+      'pointer, missing target, failed test); the file was not changed.',
   },
   {
     kind: 'input_required',
     exitCode: 2,
     description:
-      'A command asked for a form of input (ctx.elicit) where nobody can be asked (no terminal, no MCP elicitation); nothing was changed. The fix names the flags or properties to pass, and next the call with them.',
+      'A command asked for a form of input (ctx.elicit) where nobody can be ' +
+      'asked (no terminal, no MCP elicitation); nothing was changed. The fix ' +
+      'names the flags or properties to pass, and next the call with them.',
   },
   {
     kind: 'declined',
     exitCode: 2,
     description:
-      'The user declined or cancelled what the command asked through the MCP client (an elicitation form); nothing was changed.',
+      'The user declined or cancelled what the command asked through ' +
+      'the MCP client (an elicitation form); nothing was changed.',
   },
   {
     kind: 'sampling_unavailable',
     exitCode: 2,
     description:
-      'A command asked a language model (ctx.sample) and the run has no MCP client that offers sampling; nothing was changed.',
+      'A command asked a language model (ctx.sample) and the run ' +
+      'has no MCP client that offers sampling; nothing was changed.',
   },
   {
     kind: 'dry_run_unsupported',
     exitCode: 2,
     description:
-      'A dry run was asked of a command that cannot preview (it declares no dry run and is not read-only); nothing was run. Leave the dry run out to carry the command out.',
+      'A dry run was asked of a command that cannot preview (it declares no dry run and ' +
+      'is not read-only); nothing was run. Leave the dry run out to carry the command out.',
   },
   { kind: 'network_error', exitCode: 3, description: 'A network operation failed.', retryable: true },
   { kind: 'timeout', exitCode: 3, description: 'The operation did not finish in time.', retryable: true },
@@ -136,27 +152,31 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
     kind: 'idempotency_in_progress',
     exitCode: 2,
     description:
-      'Another call with the same idempotency key and arguments is still running; nothing was run. Retry after retry_after_seconds to get its outcome.',
+      'Another call with the same idempotency key and arguments is still running; ' +
+      'nothing was run. Retry after retry_after_seconds to get its outcome.',
     retryable: true,
   },
   {
     kind: 'idempotency_store_unavailable',
     exitCode: 1,
     description:
-      'An idempotency key was given but its store cannot be used (no state directory, no permission, a shared store that did not answer: that one is retryable); nothing was run.',
+      'An idempotency key was given but its store cannot be used (no state directory, no ' +
+      'permission, a shared store that did not answer: that one is retryable); nothing was run.',
     retryable: false,
   },
   {
     kind: 'command_failed',
     exitCode: 1,
     description:
-      'The handler reported failure by setting process.exitCode instead of throwing; exit_code is the code it set and context.data what it returned.',
+      'The handler reported failure by setting process.exitCode instead of ' +
+      'throwing; exit_code is the code it set and context.data what it returned.',
   },
   {
     kind: 'result_too_large',
     exitCode: 1,
     description:
-      "A tool call's stream delivered more than one result can hold (context.limit_chars characters of JSON); the call was stopped there.",
+      "A tool call's stream delivered more than one result can hold " +
+      '(context.limit_chars characters of JSON); the call was stopped there.',
   },
 ];
 

@@ -5,7 +5,8 @@
  * Source: docs/contract.md#exit-codes. The catalogue is what `__schema` lists under `errors`.
  *
  * Layer `lib/contract/` (the lowest): the rules of the machine contract every other layer speaks —
- * error kinds, the error catalogue and exit codes (errors.ts, its fixed part in error-kinds.ts), output modes (mode.ts), the envelope
+ * error kinds, the error catalogue and exit codes (errors.ts, its fixed part in error-kinds.ts),
+ * output modes (mode.ts), the envelope
  * and error lines (envelope.ts), trace ids and idempotency keys (ids.ts). Pure data and small
  * functions; it imports nothing of ax-ts.
  */
@@ -236,7 +237,9 @@ export function toAxError(thrown: unknown): AxError {
   }
   return new AxError('internal_error', describeThrown(thrown), {
     cause: thrown,
-    fix: 'This is a bug in the program or an unexpected condition; retry, and report it with the trace_id if it persists.',
+    fix:
+      'This is a bug in the program or an unexpected condition; ' +
+      'retry, and report it with the trace_id if it persists.',
   });
 }
 

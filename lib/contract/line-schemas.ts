@@ -158,7 +158,8 @@ export const ERROR_LINE_SCHEMA = deepFreeze({
   $schema: JSON_SCHEMA_DIALECT,
   title: 'ax-ts error line',
   description:
-    'json mode: exactly one JSON line, the last line of stderr, when a run fails (also the text of an MCP isError result).',
+    'json mode: exactly one JSON line, the last line of stderr, ' +
+    'when a run fails (also the text of an MCP isError result).',
   type: 'object',
   required: ['error', 'meta'],
   properties: {
@@ -181,7 +182,8 @@ export const ERROR_LINE_SCHEMA = deepFreeze({
         retryable: {
           type: 'boolean',
           description:
-            "Whether the same call may succeed later: the error catalogue's answer for the kind (false when it has none).",
+            'Whether the same call may succeed later: the error ' +
+            "catalogue's answer for the kind (false when it has none).",
         },
         actionable_fix: { type: 'string', minLength: 1, description: 'What to do differently.' },
         suggestions: strings('"Did you mean" candidates, most likely first.'),

@@ -55,7 +55,8 @@ export function detectMode(format: string | undefined, agentMode: string | undef
     const m = AGENT_MODE_VALUES[a];
     if (!m) {
       throw validationError(
-        `invalid value ${JSON.stringify(agentMode)} for AGENT_MODE: expected json|agent|machine|1|true|yes|on or human|text|0|false|no|off`,
+        `invalid value ${JSON.stringify(agentMode)} for AGENT_MODE: expected ` +
+          `json|agent|machine|1|true|yes|on or human|text|0|false|no|off`,
         'invalid_mode',
         {
           context: { env: 'AGENT_MODE', value: agentMode, accepted: Object.keys(AGENT_MODE_VALUES) },

@@ -79,7 +79,11 @@ export function flagUsages(flags: Flag[]): string {
  * came from, and the AGENTS.md (docs/contract.md "Discovery").
  */
 function agentsNote(p: string): string {
-  return `\nAgents: "${p} __schema" describes the commands as JSON ("${p} __schema <command>" for one);\n"${p} <command> --explain <flag>" says where a flag's value came from; "${p} __schema --as=agents" prints AGENTS.md.\n`;
+  return (
+    `\nAgents: "${p} __schema" describes the commands as JSON ("${p} __schema <command>" for one);\n` +
+    `"${p} <command> --explain <flag>" says where a ` +
+    `flag's value came from; "${p} __schema --as=agents" prints AGENTS.md.\n`
+  );
 }
 
 /** An example value as help shows it: text as is, anything else as JSON. */
@@ -201,7 +205,8 @@ export function usageText(cmd: Command): string {
     const mine = traversed.filter((f) => f.traversedFrom === from);
     if (mine.length)
       out += section(
-        `Flags of ${JSON.stringify(from)} (give them between ${JSON.stringify(names[depth - 1])} and ${JSON.stringify(names[depth])})`,
+        `Flags of ${JSON.stringify(from)} (give them ` +
+          `between ${JSON.stringify(names[depth - 1])} and ${JSON.stringify(names[depth])})`,
         flagUsages(mine),
       );
   }

@@ -1,7 +1,8 @@
 /**
  * `ctx.progress`: reports that only rise, and a progress line drawn for a person. MCP says the
  * progress value of `notifications/progress` MUST increase with each notification, so a report whose
- * `done` is not above the last one (or is not a finite number) is dropped on every path. A person on a terminal (human mode, stderr a terminal, no agent and no CI)
+ * `done` is not above the last one (or is not a finite number) is dropped on every path. A person
+ * on a terminal (human mode, stderr a terminal, no agent and no CI)
  * sees the reports as one line on stderr, redrawn in place and erased when the run ends or writes a
  * line of its own; json mode never draws. Source: MCP 2025-11-25 "Progress".
  */

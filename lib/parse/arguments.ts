@@ -147,7 +147,8 @@ export function validateArguments(cmd: Command, schema: JsonSchema, args: unknow
   if (infinite !== undefined) {
     const prop = infinite.split('.')[0]!;
     throw validationError(
-      `invalid value for ${infinite}: the number is not finite (a JSON number beyond ±1.8e308, such as 1e309, reads as Infinity)`,
+      `invalid value for ${infinite}: the number is not finite (a ` +
+        `JSON number beyond ±1.8e308, such as 1e309, reads as Infinity)`,
       'invalid_property_value',
       {
         context: { property: prop, keyword: 'finite', command: cmd.commandPath() },

@@ -253,9 +253,12 @@ function mismatch(cmd: Command, m: Misfit, item: number | undefined): AxError {
   const what = item === undefined ? 'its result' : `stream item ${item}`;
   return new AxError(
     'internal_error',
-    `${JSON.stringify(cmd.commandPath())} returned a result that does not match its output.schema: ${field} ${m.message}`,
+    `${JSON.stringify(cmd.commandPath())} returned a result that ` +
+      `does not match its output.schema: ${field} ${m.message}`,
     {
-      fix: `This is a bug in the program: ${what} breaks the output.schema it declares (keyword ${m.keyword} at ${m.path || '/'}); fix the handler or the schema, and report it with the trace_id.`,
+      fix:
+        `This is a bug in the program: ${what} breaks the output.schema it declares (keyword ${m.keyword} ` +
+        `at ${m.path || '/'}); fix the handler or the schema, and report it with the trace_id.`,
       context: {
         reason: 'output_schema_mismatch',
         path: m.path || '/',

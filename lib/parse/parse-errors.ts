@@ -20,7 +20,8 @@ export function unknownCommandError(cmd: Command, word: string, afterDashDash = 
   const path = cmd.commandPath();
   if (afterDashDash) {
     return validationError(
-      `${JSON.stringify(path)} takes no arguments, and words after "--" are arguments, not commands (received ${JSON.stringify(word)})`,
+      `${JSON.stringify(path)} takes no arguments, and words after "--" ` +
+        `are arguments, not commands (received ${JSON.stringify(word)})`,
       'unknown_command',
       {
         context: { command: path, received: word, after_dash_dash: true },
@@ -34,7 +35,8 @@ export function unknownCommandError(cmd: Command, word: string, afterDashDash = 
     suggestions: suggestions.map((s) => `${path} ${s}`),
     context: { command: path, received: word },
     fix: suggestions.length
-      ? `Did you mean '${path} ${suggestions[0]}'? Run '${path} --help' to list commands (agents: '${schemaPath(cmd)}').`
+      ? `Did you mean '${path} ${suggestions[0]}'? Run '${path} ` +
+        `--help' to list commands (agents: '${schemaPath(cmd)}').`
       : `Run '${path} --help' to list commands (agents: '${schemaPath(cmd)}').`,
     usage: path,
   });
@@ -87,7 +89,8 @@ export function unknownFlagError(
     context: { command: path, flag: typed, ...(at !== undefined ? { declared_on: at } : {}) },
     fix:
       at !== undefined
-        ? `--${misplaced!.name} is a flag of ${JSON.stringify(at)}: give it before ${JSON.stringify(nextWord)}, as in '${at} --${misplaced!.name} … ${nextWord} …'.`
+        ? `--${misplaced!.name} is a flag of ${JSON.stringify(at)}: give it ` +
+          `before ${JSON.stringify(nextWord)}, as in '${at} --${misplaced!.name} … ${nextWord} …'.`
         : suggestions.length
           ? `Did you mean ${suggestions[0]}? Run '${path} --help' to see its flags.`
           : `Run '${path} --help' to see its flags.`,

@@ -217,7 +217,8 @@ function traversedTarget(inv: Invocation, level: Command, f: Flag): Flag {
   if (!own && traversed?.spec === f.spec) return traversed;
   const path = inv.command.commandPath();
   throw validationError(
-    `flag --${f.name} of ${JSON.stringify(level.commandPath())} is not read by ${JSON.stringify(path)}${own ? `, whose own --${f.name} shadows it` : ''}`,
+    `flag --${f.name} of ${JSON.stringify(level.commandPath())} is not read ` +
+      `by ${JSON.stringify(path)}${own ? `, whose own --${f.name} shadows it` : ''}`,
     'unknown_flag',
     {
       context: { command: path, flag: `--${f.name}`, declared_on: level.commandPath() },

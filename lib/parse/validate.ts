@@ -15,7 +15,10 @@ import { toolProperties, toolPropertyIndex } from '../tree/properties.ts';
 import { argNumber, type ArgSpec } from '../tree/args.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
 
-/** The injected flags that control one process run and are no tool inputs: beside an `--args-json` object they stay flags. */
+/**
+ * The injected flags that control one process run and are no tool inputs: beside an `--args-json`
+ * object they stay flags.
+ */
 const RUN_CONTROLS = new Set(['format', 'explain', 'strict', 'timeout']);
 
 /**
@@ -114,7 +117,8 @@ export function validateFlags(inv: Invocation): void {
     const set = group.filter(given);
     if (set.length > 1) {
       throw validationError(
-        `if any ${what} in the group ${show(group)} are set none of the others can be; ${show([...set].sort())} were all set`,
+        `if any ${what} in the group ${show(group)} are set none of ` +
+          `the others can be; ${show([...set].sort())} were all set`,
         'mutually_exclusive',
         {
           context: { command: path, group: group.map(label), given: set.map(label) },

@@ -32,7 +32,8 @@ export function builtinModule<T extends keyof BuiltinModules>(id: T): BuiltinMod
   if (typeof process.getBuiltinModule !== 'function') {
     throw new AxError(
       'internal_error',
-      `ax-ts needs Node.js ${MIN_NODE} or later to load ${id} on demand (process.getBuiltinModule); this is Node.js ${process.versions.node}`,
+      `ax-ts needs Node.js ${MIN_NODE} or later to load ${id} on demand ` +
+        `(process.getBuiltinModule); this is Node.js ${process.versions.node}`,
       {
         fix: `Upgrade Node.js to ${MIN_NODE} or later (the package's engines field).`,
       },

@@ -122,7 +122,9 @@ async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
       'args_json_conflict',
       {
         context: { command: cmd.commandPath() },
-        fix: `Name a subcommand: ${cmd.commandPath()} <command> --args-json '{…}' (see ${cmd.root().name} __schema --as=llms).`,
+        fix:
+          `Name a subcommand: ${cmd.commandPath()} <command> ` +
+          `--args-json '{…}' (see ${cmd.root().name} __schema --as=llms).`,
       },
     );
   }

@@ -30,7 +30,10 @@ export function replayedError(rec: ReplayRecord): AxError {
 
 /** The warning of a run whose outcome could not be recorded. */
 export function unrecorded(label: (n: string) => string): string {
-  return `The outcome could not be recorded in the idempotency store: a retry with this ${label('idempotency-key')} would run the command again.`;
+  return (
+    `The outcome could not be recorded in the idempotency store: a retry ` +
+    `with this ${label('idempotency-key')} would run the command again.`
+  );
 }
 
 /**
@@ -60,11 +63,14 @@ export function exitCodeSet(before: typeof process.exitCode, result: unknown): A
 
 /** The `interrupted` error of a command that changes state says how a retry can be safe. */
 export function interruptedFix(err: AxError, cmd: Command, replaying: boolean, label: (n: string) => string): AxError {
-  if (cmd.effects === 'read_only' || cmd.effects === 'idempotent' || cmd.replay === false) return err; // the default fix already says to check the state
+  // the default fix already says to check the state
+  if (cmd.effects === 'read_only' || cmd.effects === 'idempotent' || cmd.replay === false) return err;
   const key = label('idempotency-key');
   const fix = replaying
-    ? `It may have changed state before it stopped. Retry only with the same ${key}: if the first call finished its work, the retry replays its outcome instead of running again.`
-    : `It may have changed state before it stopped: a retry is safe only with the same ${key}, and this call had none that replays, so check that state before running it again.`;
+    ? `It may have changed state before it stopped. Retry only with the same ${key}: if the ` +
+      `first call finished its work, the retry replays its outcome instead of running again.`
+    : `It may have changed state before it stopped: a retry is safe only with the same ${key}, ` +
+      `and this call had none that replays, so check that state before running it again.`;
   return new AxError('interrupted', err.message, {
     exitCode: err.exitCode,
     context: err.context,
@@ -84,14 +90,17 @@ export function strictFailure(warnings: readonly Warning[], ran: boolean, label:
   const server = !label('strict').startsWith('--');
   const under = server ? "the server's --strict" : label('strict');
   const without = server
-    ? 'the server runs every call with --strict (its own setting, not an argument of the call): ask the user to start it without --strict to go on despite them'
+    ? 'the server runs every call with --strict (its own setting, not an argument ' +
+      'of the call): ask the user to start it without --strict to go on despite them'
     : `or run without ${label('strict')}`;
   return new AxError(
     'warnings_as_errors',
-    `${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`} under ${under}: ${warnings.map((w) => w.message).join('; ')}`,
+    `${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`} ` +
+      `under ${under}: ${warnings.map((w) => w.message).join('; ')}`,
     {
       fix: ran
-        ? `The command stopped at its warning; what it did before it may stand, so check the state. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`
+        ? `The command stopped at its warning; what it did before it may stand, so check the ` +
+          `state. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`
         : `Nothing ran. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`,
       context: { warnings: warnings.map((w) => ({ ...w })), ran },
     },
@@ -110,7 +119,8 @@ export function timeoutError(ms: number, label: (n: string) => string, cmd: Comm
   const changes = cmd.effects !== 'read_only';
   const key = replays(cmd) ? ` (or retry with the same ${label('idempotency-key')})` : '';
   const longer = server
-    ? 'Retry; if it needs longer, ask the user to start the server with a longer --timeout (its own setting, not an argument of the call)'
+    ? 'Retry; if it needs longer, ask the user to start the server with ' +
+      'a longer --timeout (its own setting, not an argument of the call)'
     : `Retry with a longer ${flag}`;
   return new AxError('timeout', `${JSON.stringify(cmd.commandPath())} did not finish within ${flag} ${ms}ms`, {
     retryable: true,
@@ -126,13 +136,19 @@ export function timeoutError(ms: number, label: (n: string) => string, cmd: Comm
  */
 export const RESULT_MAX_CHARS = 1 << 23;
 
-/** The failure of a tool call whose stream passed {@link RESULT_MAX_CHARS} with the item after its first `items` (those were delivered). */
+/**
+ * The failure of a tool call whose stream passed {@link RESULT_MAX_CHARS} with the item after its
+ * first `items` (those were delivered).
+ */
 export function resultTooLarge(items: number): AxError {
   return new AxError(
     'result_too_large',
-    `the stream's items passed ${RESULT_MAX_CHARS} characters of JSON, the most one tool result holds; the call was stopped after ${items} items`,
+    `the stream's items passed ${RESULT_MAX_CHARS} characters of JSON, the ` +
+      `most one tool result holds; the call was stopped after ${items} items`,
     {
-      fix: 'Ask for fewer items (a narrower query or a smaller limit), or run the command on the CLI, where a stream is written as it comes without a bound.',
+      fix:
+        'Ask for fewer items (a narrower query or a smaller limit), or run the ' +
+        'command on the CLI, where a stream is written as it comes without a bound.',
       context: { limit_chars: RESULT_MAX_CHARS, items_delivered: items },
     },
   );

@@ -44,7 +44,10 @@ function loaded(module: string): boolean {
 export interface RealOutput {
   /** What the run writes to. */
   stream: OutputStream;
-  /** Calls `then` once everything written so far has been handed to the OS (at once when Node's stream was never made). */
+  /**
+   * Calls `then` once everything written so far has been handed to the OS (at once when Node's
+   * stream was never made).
+   */
   flush(then: () => void): void;
   /**
    * What Node's stream still holds, as two byte counts that fall only as the OS takes its bytes:
@@ -124,7 +127,8 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
         } catch (e) {
           const code = (e as NodeJS.ErrnoException).code;
           if (code === 'EINTR') continue;
-          if (code === 'EAGAIN') return through(buf.subarray(at)); // a full non-blocking descriptor: Node's stream waits for the reader
+          // a full non-blocking descriptor: Node's stream waits for the reader
+          if (code === 'EAGAIN') return through(buf.subarray(at));
           failed = true;
           onError(e as NodeJS.ErrnoException);
           return true;

@@ -19,7 +19,10 @@ const NO_HOOKS: { pre: Hook[]; post: Hook[] } = Object.freeze({
   post: Object.freeze([]) as unknown as Hook[],
 });
 
-/** The hooks to run before `run` (persistentPreRun(s) then preRun) and after it (postRun then persistentPostRun(s)); none for an injected command. */
+/**
+ * The hooks to run before `run` (persistentPreRun(s) then preRun) and after it (postRun then
+ * persistentPostRun(s)); none for an injected command.
+ */
 export function hooksOf(cmd: Command): { pre: Hook[]; post: Hook[] } {
   // one walk up first: an injected command runs none, and a path without any hook needs no arrays
   let any = false;

@@ -33,7 +33,10 @@ export interface InvokeOptions {
    * MCP bridge forwards them as `notifications/message`.
    */
   onLog?: (level: NotificationLevel, data: unknown) => void;
-  /** The caller's W3C `traceparent` (MCP `_meta.traceparent`); invalid or absent: `TRACEPARENT` of `env`, else a new trace. */
+  /**
+   * The caller's W3C `traceparent` (MCP `_meta.traceparent`); invalid or absent: `TRACEPARENT` of
+   * `env`, else a new trace.
+   */
   traceparent?: string;
   /** The caller's `tracestate` (MCP `_meta.tracestate`), used with {@link traceparent}. */
   tracestate?: string;

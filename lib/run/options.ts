@@ -18,7 +18,10 @@ export interface ExecuteOptions {
   stderr?: OutputStream;
   /** Input stream. Default `process.stdin` (opened only if a handler reads it). */
   stdin?: Readable;
-  /** Whether stdin is a terminal (prompts are allowed only then). Default: `process.stdin.isTTY` when stdin is the real one (read only when a prompt needs it), else false. */
+  /**
+   * Whether stdin is a terminal (prompts are allowed only then). Default: `process.stdin.isTTY`
+   * when stdin is the real one (read only when a prompt needs it), else false.
+   */
   stdinIsTTY?: boolean;
   /** Environment (`AGENT_MODE`, the handler's `ctx.env`). Default `process.env`. */
   env?: Record<string, string | undefined>;
@@ -27,7 +30,8 @@ export interface ExecuteOptions {
   /** Aborting it interrupts the run: exit 130, kind `interrupted`. */
   signal?: AbortSignal;
   /**
-   * Where replayed retries are recorded (docs/contract.md#idempotency-keys-and-replayed-retries). Default: a file store under
+   * Where replayed retries are recorded (docs/contract.md#idempotency-keys-and-replayed-retries).
+   * Default: a file store under
    * `$XDG_STATE_HOME/<program>/idempotency/` (else `~/.local/state/<program>/idempotency/`), created
    * on the first call that gives a key to a command that replays. Pass a shared one (e.g. Redis) to
    * replay across machines.

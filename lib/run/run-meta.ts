@@ -30,7 +30,8 @@ export function dryRunVouched(cmd: Command, scope: HandlerScope): boolean {
 export function checkDryRun(dryRun: boolean, cmd: Command, scope: HandlerScope): void {
   if (dryRun && !dryRunVouched(cmd, scope))
     scope.ctx.warn(
-      `${cmd.commandPath()} was asked for a dry run, but its handler never read ctx.dryRun nor called ctx.guard or ctx.perform: it may have changed things (meta.dry_run is left out)`,
+      `${cmd.commandPath()} was asked for a dry run, but its handler never read ctx.dryRun nor ` +
+        `called ctx.guard or ctx.perform: it may have changed things (meta.dry_run is left out)`,
       { code: 'dry_run_unchecked' },
     );
 }

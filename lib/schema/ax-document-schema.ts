@@ -27,7 +27,8 @@ const GROUPS = { type: 'array', items: { type: 'array', items: str, minItems: 1 
 const FLAG = {
   type: 'object',
   description:
-    "One flag: the command's own, one it inherits from above the document's top command, a traversed one, or (`inherited` without `persistent`) an inherited one that differs here from its declaration.",
+    "One flag: the command's own, one it inherits from above the document's top command, a traversed " +
+    'one, or (`inherited` without `persistent`) an inherited one that differs here from its declaration.',
   required: ['name', 'type'],
   properties: {
     name: { type: 'string', description: 'Long name without dashes: `--name`, MCP property name with `_` for `-`.' },
@@ -85,7 +86,8 @@ const OUTPUT = {
     schema: {
       type: 'object',
       description:
-        'JSON Schema of the payload (of one item for a stream), as declared; a subschema written earlier in the document is {"$ref": "#<JSON Pointer>"}.',
+        'JSON Schema of the payload (of one item for a stream), as declared; a ' +
+        'subschema written earlier in the document is {"$ref": "#<JSON Pointer>"}.',
     },
     mcp_structured_content: {
       type: 'string',
@@ -156,7 +158,8 @@ const COMMAND = {
     runnable: { const: false, description: 'A group without a handler (absent: it runs).' },
     mcp: {
       description:
-        'Why the command is no MCP tool, other than being a group (absent: a runnable command is the tool named by ax-ts/mcp/name, else by its path below the root joined with _).',
+        'Why the command is no MCP tool, other than being a group (absent: a runnable command ' +
+        'is the tool named by ax-ts/mcp/name, else by its path below the root joined with _).',
       type: 'object',
       required: ['tool', 'reason'],
       properties: { tool: { const: null }, reason: { enum: ['hidden', 'reserved', 'excluded'] } },
@@ -177,7 +180,8 @@ const COMMAND = {
     dry_run: {
       const: false,
       description:
-        'Offers no dry run (declares none and is not read-only): no --dry-run here; asking for one is dry_run_unsupported.',
+        'Offers no dry run (declares none and is not read-only): ' +
+        'no --dry-run here; asking for one is dry_run_unsupported.',
     },
     replays: {
       const: true,
@@ -244,7 +248,10 @@ const WHOLE = {
         stream: { const: 'stderr' },
         format: str,
         schema_version: { const: ERROR_SCHEMA_VERSION },
-        required: { ...strings, description: "ax-go's: the keys every error line has (error.kind, meta.trace_id, …)." },
+        required: {
+          ...strings,
+          description: "ax-go's: the keys every error line has (error.kind, meta.trace_id, …).",
+        },
         optional: { ...strings, description: "ax-go's: the keys an error line may have." },
         non_deterministic_fields: {
           ...strings,

@@ -28,7 +28,10 @@ interface AxWalk {
   schemas: SharedSchemas;
 }
 
-/** The `mcp` of an entry, only where the tree does not say it: a command that is no tool for a reason other than being a group. */
+/**
+ * The `mcp` of an entry, only where the tree does not say it: a command that is no tool for a
+ * reason other than being a group.
+ */
 function mcpStatus(cmd: Command): Json | undefined {
   const status = toolStatus(cmd);
   return status === 'tool' || status === 'group' ? undefined : { tool: null, reason: status };
@@ -143,7 +146,9 @@ const ERROR_LINE_KEYS = errorLineKeys();
  * What the ax document says of the success line (`success_envelope.format`), its meta keys rendered
  * from {@link SUCCESS_LINE_SCHEMA}.
  */
-const SUCCESS_FORMAT = `json mode: one line {"data":<payload>,"meta":{${keyOutline(SUCCESS_LINE_SCHEMA.properties.meta, ['trace_id', 'span_id', 'idempotency_key', 'dry_run', 'warnings', 'would', 'provenance', 'replayed'])}}}; a stream (output.kind "stream") writes one such line per item (NDJSON)`;
+const SUCCESS_FORMAT =
+  `json mode: one line ` +
+  `{"data":<payload>,"meta":{${keyOutline(SUCCESS_LINE_SCHEMA.properties.meta, ['trace_id', 'span_id', 'idempotency_key', 'dry_run', 'warnings', 'would', 'provenance', 'replayed'])}}}; a stream (output.kind "stream") writes one such line per item (NDJSON)`;
 
 /**
  * Every code a run can end with, code → name: the fixed table ({@link ExitCode}: 0–4, 130, 141

@@ -27,7 +27,10 @@ function flagArg(f: Flag): Json {
 
 const FIELD_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array']);
 
-/** A JSON Schema node as a clispec type node (`{type, nullable?, enum?, items?, fields?}`), or undefined when it has no single type. */
+/**
+ * A JSON Schema node as a clispec type node (`{type, nullable?, enum?, items?, fields?}`), or
+ * undefined when it has no single type.
+ */
 function typeNode(schema: unknown): Json | undefined {
   if (!schema || typeof schema !== 'object') return undefined;
   let s = schema as Json;
@@ -122,7 +125,8 @@ function exampleOf(cmd: Command): string[] | undefined {
 /**
  * Every command an agent may call: exactly the commands behind the MCP tools (same walk, same
  * order), so hidden, reserved and excluded commands and pure groups are left out of every
- * projection for agents (clispec, skill, llms) as they are out of `tools/list` (docs/mcp-server.md#which-commands-become-tools).
+ * projection for agents (clispec, skill, llms) as they are out of `tools/list`
+ * (docs/mcp-server.md#which-commands-become-tools).
  * @throws AxError `validation_error` on a tool-name collision or an invalid tool name, like `__schema`.
  */
 export function invocableCommands(root: Command, within?: Command): Command[] {
@@ -169,7 +173,8 @@ function commandEntry(root: Command, cmd: Command): Json {
     }
     if (cmd.output?.fieldsFlag) e.fields_arg = `--${cmd.output.fieldsFlag}`;
   }
-  // Only when the command really takes --idempotency-key (an author's root-local flag of that name replaces the injected one).
+  // Only when the command really takes --idempotency-key (an author's root-local flag of that name
+  // replaces the injected one).
   const key = flagsOf(cmd).get('idempotency-key');
   if (cmd.effects === 'non_idempotent' && key && !key.spec.hidden) e.idempotency_key_arg = '--idempotency-key';
   if (cmd.confirmationFlag) e.confirmation_bypass_arg = `--${cmd.confirmationFlag}`;

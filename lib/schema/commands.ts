@@ -36,7 +36,10 @@ function fieldFlag(program: string, command: '__schema' | 'schema'): FlagSpec {
   const mcp = command === '__schema' ? '; with --as=mcp, inputSchema.properties.<property>' : '';
   return {
     type: 'string',
-    usage: `print one field of the document as JSON, by a dotted path of keys, list indexes or list entries by name (\`options.<flag>\`: a command's flag, as in ${program} ${command} <command…> --field options.<flag>${mcp})`,
+    usage:
+      `print one field of the document as JSON, by a dotted path of keys, list ` +
+      `indexes or list entries by name (\`options.<flag>\`: a command's flag, ` +
+      `as in ${program} ${command} <command…> --field options.<flag>${mcp})`,
   };
 }
 
@@ -68,7 +71,9 @@ export function schemaCommand(root: Command): Command {
       },
       budget: {
         type: 'int',
-        usage: `most characters before the answer is a summary (0: no limit; default: the program's, else ${DEFAULT_SCHEMA_BUDGET})`,
+        usage:
+          `most characters before the answer is a summary (0: no limit; ` +
+          `default: the program's, else ${DEFAULT_SCHEMA_BUDGET})`,
       },
       field: fieldFlag(root.name, '__schema'),
     },

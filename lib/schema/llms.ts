@@ -15,18 +15,23 @@ export function callingConvention(root: Command, refs = toolRefs(root)): string 
   const ownFormat = refs.filter((r) => !injectedInForce(r.command, 'format')).map((r) => r.name);
   const lines = [
     `Documentation only: do not call this entry. Every other tool is a command of the "${p}" program.`,
-    `To run tool T with arguments A (a JSON object shaped like T's inputSchema), run: ${p} <command words of T> --args-json '<A as JSON>' --format json`,
-    `Success: exit code 0 and stdout holds one line {"data":<payload>,"meta":{...}} (a stream: one such line per item).`,
+    `To run tool T with arguments A (a JSON object shaped like T's inputSchema), ` +
+      `run: ${p} <command words of T> --args-json '<A as JSON>' --format json`,
+    `Success: exit code 0 and stdout holds one line ` +
+      `{"data":<payload>,"meta":{...}} (a stream: one such line per item).`,
     ...(opaque.length
       ? [`Except: ${opaque.join(', ')} print${opaque.length === 1 ? 's' : ''} raw output (no envelope) on success.`]
       : []),
     ...(ownFormat.length
       ? [
-          `For ${ownFormat.join(', ')}, leave out --format json: there --format is the command's own argument (piped output is JSON anyway; AGENT_MODE=1 forces it).`,
+          `For ${ownFormat.join(', ')}, leave out --format json: there --format is the ` +
+            `command's own argument (piped output is JSON anyway; AGENT_MODE=1 forces it).`,
         ]
       : []),
-    `Failure: a non-zero exit code, nothing more on stdout, and the last stderr line is {"error":{"kind","message","exit_code","actionable_fix"?,"suggestions"?,"context"?},"meta":{...}}.`,
-    `Exit codes: 0 success, 1 internal, 2 invalid input (fix the arguments, do not retry as is), 3 network/timeout (retry may help), 4 auth, 130 interrupted; others are listed by "${p} __schema" under errors.`,
+    `Failure: a non-zero exit code, nothing more on stdout, and the last stderr line is ` +
+      `{"error":{"kind","message","exit_code","actionable_fix"?,"suggestions"?,"context"?},"meta":{...}}.`,
+    `Exit codes: 0 success, 1 internal, 2 invalid input (fix the arguments, do not retry as is), 3 ` +
+      `network/timeout (retry may help), 4 auth, 130 interrupted; others are listed by "${p} __schema" under errors.`,
     `Tools and their commands: ${refs.map((r) => `${r.name} = ${r.command.commandPath()}`).join('; ')}.`,
   ];
   return lines.join('\n');
@@ -44,7 +49,8 @@ export function llmsDocument(root: Command, within?: Command): Record<string, un
   const taken = all.find((r) => r.name === 'help');
   if (taken) {
     throw validationError(
-      `command ${JSON.stringify(taken.command.commandPath())} gives the tool name "help", which the llms manifest reserves for its documentation entry`,
+      `command ${JSON.stringify(taken.command.commandPath())} gives the tool ` +
+        `name "help", which the llms manifest reserves for its documentation entry`,
       'tool_name_collision',
       {
         context: { tool: taken.name, command: taken.command.commandPath() },

@@ -241,7 +241,8 @@ export function actionRequiredError(
   return new AxError('action_required', message, {
     fix:
       fix ??
-      `Run the next step that fits: ${steps.map((n) => n.command ?? `${n.tool} ${JSON.stringify(n.arguments ?? {})}`).join('; or ')}.`,
+      `Run the next step that ` +
+        `fits: ${steps.map((n) => n.command ?? `${n.tool} ${JSON.stringify(n.arguments ?? {})}`).join('; or ')}.`,
     context: { reason },
     next: steps,
   });

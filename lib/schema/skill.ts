@@ -12,7 +12,10 @@ import { ERROR_LINE_SCHEMA, keyOutline, SUCCESS_LINE_SCHEMA } from '../contract/
 const SUCCESS_META = SUCCESS_LINE_SCHEMA.properties.meta;
 const ERROR = ERROR_LINE_SCHEMA.properties.error;
 
-/** Agent Skills limits: name 1–64 of [a-z0-9-] (no leading/trailing/double hyphen); description 1–1024 characters. */
+/**
+ * Agent Skills limits: name 1–64 of [a-z0-9-] (no leading/trailing/double hyphen); description
+ * 1–1024 characters.
+ */
 export const SKILL_LIMITS = { name: 64, description: 1024 } as const;
 
 /** A valid skill name from a program name (`My_Tool` → `my-tool`). */
@@ -38,7 +41,9 @@ export function skillDescription(root: Command): string {
     '',
   );
   const cmds = invocableCommands(root).map((c) => c.pathNames().slice(1).join(' ') || root.name);
-  let d = `${what}. Use when a task needs the ${root.name} CLI (${cmds.join(', ')}); it prints JSON envelopes with --format json and one JSON error line with a stable exit code on failure.`;
+  let d =
+    `${what}. Use when a task needs the ${root.name} CLI (${cmds.join(', ')}); it prints JSON ` +
+    `envelopes with --format json and one JSON error line with a stable exit code on failure.`;
   if (d.length > SKILL_LIMITS.description) d = `${d.slice(0, SKILL_LIMITS.description - 1)}…`;
   return d;
 }
@@ -65,13 +70,17 @@ export function skillMarkdown(
   if (about) out.push(about, '');
   out.push('## Contract', '');
   out.push(
-    `- Always pass \`--format json\` (or set \`AGENT_MODE=1\`). Mode detection: --format flag > AGENT_MODE env > TTY detection; piped output is JSON.`,
+    `- Always pass \`--format json\` (or set \`AGENT_MODE=1\`). Mode detection: ` +
+      `--format flag > AGENT_MODE env > TTY detection; piped output is JSON.`,
   );
   out.push(
-    `- Success: exit 0; stdout is one line \`{"data":<payload>,"meta":{${keyOutline(SUCCESS_META, SUCCESS_META.required)}}}\`; streams print one such line per item (NDJSON).`,
+    `- Success: exit 0; stdout is one line ` +
+      `\`{"data":<payload>,"meta":{${keyOutline(SUCCESS_META, SUCCESS_META.required)}}}\`; ` +
+      `streams print one such line per item (NDJSON).`,
   );
   out.push(
-    `- Failure: non-zero exit; stdout is empty; the last stderr line is \`{"error":{${keyOutline(ERROR, ['kind', 'message', 'exit_code', 'retryable', 'actionable_fix', 'suggestions', 'context'])}},"meta":{...}}\`. Read \`actionable_fix\` before retrying.`,
+    `- Failure: non-zero exit; stdout is empty; the last stderr line is ` +
+      `\`{"error":{${keyOutline(ERROR, ['kind', 'message', 'exit_code', 'retryable', 'actionable_fix', 'suggestions', 'context'])}},"meta":{...}}\`. Read \`actionable_fix\` before retrying.`,
   );
   // true of every command, or said of those that have it (a command may declare none, or shadow it)
   const dryRun = commands.every((c) => injectedInForce(c, 'dry-run'))
@@ -84,7 +93,8 @@ export function skillMarkdown(
     `- \`--args-json '<object>'\` passes all arguments as one JSON object shaped like the command's MCP inputSchema.`,
   );
   out.push(
-    `- A stop exits 2 with \`next\` in the error object (confirmation_required, input_required, action_required): the commands to run next. Pass \`--yes\` only with the user's consent.`,
+    `- A stop exits 2 with \`next\` in the error object (confirmation_required, input_required, ` +
+      `action_required): the commands to run next. Pass \`--yes\` only with the user's consent.`,
   );
   out.push(
     `- \`${p} <command> --explain <flag>\` says where a flag's value came from (flag > env > config > default).`,
@@ -104,12 +114,15 @@ export function skillMarkdown(
         .find(Boolean);
       const line = oneLine(c.short || c.long.split('\n')[0] || '').replace(/([^.!?])$/, '$1.');
       out.push(
-        `- \`${c.commandPath()}${c.args.length ? ' ' + c.use.split(/\s+/).slice(1).join(' ') : ''}\` — ${line}${ex ? ` Example: \`${ex}\`` : ''}`,
+        `- \`${c.commandPath()}${c.args.length ? ' ' + c.use.split(/\s+/).slice(1).join(' ') : ''}\` ` +
+          `— ${line}${ex ? ` Example: \`${ex}\`` : ''}`,
       );
     }
   out.push('', '## Full reference', '');
   out.push(
-    `Run \`${p} __schema\` for every command, flag, argument and error kind as JSON (\`${p} __schema <command>\` for one), \`${p} __schema --as=mcp\` for the MCP tool schemas, or \`${p} <command> --help\`. \`${p} __schema --as=agents\` prints the AGENTS.md for this program.`,
+    `Run \`${p} __schema\` for every command, flag, argument and error kind as JSON (\`${p} ` +
+      `__schema <command>\` for one), \`${p} __schema --as=mcp\` for the MCP tool schemas, or \`${p} ` +
+      `<command> --help\`. \`${p} __schema --as=agents\` prints the AGENTS.md for this program.`,
   );
   return `${out.join('\n')}\n`;
 }
@@ -123,15 +136,20 @@ export function agentsMarkdown(program: string): string {
   return [
     `# Using ${p} from an agent`,
     '',
-    `This program follows the ax-ts machine contract. Its SKILL.md (beside this file, or \`${p} __schema --as=skill\`) lists the commands and the contract.`,
+    `This program follows the ax-ts machine contract. Its SKILL.md (beside this ` +
+      `file, or \`${p} __schema --as=skill\`) lists the commands and the contract.`,
     '',
-    `- Run commands with \`--format json\`; parse stdout as JSON; on a non-zero exit read the last stderr line as the error object.`,
-    `- Discover with \`${p} __schema\` (a summary when the tree is large: drill in with \`${p} __schema <command>\`); never guess flags.`,
-    `- A stop exits 2 with \`next\` in the error object: the commands to run next (\`--yes\` only with the user's consent).`,
+    `- Run commands with \`--format json\`; parse stdout as JSON; on ` +
+      `a non-zero exit read the last stderr line as the error object.`,
+    `- Discover with \`${p} __schema\` (a summary when the tree is large: ` +
+      `drill in with \`${p} __schema <command>\`); never guess flags.`,
+    `- A stop exits 2 with \`next\` in the error object: the ` +
+      `commands to run next (\`--yes\` only with the user's consent).`,
     `- \`${p} <command> --explain <flag>\` says where a flag's value came from (flag > env > config > default).`,
     `- \`${p} mcp-server\` (if available) serves the same commands as MCP tools.`,
     '',
-    `Generated by ax-ts from the command tree; regenerate with \`npx ax-ts skill <entry>\` rather than editing by hand.`,
+    `Generated by ax-ts from the command tree; regenerate with ` +
+      `\`npx ax-ts skill <entry>\` rather than editing by hand.`,
     '',
   ].join('\n');
 }

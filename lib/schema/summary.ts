@@ -184,7 +184,9 @@ export function jsonSummary(
  */
 export function skillSummary(root: Command, target: Command, version: string, why: SummaryReason): string {
   const style: SummaryStyle = { shape: 'skill', asFlag: ' --as=skill', listsReserved: false, toolNames: false };
-  const note = `This list is a summary (the whole SKILL.md is over ${why.budget} characters): \`${root.name} __schema --as=skill --full\` prints it all; drill into a command as its line says.`;
+  const note =
+    `This list is a summary (the whole SKILL.md is over ${why.budget} characters): \`${root.name} ` +
+    `__schema --as=skill --full\` prints it all; drill into a command as its line says.`;
   const minimum = skillMarkdown(root, version, { commands: [note, ''] }).length + 200;
   if (why.budget < minimum) throw budgetTooSmall(why.budget, minimum);
   const room = why.budget - minimum;

@@ -17,7 +17,10 @@ export interface ToolAnnotations {
 /** How a payload maps to `structuredContent`: as is (object), wrapped as `{result}`, or a stream's `{items}`. */
 export type OutputWrapping = 'object' | 'result' | 'items';
 
-/** The outputSchema of a command (root always `type: object`) and how its payload is wrapped; undefined when none is declared. */
+/**
+ * The outputSchema of a command (root always `type: object`) and how its payload is wrapped;
+ * undefined when none is declared.
+ */
 export function outputSchema(cmd: Command): { schema: JsonSchema; wrapping: OutputWrapping } | undefined {
   const declared = cmd.output?.schema;
   if (!declared || cmd.output?.kind === 'opaque') return undefined;

@@ -124,11 +124,14 @@ export function exclusionWarnings(root: Command): string[] {
     const mark = exclusionOf(c);
     if (!inSubtree && mark === 'self' && !c.runnable()) {
       out.push(
-        `warning: mcp.exclude on ${JSON.stringify(c.commandPath())} removes no MCP tool: it is a group without a handler, and its subcommands stay tools; use mcp.exclude(cmd, { subtree: true }) to drop it with its subcommands`,
+        `warning: mcp.exclude on ${JSON.stringify(c.commandPath())} removes no ` +
+          `MCP tool: it is a group without a handler, and its subcommands stay tools; ` +
+          `use mcp.exclude(cmd, { subtree: true }) to drop it with its subcommands`,
       );
     } else if (!inSubtree && mark === 'subtree' && !c.runnable() && !runsBelow(c)) {
       out.push(
-        `warning: mcp.exclude(cmd, { subtree: true }) on ${JSON.stringify(c.commandPath())} removes no MCP tool: nothing in that subtree runs`,
+        `warning: mcp.exclude(cmd, { subtree: true }) on ${JSON.stringify(c.commandPath())} ` +
+          `removes no MCP tool: nothing in that subtree runs`,
       );
     }
     for (const k of c.commands()) walk(k, inSubtree || mark === 'subtree');
@@ -178,11 +181,14 @@ export function toolRefs(root: Command): ToolRef[] {
       const name = defaultToolName(cmd, root);
       if (!TOOL_NAME_RE.test(name)) {
         throw validationError(
-          `command ${JSON.stringify(cmd.commandPath())} gives the tool name ${JSON.stringify(name)}, which is not accepted by model APIs (^[A-Za-z_][A-Za-z0-9_-]{0,63}$)`,
+          `command ${JSON.stringify(cmd.commandPath())} gives the tool name ${JSON.stringify(name)}, ` +
+            `which is not accepted by model APIs (^[A-Za-z_][A-Za-z0-9_-]{0,63}$)`,
           'invalid_tool_name',
           {
             context: { command: cmd.commandPath(), tool: name },
-            fix: `Rename the command, or set a valid name with mcp.toolName(cmd, "…") (annotation ${TOOL_NAME_ANNOTATION}); keep it short, clients add prefixes.`,
+            fix:
+              `Rename the command, or set a valid name with mcp.toolName(cmd, "…") ` +
+              `(annotation ${TOOL_NAME_ANNOTATION}); keep it short, clients add prefixes.`,
           },
         );
       }
@@ -193,7 +199,8 @@ export function toolRefs(root: Command): ToolRef[] {
         const same =
           prior.name === name
             ? `both give the tool name ${JSON.stringify(name)}`
-            : `give the tool names ${JSON.stringify(prior.name)} and ${JSON.stringify(name)}, the same once "-" is rewritten to "_" as clients do`;
+            : `give the tool names ${JSON.stringify(prior.name)} and ${JSON.stringify(name)}, ` +
+              `the same once "-" is rewritten to "_" as clients do`;
         throw validationError(
           `commands ${JSON.stringify(prior.command.commandPath())} and ${JSON.stringify(cmd.commandPath())} ${same}`,
           'tool_name_collision',
@@ -263,7 +270,8 @@ export function declarations(root: Command): { prompts: Declared<PromptDecl>[]; 
   const resourceOwner = new Map<string, Command>();
   const dup = (what: string, key: string, a: Command, b: Command) =>
     validationError(
-      `duplicate ${what} ${JSON.stringify(key)} declared on ${JSON.stringify(a.commandPath())} and ${JSON.stringify(b.commandPath())}`,
+      `duplicate ${what} ${JSON.stringify(key)} declared ` +
+        `on ${JSON.stringify(a.commandPath())} and ${JSON.stringify(b.commandPath())}`,
       'duplicate_declaration',
       {
         context: {
@@ -279,7 +287,8 @@ export function declarations(root: Command): { prompts: Declared<PromptDecl>[]; 
     (cmd) => {
       const seen = new Set<string>();
       for (const p of cmd.prompts) {
-        // Re-checked here, whatever way it entered the tree (docs/schema.md#declaration-rules): __schema and server start refuse it.
+        // Re-checked here, whatever way it entered the tree (docs/schema.md#declaration-rules):
+        // __schema and server start refuse it.
         validatePrompt(p);
         if (seen.has(p.name))
           throw declarationError(
@@ -361,7 +370,8 @@ export function mcpDocument(root: Command, within?: Command): Record<string, unk
   const resources = all.resources.filter((r) => isWithin(r.command, within));
   return {
     tools,
-    // as prompts/list shows them plus their template (docs/mcp-server.md#prompts-and-resources); the live list stays MCP-shaped
+    // as prompts/list shows them plus their template (docs/mcp-server.md#prompts-and-resources);
+    // the live list stays MCP-shaped
     prompts: prompts.map((p) => ({ ...promptListEntry(p.decl), template: p.decl.template })),
     resources: resources.filter((r) => r.decl.uri).map((r) => resourceListEntry(r.decl)),
     resourceTemplates: resources.filter((r) => r.decl.uriTemplate).map((r) => resourceListEntry(r.decl)),

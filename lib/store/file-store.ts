@@ -63,7 +63,8 @@ function untrusted(dir: string, u: Untrusted): AxError {
         : 'is not a directory';
   return new AxError(
     'idempotency_store_unavailable',
-    `the idempotency store ${dir} cannot be trusted: ${u.path} ${why}, so another user could plant or change recorded outcomes`,
+    `the idempotency store ${dir} cannot be trusted: ${u.path} ${why}, ` +
+      `so another user could plant or change recorded outcomes`,
     {
       fix: `Use a state directory only you can write (chmod go-w, or set XDG_STATE_HOME to a directory of your own).`,
       context: { reason: 'untrusted_directory', path: u.path, fault: u.reason, ...(u.mode ? { mode: u.mode } : {}) },

@@ -1,5 +1,6 @@
 /**
- * The idempotency store interface behind replayed retries (docs/contract.md#idempotency-keys-and-replayed-retries, beyond ax-go): what a
+ * The idempotency store interface behind replayed retries
+ * (docs/contract.md#idempotency-keys-and-replayed-retries, beyond ax-go): what a
  * store must do so that a retried call with the same `--idempotency-key` and the same arguments
  * gets the first outcome again instead of running twice. ax-ts ships a file store
  * ({@link fileIdempotencyStore}, the default); an author may pass any other implementation (a shared

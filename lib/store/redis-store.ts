@@ -116,7 +116,8 @@ function randomHex(n: number): string {
 }
 
 const SETUP_FIX =
-  'Set AX_IDEMPOTENCY_STORE (or the url option of redisIdempotencyStore) to a redis:// or rediss:// URL, or call without an idempotency key.';
+  'Set AX_IDEMPOTENCY_STORE (or the url option of redisIdempotencyStore) ' +
+  'to a redis:// or rediss:// URL, or call without an idempotency key.';
 
 function unusable(message: string, reason: string, fix: string, retryable: boolean, cause?: unknown): AxError {
   return new AxError('idempotency_store_unavailable', message, {
@@ -191,7 +192,8 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Re
       : unusable(
           `Redis at ${server} did not answer: ${describe(e)}`,
           'store_unreachable',
-          `Check that Redis at ${server} is running and reachable from this machine (AX_IDEMPOTENCY_STORE), then retry with the same key; nothing was run.`,
+          `Check that Redis at ${server} is running and reachable from this machine ` +
+            `(AX_IDEMPOTENCY_STORE), then retry with the same key; nothing was run.`,
           true,
           e,
         );
@@ -261,7 +263,8 @@ export function redisIdempotencyStore(options: RedisIdempotencyStoreOptions): Re
           throw unusable(
             `Redis at ${server} refused the command: ${e.message}`,
             'store_refused',
-            `Check the Redis server at ${server} (it must run Lua scripts: Redis 2.6 or later, EVAL allowed for this user).`,
+            `Check the Redis server at ${server} (it must run Lua ` +
+              `scripts: Redis 2.6 or later, EVAL allowed for this user).`,
             false,
             e,
           );

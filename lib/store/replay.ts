@@ -1,5 +1,6 @@
 /**
- * Replayed retries (docs/contract.md#idempotency-keys-and-replayed-retries, beyond ax-go): the gate a run with a caller-given key passes
+ * Replayed retries (docs/contract.md#idempotency-keys-and-replayed-retries, beyond ax-go): the gate
+ * a run with a caller-given key passes
  * before its handler runs. It claims the key in the {@link IdempotencyStore}, replays a recorded
  * outcome, refuses other arguments (`idempotency_conflict`), waits for a run that holds the key
  * (then replays it, or answers `idempotency_in_progress`), and records the outcome at the end.
@@ -220,7 +221,8 @@ function badRecord(req: GateRequest, store: 'file' | 'custom', fault: string): A
     {
       fix:
         store === 'file'
-          ? `Call with a new ${req.keyLabel}; the damaged record expires with its time to live (or remove the state directory's entry).`
+          ? `Call with a new ${req.keyLabel}; the damaged record expires ` +
+            `with its time to live (or remove the state directory's entry).`
           : `Call with a new ${req.keyLabel}, and check what the idempotency store returns.`,
       context: { reason: 'invalid_record', idempotency_key: req.scope.key, fault },
     },
@@ -232,7 +234,9 @@ function conflict(req: GateRequest): AxError {
     'idempotency_conflict',
     `${req.keyLabel} ${JSON.stringify(req.scope.key)} was already used with different arguments`,
     {
-      fix: `Use a new ${req.keyLabel} for a new call, or repeat the first call's arguments exactly to get its outcome again.`,
+      fix:
+        `Use a new ${req.keyLabel} for a new call, or repeat the ` +
+        `first call's arguments exactly to get its outcome again.`,
       context: { idempotency_key: req.scope.key, command: req.scope.command },
     },
   );

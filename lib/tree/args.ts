@@ -152,7 +152,10 @@ export const NoDuplicateArgs: ArgsValidator = (t, args) => {
   }
 };
 
-/** Exactly n positionals, each in `validArgs` (Cobra's deprecated ExactValidArgs = MatchAll(ExactArgs(n), OnlyValidArgs)). */
+/**
+ * Exactly n positionals, each in `validArgs` (Cobra's deprecated ExactValidArgs =
+ * MatchAll(ExactArgs(n), OnlyValidArgs)).
+ */
 export function ExactValidArgs(n: number): ArgsValidator {
   return MatchAll(ExactArgs(n), OnlyValidArgs);
 }
@@ -271,7 +274,8 @@ export function checkArgDecls(commandPath: string, decls: readonly ArgSpec[]): v
         ))
     )
       throw new TypeError(
-        `${commandPath}: examples of argument ${d.name} must be a non-empty list of ${d.type === 'int' ? 'integers' : d.type === 'float' ? 'numbers' : 'strings'}${d.choices ? ' from its choices' : ''}`,
+        `${commandPath}: examples of argument ${d.name} must be a non-empty list ` +
+          `of ${d.type === 'int' ? 'integers' : d.type === 'float' ? 'numbers' : 'strings'}${d.choices ? ' from its choices' : ''}`,
       );
     if (d.required === false) optionalSeen = true;
     else if (optionalSeen) throw new TypeError(`${commandPath}: required argument ${d.name} follows an optional one`);

@@ -94,7 +94,8 @@ export interface CommandConfigOf<
   destructive?: boolean;
   /**
    * Whether a retry with the same `--idempotency-key` and arguments replays the first outcome
-   * (docs/contract.md#idempotency-keys-and-replayed-retries). Default: true for `non_idempotent` and undeclared `effects`; read-only and
+   * (docs/contract.md#idempotency-keys-and-replayed-retries). Default: true for `non_idempotent`
+   * and undeclared `effects`; read-only and
    * idempotent commands never record. Set false to opt out (the key is then only echoed in `meta`).
    */
   replay?: boolean;
@@ -177,12 +178,21 @@ export interface CommandConfigOf<
    * it (the default) a parent's local flags are not accepted by its children, only persistent ones.
    */
   traverseChildren?: boolean;
-  /** Cobra's DisableFlagParsing: every word after the command is a positional (`--help` included); it takes no flags from the command line, and over MCP its inputs are its positionals only. */
+  /**
+   * Cobra's DisableFlagParsing: every word after the command is a positional (`--help` included);
+   * it takes no flags from the command line, and over MCP its inputs are its positionals only.
+   */
   disableFlagParsing?: boolean;
-  /** Cobra's SetHelpFunc: the whole help text of this command and (unless they set their own) its descendants. Default: {@link helpText}. */
+  /**
+   * Cobra's SetHelpFunc: the whole help text of this command and (unless they set their own) its
+   * descendants. Default: {@link helpText}.
+   */
   helpFunc?: (cmd: Cmd) => string;
   /** Cobra's SetUsageFunc: the usage part of the help text (from `Usage:` on), inherited like helpFunc. */
   usageFunc?: (cmd: Cmd) => string;
-  /** Cobra's SetVersionTemplate, as a function (root only): the `--version` text in human mode. Default: Cobra's `<name> version <version>\n`. */
+  /**
+   * Cobra's SetVersionTemplate, as a function (root only): the `--version` text in human mode.
+   * Default: Cobra's `<name> version <version>\n`.
+   */
   versionTemplate?: (info: { name: string; version: string; command: Cmd }) => string;
 }

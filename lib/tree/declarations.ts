@@ -38,7 +38,10 @@ export type PromptEmbed = { resource: string } | { image: string } | { audio: st
 
 /** A static resource (fixed `uri`) or a resource template (`uriTemplate` with `{var}` parts). */
 export interface ResourceDecl {
-  /** Absolute URI with a scheme (`yourcli://docs/x`, `urn:yourcli:x`), ≤ 2048 bytes, no spaces or control characters. */
+  /**
+   * Absolute URI with a scheme (`yourcli://docs/x`, `urn:yourcli:x`), ≤ 2048 bytes, no spaces or
+   * control characters.
+   */
   uri?: string;
   /** RFC 6570 level-1 template (`yourcli://logs/{date}`) instead of `uri`; same character rules. */
   uriTemplate?: string;

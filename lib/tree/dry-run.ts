@@ -42,8 +42,10 @@ export function dryRunUnsupported(cmd: DryRunRefused, spelling: 'argv' | 'values
       context: { command: cmd.path, [spelling === 'argv' ? 'flag' : 'property']: asked },
       fix:
         spelling === 'argv'
-          ? `Leave --dry-run out to carry the command out for real (only if that is what the user wants); run '${cmd.path} --help' to see what it changes.`
-          : `Leave dry_run out to carry the call out for real (only if that is what the user wants); the tool's description says what it changes.`,
+          ? `Leave --dry-run out to carry the command out for real (only if that is ` +
+            `what the user wants); run '${cmd.path} --help' to see what it changes.`
+          : `Leave dry_run out to carry the call out for real (only if that is ` +
+            `what the user wants); the tool's description says what it changes.`,
     },
   );
 }

@@ -34,7 +34,10 @@ export function parseGoInt(text: string, unsigned = false): number | null {
   return Number.isSafeInteger(n) ? n : NaN;
 }
 
-/** Go's `strconv.Atoi` (pflag's intSlice items, stringToInt values): optional sign and decimal digits only. Same results as {@link parseGoInt}. */
+/**
+ * Go's `strconv.Atoi` (pflag's intSlice items, stringToInt values): optional sign and decimal
+ * digits only. Same results as {@link parseGoInt}.
+ */
 export function parseGoAtoi(text: string): number | null {
   if (!/^[+-]?\d+$/.test(text)) return null;
   const n = Number(text);

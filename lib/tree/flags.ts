@@ -166,7 +166,8 @@ export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
           throw new TypeError(`one of ${spec.choices.join(', ')}`);
       } catch (e) {
         throw new TypeError(
-          `${cmd}: example ${JSON.stringify(x)} of --${name} is not a value of the flag (expected ${(e as Error).message})`,
+          `${cmd}: example ${JSON.stringify(x)} of --${name} is not ` +
+            `a value of the flag (expected ${(e as Error).message})`,
           { cause: e },
         );
       }

@@ -219,14 +219,28 @@ function idempotencyKeyUsage(cmd: Command, replaying: boolean): string {
  */
 export function keyUsageFor(replaying: boolean, effects: string | undefined, runnable: boolean): string {
   if (replaying)
-    return 'key that makes a retry safe: a retry with the same key and arguments replays the first outcome instead of running again (default: a fresh UUID v4)';
+    return (
+      'key that makes a retry safe: a retry with the same key and arguments ' +
+      'replays the first outcome instead of running again (default: a fresh UUID v4)'
+    );
   if (effects === 'read_only' || effects === 'idempotent') {
-    return `key echoed in meta.idempotency_key; this command is ${effects === 'read_only' ? 'read-only' : 'idempotent'}, so a retry is safe without it and nothing is replayed (default: a fresh UUID v4)`;
+    return (
+      `key echoed in meta.idempotency_key; this command ` +
+      `is ${effects === 'read_only' ? 'read-only' : 'idempotent'}, so a retry ` +
+      `is safe without it and nothing is replayed (default: a fresh UUID v4)`
+    );
   }
   if (!runnable) {
-    return "on a command that replays, a retry with the same key and arguments gets the first outcome again; elsewhere it is only echoed in meta.idempotency_key (each command's help says which; default: a fresh UUID v4)";
+    return (
+      'on a command that replays, a retry with the same key and arguments ' +
+      'gets the first outcome again; elsewhere it is only echoed in ' +
+      "meta.idempotency_key (each command's help says which; default: a fresh UUID v4)"
+    );
   }
-  return 'key echoed in meta.idempotency_key; this command does not replay, so a retry with it runs again (default: a fresh UUID v4)';
+  return (
+    'key echoed in meta.idempotency_key; this command does not ' +
+    'replay, so a retry with it runs again (default: a fresh UUID v4)'
+  );
 }
 
 /** The flag a shorthand letter names in a command's set, if any. */

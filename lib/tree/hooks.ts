@@ -34,7 +34,10 @@ export interface RunHooks<Ctx> {
   postRun?: RunHook<Ctx>;
   /** Runs after `postRun` for this command and, unless a descendant has its own, every descendant. */
   persistentPostRun?: RunHook<Ctx>;
-  /** Root only: Cobra's EnableTraverseRunHooks — run the persistent hooks of every ancestor, not just the nearest. Default false. */
+  /**
+   * Root only: Cobra's EnableTraverseRunHooks — run the persistent hooks of every ancestor, not
+   * just the nearest. Default false.
+   */
   enableTraverseRunHooks?: boolean;
 }
 

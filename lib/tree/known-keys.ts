@@ -50,7 +50,8 @@ export function checkKnownKeys(where: string, what: string, decl: object, known:
     if (known.includes(k)) continue;
     const near = HINTS[k] ?? suggestionsFor(k, known)[0];
     throw new TypeError(
-      `${where}: unknown ${what} key ${JSON.stringify(k)}${near ? ` (did you mean ${near.includes(':') ? near : JSON.stringify(near)}?)` : ''}; accepted: ${known.join(', ')}`,
+      `${where}: unknown ${what} ` +
+        `key ${JSON.stringify(k)}${near ? ` (did you mean ${near.includes(':') ? near : JSON.stringify(near)}?)` : ''}; accepted: ${known.join(', ')}`,
     );
   }
 }

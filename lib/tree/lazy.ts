@@ -23,7 +23,10 @@ function drift(stub: Command, what: string, fix: string): AxError {
   });
 }
 
-/** The Command in what a loader returned: itself, or a module's default export (once or twice wrapped, as bundlers' interop does). */
+/**
+ * The Command in what a loader returned: itself, or a module's default export (once or twice
+ * wrapped, as bundlers' interop does).
+ */
 function unwrap(m: unknown): unknown {
   for (let i = 0; i < 3 && !(m instanceof Command) && m !== null && typeof m === 'object' && 'default' in m; i++)
     m = (m as { default: unknown }).default;

@@ -50,5 +50,8 @@ export function toolName<C extends Command>(cmd: C, name: string): C {
   return cmd;
 }
 
-/** The MCP marks as one namespace: `mcp.exclude(cmd)`, `mcp.exclude(cmd, { subtree: true })`, `mcp.toolName(cmd, name)`. */
+/**
+ * The MCP marks as one namespace: `mcp.exclude(cmd)`, `mcp.exclude(cmd, { subtree: true })`,
+ * `mcp.toolName(cmd, name)`.
+ */
 export const mcp = { exclude, toolName } as const;

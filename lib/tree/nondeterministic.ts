@@ -16,7 +16,8 @@ export function checkNonDeterministic(cmd: string, paths: readonly string[] | un
   for (const p of paths) {
     if (typeof p !== 'string' || !PATH_RE.test(p) || p.startsWith('data.') || p.startsWith('meta.')) {
       throw new TypeError(
-        `${cmd}: output.nonDeterministic entry ${JSON.stringify(p)} must be a dotted path into the payload such as "id" or "tasks.created_at" (without "data.")`,
+        `${cmd}: output.nonDeterministic entry ${JSON.stringify(p)} must be a dotted ` +
+          `path into the payload such as "id" or "tasks.created_at" (without "data.")`,
       );
     }
   }

@@ -50,7 +50,10 @@ export function checkCapabilities(cmd: string, caps: unknown, effects: Effects |
     throw new TypeError(`${cmd}: effects read_only contradicts the capabilities ${writes.join(', ')}`);
 }
 
-/** What a command prints, for schemas (docs/contract.md#effects-and-destructive; clispec `output_kind`, `cardinality`, `pagination`). */
+/**
+ * What a command prints, for schemas (docs/contract.md#effects-and-destructive; clispec
+ * `output_kind`, `cardinality`, `pagination`).
+ */
 export interface OutputDecl {
   /** JSON Schema (2020-12) of the payload (`data`); for a stream, of one item. */
   schema?: Record<string, unknown>;

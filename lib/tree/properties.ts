@@ -39,7 +39,8 @@ export function yesIsInput(cmd: Command): boolean {
 /**
  * The properties of a command's inputSchema: declared positionals in order, then visible flags not
  * declared `mcp: false` (own local and persistent first, then inherited, then — under Cobra's
- * TraverseChildren — the ancestors' local flags the command reads, each sorted by name). A command's own `--format` (which
+ * TraverseChildren — the ancestors' local flags the command reads, each sorted by name). A
+ * command's own `--format` (which
  * shadows the global one) is an input; the injected one is not. The injected `--idempotency-key` is
  * an input (`idempotency_key`) only on a command that replays ({@link replays}).
  * @throws AxError `validation_error` (exit 2, reason `property_collision`) when two inputs map to the
@@ -59,7 +60,9 @@ export function toolProperties(cmd: Command): ToolProperty[] {
         'property_collision',
         {
           context: { command: cmd.commandPath(), property: prop, inputs: [prior, what] },
-          fix: `Rename ${prior} or ${what}: names that differ only in "-" versus "_" become the same snake_case property.`,
+          fix:
+            `Rename ${prior} or ${what}: names that differ only in ` +
+            `"-" versus "_" become the same snake_case property.`,
         },
       );
     }
@@ -70,7 +73,8 @@ export function toolProperties(cmd: Command): ToolProperty[] {
     claim(property, `argument <${arg.name}>`);
     out.push({ property, arg, argIndex });
   });
-  // hidden flags and flags declared `mcp: false` are no tool inputs (docs/mcp-server.md#inputschema); nor is an author's own
+  // hidden flags and flags declared `mcp: false` are no tool inputs
+  // (docs/mcp-server.md#inputschema); nor is an author's own
   // bool `help` flag: it is the help flag (Cobra), no more an input than the injected one;
   // `idempotency_key` only where a retry with it replays: elsewhere the key would only be echoed;
   // and the injected `yes` only where the command declares it as its confirmation gate

@@ -78,7 +78,8 @@ export function promptMessages(
     if (!rc.bytes || mediaKind(rc.mimeType) !== kind) {
       throw rpcError(
         -32602,
-        `Prompt ${decl.name} embeds ${uri} as ${kind}, but that resource is not ${kind} bytes (mimeType ${rc.mimeType ?? 'none'})`,
+        `Prompt ${decl.name} embeds ${uri} as ${kind}, but that resource ` +
+          `is not ${kind} bytes (mimeType ${rc.mimeType ?? 'none'})`,
         { uri },
       );
     }

@@ -314,7 +314,8 @@ export class JsonLineTransport implements Transport {
           this.reply(
             m.id,
             -32600,
-            `Invalid Request: the id ${JSON.stringify(m.id)} is in use by a request still in flight; this request was not run (send each request with its own id)`,
+            `Invalid Request: the id ${JSON.stringify(m.id)} is in use by a request ` +
+              `still in flight; this request was not run (send each request with its own id)`,
           );
           return;
         }

@@ -17,7 +17,10 @@ export type Discovery = 'tools' | 'progressive';
 /** Environment variable holding the key that signs `requestState` (at least 32 bytes; share it between replicas). */
 export const STATE_KEY_ENV = 'AX_MCP_STATE_KEY';
 
-/** The key that signs `requestState`: the one checked at start, else (a server built without those checks) the variable's. */
+/**
+ * The key that signs `requestState`: the one checked at start, else (a server built without those
+ * checks) the variable's.
+ */
 export function stateKeyOf(options: {
   stateKey?: string;
   env?: Record<string, string | undefined>;
@@ -37,7 +40,10 @@ export interface McpServerOptions {
   skills?: boolean;
   /** Environment handed to handlers. Default `process.env`. */
   env?: Record<string, string | undefined>;
-  /** The key that signs `requestState` (checked at start); default `$AX_MCP_STATE_KEY` of `env`, else random per process. */
+  /**
+   * The key that signs `requestState` (checked at start); default `$AX_MCP_STATE_KEY` of `env`,
+   * else random per process.
+   */
   stateKey?: string;
   /**
    * Called with what aborts every in-flight call (its CallSignal), so shutdown can abort them; returns

@@ -48,7 +48,8 @@ export function tasksDeclared(capabilities: Record<string, unknown> | undefined)
 export function tasksRequired(what: string): Error {
   return rpcError(
     -32021,
-    `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension, which the request's clientCapabilities do not declare`,
+    `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} ` +
+      `extension, which the request's clientCapabilities do not declare`,
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );
 }

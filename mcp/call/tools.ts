@@ -89,7 +89,8 @@ export async function checkedValues(
   // a preview server: the client cannot turn the dry run off
   if (!injectedInForce(ref.command, 'dry-run')) {
     throw validationError(
-      `${name} cannot run as a dry run (${ref.command.dryRun ? 'its own dry_run flag replaces the standard one' : 'it declares no dry run'}), and this server only previews`,
+      `${name} cannot run as a dry run ` +
+        `(${ref.command.dryRun ? 'its own dry_run flag replaces the standard one' : 'it declares no dry run'}), and this server only previews`,
       'dry_run_unavailable',
       {
         context: { tool: name },

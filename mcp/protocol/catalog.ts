@@ -44,7 +44,8 @@ export function registerCatalog(server: Server, model: McpModel, own: Own, skill
       if (!known)
         throw rpcError(
           -32602,
-          `${ref.type === 'ref/prompt' ? `Prompt ${ref.name}` : `Resource template ${ref.uri}`} has no argument ${JSON.stringify(arg.name)}`,
+          `${ref.type === 'ref/prompt' ? `Prompt ${ref.name}` : `Resource template ${ref.uri}`} ` +
+            `has no argument ${JSON.stringify(arg.name)}`,
         );
       let values: string[];
       try {

@@ -48,7 +48,10 @@ export const PROGRESSIVE_TOOLS: readonly ToolDef[] = [
   {
     name: SEARCH_TOOLS,
     description:
-      "Find this server's tools (one per command) by words: each hit has the tool's name, its command, its one line, its annotations and call_with, the tool that runs it. Every word must match the name, command path or help; an empty query lists every tool in tree order. Then describe_tool gives a tool's arguments.",
+      "Find this server's tools (one per command) by words: each hit has the tool's " +
+      'name, its command, its one line, its annotations and call_with, the tool that ' +
+      'runs it. Every word must match the name, command path or help; an empty query ' +
+      "lists every tool in tree order. Then describe_tool gives a tool's arguments.",
     inputSchema: {
       type: 'object',
       properties: {
@@ -68,21 +71,25 @@ export const PROGRESSIVE_TOOLS: readonly ToolDef[] = [
   {
     name: DESCRIBE_TOOL,
     description:
-      'The full definition of one tool, as tools/list would give it: description, inputSchema (its arguments), outputSchema, annotations; and call_with, the tool that runs it (call_read_only_tool for a read-only tool, else call_tool).',
+      'The full definition of one tool, as tools/list would give it: description, ' +
+      'inputSchema (its arguments), outputSchema, annotations; and call_with, the ' +
+      'tool that runs it (call_read_only_tool for a read-only tool, else call_tool).',
     inputSchema: { type: 'object', properties: { name: NAME }, required: ['name'], additionalProperties: false },
     annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
   },
   {
     name: CALL_READ_ONLY_TOOL,
     description:
-      "Run a read-only tool (annotations.readOnlyHint: true) with its arguments; the result is that tool's own. A tool that changes anything is refused here: run it with call_tool.",
+      'Run a read-only tool (annotations.readOnlyHint: true) with its arguments; the result is ' +
+      "that tool's own. A tool that changes anything is refused here: run it with call_tool.",
     inputSchema: CALL_INPUT,
     annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
   },
   {
     name: CALL_TOOL,
     description:
-      "Run any tool with its arguments; the result is that tool's own. It may change or delete things: check the tool's annotations (describe_tool) first, and prefer call_read_only_tool for a read-only tool.",
+      "Run any tool with its arguments; the result is that tool's own. It may change or delete things: " +
+      "check the tool's annotations (describe_tool) first, and prefer call_read_only_tool for a read-only tool.",
     inputSchema: CALL_INPUT,
     annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true },
   },

@@ -155,7 +155,8 @@ const CALL_PARAMS: StandardSchemaV1<Record<string, unknown>, CallParams> = {
 
 /** The sentence a preview server (`--dry-run`) adds to its `instructions`. */
 export const PREVIEW_INSTRUCTIONS =
-  'This server is a preview (started with --dry-run): every tool call runs as a dry run and nothing will be changed; results carry meta.dry_run: true and meta.would lists what a real call would do.';
+  'This server is a preview (started with --dry-run): every tool call runs as a dry run and nothing ' +
+  'will be changed; results carry meta.dry_run: true and meta.would lists what a real call would do.';
 
 /** The `instructions` of initialize: the author's, and for a preview server the note that nothing will be changed. */
 export function serverInstructions(options: Pick<McpServerOptions, 'instructions' | 'dryRun'>): string | undefined {

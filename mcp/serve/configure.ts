@@ -28,7 +28,8 @@ export async function configureClients(
   if (settings.transport === 'http') {
     if (where.port === 0) {
       throw validationError(
-        `the client needs the port the server will listen on; --addr ${settings.addr} picks a free one at start, which no client could find`,
+        `the client needs the port the server will listen on; ` +
+          `--addr ${settings.addr} picks a free one at start, which no client could find`,
         'invalid_address',
         {
           context: { flag: '--addr', value: settings.addr },

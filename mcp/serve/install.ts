@@ -218,7 +218,8 @@ function jsonEdit(file: string, text: string | undefined, key: string, name: str
   if (parsed.error || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value))
     throw new AxError(
       'validation_error',
-      `${file} is not a JSON object${parsed.error ? ` (line ${parsed.error.line}, column ${parsed.error.column}: ${parsed.error.error})` : ''}`,
+      `${file} is not a JSON ` +
+        `object${parsed.error ? ` (line ${parsed.error.line}, column ${parsed.error.column}: ${parsed.error.error})` : ''}`,
       {
         context: { reason: 'client_config_invalid', path: file },
         fix: `Fix ${file} by hand (or move it aside); nothing was changed.`,
@@ -282,7 +283,9 @@ export async function editClients(
     if (spec.format === 'toml' && was && tomlDefinedElsewhere(was.text, spec.key, name))
       throw new AxError('validation_error', `${file} defines ${spec.key}.${name} other than as its own table`, {
         context: { reason: 'client_config_invalid', path: file },
-        fix: `Move ${spec.key}.${name} to a [${spec.key}.${name}] table of its own (or remove it) by hand; nothing was changed.`,
+        fix:
+          `Move ${spec.key}.${name} to a [${spec.key}.${name}] table ` +
+          `of its own (or remove it) by hand; nothing was changed.`,
       });
     const edited =
       spec.format === 'toml'

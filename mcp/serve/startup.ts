@@ -111,7 +111,10 @@ export function isWildcard(host: string): boolean {
 export function loopbackSpelling(host: string): string | undefined {
   const h = host.toLowerCase();
   if (/^::ffff:(?:0+:)?127\./.test(h) || /^(?:0{1,4}:){5}ffff:127\./.test(h)) {
-    return `${host} is 127.0.0.1 written as an IPv4-mapped IPv6 address; bind 127.0.0.1 (or ::1) so clients and the Host check name the same address`;
+    return (
+      `${host} is 127.0.0.1 written as an IPv4-mapped IPv6 address; bind ` +
+      `127.0.0.1 (or ::1) so clients and the Host check name the same address`
+    );
   }
   if (h.includes(':') && h !== '::1' && /^[0:]*1$/.test(h.replace(/^0*:/, ':'))) {
     return `${host} is ::1 written out; bind ::1 (or 127.0.0.1) so clients and the Host check name the same address`;
@@ -120,7 +123,10 @@ export function loopbackSpelling(host: string): string | undefined {
     const parts = h.split('.').map((p) => Number(p));
     const first = parts.length === 1 ? Math.floor(parts[0]! / 2 ** 24) : parts[0];
     if (first === 127)
-      return `${host} is a short or numeric spelling of a 127.x.x.x loopback address; bind it as four decimal parts, such as 127.0.0.1`;
+      return (
+        `${host} is a short or numeric spelling of a 127.x.x.x loopback ` +
+        `address; bind it as four decimal parts, such as 127.0.0.1`
+      );
   }
   return undefined;
 }
@@ -128,7 +134,8 @@ export function loopbackSpelling(host: string): string | undefined {
 /**
  * The fail-closed startup checks: version not a placeholder, instructions ≤ 8 KiB of valid UTF-8,
  * `$AX_MCP_STATE_KEY` (when set) at least 32 bytes (resolved into `s.stateKey`), the task limits
- * (`$AX_MCP_MAX_TASKS`, `$AX_MCP_MAX_TASKS_PER_CALLER`) positive integers, sizes and durations positive; for HTTP the address parsable, not a loopback address in another
+ * (`$AX_MCP_MAX_TASKS`, `$AX_MCP_MAX_TASKS_PER_CALLER`) positive integers, sizes and durations
+ * positive; for HTTP the address parsable, not a loopback address in another
  * spelling, loopback unless allowed, and a bearer token (resolved into `s.token`) for a non-loopback
  * bind. @throws AxError validation_error (exit 2).
  */
@@ -228,7 +235,9 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
         'token_required',
         {
           context: { addr: s.addr },
-          fix: 'Pass --token-file FILE (or set $AX_MCP_TOKEN) with a token of 16+ characters, e.g. from `openssl rand -hex 32`.',
+          fix:
+            'Pass --token-file FILE (or set $AX_MCP_TOKEN) with a ' +
+            'token of 16+ characters, e.g. from `openssl rand -hex 32`.',
         },
       );
     }
@@ -250,6 +259,7 @@ export function checkTree(root: Command): void {
 export function unloadedWarnings(unloaded: readonly LoadFailure[] = []): string[] {
   return unloaded.map(
     (f) =>
-      `warning: mcp-server does not serve ${JSON.stringify(f.command.commandPath())} or anything below it: ${f.error.message}`,
+      `warning: mcp-server does not serve ${JSON.stringify(f.command.commandPath())} ` +
+      `or anything below it: ${f.error.message}`,
   );
 }

@@ -70,7 +70,8 @@ export function onClientError(err: NodeJS.ErrnoException, socket: Duplex): void 
     id: null,
   });
   socket.end(
-    `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
 
@@ -298,7 +299,8 @@ export class InflightIds {
           res,
           400,
           -32600,
-          `Invalid Request: a request with id ${JSON.stringify(ids[i])} is already in flight in this session; use a new id`,
+          `Invalid Request: a request with id ${JSON.stringify(ids[i])} ` +
+            `is already in flight in this session; use a new id`,
           {},
           ids[i]!,
         );

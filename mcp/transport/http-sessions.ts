@@ -71,7 +71,8 @@ export function legacySessions(model: McpModel, options: McpServerOptions, setti
   };
 
   const stateless = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
-    // No session: no standalone GET stream to offer (it would hold a server open that never speaks) and nothing to DELETE.
+    // No session: no standalone GET stream to offer (it would hold a server open that never speaks)
+    // and nothing to DELETE.
     if (req.method !== 'POST')
       return jsonError(res, 405, -32000, 'Method not allowed: stateless server, use POST', { allow: 'POST' });
     const server = createServer(model, options, 'legacy');

@@ -44,7 +44,9 @@ export function resolveToken(
         'invalid_token',
         {
           context: { flag: '--token-file' },
-          fix: 'Pass a readable file holding the token, e.g. one written by `openssl rand -hex 32 > token && chmod 600 token`.',
+          fix:
+            'Pass a readable file holding the token, e.g. one written ' +
+            'by `openssl rand -hex 32 > token && chmod 600 token`.',
         },
       );
     }
@@ -110,7 +112,9 @@ export function resolveStateKey(env: Record<string, string | undefined>): string
       'invalid_state_key',
       {
         context: { env: STATE_KEY_ENV },
-        fix: `Set ${STATE_KEY_ENV} to the output of \`openssl rand -hex 32\` (the same on every replica), or unset it for a random key per process.`,
+        fix:
+          `Set ${STATE_KEY_ENV} to the output of \`openssl rand -hex 32\` (the ` +
+          `same on every replica), or unset it for a random key per process.`,
       },
     );
   }

@@ -1,4 +1,7 @@
-/** `tasks add <title...> [--tag t]... [--due YYYY-MM-DD]`: create a task (dry-run aware; retries replay through ax-ts). */
+/**
+ * `tasks add <title...> [--tag t]... [--due YYYY-MM-DD]`: create a task (dry-run aware; retries
+ * replay through ax-ts).
+ */
 import { Command, type RunContext } from '../../../lib/index.ts';
 import { invalidValue, withStore } from '../errors.ts';
 import { isIsoDate, storePath, taskSchema } from '../model.ts';
@@ -70,7 +73,8 @@ export function addCommand(): Command {
       'Use --tag (repeatable) to label it and --due for a due date (YYYY-MM-DD).\n' +
       'With --dry-run nothing is written and the task that would be created is shown.\n' +
       'A due date in the past is accepted with a warning (code due_in_past in meta.warnings).\n' +
-      'With --idempotency-key a retry with the same key and arguments returns the first result instead of adding a second task.',
+      'With --idempotency-key a retry with the same key and arguments ' +
+      'returns the first result instead of adding a second task.',
     example: [
       'tasks add buy milk',
       'tasks add "file taxes" --due 2030-04-15 -t admin -t money',

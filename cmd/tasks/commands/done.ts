@@ -19,7 +19,8 @@ export function doneCommand(): Command {
     use: 'done <id>',
     short: 'Mark a task done',
     long:
-      'Mark a task done and record when. Marking a done task again changes nothing (done_at is kept), so retrying is safe;\n' +
+      'Mark a task done and record when. Marking a done task again ' +
+      'changes nothing (done_at is kept), so retrying is safe;\n' +
       'meta.changed says whether this call changed the task.',
     example: ['tasks done 1', 'tasks done 1 --dry-run'].join('\n'),
     args: ID_ARG,

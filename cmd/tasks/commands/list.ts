@@ -31,7 +31,8 @@ export function listCommand(): Command {
     aliases: ['ls'],
     short: 'List tasks',
     long:
-      'List tasks in id order. By default only open tasks are shown (--status done or --status all for the others, --all for all).\n' +
+      'List tasks in id order. By default only open tasks are shown ' +
+      '(--status done or --status all for the others, --all for all).\n' +
       '--tag keeps tasks carrying that tag. Results are paged: --limit (default 50) and --offset (default 0).\n' +
       '--fields selects the fields of each task (' +
       TASK_FIELDS.join(', ') +

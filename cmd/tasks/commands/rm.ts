@@ -11,7 +11,8 @@ export function rmCommand(): Command {
     use: 'rm <id>',
     short: 'Delete a task',
     long:
-      'Delete a task for good and print it. Asks for confirmation on a terminal, or through an MCP client that supports\n' +
+      'Delete a task for good and print it. Asks for confirmation ' +
+      'on a terminal, or through an MCP client that supports\n' +
       'elicitation; where nobody can be asked (pipes, CI, agents) it stops with action_required and its next steps\n' +
       '(delete with --yes, or keep the task and mark it done) unless --yes is given.\n' +
       '--dry-run shows the task that would be deleted.',
@@ -37,7 +38,8 @@ export function rmCommand(): Command {
         if (e instanceof AxError && e.kind === 'confirmation_required' && e.context?.outcome === 'prompt_required')
           throw ctx.actionRequired({
             reason: 'confirm_delete',
-            message: `deleting task ${id} (${JSON.stringify(task.title)}) cannot be undone: confirm it, or keep the task`,
+            message:
+              `deleting task ${id} (${JSON.stringify(task.title)}) ` + `cannot be undone: confirm it, or keep the task`,
             next: [
               { args: ['rm', String(id), '--yes'], description: "delete it (only with the user's consent)" },
               { args: ['done', String(id)], description: 'keep it, marked done' },

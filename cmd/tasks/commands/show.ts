@@ -14,7 +14,9 @@ export function showCommand(): Command {
   return new Command({
     use: 'show <id>',
     short: 'Show one task',
-    long: 'Show every field of one task. Unknown ids fail with not_found (exit 5); list with status all shows every id.',
+    long:
+      'Show every field of one task. Unknown ids fail with ' +
+      'not_found (exit 5); list with status all shows every id.',
     example: ['tasks show 1', 'tasks show 1 --format json'].join('\n'),
     args: ID_ARG,
     effects: 'read_only',

@@ -98,7 +98,8 @@ function diffFlag(c: Collector, report: Report, path: string, n: string, f: Json
       'info',
       'flag_default_changed',
       n,
-      `default of --${n} (${path}) changed from ${show(f.default ?? null)} to ${show(g.default ?? null)} (callers that omit it get different behaviour)`,
+      `default of --${n} (${path}) changed from ${show(f.default ?? null)} ` +
+        `to ${show(g.default ?? null)} (callers that omit it get different behaviour)`,
       inhBoth,
       f.default ?? null,
       g.default ?? null,

@@ -114,7 +114,8 @@ export function diffEffects(c: Collector, target: string, before: unknown, after
       'breaking',
       'effects_weakened',
       target,
-      `effects weakened from ${name(before)} to ${name(after)} (callers relying on it, e.g. to retry or auto-approve, are affected)`,
+      `effects weakened from ${name(before)} to ${name(after)} (callers ` +
+        `relying on it, e.g. to retry or auto-approve, are affected)`,
       before ?? null,
       after ?? null,
     );

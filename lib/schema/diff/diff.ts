@@ -43,7 +43,8 @@ export function schemaDiff(oldDoc: unknown, newDoc: unknown): SchemaDiff {
     );
   if (a !== b)
     throw new TypeError(
-      `schemaDiff: the documents have different shapes (old: ${a}, new: ${b}); compare __schema --as=${a} with __schema --as=${a}`,
+      `schemaDiff: the documents have different shapes (old: ${a}, ` +
+        `new: ${b}); compare __schema --as=${a} with __schema --as=${a}`,
     );
   const c = new Collector();
   // lean documents are compared in full, so a lean one and one written in full compare field by field

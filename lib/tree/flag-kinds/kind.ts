@@ -21,11 +21,20 @@ export type JsonFail = (expected: string) => AxError;
  */
 export interface FlagKind<V = unknown> {
   // --- the declaration
-  /** pflag's boolFlag: alone it means true, `--name=false` sets false; only such a flag may be `negatable`, and an author's flag named `help` is the help flag only when it is one (Cobra). */
+  /**
+   * pflag's boolFlag: alone it means true, `--name=false` sets false; only such a flag may be
+   * `negatable`, and an author's flag named `help` is the help flag only when it is one (Cobra).
+   */
   readonly boolFlag: boolean;
-  /** Whether the flag consumes a value when given alone (`--name value`): false for bool and count, which may not declare a `noOptDefVal` either. */
+  /**
+   * Whether the flag consumes a value when given alone (`--name value`): false for bool and count,
+   * which may not declare a `noOptDefVal` either.
+   */
   readonly takesValue: boolean;
-  /** How occurrences combine: `replace` (the last wins), `append` (a list), `merge` (a `key=value` map), `count` (each adds one). All but `replace` may repeat. */
+  /**
+   * How occurrences combine: `replace` (the last wins), `append` (a list), `merge` (a `key=value`
+   * map), `count` (each adds one). All but `replace` may repeat.
+   */
   readonly repeat: 'replace' | 'append' | 'merge' | 'count';
   /** Whether one occurrence is split on commas (pflag's CSV reading): every slice but stringArray. */
   readonly csv: boolean;
@@ -35,7 +44,10 @@ export interface FlagKind<V = unknown> {
   readonly declaresSchema: boolean;
 
   // --- values
-  /** The value of a flag neither given nor defaulted: pflag's zero value (false, 0, [], {}), or undefined ("not given"). */
+  /**
+   * The value of a flag neither given nor defaulted: pflag's zero value (false, 0, [], {}), or
+   * undefined ("not given").
+   */
   zero(): V | undefined;
   /** The value a declared default gives the handler (a fresh copy of an object; a duration's Go text as ms). */
   fromDefault(d: unknown): V;
@@ -46,11 +58,20 @@ export interface FlagKind<V = unknown> {
    * @throws AxError `validation_error` (reason `invalid_flag_value`) in pflag's words.
    */
   fromText(name: string, spec: FlagSpec, prev: unknown, raw: string | undefined, first: boolean): V;
-  /** Checks a value sent as JSON (MCP arguments, `--args-json`, a config file) against the type, parsing no text but durations and json's JSON text. @throws what `fail` makes. */
+  /**
+   * Checks a value sent as JSON (MCP arguments, `--args-json`, a config file) against the type,
+   * parsing no text but durations and json's JSON text. @throws what `fail` makes.
+   */
   fromJson(spec: FlagSpec, value: unknown, fail: JsonFail): unknown;
-  /** A config file's spelling of a value, as {@link fromJson} takes it (a map's JSON object becomes `{key, value}` items). */
+  /**
+   * A config file's spelling of a value, as {@link fromJson} takes it (a map's JSON object becomes
+   * `{key, value}` items).
+   */
   fromConfig(value: unknown): unknown;
-  /** The command-line words that give a flag `--name` this value again, read back by {@link fromText} (`--name=1m30s`, one `--name=x` per list item). */
+  /**
+   * The command-line words that give a flag `--name` this value again, read back by
+   * {@link fromText} (`--name=1m30s`, one `--name=x` per list item).
+   */
   toArgv(name: string, value: V): string[];
 
   // --- the inputSchema (MCP tools, `--args-json`)
@@ -66,7 +87,10 @@ export interface FlagKind<V = unknown> {
   readonly helpName: string;
   /** Whether help quotes a NoOptDefVal (`[="auto"]`, pflag does for string flags) or not (`[=9]`). */
   readonly quotesNoOptDefVal: boolean;
-  /** A non-zero default as help's ` (default …)` prints it, Go's way (`"x"`, `1m30s`, `[a,b]`, `[k=v]`); '' to print none. */
+  /**
+   * A non-zero default as help's ` (default …)` prints it, Go's way (`"x"`, `1m30s`, `[a,b]`,
+   * `[k=v]`); '' to print none.
+   */
   helpDefault(d: unknown): string;
   /** The clispec (v0.3) `type` of the flag. */
   readonly clispecType: string;
@@ -139,7 +163,10 @@ export function copyOf<V>(d: unknown): V {
   return (typeof d === 'object' && d !== null ? structuredClone(d) : d) as V;
 }
 
-/** A value as Go's `%v` prints a default in help: `[a,b]` for a list (each item by `item`), JSON for an object, else its text. */
+/**
+ * A value as Go's `%v` prints a default in help: `[a,b]` for a list (each item by `item`), JSON for
+ * an object, else its text.
+ */
 export function goText(d: unknown, item: (x: unknown) => string = String): string {
   if (Array.isArray(d)) return `[${d.map(item).join(',')}]`;
   return typeof d === 'object' ? JSON.stringify(d) : String(d);

@@ -145,7 +145,8 @@ function missingCapability(required: Record<string, object>): Error {
   const names = Object.keys(required).join(', ');
   return rpcError(
     -32021,
-    `Missing required client capability: this tool call needs ${names}, which the request's clientCapabilities do not declare`,
+    `Missing required client capability: this tool call needs ${names}, ` +
+      `which the request's clientCapabilities do not declare`,
     { requiredCapabilities: required },
   );
 }
