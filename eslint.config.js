@@ -18,11 +18,14 @@ const LONG_FUNCTIONS = [
   ['lib/store/file-store.ts', 205, 'fileIdempotencyStore'],
   ['lib/store/redis-store.ts', 157, 'redisIdempotencyStore'],
   ['mcp/transport/http-sessions.ts', 97, 'legacySessions'],
+  // the reaper runs its own source (`Function#toString`, as `node -e`): it must stay one function
+  ['mcp/isolate/process-tree.ts', 87, 'signalTree'],
   // a command declaration: its flags and its handler in one object literal
   ['cmd/ax-ts/build.ts', 105, 'buildCommand'],
   // split in progress (the command tree's constructor is being restructured)
   ['lib/tree/command.ts', 105, 'the Command constructor'],
-  // not split yet: each runs its steps in order, and the steps share many locals
+  // not split yet: each a sequence of steps or checks in one body, to be split into named steps
+  // as parseFlags, diffAx and startTask were
   ['lib/build/build.ts', 146, 'buildProgram'],
   ['lib/config/config-patch.ts', 145, 'applyJsoncPatch and its per-operation arrow'],
   ['lib/run/main.ts', 114, 'main'],
@@ -34,11 +37,6 @@ const LONG_FUNCTIONS = [
   ['cmd/tasks/demo-mcp.ts', 102, 'mcpDemo'],
   ['lib/parse/output-check.ts', 96, 'misfit'],
   ['lib/schema/clispec.ts', 92, 'commandEntry'],
-  ['mcp/serve/runtime.ts', 90, 'runServer'],
-  ['mcp/transport/supervise.ts', 88, 'superviseStdio'],
-  ['mcp/isolate/process-tree.ts', 87, 'signalTree'],
-  ['mcp/isolate/children.ts', 83, 'installChildGuard'],
-  ['mcp/call/tasks.ts', 82, 'startTask'],
 ];
 
 export default tseslint.config(

@@ -131,33 +131,46 @@ export async function startTask(
     }
   });
   void (async () => {
-    let end: TaskDoc;
-    let cancelled: boolean;
-    try {
-      const result = await run(ac.signal, interaction);
-      // aborted while it ran: cancelled, unless the command succeeded all the same (what it did stands)
-      cancelled = ac.signal.aborted && result.isError === true;
-      end = { ...doc, status: 'completed', result };
-    } catch (e) {
-      cancelled = ac.signal.aborted;
-      const { code, message, data } = e as { code?: unknown; message?: unknown; data?: unknown };
-      end = {
-        ...doc,
-        status: 'failed',
-        error: {
-          code: typeof code === 'number' ? code : -32603,
-          message: typeof message === 'string' ? message : 'Internal error',
-          ...(data !== undefined ? { data } : {}),
-        },
-      };
-    }
+    const ran = await runToEnd(doc, ac.signal, () => run(ac.signal, interaction));
     // from here a tasks/cancel finds nothing to abort: the outcome stands
     board.settle(doc.taskId);
-    if (cancelled) end = { ...doc, status: 'cancelled' };
+    const end: TaskDoc = ran.cancelled ? { ...doc, status: 'cancelled' } : ran.end;
     finished = true;
     await write(() => end);
   })();
   return { resultType: 'task', ...wire(doc) };
+}
+
+/**
+ * Runs a task's work to its end: completed with its result, or failed with the JSON-RPC error it
+ * threw; `cancelled` when the signal was aborted while it ran (unless the command succeeded all the same).
+ */
+async function runToEnd(
+  doc: TaskDoc,
+  signal: AbortSignal,
+  work: () => Promise<Record<string, unknown>>,
+): Promise<{ end: TaskDoc; cancelled: boolean }> {
+  let end: TaskDoc;
+  let cancelled: boolean;
+  try {
+    const result = await work();
+    // aborted while it ran: cancelled, unless the command succeeded all the same (what it did stands)
+    cancelled = signal.aborted && result.isError === true;
+    end = { ...doc, status: 'completed', result };
+  } catch (e) {
+    cancelled = signal.aborted;
+    const { code, message, data } = e as { code?: unknown; message?: unknown; data?: unknown };
+    end = {
+      ...doc,
+      status: 'failed',
+      error: {
+        code: typeof code === 'number' ? code : -32603,
+        message: typeof message === 'string' ? message : 'Internal error',
+        ...(data !== undefined ? { data } : {}),
+      },
+    };
+  }
+  return { end, cancelled };
 }
 
 type Ask = <T>(key: string, request: InputRequest, parse: (a: unknown) => T | string) => Promise<T>;

@@ -99,23 +99,8 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
     return child;
   };
 
-  const optionsIndex = (args: unknown[]) =>
-    args.findIndex((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
-  const withOptions = (args: unknown[], defaults: 'pipe' | 'inherit') => {
-    if (!protectStdio) return args;
-    const out = [...args];
-    let i = optionsIndex(out);
-    if (i < 0) {
-      // insert an options object after the args array (or the command) so stdio can be set
-      i = Array.isArray(out[1]) ? 2 : 1;
-      if (typeof out[i] === 'function') out.splice(i, 0, {});
-      else out[i] = out[i] ?? {};
-    }
-    const opts = { ...(out[i] as Record<string, unknown>) };
-    opts.stdio = fixStdio(opts.stdio, defaults, realStdin);
-    out[i] = opts;
-    return out;
-  };
+  const withOptions = (args: unknown[], defaults: 'pipe' | 'inherit') =>
+    protectStdio ? withStdio(args, defaults, realStdin) : args;
 
   const unpatch = patchChildProcess((given) => {
     originals = given;
@@ -148,6 +133,27 @@ export function installChildGuard(protectStdio: boolean): ChildGuard {
       reaper?.stdin?.end();
     },
   };
+}
+
+/** Where a child-process call's options object is in its arguments (-1: none). */
+function optionsIndex(args: unknown[]): number {
+  return args.findIndex((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
+}
+
+/** A child-process call's arguments with stdio kept off the protocol pipes (an options object added if needed). */
+function withStdio(args: unknown[], defaults: 'pipe' | 'inherit', realStdin: NodeJS.ReadStream): unknown[] {
+  const out = [...args];
+  let i = optionsIndex(out);
+  if (i < 0) {
+    // insert an options object after the args array (or the command) so stdio can be set
+    i = Array.isArray(out[1]) ? 2 : 1;
+    if (typeof out[i] === 'function') out.splice(i, 0, {});
+    else out[i] = out[i] ?? {};
+  }
+  const opts = { ...(out[i] as Record<string, unknown>) };
+  opts.stdio = fixStdio(opts.stdio, defaults, realStdin);
+  out[i] = opts;
+  return out;
 }
 
 /**

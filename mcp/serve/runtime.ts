@@ -49,21 +49,8 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     void import('../../lib/observe/otel.ts')
       .then((m) => m.loadSdk())
       .catch((e: unknown) => log(`mcp-server: ${(e as Error).message}${e instanceof AxError ? ` (${e.fix})` : ''}`));
-  const options = {
-    name: s.name,
-    version: s.version,
-    instructions: s.instructions,
-    skills: s.skills,
-    // the process that serves: the secrets stop here (a supervisor hands them to it in its environment)
-    env: withoutSecrets(s.env ?? process.env),
-    stateKey: s.stateKey,
-    log: s.log,
-    presets: s.presets,
-    dryRun: s.dryRun,
-    idempotencyStore: s.idempotencyStore,
-    idempotencyTtlMs: s.idempotencyTtlMs,
-    discovery: s.discovery,
-  };
+  const options = serverOptions(s);
+
   if (supervision) {
     const { canSupervise, superviseStdio } = supervision;
     const { serveStdio } = await import('../transport/stdio.ts');
@@ -122,4 +109,23 @@ export async function runServer(root: Command, s: ServeSettings, signal: AbortSi
     }
     throw e;
   }
+}
+
+/** What the server that answers requests is given of the settings (secrets left out of its environment). */
+function serverOptions(s: ServeSettings) {
+  return {
+    name: s.name,
+    version: s.version,
+    instructions: s.instructions,
+    skills: s.skills,
+    // the process that serves: the secrets stop here (a supervisor hands them to it in its environment)
+    env: withoutSecrets(s.env ?? process.env),
+    stateKey: s.stateKey,
+    log: s.log,
+    presets: s.presets,
+    dryRun: s.dryRun,
+    idempotencyStore: s.idempotencyStore,
+    idempotencyTtlMs: s.idempotencyTtlMs,
+    discovery: s.discovery,
+  };
 }

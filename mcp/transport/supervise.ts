@@ -239,17 +239,7 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
   let connected: boolean;
   let socket: Socket | undefined;
   // the server process asks for its wire once it listens for it (a message sent before would be lost)
-  const ready = await Promise.race([
-    new Promise<boolean>((resolve) => {
-      const onMessage = (m: unknown) => {
-        if ((m as { ax?: unknown } | null)?.ax !== 'ready') return;
-        child.off('message', onMessage);
-        resolve(true);
-      };
-      child.on('message', onMessage);
-    }),
-    exited.then(() => false),
-  ]);
+  const ready = await readyOrExit(child, exited);
   if (!ready) {
     connected = false;
     relay?.close();
@@ -297,6 +287,21 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
       context: { exit_code: code, signal: sig },
     },
   );
+}
+
+/** Whether the server process said it is ready for its wire (true) or exited first (false). */
+function readyOrExit(child: ChildProcess, exited: Promise<unknown>): Promise<boolean> {
+  return Promise.race([
+    new Promise<boolean>((resolve) => {
+      const onMessage = (m: unknown) => {
+        if ((m as { ax?: unknown } | null)?.ax !== 'ready') return;
+        child.off('message', onMessage);
+        resolve(true);
+      };
+      child.on('message', onMessage);
+    }),
+    exited.then(() => false),
+  ]);
 }
 
 /**
