@@ -20,74 +20,8 @@ type Own = <A extends unknown[], R>(handler: (...args: A) => Promise<R>) => (...
  * resources include the program's skill files when it is served (skills.ts), after the declared ones.
  */
 export function registerCatalog(server: Server, model: McpModel, own: Own, skill?: () => ServedSkill): void {
-  // completion/complete: a prompt argument or template variable is completed from the positional or
-  // flag of that name on the command the prompt/resource is declared on — the same choices and
-  // completer callbacks that shell completion uses (lib/completion completeValue).
-  server.setRequestHandler(
-    'completion/complete',
-    own(async (request) => {
-      const ref = request.params.ref;
-      const owner =
-        ref.type === 'ref/prompt'
-          ? model.prompts.find((p) => p.decl.name === ref.name)
-          : model.resources.find((r) => r.decl.uriTemplate === ref.uri || r.decl.uri === ref.uri);
-      if (!owner)
-        throw rpcError(
-          -32602,
-          `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.type === 'ref/prompt' ? ref.name : ref.uri}`,
-        );
-      const arg = request.params.argument;
-      const known =
-        'template' in owner.decl
-          ? (owner.decl.arguments ?? []).some((a) => a.name === arg.name)
-          : new RegExp(`\\{${arg.name.replace(/[^A-Za-z0-9_]/g, '')}\\}`).test(owner.decl.uriTemplate ?? '');
-      if (!known)
-        throw rpcError(
-          -32602,
-          `${ref.type === 'ref/prompt' ? `Prompt ${ref.name}` : `Resource template ${ref.uri}`} ` +
-            `has no argument ${JSON.stringify(arg.name)}`,
-        );
-      let values: string[];
-      try {
-        values = (await completeValue(owner.command, arg.name, arg.value)).map((c) => c.value);
-      } catch (e) {
-        throw rpcError(-32603, `completion of ${arg.name} failed: ${(e as Error)?.message ?? String(e)}`);
-      }
-      return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
-    }),
-  );
-
-  server.setRequestHandler(
-    'prompts/list',
-    own(async () => ({ prompts: model.prompts.map((p) => promptListEntry(p.decl)) as never })),
-  );
-
-  server.setRequestHandler(
-    'prompts/get',
-    own(async (request) => {
-      const found = model.prompts.find((p) => p.decl.name === request.params.name);
-      if (!found) throw rpcError(-32602, `Unknown prompt: ${request.params.name}`);
-      const decl = found.decl;
-      const given = request.params.arguments ?? {};
-      const declared = (decl.arguments ?? []).map((a) => a.name);
-      for (const k of Object.keys(given))
-        if (!declared.includes(k))
-          throw rpcError(
-            -32602,
-            `Prompt ${decl.name} has no argument ${JSON.stringify(k)} (declared: ${declared.join(', ') || 'none'})`,
-          );
-      // own properties only: an argument named `constructor` or `toString` is a plain name
-      for (const a of decl.arguments ?? [])
-        if (a.required && (!Object.hasOwn(given, a.name) || given[a.name] === undefined || given[a.name] === null))
-          throw rpcError(-32602, `Prompt ${decl.name} needs the argument ${JSON.stringify(a.name)}`);
-      const messages = promptMessages(
-        decl,
-        given,
-        model.resources.map((r) => r.decl),
-      );
-      return { ...(decl.description ? { description: decl.description } : {}), messages: messages as never };
-    }),
-  );
+  registerCompletion(server, model, own);
+  registerPrompts(server, model, own);
 
   server.setRequestHandler(
     'resources/list',
@@ -131,6 +65,81 @@ export function registerCatalog(server: Server, model: McpModel, own: Own, skill
       if (rc) return { contents: [resourceContents(rc) as never] };
       // -32602 is the 2026-07-28 revision's code; a 2025-era client gets -32002 (eras.ts legacyWire)
       throw rpcError(-32602, `${RESOURCE_NOT_FOUND}${uri}`, { uri });
+    }),
+  );
+}
+
+/** `completion/complete`: a prompt's argument or a resource template's variable. */
+function registerCompletion(server: Server, model: McpModel, own: Own): void {
+  // completion/complete: a prompt argument or template variable is completed from the positional or
+  // flag of that name on the command the prompt/resource is declared on — the same choices and
+  // completer callbacks that shell completion uses (lib/completion completeValue).
+  server.setRequestHandler(
+    'completion/complete',
+    own(async (request) => {
+      const ref = request.params.ref;
+      const owner =
+        ref.type === 'ref/prompt'
+          ? model.prompts.find((p) => p.decl.name === ref.name)
+          : model.resources.find((r) => r.decl.uriTemplate === ref.uri || r.decl.uri === ref.uri);
+      if (!owner)
+        throw rpcError(
+          -32602,
+          `Unknown ${ref.type === 'ref/prompt' ? 'prompt' : 'resource'}: ${ref.type === 'ref/prompt' ? ref.name : ref.uri}`,
+        );
+      const arg = request.params.argument;
+      const known =
+        'template' in owner.decl
+          ? (owner.decl.arguments ?? []).some((a) => a.name === arg.name)
+          : new RegExp(`\\{${arg.name.replace(/[^A-Za-z0-9_]/g, '')}\\}`).test(owner.decl.uriTemplate ?? '');
+      if (!known)
+        throw rpcError(
+          -32602,
+          `${ref.type === 'ref/prompt' ? `Prompt ${ref.name}` : `Resource template ${ref.uri}`} ` +
+            `has no argument ${JSON.stringify(arg.name)}`,
+        );
+      let values: string[];
+      try {
+        values = (await completeValue(owner.command, arg.name, arg.value)).map((c) => c.value);
+      } catch (e) {
+        throw rpcError(-32603, `completion of ${arg.name} failed: ${(e as Error)?.message ?? String(e)}`);
+      }
+      return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+    }),
+  );
+}
+
+/** `prompts/list` and `prompts/get`: the declared prompts, their arguments checked. */
+function registerPrompts(server: Server, model: McpModel, own: Own): void {
+  server.setRequestHandler(
+    'prompts/list',
+    own(async () => ({ prompts: model.prompts.map((p) => promptListEntry(p.decl)) as never })),
+  );
+
+  server.setRequestHandler(
+    'prompts/get',
+    own(async (request) => {
+      const found = model.prompts.find((p) => p.decl.name === request.params.name);
+      if (!found) throw rpcError(-32602, `Unknown prompt: ${request.params.name}`);
+      const decl = found.decl;
+      const given = request.params.arguments ?? {};
+      const declared = (decl.arguments ?? []).map((a) => a.name);
+      for (const k of Object.keys(given))
+        if (!declared.includes(k))
+          throw rpcError(
+            -32602,
+            `Prompt ${decl.name} has no argument ${JSON.stringify(k)} (declared: ${declared.join(', ') || 'none'})`,
+          );
+      // own properties only: an argument named `constructor` or `toString` is a plain name
+      for (const a of decl.arguments ?? [])
+        if (a.required && (!Object.hasOwn(given, a.name) || given[a.name] === undefined || given[a.name] === null))
+          throw rpcError(-32602, `Prompt ${decl.name} needs the argument ${JSON.stringify(a.name)}`);
+      const messages = promptMessages(
+        decl,
+        given,
+        model.resources.map((r) => r.decl),
+      );
+      return { ...(decl.description ? { description: decl.description } : {}), messages: messages as never };
     }),
   );
 }

@@ -166,6 +166,12 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
       );
     }
   }
+  checkBounds(s);
+  return s.transport === 'http' ? checkBind(s) : { host: '127.0.0.1', port: 8080 };
+}
+
+/** The sizes, counts and durations a server is given: each a positive number. */
+function checkBounds(s: ServeSettings): void {
   if (!Number.isSafeInteger(s.maxBodyBytes) || s.maxBodyBytes < 1) {
     throw validationError(
       `--max-body must be a positive number of bytes, got ${s.maxBodyBytes}`,
@@ -210,37 +216,41 @@ export function checkStartup(root: Command, s: ServeSettings): { host: string; p
       },
     );
   }
-  let where = { host: '127.0.0.1', port: 8080 };
-  if (s.transport === 'http') {
-    where = parseAddr(s.addr);
-    const spelling = loopbackSpelling(where.host);
-    if (spelling) {
-      throw validationError(`refusing to bind ${where.host}: ${spelling}`, 'loopback_spelling', {
+}
+
+/**
+ * The address an HTTP server binds: loopback, spelled plainly, unless `--allow-non-loopback` and a
+ * bearer token. Resolves the token and takes the secrets out of the handlers' environment.
+ */
+function checkBind(s: ServeSettings): { host: string; port: number } {
+  const where = parseAddr(s.addr);
+  const spelling = loopbackSpelling(where.host);
+  if (spelling) {
+    throw validationError(`refusing to bind ${where.host}: ${spelling}`, 'loopback_spelling', {
+      context: { addr: s.addr },
+      fix: 'Pass --addr 127.0.0.1:<port> (or [::1]:<port>).',
+    });
+  }
+  if (!isLoopback(where.host) && !s.allowNonLoopback) {
+    throw validationError(`refusing to bind ${where.host}: not a loopback address`, 'non_loopback_bind', {
+      context: { addr: s.addr },
+      fix: 'Bind 127.0.0.1 (the default), or pass --allow-non-loopback with --token-file (or $AX_MCP_TOKEN).',
+    });
+  }
+  s.token = resolveToken(s.tokenFile, s.env ?? process.env, s.token);
+  // the secrets stop here: handlers (ctx.env) and the processes they start never see them
+  s.env = withoutSecrets(s.env ?? process.env);
+  if (!isLoopback(where.host) && s.token === undefined) {
+    throw validationError(
+      `refusing to bind ${where.host} without a bearer token: anyone who can reach the address could run the tools`,
+      'token_required',
+      {
         context: { addr: s.addr },
-        fix: 'Pass --addr 127.0.0.1:<port> (or [::1]:<port>).',
-      });
-    }
-    if (!isLoopback(where.host) && !s.allowNonLoopback) {
-      throw validationError(`refusing to bind ${where.host}: not a loopback address`, 'non_loopback_bind', {
-        context: { addr: s.addr },
-        fix: 'Bind 127.0.0.1 (the default), or pass --allow-non-loopback with --token-file (or $AX_MCP_TOKEN).',
-      });
-    }
-    s.token = resolveToken(s.tokenFile, s.env ?? process.env, s.token);
-    // the secrets stop here: handlers (ctx.env) and the processes they start never see them
-    s.env = withoutSecrets(s.env ?? process.env);
-    if (!isLoopback(where.host) && s.token === undefined) {
-      throw validationError(
-        `refusing to bind ${where.host} without a bearer token: anyone who can reach the address could run the tools`,
-        'token_required',
-        {
-          context: { addr: s.addr },
-          fix:
-            'Pass --token-file FILE (or set $AX_MCP_TOKEN) with a ' +
-            'token of 16+ characters, e.g. from `openssl rand -hex 32`.',
-        },
-      );
-    }
+        fix:
+          'Pass --token-file FILE (or set $AX_MCP_TOKEN) with a ' +
+          'token of 16+ characters, e.g. from `openssl rand -hex 32`.',
+      },
+    );
   }
   return where;
 }

@@ -171,7 +171,44 @@ export async function serveHttp(
     process.once('SIGTERM', onSigterm);
   });
 
-  const httpServer = await new Promise<import('node:http').Server>((resolve, reject) => {
+  const httpServer = await listen(app, settings).catch((e: unknown) => {
+    process.off('SIGTERM', onSigterm);
+    children.restore();
+    releasePrinted();
+    life.release();
+    throw e;
+  });
+  const addr = httpServer.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  announce(`http://${shownHost}:${addr.port}/mcp`);
+
+  const sweep = setInterval(() => legacy.sweep(), Math.max(50, Math.min(settings.sessionIdleMs / 2, 60_000)));
+  sweep.unref();
+
+  await stopped;
+  process.off('SIGTERM', onSigterm);
+  clearInterval(sweep);
+  // Bounded waits on ref'd timers (cleared at the end): an unref'd one could leave the event loop
+  // empty mid-shutdown, and main() treats an empty loop with the run unsettled as a hung handler.
+  const { delay, clearDelays } = boundedDelays();
+  const closed = new Promise<void>((r) => httpServer.close(() => r()));
+  // abort every call, give it the abort grace (a handler that ignores it is answered `interrupted`
+  // by the run's race), kill children: all within the shutdown budget the run gives this command
+  await shutdownCalls(life, false, () => children.killAll());
+  await delay(20); // the results just produced are written to their streams
+  await Promise.allSettled([legacy.closeAll(), modern.close()]);
+  // ended streams finish writing; connections still open after a moment are cut
+  await Promise.race([closed, delay(250)]);
+  httpServer.closeAllConnections();
+  clearDelays();
+  children.restore();
+  releasePrinted();
+  life.release();
+}
+
+/** Starts the HTTP server on the settings' address, bounded as {@link HTTP_BOUNDS} and the settings say. */
+function listen(app: express.Express, settings: HttpSettings): Promise<import('node:http').Server> {
+  return new Promise<import('node:http').Server>((resolve, reject) => {
     // requireHostHeader: false lets a request without Host reach the guard, which answers 403 with a
     // JSON-RPC body (Node's own refusal is an empty 400).
     const bounds = { ...HTTP_BOUNDS, ...settings.bounds };
@@ -192,25 +229,11 @@ export async function serveHttp(
       s.off('error', reject);
       resolve(s);
     });
-  }).catch((e: unknown) => {
-    process.off('SIGTERM', onSigterm);
-    children.restore();
-    releasePrinted();
-    life.release();
-    throw e;
   });
-  const addr = httpServer.address() as AddressInfo;
-  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  announce(`http://${shownHost}:${addr.port}/mcp`);
+}
 
-  const sweep = setInterval(() => legacy.sweep(), Math.max(50, Math.min(settings.sessionIdleMs / 2, 60_000)));
-  sweep.unref();
-
-  await stopped;
-  process.off('SIGTERM', onSigterm);
-  clearInterval(sweep);
-  // Bounded waits on ref'd timers (cleared at the end): an unref'd one could leave the event loop
-  // empty mid-shutdown, and main() treats an empty loop with the run unsettled as a hung handler.
+/** Waits on ref'd timers, all cleared at once by `clearDelays`. */
+function boundedDelays(): { delay: (ms: number) => Promise<void>; clearDelays: () => void } {
   const timers = new Set<NodeJS.Timeout>();
   const delay = (ms: number) =>
     new Promise<void>((r) => {
@@ -220,19 +243,7 @@ export async function serveHttp(
       }, ms);
       timers.add(t);
     });
-  const closed = new Promise<void>((r) => httpServer.close(() => r()));
-  // abort every call, give it the abort grace (a handler that ignores it is answered `interrupted`
-  // by the run's race), kill children: all within the shutdown budget the run gives this command
-  await shutdownCalls(life, false, () => children.killAll());
-  await delay(20); // the results just produced are written to their streams
-  await Promise.allSettled([legacy.closeAll(), modern.close()]);
-  // ended streams finish writing; connections still open after a moment are cut
-  await Promise.race([closed, delay(250)]);
-  httpServer.closeAllConnections();
-  for (const t of timers) clearTimeout(t);
-  children.restore();
-  releasePrinted();
-  life.release();
+  return { delay, clearDelays: () => timers.forEach((t) => clearTimeout(t)) };
 }
 
 /**
