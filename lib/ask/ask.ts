@@ -112,7 +112,9 @@ export async function confirm(
   const refuse = (outcome: Exclude<ConfirmOutcome, 'approved'>, why: string, action?: string) =>
     new AxError('confirmation_required', `${stripQuestion(question)}: confirmation required ${why}`, {
       fix: !settable
-        ? `No argument of this call confirms it (${JSON.stringify(label(bypass))} is not a property of the tool): only the user can, when asked through a client that declares elicitation, or by running the command with --${bypass}.`
+        ? `No argument of this call confirms it (${JSON.stringify(label(bypass))} is ` +
+          `not a property of the tool): only the user can, when asked through a client ` +
+          `that declares elicitation, or by running the command with --${bypass}.`
         : mcp
           ? `Set the property ${JSON.stringify(label(bypass))} to true to confirm (only with the user's consent).`
           : `Pass ${label(bypass)} to confirm (only with the user's consent).`,
