@@ -1,10 +1,11 @@
 // Lint rules of the house (docs/architecture.md#house-style): typescript-eslint's recommended set, plus
 // the two type-aware rules that catch what tsc lets through: a `switch` over a union that misses a
-// member (a new flag type or error kind not taught everywhere) and a promise nobody awaits or handles.
+// member (a new flag type or error kind not taught everywhere) and a promise nobody awaits or handles;
+// and the sizes of the source: 400 lines a file, 80 a function, 120 characters a line.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** The source files the size rules hold: everything but tests. */
+/** The source files the size rules hold: lib/, mcp/, frontends/ and cmd/ (not the tests, nor golden/). */
 const SOURCES = ['lib/**/*.ts', 'mcp/**/*.ts', 'frontends/**/*.ts', 'cmd/**/*.ts'];
 const FUNCTION_LINES = { skipBlankLines: true, skipComments: true, IIFEs: true };
 
