@@ -231,7 +231,9 @@ function jsonEdit(file: string, text: string | undefined, key: string, name: str
   if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers)))
     throw invalid(
       file,
-      `has ${JSON.stringify(key)} as ${Array.isArray(servers) ? 'an array' : String(servers === null ? 'null' : typeof servers)}, not an object of servers`,
+      `has ${JSON.stringify(key)} as ` +
+        `${Array.isArray(servers) ? 'an array' : String(servers === null ? 'null' : typeof servers)}, ` +
+        `not an object of servers`,
     );
   const before = servers ? (servers as Record<string, unknown>)[name] : undefined;
   if (entry === undefined) {
