@@ -87,7 +87,9 @@ export interface WrappedBin {
 function refused(bin: WrappedBin, message: string, reason: string, extra: Record<string, unknown> = {}): AxError {
   return new AxError('validation_error', message, {
     context: { reason, bin: bin.file, ...extra },
-    fix: 'ax-ts wrap serves programs built on commander or yargs that parse their command line when started; serve another program, or give this one an ax-ts front end in its code (docs/frontends.md).',
+    fix:
+      'ax-ts wrap serves programs built on commander or yargs that parse their command line when ' +
+      'started; serve another program, or give this one an ax-ts front end in its code (docs/frontends.md).',
   });
 }
 

@@ -114,7 +114,9 @@ export async function serveWrapped(
           reason: inv.bin === undefined ? 'missing_bin' : 'bin_not_found',
           ...(inv.bin !== undefined ? { bin: inv.bin } : {}),
         },
-        fix: 'Give the path of the program, or the name of a bin installed in ./node_modules/.bin: ax-ts wrap <bin> __schema | mcp-server | <command…> --format json.',
+        fix:
+          'Give the path of the program, or the name of a bin installed in ./node_modules/.bin: ' +
+          'ax-ts wrap <bin> __schema | mcp-server | <command…> --format json.',
       },
     );
     return refuse(inv.bin ?? 'ax-ts wrap', e, inv.words, env);
