@@ -96,15 +96,28 @@ export interface ErrorMeta {
   replayed?: true;
 }
 
-/** The error line: `{"error":{kind,message,exit_code,…},"meta":{trace_id,tool,version,schema_version}}\n`. */
-export function errorLine(err: AxError, meta: ErrorMeta): string {
+/**
+ * The error line's object, `{error, meta}`: `error` is {@link AxError.toJSON}; `meta` is the run's
+ * {@link ErrorMeta} with `schema_version` (and `replayed` last, when set). The CLI prints it as its
+ * error line; an MCP `isError` result carries it; the in-process invoke returns it.
+ */
+export type ErrorEnvelope = {
+  error: Record<string, unknown>;
+  meta: Omit<ErrorMeta, 'replayed'> & { schema_version: string; replayed?: true };
+};
+
+/** The {@link ErrorEnvelope} of a failure. */
+export function errorEnvelope(err: AxError, meta: ErrorMeta): ErrorEnvelope {
   const { replayed, ...rest } = meta;
-  return `${JSON.stringify({ error: err.toJSON(), meta: { ...rest, schema_version: ERROR_SCHEMA_VERSION, ...(replayed ? { replayed } : {}) } })}\n`;
+  return {
+    error: err.toJSON(),
+    meta: { ...rest, schema_version: ERROR_SCHEMA_VERSION, ...(replayed ? { replayed } : {}) },
+  };
 }
 
-/** The error object an MCP `isError` result carries (same shape as the CLI error line). */
-export function errorEnvelope(err: AxError, meta: ErrorMeta): Record<string, unknown> {
-  return { error: err.toJSON(), meta: { ...meta, schema_version: ERROR_SCHEMA_VERSION } };
+/** The error line: `{"error":{kind,message,exit_code,…},"meta":{trace_id,tool,version,schema_version}}\n`. */
+export function errorLine(err: AxError, meta: ErrorMeta): string {
+  return `${JSON.stringify(errorEnvelope(err, meta))}\n`;
 }
 
 /**

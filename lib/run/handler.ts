@@ -9,7 +9,7 @@
  * their own, so the hot async function keeps few live values across its awaits (each await saves
  * them all) and V8 compiles a small function.
  */
-import { successLine, type SuccessMeta, type Warning } from '../contract/envelope.ts';
+import { successLine, type ErrorEnvelope, type SuccessMeta, type Warning } from '../contract/envelope.ts';
 import { checkDryRun, dryRunVouched, successMeta } from './run-meta.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
@@ -51,6 +51,8 @@ export interface RunOutcome {
   stream?: boolean;
   /** The failure, when exitCode ≠ 0. */
   error?: AxError;
+  /** The error line's object, when the failure was reported in json mode. */
+  envelope?: ErrorEnvelope;
   /** Whether help text was printed instead of running. */
   help?: boolean;
   /** Declared resources the handler attached (`ctx.attach`), in order, read for their URIs. */

@@ -5,8 +5,9 @@
  */
 import { Readable } from 'node:stream';
 import type { Command } from '../tree/command.ts';
-import { toAxError, type AxError } from '../contract/errors.ts';
-import { runInvocation, reportError, type RunOutcome } from './run.ts';
+import type { AxError } from '../contract/errors.ts';
+import type { ErrorEnvelope } from '../contract/envelope.ts';
+import { runInvocation, reportFailure, type RunOutcome } from './run.ts';
 import { runEnv, type RunEnv } from './run-env.ts';
 import { bindValues } from '../parse/validate.ts';
 import { flagsOf } from '../tree/flagset.ts';
@@ -93,10 +94,13 @@ export interface InvokeResult {
   payload?: unknown;
   /** The items of a stream. */
   items?: unknown[];
-  /** The failure, when exitCode ≠ 0. */
+  /** The failure, when exitCode ≠ 0: its `kind`, `context`, `next` and exit code, typed. */
   error?: AxError;
-  /** The error line's object (`{error, meta}`), when the call failed. */
-  errorEnvelope?: Record<string, unknown>;
+  /**
+   * The error line's object (`{error, meta}`), when the call failed: the very object whose JSON is
+   * the last line of `stderr`, returned as built (never parsed back out of the text).
+   */
+  errorEnvelope?: ErrorEnvelope;
   /** Declared resources the handler attached (`ctx.attach`). */
   attachments?: ResourceContent[];
 }
@@ -163,8 +167,7 @@ export async function invokeCommand(
     }
     outcome = await runInvocation(inv, env);
   } catch (e) {
-    const error = toAxError(e);
-    outcome = { exitCode: reportError(error, env), error };
+    outcome = reportFailure(e, env);
   }
   return result(outcome, root, cmd, env, out, err, options);
 }
@@ -205,13 +208,6 @@ function result(
     error: outcome.error,
     attachments: outcome.attachments,
   };
-  if (outcome.error) {
-    const last = stderr.trimEnd().split('\n').pop() ?? '';
-    try {
-      r.errorEnvelope = JSON.parse(last) as Record<string, unknown>;
-    } catch {
-      /* the error line is always JSON in json mode */
-    }
-  }
+  if (outcome.envelope) r.errorEnvelope = outcome.envelope;
   return r;
 }

@@ -10,7 +10,7 @@
  * owns every byte written, and may import every layer below; only `lib/index.ts` and `mcp/` import
  * it.
  */
-import { errorLine, humanError, successLine } from '../contract/envelope.ts';
+import { errorEnvelope, humanError, successLine, type ErrorEnvelope } from '../contract/envelope.ts';
 import {
   allProvenance,
   explainTarget,
@@ -18,7 +18,7 @@ import {
   resolveSources,
   type FlagProvenance,
 } from '../config/provenance.ts';
-import { toAxError } from '../contract/errors.ts';
+import { toAxError, type AxError } from '../contract/errors.ts';
 import { isHelpFlag, type Flag } from '../tree/flags.ts';
 import { kindOf } from '../tree/flag-kinds/index.ts';
 import { flagsOf, injectedInForce } from '../tree/flagset.ts';
@@ -35,11 +35,19 @@ import type { RunEnv } from './run-env.ts';
 
 export type { RunOutcome } from './handler.ts';
 
+/** A failure as reported: its exit code (never 0), the error, and in json mode the error line's object. */
+export interface Failure {
+  exitCode: number;
+  error: AxError;
+  /** The object the error line printed (json mode only). */
+  envelope?: ErrorEnvelope;
+}
+
 /**
  * Writes a failure per the contract (json: one error line on stderr; human: readable text) and
- * returns its exit code (never 0).
+ * returns it as written: the AxError and, in json mode, the error line's object.
  */
-export function reportError(thrown: unknown, env: RunEnv): number {
+export function reportFailure(thrown: unknown, env: RunEnv): Failure {
   const err = toAxError(thrown);
   // AX_OTEL_DEBUG's span goes first too: the error line must stay the last line of stderr
   if (!env.spanShown && otelDebug(env.env)) {
@@ -53,31 +61,34 @@ export function reportError(thrown: unknown, env: RunEnv): number {
     void writeOutcome(env.stderr, `${err.cause.stack}\n`);
   }
   if (env.mode === 'json') {
-    void writeOutcome(
-      env.stderr,
-      errorLine(err, {
-        trace_id: env.traceId,
-        tool: env.root.name,
-        version: env.version(),
-        ...(isReplayed(err) ? { replayed: true as const } : {}),
-      }),
-    );
-  } else {
-    let usage: string | undefined;
-    if (err.usage) {
-      const { command, rest } = findCommand(env.root, err.usage.split(/\s+/).slice(1));
-      if (rest.length === 0) usage = useLine(command);
-    }
-    void writeOutcome(
-      env.stderr,
-      humanError(
-        err,
-        usage,
-        err.kind === 'internal_error' && err.context?.reason !== 'unsupported_node' ? env.traceId : undefined,
-      ),
-    );
+    const envelope = errorEnvelope(err, {
+      trace_id: env.traceId,
+      tool: env.root.name,
+      version: env.version(),
+      ...(isReplayed(err) ? { replayed: true as const } : {}),
+    });
+    void writeOutcome(env.stderr, `${JSON.stringify(envelope)}\n`);
+    return { exitCode: err.exitCode, error: err, envelope };
   }
-  return err.exitCode;
+  let usage: string | undefined;
+  if (err.usage) {
+    const { command, rest } = findCommand(env.root, err.usage.split(/\s+/).slice(1));
+    if (rest.length === 0) usage = useLine(command);
+  }
+  void writeOutcome(
+    env.stderr,
+    humanError(
+      err,
+      usage,
+      err.kind === 'internal_error' && err.context?.reason !== 'unsupported_node' ? env.traceId : undefined,
+    ),
+  );
+  return { exitCode: err.exitCode, error: err };
+}
+
+/** {@link reportFailure}, for a caller that needs only the exit code. */
+export function reportError(thrown: unknown, env: RunEnv): number {
+  return reportFailure(thrown, env).exitCode;
 }
 
 /**
@@ -153,8 +164,7 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     }
     return await runHandler(inv, env, warnings, provenance);
   } catch (e) {
-    const error = toAxError(e);
-    return { exitCode: reportError(error, env), error };
+    return reportFailure(e, env);
   }
 }
 

@@ -9,7 +9,6 @@
  * next step is another tool call (log in first) does not fit — an input request is answered by
  * the client, not by running some other tool — and stays the structured result with `next`.
  */
-import type { NextStep } from '../../lib/contract/errors.ts';
 import type { InvokeResult } from '../../lib/run/invoke.ts';
 import type { ToolDef } from '../../lib/schema/walk.ts';
 import type { InputRequest, StopFill } from './input-required.ts';
@@ -56,8 +55,7 @@ export function stopForm(
   def: ToolDef,
   r: InvokeResult,
 ): { request: InputRequest; fill: StopFill } | undefined {
-  const error = (r.errorEnvelope as { error?: { kind?: string; message?: string; next?: NextStep[] } } | undefined)
-    ?.error;
+  const error = r.error;
   if (r.exitCode === 0 || error?.kind !== 'action_required' || error.next?.length !== 1) return undefined;
   const step = error.next[0]!;
   if (step.tool !== name || !step.arguments) return undefined;

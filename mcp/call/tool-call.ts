@@ -191,9 +191,8 @@ export class ToolCall implements CallState {
       printed = takePrinted();
       const question = await round?.settle(r);
       if (question) return question;
-      const crash = (r.errorEnvelope as { error?: { kind?: string; message?: string } } | undefined)?.error;
-      if (extra.inTask && crash?.kind === 'internal_error')
-        throw rpcError(-32603, `Internal error: ${crash.message ?? ''}`);
+      if (extra.inTask && r.error?.kind === 'internal_error')
+        throw rpcError(-32603, `Internal error: ${r.error.message}`);
       const undeclared = extra.era.undeclared(this, r);
       if (undeclared) throw undeclared;
       const result = toolResult(this.ref, this.name, r, extra.era, printed);

@@ -129,8 +129,7 @@ async function openRound(call: CallState): Promise<InputRound> {
  */
 function undeclaredNeed(r: InvokeResult, declared: Record<string, unknown>): Record<string, object> | undefined {
   if (r.exitCode === 0) return undefined;
-  const error = (r.errorEnvelope as { error?: { kind?: string; context?: Record<string, unknown> } } | undefined)
-    ?.error;
+  const error = r.error;
   if (error?.kind === 'sampling_unavailable' && !declared.sampling) return { sampling: {} };
   if (error?.kind === 'input_required' && !declared.elicitation) {
     const fields = (error.context?.fields as unknown[] | undefined)?.length ?? 0;
