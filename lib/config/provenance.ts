@@ -7,7 +7,8 @@
  * (for every flag of the author's). Source: ax-go's documented precedence (flags
  * over environment over config over defaults, as in viper); docs/config.md.
  */
-import { cacheOf, type Command } from '../tree/command.ts';
+import type { Command } from '../tree/command.ts';
+import { resolvedView } from '../tree/resolved.ts';
 import type { Flag } from '../tree/flags.ts';
 import { applyFlagText, checkConfigValue } from '../tree/flag-values.ts';
 import { flagsOf } from '../tree/flagset.ts';
@@ -34,8 +35,7 @@ export interface FlagProvenance {
  * changes: every run asks, and most commands have none). Read-only.
  */
 export function sourcedFlags(cmd: Command): readonly Flag[] {
-  const cache = cacheOf(cmd);
-  return (cache.sourced ??= [...flagsOf(cmd).values()].filter(
+  return (resolvedView(cmd).sourced ??= [...flagsOf(cmd).values()].filter(
     (f) => f.spec.env !== undefined || f.spec.config !== undefined,
   ));
 }

@@ -4,7 +4,8 @@
  * `--args-json`) to an invocation without any text parsing. Source: cobra command.go
  * (ValidateArgs, ValidateRequiredFlags, ValidateFlagGroups), flag_groups.go; docs/mcp-server.md#inputschema.
  */
-import { cacheOf, type Command } from '../tree/command.ts';
+import type { Command } from '../tree/command.ts';
+import { resolvedView } from '../tree/resolved.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import { camelCase, defaultValue, type Flag } from '../tree/flags.ts';
 import { checkFlagValue } from '../tree/flag-values.ts';
@@ -132,11 +133,11 @@ export function validateFlags(inv: Invocation): void {
 
 /** The names of `cmd`'s required flags, in its flag set's order (cached with it until the tree changes). */
 function requiredFlags(cmd: Command): readonly string[] {
-  const cache = cacheOf(cmd);
-  if (cache.required) return cache.required;
+  const view = resolvedView(cmd);
+  if (view.required) return view.required;
   const out: string[] = [];
   for (const f of flagsOf(cmd).values()) if (f.spec.required) out.push(f.name);
-  return (cache.required = out);
+  return (view.required = out);
 }
 
 /** Whether `cmd` or an ancestor declares any flag group. */

@@ -13,7 +13,7 @@
  */
 import { argsFromUse, checkArgDecls, DeclaredArgs, type ArgSpec, type ArgsValidator } from './args.ts';
 import type { FlagDecls } from './values.ts';
-import { checkFlagDecl, type Completer, type Flag, type FlagSpec } from './flags.ts';
+import { checkFlagDecl, type Completer, type FlagSpec } from './flags.ts';
 import type { PromptDecl, ResourceDecl } from './declarations.ts';
 import { checkLoggingDecl, type LoggingDecl } from './logging.ts';
 import { checkNonDeterministic } from './nondeterministic.ts';
@@ -197,22 +197,8 @@ export class Command<
   _loaded?: Command;
   /** @internal the load in progress. */
   _loading?: Promise<Command>;
-  /**
-   * @internal derived-data caches (flag set, traversed flags, the persistent flags its children
-   * inherit, tool properties, the MCP vocabulary), valid while {@link treeGeneration} is unchanged.
-   */
-  _cache?: {
-    gen: number;
-    path?: string;
-    flags?: Map<string, Flag>;
-    traversed?: Map<string, Flag>;
-    inheritable?: readonly Flag[];
-    properties?: unknown;
-    propertyIndex?: unknown;
-    vocabulary?: unknown;
-    sourced?: readonly Flag[];
-    required?: readonly string[];
-  };
+  /** {@link commandPath} as of a tree generation (the rest of what a command resolves to: resolved.ts). */
+  #path?: { generation: number; path: string };
 
   constructor(config: CommandConfig<F, P, A, O>) {
     if (config !== null && typeof config === 'object')
@@ -441,8 +427,10 @@ export class Command<
 
   /** `tasks show`: the command path as typed. */
   commandPath(): string {
-    const cache = cacheOf(this); // per tree generation: every run and MCP call asks again
-    return (cache.path ??= this.pathNames().join(' '));
+    // per tree generation: every run and MCP call asks again
+    const generation = TREE.generation;
+    if (this.#path?.generation !== generation) this.#path = { generation, path: this.pathNames().join(' ') };
+    return this.#path.path;
   }
 
   /** Whether the command has a handler (a pure group has none). */
@@ -498,7 +486,7 @@ export class Command<
     else this._resources = Object.freeze([...this._resources, decl as Readonly<ResourceDecl>]);
   }
 
-  /** @internal marks every derived cache stale (O(1): caches compare generations). */
+  /** @internal marks every derived view stale (O(1): views compare generations; resolved.ts). */
   _invalidate(): void {
     TREE.generation += 1;
   }
@@ -507,28 +495,21 @@ export class Command<
 /**
  * The tree-shape generation, one counter per process: shared through a global symbol by every copy
  * of this module, because a bundled program carries more than one — its main bundle and each heavy
- * chunk (the MCP runtime, the --args-json validator: docs/shipping.md) — and all of them cache on the
- * same Command objects. With a counter per copy, each copy's cache records looked stale to the
- * other, and every MCP call rebuilt a command's flag set, tool properties and more, twice (docs/performance.md).
+ * chunk (the MCP runtime, the --args-json validator: docs/shipping.md) — and all of them share the
+ * views of the same Command objects (resolved.ts). With a counter per copy, each copy's views looked
+ * stale to the other, and every MCP call rebuilt a command's flag set, tool properties and more, twice (docs/performance.md).
  */
 const TREE = ((globalThis as Record<symbol, unknown>)[Symbol.for('ax-ts.tree-generation')] ??= { generation: 0 }) as {
   generation: number;
 };
 
 /**
- * The tree-shape generation: bumped by every addCommand/removeCommand/addFlag anywhere, so caches
- * derived from declarations (keyed by it) never outlive a change, and building a tree of n commands
- * one addCommand at a time stays O(n).
+ * The tree-shape generation: bumped by every addCommand/removeCommand/addFlag anywhere, so views
+ * derived from declarations (resolved.ts, keyed by it) never outlive a change, and building a tree
+ * of n commands one addCommand at a time stays O(n).
  */
 export function treeGeneration(): number {
   return TREE.generation;
-}
-
-/** @internal the cache record of a command for the current generation. */
-export function cacheOf(cmd: Command): NonNullable<Command['_cache']> {
-  const generation = TREE.generation;
-  if (!cmd._cache || cmd._cache.gen !== generation) cmd._cache = { gen: generation };
-  return cmd._cache;
 }
 
 /** The context passed to `run(ctx)`; its fields are documented in {@link RunContextOf}. */

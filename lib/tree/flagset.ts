@@ -3,8 +3,9 @@
  * flags (nearest wins; a local flag shadows an inherited one of the same name, as in Cobra) and the
  * flags ax-ts injects. Source: cobra's mergePersistentFlags; docs/contract.md#injected-flags.
  */
-import { cacheOf, type Command } from './command.ts';
+import type { Command } from './command.ts';
 import type { Flag, FlagSpec } from './flags.ts';
+import { resolvedView, type ResolvedFlags } from './resolved.ts';
 
 /** Flags injected as persistent flags of the root unless the author declared the same name there. */
 export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
@@ -79,8 +80,8 @@ function keySpec(usage: string): FlagSpec {
  * command (docs/performance.md); the records are shared by every descendant.
  */
 function inheritable(cmd: Command): readonly Flag[] {
-  const cache = cacheOf(cmd);
-  if (cache.inheritable) return cache.inheritable;
+  const view = resolvedView(cmd);
+  if (view.inheritable) return view.inheritable;
   const own = Object.keys(cmd.persistentFlags);
   const above = cmd.parent ? inheritable(cmd.parent) : [];
   let out: Flag[];
@@ -95,7 +96,7 @@ function inheritable(cmd: Command): readonly Flag[] {
     }));
     for (const f of above) if (!Object.hasOwn(cmd.persistentFlags, f.name)) out.push(f);
   }
-  cache.inheritable = out;
+  view.inheritable = out;
   return out;
 }
 
@@ -106,8 +107,8 @@ function inheritable(cmd: Command): readonly Flag[] {
  * @throws TypeError when two flags in the set share a shorthand (an author error, like Cobra's panic).
  */
 export function flagsOf(cmd: Command): Map<string, Flag> {
-  const cache = cacheOf(cmd);
-  if (cache.flags) return cache.flags;
+  const view = resolvedView(cmd);
+  if (view.flags) return view.flags;
   const out = new Map<string, Flag>();
   const add = (name: string, spec: FlagSpec, persistent: boolean, inherited: boolean, builtin: boolean) => {
     if (!out.has(name)) out.set(name, { name, spec, persistent, inherited, builtin });
@@ -156,7 +157,7 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
       true,
     );
   }
-  cache.flags = out;
+  view.flags = out;
   return out;
 }
 
@@ -169,8 +170,8 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
  * `traversedFrom`. Empty without TraverseChildren. Cached like {@link flagsOf}.
  */
 export function traversedFlags(cmd: Command): Map<string, Flag> {
-  const cache = cacheOf(cmd);
-  if (cache.traversed) return cache.traversed;
+  const view = resolvedView(cmd);
+  if (view.traversed) return view.traversed;
   const out = new Map<string, Flag>();
   if (cmd.root().traverseChildren) {
     const own = flagsOf(cmd);
@@ -188,7 +189,7 @@ export function traversedFlags(cmd: Command): Map<string, Flag> {
       }
     }
   }
-  cache.traversed = out;
+  view.traversed = out;
   return out;
 }
 
@@ -255,6 +256,17 @@ export function flagByShort(cmd: Command, letter: string): Flag | undefined {
  */
 export function injectedInForce(cmd: Command, name: string): boolean {
   return flagsOf(cmd).get(name)?.builtin === true;
+}
+
+/**
+ * {@link flagsOf} with its in-force test, built once per command until the tree changes: what an
+ * Invocation carries (lib/parse/parse.ts), so the run path reads the set instead of resolving it again.
+ */
+export function resolvedFlags(cmd: Command): ResolvedFlags {
+  const view = resolvedView(cmd);
+  if (view.resolved) return view.resolved;
+  const all = flagsOf(cmd);
+  return (view.resolved = { all, inForce: (name) => all.get(name)?.builtin === true });
 }
 
 /**

@@ -3,22 +3,14 @@
  * properties, under which snake_case names. Shared by the schema walk, `tools/call` and
  * `--args-json`, so the advertised names and the accepted names can never differ. docs/mcp-server.md#inputschema.
  */
-import type { ArgSpec } from './args.ts';
-import { cacheOf, type Command } from './command.ts';
+import type { Command } from './command.ts';
 import type { Flag } from './flags.ts';
 import { validationError } from '../contract/errors.ts';
 import { isHelpFlag, propertyName } from './flags.ts';
 import { flagsOf, replays, traversedFlags } from './flagset.ts';
+import { resolvedView, type ToolProperty } from './resolved.ts';
 
-/** One inputSchema property and what it binds to: exactly one of `flag` or `arg`. */
-export interface ToolProperty {
-  /** snake_case property name. */
-  property: string;
-  flag?: Flag;
-  arg?: ArgSpec;
-  /** Position of `arg` among the declared positionals. */
-  argIndex?: number;
-}
+export type { ToolProperty } from './resolved.ts';
 
 /**
  * Built-in flags that are not tool inputs: help/version are for people, format is forced to json,
@@ -48,8 +40,8 @@ export function yesIsInput(cmd: Command): boolean {
  *   name), naming both — an author error, refused like a tool-name collision.
  */
 export function toolProperties(cmd: Command): ToolProperty[] {
-  const cache = cacheOf(cmd);
-  if (cache.properties) return cache.properties as ToolProperty[];
+  const view = resolvedView(cmd);
+  if (view.properties) return view.properties;
   const out: ToolProperty[] = [];
   const seen = new Map<string, string>();
   const claim = (prop: string, what: string) => {
@@ -104,7 +96,7 @@ export function toolProperties(cmd: Command): ToolProperty[] {
     claim(property, `flag --${f.name}`);
     out.push({ property, flag: f });
   }
-  cache.properties = out;
+  view.properties = out;
   return out;
 }
 
@@ -113,11 +105,8 @@ export function toolProperties(cmd: Command): ToolProperty[] {
  * run binds its values through it). @throws as toolProperties.
  */
 export function toolPropertyIndex(cmd: Command): ReadonlyMap<string, ToolProperty> {
-  const cache = cacheOf(cmd);
-  if (cache.propertyIndex) return cache.propertyIndex as ReadonlyMap<string, ToolProperty>;
-  const index = new Map(toolProperties(cmd).map((p) => [p.property, p]));
-  cache.propertyIndex = index;
-  return index;
+  const view = resolvedView(cmd);
+  return (view.propertyIndex ??= new Map(toolProperties(cmd).map((p) => [p.property, p])));
 }
 
 /**
@@ -129,14 +118,13 @@ export function toolPropertyIndex(cmd: Command): ReadonlyMap<string, ToolPropert
  */
 export function mcpVocabulary(cmd: Command, text: string): string {
   if (!text.includes('--')) return text;
-  const cache = cacheOf(cmd);
-  let byFlag = cache.vocabulary as Map<string, ToolProperty> | undefined;
-  if (!byFlag) {
-    byFlag = new Map<string, ToolProperty>();
+  const view = resolvedView(cmd);
+  let props = view.vocabulary;
+  if (!props) {
+    const byFlag = new Map<string, ToolProperty>();
     for (const p of toolProperties(cmd)) if (p.flag) byFlag.set(p.flag.name, p);
-    cache.vocabulary = byFlag;
+    props = view.vocabulary = byFlag;
   }
-  const props = byFlag;
   return text.replace(
     /(^|[^\w-])--(no-)?([A-Za-z0-9][A-Za-z0-9_-]*)/g,
     (whole, pre: string, no: string | undefined, name: string) => {

@@ -1,8 +1,8 @@
 /**
  * A bundled program carries lib more than once — its main bundle and each heavy chunk (the MCP
- * runtime, the HTTP stack, the --args-json validator: lib/build/plugins.ts) — and every copy caches on the
- * same Command objects. The caches must hold across the copies: with a tree generation per copy,
- * each copy's records looked stale to the other, and every MCP call rebuilt a command's flag set and
+ * runtime, the HTTP stack, the --args-json validator: lib/build/plugins.ts) — and every copy reads the
+ * same resolved views of the same Command objects (lib/tree/resolved.ts). The views must hold across
+ * the copies: with a tree generation (or a registry) per copy, each copy's views looked stale to the other, and every MCP call rebuilt a command's flag set and
  * tool properties (docs/performance.md). Proved on a built fixture over stdio and HTTP, through the SDK client.
  * Requires `npm run build` (npm test runs it first).
  */
