@@ -11,7 +11,7 @@ import { NO_TERMINAL } from '../platform/agent.ts';
 import { AxError, type NextStep } from '../contract/errors.ts';
 import type { RunContext } from '../tree/command.ts';
 import { camelCase } from '../tree/flags.ts';
-import { flagsOf } from '../tree/flagset.ts';
+import type { Flag } from '../tree/flags.ts';
 import { toolPropertyIndex } from '../tree/properties.ts';
 import type {
   AskOptions,
@@ -30,6 +30,8 @@ export const DEFAULT_MAX_TOKENS = 1024;
 /** What the asking functions need from the run besides the context. */
 export interface AskScope {
   ctx: RunContext;
+  /** The running command's flag set, as its invocation carries it (lib/tree/resolved.ts). */
+  flags: ReadonlyMap<string, Flag>;
   interaction?: Interaction;
   /** Flag spelling for messages (`--yes` on the CLI, `yes` under MCP). */
   label: (flagName: string) => string;
@@ -180,8 +182,7 @@ export async function elicit(
   options?: AskOptions,
 ): Promise<Record<string, Value>> {
   checkSchema(schema);
-  const { ctx, label } = scope;
-  const flags = flagsOf(ctx.command);
+  const { ctx, label, flags } = scope;
   const given: Record<string, Value> = {};
   const missing: string[] = [];
   for (const name of Object.keys(schema.properties)) {

@@ -88,7 +88,7 @@ export async function allProvenance(
   const sourced = resolveSources(inv, env);
   const known = sourced ? await sourced : {};
   const out: Record<string, FlagProvenance> = {};
-  for (const f of flagsOf(inv.command).values()) {
+  for (const f of inv.resolved.all.values()) {
     const label = flagLabel(inv, f.name);
     out[label] = known[label] ?? plainProvenance(inv, f);
   }
@@ -189,7 +189,7 @@ async function resolveFrom(
     out[label] = p;
   }
   // the author's other flags too: every value of the envelope says where it came from
-  for (const f of flagsOf(inv.command).values()) {
+  for (const f of inv.resolved.all.values()) {
     if (f.builtin || f.spec.env !== undefined || f.spec.config !== undefined) continue;
     out[flagLabel(inv, f.name)] = plainProvenance(inv, f);
   }
@@ -229,7 +229,7 @@ export function explainText(label: string, p: FlagProvenance): string {
  */
 export function explainTarget(inv: Invocation, asked: string): Flag {
   const name = asked.replace(/^--?/, '');
-  const flags = [...flagsOf(inv.command).values()].filter((f) => !f.spec.hidden);
+  const flags = [...inv.resolved.all.values()].filter((f) => !f.spec.hidden);
   const found = flags.find(
     (f) => f.name === name || (asked.startsWith('-') && !asked.startsWith('--') && f.spec.short === name),
   );

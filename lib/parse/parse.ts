@@ -10,45 +10,17 @@
  */
 import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
-import type { Warning } from '../contract/envelope.ts';
 import { isHelpFlag, takesValue, type Flag } from '../tree/flags.ts';
 import { applyFlagText } from '../tree/flag-values.ts';
-import { flagByShort, flagsOf, refusesDryRun, traversedFlags } from '../tree/flagset.ts';
+import { flagByShort, flagsOf, refusesDryRun, resolvedFlags, traversedFlags } from '../tree/flagset.ts';
+import type { Invocation } from './invocation.ts';
 import { dryRunUnsupported } from '../tree/dry-run.ts';
 import { unknownCommandError, unknownFlagError } from './parse-errors.ts';
 import { isUnloaded, loadCommand } from '../tree/lazy.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 
+export type { Invocation } from './invocation.ts';
 export { unknownCommandError } from './parse-errors.ts';
-
-/** One run's parse state: the command found, the flag values given and the positionals. */
-export interface Invocation {
-  /** The command to run. */
-  command: Command;
-  /** Flag values given in this run, by long name (defaults are not here). */
-  values: Map<string, unknown>;
-  /** Positional arguments in order. */
-  positionals: string[];
-  /** Deprecation warnings met while parsing (stderr and `meta.warnings`). */
-  warnings: Warning[];
-  /** How values arrived: `argv` (messages name `--flags`) or `values` (MCP/JSON: messages name properties). */
-  source: 'argv' | 'values';
-  /** Index in `positionals` of the first word given after `--`, if `--` was given. */
-  dashAt?: number;
-  /** Values of flags not given but found in their environment variable or config key (`FlagSpec.env`/`config`). */
-  sourced?: Map<string, unknown>;
-  /** The command line after the program name, as given (`argv` source): what a stop's next steps repeat. */
-  argv?: readonly string[];
-  /** The `--args-json` object of the call, when it came that way (its next steps repeat it, amended). */
-  argsJson?: Record<string, unknown>;
-  /** The tool arguments of a `values` call, as given (MCP): what a stop's next steps repeat, amended. */
-  arguments?: Record<string, unknown>;
-  /**
-   * `help` was given where a subcommand was expected (`tool grp help [sub…]`): the words after it,
-   * whose help (below `command`) the run prints. `help` is reserved at any depth, as ax-go reserves it.
-   */
-  helpTopic?: string[];
-}
 
 /** Whether a token looks like a flag (`-x`, `--x`), not `-` alone. */
 function isFlagToken(tok: string): boolean {
@@ -162,7 +134,15 @@ export async function loadPath(root: Command, argv: readonly string[]): Promise<
 export function parseArgv(root: Command, argv: readonly string[]): Invocation {
   const t = root.traverseChildren ? traverse(root, argv) : { ...findCommand(root, argv), levels: [] };
   const { command, rest } = t;
-  const inv: Invocation = { command, values: new Map(), positionals: [], warnings: [], source: 'argv', argv };
+  const inv: Invocation = {
+    command,
+    resolved: resolvedFlags(command),
+    values: new Map(),
+    positionals: [],
+    warnings: [],
+    source: 'argv',
+    argv,
+  };
   // Cobra's Traverse: each ancestor parses the flags before the next command word (an error there is
   // reported at once, about that ancestor, as Cobra's Traverse returns it)
   for (const level of t.levels) parseFlags(inv, level.tokens, level.command);
@@ -211,7 +191,7 @@ export function hasOwnSubcommands(cmd: Command): boolean {
  *   a flag of its own of that name shadows it, or it is the root's `--version`.
  */
 function traversedTarget(inv: Invocation, level: Command, f: Flag): Flag {
-  const own = flagsOf(inv.command).get(f.name);
+  const own = inv.resolved.all.get(f.name);
   if (own && (own.spec === f.spec || (own.builtin && f.builtin))) return own;
   const traversed = traversedFlags(inv.command).get(f.name);
   if (!own && traversed?.spec === f.spec) return traversed;
@@ -247,7 +227,7 @@ function setFlag(inv: Invocation, f: Flag, raw: string | undefined): void {
  */
 function parseFlags(inv: Invocation, tokens: readonly string[], level?: Command): void {
   const cmd = level ?? inv.command;
-  const flags = flagsOf(cmd);
+  const flags = level ? flagsOf(level) : inv.resolved.all;
   const set = level
     ? (f: Flag, raw: string | undefined) => setFlag(inv, traversedTarget(inv, level, f), raw)
     : (f: Flag, raw: string | undefined) => setFlag(inv, f, raw);
@@ -274,7 +254,13 @@ type SetFlag = (f: Flag, raw: string | undefined) => void;
  * pflag's parseLongArg: `--name`, `--name=value`, `--name value`, `--no-name`.
  * @returns the index of the last token it read.
  */
-function parseLong(cmd: Command, flags: Map<string, Flag>, set: SetFlag, tokens: readonly string[], i: number): number {
+function parseLong(
+  cmd: Command,
+  flags: ReadonlyMap<string, Flag>,
+  set: SetFlag,
+  tokens: readonly string[],
+  i: number,
+): number {
   const tok = tokens[i]!;
   const eq = tok.indexOf('=');
   const name = eq >= 0 ? tok.slice(2, eq) : tok.slice(2);
@@ -320,7 +306,7 @@ function parseLong(cmd: Command, flags: Map<string, Flag>, set: SetFlag, tokens:
 function parseShorts(
   inv: Invocation,
   cmd: Command,
-  flags: Map<string, Flag>,
+  flags: ReadonlyMap<string, Flag>,
   set: SetFlag,
   tokens: readonly string[],
   i: number,

@@ -9,7 +9,7 @@ import { resolvedView } from '../tree/resolved.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import { camelCase, defaultValue, type Flag } from '../tree/flags.ts';
 import { checkFlagValue } from '../tree/flag-values.ts';
-import { flagsOf, injectedInForce, refusesDryRun, traversedFlags } from '../tree/flagset.ts';
+import { flagsOf, refusesDryRun, resolvedFlags, traversedFlags } from '../tree/flagset.ts';
 import { dryRunUnsupported } from '../tree/dry-run.ts';
 import type { Invocation } from './parse.ts';
 import { toolProperties, toolPropertyIndex } from '../tree/properties.ts';
@@ -29,7 +29,7 @@ const RUN_CONTROLS = new Set(['format', 'explain', 'strict', 'timeout']);
  */
 export function flagLabel(inv: Invocation, flagName: string): string {
   if (inv.source !== 'values') return `--${flagName}`;
-  if (inv.argsJson && RUN_CONTROLS.has(flagName) && injectedInForce(inv.command, flagName)) return `--${flagName}`;
+  if (inv.argsJson && RUN_CONTROLS.has(flagName) && inv.resolved.inForce(flagName)) return `--${flagName}`;
   return flagName.replace(/-/g, '_');
 }
 
@@ -205,6 +205,7 @@ export function unknownPropertyError(cmd: Command, key: string): AxError {
 export function bindValues(cmd: Command, input: Record<string, unknown>): Invocation {
   const inv: Invocation = {
     command: cmd,
+    resolved: resolvedFlags(cmd),
     values: new Map(),
     positionals: [],
     warnings: [],
@@ -296,7 +297,7 @@ function badArgValue(property: string, arg: ArgSpec, value: unknown): AxError {
  */
 export function flagValues(inv: Invocation): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of flagsOf(inv.command).values()) out[camelCase(f.name)] = flagValue(inv, f);
+  for (const f of inv.resolved.all.values()) out[camelCase(f.name)] = flagValue(inv, f);
   // under TraverseChildren also the ancestors' local flags the command reads (none share a name with its own)
   const traversed = traversedFlags(inv.command);
   if (traversed.size) for (const f of traversed.values()) out[camelCase(f.name)] = flagValue(inv, f);

@@ -335,6 +335,7 @@ const asking = () => import('../ask/ask.ts');
 function askOf(s: RunState, ctx: RunContext): AskScope {
   return (s.ask ??= {
     ctx,
+    flags: s.inv.resolved.all,
     interaction: s.env.interaction,
     label: s.label,
     race: (p) => raceAbort(p, s.env.signal),

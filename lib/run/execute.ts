@@ -9,7 +9,7 @@ import { installDoctor } from './doctor.ts';
 import { detectMode } from '../contract/mode.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
-import { flagsOf, injectedInForce } from '../tree/flagset.ts';
+import { injectedInForce } from '../tree/flagset.ts';
 import { findCommand, loadPath, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
 import { toAxError, validationError } from '../contract/errors.ts';
 import { inputSchema } from '../parse/input-schema.ts';
@@ -94,7 +94,7 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
   try {
     let inv = parseArgv(root, argv);
     spanName = env.spanName = inv.command.commandPath();
-    if (inv.values.has('args-json') && injectedInForce(inv.command, 'args-json')) inv = await argsJsonInvocation(inv);
+    if (inv.values.has('args-json') && inv.resolved.inForce('args-json')) inv = await argsJsonInvocation(inv);
     const out = await runInvocation(inv, env);
     return finish(env, out.exitCode, out.error?.kind);
   } catch (e) {
@@ -130,10 +130,11 @@ async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
   }
   // flags declared `mcp: false` cannot be in the object, so they may stand beside it; so may the
   // caller's own controls of the run, which are no inputs (--format, --strict, --timeout)
+  const { all, inForce } = inv.resolved;
   const terminalOnly = (k: string) =>
-    flagsOf(cmd).get(k)?.spec.mcp === false || ((k === 'strict' || k === 'timeout') && injectedInForce(cmd, k));
+    all.get(k)?.spec.mcp === false || ((k === 'strict' || k === 'timeout') && inForce(k));
   const others = [...inv.values.keys()].filter(
-    (k) => k !== 'args-json' && !(k === 'format' && injectedInForce(cmd, 'format')) && !terminalOnly(k),
+    (k) => k !== 'args-json' && !(k === 'format' && inForce('format')) && !terminalOnly(k),
   );
   if (others.length || inv.positionals.length) {
     const what = [...others.map((k) => `--${k}`), ...inv.positionals.map((p) => JSON.stringify(p))];

@@ -15,7 +15,7 @@ import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
 import { AxError, CONTRACT_REFUSALS, toAxError, validationError } from '../contract/errors.ts';
 import { camelCase } from '../tree/flags.ts';
-import { flagsOf, injectedInForce, replays } from '../tree/flagset.ts';
+import { replays } from '../tree/flagset.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { renderDefault } from './render.ts';
 import { isStream, renderItem, toAsync, write, writeOutcome, writeReplayed } from './output.ts';
@@ -97,12 +97,12 @@ class HandlerRun {
   ) {
     const cmd = (this.cmd = inv.command);
     const flags = (this.flags = flagValues(inv));
-    const dryRun = (this.dryRun = injectedInForce(cmd, 'dry-run') && flags.dryRun === true);
-    const rawKey =
-      injectedInForce(cmd, 'idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
+    const inForce = inv.resolved.inForce;
+    const dryRun = (this.dryRun = inForce('dry-run') && flags.dryRun === true);
+    const rawKey = inForce('idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
     const givenKey = (this.givenKey = rawKey.trim() === '' ? '' : rawKey); // opaque: kept as given; blank means none
     this.key = givenKey || env.newKey();
-    this.strict = injectedInForce(cmd, 'strict') && flags.strict === true;
+    this.strict = inForce('strict') && flags.strict === true;
     this.scope = createRunContext(inv, env, warnings, this);
     this.replay = givenKey !== '' && !dryRun && replays(cmd) ? {} : undefined;
     this.hooks = hooksOf(cmd);
@@ -137,7 +137,7 @@ export async function runHandler(
   const { cmd, scope, replay, hooks } = h;
   // --timeout: a deadline of the run, but not of a command that runs until signalled (a server:
   // mcp-server hands its --timeout to each call it serves instead)
-  const given = injectedInForce(cmd, 'timeout') ? h.flags.timeout : undefined;
+  const given = inv.resolved.inForce('timeout') ? h.flags.timeout : undefined;
   const timeout = !cmd.finishOnSigterm ? given : undefined;
   const endDeadline =
     typeof timeout === 'number' && timeout > 0
@@ -226,7 +226,7 @@ async function postHooks(hooks: Hooks, ctx: RunContext, env: RunEnv, cmd: Comman
 async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | undefined> {
   const { cmd, env, scope, flags, givenKey } = h;
   const { openGate, fingerprint } = await import('../store/replay.ts');
-  const builtin = [...flagsOf(cmd).values()].filter((f) => f.builtin).map((f) => camelCase(f.name));
+  const builtin = [...h.inv.resolved.all.values()].filter((f) => f.builtin).map((f) => camelCase(f.name));
   const bound = Object.fromEntries(Object.entries(flags).filter(([k]) => !builtin.includes(k)));
   const opened = await openGate({
     scope: { program: env.root.name, command: cmd.commandPath(), key: givenKey },

@@ -10,7 +10,6 @@ import type { ErrorEnvelope } from '../contract/envelope.ts';
 import { runInvocation, reportFailure, type RunOutcome } from './run.ts';
 import { runEnv, type RunEnv } from './run-env.ts';
 import { bindValues } from '../parse/validate.ts';
-import { flagsOf } from '../tree/flagset.ts';
 import type { FlagSpec } from '../tree/flags.ts';
 import { endSpan } from '../observe/trace.ts';
 import type { NotificationLevel } from '../observe/logger.ts';
@@ -160,7 +159,7 @@ export async function invokeCommand(
   try {
     const inv = bindValues(cmd, values);
     for (const [name, preset] of options.presets ?? []) {
-      const own = flagsOf(cmd).get(name);
+      const own = inv.resolved.all.get(name);
       // the very flag: the same declaration, or the same injected flag (whichever copy of lib built its record)
       if (!own || (own.spec !== preset.spec && !(own.builtin && preset.builtin))) continue;
       if (!inv.values.has(name) || (name === 'dry-run' && preset.value === true)) inv.values.set(name, preset.value);

@@ -21,7 +21,6 @@ import {
 import { toAxError, type AxError } from '../contract/errors.ts';
 import { isHelpFlag, type Flag } from '../tree/flags.ts';
 import { kindOf } from '../tree/flag-kinds/index.ts';
-import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { helpText, useLine } from '../help/help.ts';
 import { findCommand, type Invocation } from '../parse/parse.ts';
 import { writeOutcome } from './output.ts';
@@ -102,7 +101,7 @@ export function reportError(thrown: unknown, env: RunEnv): number {
  */
 function checkJsonFlags(inv: Invocation): Promise<void> | undefined {
   let withSchema: Flag[] | undefined;
-  const flags = flagsOf(inv.command);
+  const flags = inv.resolved.all;
   for (const n of inv.values.keys()) {
     const f = flags.get(n);
     if (f?.spec.schema && kindOf(f.spec).declaresSchema) (withSchema ??= []).push(f);
@@ -118,7 +117,7 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
   const cmd = inv.command;
   try {
     // the help flag: the injected one, or an author's own bool `help` flag (Cobra: it is the help flag)
-    if (inv.values.get('help') === true && isHelpFlag(flagsOf(cmd).get('help'))) {
+    if (inv.values.get('help') === true && isHelpFlag(inv.resolved.all.get('help'))) {
       await writeOutcome(env.stdout, helpText(cmd));
       return { exitCode: 0, help: true };
     }
@@ -126,7 +125,7 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
       await writeOutcome(env.stdout, await helpFor(env.root, [...cmd.pathNames().slice(1), ...inv.helpTopic]));
       return { exitCode: 0, help: true };
     }
-    if (cmd === env.root && inv.values.get('version') === true && injectedInForce(cmd, 'version')) {
+    if (cmd === env.root && inv.values.get('version') === true && inv.resolved.inForce('version')) {
       const v = env.version();
       // human mode: the root's versionTemplate (Cobra's SetVersionTemplate), else Cobra's default text
       const human = () =>
@@ -146,7 +145,7 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
         message: `Command ${JSON.stringify(cmd.name)} is deprecated, ${cmd.deprecated}`,
       });
     for (const w of warnings) env.stderr.write(`${w.message}\n`);
-    if (inv.values.has('explain') && injectedInForce(cmd, 'explain'))
+    if (inv.values.has('explain') && inv.resolved.inForce('explain'))
       return await explain(inv, env, await allProvenance(inv, env.env));
     const sources = resolveSources(inv, env.env);
     const provenance = sources && (await sources);

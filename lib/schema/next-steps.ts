@@ -169,7 +169,7 @@ function rehearsed(root: Command, args: readonly string[]): readonly string[] {
 
 /** The caller's own `--format` words, when it gave one on its command line (the injected flag, not a command's own). */
 function modeWords(inv: Invocation): string[] {
-  if (!inv.argv || !injectedInForce(inv.command, 'format')) return [];
+  if (!inv.argv || !inv.resolved.inForce('format')) return [];
   const format = scanFormat(inv.command, inv.argv);
   return format === undefined ? [] : ['--format', format];
 }
@@ -188,7 +188,7 @@ function toolCall(
     if (toolStatus(command) !== 'tool' || !isWithin(command, base)) return undefined;
     const inv = parseArgv(root, args);
     const out: Record<string, unknown> = {};
-    const flags = flagsOf(command);
+    const flags = inv.resolved.all;
     for (const [name, v] of inv.values) {
       const f = flags.get(name);
       if (f) out[propertyName(name)] = kindOf(f.spec).schemaDefault(v, f.spec);
