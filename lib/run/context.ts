@@ -2,8 +2,8 @@
  * The context a handler (and its hooks) receives — flags, args, IO, trace ids, dry-run and
  * idempotency state, ctx.log/warn/progress, guard/perform, confirm/elicit/sample, attach — and the
  * per-run state the runner reads back from it (what a dry run would do, attached resources).
- * Built once per run by {@link createRunContext}; closed when the run ends, after which its
- * streams, progress and log calls do nothing.
+ * Built once per run by {@link createRunContext} over the run's state (run-state.ts); closed when
+ * the run ends, after which its streams, progress and log calls do nothing.
  *
  * Shape (docs/performance.md: a context is built for every run and every MCP call): the context's own
  * properties are its data (flags, args, ids, streams…); its functions (`ctx.log`, `ctx.guard`…) and
@@ -15,11 +15,11 @@
  */
 import type { Command, RunContext } from '../tree/command.ts';
 import type { Logger } from '../tree/logging.ts';
-import { putOutcome, WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
+import type { OutputStream, Warning } from '../contract/envelope.ts';
 import { AxError, KIND_RE, type AxErrorOptions } from '../contract/errors.ts';
-import { argValues, flagLabel } from '../parse/validate.ts';
+import { argValues } from '../parse/validate.ts';
 import type { Invocation } from '../parse/parse.ts';
-import { readDeclared, type ResourceContent } from '../tree/declarations.ts';
+import { readDeclared } from '../tree/declarations.ts';
 import { declarations } from '../schema/walk.ts';
 import { childEnv, traceparentOf } from '../observe/trace.ts';
 import { createLogger, logLevelOf } from '../observe/logger.ts';
@@ -27,121 +27,12 @@ import type { AskScope } from '../ask/ask.ts';
 import type { AskOptions, ElicitSchema } from '../tree/interaction.ts';
 import { raceAbort } from './settle.ts';
 import { detectAgent, isInteractive, NO_TERMINAL, notInteractiveBecause } from '../platform/agent.ts';
-import type { Warning } from '../contract/envelope.ts';
 import { RunProgress } from '../observe/progress.ts';
 import { actionRequiredError, retryStep } from '../schema/next-steps.ts';
 import { strictFailure } from './failures.ts';
 import type { ReplaySettings } from '../store/replay.ts';
 import type { RunEnv } from './run-env.ts';
-
-/** What the runner decided before building a run's context. */
-export interface RunDecisions {
-  dryRun: boolean;
-  /** `--strict`: a warning fails the run where it is raised. */
-  strict: boolean;
-  key: string;
-  givenKey: string;
-  flags: Record<string, unknown>;
-}
-
-/** A run's context and the state the runner reads back (see {@link createRunContext}). */
-export interface HandlerScope {
-  ctx: RunContext;
-  /** The run's stdout and stderr, silent once the run is closed. */
-  stdout: OutputStream;
-  stderr: OutputStream;
-  /** A flag's name as this invocation spells it (`--name` on the CLI, `name` over MCP). */
-  label: (name: string) => string;
-  /** What `ctx.guard`/`ctx.perform` skipped in a dry run, in order. */
-  would: string[];
-  /** The steps `ctx.step` recorded as done, in order. */
-  steps: string[];
-  /** What the handler said with `ctx.setChanged` (undefined: it said nothing). */
-  changed: boolean | undefined;
-  /** Resources `ctx.attach` attached, in order. */
-  attachments: ResourceContent[];
-  /** In a dry run: whether the handler (or a hook) read `ctx.dryRun` or called `ctx.guard`/`ctx.perform`. */
-  dryRunChecked: boolean;
-  /** Ends the run: later writes, progress and log calls through the context do nothing. */
-  close(): void;
-}
-
-/**
- * The key of a context's state. A global symbol: a bundled program carries lib more than once (its
- * main bundle and each heavy chunk, docs/shipping.md), and a context one copy built may be read by another.
- */
-const STATE = Symbol.for('ax-ts.run-context.state');
-
-type WithState = { [STATE]: RunState };
-
-/** One run's stdout or stderr: writes pass through until the run is closed, then do nothing. */
-class GuardedStream implements OutputStream {
-  readonly isTTY: boolean | undefined;
-  constructor(
-    private readonly target: OutputStream,
-    private readonly state: { readonly closed: boolean },
-  ) {
-    this.isTTY = target.isTTY;
-  }
-  write(chunk: string | Uint8Array): unknown {
-    return this.state.closed ? true : this.target.write(chunk);
-  }
-  [WRITE_OUTCOME](chunk: string | Uint8Array): unknown {
-    return this.state.closed ? true : putOutcome(this.target, chunk);
-  }
-}
-
-/**
- * The per-run state behind a context — what its lazily built members read — and the runner's
- * {@link HandlerScope} of the run. One class (docs/performance.md: one is built for every run and every MCP
- * call), so a run makes one object here and no closures until a member asks for one.
- */
-class RunState implements HandlerScope {
-  /** Whether the run has ended (then writes, progress and log calls do nothing); read by its streams. */
-  closed = false;
-  readonly would: string[] = [];
-  readonly steps: string[] = [];
-  readonly attachments: ResourceContent[] = [];
-  dryRunChecked = false;
-  changed: boolean | undefined = undefined;
-  /** The run's progress reports (made on the first). */
-  progress: RunProgress | undefined = undefined;
-  readonly stdout: OutputStream;
-  readonly stderr: OutputStream;
-  /** The members built so far, by name (made on the first). */
-  built: Record<string, unknown> | undefined = undefined;
-  ask: AskScope | undefined = undefined;
-  #label: ((name: string) => string) | undefined = undefined;
-  ctx!: RunContext;
-
-  constructor(
-    readonly inv: Invocation,
-    readonly env: RunEnv,
-    readonly warnings: Warning[],
-    readonly dryRun: boolean,
-    readonly strict: boolean,
-  ) {
-    this.stdout = new GuardedStream(env.stdout, this);
-    this.stderr = new GuardedStream(env.stderr, this);
-  }
-
-  /** A flag's name as this invocation spells it (made on first read, then the same function). */
-  get label(): (name: string) => string {
-    const inv = this.inv;
-    return (this.#label ??= (n: string) => flagLabel(inv, n));
-  }
-
-  close(): void {
-    this.progress?.erase();
-    this.closed = true;
-  }
-
-  /** Writes one line of the run's own on stderr (a drawn progress line erased first). */
-  line(text: string): void {
-    this.progress?.erase();
-    this.stderr.write(`${text}\n`);
-  }
-}
+import { RunState, STATE, type HandlerScope, type RunDecisions, type WithState } from './run-state.ts';
 
 /**
  * Builds the context of one handler run. `state` is what the runner decided before: the dry run,

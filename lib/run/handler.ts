@@ -9,13 +9,13 @@
  * their own, so the hot async function keeps few live values across its awaits (each await saves
  * them all) and V8 compiles a small function.
  */
-import { successLine, type ErrorEnvelope, type SuccessMeta, type Warning } from '../contract/envelope.ts';
-import { checkDryRun, dryRunVouched, successMeta } from './run-meta.ts';
+import { successLine } from '../contract/envelope.ts';
+import { checkDryRun, dryRunVouched } from './run-meta.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
+import type { Warning } from '../contract/envelope.ts';
 import { AxError, CONTRACT_REFUSALS, toAxError, validationError } from '../contract/errors.ts';
 import { camelCase } from '../tree/flags.ts';
-import { replays } from '../tree/flagset.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { renderDefault } from './render.ts';
 import { isStream, renderItem, toAsync, write, writeOutcome, writeReplayed } from './output.ts';
@@ -25,99 +25,18 @@ import {
   replayedError,
   RESULT_MAX_CHARS,
   resultTooLarge,
-  strictFailure,
   timeoutError,
   unrecorded,
   withCompletedSteps,
 } from './failures.ts';
 import { checkOutput } from '../parse/output-check.ts';
-import type { ReplayGate } from '../store/replay.ts';
 import type { ReplayRecord } from '../store/idempotency.ts';
-import { flagValues } from '../parse/validate.ts';
-import type { ResourceContent } from '../tree/declarations.ts';
-import { hooksOf } from './hooks.ts';
 import { interrupted, raceAbort, settle } from './settle.ts';
-import { createRunContext, type HandlerScope } from './context.ts';
+import type { HandlerScope } from './run-state.ts';
 import type { RunEnv } from './run-env.ts';
+import { HandlerRun, type Hooks, type Replay, type RunOutcome } from './handler-run.ts';
 
-/** What a run produced, for callers that need more than the exit code (the MCP bridge). */
-export interface RunOutcome {
-  exitCode: number;
-  /** The payload (success, non-stream). */
-  payload?: unknown;
-  /** Items written (stream). */
-  items?: unknown[];
-  /** Whether the command produced a stream. */
-  stream?: boolean;
-  /** The failure, when exitCode ≠ 0. */
-  error?: AxError;
-  /** The error line's object, when the failure was reported in json mode. */
-  envelope?: ErrorEnvelope;
-  /** Whether help text was printed instead of running. */
-  help?: boolean;
-  /** Declared resources the handler attached (`ctx.attach`), in order, read for their URIs. */
-  attachments?: ResourceContent[];
-}
-
-/**
- * The replay state of a run that gave an idempotency key to a command that replays: the gate that
- * holds the key, and the handler's own promise (after an interrupt, a late success is still recorded).
- */
-interface Replay {
-  gate?: ReplayGate;
-  running?: Promise<unknown>;
-}
-
-type Hooks = ReturnType<typeof hooksOf>;
-
-/**
- * One handler run: what the runner decided before calling the handler — the bound flags, the dry
- * run, the idempotency key, the context, the replay state and the hooks — in one object whose
- * methods the steps share (docs/performance.md: a run builds this and the context, and no closures).
- */
-class HandlerRun {
-  readonly cmd: Command;
-  readonly flags: Record<string, unknown>;
-  readonly dryRun: boolean;
-  /** The run's idempotency key: the given one, else a fresh UUID. */
-  readonly key: string;
-  /** The key as given (opaque), or '' when none was given (or a blank one). */
-  readonly givenKey: string;
-  readonly scope: HandlerScope;
-  readonly replay: Replay | undefined;
-  readonly hooks: Hooks;
-  /** `--strict`: any warning fails the run (`warnings_as_errors`) before its output is written. */
-  readonly strict: boolean;
-
-  constructor(
-    readonly inv: Invocation,
-    readonly env: RunEnv,
-    readonly warnings: Warning[],
-    readonly provenance: Record<string, FlagProvenance> | undefined,
-  ) {
-    const cmd = (this.cmd = inv.command);
-    const flags = (this.flags = flagValues(inv));
-    const inForce = inv.resolved.inForce;
-    const dryRun = (this.dryRun = inForce('dry-run') && flags.dryRun === true);
-    const rawKey = inForce('idempotency-key') && typeof flags.idempotencyKey === 'string' ? flags.idempotencyKey : '';
-    const givenKey = (this.givenKey = rawKey.trim() === '' ? '' : rawKey); // opaque: kept as given; blank means none
-    this.key = givenKey || env.newKey();
-    this.strict = inForce('strict') && flags.strict === true;
-    this.scope = createRunContext(inv, env, warnings, this);
-    this.replay = givenKey !== '' && !dryRun && replays(cmd) ? {} : undefined;
-    this.hooks = hooksOf(cmd);
-  }
-
-  /** Under `--strict`, the failure the warnings so far make (`ran`: the handler has run), if any. */
-  strictFailure(ran: boolean): void {
-    if (this.strict && this.warnings.length) throw strictFailure(this.warnings, ran, this.scope.label);
-  }
-
-  /** The meta of this run's success envelope(s), as the run stands when it is written. */
-  meta(): SuccessMeta {
-    return successMeta(this.env, this.key, this.scope, this.warnings, this.dryRun, this.provenance, this.cmd);
-  }
-}
+export type { RunOutcome } from './handler-run.ts';
 
 /**
  * Runs the handler of a checked invocation (with its hooks and the replay gate of its idempotency

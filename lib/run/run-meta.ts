@@ -10,7 +10,7 @@ import type { SuccessMeta, Warning } from '../contract/envelope.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command } from '../tree/command.ts';
 import { declaredReadOnly } from '../tree/dry-run.ts';
-import type { HandlerScope } from './context.ts';
+import type { HandlerScope } from './run-state.ts';
 import type { RunEnv } from './run-env.ts';
 
 /** The meta every success envelope of a run starts from. */
