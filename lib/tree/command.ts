@@ -5,24 +5,26 @@
  *
  * The declaration's fields are in command-config.ts and the run context's in run-context.ts; both
  * take the command type as a parameter, so neither imports this module (no type-import circle,
- * test/arch/layers.test.ts) and `CommandConfig` / `RunContext` here instantiate them.
+ * test/arch/layers.test.ts) and `CommandConfig` / `RunContext` here instantiate them. The checks the
+ * constructor runs on a declaration are command-checks.ts's; a change to the tree bumps the tree
+ * generation (generation.ts), which renews what each command resolves to (resolved.ts).
  *
  * Layer `lib/tree/`: the declarations — `Command`, flag and positional specs with their Args
  * validators, the typed `ctx` values, prompt/resource declarations and the MCP marks. It knows only
  * declarations and may import only `lib/contract/`.
  */
-import { argsFromUse, checkArgDecls, DeclaredArgs, type ArgSpec, type ArgsValidator } from './args.ts';
+import { argsFromUse, DeclaredArgs, type ArgSpec, type ArgsValidator } from './args.ts';
 import type { FlagDecls } from './values.ts';
-import { checkFlagDecl, type Completer, type FlagSpec } from './flags.ts';
+import type { Completer, FlagSpec } from './flags.ts';
 import type { PromptDecl, ResourceDecl } from './declarations.ts';
-import { checkLoggingDecl, type LoggingDecl } from './logging.ts';
-import { checkNonDeterministic } from './nondeterministic.ts';
-import { checkCapabilities, type Capability, type Effects, type OutputDecl } from './output.ts';
+import type { LoggingDecl } from './logging.ts';
+import type { Capability, Effects, OutputDecl } from './output.ts';
 import { declaredReadOnly } from './dry-run.ts';
 import type { CommandGroup, RunHook } from './hooks.ts';
 import type { CommandConfigOf, ConfigFileDecl } from './command-config.ts';
 import type { RunContextOf } from './run-context.ts';
-import { ARG_SPEC_KEYS, checkKnownKeys, commandKeys, FLAG_SPEC_KEYS } from './known-keys.ts';
+import { checkDeclaration, checkFlag, checkOptions } from './command-checks.ts';
+import { bumpTreeGeneration, treeGeneration } from './generation.ts';
 
 export type { CommandGroup, RunHook, RunHooks } from './hooks.ts';
 export type { Capability, Effects, OutputDecl } from './output.ts';
@@ -56,61 +58,6 @@ export type CommandLoader = () =>
  *
  * @throws TypeError from the constructor when `use` is empty or argument declarations are inconsistent.
  */
-/** Every option `new Command()` takes (checked against CommandConfigOf at compile time). */
-const COMMAND_KEYS = commandKeys([
-  'use',
-  'short',
-  'long',
-  'example',
-  'aliases',
-  'hidden',
-  'deprecated',
-  'annotations',
-  'flags',
-  'persistentFlags',
-  'args',
-  'validateArgs',
-  'validArgs',
-  'validArgsFunction',
-  'mutuallyExclusive',
-  'requiredTogether',
-  'oneRequired',
-  'effects',
-  'capabilities',
-  'destructive',
-  'replay',
-  'task',
-  'output',
-  'confirmationFlag',
-  'dryRun',
-  'finishOnSigterm',
-  'run',
-  'render',
-  'version',
-  'logging',
-  'config',
-  'schemaBudget',
-  'commands',
-  'load',
-  'groupId',
-  'traverseChildren',
-  'disableFlagParsing',
-  'helpFunc',
-  'usageFunc',
-  'versionTemplate',
-  'persistentPreRun',
-  'preRun',
-  'postRun',
-  'persistentPostRun',
-  'enableTraverseRunHooks',
-] as const);
-
-/** A flag declaration's keys, then its values (flags.ts). @throws TypeError. */
-function checkFlag(cmd: string, name: string, spec: FlagSpec): void {
-  if (spec !== null && typeof spec === 'object') checkKnownKeys(cmd, `flag --${name}`, spec, FLAG_SPEC_KEYS);
-  checkFlagDecl(cmd, name, spec);
-}
-
 export class Command<
   const F extends FlagDecls = {},
   const P extends FlagDecls = {},
@@ -201,13 +148,7 @@ export class Command<
   #path?: { generation: number; path: string };
 
   constructor(config: CommandConfig<F, P, A, O>) {
-    if (config !== null && typeof config === 'object')
-      checkKnownKeys(
-        `Command ${JSON.stringify(String((config as { use?: unknown }).use ?? ''))}`,
-        'option',
-        config,
-        COMMAND_KEYS,
-      );
+    checkOptions(config);
     const use = config.use?.trim();
     if (!use) throw new TypeError('Command: use must be a non-empty usage line such as "get <id>"');
     this.use = use;
@@ -222,10 +163,7 @@ export class Command<
     this.localFlags = { ...config.flags };
     this.persistentFlags = { ...config.persistentFlags };
     this.args = config.args ? [...config.args] : argsFromUse(use);
-    for (const a of this.args)
-      if (a !== null && typeof a === 'object')
-        checkKnownKeys(`Command ${this.name}`, `positional ${JSON.stringify(a.name)}`, a, ARG_SPEC_KEYS);
-    checkArgDecls(this.name, this.args);
+    checkDeclaration(this.name, config, this.args);
     this._validateArgs = config.validateArgs;
     this.validArgs = config.validArgs;
     this.validArgsFunction = config.validArgsFunction;
@@ -233,27 +171,20 @@ export class Command<
     this.requiredTogether = config.requiredTogether ?? [];
     this.oneRequired = config.oneRequired ?? [];
     this.effects = config.effects;
-    checkCapabilities(`Command ${this.name}`, config.capabilities, config.effects);
     this.capabilities = config.capabilities ? Object.freeze([...config.capabilities]) : undefined;
     this.destructive = config.destructive;
     this.replay = config.replay;
     this.task = config.task;
     this.output = config.output;
     this.confirmationFlag = config.confirmationFlag;
-    if (config.dryRun !== undefined && typeof config.dryRun !== 'boolean')
-      throw new TypeError(`Command ${this.name}: dryRun must be true or false`);
     this.dryRun = config.dryRun ?? declaredReadOnly(config.effects, config.capabilities);
     this.finishOnSigterm = config.finishOnSigterm ?? false;
     this.run = config.run as RunFn<any, any> | undefined;
     this.render = config.render;
     this.version = config.version;
-    checkLoggingDecl(this.name, config.logging);
     this.logging = config.logging;
     this.config = config.config;
-    if (config.schemaBudget !== undefined && (!Number.isSafeInteger(config.schemaBudget) || config.schemaBudget < 0))
-      throw new TypeError(`Command ${this.name}: schemaBudget must be a whole number of characters (0: no budget)`);
     this.schemaBudget = config.schemaBudget;
-    checkNonDeterministic(this.name, config.output?.nonDeterministic);
     this.persistentPreRun = config.persistentPreRun as RunHook<RunContext<any, any>> | undefined;
     this.preRun = config.preRun as RunHook<RunContext<any, any>> | undefined;
     this.postRun = config.postRun as RunHook<RunContext<any, any>> | undefined;
@@ -265,44 +196,7 @@ export class Command<
     this.helpFunc = config.helpFunc;
     this.usageFunc = config.usageFunc;
     this.versionTemplate = config.versionTemplate;
-    for (const [n, s] of [...Object.entries(this.localFlags), ...Object.entries(this.persistentFlags)])
-      checkFlag(this.name, n, s);
-    if (config.load !== undefined) {
-      if (typeof config.load !== 'function')
-        throw new TypeError(`Command ${this.name}: load must be a function returning the command (or its module)`);
-      const extra = (
-        [
-          'long',
-          'example',
-          'annotations',
-          'flags',
-          'persistentFlags',
-          'args',
-          'validateArgs',
-          'validArgs',
-          'validArgsFunction',
-          'mutuallyExclusive',
-          'requiredTogether',
-          'oneRequired',
-          'effects',
-          'capabilities',
-          'destructive',
-          'output',
-          'confirmationFlag',
-          'dryRun',
-          'run',
-          'render',
-          'version',
-          'schemaBudget',
-          'commands',
-        ] as const
-      ).filter((k) => config[k] !== undefined);
-      if (extra.length)
-        throw new TypeError(
-          `Command ${this.name}: a lazy command (load) declares only use, short, aliases, hidden and deprecated; ${extra.join(', ')} belong to the loaded command`,
-        );
-      this.load = config.load;
-    }
+    if (config.load !== undefined) this.load = config.load;
     if (config.commands) this.addCommand(...config.commands);
   }
 
@@ -428,7 +322,7 @@ export class Command<
   /** `tasks show`: the command path as typed. */
   commandPath(): string {
     // per tree generation: every run and MCP call asks again
-    const generation = TREE.generation;
+    const generation = treeGeneration();
     if (this.#path?.generation !== generation) this.#path = { generation, path: this.pathNames().join(' ') };
     return this.#path.path;
   }
@@ -488,28 +382,8 @@ export class Command<
 
   /** @internal marks every derived view stale (O(1): views compare generations; resolved.ts). */
   _invalidate(): void {
-    TREE.generation += 1;
+    bumpTreeGeneration();
   }
-}
-
-/**
- * The tree-shape generation, one counter per process: shared through a global symbol by every copy
- * of this module, because a bundled program carries more than one — its main bundle and each heavy
- * chunk (the MCP runtime, the --args-json validator: docs/shipping.md) — and all of them share the
- * views of the same Command objects (resolved.ts). With a counter per copy, each copy's views looked
- * stale to the other, and every MCP call rebuilt a command's flag set, tool properties and more, twice (docs/performance.md).
- */
-const TREE = ((globalThis as Record<symbol, unknown>)[Symbol.for('ax-ts.tree-generation')] ??= { generation: 0 }) as {
-  generation: number;
-};
-
-/**
- * The tree-shape generation: bumped by every addCommand/removeCommand/addFlag anywhere, so views
- * derived from declarations (resolved.ts, keyed by it) never outlive a change, and building a tree
- * of n commands one addCommand at a time stays O(n).
- */
-export function treeGeneration(): number {
-  return TREE.generation;
 }
 
 /** The context passed to `run(ctx)`; its fields are documented in {@link RunContextOf}. */

@@ -2,7 +2,7 @@
  * What a command's declarations resolve to — its flag set, the flags its children inherit, its
  * inputSchema properties — derived once per tree shape and held in one typed {@link ResolvedView}
  * per command. Any change to a tree (`addCommand`, `removeCommand`, `addFlag`, a flag group, a lazy
- * command loading, TraverseChildren) bumps the tree generation (command.ts), and the next reader
+ * command loading, TraverseChildren) bumps the tree generation (generation.ts), and the next reader
  * gets a fresh view: a command added after a first parse is seen. The views live beside the tree,
  * not on it: a Command stays a declaration (docs/architecture.md#lib-layer-by-layer).
  *
@@ -11,8 +11,9 @@
  * docs/shipping.md) and all of them must share one view of the same Command (docs/performance.md).
  */
 import type { ArgSpec } from './args.ts';
-import { treeGeneration, type Command } from './command.ts';
+import type { Command } from './command.ts';
 import type { Flag } from './flags.ts';
+import { treeGeneration } from './generation.ts';
 
 /** One inputSchema property and what it binds to: exactly one of `flag` or `arg`. */
 export interface ToolProperty {
