@@ -174,7 +174,10 @@ async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | u
   return undefined;
 }
 
-/** The record kinds a command writes: its output kind's (a data command's handler may return a stream), and failures. */
+/**
+ * The record kinds a command writes: its output kind's (a data command's handler may return a
+ * stream), and failures.
+ */
 function recordKinds(cmd: Command): ReplayRecord['kind'][] {
   const kind = cmd.output?.kind;
   return kind === 'stream'

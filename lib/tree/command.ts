@@ -38,7 +38,7 @@ export type RunFn<F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] 
 /** Renders a payload (or one stream item) as text for human mode. Return a string or write to ctx.stdout. */
 export type RenderFn = (data: unknown, ctx: RunContext) => string | void;
 
-/** The declaration a {@link Command} is built from (with Cobra's run hooks, see {@link RunHooks}); fields in {@link CommandConfigOf}. */
+/** The declaration a {@link Command} is built from: {@link CommandConfigOf} with {@link RunHooks}. */
 export type CommandConfig<
   F extends FlagDecls = FlagDecls,
   P extends FlagDecls = FlagDecls,
@@ -200,7 +200,7 @@ export class Command<
     if (config.commands) this.addCommand(...config.commands);
   }
 
-  /** Cobra's TraverseChildren, read on the root (see {@link CommandConfigOf.traverseChildren}); setting it refreshes the derived flag sets. */
+  /** Cobra's TraverseChildren, read on the root; setting it refreshes the derived flag sets. */
   get traverseChildren(): boolean {
     return this._traverseChildren;
   }
