@@ -4,9 +4,11 @@
  * `BROWSER` all naming a script that leaves a mark if anything starts it. Every run must end at once
  * with its contract output (one JSON line, or help), in English, unwrapped, without an escape byte,
  * and start none of them: ax-ts never opens an editor, a pager or a browser, and never waits for a
- * person (docs/contract.md#agents-and-prompts). docs/agents-spec.md cites these tests.
+ * person (docs/contract.md#agents-and-prompts). No run opens a TCP connection or fetches anything
+ * either (no update check, no telemetry), as a preload in each process records. Each trap has a
+ * positive control. docs/agents-spec.md cites these tests.
  */
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -54,6 +56,30 @@ async function tasks(...args: string[]): Promise<ProcessRun & { ms: number }> {
 
 const ESC = '\u001b';
 
+/** Where a preload records every TCP connection or fetch a process starts. */
+const NET_MARK = join(dir, 'network');
+const NET_PRELOAD = join(dir, 'net-preload.mjs');
+writeFileSync(
+  NET_PRELOAD,
+  [
+    "import net from 'node:net';",
+    "import { appendFileSync } from 'node:fs';",
+    `const mark = (what) => appendFileSync(${JSON.stringify(NET_MARK)}, what + '\\n');`,
+    'const connect = net.Socket.prototype.connect;',
+    // a TCP connection (a port), not a local socket by path (tsx's own IPC)
+    'net.Socket.prototype.connect = function (...a) {',
+    '  const o = Array.isArray(a[0]) ? a[0][0] : a[0];',
+    "  if (typeof o === 'number' || o?.port != null) mark('connect ' + JSON.stringify(o));",
+    '  return connect.apply(this, a);',
+    '};',
+    'const fetch = globalThis.fetch;',
+    "globalThis.fetch = (...a) => { mark('fetch ' + String(a[0])); return fetch(...a); };",
+  ].join('\n'),
+);
+
+/** The agent's environment, with the network preload in every Node process it starts. */
+const netEnv = (): NodeJS.ProcessEnv => ({ ...agentEnv(), NODE_OPTIONS: `--import ${NET_PRELOAD}` });
+
 describe('the demo in an agent-like environment (no terminal, fr_FR, COLUMNS=20, EDITOR/PAGER/BROWSER trapped)', () => {
   it('a bare invocation prints the root help and exits 0 at once: no REPL, no prompt, no pager', async () => {
     const r = await tasks();
@@ -92,6 +118,28 @@ describe('the demo in an agent-like environment (no terminal, fr_FR, COLUMNS=20,
     expect(line.error.next.length).toBeGreaterThan(0);
     expect(r.ms).toBeLessThan(15_000);
     expect(existsSync(join(dir, 'started')), 'the trap was started').toBe(false);
+  });
+
+  it('no run opens a network connection: no update check, no telemetry (help, list, add, show, rm, __schema, doctor, --version)', async () => {
+    const runs = [[], ['list'], ['add', 'x'], ['show', '99'], ['rm', '1'], ['__schema'], ['doctor'], ['--version']];
+    for (const args of runs) {
+      const r = await runScript(TASKS, args, netEnv());
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).not.toBeNull();
+    }
+    expect(existsSync(NET_MARK) ? readFileSync(NET_MARK, 'utf8') : '').toBe('');
+  });
+
+  it('the network probe works: a process that fetches or connects leaves the mark this file checks for', async () => {
+    const probe = join(dir, 'net-probe.mjs');
+    writeFileSync(
+      probe,
+      "import { connect } from 'node:net';\n" +
+        "connect(9, '127.0.0.1').on('error', () => {});\n" +
+        "await fetch('http://127.0.0.1:9/').catch(() => {});\n",
+    );
+    const r = await runScript(probe, [], netEnv());
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(NET_MARK, 'utf8')).toMatch(/connect[\s\S]*fetch|fetch[\s\S]*connect/);
   });
 
   it('the trap works: a process that honours EDITOR leaves the mark this file checks for', async () => {
