@@ -8,6 +8,9 @@
  */
 // the command tree
 export { Command } from './tree/command.ts';
+// Command.find (Cobra's Find) is declared beside the walk it runs, in the parser's folder
+import './parse/find.ts';
+export type { FoundCommand } from './parse/find.ts';
 export type {
   Capability,
   CommandConfig,
