@@ -224,7 +224,7 @@ function commandEntry(root: Command, cmd: Command): Json {
     };
   }
   const example = exampleOf(cmd);
-  if (example) e.example = { args: example };
+  if (example) e.example = { args: example, ...(cmd.exampleStdin !== undefined ? { stdin: cmd.exampleStdin } : {}) };
   else if (
     !cmd.args.some((a) => a.required !== false) &&
     ![...flagsOf(cmd).values()].some((f) => f.spec.required) &&

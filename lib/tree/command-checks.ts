@@ -22,6 +22,7 @@ const COMMAND_KEYS = commandKeys([
   'short',
   'long',
   'example',
+  'exampleStdin',
   'aliases',
   'hidden',
   'deprecated',
@@ -75,6 +76,7 @@ export function checkFlag(cmd: string, name: string, spec: FlagSpec): void {
 const LOADED_ONLY = [
   'long',
   'example',
+  'exampleStdin',
   'annotations',
   'flags',
   'persistentFlags',

@@ -44,6 +44,12 @@ export interface CommandConfigOf<
   long?: string;
   /** Example invocations, one per line, each beginning with the full command (`tasks add milk`). */
   example?: string;
+  /**
+   * Text the first `example` line that runs this command reads on stdin, for a command that reads
+   * its input there: `__schema --as=clispec` gives it as the example's `stdin`, so a checker runs the
+   * example as it is used (docs/clispec.md#examples).
+   */
+  exampleStdin?: string;
   /** Other names the command answers to. */
   aliases?: string[];
   /** Left out of help listings, schemas and MCP, still runnable. */

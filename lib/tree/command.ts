@@ -71,6 +71,8 @@ export class Command<
   short: string;
   long: string;
   example: string;
+  /** What the first example line that runs this command reads on stdin (clispec's `example.stdin`). */
+  exampleStdin: string | undefined;
   aliases: string[];
   hidden: boolean;
   deprecated?: string;
@@ -156,6 +158,7 @@ export class Command<
     this.short = config.short ?? '';
     this.long = config.long ?? '';
     this.example = config.example ?? '';
+    this.exampleStdin = config.exampleStdin;
     this.aliases = config.aliases ?? [];
     this.hidden = config.hidden ?? false;
     this.deprecated = config.deprecated;

@@ -607,6 +607,33 @@ describe('clispec document of the surfaces fixture (every feature)', () => {
     expectConformant(doc);
     expect(command(doc, 'make').idempotency_key_arg).toBeUndefined();
   });
+
+  it("an example with its own input: exampleStdin is the example's stdin, and the example run with it prints the normal output", async () => {
+    const root = new Command({
+      use: 'wc',
+      commands: [
+        new Command({
+          use: 'count <file>',
+          short: 'Count the lines of a file (- reads stdin)',
+          effects: 'read_only',
+          output: { cardinality: 'single' },
+          example: 'wc count -',
+          exampleStdin: 'a\nb\n',
+          run: async (ctx) => {
+            let text = '';
+            for await (const chunk of ctx.stdin) text += String(chunk);
+            return { lines: text.split('\n').filter(Boolean).length };
+          },
+        }),
+      ],
+    });
+    const { doc } = await schemaOf(root);
+    expectConformant(doc);
+    const example = command(doc, 'count').example as { args: string[]; stdin: string };
+    expect(example).toEqual({ args: ['count', '-'], stdin: 'a\nb\n' });
+    const r = await runCli(root, example.args, { stdin: example.stdin });
+    expect(JSON.parse(r.stdout).data).toEqual({ lines: 2 });
+  });
 });
 
 describe('clispec document of the golden reference fixture (golden/fixtures/ref-cli.ts)', () => {
