@@ -18,6 +18,12 @@ import type { ElicitAnswer, Interaction, SampleResult } from '../../lib/tree/int
 import { rpcError } from '../base/eras.ts';
 import { formCapable, rootsAnswer, samplingParams } from './interact.ts';
 
+/**
+ * The error kind a run stops with when its questions go out as an input round: the call's result is
+ * the round (`input_required`), never this error (docs/mcp-server.md#three-things-called-input-required).
+ */
+export const INPUT_ROUND = 'input_round';
+
 /** How long a `requestState` stays valid, seconds (10 minutes, as long as the 2025 era waits for an answer). */
 export const STATE_TTL_SECONDS = 600;
 
@@ -183,11 +189,10 @@ export class Round {
       return Promise.resolve(value);
     }
     this.pending[key] = request;
-    // the run stops after this turn, so questions asked together (Promise.all) go out together
+    // the run stops after this turn, so questions asked together (Promise.all) go out together; what
+    // stops it is a round, not an interruption (a handler that catches it sees `input_round`)
     return new Promise((_, reject) =>
-      setImmediate(() =>
-        reject(new AxError('interrupted', `waiting for the client to answer ${key} (an input_required result)`)),
-      ),
+      setImmediate(() => reject(new AxError(INPUT_ROUND, `the client is asked ${key} (an input_required result)`))),
     );
   }
 
