@@ -93,12 +93,41 @@ function refused(bin: WrappedBin, message: string, reason: string, extra: Record
   });
 }
 
+/** The Node version whose `module.registerHooks` the preload needs (https://nodejs.org/api/module.html#moduleregisterhooksoptions). */
+export const HOOKS_NODE = '22.15.0';
+
+/**
+ * The refusal of a Node without `module.registerHooks` (22.12–22.14: ax-ts's floor is lower), which
+ * the preload needs to find the program's parser: checked here, as the child runs this same Node.
+ */
+function checkHooks(): void {
+  const hooks = (process.getBuiltinModule('node:module') as { registerHooks?: unknown }).registerHooks;
+  if (typeof hooks === 'function') return;
+  throw new AxError(
+    'internal_error',
+    `ax-ts wrap needs Node.js ${HOOKS_NODE} or later (module.registerHooks) to read a program's commands; ` +
+      `this is Node.js ${process.versions.node}`,
+    {
+      context: { reason: 'unsupported_node', node: process.versions.node, required: `>=${HOOKS_NODE}` },
+      fix:
+        `Upgrade Node.js to ${HOOKS_NODE} or later to use ax-ts wrap, or give the program an ax-ts ` +
+        'front end in its code (withAx: docs/frontends.md), which this Node runs.',
+    },
+  );
+}
+
 /**
  * Starts the program with the preload and reads its tree. @throws AxError `validation_error` (exit 2)
  * when it exits before parsing (naming its exit status and the parsers it loaded), parses with
- * neither commander nor yargs, or does not parse within {@link READ_BOUND_MS}.
+ * neither commander nor yargs, or does not parse within {@link READ_BOUND_MS}; `internal_error`
+ * (reason `unsupported_node`, exit 1) on a Node without `module.registerHooks` (before 22.15).
  */
 export function readTree(bin: WrappedBin, boundMs = READ_BOUND_MS): Promise<WrapTree> {
+  try {
+    checkHooks();
+  } catch (e) {
+    return Promise.reject(e);
+  }
   const preload = `data:text/javascript,${encodeURIComponent(PRELOAD_SOURCE)}`;
   const child = spawn(process.execPath, ['--import', preload, bin.file], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],

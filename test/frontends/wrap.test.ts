@@ -158,6 +158,20 @@ describe('ax-ts wrap: what it cannot serve is refused with a validation_error na
     });
   }, 30_000);
 
+  it('a Node without module.registerHooks (22.12–22.14): one error line naming the Node it needs, exit 1', () => {
+    // this Node (and every Node process it starts) made as old as 22.12 for the one API the tree reading needs
+    const older = `data:text/javascript,${encodeURIComponent("delete process.getBuiltinModule('node:module').registerHooks;")}`;
+    const r = wrap([join(FIXTURES, 'tasks.mjs'), '__schema', '--format', 'json'], { NODE_OPTIONS: `--import=${older}` });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).not.toMatch(/TypeError/);
+    const e = errorLine(r.stderr);
+    expect(e).toMatchObject({
+      error: { kind: 'internal_error', context: { reason: 'unsupported_node', required: '>=22.15.0' } },
+    });
+    expect(e.error.message).toMatch(/needs Node\.js 22\.15\.0 or later/);
+  });
+
   it("the program's own words still run it untouched (nothing read, nothing refused)", () => {
     expect(wrap([join(FIXTURES, 'plain.mjs'), 'you'])).toEqual(bare('plain.mjs', ['you']));
   });
