@@ -109,22 +109,21 @@ export function withAx<C extends CommanderCommand>(program: C, options: WithAxOp
       childParse(target, userWords(argv, o), reporter, true) as C;
     return program;
   }
-  const viaAx = (words: string[]) =>
-    exitWhenDone(
-      import('./bridge.ts').then(({ runAx }) =>
-        runAx(program, words, process.env, options.calls ?? 'child', undefined, options.commands),
-      ),
-    );
+  // `release`: a synchronous parse() holds the program's code until the runtime is loaded (takeover.ts)
+  const viaAx = (words: string[], release: () => void = () => {}) =>
+    import('./bridge.ts').then(({ runAx }) => {
+      release();
+      return runAx(program, words, process.env, options.calls ?? 'child', undefined, options.commands);
+    });
   target.parseAsync = async (argv?: readonly string[], o?: ParseOptions) => {
     const words = userWords(argv, o);
     if (!asksForAx(program, words)) return own.parseAsync.call(program, argv, o);
-    return viaAx(words);
+    return exitWhenDone(viaAx(words));
   };
   target.parse = (argv?: readonly string[], o?: ParseOptions) => {
     const words = userWords(argv, o);
     if (!asksForAx(program, words)) return own.parse.call(program, argv, o);
-    void viaAx(words);
-    return stopProgramHere();
+    return stopProgramHere((release) => viaAx(words, release));
   };
   return program;
 }

@@ -65,25 +65,30 @@ export function withAx(factory: (args: string[]) => YargsProgram, options: WithA
       parseAsync: async (args) => childParse(factory, words(args), reporter, false),
     };
   }
-  const route = (args: readonly string[] | undefined): { program: YargsProgram } | { viaAx: Promise<number> } => {
+  // `release`: a synchronous parse() holds the program's code until the runtime is loaded (takeover.ts)
+  type ViaAx = (release?: () => void) => Promise<number>;
+  const route = (args: readonly string[] | undefined): { program: YargsProgram } | { viaAx: ViaAx } => {
     const words = [...(args ?? process.argv.slice(2))];
     const program = factory([...words]);
     if (!asksForAx(program, words)) return { program };
     return {
-      viaAx: exitWhenDone(import('./bridge.ts').then(({ runAx }) => runAx(factory, options, words, process.env))),
+      viaAx: (release = () => {}) =>
+        import('./bridge.ts').then(({ runAx }) => {
+          release();
+          return runAx(factory, options, words, process.env);
+        }),
     };
   };
   return {
     parse(args) {
       const r = route(args);
       if ('program' in r) return r.program.parse();
-      void r.viaAx;
-      return stopProgramHere();
+      return stopProgramHere(r.viaAx);
     },
     async parseAsync(args) {
       const r = route(args);
       if ('program' in r) return r.program.parseAsync();
-      await r.viaAx;
+      await exitWhenDone(r.viaAx());
       return undefined;
     },
   };
