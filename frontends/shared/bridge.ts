@@ -47,10 +47,15 @@ export async function runTwinMain(
   return main(root, { args, env: serving ? env : humanUnlessAsked(env, args) });
 }
 
-/** The environment with `AGENT_MODE=human` when the caller named no mode: json only when asked. */
+/**
+ * The environment with `AGENT_MODE=human` when the caller named no mode: json only when asked.
+ * `--args-json` is a machine's way to call: with it the mode is detected as a native tree's is
+ * (`--format` > `AGENT_MODE` > stdout a terminal: docs/contract.md), so on a pipe it is json.
+ */
 function humanUnlessAsked(env: Record<string, string | undefined>, args: readonly string[]) {
-  const asked =
-    routing(args).some((a) => a === '--format' || a.startsWith('--format=')) || (env.AGENT_MODE ?? '').trim() !== '';
+  const words = routing(args);
+  const given = (flag: string) => words.some((a) => a === flag || a.startsWith(`${flag}=`));
+  const asked = given('--format') || given('--args-json') || (env.AGENT_MODE ?? '').trim() !== '';
   return asked ? env : { ...env, AGENT_MODE: 'human' };
 }
 

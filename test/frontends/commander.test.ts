@@ -97,6 +97,16 @@ describe.each(COMMANDERS)('commander %s', (version, base) => {
       expect(JSON.parse(r.stdout)).toMatchObject({ data: { text: 'a -b', priority: 'high', tag: 'misc' } });
     });
 
+    it('--args-json alone on a pipe (no --format, no AGENT_MODE) is a machine call: json, as on a native tree', () => {
+      const ok = run(['--ax', 'add', '--args-json', '{"text":["a"],"priority":"high"}']);
+      expect(ok.code).toBe(0);
+      expect(JSON.parse(ok.stdout)).toMatchObject({ data: { text: 'a', priority: 'high' } });
+      const bad = run(['--ax', 'add', '--args-json', '{"priority":"high"}']);
+      expect(bad.code).toBe(2);
+      expect(bad.stdout).toBe('');
+      expect(JSON.parse(bad.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { kind: 'validation_error' } });
+    });
+
     it('a choice outside the list is refused by ax-ts before commander runs', () => {
       const r = run(['--ax', 'add', 'x', '--priority', 'mid', '--format', 'json']);
       expect(r.code).toBe(2);

@@ -106,13 +106,18 @@ const CASES: Case[] = [
   },
 ];
 
-/** A json-mode process: argv (`cli`) or the command words and `--args-json` (`args-json`). */
-function processCall(spelling: 'cli' | 'args-json', c: Case): Outcome {
+/** How a json-mode process is asked: `AGENT_MODE=json` with argv or `--args-json`, or `--args-json` alone on a pipe. */
+type Spelling = 'cli' | 'args-json' | 'args-json on a pipe';
+
+/** A json-mode process: argv (`cli`) or the command words and `--args-json`. */
+function processCall(spelling: Spelling, c: Case): Outcome {
   const argv = spelling === 'cli' ? c.argv : [...c.tool.split('_'), '--args-json', JSON.stringify(c.json)];
+  // on a pipe with no AGENT_MODE, --args-json alone makes the call a machine's (json), as on a native tree
+  const mode = spelling === 'args-json on a pipe' ? {} : { AGENT_MODE: 'json' };
   const r = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI, ...argv], {
     cwd: REPO,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...ENV, AGENT_MODE: 'json' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...ENV, ...mode },
   });
   if (r.status === 0) return { code: 0, data: (JSON.parse(r.stdout) as Json).data, printed: r.stderr };
   const lines = r.stderr.trimEnd().split('\n');
@@ -134,7 +139,7 @@ function fromTool(result: Json): Outcome {
   return { code: 0, data: envelope.data, printed: items[1]?.text ?? '' };
 }
 
-describe.each(['cli', 'args-json'] as const)('a json-mode process (%s)', (spelling) => {
+describe.each(['cli', 'args-json', 'args-json on a pipe'] as const)('a json-mode process (%s)', (spelling) => {
   it.each(CASES)('$label', (c) => {
     expect(processCall(spelling, c)).toEqual(c.want);
   });
