@@ -14,6 +14,9 @@ import { failedCall, refusedCall, type ChildProgram, type TwinSettings } from '.
 /** Milliseconds between the TERM and the KILL of a call's process group. */
 export const CHILD_KILL_GRACE_MS = 1000;
 
+/** Milliseconds between a call's child's looks at whether its parent is still there. */
+export const PARENT_POLL_MS = 250;
+
 /** Most bytes kept of each of a child's streams (as native printed output: docs/mcp-server.md#printed-output). */
 export const CHILD_PRINTED_MAX = 1 << 20;
 
@@ -75,8 +78,45 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /**
+ * What each call's child loads first (`--import`, a data: URL, nothing written): it watches its
+ * parent, and when the parent is gone — killed by SIGKILL, or by a SIGHUP it did not handle — and
+ * the child was handed to another (its `ppid` changed), it ends its own process group as the parent
+ * would have (TERM, then KILL after {@link CHILD_KILL_GRACE_MS}). The poll is unref'd: it never keeps
+ * the call's process alive. Polled, as Node has no PR_SET_PDEATHSIG (https://man7.org/linux/man-pages/man2/prctl.2.html).
+ */
+export const PARENT_WATCH_SOURCE =
+  `const p=process.ppid;const g=()=>{try{process.kill(-process.pid,'SIGTERM')}catch{process.kill(process.pid,'SIGTERM')}};` +
+  `const t=setInterval(()=>{if(process.ppid===p)return;clearInterval(t);` +
+  `setTimeout(()=>{try{process.kill(-process.pid,'SIGKILL')}catch{}},${CHILD_KILL_GRACE_MS});g()},${PARENT_POLL_MS});t.unref();`;
+
+/** The calls in flight in this process: a SIGHUP to it is sent on to each one's process group. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Sends a SIGHUP this process receives on to every call's process group, then lets it end this
+ * process as it would have (re-raised once no other listener is left), unless another listener
+ * (the program's, a server's) handles it.
+ */
+function onHangup(): void {
+  for (const child of running) signalGroup(child, 'SIGHUP');
+  process.off('SIGHUP', onHangup);
+  if (process.listenerCount('SIGHUP') === 0) process.kill(process.pid, 'SIGHUP');
+}
+
+/**
+ * The signal a call's process group is sent when the call's `signal` aborts: SIGINT or SIGTERM as
+ * this process got it, else SIGTERM.
+ */
+function forwarded(signal: AbortSignal): NodeJS.Signals {
+  const said = (signal.reason as { context?: { signal?: unknown } } | undefined)?.context?.signal;
+  return said === 'SIGINT' ? 'SIGINT' : 'SIGTERM';
+}
+
+/**
  * Starts the program's entry for one call and waits for it to exit. `signal` aborting ends its whole
- * process group (TERM, then KILL after {@link CHILD_KILL_GRACE_MS}).
+ * process group (the signal this process got, SIGINT or SIGTERM, else TERM; then KILL after
+ * {@link CHILD_KILL_GRACE_MS}); a SIGHUP to this process is sent on to it; the child ends its group
+ * itself when this process is gone ({@link PARENT_WATCH_SOURCE}).
  */
 function runChild(words: readonly string[], signal: AbortSignal, program?: ChildProgram): Promise<Ended> {
   const entry = program?.entry ?? process.argv[1];
@@ -89,9 +129,10 @@ function runChild(words: readonly string[], signal: AbortSignal, program?: Child
   const env: Record<string, string | undefined> = { ...process.env, [CALL_FD_ENV]: '3' };
   for (const k of SECRETS) delete env[k];
   // a wrapped bin runs as a person's `node <bin>` would; the front end's own entry with this process's flags
+  const watch = ['--import', `data:text/javascript,${encodeURIComponent(PARENT_WATCH_SOURCE)}`];
   const argv = program
-    ? [entry, ...(program.words ? program.words(words) : words)]
-    : [...process.execArgv, entry, ...words];
+    ? [...watch, entry, ...(program.words ? program.words(words) : words)]
+    : [...process.execArgv, ...watch, entry, ...words];
   const child = spawn(process.execPath, argv, {
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     env,
@@ -102,8 +143,10 @@ function runChild(words: readonly string[], signal: AbortSignal, program?: Child
   const err = collect(child.stderr);
   const fd3 = collect(child.stdio[3] as NodeJS.ReadableStream | null, REPORT_MAX);
   let killTimer: NodeJS.Timeout | undefined;
+  running.add(child);
+  if (!process.listeners('SIGHUP').includes(onHangup)) process.on('SIGHUP', onHangup);
   const stop = () => {
-    signalGroup(child, 'SIGTERM');
+    signalGroup(child, forwarded(signal));
     killTimer = setTimeout(() => signalGroup(child, 'SIGKILL'), CHILD_KILL_GRACE_MS);
     killTimer.unref();
   };
@@ -112,10 +155,14 @@ function runChild(words: readonly string[], signal: AbortSignal, program?: Child
   return new Promise<Ended>((resolve, reject) => {
     child.once('error', (e) => {
       signal.removeEventListener('abort', stop);
+      running.delete(child);
+      if (running.size === 0) process.off('SIGHUP', onHangup);
       reject(new AxError('internal_error', `could not start the program for the call: ${e.message}`, { cause: e }));
     });
     child.once('exit', (code, sig) => {
       signal.removeEventListener('abort', stop);
+      running.delete(child);
+      if (running.size === 0) process.off('SIGHUP', onHangup);
       // what is still in the pipes is read; a grandchild holding them open is not waited for long
       const drained = Promise.all([out.done, err.done, fd3.done]);
       void Promise.race([drained, new Promise((r) => setTimeout(r, 200).unref())]).then(() => {
