@@ -167,10 +167,13 @@ function runChild(words: readonly string[], signal: AbortSignal, program?: Child
       const drained = Promise.all([out.done, err.done, fd3.done]);
       void Promise.race([drained, new Promise((r) => setTimeout(r, 200).unref())]).then(() => {
         if (killTimer && !signal.aborted) clearTimeout(killTimer);
-        const line = fd3.text().split('\n')[0] ?? '';
+        // the first line; a second is an error that followed a reported value (a postAction hook's
+        // throw): that error is the call's outcome (child-report.ts CallReporter)
+        const [first = '', second = ''] = fd3.text().split('\n');
         let report: Report | undefined;
         try {
-          report = line ? (JSON.parse(line) as Report) : undefined;
+          report = first ? (JSON.parse(first) as Report) : undefined;
+          if (second) report = JSON.parse(second) as Report;
         } catch {
           report = {
             error: { message: "the call's reported outcome could not be read (larger than 256 MiB, or not JSON)" },

@@ -64,9 +64,15 @@ export function takeCallFd(env: Record<string, string | undefined> = process.env
 /** The errors reported and handed on to the program's own code (see {@link CallReporter.quiet}). */
 const reportedErrors = new WeakSet<object>();
 
-/** Writes one call's outcome on its fd, once (later reports are dropped: the first outcome is the call's). */
+/**
+ * Writes one call's outcome on its fd, once — but for an error after a value was reported (a
+ * `postAction` hook that throws once the action has returned), which is written as a second line
+ * and is the call's outcome, as the same throw is in-process. Any later report is dropped.
+ */
 export class CallReporter {
   private sent = false;
+  /** The value reported was data (an error may still follow it). */
+  private sentData = false;
   /** Whether an action of the program has started (a throw from then on is the action's own). */
   started = false;
 
@@ -80,8 +86,10 @@ export class CallReporter {
 
   /** Writes the outcome (a value JSON cannot carry is reported as the action's error). */
   send(report: Report): void {
-    if (this.sent) return;
+    const after = this.sent && this.sentData && 'error' in report;
+    if (this.sent && !after) return;
     this.sent = true;
+    this.sentData = !after && 'data' in report;
     let line: string;
     try {
       line = JSON.stringify(report);
@@ -90,7 +98,8 @@ export class CallReporter {
     }
     try {
       writeSync(this.fd, `${line ?? '{"data":null}'}\n`);
-      closeSync(this.fd);
+      // after a value the fd stays open for an error that may follow it; it closes at exit
+      if (!this.sentData) closeSync(this.fd);
     } catch {
       // the server is gone: nothing to tell
     }
