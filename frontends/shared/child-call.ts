@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { AxError, type RunContext } from '../../lib/index.ts';
+import { isStandaloneBinary, relaunchCommand } from '../../lib/platform/relaunch.ts';
 import { CALL_FD_ENV, type Report, type ReportedError, type ReportedLink } from './child-report.ts';
 import { failedCall, refusedCall, type ChildProgram, type TwinSettings } from './call.ts';
 
@@ -113,27 +114,39 @@ function forwarded(signal: AbortSignal): NodeJS.Signals {
 }
 
 /**
+ * The command that runs one call (`words`: its argv after the entry). A wrapped bin (`program`)
+ * runs as a person's `node <bin>` would; the front end's own program is started again the way it was
+ * started (lib/platform/relaunch.ts): a script through Node with this process's Node options, a
+ * single executable or a `bun build --compile` binary as itself (its `argv[1]` is no script). A
+ * script is given the parent watch ({@link PARENT_WATCH_SOURCE}); a binary takes no Node options.
+ * @throws AxError `validation_error` (reason `no_entry`) when there is no program to start again
+ *   (`node -e`, a REPL).
+ */
+export function childCommand(words: readonly string[], program?: ChildProgram): { command: string; args: string[] } {
+  const watch = ['--import', `data:text/javascript,${encodeURIComponent(PARENT_WATCH_SOURCE)}`];
+  if (program)
+    return { command: process.execPath, args: [...watch, program.entry, ...(program.words?.(words) ?? words)] };
+  const again = relaunchCommand(words);
+  if (!again) {
+    throw new AxError('validation_error', 'this program has no entry script to run a call in its own process', {
+      context: { reason: 'no_entry' },
+      fix: "Start the program from a script file (node program.js …), or pass withAx's option calls: 'in-process'.",
+    });
+  }
+  return isStandaloneBinary() ? again : { command: again.command, args: [...watch, ...again.args] };
+}
+
+/**
  * Starts the program's entry for one call and waits for it to exit. `signal` aborting ends its whole
  * process group (the signal this process got, SIGINT or SIGTERM, else TERM; then KILL after
  * {@link CHILD_KILL_GRACE_MS}); a SIGHUP to this process is sent on to it; the child ends its group
  * itself when this process is gone ({@link PARENT_WATCH_SOURCE}).
  */
 function runChild(words: readonly string[], signal: AbortSignal, program?: ChildProgram): Promise<Ended> {
-  const entry = program?.entry ?? process.argv[1];
-  if (!entry) {
-    throw new AxError('validation_error', 'this program has no entry script to run a call in its own process', {
-      context: { reason: 'no_entry' },
-      fix: "Start the program from a script file (node program.js …), or pass withAx's option calls: 'in-process'.",
-    });
-  }
+  const started = childCommand(words, program);
   const env: Record<string, string | undefined> = { ...process.env, [CALL_FD_ENV]: '3' };
   for (const k of SECRETS) delete env[k];
-  // a wrapped bin runs as a person's `node <bin>` would; the front end's own entry with this process's flags
-  const watch = ['--import', `data:text/javascript,${encodeURIComponent(PARENT_WATCH_SOURCE)}`];
-  const argv = program
-    ? [...watch, entry, ...(program.words ? program.words(words) : words)]
-    : [...process.execArgv, ...watch, entry, ...words];
-  const child = spawn(process.execPath, argv, {
+  const child = spawn(started.command, started.args, {
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     env,
     detached: true,
