@@ -42,30 +42,22 @@ export function exitWhenDone(run: Promise<number>, release: () => void = () => {
 /**
  * Holds the program's own code while ax-ts's runtime loads, after a synchronous `parse()` threw
  * (docs/frontends.md#what-does-not-map): what that code does on catching the throw — commander's
- * documented `try { program.parse() } catch { process.exit(1) }`, a `console.error` — cannot end the
- * process nor write a byte. Its `process.exit` unwinds it again with the same marked error; its
- * writes to stdout and stderr are dropped. @returns the release: called once the runtime is loaded,
- * before ax-ts writes anything; it puts back `process.exit` and the two streams' `write`.
+ * documented `try { program.parse() } catch { process.exit(1) }` — cannot end the process: its
+ * `process.exit` unwinds it again with the same marked error. (What it writes is not held: the
+ * streams are patched only in lib/platform/process-patches.ts, which a person's run must not load.)
+ * @returns the release: called once the runtime is loaded, before ax-ts writes anything; it puts
+ * back `process.exit` (once; later calls do nothing).
  */
 function holdProgram(): () => void {
   const exit = process.exit;
-  const writes = [process.stdout, process.stderr].map((s) => [s, s.write] as const);
   process.exit = (() => {
     throw stopError();
   }) as typeof process.exit;
-  for (const [s] of writes) {
-    s.write = ((...a: unknown[]) => {
-      const done = a.find((x) => typeof x === 'function') as (() => void) | undefined;
-      if (done) queueMicrotask(done);
-      return true;
-    }) as typeof s.write;
-  }
   let held = true;
   return () => {
     if (!held) return;
     held = false;
     process.exit = exit;
-    for (const [s, w] of writes) s.write = w;
   };
 }
 
