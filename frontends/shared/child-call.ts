@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { AxError, type RunContext } from '../../lib/index.ts';
 import { isStandaloneBinary, relaunchCommand } from '../../lib/platform/relaunch.ts';
+import { takeSlot } from './call-slots.ts';
 import { CALL_FD_ENV, type Report, type ReportedError, type ReportedLink } from './child-report.ts';
 import { failedCall, refusedCall, type ChildProgram, type TwinSettings } from './call.ts';
 
@@ -246,10 +247,17 @@ function exitFailure(code: number | null, sig: NodeJS.Signals | null, report: Re
  * reported and the process exited 0), what the process printed — stdout, then stderr (but for a
  * refusal of the words, whose message is the error's) — as the result's printed output (serving
  * MCP) or on stderr (a json-mode command line); a reported error, or a non-zero exit status
- * (`command_failed` with that exit code), thrown.
+ * (`command_failed` with that exit code), thrown. The call waits for a slot first (call-slots.ts).
  */
 export async function callInChild(ctx: RunContext, settings: TwinSettings, words: readonly string[]): Promise<unknown> {
-  const ended = await runChild(words, ctx.signal, settings.program);
+  // at most AX_MCP_MAX_CALLS calls run at once; one beyond waits, no longer than its signal allows
+  const release = await takeSlot(ctx.signal);
+  let ended: Ended;
+  try {
+    ended = await runChild(words, ctx.signal, settings.program);
+  } finally {
+    release();
+  }
   // once the call is answered (its signal aborted: timeout, interrupted), what it printed is dropped
   if (ctx.signal.aborted) throw ctx.signal.reason;
   const json = ctx.mode === 'json';
