@@ -161,7 +161,9 @@ describe('ax-ts wrap: what it cannot serve is refused with a validation_error na
   it('a Node without module.registerHooks (22.12–22.14): one error line naming the Node it needs, exit 1', () => {
     // this Node (and every Node process it starts) made as old as 22.12 for the one API the tree reading needs
     const older = `data:text/javascript,${encodeURIComponent("delete process.getBuiltinModule('node:module').registerHooks;")}`;
-    const r = wrap([join(FIXTURES, 'tasks.mjs'), '__schema', '--format', 'json'], { NODE_OPTIONS: `--import=${older}` });
+    const r = wrap([join(FIXTURES, 'tasks.mjs'), '__schema', '--format', 'json'], {
+      NODE_OPTIONS: `--import=${older}`,
+    });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toMatch(/TypeError/);
