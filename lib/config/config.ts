@@ -153,7 +153,7 @@ export async function patchConfig(
  * Where a write of `path` goes: the file a symbolic link (or a chain of them) points to, even one
  * that does not exist yet (a dangling link stays a link: its target is made), else `path`.
  */
-async function writeTarget(path: string): Promise<string> {
+export async function writeTarget(path: string): Promise<string> {
   let at = path;
   for (let hops = 0; hops < 40; hops++) {
     const real = await fsp.realpath(at).catch(() => undefined);

@@ -24,8 +24,10 @@ declare module '../tree/command.ts' {
      * Cobra's `Find`: walks `args` (the words after this command's name) down the tree, skipping
      * flags this command and its children know with their values, and returns the deepest command
      * the words name with the words left. Called on a root with `traverseChildren`, Cobra's
-     * `Traverse`: flags of each level before its child's name. A lazy subtree not loaded yet is its stub (load
-     * it first: `loadTree`). Nothing runs and nothing is parsed.
+     * `Traverse`: flags of each level before its child's name. A lazy subtree not loaded yet is its
+     * stub (load it first: `loadTree`). It walks the tree as built: the commands `main` adds when it
+     * runs (`help`, `completion`, `__schema`, `__complete`, `doctor`) are not children yet, so a word
+     * of theirs stays in `rest` at the root. Nothing runs and nothing is parsed.
      * @throws AxError `validation_error` (reason `invalid_argument`) when `args` is not a list of strings.
      */
     find(args: readonly string[]): FoundCommand;
@@ -33,7 +35,8 @@ declare module '../tree/command.ts' {
 }
 
 Command.prototype.find = function find(this: Command, args: readonly string[]): FoundCommand {
-  if (!Array.isArray(args) || args.some((w) => typeof w !== 'string'))
+  // every index, holes of a sparse array too (`some` skips them)
+  if (!Array.isArray(args) || Array.from(args).some((w) => typeof w !== 'string'))
     throw new AxError('validation_error', `${this.commandPath()}.find: args must be a list of strings`, {
       context: { reason: 'invalid_argument', argument: 'args' },
       fix: 'Pass the words after the command name, e.g. root.find(process.argv.slice(2)).',

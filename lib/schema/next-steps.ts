@@ -159,7 +159,12 @@ export function authorSteps(
 
 /** A step's words with `--dry-run` added when the command they name offers a dry run and they lack it. */
 function rehearsed(root: Command, args: readonly string[]): readonly string[] {
-  if (args.some((w) => w === '--dry-run' || w.startsWith('--dry-run='))) return args;
+  const dash = args.indexOf('--');
+  const flags = dash < 0 ? args : args.slice(0, dash);
+  if (flags.includes('--dry-run')) return args;
+  // an author's `--dry-run=<value>` becomes the rehearsal itself (a step run verbatim never acts)
+  const given = flags.findIndex((w) => w.startsWith('--dry-run='));
+  if (given >= 0) return args.map((w, i) => (i === given ? '--dry-run' : w));
   try {
     return injectedInForce(findCommand(root, args).command, 'dry-run') ? insertFlags(args, ['--dry-run']) : args;
   } catch {

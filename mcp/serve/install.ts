@@ -13,7 +13,7 @@ import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AxError, validationError } from '../../lib/contract/errors.ts';
 import { applyJsoncPatch, duplicateKey, parseJsonc, type PatchOperation } from '../../lib/config/config-patch.ts';
-import { writeAtomic } from '../../lib/config/config.ts';
+import { writeAtomic, writeTarget } from '../../lib/config/config.ts';
 import { tomlDefinedElsewhere, tomlWithout, tomlWith } from './install-toml.ts';
 
 /** An entry as `--print-config` gives it: a local command, or a running server's URL. */
@@ -336,7 +336,12 @@ async function writeAll(plans: { change: InstallChange; text: string; mode: numb
   } catch (e) {
     const restored: string[] = [];
     for (const p of done.reverse()) {
-      await (p.was !== undefined ? writeAtomic(p.change.file, p.was, p.mode) : rm(p.change.file, { force: true }))
+      // a file it made goes again; through a dangling link, the link stays and the target it made goes
+      await (
+        p.was !== undefined
+          ? writeAtomic(p.change.file, p.was, p.mode)
+          : writeTarget(p.change.file).then((made) => rm(made, { force: true }))
+      )
         .then(() => restored.push(p.change.file))
         .catch(() => undefined);
     }

@@ -288,5 +288,15 @@ describe('mcp-server --install / --uninstall', () => {
     expect(line.error.context.restored).toEqual([join(h, SEEDED.cursor![0])]);
     expect(line.error.actionable_fix).toMatch(/No client was changed\.$/);
     expect(read(h, 'cursor')).toBe(SEEDED.cursor![1]);
+    // a client reached through a dangling link: the link stays, the target it made goes again
+    const h2 = seededHome();
+    const cursor = join(h2, SEEDED.cursor![0]);
+    rmSync(cursor);
+    symlinkSync(join(h2, 'store.json'), cursor);
+    rmSync(join(h2, SEEDED.gemini![0]));
+    symlinkSync(join(h2, 'gone', 'settings.json'), join(h2, SEEDED.gemini![0]));
+    expect(tasks(h2, '--install', 'cursor', '--install', 'gemini').code).toBe(1);
+    expect(lstatSync(cursor).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(h2, 'store.json'))).toBe(false);
   }, 60_000);
 });

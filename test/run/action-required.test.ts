@@ -60,6 +60,34 @@ describe('ctx.actionRequired', () => {
   });
 });
 
+describe('a stop in a dry run', () => {
+  it('keeps the rehearsal in each step that can preview, even one the author spelled --dry-run=false', async () => {
+    const root = new Command({ use: 'dr', short: 'Dry runs' }).addCommand(
+      new Command({
+        use: 'go <x>',
+        short: 'Go',
+        effects: 'non_idempotent',
+        dryRun: true,
+        run: (ctx) =>
+          ctx.actionRequired({
+            reason: 'not_ready',
+            message: 'not ready',
+            next: [{ args: ['go', 'y', '--dry-run=false'] }, { args: ['go', 'z'] }, { args: ['go', '--', '-w'] }],
+          }),
+      }),
+    );
+    const r = await runCli(root, ['go', 'a', '--dry-run', '--format', 'json']);
+    const steps = (JSON.parse(r.stderr.trim().split('\n').pop()!).error.next as { argv: string[] }[]).map(
+      (s) => s.argv,
+    );
+    expect(steps).toEqual([
+      ['dr', 'go', 'y', '--dry-run', '--format', 'json'],
+      ['dr', 'go', 'z', '--dry-run', '--format', 'json'],
+      ['dr', 'go', '--dry-run', '--format', 'json', '--', '-w'],
+    ]);
+  });
+});
+
 describe('ctx.step in a dry run', () => {
   it('does not run the work: the step is in meta.would, the step resolves to undefined', async () => {
     const ran: string[] = [];
