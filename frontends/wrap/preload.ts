@@ -174,6 +174,12 @@ function yargsLevel(y, known, depth) {
         if (typeof h.builder === 'function') h.builder(fresh);
         else if (h.builder && typeof h.builder === 'object') for (const k of Object.keys(h.builder)) fresh.option(k, h.builder[k]);
         level = yargsLevel(fresh, here, depth + 1);
+        // a positional the builder describes (.positional('port', …)) is an option key to yargs,
+        // but one argument of the command: not an option beside it
+        const positional = new Set([...(h.demanded || []), ...(h.optional || [])].flatMap((p) => p.cmd));
+        level.options = level.options.filter(
+          (x) => !positional.has((x.long || '').slice(2)) && !positional.has((x.short || '').slice(1)),
+        );
         // what the builder added is local to its command: the next reset drops it (yargs keeps
         // options global otherwise, and a sibling would seem to have them)
         const o = fresh.getOptions();

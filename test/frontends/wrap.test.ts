@@ -119,6 +119,16 @@ describe('ax-ts wrap: a yargs program with command modules and code after parse(
   });
 });
 
+describe('ax-ts wrap: a positional described with .positional() (positional-yargs.mjs)', () => {
+  it("is the command's one argument, not an option colliding with it; the call runs the program", () => {
+    const t = tools('positional-yargs.mjs');
+    expect(t.serve!.properties).toContain('port');
+    const r = wrap([join(FIXTURES, 'positional-yargs.mjs'), 'serve', '8080', '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('serving on 8080\n');
+  });
+});
+
 describe('ax-ts wrap: what it cannot serve is refused with a validation_error naming why (exit 2)', () => {
   const cases: [string, string[], string, RegExp][] = [
     ['a bin not found', ['no-such-bin'], 'bin_not_found', /no program "no-such-bin"/],
