@@ -103,6 +103,10 @@ export async function serveWrapped(
   env: Record<string, string | undefined>,
   passThrough: () => Promise<undefined>,
 ): Promise<number | undefined> {
+  // `__schema` and `mcp-server` are machine surfaces: on a pipe their refusals are the JSON error
+  // line, as a native tree's are (a person's own words keep the program's mode rules)
+  const machine = (inv.words[0] === '__schema' || inv.words[0] === 'mcp-server') && !process.stdout.isTTY;
+  if (machine && (env.AGENT_MODE ?? '') === '') env = { ...env, AGENT_MODE: 'json' };
   if (!bin) {
     const e = new AxError(
       'validation_error',

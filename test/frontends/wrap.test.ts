@@ -130,6 +130,14 @@ describe('ax-ts wrap: a positional described with .positional() (positional-yarg
 });
 
 describe('ax-ts wrap: what it cannot serve is refused with a validation_error naming why (exit 2)', () => {
+  it('__schema and mcp-server, machine surfaces, refuse with the JSON error line on a pipe (no --format asked)', () => {
+    for (const words of [['__schema'], ['mcp-server']]) {
+      const r = wrap([join(FIXTURES, 'plain.mjs'), ...words]);
+      expect(r.status, r.stderr).toBe(2);
+      expect(errorLine(r.stderr).error.context.reason).toBe('not_commander_or_yargs');
+    }
+  });
+
   const cases: [string, string[], string, RegExp][] = [
     ['a bin not found', ['no-such-bin'], 'bin_not_found', /no program "no-such-bin"/],
     [
