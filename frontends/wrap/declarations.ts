@@ -48,7 +48,7 @@ function commandAt(program: CommanderCommand, path: string): CommanderCommand | 
 export function applyDeclarationsFile(program: CommanderCommand, file: string): void {
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')); // an editor's byte order mark is no JSON error
   } catch (e) {
     throw invalid(file, `cannot be read as JSON (${(e as Error).message})`);
   }

@@ -116,7 +116,8 @@ export async function confirm(
       fix: !settable
         ? `No argument of this call confirms it (${JSON.stringify(label(bypass))} is ` +
           `not a property of the tool): only the user can, when asked through a client ` +
-          `that declares elicitation, or by running the command with --${bypass}.`
+          `that declares elicitation, or by running the command line with its flags and --${bypass} ` +
+          `(not --args-json).`
         : mcp
           ? `Set the property ${JSON.stringify(label(bypass))} to true to confirm (only with the user's consent).`
           : `Pass ${label(bypass)} to confirm (only with the user's consent).`,

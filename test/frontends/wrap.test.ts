@@ -98,6 +98,17 @@ describe('ax-ts wrap: a commander program (tasks.mjs, tasks.ax.json beside it)',
       error: { kind: 'validation_error', context: { reason: 'invalid_declarations', key: 'effect' } },
     });
   });
+
+  it('a declarations file an editor saved with a byte order mark is read', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ax-wrap-')), 'd.json');
+    writeFileSync(file, '\uFEFF{"list":{"effects":"read_only"}}');
+    const r = wrap(['--declarations', file, TASKS, '__schema', '--as=mcp']);
+    expect(r.status, r.stderr).toBe(0);
+    const list = (JSON.parse(r.stdout).tools as { name: string; annotations?: Record<string, unknown> }[]).find(
+      (t) => t.name === 'list',
+    );
+    expect(list?.annotations?.readOnlyHint).toBe(true);
+  });
 });
 
 describe('ax-ts wrap: a yargs program with command modules and code after parse() (echo-yargs.mjs)', () => {
