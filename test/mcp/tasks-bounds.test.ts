@@ -180,10 +180,12 @@ describe('expired task documents leave the file store', () => {
     const store = join(dir, 'docs');
     const docs = () => (existsSync(store) ? readdirSync(store).filter((n) => n.endsWith('.doc')) : []);
     const first = fileIdempotencyStore(store);
-    await first.putDocument!('a', '"A"', 1);
-    await first.putDocument!('b', '"B"', 1);
+    // a second of life: the sweep the first write starts runs long before they expire, even under
+    // load (with 1 ms they could expire before it, and it took one of them: a timing race)
+    await first.putDocument!('a', '"A"', 1000);
+    await first.putDocument!('b', '"B"', 1000);
     expect(docs()).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 1100));
     expect(await first.getDocument!('a')).toBeUndefined();
     expect(docs()).toHaveLength(1);
     // a store's first write sweeps what expired
