@@ -168,12 +168,7 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
  * SDK-free start-up checks here — the MCP runtime loads in the server process alone; otherwise the
  * runtime in this process. @throws AxError on a failed start-up check or a failed server process.
  */
-async function startServer(
-  root: Command,
-  settings: ServeSettings,
-  signal: AbortSignal,
-  childEnv?: () => Record<string, string>,
-): Promise<void> {
+async function startServer(root: Command, settings: ServeSettings, signal: AbortSignal): Promise<void> {
   // tools/list describes every command: load the lazy subtrees first; one that fails is left out
   // (and its calls answered with its load error) rather than taking every healthy tool down with it
   settings.unloaded = await loadTreeSettled(root);
@@ -186,7 +181,7 @@ async function startServer(
       const { exclusionWarnings } = await import('../lib/schema/walk.ts');
       const log = settings.log ?? ((l: string) => process.stderr.write(`${l}\n`));
       for (const line of [...unloadedWarnings(settings.unloaded), ...exclusionWarnings(root)]) log(line);
-      return supervision.superviseStdio(signal, childEnv?.());
+      return supervision.superviseStdio(signal);
     }
   }
   const { runServer } = await import('./serve/runtime.ts');
@@ -351,8 +346,7 @@ async function runMcpServer(ctx: RunContext, root: Command, options: McpMountOpt
     const { configureClients } = await import('./serve/configure.ts');
     return configureClients(ctx, root, settings, options.name);
   }
-  // the server process continues this run's trace (its span a child of this one)
-  await startServer(root, settings, ctx.signal, () => ctx.childEnv());
+  await startServer(root, settings, ctx.signal);
   // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)
   const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : undefined;
   if (reason instanceof AxError && reason.kind === 'interrupted' && reason.context?.signal === 'SIGINT') throw reason;

@@ -201,11 +201,10 @@ function pipeHandle(stream: NodeJS.ReadStream | NodeJS.WriteStream): object | un
  * In the `mcp-server` process: starts the server process and hands it the client's stdin and stdout
  * (passed when both are pipes, relayed otherwise: see the module comment) until it exits. Resolves
  * when it has exited with 0; SIGTERM/SIGINT (`signal`) are passed on as SIGTERM, so it answers its
- * calls and exits within the shutdown budget. `trace` (the run's `ctx.childEnv()`) gives the server
- * process the run's trace context, so its span is a child of this run's.
+ * calls and exits within the shutdown budget.
  * @throws AxError internal_error when the server process fails to start or exits with another code.
  */
-export async function superviseStdio(signal: AbortSignal, trace?: Record<string, string>): Promise<void> {
+export async function superviseStdio(signal: AbortSignal): Promise<void> {
   const stdinPipe = pipeHandle(process.stdin);
   const stdoutPipe = pipeHandle(process.stdout);
   const pass = stdinPipe !== undefined && stdoutPipe !== undefined;
@@ -217,8 +216,7 @@ export async function superviseStdio(signal: AbortSignal, trace?: Record<string,
   const relay = pass ? undefined : await openRelay();
   const child: ChildProcess = spawn(again.command, again.args, {
     stdio: ['ignore', 2, 'inherit', 'ipc'],
-    // the server process's own span continues this run's trace (TRACEPARENT, TRACESTATE of `trace`)
-    env: { ...process.env, ...traceOf(trace), [WIRE_ENV]: PASSED },
+    env: { ...process.env, [WIRE_ENV]: PASSED },
     detached: true, // its own process group: a terminal's Ctrl-C reaches it once, through us, as SIGTERM
   });
   const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((resolve) => {
@@ -333,11 +331,4 @@ async function passPipes(
   (child.channel as { unref?: () => void } | null | undefined)?.unref?.();
   child.on('error', () => {}); // a late send error once it is gone
   return sent;
-}
-
-/** The trace context variables of a child environment (`ctx.childEnv()`), nothing else of it. */
-function traceOf(env: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of ['TRACEPARENT', 'TRACESTATE']) if (env?.[k] !== undefined) out[k] = env[k];
-  return out;
 }
