@@ -9,18 +9,18 @@
  * presets (docs/contract.md), so a cell that does not warn or wait is unaffected by them, and the
  * command-line columns pass the same flags in the cells that need them.
  */
-import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readResponse } from '../fixtures/http-harness.ts';
 import { buildComposeCli } from '../fixtures/compose-tree.ts';
-import { connectEra, MODERN, startHttp, type EraClient, type EraName, type HttpFixture, type McpPath } from './eras.ts';
+import { connectEra, startHttp, type EraClient, type EraName, type HttpFixture, type McpPath } from './eras.ts';
 import { rawStdio, type RawServer } from './mcp.ts';
 import type { Outcome } from './paths.ts';
 import { runCli } from './run.ts';
 import { runScript } from './spawn.ts';
-import { TASKS } from './tasks-wire.ts';
+import { logEntries } from './effects-log.ts';
+import { TASKS, taskWire } from './tasks-wire.ts';
 
 type Json = Record<string, any>;
 
@@ -36,12 +36,7 @@ export const PRESETS = ['--strict', '--timeout', '3s'];
 
 /** The side effects logged so far for `name`. */
 export function effects(name: string): Json[] {
-  if (!existsSync(LOG)) return [];
-  return readFileSync(LOG, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Json)
-    .filter((e) => e.name === name || e.cmd === name);
+  return logEntries(LOG).filter((e) => e.name === name || e.cmd === name);
 }
 
 /** A column of the table: a path, and over MCP an era. */
@@ -175,32 +170,18 @@ function rawServer(w: Where): Promise<RawServer> {
   });
 }
 
-let rawId = 1000;
 /** One raw 2026-07-28 request declaring the Tasks extension (the SDK clients make no task calls). */
 async function taskRequest(c: Column, w: Where, method: string, params: Json): Promise<Json> {
-  const id = rawId++;
-  const full = {
-    ...params,
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientCapabilities': TASKS,
-    },
-  };
-  if (c.path === 'stdio') return (await rawServer(w)).request(id, method, full) as Promise<Json>;
-  const res = await fetch((await httpServer(c.path as McpPath, w)).url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(typeof (params.name ?? params.taskId) === 'string'
-        ? { 'mcp-name': (params.name ?? params.taskId) as string }
-        : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: full }),
+  const path = c.path as McpPath;
+  // one wire per place (its request ids count per raw stdio server); its servers start on first use
+  const wire = await once(`wire ${keyOf(w)}`, async () => {
+    const servers: Partial<Record<McpPath, HttpFixture>> = {};
+    const raw = { current: undefined as RawServer | undefined };
+    return { servers, raw, send: taskWire(() => raw.current!, servers).send };
   });
-  return (await readResponse(res)).messages.at(-1) as Json;
+  if (path === 'stdio') wire.raw.current = await rawServer(w);
+  else wire.servers[path] = await httpServer(path, w);
+  return wire.send(path, method, params, TASKS);
 }
 
 /** A tool call as a task: the handle, then tasks/get until it ends; the task's result as an outcome. */

@@ -4,11 +4,12 @@
  * its front-end twins (test/helpers/contract-twins.ts). Each rule is a call, or a few, on one path,
  * with what must hold; the paths share one state directory and one side-effect log per test file.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { logEntries } from './effects-log.ts';
 import type { Call, Outcome, Path } from './paths.ts';
 
 export type Json = Record<string, any>;
@@ -21,12 +22,7 @@ export const ENV = { CONTRACT_LOG: LOG, XDG_STATE_HOME: join(dir, 'state') };
 
 /** The side effects logged so far for `name` (each handler run that changed state adds one). */
 export function effects(name: string): Json[] {
-  if (!existsSync(LOG)) return [];
-  return readFileSync(LOG, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Json)
-    .filter((e) => e.name === name || e.id === name);
+  return logEntries(LOG).filter((e) => e.name === name || e.id === name);
 }
 
 /** The `data` of an envelope line exactly as written (the bytes before `,"meta":`). */
