@@ -143,7 +143,12 @@ export function childCommand(words: readonly string[], program?: ChildProgram): 
  * {@link CHILD_KILL_GRACE_MS}); a SIGHUP to this process is sent on to it; the child ends its group
  * itself when this process is gone ({@link PARENT_WATCH_SOURCE}).
  */
-function runChild(words: readonly string[], signal: AbortSignal, program?: ChildProgram): Promise<Ended> {
+function runChild(
+  words: readonly string[],
+  signal: AbortSignal,
+  program: ChildProgram | undefined,
+  onStop: (printed: { out: string; err: string }) => void,
+): Promise<Ended> {
   const started = childCommand(words, program);
   const env: Record<string, string | undefined> = { ...process.env, [CALL_FD_ENV]: '3' };
   for (const k of SECRETS) delete env[k];
@@ -160,6 +165,9 @@ function runChild(words: readonly string[], signal: AbortSignal, program?: Child
   running.add(child);
   if (!process.listeners('SIGHUP').includes(onHangup)) process.on('SIGHUP', onHangup);
   const stop = () => {
+    // the call is being answered (timeout, interrupt, cancellation): what was printed so far is
+    // handed over now, while the answer can still carry it; what follows is the ended call's
+    onStop({ out: out.text(), err: err.text() });
     signalGroup(child, forwarded(signal));
     killTimer = setTimeout(() => signalGroup(child, 'SIGKILL'), CHILD_KILL_GRACE_MS);
     killTimer.unref();
@@ -252,15 +260,21 @@ function exitFailure(code: number | null, sig: NodeJS.Signals | null, report: Re
 export async function callInChild(ctx: RunContext, settings: TwinSettings, words: readonly string[]): Promise<unknown> {
   // at most AX_MCP_MAX_CALLS calls run at once; one beyond waits, no longer than its signal allows
   const release = await takeSlot(ctx.signal);
+  const json = ctx.mode === 'json';
   let ended: Ended;
   try {
-    ended = await runChild(words, ctx.signal, settings.program);
+    ended = await runChild(words, ctx.signal, settings.program, (p) => {
+      if (!json) {
+        ctx.stdout.write(p.out);
+        ctx.stderr.write(p.err);
+      } else if (p.out + p.err) (settings.serving ? process.stdout : ctx.stderr).write(p.out + p.err);
+    });
   } finally {
     release();
   }
-  // once the call is answered (its signal aborted: timeout, interrupted), what it printed is dropped
+  // once the call is answered (its signal aborted: timeout, interrupted), what it printed was handed
+  // over as it stopped (above); the rest is the ended call's
   if (ctx.signal.aborted) throw ctx.signal.reason;
-  const json = ctx.mode === 'json';
   const { report, code, signal } = ended;
   // a refusal of the words: its message is the error's; the parser's own restatement of it on
   // stderr is not repeated

@@ -13,6 +13,15 @@ import type { AxError, NextStep } from './errors.ts';
  */
 export const WRITE_OUTCOME: unique symbol = Symbol.for('ax-ts.write-outcome');
 
+/**
+ * The key of a stream's line-end check: a stream that has one answers whether the last chunk
+ * written on it, by the runner or by anyone else (a handler's `process.stderr.write`, a library's
+ * print diverted there), left a line unfinished, so that the runner's own line starts on a line of
+ * its own (an error line glued after a print without a newline would not be the last line as JSON).
+ * `main()`'s real stderr has one (lib/run/fd-output.ts). A registered symbol; not public API.
+ */
+export const MID_LINE: unique symbol = Symbol.for('ax-ts.mid-line');
+
 /** Writes `chunk` as a run's outcome on `s`: through its {@link WRITE_OUTCOME} when it has one, else `write`. */
 export function putOutcome(s: OutputStream, chunk: string | Uint8Array): unknown {
   const outcome = s[WRITE_OUTCOME];
@@ -26,6 +35,8 @@ export interface OutputStream {
   isTTY?: boolean;
   /** @internal see {@link WRITE_OUTCOME}. */
   [WRITE_OUTCOME]?(chunk: string | Uint8Array): unknown;
+  /** @internal see {@link MID_LINE}. */
+  [MID_LINE]?(): boolean;
 }
 
 /**

@@ -28,8 +28,8 @@
  */
 import { writeSync } from 'node:fs';
 import { stdStat } from '../platform/std-stat.ts';
-import { WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
-import { watchStream, writeStdout } from '../platform/process-patches.ts';
+import { MID_LINE, WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
+import { noteLineEnd, watchStream, writeStdout } from '../platform/process-patches.ts';
 
 type Name = 'stdout' | 'stderr';
 
@@ -71,6 +71,8 @@ export interface RealOutput {
 export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => void): RealOutput {
   const fd = name === 'stdout' ? 1 : 2;
   const w = watchStream(name); // the fourth of the process patches: the getter, watched
+  // the seventh, on stderr: whether a print left a line unfinished (the error line starts a new one)
+  const lineEnd = name === 'stderr' ? noteLineEnd() : undefined;
   const node = () => process[name];
   // the runner's own writes on stdout go past the json-stdout patch (process-patches.ts, patch 5)
   const through = (chunk: string | Uint8Array): boolean =>
@@ -119,6 +121,7 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
     [WRITE_OUTCOME](chunk: string | Uint8Array): boolean {
       if (w.made || onlyStream || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return through(chunk);
       if (failed) return true;
+      lineEnd?.note(chunk);
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       let at = 0;
       while (at < buf.length) {
@@ -136,6 +139,7 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
       }
       return true;
     },
+    [MID_LINE]: lineEnd?.midLine,
     /** `drain` and other events are the stream's: there is one only once it is made. */
     once(event: string, listener: () => void): unknown {
       return w.made ? node().once(event, listener) : (queueMicrotask(listener), undefined);

@@ -10,7 +10,7 @@
  * owns every byte written, and may import every layer below; only `lib/index.ts` and `mcp/` import
  * it.
  */
-import { errorEnvelope, humanError, successLine, type ErrorEnvelope } from '../contract/envelope.ts';
+import { errorEnvelope, humanError, MID_LINE, successLine, type ErrorEnvelope } from '../contract/envelope.ts';
 import {
   allProvenance,
   explainTarget,
@@ -48,6 +48,8 @@ export interface Failure {
  */
 export function reportFailure(thrown: unknown, env: RunEnv): Failure {
   const err = toAxError(thrown);
+  // what was printed last may not have ended its line: the runner's lines start on their own
+  if (env.stderr[MID_LINE]?.()) void writeOutcome(env.stderr, '\n');
   // AX_OTEL_DEBUG's span goes first too: the error line must stay the last line of stderr
   if (!env.spanShown && otelDebug(env.env)) {
     env.spanShown = true;

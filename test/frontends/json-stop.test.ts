@@ -1,15 +1,15 @@
 /**
  * A json-mode call of a front-ended program stopped before its action ends — SIGINT, SIGTERM, its
- * `--timeout` — ends with exactly one JSON error line on stderr, as a native tree's does
- * (docs/contract.md), though the action is still running with its output captured. Real processes,
- * commander and yargs.
+ * `--timeout` — ends with exactly one JSON error line on stderr, the last, as a native tree's does
+ * (docs/contract.md), though the action is still running with its output captured; what the action
+ * printed before the stop comes before it, not lost. Real processes, commander and yargs.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
+import { connectStdio, REPO, TSX_LOADER } from '../helpers/mcp.ts';
 
 const FIXTURES = [
   ['commander', join(REPO, 'test/frontends/fixtures/queue-commander.ts')],
@@ -28,17 +28,24 @@ function run(cli: string, words: string[], signal: NodeJS.Signals | undefined) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', TSX_LOADER, cli, ...words], {
       cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SLOW_MS: '8000', STARTED_FILE: started },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        SLOW_MS: '8000',
+        STARTED_FILE: started,
+        SLOW_SAY: 'said before the stop',
+      },
     });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    // signalled once the action has started (it leaves a mark), however long the start-up takes
+    // signalled once the action has started (it leaves a mark, after its print), however long the
+    // start-up takes, and its print has had time to reach the parent through the pipe
     const poll = setInterval(() => {
       if (!signal || !existsSync(started)) return;
       clearInterval(poll);
-      child.kill(signal);
+      setTimeout(() => child.kill(signal), 200);
     }, 20);
     child.on('close', () => (clearInterval(poll), rmSync(dirname(started), { recursive: true, force: true })));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
@@ -47,15 +54,42 @@ function run(cli: string, words: string[], signal: NodeJS.Signals | undefined) {
 
 describe.each(FIXTURES)('%s, json mode', (_name, cli) => {
   it.each(STOPS)(
-    'stopped by %s: one error line on stderr',
+    'stopped by %s: one error line on stderr, the last, after what the action printed',
     async (_how, extra, signal, kind, exit) => {
       const r = await run(cli, ['slow', '--format', 'json', ...extra], signal);
       expect(r.code).toBe(exit);
       expect(r.stdout).toBe('');
       const lines = r.stderr.trim().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(JSON.parse(lines[0]!)).toMatchObject({ error: { kind, exit_code: exit } });
+      // its stdout print (json mode: on stderr) and its stderr print, then the error line
+      expect(lines.slice(0, -1)).toEqual(['said before the stop', 'said before the stop']);
+      expect(JSON.parse(lines.at(-1)!)).toMatchObject({ error: { kind, exit_code: exit } });
     },
     30_000,
   );
+});
+
+describe.each(FIXTURES)('%s, served over MCP (stdio)', (_name, cli) => {
+  it('a call ended by the server --timeout keeps what the action printed before it, as an item after the error', async () => {
+    const c = await connectStdio(
+      ['mcp-server', '--timeout', '5s'],
+      { SLOW_MS: '8000', SLOW_SAY: 'said before the stop' },
+      cli,
+    );
+    try {
+      const r = (await c.client.callTool({ name: 'slow', arguments: {} })) as {
+        isError?: boolean;
+        content: { type: string; text: string }[];
+      };
+      expect(r.isError).toBe(true);
+      expect(JSON.parse(r.content[0]!.text)).toMatchObject({ error: { kind: 'timeout' } });
+      expect(
+        r.content
+          .slice(1)
+          .map((t) => t.text)
+          .join(''),
+      ).toBe('said before the stop\nsaid before the stop\n');
+    } finally {
+      await c.close();
+    }
+  }, 30_000);
 });

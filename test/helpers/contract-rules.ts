@@ -478,6 +478,22 @@ export const RULES: Rule[] = [
     },
   },
   {
+    name: "a handler that prints without ending its line, then fails: the error line is a line of its own, the last of stderr (command line); over MCP its stdout print is an item of its own (in-process: the process streams are not the run's)",
+    on: (p) => p.name !== 'in-process',
+    run: async (p) => {
+      const o = await p.call(simple('unfinished'));
+      // the process paths read the error from the last stderr line: it must parse as it stands
+      expect(o.code, JSON.stringify(o)).toBe(3);
+      expect(o.error?.error.kind, JSON.stringify(o)).toBe('network_error');
+      if (!p.mcp) expect(o.stdout).toBe('');
+      const printed = p.mcp ? o.texts!.slice(1).join('') : o.stderr!;
+      expect(printed).toContain('half a line on stdout');
+      // a native handler's own stderr under mcp-server is the server's diagnostics (docs/mcp-server.md#printed-output)
+      if (!p.mcp) expect(printed).toContain('half a line on stderr');
+      if (!p.mcp) expect(o.stderr!.endsWith(`${JSON.stringify(o.error)}\n`), o.stderr).toBe(true);
+    },
+  },
+  {
     name: "another CLI's mode flag (--output json, --output=text, --json) is an unknown flag whose did-you-mean is --format (argv paths: JSON callers give no flags)",
     on: (p) => p.spelling === 'argv',
     run: async (p) => {
