@@ -75,12 +75,14 @@ function twinOf(cmd: CommanderCommand, path: CommanderCommand[], program: Comman
   const mapped = cmd.options.filter((o) => !ownedByAx(cmd, o)).map((o) => flagOf(o));
   const args = cmd.registeredArguments.map(argOf);
   const label = path.map((c) => c.name()).join(' ');
-  checkNames(label, [
-    ...mapped.map((m) => ({ name: m.mapped.name, what: 'the option' })),
-    ...args.map((a) => ({ name: a.name, what: 'the argument' })),
-  ]);
-  const flags = Object.fromEntries(mapped.map((m) => [m.mapped.name, m.spec]));
   const decl = declarationsOf(cmd);
+  // a command withheld from agents has no properties to confuse (docs/frontends.md#what-does-not-map)
+  if (!decl.withheld)
+    checkNames(label, [
+      ...mapped.map((m) => ({ name: m.mapped.name, what: 'the option' })),
+      ...args.map((a) => ({ name: a.name, what: 'the argument' })),
+    ]);
+  const flags = Object.fromEntries(mapped.map((m) => [m.mapped.name, m.spec]));
   const description = cmd.description();
   const summary = cmd.summary() || description.split('\n')[0] || undefined;
   const action = internals(cmd)._actionHandler;

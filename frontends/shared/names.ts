@@ -47,7 +47,11 @@ export function checkNames(path: string, names: readonly NamedInput[]): void {
           `are the property ${JSON.stringify(property(n.name))})`,
         {
           context: { reason: 'name_collision', command: path, first: before.name, second: n.name },
-          fix: 'Rename one of them in the program so each has its own property name.',
+          fix:
+            `Rename one of them in the program so each has its own property name; a program you cannot ` +
+            `change (ax-ts wrap) serves the rest once this command is withheld from agents in its ` +
+            `declarations file: {"${path.split(' ').slice(1).join(' ')}": {"withheld": true}} ` +
+            `(docs/frontends.md#declarations-for-a-wrapped-program).`,
         },
       );
     }

@@ -85,14 +85,16 @@ async function twinOf(
   const options = runs ? optionsAt(runner, handler) : [];
   const args = runs ? argumentsAt(runner, handler) : [];
   const label = [level.name, ...path].join(' ');
-  checkNames(label, [
-    ...options.map((m) => ({ name: m.key, what: 'the option' })),
-    ...args.map((a) => ({ name: a.name, what: 'the argument' })),
-  ]);
   const commandWords = new Set(children.flatMap(([name]) => [name, ...(level.aliases[name] ?? [])]));
   const key = path.length ? path.join(' ') : DEFAULT_NAME;
   if (key in build.commands) build.met.add(key);
   const decl = { ...declarationsOfHandler(handler?.handler), ...build.commands[key] };
+  // a command withheld from agents has no properties to confuse (docs/frontends.md#what-does-not-map)
+  if (!decl.withheld)
+    checkNames(label, [
+      ...options.map((m) => ({ name: m.key, what: 'the option' })),
+      ...args.map((a) => ({ name: a.name, what: 'the argument' })),
+    ]);
   const description = typeof handler?.description === 'string' && path.length ? handler.description : '';
   const summary = description.split('\n')[0] || undefined;
   const { version, aliases = [] } = naming;

@@ -170,6 +170,22 @@ describe('ax-ts wrap: what it cannot serve is refused with a validation_error na
       /plain is neither a commander nor a yargs program \(it loaded no known argument parser/,
     ],
   ];
+  it("a collision in one command: the fix's declarations file, written as it says, serves the rest", () => {
+    const bin = join(FIXTURES, 'collide-sub.mjs');
+    const refused = errorLine(wrap([bin, '__schema', '--as=mcp']).stderr);
+    expect(refused.error.context).toMatchObject({ reason: 'name_collision', command: 'collide-sub x' });
+    const declared = /declarations file: (\{.*\}) \(docs/.exec(refused.error.actionable_fix as string)?.[1];
+    expect(declared, refused.error.actionable_fix).toBeDefined();
+    const file = join(mkdtempSync(join(tmpdir(), 'ax-wrap-')), 'd.json');
+    writeFileSync(file, declared!);
+    const r = wrap(['--declarations', file, bin, '__schema', '--as=mcp']);
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout).tools as { name: string }[]).map((t) => t.name)).toEqual(['y']);
+    const y = wrap(['--declarations', file, bin, 'y', '--format', 'json']);
+    expect(y.status, y.stderr).toBe(0);
+    expect(y.stderr).toContain('y ran');
+  });
+
   it.each(cases)('%s', (_what, bin, reason, message) => {
     const r = wrap([...bin, '__schema', '--format', 'json']);
     expect(r.status).toBe(2);
