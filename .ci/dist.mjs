@@ -17,7 +17,8 @@
 //
 // esbuild puts each piece of code in a chunk named by the set of entries that reach it, so a
 // dynamic import that reaches a part of core would cut core into many chunks; every dynamic entry
-// (and the ax-ts tool's) therefore re-exports the whole of core while it is built (`__axKeep`), and
+// (and the ax-ts tool's commands, TOOL_BODY, the whole of tools) therefore re-exports the whole of core
+// while it is built (`__axKeep`), and
 // that export is cut from the output afterwards (a published file must not hand a bundler the whole
 // of core to keep). Packages stay external: the user's installer provides them.
 import { build } from 'esbuild';
@@ -44,8 +45,10 @@ const GROUPS = ['core', ...Object.keys(SIDE), 'tools'];
 const STANDALONE = new Set(['ax-ts/commander', 'ax-ts/yargs', 'ax-ts/wrap']);
 /** Modules of ax-ts that `ax-ts build` makes chunks of their own: kept at their source paths. */
 const HEAVY = ['mcp/serve/runtime.ts', 'mcp/transport/http.ts', 'lib/parse/arguments.ts', 'lib/observe/otel.ts'];
-/** The ax-ts tool, an entry of its own (package.json `bin`). */
+/** The ax-ts tool, an entry of its own (package.json `bin`): only a dispatch, light for `ax-ts wrap`. */
 const TOOL = 'cmd/ax-ts/main.ts';
+/** The tool's commands, which TOOL imports dynamically: the module that keeps the whole of tools. */
+const TOOL_BODY = 'cmd/ax-ts/tool.ts';
 /** Packages ax-ts requires synchronously from its code; a bundler of a user's program must see `require("…")`. */
 const REQUIRED = ['pino'];
 /**
@@ -180,8 +183,8 @@ export async function buildLibrary(root, entries) {
             if (keep)
               b.onLoad({ filter: /\.ts$/ }, (a) => {
                 const rel = relative(root, a.path);
-                if (rel !== TOOL && !keep.has(rel)) return undefined;
-                const whole = rel === TOOL ? 'ax-tools' : 'ax-core';
+                if (rel !== TOOL_BODY && !keep.has(rel)) return undefined;
+                const whole = rel === TOOL_BODY ? 'ax-tools' : 'ax-core';
                 return {
                   contents: `${readFileSync(a.path, 'utf8')}\nexport * as __axKeep from '${whole}';\n`,
                   loader: 'ts',

@@ -11,7 +11,6 @@ if (process.argv[2] === 'wrap') {
   // undefined: a person's invocation, the bin ran in this process and set its own exit code
   if (code !== undefined) process.exitCode = code;
 } else {
-  const { main } = await import('../../lib/index.ts');
-  const { buildAxTsCli } = await import('./cli.ts');
-  void main(buildAxTsCli());
+  const { runTool } = await import('./tool.ts');
+  runTool();
 }

@@ -154,6 +154,20 @@ function runScript(name: string, text: string, args: string[] = []): unknown {
   return JSON.parse(execFileSync(process.execPath, [...args, name], { cwd: project, encoding: 'utf8' }));
 }
 
+/** The files of the installed ax-ts a run loaded (record-imports.mjs's log), chunk names as `chunk-X`. */
+function loadedFiles(log: string): string[] {
+  return [
+    ...new Set(
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((u) => u.includes('/node_modules/ax-ts/'))
+        .map((u) => u.replace(/.*\/node_modules\/ax-ts\/dist\//, '')),
+    ),
+  ]
+    .map((f) => f.replace(/chunk-\w+/, 'chunk-X'))
+    .sort();
+}
+
 describe('the installed package, as programs load it', () => {
   const entries = publicEntries(repo).map((e) => e.name);
 
@@ -222,16 +236,7 @@ console.log(JSON.stringify({
       ['--import', join(repo, 'test/fixtures/record-imports.mjs'), 'probe.mjs', '--version'],
       { cwd: project, env: { ...process.env, AX_IMPORT_LOG: log }, encoding: 'utf8' },
     );
-    const ours = [
-      ...new Set(
-        readFileSync(log, 'utf8')
-          .split('\n')
-          .filter((u) => u.includes('/node_modules/ax-ts/'))
-          .map((u) => u.replace(/.*\/node_modules\/ax-ts\/dist\//, '')),
-      ),
-    ]
-      .map((f) => f.replace(/chunk-\w+/, 'chunk-X'))
-      .sort();
+    const ours = loadedFiles(log);
     // the chunks: the code, and esbuild's helpers shared with the lazy chunks
     expect(ours).toEqual([
       'chunks/chunk-X.js',
@@ -241,6 +246,27 @@ console.log(JSON.stringify({
       'lib/index.js',
       'mcp/index.js',
     ]);
+  });
+
+  it("a person's run through the installed `ax-ts wrap` loads the bin, the wrap entry and two small chunks, nothing of the runtime", () => {
+    const log = join(tmp, 'wrap-imports.log');
+    writeFileSync(join(project, 'hello.cjs'), "process.stdout.write('hello ' + process.argv.slice(2).join(' '));\n");
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        join(repo, 'test/fixtures/record-imports.mjs'),
+        join(project, 'node_modules/ax-ts/dist/cmd/ax-ts/main.js'),
+        'wrap',
+        './hello.cjs',
+        'world',
+      ],
+      { cwd: project, env: { ...process.env, AX_IMPORT_LOG: log }, encoding: 'utf8' },
+    );
+    expect(out).toBe('hello world');
+    const ours = loadedFiles(log);
+    // the chunks: the routing words' check, and esbuild's helpers
+    expect(ours).toEqual(['chunks/chunk-X.js', 'chunks/chunk-X.js', 'cmd/ax-ts/main.js', 'frontends/wrap/index.js']);
   });
 
   it('typesVersions maps every subpath export to its types (what node10 resolution reads)', () => {
