@@ -5,6 +5,7 @@
  */
 import { Command, main } from '../../lib/index.ts';
 import { mountMcpServer } from '../../mcp/index.ts';
+import { maxCalls } from './call-slots.ts';
 
 /** What a front end gives {@link runTwinMain}: the program's name, its twin, and what it owns. */
 export interface TwinSource {
@@ -32,16 +33,20 @@ export async function runTwinMain(
   const serving = args.includes('mcp-server');
   let root;
   try {
+    // a server's call cap is checked as it starts, not at its first call (call-slots.ts)
+    if (serving) maxCalls(env);
     root = await source.build(serving);
   } catch (e) {
-    // the twin cannot be built (a name collision): reported per the contract by a tree that only fails
+    // the twin cannot be built (a name collision), or the server cannot start (a bad call cap):
+    // reported per the contract by a tree that only fails
     const refused = new Command({
       use: source.name,
       run: () => {
         throw e;
       },
     });
-    return main(refused, { args: [], env: modeOf(env, args) });
+    // a server's refusal is the machine's, as mcp-server's own failures are (json on a pipe)
+    return main(refused, { args: [], env: serving ? env : modeOf(env, args) });
   }
   if (!source.ownsMcpServer) mountMcpServer(root);
   return main(root, { args, env: serving ? env : humanUnlessAsked(env, args) });

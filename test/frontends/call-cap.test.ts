@@ -1,14 +1,15 @@
 /**
  * A server's front-end calls are capped (`AX_MCP_MAX_CALLS`, docs/frontends.md#how-a-call-runs): a
  * call beyond the cap waits for a running call's end, no longer than its own signal allows; calls
- * beyond the cap all answer in turn; a value that is no positive integer is refused with a clear
- * error. Real server processes, both eras' SDK clients; the wait's bound on the slots themselves.
+ * beyond the cap all answer in turn; a value that is no positive integer stops the server as it
+ * starts, with a clear error. Real server processes, both eras' SDK clients; the wait's bound on the slots themselves.
  */
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectEra, envelopeOf, type EraName, type McpPath } from '../helpers/eras.ts';
 import { takeSlot } from '../../frontends/shared/call-slots.ts';
-import { REPO, tempDir } from '../helpers/mcp.ts';
+import { REPO, tempDir, TSX_LOADER } from '../helpers/mcp.ts';
 
 const CLI = join(REPO, 'test/frontends/fixtures/calls-commander.ts');
 const SETUPS: [McpPath, EraName][] = [
@@ -61,20 +62,27 @@ describe.each(SETUPS)('over %s, %s era', (path, era) => {
       await client.close();
     }
   }, 60_000);
+});
 
-  it('AX_MCP_MAX_CALLS=0: the call is refused with a validation_error naming the variable', async () => {
-    const client = await connectEra(era, path, { cli: CLI, env: { AX_MCP_MAX_CALLS: '0' } });
-    try {
-      const r = await client.callTool('quick', { n: '1' });
-      expect(r.isError).toBe(true);
-      expect(envelopeOf(r).error).toMatchObject({
-        kind: 'validation_error',
-        context: { reason: 'invalid_call_limit', variable: 'AX_MCP_MAX_CALLS' },
+describe('a cap that is no positive integer', () => {
+  it.each(['0', 'many', '-1', '1.5'])(
+    'AX_MCP_MAX_CALLS=%s: mcp-server refuses to start: one error line naming the variable, exit 2, nothing on stdout',
+    (value) => {
+      const r = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI, 'mcp-server'], {
+        cwd: REPO,
+        encoding: 'utf8',
+        input: '',
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', AX_MCP_MAX_CALLS: value },
+        timeout: 60_000,
       });
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({
+        error: { kind: 'validation_error', context: { reason: 'invalid_call_limit', variable: 'AX_MCP_MAX_CALLS' } },
+      });
+    },
+    60_000,
+  );
 });
 
 describe('the slots (frontends/shared/call-slots.ts)', () => {
