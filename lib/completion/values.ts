@@ -6,7 +6,7 @@
  * Source: spf13/cobra completions.go (getCompletions, the ValidArgsFunction call).
  */
 import type { Command } from '../tree/command.ts';
-import type { ArgSpec } from '../tree/args.ts';
+import { argValue } from '../tree/args.ts';
 import { camelCase, type Completer, type CompletionReply, type Flag } from '../tree/flags.ts';
 import { applyFlagText } from '../tree/flag-values.ts';
 import { kindOf } from '../tree/flag-kinds/index.ts';
@@ -105,18 +105,11 @@ function typedFlags(cmd: Command, occurrences: Position['occurrences']): Record<
 /** The named positionals already on the line (camelCase keys; int/float ones as numbers, when they are). */
 function typedArgs(cmd: Command, given: readonly string[]): Record<string, string | string[] | number | number[]> {
   const out: Record<string, string | string[] | number | number[]> = {};
-  const typed = (a: ArgSpec, w: string) => {
-    const n = Number(w);
-    return (a.type === 'int' && Number.isSafeInteger(n)) ||
-      (a.type === 'float' && w.trim() !== '' && Number.isFinite(n))
-      ? n
-      : w;
-  };
   cmd.args.forEach((a, i) => {
     if (i >= given.length) return;
     out[camelCase(a.name)] = a.variadic
-      ? (given.slice(i).map((w) => typed(a, w)) as string[] | number[])
-      : typed(a, given[i]!);
+      ? (given.slice(i).map((w) => argValue(a, w)) as string[] | number[])
+      : argValue(a, given[i]!);
   });
   return out;
 }

@@ -7,7 +7,7 @@
  */
 import type { Command } from '../tree/command.ts';
 import type { Flag } from '../tree/flags.ts';
-import { kindOf } from '../tree/flag-kinds/index.ts';
+import { argKindOf, kindOf } from '../tree/flag-kinds/index.ts';
 import { visibleFlags } from '../tree/flagset.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 
@@ -175,7 +175,7 @@ export function usageText(cmd: Command): string {
         .map((a, i) => {
           const bits = [
             a.description ?? '',
-            a.type && a.type !== 'string' ? `(${a.type === 'int' ? 'integer' : 'number'})` : '',
+            argKindOf(a).positional.helpNote,
             a.required === false ? '(optional)' : '',
             a.choices ? `(one of ${a.choices.join('|')})` : '',
             a.examples ? `(e.g. ${a.examples.map(exampleText).join(', ')})` : '',

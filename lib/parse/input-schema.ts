@@ -13,7 +13,7 @@
  */
 import type { Command } from '../tree/command.ts';
 import type { FlagSpec } from '../tree/flags.ts';
-import { kindOf } from '../tree/flag-kinds/index.ts';
+import { argKindOf, kindOf } from '../tree/flag-kinds/index.ts';
 import { mcpVocabulary, toolProperties } from '../tree/properties.ts';
 
 /** A JSON Schema object (2020-12). */
@@ -90,14 +90,7 @@ export function inputSchema(cmd: Command): JsonSchema {
       const a = p.arg;
       const isRequired = a.required !== false;
       const desc = mcpVocabulary(cmd, a.description?.trim() || `the ${a.name.replace(/-/g, ' ')} argument`);
-      const item: JsonSchema =
-        a.type === 'int'
-          ? { type: 'integer' }
-          : a.type === 'float'
-            ? { type: 'number' }
-            : a.choices
-              ? { type: 'string', enum: [...a.choices] }
-              : { type: 'string' };
+      const item: JsonSchema = argKindOf(a).valueSchema({ type: a.type ?? 'string', choices: a.choices });
       const value: JsonSchema = a.variadic
         ? { type: 'array', items: item, ...(isRequired ? { minItems: 1 } : {}) }
         : item;

@@ -13,7 +13,8 @@ import { flagsOf, refusesDryRun, resolvedFlags, traversedFlags } from '../tree/f
 import { dryRunUnsupported } from '../tree/dry-run.ts';
 import type { Invocation } from './parse.ts';
 import { toolProperties, toolPropertyIndex } from '../tree/properties.ts';
-import { argNumber, type ArgSpec } from '../tree/args.ts';
+import { argJsonOk, argValue, type ArgSpec } from '../tree/args.ts';
+import { argKindOf } from '../tree/flag-kinds/index.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
 
 /**
@@ -228,8 +229,8 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
         });
     } else if (p.arg) {
       const arg = p.arg;
-      if (arg.variadic ? !Array.isArray(value) || !value.every((v) => argValueOk(arg, v)) : !argValueOk(arg, value))
-        throw badArgValue(p.property, arg, Array.isArray(value) ? value.find((v) => !argValueOk(arg, v)) : value);
+      if (arg.variadic ? !Array.isArray(value) || !value.every((v) => argJsonOk(arg, v)) : !argJsonOk(arg, value))
+        throw badArgValue(p.property, arg, Array.isArray(value) ? value.find((v) => !argJsonOk(arg, v)) : value);
       // positionals are text, as on the command line; argValues turns typed ones back into numbers
       argValues[p.argIndex!] = arg.variadic ? (value as unknown[]).map(String) : String(value);
     }
@@ -269,21 +270,12 @@ export function bindValues(cmd: Command, input: Record<string, unknown>): Invoca
   return inv;
 }
 
-/** Whether `v` is a value of a positional's type as structured input (a JSON number for int/float, else a string). */
-function argValueOk(arg: ArgSpec, v: unknown): boolean {
-  return arg.type === 'int'
-    ? typeof v === 'number' && Number.isSafeInteger(v)
-    : arg.type === 'float'
-      ? typeof v === 'number' && Number.isFinite(v)
-      : typeof v === 'string';
-}
-
 /** The `validation_error` (reason `invalid_argument`) for a positional given a value of the wrong type. */
 function badArgValue(property: string, arg: ArgSpec, value: unknown): AxError {
+  const p = argKindOf(arg).positional;
   // a whole number past ±2^53 is an integer JavaScript cannot hold exactly: say so, as flags do
-  const range = arg.type === 'int' && typeof value === 'number' && Number.isInteger(value) ? ' within ±2^53' : '';
-  const one = arg.type === 'int' ? 'an integer' : arg.type === 'float' ? 'a number' : 'a string';
-  const kind = arg.variadic ? `an array of ${one.replace(/^an? /, '')}s${range}` : `${one}${range}`;
+  const range = typeof value === 'number' && p.pastRange(value) ? ' within ±2^53' : '';
+  const kind = arg.variadic ? `an array of ${p.expectedItems}${range}` : `${p.expected}${range}`;
   return validationError(`invalid value for ${property}: expected ${kind}`, 'invalid_argument', {
     context: { property },
     fix: `Pass ${arg.variadic ? 'an array' : kind} as ${property}.`,
@@ -322,10 +314,10 @@ export function argValues(inv: Invocation): Record<string, string | string[] | n
     const given = inv.positionals[i];
     // typed arguments were checked when parsed
     out[camelCase(d.name)] = d.variadic
-      ? (inv.positionals.slice(i).map((v) => argNumber(d, v) ?? v) as string[] | number[])
+      ? (inv.positionals.slice(i).map((v) => argValue(d, v)) as string[] | number[])
       : given === undefined
         ? undefined
-        : (argNumber(d, given) ?? given);
+        : argValue(d, given);
   }
   return out;
 }

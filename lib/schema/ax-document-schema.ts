@@ -14,6 +14,7 @@ import { deepFreeze, JSON_SCHEMA_DIALECT } from '../contract/line-schemas.ts';
 import { ERROR_SCHEMA_VERSION } from '../contract/envelope.ts';
 import { MODE_DETECTION } from '../contract/mode.ts';
 import { FLAG_TYPES } from '../tree/flags.ts';
+import { ARG_TYPES } from '../tree/flag-spec.ts';
 import { CAPABILITIES } from '../tree/output.ts';
 import { AX_SCHEMA_VERSION } from './ax.ts';
 
@@ -67,7 +68,7 @@ const ARG = {
   required: ['name'],
   properties: {
     name: { type: 'string', description: 'Its MCP property name with `_` for `-`; its position is its index + 1.' },
-    type: { enum: ['int', 'float'], description: 'Absent: string.' },
+    type: { enum: ARG_TYPES.filter((t) => t !== 'string'), description: 'Absent: string.' },
     description: str,
     required: { const: false, description: 'Absent: required.' },
     variadic: { const: true, description: 'Takes every remaining positional.' },

@@ -7,7 +7,7 @@ import type { Command } from '../tree/command.ts';
 import { errorCatalogue } from '../contract/errors.ts';
 import { SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
 import type { Flag } from '../tree/flags.ts';
-import { kindOf } from '../tree/flag-kinds/index.ts';
+import { argKindOf, kindOf } from '../tree/flag-kinds/index.ts';
 import { flagsOf } from '../tree/flagset.ts';
 import { isReserved, isWithin, toolRefs } from './walk.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
@@ -183,7 +183,7 @@ function commandEntry(root: Command, cmd: Command): Json {
   // nearer (a command's own --format) shadows it and is one of this command's arguments.
   const global = new Map(globalFlags(root).map((f) => [f.name, f.spec]));
   const args: Json[] = cmd.args.map((a) => {
-    const base = a.type === 'int' ? 'integer' : a.type === 'float' ? 'number' : 'string';
+    const base = argKindOf(a).clispecType;
     const x: Json = { name: a.name, type: a.variadic ? `${base}[]` : base, required: a.required !== false };
     if (a.choices) x.enum = [...a.choices];
     if (a.examples) x.examples = [...a.examples];

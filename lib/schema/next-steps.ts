@@ -9,6 +9,7 @@ import { AxError, KIND_RE, type NextStep } from '../contract/errors.ts';
 import type { ActionRequired } from '../tree/interaction.ts';
 import type { Command } from '../tree/command.ts';
 import { kindOf } from '../tree/flag-kinds/index.ts';
+import { argValue } from '../tree/args.ts';
 import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { propertyName } from '../tree/flags.ts';
 import { toolPropertyIndex } from '../tree/properties.ts';
@@ -201,8 +202,7 @@ function toolCall(
     command.args.forEach((a, i) => {
       const given = a.variadic ? inv.positionals.slice(i) : inv.positionals[i];
       if (given === undefined || (Array.isArray(given) && given.length === 0)) return;
-      const typed = (w: string) => (a.type === 'int' || a.type === 'float' ? Number(w) : w);
-      out[propertyName(a.name)] = Array.isArray(given) ? given.map(typed) : typed(given);
+      out[propertyName(a.name)] = Array.isArray(given) ? given.map((w) => argValue(a, w)) : argValue(a, given);
     });
     return { tool: defaultToolName(command, base), arguments: out };
   } catch {

@@ -2,7 +2,9 @@
  * Positional arguments: named declarations (beyond ax-go) and Cobra's Args validators.
  * Source: spf13/cobra args.go.
  */
-import { validationError } from '../contract/errors.ts';
+import { validationError, type AxError } from '../contract/errors.ts';
+import { ARG_TYPES, type ArgType } from './flag-spec.ts';
+import { argKindOf } from './flag-kinds/index.ts';
 import type { Completer } from './flags.ts';
 
 /** Declaration of one positional argument. Order of declaration is the order on the command line. */
@@ -20,9 +22,10 @@ export interface ArgSpec {
   /**
    * Value type: `string` (default), `int` or `float`. A typed argument is checked when parsed, reaches
    * the handler as a number (`ctx.args`), and is an `integer`/`number` in the inputSchema, so an agent
-   * can send `{"id": 7}` (beyond ax-go, which has untyped positionals).
+   * can send `{"id": 7}` (beyond ax-go, which has untyped positionals). What each type means is its
+   * kind's, in the flags' registry (lib/tree/flag-kinds/).
    */
-  type?: 'string' | 'int' | 'float';
+  type?: ArgType;
   /** Dynamic completion of values (shell completion). */
   completer?: Completer;
   /**
@@ -198,10 +201,10 @@ export const DeclaredArgs: ArgsValidator = (t, args) => {
   for (let i = 0; i < args.length; i++) {
     const value = args[i]!;
     const d = decls[Math.min(i, decls.length - 1)];
-    if (d && argNumber(d, value) === null) {
+    const kind = d && argKindOf(d).positional;
+    if (kind && kind.fromWord(value) === null) {
       // a whole number past ±2^53 is an integer JavaScript cannot hold exactly: say so, as flags do
-      const past = d.type === 'int' && /^[+-]?\d+$/.test(value.trim());
-      const expected = d.type === 'int' ? (past ? 'an integer within ±2^53' : 'an integer') : 'a number';
+      const expected = `${kind.expected}${kind.pastRange(value) ? ' within ±2^53' : ''}`;
       throw usageError(
         t,
         `invalid value ${JSON.stringify(value)} for <${d.name}>: expected ${expected}`,
@@ -221,15 +224,34 @@ export const DeclaredArgs: ArgsValidator = (t, args) => {
 };
 
 /**
- * The number a typed argument's text stands for: undefined for a string argument, null when the
- * text is not a valid `int` (safe integer) or `float` (finite number).
+ * The value a positional's word gives the handler, as its kind reads it (a number for an `int` or
+ * `float` argument); the word itself when it is not one (the run refuses it: {@link DeclaredArgs}).
  */
-export function argNumber(d: ArgSpec, text: string): number | null | undefined {
-  if (!d.type || d.type === 'string') return undefined;
-  const s = text.trim();
-  if (d.type === 'int') return /^[+-]?\d+$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : null;
-  const n = Number(s);
-  return s !== '' && Number.isFinite(n) ? n : null;
+export function argValue(d: ArgSpec, word: string): string | number {
+  return (argKindOf(d).positional.fromWord(word) as string | number | null) ?? word;
+}
+
+/** Whether the positional's kind takes a JSON value (its `fromJson`), from `choices` when given. */
+function jsonAccepts(d: ArgSpec, choices: readonly string[] | undefined, value: unknown): boolean {
+  try {
+    argKindOf(d).fromJson({ type: d.type ?? 'string', ...(choices ? { choices } : {}) }, value, REFUSED);
+    return true;
+  } catch (e) {
+    if (e === refused) return false;
+    throw e;
+  }
+}
+/** The mark `jsonAccepts` has a kind throw for a value it refuses (never seen outside this module). */
+let refused: AxError | undefined;
+const REFUSED = () => (refused ??= validationError('refused', 'invalid_argument'));
+
+/**
+ * Whether `value` is a value of the positional's type as structured input (MCP arguments,
+ * `--args-json`): a JSON number for an `int` (a safe integer) or `float` (finite) one, else a string.
+ * Its choices are checked later, with the command line's words ({@link DeclaredArgs}).
+ */
+export function argJsonOk(d: ArgSpec, value: unknown): boolean {
+  return jsonAccepts(d, undefined, value);
 }
 
 /**
@@ -259,23 +281,19 @@ export function checkArgDecls(commandPath: string, decls: readonly ArgSpec[]): v
       );
     if (seen.has(d.name)) throw new TypeError(`${commandPath}: argument ${d.name} declared twice`);
     seen.add(d.name);
+    if (d.type !== undefined && !(ARG_TYPES as readonly unknown[]).includes(d.type))
+      throw new TypeError(
+        `${commandPath}: argument ${d.name} has type ${JSON.stringify(d.type)}; a positional is one of ${ARG_TYPES.join(', ')}`,
+      );
     if (d.variadic && i !== decls.length - 1)
       throw new TypeError(`${commandPath}: only the last argument may be variadic (${d.name} is not last)`);
     if (
       d.examples !== undefined &&
-      (!Array.isArray(d.examples) ||
-        d.examples.length === 0 ||
-        d.examples.some((x) =>
-          d.type === 'int'
-            ? !Number.isSafeInteger(x)
-            : d.type === 'float'
-              ? typeof x !== 'number' || !Number.isFinite(x)
-              : typeof x !== 'string' || (d.choices !== undefined && !d.choices.includes(x)),
-        ))
+      (!Array.isArray(d.examples) || d.examples.length === 0 || d.examples.some((x) => !jsonAccepts(d, d.choices, x)))
     )
       throw new TypeError(
         `${commandPath}: examples of argument ${d.name} must be a non-empty list ` +
-          `of ${d.type === 'int' ? 'integers' : d.type === 'float' ? 'numbers' : 'strings'}${d.choices ? ' from its choices' : ''}`,
+          `of ${argKindOf(d).positional.expectedItems}${d.choices ? ' from its choices' : ''}`,
       );
     if (d.required === false) optionalSeen = true;
     else if (optionalSeen) throw new TypeError(`${commandPath}: required argument ${d.name} follows an optional one`);

@@ -36,6 +36,16 @@ export const FLAG_TYPES = [
 export type FlagType = (typeof FLAG_TYPES)[number];
 
 /**
+ * The flag types a positional argument may have (`ArgSpec.type`; `string`, the first, when none is
+ * given). Each is a kind of the same registry as the flags' (lib/tree/flag-kinds/), whose entry
+ * for these types must also say how a command-line word is read as a positional.
+ */
+export const ARG_TYPES = ['string', 'int', 'float'] as const satisfies readonly FlagType[];
+
+/** A positional argument's type; see {@link ARG_TYPES}. */
+export type ArgType = (typeof ARG_TYPES)[number];
+
+/**
  * Per flag type: the run-time value a handler gets (durations in milliseconds), and `zero: true`
  * where a flag always has a value — pflag's zero value (false, 0, [], {}) when it is neither given
  * nor defaulted. Indexed by {@link FlagType}, so a type missing here does not compile.

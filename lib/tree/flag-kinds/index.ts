@@ -5,8 +5,8 @@
  * does not compile until it has a kind, and a kind does not compile until it has every member.
  * See docs/architecture.md#where-a-new-flag-type-goes.
  */
-import type { FlagSpec, FlagType, FlagValueOf } from '../flag-spec.ts';
-import type { FlagKind } from './kind.ts';
+import type { ArgType, FlagSpec, FlagType, FlagValueOf } from '../flag-spec.ts';
+import type { ArgKind, FlagKind } from './kind.ts';
 import { jsonKind } from './json.ts';
 import {
   boolSliceKind,
@@ -20,10 +20,16 @@ import {
 import { stringToIntKind, stringToStringKind } from './maps.ts';
 import { boolKind, countKind, durationKind, floatKind, intKind, stringKind, uintKind } from './scalars.ts';
 
-export type { FlagKind, JsonFail, SchemaNode } from './kind.ts';
+export type { ArgKind, FlagKind, JsonFail, PositionalKind, SchemaNode } from './kind.ts';
+
+/**
+ * The kind of type T: a {@link FlagKind} holding T's value, and for a type a positional may have
+ * (ARG_TYPES) an {@link ArgKind}, which also reads a command-line word as a positional.
+ */
+export type KindOf<T extends FlagType> = T extends ArgType ? ArgKind<FlagValueOf<T>> : FlagKind<FlagValueOf<T>>;
 
 /** Every flag type's kind, typed so that each type has one, holding that type's value. */
-export const FLAG_KINDS: { readonly [T in FlagType]: FlagKind<FlagValueOf<T>> } = {
+export const FLAG_KINDS: { readonly [T in FlagType]: KindOf<T> } = {
   string: stringKind,
   bool: boolKind,
   int: intKind,
@@ -46,4 +52,12 @@ export const FLAG_KINDS: { readonly [T in FlagType]: FlagKind<FlagValueOf<T>> } 
 /** The kind of a declared flag (its `type` was checked when the flag was declared: checkFlagDecl). */
 export function kindOf(spec: Pick<FlagSpec, 'type'>): FlagKind {
   return FLAG_KINDS[spec.type] as FlagKind;
+}
+
+/**
+ * The kind of a declared positional argument: its `type`'s, `string` when none is given (the type
+ * was checked when the command was declared: checkArgDecls).
+ */
+export function argKindOf(arg: { readonly type?: ArgType | undefined }): ArgKind {
+  return FLAG_KINDS[arg.type ?? 'string'] as ArgKind;
 }

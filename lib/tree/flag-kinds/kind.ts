@@ -102,6 +102,35 @@ export interface FlagKind<V = unknown> {
   readonly completeFiles: boolean;
 }
 
+/**
+ * What a kind a positional argument may have (an `ArgType`) adds: how a word of the command line
+ * is read as the argument's value. Everything else — the JSON check (`fromJson`), the inputSchema
+ * (`valueSchema`), the clispec type — is the kind's, as for a flag. Positionals read words more
+ * strictly than pflag reads a flag's text (an `int` is decimal digits only): ax-go has untyped
+ * positionals, so these rules are ax-ts's own (docs/contract.md#positional-arguments-and---).
+ */
+export interface PositionalKind<V> {
+  /** The value a word gives the handler (`ctx.args`), or null when the word is not one of this kind. */
+  fromWord(word: string): V | null;
+  /**
+   * Whether a refused word, or a refused JSON number, is a whole number beyond ±2^53 (JavaScript
+   * holds integers exactly only that far): the error then says `within ±2^53`, as a flag's does.
+   */
+  pastRange(value: string | number): boolean;
+  /** One value as an error names what was expected: `an integer`, `a number`, `a string`. */
+  readonly expected: string;
+  /** Several, as a list's error names them: `integers`, `numbers`, `strings`. */
+  readonly expectedItems: string;
+  /** What help prints after the argument's description: `(integer)`, or nothing for a string. */
+  readonly helpNote: string;
+}
+
+/** A kind a positional argument may have: a flag kind and how it reads a command-line word. */
+export interface ArgKind<V = unknown> extends FlagKind<V> {
+  /** How a command-line word is read as a positional of this kind. */
+  readonly positional: PositionalKind<V>;
+}
+
 /** Why a text or item was refused and what was expected, in pflag's words: `[why, expected]`. */
 export type Invalid = readonly [why: string, expected: string];
 

@@ -19,13 +19,14 @@ import {
   ONE_VALUE,
   refuse,
   word,
+  type ArgKind,
   type FlagKind,
 } from './kind.ts';
 
 const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
-/** pflag's string: the text as given, from `choices` when declared. */
-export const stringKind: FlagKind<string> = {
+/** pflag's string: the text as given, from `choices` when declared; a positional's word as given. */
+export const stringKind: ArgKind<string> = {
   ...ONE_VALUE,
   choices: true,
   fromText: (name, spec, _prev, raw) => {
@@ -45,6 +46,13 @@ export const stringKind: FlagKind<string> = {
   helpDefault: (d) => JSON.stringify(d),
   clispecType: 'string',
   completeFiles: true,
+  positional: {
+    fromWord: (w) => w,
+    pastRange: () => false,
+    expected: 'a string',
+    expectedItems: 'strings',
+    helpNote: '',
+  },
 };
 
 /** pflag's bool: alone true, else Go's ParseBool (any case). */
@@ -70,8 +78,11 @@ export const boolKind: FlagKind<boolean> = {
   completeValues: ['true', 'false'],
 };
 
+/** A whole decimal number, signed or not (a positional `int`'s word, trimmed). */
+const DECIMAL = /^[+-]?\d+$/;
+
 /** pflag's int: Go's ParseInt(s, 0, 64) forms, safe JavaScript integers only. */
-export const intKind: FlagKind<number> = {
+const intFlag: FlagKind<number> = {
   ...ONE_VALUE,
   fromText: (name, spec, _prev, raw) => intOf(name, spec, raw ?? '', raw ?? '', goInt, INTEGER),
   fromJson: (_spec, value, fail) => {
@@ -84,9 +95,24 @@ export const intKind: FlagKind<number> = {
   clispecType: 'integer',
 };
 
+/** An int flag; a positional `int` is a decimal word (no Go prefixes), a safe JavaScript integer. */
+export const intKind: ArgKind<number> = {
+  ...intFlag,
+  positional: {
+    fromWord: (w) => {
+      const s = w.trim();
+      return DECIMAL.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : null;
+    },
+    pastRange: (v) => (typeof v === 'number' ? Number.isInteger(v) : DECIMAL.test(v.trim())),
+    expected: 'an integer',
+    expectedItems: 'integers',
+    helpNote: '(integer)',
+  },
+};
+
 /** pflag's uint: Go's ParseUint(s, 0, 64) forms; over JSON a non-negative integer. */
 export const uintKind: FlagKind<number> = {
-  ...intKind,
+  ...intFlag,
   fromText: (name, spec, _prev, raw) => intOf(name, spec, raw ?? '', raw ?? '', goUint, NON_NEGATIVE),
   fromJson: (_spec, value, fail) => {
     if (!isInteger(value) || value < 0) throw fail('a non-negative integer');
@@ -96,8 +122,11 @@ export const uintKind: FlagKind<number> = {
   helpName: 'uint',
 };
 
-/** pflag's float64: Go's ParseFloat decimal forms, finite. */
-export const floatKind: FlagKind<number> = {
+/**
+ * pflag's float64: Go's ParseFloat decimal forms, finite. A positional `float` is any word
+ * JavaScript's `Number` reads as a finite number.
+ */
+export const floatKind: ArgKind<number> = {
   ...ONE_VALUE,
   fromText: (name, spec, _prev, raw) => {
     const n = parseGoFloat((raw ?? '').trim());
@@ -112,6 +141,17 @@ export const floatKind: FlagKind<number> = {
   valueSchema: () => ({ type: 'number' }),
   helpName: 'float',
   clispecType: 'number',
+  positional: {
+    fromWord: (w) => {
+      const s = w.trim();
+      const n = Number(s);
+      return s !== '' && Number.isFinite(n) ? n : null;
+    },
+    pastRange: () => false,
+    expected: 'a number',
+    expectedItems: 'numbers',
+    helpNote: '(number)',
+  },
 };
 
 /** The description note of a duration (and, per item, of a durationSlice). */
@@ -143,7 +183,7 @@ export const durationKind: FlagKind<number> = {
 
 /** pflag's count: each bare occurrence adds one, `--name=3` sets it. */
 export const countKind: FlagKind<number> = {
-  ...intKind,
+  ...intFlag,
   takesValue: false,
   repeat: 'count',
   zero: () => 0,
