@@ -13,7 +13,7 @@ import { loadTree } from '../tree/lazy.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 import { findCommand, loadPath, unknownCommandError } from '../parse/parse.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
-import { SHAPES, type SchemaShape } from './shapes.ts';
+import { asFlagOf, SHAPES, type SchemaShape } from './shapes.ts';
 import { shapeRender, type ShapeRender } from './documents.ts';
 
 /** What one discovery call asks for. */
@@ -139,5 +139,6 @@ export async function discoveryAnswer(root: Command, version: string, req: Disco
   }
   const text = await fullText(root, target, render, version);
   if (!render.summary || req.full || req.budget <= 0 || text.length <= req.budget) return text;
-  return render.summary(root, target, version, { budget: req.budget, size: text.length });
+  const words = { shape: req.shape, asFlag: asFlagOf(req.shape) };
+  return render.summary(root, target, version, { budget: req.budget, size: text.length }, words);
 }

@@ -12,8 +12,8 @@ import { clispecDocument } from './clispec.ts';
 import { llmsDocument } from './llms.ts';
 import { agentsMarkdown, skillMarkdown } from './skill.ts';
 import { declarations, mcpDocument } from './walk.ts';
-import { SCHEMA_SHAPES, shapeSpec, type SchemaShape } from './shapes.ts';
-import { jsonSummary, skillSummary, type SummaryReason, type SummaryStyle } from './summary.ts';
+import { shapeSpec, type SchemaShape } from './shapes.ts';
+import { jsonSummary, skillSummary, type ShapeWords, type SummaryReason } from './summary.ts';
 
 type Json = Record<string, unknown>;
 
@@ -34,10 +34,11 @@ export interface ShapeRender {
    */
   readonly focus?: (doc: Json) => unknown;
   /**
-   * Above the budget, the summary of `target` instead of the document. Absent: the shape is always
-   * printed whole (the budget does not apply).
+   * Above the budget, the summary of `target` instead of the document, naming the shape and its
+   * drill-in lines by `words` (the registry's). Absent: the shape is always printed whole (the
+   * budget does not apply).
    */
-  readonly summary?: (root: Command, target: Command, version: string, why: SummaryReason) => string;
+  readonly summary?: (root: Command, target: Command, version: string, why: SummaryReason, words: ShapeWords) => string;
 }
 
 const json = (doc: unknown) => `${JSON.stringify(doc)}\n`;
@@ -45,15 +46,13 @@ const json = (doc: unknown) => `${JSON.stringify(doc)}\n`;
 /** The one entry of a list, or undefined. */
 const single = (list: unknown): unknown => (Array.isArray(list) && list.length === 1 ? list[0] : undefined);
 
-/** A JSON summary in the style of one shape. */
-function summaryOf(shape: SchemaShape, listsReserved: boolean, toolNames: boolean): ShapeRender['summary'] {
-  const style: SummaryStyle = {
-    shape,
-    asFlag: shape === SCHEMA_SHAPES[0] ? '' : ` --as=${shape}`,
-    listsReserved,
-    toolNames,
-  };
-  return (root, target, version, why) => jsonSummary(root, target, style, version, why);
+/**
+ * A JSON summary that lists the reserved commands (`listsReserved`: the shape has them) and gives
+ * each entry its tool name (`toolNames`).
+ */
+function summaryOf(listsReserved: boolean, toolNames: boolean): ShapeRender['summary'] {
+  return (root, target, version, why, words) =>
+    jsonSummary(root, target, { ...words, listsReserved, toolNames }, version, why);
 }
 
 /** The render of each shape. */
@@ -62,13 +61,13 @@ const RENDERS: { readonly [S in SchemaShape]: ShapeRender } = {
     whole: (root, version) => json(axDocument(root, version)),
     within: (root, target, version) => json(axSubtreeDocument(root, target, version)),
     focus: (doc) => doc.command,
-    summary: summaryOf('ax', true, false),
+    summary: summaryOf(true, false),
   },
   mcp: {
     whole: (root) => json(mcpDocument(root)),
     within: (root, target) => json(mcpDocument(root, target)),
     focus: (doc) => single(doc.tools),
-    summary: summaryOf('mcp', false, true),
+    summary: summaryOf(false, true),
   },
   clispec: {
     whole: (root, version) => (declarations(root), json(clispecDocument(root, version))),
@@ -80,7 +79,7 @@ const RENDERS: { readonly [S in SchemaShape]: ShapeRender } = {
     within: (root, target) => json(llmsDocument(root, target)),
     // the first entry is the help entry, no command
     focus: (doc) => single(Array.isArray(doc.tools) ? doc.tools.slice(1) : undefined),
-    summary: summaryOf('llms', false, true),
+    summary: summaryOf(false, true),
   },
   skill: {
     whole: (root, version) => (declarations(root), skillMarkdown(root, version)),

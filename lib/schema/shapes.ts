@@ -65,6 +65,11 @@ export type SchemaShape = (typeof SHAPES)[number]['name'];
 /** The names of the shapes `__schema --as` accepts, in {@link SHAPES} order. */
 export const SCHEMA_SHAPES: readonly SchemaShape[] = Object.freeze(SHAPES.map((s) => s.name));
 
+/** How a command line asks for `shape`: ` --as=<shape>`, nothing for `__schema`'s default (the first). */
+export function asFlagOf(shape: SchemaShape): string {
+  return shape === SCHEMA_SHAPES[0] ? '' : ` --as=${shape}`;
+}
+
 /**
  * The registry entry of a shape.
  * @throws AxError `validation_error` (reason `invalid_schema_shape`) for a name that is not a shape.

@@ -15,12 +15,16 @@ import { skillMarkdown } from './skill.ts';
 /** Most characters of a command's one line in a summary. */
 const SUMMARY_SHORT = 100;
 
-/** What a shape's summary lists, and how its drill-in command lines are written. */
-export interface SummaryStyle {
+/** How a summary names its shape, given by the registry (shapes.ts), never written by a shape. */
+export interface ShapeWords {
   /** The shape's `--as` value, as the summary names it. */
   readonly shape: string;
-  /** ` --as=<shape>` in a drill-in line, `''` for `__schema`'s default shape. */
+  /** ` --as=<shape>` in a drill-in line, `''` for `__schema`'s default shape (asFlagOf). */
   readonly asFlag: string;
+}
+
+/** What a shape's summary lists, and how its drill-in command lines are written. */
+export interface SummaryStyle extends ShapeWords {
   /** Reserved commands (`mcp-server`, `completion`) are listed: the shape has them (they are no tools). */
   readonly listsReserved: boolean;
   /** Each entry carries its MCP tool name. */
@@ -182,11 +186,17 @@ export function jsonSummary(
  * A summary as SKILL.md: the skill, with the summary's entries as its command list.
  * @throws AxError `validation_error` (reason `budget_too_small`) as {@link jsonSummary}.
  */
-export function skillSummary(root: Command, target: Command, version: string, why: SummaryReason): string {
-  const style: SummaryStyle = { shape: 'skill', asFlag: ' --as=skill', listsReserved: false, toolNames: false };
+export function skillSummary(
+  root: Command,
+  target: Command,
+  version: string,
+  why: SummaryReason,
+  words: ShapeWords,
+): string {
+  const style: SummaryStyle = { ...words, listsReserved: false, toolNames: false };
   const note =
     `This list is a summary (the whole SKILL.md is over ${why.budget} characters): \`${root.name} ` +
-    `__schema --as=skill --full\` prints it all; drill into a command as its line says.`;
+    `__schema${words.asFlag} --full\` prints it all; drill into a command as its line says.`;
   const minimum = skillMarkdown(root, version, { commands: [note, ''] }).length + 200;
   if (why.budget < minimum) throw budgetTooSmall(why.budget, minimum);
   const room = why.budget - minimum;

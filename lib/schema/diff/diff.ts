@@ -18,12 +18,28 @@ import { diffMcp } from './mcp.ts';
 
 export type { Change, SchemaDiff, Severity } from './core.ts';
 
+/** A `__schema` shape schema diff compares: how a document of it is told, and how two are compared. */
+interface DiffShape {
+  /** Whether a parsed document is one of this shape. */
+  is(doc: Json): boolean;
+  /** Collects the changes from `a` (old) to `b` (new). */
+  compare(c: Collector, a: Json, b: Json): void;
+}
+
+/** The shapes schema diff compares, one entry per `SchemaDiff['shape']`, in the order a document is told. */
+const DIFF_SHAPES: { readonly [S in SchemaDiff['shape']]: DiffShape } = {
+  ax: {
+    is: (doc) => isObj(doc.command) && typeof doc.command.name === 'string',
+    // lean documents are compared in full, so a lean one and one written in full compare field by field
+    compare: (c, a, b) => diffAx(c, expandAxDocument(a), expandAxDocument(b)),
+  },
+  mcp: { is: (doc) => Array.isArray(doc.tools), compare: diffMcp },
+};
+
 /** Which `__schema` shape a parsed document has; undefined if it is neither. */
-export function schemaShape(doc: unknown): 'ax' | 'mcp' | undefined {
+export function schemaShape(doc: unknown): SchemaDiff['shape'] | undefined {
   if (!isObj(doc)) return undefined;
-  if (isObj(doc.command) && typeof doc.command.name === 'string') return 'ax';
-  if (Array.isArray(doc.tools)) return 'mcp';
-  return undefined;
+  return (Object.keys(DIFF_SHAPES) as SchemaDiff['shape'][]).find((s) => DIFF_SHAPES[s].is(doc));
 }
 
 /**
@@ -47,9 +63,7 @@ export function schemaDiff(oldDoc: unknown, newDoc: unknown): SchemaDiff {
         `new: ${b}); compare __schema --as=${a} with __schema --as=${a}`,
     );
   const c = new Collector();
-  // lean documents are compared in full, so a lean one and one written in full compare field by field
-  if (a === 'ax') diffAx(c, expandAxDocument(oldDoc as Json), expandAxDocument(newDoc as Json));
-  else diffMcp(c, oldDoc as Json, newDoc as Json);
+  DIFF_SHAPES[a].compare(c, oldDoc as Json, newDoc as Json);
   return {
     shape: a,
     breaking: c.changes.filter((x) => x.severity === 'breaking'),
