@@ -158,6 +158,11 @@ describe('explicit args declarations', () => {
     },
     { args: [{ name: 'a' }, { name: 'a' }], message: 'x: argument a declared twice' },
     { args: [{ name: '1st' }], message: 'x: argument name "1st" must match ^[A-Za-z][A-Za-z0-9_-]*$' },
+    {
+      // a positional's type is a kind of the flags' registry that reads words (ARG_TYPES), no other
+      args: [{ name: 'a', type: 'bool' as never }],
+      message: 'x: argument a has type "bool"; a positional is one of string, int, float',
+    },
   ])('inconsistent declarations throw at construction: $message', ({ args, message }) => {
     expect(() => new Command({ use: 'x', args })).toThrow(new TypeError(message));
   });
