@@ -3,6 +3,7 @@
  * command's flag and positional declarations (camelCase keys).
  */
 import type { FlagSpec, FlagType, FlagTypeWithZero, FlagValueOf } from './flags.ts';
+import type { ArgType } from './flag-spec.ts';
 import type { ArgSpec } from './args.ts';
 
 /** Flag declarations of one command, keyed by long name. */
@@ -33,16 +34,16 @@ export type FlagValues<F extends FlagDecls> = string extends keyof F
         : ValueOfSpec<F[K]> | undefined;
     };
 
-/** The value type of one positional: a number for `type: 'int' | 'float'`, else a string. */
-type ArgType<D extends ArgSpec> = D['type'] extends 'int' | 'float' ? number : string;
+/** The value type of one positional: its kind's value (a number for `int` and `float`), a string when untyped. */
+type ArgValue<D extends ArgSpec> = D['type'] extends ArgType ? FlagValueOf<D['type']> : string;
 
 /** The typed `ctx.args` object for named positionals (camelCase keys; variadic → string[]). */
 export type ArgValues<A extends readonly ArgSpec[]> = number extends A['length']
   ? Record<string, string | string[] | number | number[] | undefined>
   : {
       -readonly [D in A[number] as CamelCase<D['name']>]: D['variadic'] extends true
-        ? ArgType<D>[]
+        ? ArgValue<D>[]
         : D['required'] extends false
-          ? ArgType<D> | undefined
-          : ArgType<D>;
+          ? ArgValue<D> | undefined
+          : ArgValue<D>;
     };
