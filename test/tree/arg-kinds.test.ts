@@ -17,7 +17,8 @@ import { envelope, errorOf, runCli } from '../helpers/run.ts';
 /** Per type: a word, the value it gives the handler, and a word the kind refuses (none for string). */
 const ARG_CASES: { readonly [T in ArgType]: { word: string; value: unknown; bad?: string } } = {
   string: { word: 'blue', value: 'blue' },
-  int: { word: '42', value: 42, bad: '4.2' },
+  // a positional int is decimal digits: Go's forms, which a flag's int takes, are refused
+  int: { word: '42', value: 42, bad: '0x10' },
   float: { word: '0.25', value: 0.25, bad: 'quarter' },
 };
 
@@ -93,6 +94,9 @@ describe.each(ARG_TYPES.map((t) => [t, FLAG_KINDS[t], ARG_CASES[t]] as const))(
         message: `invalid value ${JSON.stringify(c.bad)} for <v>: expected ${kind.positional.expected}`,
         context: { reason: 'invalid_argument' },
       });
+      // what the run refuses reaches a completer as the word, never as a value the handler cannot get
+      const completed = await runCli(tree(type), ['__complete', 'get', c.bad!, '']);
+      expect(completed.stdout.split('\n')[0]).toBe(JSON.stringify(c.bad));
     });
   },
 );
