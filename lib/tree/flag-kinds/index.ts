@@ -2,8 +2,10 @@
  * The flag-kind registry: one {@link FlagKind} per {@link FlagType}. Everything that depends on a
  * flag's type — reading argv text and JSON values, defaults, the inputSchema, help, the clispec
  * type, write-back as arguments, completion — asks its kind here, so a type added to FLAG_TYPES
- * does not compile until it has a kind, and a kind does not compile until it has every member.
- * See docs/architecture.md#where-a-new-flag-type-goes.
+ * does not compile until it has a kind, and a kind does not compile until it has every member. A
+ * positional's type is a kind of this registry too: a type in ARG_TYPES has an {@link ArgKind}
+ * (docs/architecture.md#a-new-positional-type).
+ * See docs/architecture.md#a-new-flag-type.
  */
 import type { ArgType, FlagSpec, FlagType, FlagValueOf } from '../flag-spec.ts';
 import type { ArgKind, FlagKind } from './kind.ts';

@@ -3,7 +3,7 @@
  * is read, how a JSON value of it is checked, its JSON Schema, its help text, its clispec type, how
  * a value is written back as arguments, and what shell completion offers. The kinds are collected
  * in index.ts, one per {@link FlagType}; this module holds the interface and what kinds share.
- * Where a new type goes: docs/architecture.md#where-a-new-flag-type-goes. Source: spf13/pflag.
+ * Where a new type goes: docs/architecture.md#a-new-flag-type. Source: spf13/pflag.
  */
 import type { AxError } from '../../contract/errors.ts';
 import type { FlagSpec } from '../flag-spec.ts';
