@@ -283,7 +283,8 @@ export function checkArgDecls(commandPath: string, decls: readonly ArgSpec[]): v
     seen.add(d.name);
     if (d.type !== undefined && !(ARG_TYPES as readonly unknown[]).includes(d.type))
       throw new TypeError(
-        `${commandPath}: argument ${d.name} has type ${JSON.stringify(d.type)}; a positional is one of ${ARG_TYPES.join(', ')}`,
+        `${commandPath}: argument ${d.name} has type ${JSON.stringify(d.type)}; ` +
+          `a positional is one of ${ARG_TYPES.join(', ')}`,
       );
     if (d.variadic && i !== decls.length - 1)
       throw new TypeError(`${commandPath}: only the last argument may be variadic (${d.name} is not last)`);
