@@ -148,12 +148,15 @@ function runChild(
   signal: AbortSignal,
   program: ChildProgram | undefined,
   onStop: (printed: { out: string; err: string }) => void,
+  person: boolean,
 ): Promise<Ended> {
   const started = childCommand(words, program);
   const env: Record<string, string | undefined> = { ...process.env, [CALL_FD_ENV]: '3' };
   for (const k of SECRETS) delete env[k];
   const child = spawn(started.command, started.args, {
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    // a person's run keeps the terminal: the program reads its stdin and sees its TTY as when run
+    // alone; a machine's call gets no stdin (nobody could answer) and its output is the call's
+    stdio: person ? ['inherit', 'inherit', 'inherit', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'],
     env,
     detached: true,
     windowsHide: true,
@@ -261,14 +264,21 @@ export async function callInChild(ctx: RunContext, settings: TwinSettings, words
   // at most AX_MCP_MAX_CALLS calls run at once; one beyond waits, no longer than its signal allows
   const release = await takeSlot(ctx.signal);
   const json = ctx.mode === 'json';
+  const person = !json && !settings.serving;
   let ended: Ended;
   try {
-    ended = await runChild(words, ctx.signal, settings.program, (p) => {
-      if (!json) {
-        ctx.stdout.write(p.out);
-        ctx.stderr.write(p.err);
-      } else if (p.out + p.err) (settings.serving ? process.stdout : ctx.stderr).write(p.out + p.err);
-    });
+    ended = await runChild(
+      words,
+      ctx.signal,
+      settings.program,
+      (p) => {
+        if (!json) {
+          ctx.stdout.write(p.out);
+          ctx.stderr.write(p.err);
+        } else if (p.out + p.err) (settings.serving ? process.stdout : ctx.stderr).write(p.out + p.err);
+      },
+      person,
+    );
   } finally {
     release();
   }
