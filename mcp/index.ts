@@ -168,7 +168,12 @@ export async function serve(root: Command, options: ServeOptions = {}): Promise<
  * SDK-free start-up checks here — the MCP runtime loads in the server process alone; otherwise the
  * runtime in this process. @throws AxError on a failed start-up check or a failed server process.
  */
-async function startServer(root: Command, settings: ServeSettings, signal: AbortSignal): Promise<void> {
+async function startServer(
+  root: Command,
+  settings: ServeSettings,
+  signal: AbortSignal,
+  traceparent?: string,
+): Promise<void> {
   // tools/list describes every command: load the lazy subtrees first; one that fails is left out
   // (and its calls answered with its load error) rather than taking every healthy tool down with it
   settings.unloaded = await loadTreeSettled(root);
@@ -181,7 +186,7 @@ async function startServer(root: Command, settings: ServeSettings, signal: Abort
       const { exclusionWarnings } = await import('../lib/schema/walk.ts');
       const log = settings.log ?? ((l: string) => process.stderr.write(`${l}\n`));
       for (const line of [...unloadedWarnings(settings.unloaded), ...exclusionWarnings(root)]) log(line);
-      return supervision.superviseStdio(signal);
+      return supervision.superviseStdio(signal, traceparent);
     }
   }
   const { runServer } = await import('./serve/runtime.ts');
@@ -346,7 +351,8 @@ async function runMcpServer(ctx: RunContext, root: Command, options: McpMountOpt
     const { configureClients } = await import('./serve/configure.ts');
     return configureClients(ctx, root, settings, options.name);
   }
-  await startServer(root, settings, ctx.signal);
+  // the server process's own run continues this run's trace (its span a child of this one)
+  await startServer(root, settings, ctx.signal, ctx.traceparent);
   // SIGTERM is the normal way to stop a server (exit 0); SIGINT is reported as the interrupt it is (130)
   const reason: unknown = ctx.signal.aborted ? ctx.signal.reason : undefined;
   if (reason instanceof AxError && reason.kind === 'interrupted' && reason.context?.signal === 'SIGINT') throw reason;

@@ -54,6 +54,14 @@ export function startTrace(
   return t;
 }
 
+/**
+ * Environment variable: the `traceparent` of the run that started this process, for this process's
+ * own run alone. `main()` takes it (and removes it from `process.env`, so nothing the run starts
+ * sees it): an `mcp-server` run's server process continues the run's trace with it, while each tool
+ * call stays a trace of its own unless `TRACEPARENT` says otherwise (docs/observability.md#traces).
+ */
+export const RUN_TRACEPARENT_ENV = 'AX_RUN_TRACEPARENT';
+
 /** This run's span as a `traceparent` value (what a child process receives). */
 export function traceparentOf(t: RunTrace): string {
   return formatTraceparent(t.traceId, t.spanId, t.flags);

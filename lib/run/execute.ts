@@ -84,11 +84,11 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
     mode = fmt?.trim() ? detectMode(fmt, undefined, tty) : detectMode(undefined, envVars.AGENT_MODE, tty);
     checkNodeFloor(); // below package.json engines some paths hang: refused before anything runs, exit 1
   } catch (e) {
-    const env = runEnv(root, options, mode);
+    const env = runEnv(root, options, mode, givenTrace(options));
     env.spanName = spanName;
     return finish(env, reportError(e, env), kindOf(e));
   }
-  const env = runEnv(root, options, mode);
+  const env = runEnv(root, options, mode, givenTrace(options));
   env.spanName = spanName;
   options.onReporter?.((e) => reportError(e, env), { mode, command: selected ?? root });
   try {
@@ -186,4 +186,14 @@ function missingSdkLine(env: RunEnv, command: string, w: MissingSdkWarning): voi
         })
       : `warn: ${w.message} fix=${JSON.stringify(w.fix)}`;
   env.stderr.write(`${line}\n`);
+}
+
+/** The trace context the caller gave this run (`options.traceparent`), if any. */
+function givenTrace(options: ExecuteOptions): { traceparent?: string; tracestate?: string } | undefined {
+  return options.traceparent === undefined
+    ? undefined
+    : {
+        traceparent: options.traceparent,
+        ...(options.tracestate !== undefined ? { tracestate: options.tracestate } : {}),
+      };
 }

@@ -9,6 +9,7 @@ import { execute } from './execute.ts';
 import { type ExecuteOptions } from './options.ts';
 import { realOutput } from './fd-output.ts';
 import { divertStdout } from '../platform/process-patches.ts';
+import { RUN_TRACEPARENT_ENV } from '../observe/trace.ts';
 
 /** Options of {@link main}. */
 export interface MainOptions extends ExecuteOptions {
@@ -138,12 +139,12 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);
   process.on('beforeExit', onBeforeExit);
-  const outer = options.signal;
-  if (outer) outer.addEventListener('abort', () => ac.abort(outer.reason), { once: true });
+  options.signal?.addEventListener('abort', () => ac.abort(options.signal!.reason), { once: true });
   let code: number;
   let endAfterSignal: ((signalCode: number) => void) | undefined;
   try {
     code = await execute(root, {
+      ...parentTrace(options),
       ...options,
       stdout: options.stdout ?? out.stream,
       stderr: options.stderr ?? err.stream,
@@ -183,4 +184,18 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   if (first !== undefined) endAfterSignal(first);
   else setTimeout(flushThenExit, grace).unref();
   return code;
+}
+
+/**
+ * The trace the run that started this process handed it for this process's own run
+ * ({@link RUN_TRACEPARENT_ENV}), taken out of the environment so that nothing this run starts, and
+ * no tool call it serves, continues it by accident.
+ */
+function parentTrace(options: MainOptions): { traceparent?: string } {
+  const env = options.env ?? process.env;
+  const given = env[RUN_TRACEPARENT_ENV];
+  if (given === undefined) return {};
+  delete env[RUN_TRACEPARENT_ENV];
+  if (env !== process.env) delete process.env[RUN_TRACEPARENT_ENV];
+  return { traceparent: given };
 }

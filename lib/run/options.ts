@@ -44,6 +44,13 @@ export interface ExecuteOptions {
    * `idempotency_in_progress`, ms. Default 5000.
    */
   idempotencyWaitMs?: number;
+  /**
+   * The W3C `traceparent` this run's span continues (docs/observability.md#traces), as an MCP
+   * call's `_meta.traceparent` does. Default: `TRACEPARENT` in `env`, else a new trace.
+   */
+  traceparent?: string;
+  /** The W3C `tracestate` that goes with {@link ExecuteOptions.traceparent}. */
+  tracestate?: string;
   /** Receives `ctx.progress` reports. */
   onProgress?: (done: number, total?: number, message?: string) => void;
   /**

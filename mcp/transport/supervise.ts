@@ -30,6 +30,7 @@ import { AxError } from '../../lib/contract/errors.ts';
 import { relaunchCommand } from '../../lib/platform/relaunch.ts';
 import { inPlaceWire, type InPlaceWire } from '../../lib/build/stdio-wire.ts';
 import { openRelay } from './relay.ts';
+import { RUN_TRACEPARENT_ENV } from '../../lib/observe/trace.ts';
 
 /**
  * Environment variable that tells the server process its wire comes over the IPC channel (read and
@@ -201,10 +202,11 @@ function pipeHandle(stream: NodeJS.ReadStream | NodeJS.WriteStream): object | un
  * In the `mcp-server` process: starts the server process and hands it the client's stdin and stdout
  * (passed when both are pipes, relayed otherwise: see the module comment) until it exits. Resolves
  * when it has exited with 0; SIGTERM/SIGINT (`signal`) are passed on as SIGTERM, so it answers its
- * calls and exits within the shutdown budget.
+ * calls and exits within the shutdown budget. `traceparent` (this run's span) is the parent of the
+ * server process's own run span, so the two are one trace.
  * @throws AxError internal_error when the server process fails to start or exits with another code.
  */
-export async function superviseStdio(signal: AbortSignal): Promise<void> {
+export async function superviseStdio(signal: AbortSignal, traceparent?: string): Promise<void> {
   const stdinPipe = pipeHandle(process.stdin);
   const stdoutPipe = pipeHandle(process.stdout);
   const pass = stdinPipe !== undefined && stdoutPipe !== undefined;
@@ -216,7 +218,8 @@ export async function superviseStdio(signal: AbortSignal): Promise<void> {
   const relay = pass ? undefined : await openRelay();
   const child: ChildProcess = spawn(again.command, again.args, {
     stdio: ['ignore', 2, 'inherit', 'ipc'],
-    env: { ...process.env, [WIRE_ENV]: PASSED },
+    // the server process's own run continues this run's trace; its tool calls do not (trace.ts)
+    env: { ...process.env, ...(traceparent ? { [RUN_TRACEPARENT_ENV]: traceparent } : {}), [WIRE_ENV]: PASSED },
     detached: true, // its own process group: a terminal's Ctrl-C reaches it once, through us, as SIGTERM
   });
   const exited = new Promise<{ code: number | null; sig: NodeJS.Signals | null }>((resolve) => {

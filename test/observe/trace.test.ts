@@ -236,6 +236,16 @@ describe('AX_OTEL_DEBUG=1: finished spans on stderr, with or without a collector
     } finally {
       await c.close();
     }
+    // the supervisor and the server process it starts: one trace, the server's span its child; the
+    // tool call, given no traceparent, is a trace of its own (not the server run's)
+    const runs = [...c.stderr().matchAll(/\{"span":\{"name":"obs mcp-server"[^\n]*/g)].map((m) => spanOf(m[0]));
+    const call = spanOf(c.stderr().match(/\{"span":\{"name":"obs plain"[^\n]*/)![0]);
+    if (runs.length === 2) {
+      const [inner, outer] = [...runs].sort((a) => (a.parent_span_id ? -1 : 1));
+      expect(inner!.trace_id).toBe(outer!.trace_id);
+      expect(inner!.parent_span_id).toBe(outer!.span_id);
+    } else expect(runs.length, c.stderr()).toBe(1); // served in place: one process, one span
+    expect(runs.map((r) => r.trace_id)).not.toContain(call.trace_id);
   }, 60_000);
 });
 
