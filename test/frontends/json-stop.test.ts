@@ -16,11 +16,14 @@ const FIXTURES = [
   ['yargs', join(REPO, 'test/frontends/fixtures/queue-yargs.ts')],
 ] as const;
 
-/** [how it is stopped, extra words, signal sent after the start (none: the timeout ends it), kind, exit code]. */
+/**
+ * [how it is stopped, extra words, signal sent after the start (none: the timeout ends it), kind, exit
+ * code]. The timeout leaves the program's start-up (tsx, a loaded machine) time to print first.
+ */
 const STOPS: [string, string[], NodeJS.Signals | undefined, string, number][] = [
   ['SIGINT', [], 'SIGINT', 'interrupted', 130],
   ['SIGTERM', [], 'SIGTERM', 'interrupted', 143],
-  ['--timeout', ['--timeout', '1s'], undefined, 'timeout', 3],
+  ['--timeout', ['--timeout', '5s'], undefined, 'timeout', 3],
 ];
 
 function run(cli: string, words: string[], signal: NodeJS.Signals | undefined) {
