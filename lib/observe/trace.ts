@@ -62,6 +62,37 @@ export function startTrace(
  */
 export const RUN_TRACEPARENT_ENV = 'AX_RUN_TRACEPARENT';
 
+/**
+ * Every variable the trace of a run reads ({@link startTrace}, {@link tracesUrl}, the export's
+ * headers, {@link otelDebug}).
+ */
+const TRACE_VARIABLES = [
+  'TRACEPARENT',
+  'TRACESTATE',
+  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_SDK_DISABLED',
+  'OTEL_TRACES_EXPORTER',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+  'AX_OTEL_DEBUG',
+] as const;
+
+/**
+ * The trace settings of `env` read once, as a plain object that the functions of this module take
+ * in place of the environment: a long-running server reads `process.env` (each read a call into the
+ * runtime, five per run) once instead of on every call, as OpenTelemetry SDKs read their variables
+ * when they start (docs/observability.md#a-servers-trace-settings).
+ */
+export function traceSettings(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const name of TRACE_VARIABLES) {
+    const v = env[name];
+    if (v !== undefined) out[name] = v;
+  }
+  return out;
+}
+
 /** This run's span as a `traceparent` value (what a child process receives). */
 export function traceparentOf(t: RunTrace): string {
   return formatTraceparent(t.traceId, t.spanId, t.flags);

@@ -40,6 +40,11 @@ export interface InvokeOptions {
   traceparent?: string;
   /** The caller's `tracestate` (MCP `_meta.tracestate`), used with {@link traceparent}. */
   tracestate?: string;
+  /**
+   * Where the run's trace settings are read (`TRACEPARENT`, the OTLP endpoints, `AX_OTEL_DEBUG`):
+   * the MCP server's, read once (lib/observe/trace.ts `traceSettings`). Default {@link env}.
+   */
+  traceEnv?: Record<string, string | undefined>;
   /** The MCP tool name, recorded on the exported span. */
   tool?: string;
   /**
@@ -184,7 +189,7 @@ function result(
   // the span is exported in the background (bounded): a call's answer never waits for a collector
   void endSpan(
     env.trace,
-    env.env,
+    options.traceEnv ?? env.env,
     () => ({
       name: cmd.commandPath(),
       program: root.name,

@@ -78,8 +78,20 @@ export interface RunEnv {
 }
 
 /**
+ * What a run's trace starts from: an MCP call's `_meta` trace context, and where the trace settings
+ * are read when not from the run's environment (an MCP server's, read once: lib/observe/trace.ts
+ * `traceSettings`).
+ */
+export interface TraceGiven {
+  traceparent?: string;
+  tracestate?: string;
+  traceEnv?: Record<string, string | undefined>;
+}
+
+/**
  * Builds the per-run environment shared by the CLI path and the MCP/JSON paths. The trace comes
- * from `given` (an MCP call's `_meta`), else `TRACEPARENT`/`TRACESTATE` in the environment, else is new.
+ * from `given` (an MCP call's `_meta`), else `TRACEPARENT`/`TRACESTATE` in the environment (or in
+ * `given.traceEnv`), else is new.
  * The signal is `call`'s (an MCP call's, made on first read), else `options.signal`, else one
  * that never aborts (made on first read too).
  */
@@ -87,7 +99,7 @@ export function runEnv(
   root: Command,
   options: ExecuteOptions,
   mode: Mode,
-  given?: { traceparent?: string; tracestate?: string },
+  given?: TraceGiven,
   call?: CallSignal,
 ): RunEnv {
   return new Env(root, options, mode, given, call);
@@ -128,11 +140,11 @@ class Env implements RunEnv {
     root: Command,
     options: ExecuteOptions,
     mode: Mode,
-    given: { traceparent?: string; tracestate?: string } | undefined,
+    given: TraceGiven | undefined,
     call: CallSignal | undefined,
   ) {
     const env = options.env ?? process.env;
-    const trace = startTrace(env, given);
+    const trace = startTrace(given?.traceEnv ?? env, given);
     this.root = root;
     this.mode = mode;
     this.stdout = options.stdout ?? process.stdout;

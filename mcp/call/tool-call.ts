@@ -21,7 +21,7 @@ import { collectPrinted } from '../isolate/printed.ts';
 import { LOG_LEVELS, rpcError } from '../base/eras.ts';
 import { runOnce } from './answered.ts';
 import { failureResult, toolResult } from './results.ts';
-import { checkedValues, defOf, errorOf, unknownTool, unloadedTool } from './tools.ts';
+import { checkedValues, defOf, errorOf, traceEnvOf, unknownTool, unloadedTool } from './tools.ts';
 import type { CallExtra, CallState, Era, InputRound } from './era.ts';
 import type { McpModel, McpServerOptions } from './model.ts';
 
@@ -212,7 +212,7 @@ export class ToolCall implements CallState {
   private refused(e: unknown): CallToolResult {
     const { model, options, extra, name } = this;
     const err = toAxError(e);
-    const env = options.env ?? process.env;
+    const env = traceEnvOf(options);
     const trace = startTrace(env, extra.trace);
     void endSpan(
       trace,
@@ -254,6 +254,7 @@ function invokeCall(
     presets: options.presets,
     traceparent: extra.trace?.traceparent,
     tracestate: extra.trace?.tracestate,
+    traceEnv: traceEnvOf(options),
     tool: name,
     onSpan: spanWriter(options),
     toolBase: model.mount,

@@ -6,7 +6,7 @@
  * docs/mcp-server.md#toolscall).
  */
 import { errorEnvelope } from '../../lib/contract/envelope.ts';
-import { startTrace } from '../../lib/observe/trace.ts';
+import { startTrace, traceSettings } from '../../lib/observe/trace.ts';
 import { validationError, type AxError } from '../../lib/contract/errors.ts';
 import { injectedInForce } from '../../lib/tree/flagset.ts';
 import { toolDef, type ToolDef, type ToolRef } from '../../lib/schema/walk.ts';
@@ -37,9 +37,23 @@ export function unloadedTool(model: McpModel, name: string): AxError | undefined
   return model.unloaded.find((u) => name === u.tool || name.startsWith(`${u.tool}_`))?.error;
 }
 
+const traceEnvs = new WeakMap<McpServerOptions, Record<string, string | undefined>>();
+
+/**
+ * Where a server's calls read their trace settings: `options.env` when it is its own object (read
+ * as each call runs), else `process.env`'s settings read once, on the server's first call
+ * (docs/observability.md#a-servers-trace-settings).
+ */
+export function traceEnvOf(options: McpServerOptions): Record<string, string | undefined> {
+  if (options.env && options.env !== process.env) return options.env;
+  let t = traceEnvs.get(options);
+  if (!t) traceEnvs.set(options, (t = traceSettings(process.env)));
+  return t;
+}
+
 /** The error envelope of a call that did not run (`{error, meta}`, the call's trace id in meta). */
 export function errorOf(model: McpModel, options: McpServerOptions, extra: Pick<CallExtra, 'trace'>, err: AxError) {
-  const trace = startTrace(options.env ?? process.env, extra.trace);
+  const trace = startTrace(traceEnvOf(options), extra.trace);
   return errorEnvelope(err, { trace_id: trace.traceId, tool: model.root.name, version: options.version });
 }
 
