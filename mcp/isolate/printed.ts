@@ -26,7 +26,8 @@ import { routeListeners, routeWrite, type EmitterMethods, type Write } from '../
 export const PRINTED_MAX_CHARS = 1 << 20;
 
 interface Capture {
-  decoder: StringDecoder;
+  /** Made on the call's first print: most calls print nothing. */
+  decoder: StringDecoder | undefined;
   parts: string[];
   chars: number;
   /** Characters past {@link PRINTED_MAX_CHARS}, written through instead. */
@@ -46,7 +47,8 @@ function printedWrite(through: Write): Write {
     if (!capture || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)))
       return (through as (...a: unknown[]) => boolean).call(process.stdout, chunk, encoding, cb);
     const enc = typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined;
-    const text = capture.decoder.write(typeof chunk === 'string' ? Buffer.from(chunk, enc) : Buffer.from(chunk));
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, enc) : Buffer.from(chunk);
+    const text = (capture.decoder ??= new StringDecoder('utf8')).write(bytes);
     keep(capture, text, through);
     const done = [encoding, cb].find((a) => typeof a === 'function') as (() => void) | undefined;
     if (done) process.nextTick(done);
@@ -135,13 +137,14 @@ function keep(capture: Capture, text: string, through: Write): void {
  * which the call's later writes are no longer captured but written through (a second take gives '').
  */
 export function collectPrinted(call: object): () => string {
-  const capture: Capture = { decoder: new StringDecoder('utf8'), parts: [], chars: 0, overflow: 0 };
+  const capture: Capture = { decoder: undefined, parts: [], chars: 0, overflow: 0 };
   captures.set(call, capture);
   let taken = false;
   return () => {
     if (taken) return '';
     taken = true;
     captures.delete(call);
+    if (capture.decoder === undefined) return ''; // nothing printed
     const text = capture.parts.join('') + capture.decoder.end();
     if (capture.overflow === 0) return text;
     return `${text}\n[printed output truncated: ${capture.overflow} more characters went to the server's own output]`;
