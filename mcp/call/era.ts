@@ -100,10 +100,16 @@ export interface Era {
   logFloor(sessionFloor: number, meta: Record<string, unknown> | undefined): number;
   /** How one tools/call request may ask its client. */
   asking(server: Server, ctx: ServerContext): Asking;
-  /** The task step: a task handle for a call the client runs as a task, else undefined. @throws -32021 */
-  task(call: CallState): Promise<CallToolResult | undefined>;
-  /** The round step: the call's input round, its answers checked before anything runs; undefined when none. */
-  round(call: CallState): Promise<InputRound | undefined>;
+  /**
+   * The task step: a task handle for a call the client runs as a task, else undefined (an era with
+   * nothing to wait for answers without a promise). @throws -32021
+   */
+  task(call: CallState): CallToolResult | undefined | Promise<CallToolResult | undefined>;
+  /**
+   * The round step: the call's input round, its answers checked before anything runs; undefined when
+   * none (an era with nothing to wait for answers without a promise).
+   */
+  round(call: CallState): InputRound | undefined | Promise<InputRound | undefined>;
   /** After the run: the protocol error for what the run needed and the client did not declare, else undefined. */
   undeclared(call: CallState, r: InvokeResult): Error | undefined;
   /** `structuredContent` of a successful result whose output is not an object (a payload, a stream's items). */

@@ -108,14 +108,19 @@ export class ToolCall implements CallState {
   async answer(): Promise<CallToolResult> {
     const unloaded = this.resolve();
     if (unloaded) return unloaded;
-    let checked = await this.check(this.args);
+    // a step that has nothing to wait for answers at once: no await, so no turn of the microtask queue
+    let checked = this.check(this.args);
+    if (checked instanceof Promise) checked = await checked;
     if ('refusal' in checked) return checked.refusal;
     const era = this.extra.era;
+    let round: InputRound | undefined;
     if (!this.extra.inTask) {
-      const handle = await era.task(this);
+      const tasked = era.task(this);
+      const handle = tasked instanceof Promise ? await tasked : tasked;
       if (handle) return handle;
+      const opened = era.round(this);
+      round = opened instanceof Promise ? await opened : opened;
     }
-    const round = this.extra.inTask ? undefined : await era.round(this);
     const filled = round?.stopAnswer;
     if (filled && filled !== 'declined') {
       checked = await this.check({ ...(this.args as Record<string, unknown>), ...filled });
@@ -163,13 +168,22 @@ export class ToolCall implements CallState {
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
   }
 
-  /** Step 2, check: the arguments as values by property, or the refusal that answers the call (its span ended). */
-  private async check(args: unknown): Promise<Checked> {
+  /**
+   * Step 2, check: the arguments as values by property, or the refusal that answers the call (its
+   * span ended); a promise only while the validator loads (the server's first call).
+   */
+  private check(args: unknown): Checked | Promise<Checked> {
+    let values: Record<string, unknown> | Promise<Record<string, unknown>>;
     try {
-      return { values: await checkedValues(this.ref, this.def, this.name, args, this.options) };
+      values = checkedValues(this.ref, this.def, this.name, args, this.options);
     } catch (e) {
       return { refusal: this.refused(e) };
     }
+    if (!(values instanceof Promise)) return { values };
+    return values.then(
+      (v) => ({ values: v }),
+      (e: unknown) => ({ refusal: this.refused(e) }),
+    );
   }
 
   /**
@@ -189,7 +203,7 @@ export class ToolCall implements CallState {
     try {
       const r = await callScope.run(call, invokeCall, model, this.ref, values, call, asking, options, this.name);
       printed = takePrinted();
-      const question = await round?.settle(r);
+      const question = round && (await round.settle(r));
       if (question) return question;
       if (extra.inTask && r.error?.kind === 'internal_error')
         throw rpcError(-32603, `Internal error: ${r.error.message}`);

@@ -87,17 +87,32 @@ export function boardOf(model: McpModel, options: McpServerOptions): TaskBoard {
 
 /**
  * A call's arguments checked against the tool's inputSchema, as values by property; on a preview
- * server (`--dry-run`) with `dry_run: true` forced. @throws AxError validation_error.
+ * server (`--dry-run`) with `dry_run: true` forced; a promise only on the first call, whose validator
+ * loads. @throws AxError validation_error (on the first call, the promise rejects with it).
  */
-export async function checkedValues(
+export function checkedValues(
   ref: ToolRef,
   def: ToolDef,
   name: string,
   args: unknown,
   options: McpServerOptions,
-): Promise<Record<string, unknown>> {
-  // ajv loads on the first call, not at start
-  const { validateArguments } = (argumentsModule ??= await import('../../lib/parse/arguments.ts'));
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  // ajv loads on the first call, not at start; after that the check is synchronous (no promise to await)
+  if (argumentsModule) return checkedWith(argumentsModule, ref, def, name, args, options);
+  return import('../../lib/parse/arguments.ts').then((m) =>
+    checkedWith((argumentsModule = m), ref, def, name, args, options),
+  );
+}
+
+/** {@link checkedValues} once the validator's module is loaded. */
+function checkedWith(
+  { validateArguments }: typeof import('../../lib/parse/arguments.ts'),
+  ref: ToolRef,
+  def: ToolDef,
+  name: string,
+  args: unknown,
+  options: McpServerOptions,
+): Record<string, unknown> {
   const values = validateArguments(ref.command, def.inputSchema, args);
   if (!options.dryRun) return values;
   // a preview server: the client cannot turn the dry run off

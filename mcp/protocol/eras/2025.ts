@@ -19,8 +19,8 @@ export const ERA_2025: Era = {
   toolEntry: (model, ref) => defOf(model, ref),
   logFloor: (sessionFloor) => sessionFloor,
   asking: (server, ctx) => ({ interaction: interactionFor(server, ctx) }),
-  task: async () => undefined,
-  round: async () => undefined,
+  task: () => undefined,
+  round: () => undefined,
   undeclared: () => undefined,
   // always an object: a non-object payload wrapped as `{result}`, a stream's items as `{items}`
   structured: (wrapping, value) => ({ [wrapping]: value }),
