@@ -247,6 +247,21 @@ describe('AX_OTEL_DEBUG=1: finished spans on stderr, with or without a collector
     } else expect(runs.length, c.stderr()).toBe(1); // served in place: one process, one span
     expect(runs.map((r) => r.trace_id)).not.toContain(call.trace_id);
   }, 60_000);
+
+  it("MCP stdio: the server reads its trace settings once; a handler's change to process.env leaves later spans alone", async () => {
+    const c = await connectStdio(['mcp-server'], { AX_OTEL_DEBUG: '1' }, CLI);
+    try {
+      await c.client.callTool({ name: 'quiet', arguments: {} });
+      await c.waitStderr(/\{"span":\{"name":"obs quiet"[^\n]*\n/, 10_000);
+      const r = (await c.client.callTool({ name: 'plain', arguments: {} })) as { content: { text: string }[] };
+      const line = await c.waitStderr(/\{"span":\{"name":"obs plain"[^\n]*\n/, 10_000);
+      expect(spanOf(line.match(/\{"span":\{"name":"obs plain"[^\n]*/)![0]).span_id).toBe(
+        JSON.parse(r.content[0]!.text).meta.span_id,
+      );
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
 });
 
 describe('a collector that is down or hangs changes nothing but is bounded', () => {
