@@ -28,7 +28,6 @@ function refill(): void {
     try {
       if (readSync(urandom, pool, 0, POOL, null) === POOL) {
         poolAt = 0;
-        poolText = undefined;
         return;
       }
     } catch {
@@ -43,7 +42,6 @@ function refill(): void {
   }
   globalThis.crypto.getRandomValues(pool);
   poolAt = 0;
-  poolText = undefined;
 }
 
 /** `n` (≤ 4096) fresh random bytes; the returned view is valid until the next call. */
@@ -57,16 +55,9 @@ function take(n: number): number {
 /** The pool as a Buffer (same memory): its `toString('hex', …)` makes an id in one native call, one flat string. */
 const poolHex = Buffer.from(pool.buffer, pool.byteOffset, POOL);
 
-/**
- * The pool as lower hex, made on the first id after each refill: an id is then a slice of it (one
- * native conversion per 4 KiB of randomness instead of one per id; an MCP call makes three ids).
- * The ranges whose bytes {@link newEntityId} rewrites are never sliced.
- */
-let poolText: string | undefined;
-
 function hex(n: number): string {
   const at = take(n);
-  return (poolText ??= poolHex.toString('hex')).slice(2 * at, 2 * (at + n));
+  return poolHex.toString('hex', at, at + n);
 }
 
 /** A fresh W3C trace id: 32 lower-hex characters (128 random bits; never all zero in practice). */
@@ -79,8 +70,6 @@ export function newSpanId(): string {
   return hex(8);
 }
 
-const VARIANT = '89ab';
-
 /**
  * A fresh idempotency key: a UUID v4 in the RFC 9562 text form (`xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx`,
  * lower hex, V one of 8 9 a b), 122 random bits — what `crypto.randomUUID()` returns. Used when
@@ -88,10 +77,11 @@ const VARIANT = '89ab';
  */
 export function newIdempotencyKey(): string {
   const at = take(16);
-  const h = (poolText ??= poolHex.toString('hex')).slice(2 * at, 2 * (at + 16));
-  // the version nibble is 4, the variant's two high bits 10 (so the nibble is 8, 9, a or b)
-  const variant = VARIANT[(pool[at + 8]! >> 4) & 3]!;
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20)}`;
+  const b = pool;
+  b[at + 6] = (b[at + 6]! & 0x0f) | 0x40; // version 4
+  b[at + 8] = (b[at + 8]! & 0x3f) | 0x80; // variant 10xx
+  const h = poolHex.toString('hex', at, at + 16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 /** The last v7 id's millisecond and 12-bit counter, so ids minted in one millisecond still sort in order. */
