@@ -64,6 +64,8 @@ export function flagUsages(flags: Flag[]): string {
       f.spec.config !== undefined ? `config ${f.spec.config}` : '',
     ].filter(Boolean);
     if (sources.length) usage += ` (${sources.join(', ')})`;
+    if (f.spec.secret)
+      usage += f.spec.secretArgv ? ' (secret)' : ` (secret: --${f.name} @file or --${f.name} - for stdin)`;
     if (f.spec.deprecated) usage += ` (DEPRECATED: ${f.spec.deprecated})`;
     // Without usage text the annotations would start with a space and break the column.
     return { left, usage: usage.trimStart() };

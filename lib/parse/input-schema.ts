@@ -71,6 +71,7 @@ function flagDescription(cmd: Command, name: string, spec: FlagSpec, traversedFr
   const kind = kindOf(spec);
   notes += kind.schemaNotes(spec);
   notes += choicesNote(spec.choices, kind.repeat === 'append');
+  if (spec.secret) notes += ' (secret: never echoed back)';
   if (spec.deprecated) notes += ` (deprecated: ${cut(mcpVocabulary(cmd, spec.deprecated), 256)})`;
   if (spec.required && (spec.env !== undefined || spec.config !== undefined))
     notes += ' (required unless the server environment or config file supplies it)';
@@ -110,6 +111,8 @@ export function inputSchema(cmd: Command): JsonSchema {
         flagDefault(f.spec),
         f.spec.examples,
       );
+      // JSON Schema 2020-12's writeOnly and OpenAPI's password format: a client may mask the value
+      if (f.spec.secret) Object.assign(properties[p.property]!, { format: 'password', writeOnly: true });
       if (isRequired) required.push(p.property);
     }
   }

@@ -45,6 +45,7 @@ export function builtinModule<T extends keyof BuiltinModules>(id: T): BuiltinMod
 /** The built-ins ax-ts takes on demand. */
 interface BuiltinModules {
   'node:child_process': typeof import('node:child_process');
+  'node:fs/promises': typeof import('node:fs/promises');
   'node:module': typeof import('node:module');
   'node:os': typeof import('node:os');
   'node:url': typeof import('node:url');

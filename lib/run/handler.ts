@@ -15,6 +15,7 @@ import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
 import type { Warning } from '../contract/envelope.ts';
 import { AxError, CONTRACT_REFUSALS, toAxError, validationError } from '../contract/errors.ts';
+import { redactError } from '../contract/redact.ts';
 import { camelCase } from '../tree/flags.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { renderDefault } from './render.ts';
@@ -125,7 +126,7 @@ export async function runHandler(
     } else await writeHuman(result, h.dryRun && dryRunVouched(cmd, scope), cmd, scope);
     return { exitCode: 0, payload: result, attachments: scope.attachments };
   } catch (e) {
-    throw await failure(e, cmd, replay, scope.label, scope.steps);
+    throw await failure(e, cmd, replay, scope.label, scope.steps, env.secrets);
   } finally {
     endDeadline?.();
     scope.close();
@@ -324,8 +325,10 @@ async function failure(
   replay: Replay | undefined,
   label: (name: string) => string,
   steps: readonly string[],
+  secrets: readonly string[] | undefined,
 ): Promise<AxError> {
-  let err = withCompletedSteps(toAxError(e), steps);
+  // redacted before it is recorded: a replay writes the record as it is (docs/security.md#secret-flags)
+  let err = redactError(withCompletedSteps(toAxError(e), steps), secrets);
   if (err.kind === 'interrupted') err = interruptedFix(err, cmd, replay !== undefined, label);
   const gate = replay?.gate;
   if (gate) {

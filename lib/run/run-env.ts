@@ -75,6 +75,11 @@ export interface RunEnv {
   toolVia?: ToolVia;
   /** Where and how long replayed retries are recorded. */
   replay: ReplaySettings;
+  /**
+   * The values of the run's secret flags, longest first (lib/run/secrets.ts): every error the run
+   * reports is redacted of them (docs/security.md#secret-flags).
+   */
+  secrets?: string[];
 }
 
 /**
@@ -126,6 +131,7 @@ class Env implements RunEnv {
   noTerminal: boolean | undefined = undefined;
   toolBase: Command | undefined = undefined;
   toolVia: ToolVia | undefined = undefined;
+  secrets: string[] | undefined = undefined;
   readonly replay: ReplaySettings;
   readonly #options: ExecuteOptions;
   /** The signal given in the options, when no lazy one is used. */

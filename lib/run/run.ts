@@ -31,6 +31,8 @@ import { flagLabel, validateInvocation } from '../parse/validate.ts';
 import { runHandler, type RunOutcome } from './handler.ts';
 import { baseMeta } from './run-meta.ts';
 import type { RunEnv } from './run-env.ts';
+import { noteSecrets, readSecrets } from './secrets.ts';
+import { redactError, redactText } from '../contract/redact.ts';
 
 export type { RunOutcome } from './handler.ts';
 
@@ -47,7 +49,8 @@ export interface Failure {
  * returns it as written: the AxError and, in json mode, the error line's object.
  */
 export function reportFailure(thrown: unknown, env: RunEnv): Failure {
-  const err = toAxError(thrown);
+  // a secret flag's value is in no line the run writes, whoever put it in the error
+  const err = redactError(toAxError(thrown), env.secrets);
   // what was printed last may not have ended its line: the runner's lines start on their own
   if (env.stderr[MID_LINE]?.()) void writeOutcome(env.stderr, '\n');
   // AX_OTEL_DEBUG's span goes first too: the error line must stay the last line of stderr
@@ -59,7 +62,7 @@ export function reportFailure(thrown: unknown, env: RunEnv): Failure {
   }
   // a debugging stack goes first: the error line must stay the last line of stderr
   if (err.kind === 'internal_error' && env.env.AX_DEBUG && err.cause instanceof Error && err.cause.stack) {
-    void writeOutcome(env.stderr, `${err.cause.stack}\n`);
+    void writeOutcome(env.stderr, `${redactText(err.cause.stack, env.secrets ?? [])}\n`);
   }
   if (env.mode === 'json') {
     const envelope = errorEnvelope(err, {
@@ -147,10 +150,14 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
         message: `Command ${JSON.stringify(cmd.name)} is deprecated, ${cmd.deprecated}`,
       });
     for (const w of warnings) env.stderr.write(`${w.message}\n`);
+    // a secret on the command line is refused before anything else reads or shows the values
+    const secrets = readSecrets(inv, env);
+    if (secrets) await secrets;
     if (inv.values.has('explain') && inv.resolved.inForce('explain'))
       return await explain(inv, env, await allProvenance(inv, env.env));
     const sources = resolveSources(inv, env.env);
     const provenance = sources && (await sources);
+    noteSecrets(inv, env);
     // Args validator, required flags and flag groups, then (in runHandler) the pre-run hooks, run and
     // the post-run hooks. Cobra checks required flags and groups after the pre-run hooks; ax-ts checks
     // them first on every path, as MCP and --args-json calls are checked against the inputSchema

@@ -52,6 +52,13 @@ const FLAG = {
     schema: { type: 'object', description: 'json flags: the JSON Schema of the value, as declared.' },
     env: { type: 'string', description: 'Environment variable that supplies the value.' },
     config_key: { type: 'string', description: 'Config file key that supplies the value.' },
+    secret: {
+      type: 'string',
+      enum: ['env_file_stdin', 'argv_allowed'],
+      description:
+        'The value is a secret, never echoed: env_file_stdin — from env, config, `@file` or `-` (stdin), ' +
+        'refused as a plain argv value; argv_allowed — also as a plain argv value.',
+    },
     builtin: { const: true, description: 'Injected by ax-ts (--format, --dry-run, --help, …).' },
     traversed_from: {
       type: 'string',

@@ -35,6 +35,7 @@ export function flagEntry(f: Flag, inherited: boolean): Json {
   if (f.spec.schema) e.schema = f.spec.schema;
   if (f.spec.env !== undefined) e.env = f.spec.env;
   if (f.spec.config !== undefined) e.config_key = f.spec.config;
+  if (f.spec.secret) e.secret = f.spec.secretArgv ? 'argv_allowed' : 'env_file_stdin';
   if (f.builtin) e.builtin = true;
   if (f.traversedFrom !== undefined) e.traversed_from = f.traversedFrom;
   if (inherited) e.inherited = true;

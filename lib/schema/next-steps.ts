@@ -5,6 +5,7 @@
  * with `ctx.actionRequired`. On the command line a step is a command line with the program's name
  * in front and the caller's own mode flags (`--format json`) carried; over MCP a tool call.
  */
+import { redactSecretArgs, redactSecretArgv } from '../tree/secret.ts';
 import { AxError, KIND_RE, type NextStep } from '../contract/errors.ts';
 import type { ActionRequired } from '../tree/interaction.ts';
 import type { Command } from '../tree/command.ts';
@@ -110,7 +111,8 @@ export function retryStep(
     ...fill.map((n) => [propertyName(n), `<${propertyName(n)}>`]),
   ]);
   if (inv.argsJson && inv.argv) {
-    const args = { ...inv.argsJson, ...props };
+    // a secret's value is never repeated: its placeholder is (docs/security.md#secret-flags)
+    const args = { ...redactSecretArgs(cmd, inv.argsJson, true), ...props };
     return {
       ...lineStep([program, ...replaceArgsJson(inv.argv, JSON.stringify(args))], description),
       tool: defaultToolName(cmd, base),
@@ -122,9 +124,10 @@ export function retryStep(
       ...Object.entries(add).flatMap(([n, v]) => flagWords(cmd, n, v)),
       ...fill.flatMap((n) => [`--${n}`, `<${n}>`]),
     ];
-    return lineStep([program, ...insertFlags(inv.argv, words)], description);
+    return lineStep([program, ...insertFlags(redactSecretArgv(cmd, inv.argv), words)], description);
   }
-  return { description, ...mcpCall(defaultToolName(cmd, base), { ...inv.arguments, ...props }, via) };
+  const args = inv.arguments && redactSecretArgs(cmd, inv.arguments, false);
+  return { description, ...mcpCall(defaultToolName(cmd, base), { ...args, ...props }, via) };
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { checkArgDecls, type ArgSpec } from './args.ts';
 import type { CommandConfigOf } from './command-config.ts';
-import { checkFlagDecl, type FlagSpec } from './flags.ts';
+import { checkFlagDecl, checkSecretDecl, type FlagSpec } from './flags.ts';
 import { checkLoggingDecl } from './logging.ts';
 import { checkNonDeterministic } from './nondeterministic.ts';
 import { checkCapabilities } from './output.ts';
@@ -70,6 +70,7 @@ const COMMAND_KEYS = commandKeys([
 export function checkFlag(cmd: string, name: string, spec: FlagSpec): void {
   if (spec !== null && typeof spec === 'object') checkKnownKeys(cmd, `flag --${name}`, spec, FLAG_SPEC_KEYS);
   checkFlagDecl(cmd, name, spec);
+  checkSecretDecl(cmd, name, spec);
 }
 
 /** What a lazy command leaves to the command it loads (see {@link CommandConfigOf.load}). */

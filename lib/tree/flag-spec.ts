@@ -215,4 +215,20 @@ export interface FlagSpec<T extends FlagType = FlagType> {
    * the flag nor {@link env} does: a dotted path (`'server.port'`), the value typed as JSON.
    */
   config?: string;
+  /**
+   * The value is a secret (a token, a password): `string` flags only, with no `default`, `choices`,
+   * `examples` or `noOptDefVal`. It never travels on the command line: it comes from {@link env},
+   * {@link config}, a file (`--token @path`) or stdin (`--token -`); any other value given on argv
+   * (or in an `--args-json` object, which is argv too) is refused with `validation_error`, reason
+   * `secret_on_argv`, exit 2, the value echoed nowhere — unless {@link secretArgv}. Over MCP the
+   * property is the value itself, marked `writeOnly` and `format: "password"` in the inputSchema.
+   * Wherever ax-ts would show the value (error context, next steps' tool arguments, `--print-config`)
+   * it shows `[redacted]` instead (docs/security.md#secret-flags).
+   */
+  secret?: boolean;
+  /**
+   * With {@link secret}: a value given on the command line is accepted as it is (still redacted in
+   * every output). Only for programs whose users accept that argv is seen by `ps` and shell history.
+   */
+  secretArgv?: boolean;
 }

@@ -174,3 +174,20 @@ export function checkFlagDecl(cmd: string, name: string, spec: FlagSpec): void {
     }
   }
 }
+
+/** @throws TypeError when a `secret` declaration is malformed (docs/security.md#secret-flags). */
+export function checkSecretDecl(cmd: string, name: string, spec: FlagSpec): void {
+  if (spec.secret !== undefined && typeof spec.secret !== 'boolean')
+    throw new TypeError(`${cmd}: secret of --${name} must be a boolean`);
+  if (spec.secretArgv !== undefined && (typeof spec.secretArgv !== 'boolean' || spec.secret !== true))
+    throw new TypeError(`${cmd}: secretArgv of --${name} must be a boolean, on a flag declared secret: true`);
+  if (spec.secret !== true) return;
+  if (spec.type !== 'string')
+    throw new TypeError(`${cmd}: only string flags may be secret (--${name} is ${spec.type})`);
+  const shown = (['default', 'choices', 'examples', 'noOptDefVal'] as const).filter((k) => spec[k] !== undefined);
+  if (shown.length)
+    throw new TypeError(
+      `${cmd}: secret flag --${name} cannot declare ${shown.join(', ')}: ` +
+        'a value written into the program is no secret, and help and schemas would show it',
+    );
+}

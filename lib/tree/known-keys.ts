@@ -33,6 +33,8 @@ const FLAG_KEYS = [
   'env',
   'config',
   'examples',
+  'secret',
+  'secretArgv',
 ] as const;
 const ARG_KEYS = ['name', 'description', 'required', 'variadic', 'choices', 'type', 'completer', 'examples'] as const;
 

@@ -58,6 +58,8 @@ export class ResolvedView {
   required?: readonly string[];
   /** The flags that declare an env var or a config key (lib/config/provenance.ts `sourcedFlags`). */
   sourced?: readonly Flag[];
+  /** The flags declared `secret: true` (secret.ts `secretFlags`). */
+  secrets?: readonly Flag[];
   /** The inputSchema properties (properties.ts `toolProperties`). */
   properties?: ToolProperty[];
   /** {@link properties} by property name (properties.ts `toolPropertyIndex`). */

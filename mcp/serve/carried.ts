@@ -36,12 +36,14 @@ export function presetFlags(ctx: RunContext): Map<string, { spec: FlagSpec; valu
  * The persistent flags given on this command line (`tasks --store X mcp-server --print-config`),
  * as the words that give each its value again, for the printed `args`, so the server the client
  * starts runs with them. Each value is written back by its flag kind (`--name=1m30s`, one
- * `--name=<item>` per list item, one `--name=k=v` per map pair, JSON text for json).
+ * `--name=<item>` per list item, one `--name=k=v` per map pair, JSON text for json). A secret flag
+ * is never written (a client's config file is no place for it): the started server reads it from the
+ * flag's env or config source (docs/security.md#secret-flags).
  */
 export function carriedFlags(ctx: RunContext): string[] {
-  return givenPersistent(ctx).flatMap((f) =>
-    flagArgv(f.name, f.spec, absolutePaths(f.spec, ctx.flags[camelCase(f.name)])),
-  );
+  return givenPersistent(ctx)
+    .filter((f) => f.spec.secret !== true)
+    .flatMap((f) => flagArgv(f.name, f.spec, absolutePaths(f.spec, ctx.flags[camelCase(f.name)])));
 }
 
 /**

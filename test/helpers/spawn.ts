@@ -14,8 +14,13 @@ export interface ProcessRun {
   stderr: string;
 }
 
-/** Runs `node --import tsx <script> <args>` with piped stdio, stdin closed at once, cwd = the repo. */
-export function runScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<ProcessRun> {
+/** Runs `node --import tsx <script> <args>` with piped stdio, stdin closed at once (after `input`), cwd = the repo. */
+export function runScript(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  input = '',
+): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TSX_LOADER, script, ...args], {
       cwd: REPO,
@@ -29,7 +34,7 @@ export function runScript(script: string, args: readonly string[], env: NodeJS.P
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.on('error', () => {});
-    child.stdin.end();
+    child.stdin.end(input);
   });
 }
 

@@ -1,0 +1,54 @@
+/**
+ * Redaction of secret values (docs/security.md#secret-flags): a run knows the values of its secret
+ * flags, and every error it reports — message, fix, suggestions, context, next steps — is written
+ * with each of them replaced by {@link REDACTED}, whoever put it there (a flag check, the handler, a
+ * library that quotes an Authorization header).
+ */
+import { AxError } from './errors.ts';
+
+/** What a secret's value is shown as. */
+export const REDACTED = '[redacted]';
+
+/** `text` with every occurrence of each secret replaced by {@link REDACTED}. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s !== '' && out.includes(s)) out = out.replaceAll(s, REDACTED);
+  return out;
+}
+
+/** Every string inside a JSON-like value, redacted (keys too); other values as they are. */
+export function redactValue(value: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[redactText(k, secrets)] = redactValue(v, secrets, depth + 1);
+  return out;
+}
+
+/**
+ * `err` with every secret redacted from what its error line shows: the same error when none occurs
+ * (nothing is copied), else an AxError of the same kind, exit code and retry fields whose message
+ * and `toJSON()` are the redacted ones (its `cause` the original's cause, whose stack only
+ * `AX_DEBUG` prints, redacted too).
+ */
+export function redactError(err: AxError, secrets: readonly string[] | undefined): AxError {
+  if (!secrets?.length) return err;
+  const json = err.toJSON();
+  const text = JSON.stringify(json);
+  if (!secrets.some((s) => s !== '' && text.includes(s))) return err;
+  const shown = redactValue(json, secrets) as Record<string, unknown>;
+  const out = new AxError(err.kind, redactText(err.message, secrets), {
+    exitCode: err.exitCode,
+    retryable: err.retryable,
+    retryAfterSeconds: err.retryAfterSeconds,
+    fix: err.fix === undefined ? undefined : redactText(err.fix, secrets),
+    suggestions: err.suggestions?.map((s) => redactText(s, secrets)),
+    context: shown.context as Record<string, unknown> | undefined,
+    usage: err.usage,
+    next: shown.next as AxError['next'],
+    cause: err.cause,
+  });
+  out.toJSON = () => shown;
+  return out;
+}

@@ -1,0 +1,136 @@
+// A secret flag's value leaks through no channel (docs/security.md#secret-flags): a distinctive
+// secret is planted in every way a run takes one (env, @file, stdin, MCP argument) and through every
+// outcome (success, a failure that quotes it, a recorded and a replayed failure, a stop with next
+// steps, a dry run, --explain, help, __schema), then stdout, stderr, the AX_OTEL_DEBUG span lines,
+// the state directory's files and the MCP results are searched for it. The positive controls run the
+// same collectors over calls that do carry the planted text through a flag that is not secret: each
+// channel must show it, so a collector that sees nothing cannot pass the test.
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTRACT_CLI } from '../helpers/contract-rules.ts';
+import { minimalEnv, stdioPath, type Outcome, type Path } from '../helpers/paths.ts';
+import { runScript, type ProcessRun } from '../helpers/spawn.ts';
+
+type Json = Record<string, any>;
+const SECRET = 'AXSECRET-7f3a9c-planted';
+const dir = mkdtempSync(join(tmpdir(), 'ax-secrets-'));
+const STATE = join(dir, 'state');
+const LOG = join(dir, 'effects.log');
+const FILE = join(dir, 'token');
+writeFileSync(FILE, `${SECRET}\n`, { mode: 0o600 });
+const ENV = { ...minimalEnv(), XDG_STATE_HOME: STATE, CONTRACT_LOG: LOG, AX_OTEL_DEBUG: '1' };
+
+type Run = ProcessRun;
+
+function cli(args: string[], opts: { env?: Record<string, string>; input?: string } = {}): Promise<Run> {
+  return runScript(CONTRACT_CLI, args, { ...ENV, ...opts.env }, opts.input);
+}
+
+/** Every file under `root`, as text. */
+function filesUnder(root: string): string[] {
+  let out: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  for (const n of names) {
+    const p = join(root, n);
+    out = statSync(p).isDirectory() ? [...out, ...filesUnder(p)] : [...out, readFileSync(p, 'utf8')];
+  }
+  return out;
+}
+
+/** The channels of a set of runs, each as one text, to search. */
+function channels(runs: Run[], mcp: Outcome[], serverStderr: string): Record<string, string> {
+  const stderr = runs.map((r) => r.stderr).join('\n');
+  const spans = [...stderr.split('\n'), ...serverStderr.split('\n')].filter((l) => l.startsWith('{"span":'));
+  expect(spans.length, 'AX_OTEL_DEBUG wrote span lines').toBeGreaterThan(0);
+  return {
+    stdout: runs.map((r) => r.stdout).join('\n'),
+    stderr,
+    spans: spans.join('\n'),
+    state: filesUnder(STATE).join('\n'),
+    log: filesUnder(dir)
+      .filter((t) => t !== `${SECRET}\n`)
+      .join('\n'),
+    mcp: JSON.stringify(mcp),
+    server_stderr: serverStderr,
+  };
+}
+
+let mcp: Path & { conn: { stderr(): string } };
+beforeAll(async () => {
+  mcp = await stdioPath(CONTRACT_CLI, ENV);
+}, 60_000);
+afterAll(async () => {
+  await mcp?.close();
+});
+
+describe('a secret flag', () => {
+  it('leaks through no channel: stdout, stderr, span lines, state files, logs, MCP results', async () => {
+    const viaEnv = { env: { CONTRACT_TOKEN: SECRET } };
+    const runs: Run[] = [
+      await cli(['secret', 'ok-env', '--idempotency-key', 'k-ok'], viaEnv),
+      await cli(['secret', 'ok-file', '--token', `@${FILE}`, '--format', 'json']),
+      await cli(['secret', 'ok-stdin', '--token', '-', '--format', 'json'], { input: `${SECRET}\n` }),
+      await cli(['secret', 'fail-recorded', '--idempotency-key', 'k-fail'], viaEnv),
+      await cli(['secret', 'fail-recorded', '--idempotency-key', 'k-fail'], viaEnv),
+      await cli(['secret', 'fail-human', '--format', 'text'], viaEnv),
+      await cli(['secret', 'fail-debug', '--format', 'json'], { env: { CONTRACT_TOKEN: SECRET, AX_DEBUG: '1' } }),
+      await cli(['secret', 'ok-dry', '--dry-run', '--format', 'json'], viaEnv),
+      await cli(['secret', 'confirm-me', '--token', `@${FILE}`, '--format', 'json']),
+      await cli(['secret', 'ok-explain', '--explain', 'token', '--format', 'json'], viaEnv),
+      await cli(['secret', 'ok-argv', '--token', SECRET, '--format', 'json']),
+      await cli(['secret', 'ok-argv', `--token=${SECRET}`, '--format', 'text']),
+      await cli(['secret', '--args-json', JSON.stringify({ name: 'ok-json', token: SECRET }), '--format', 'json']),
+      await cli(['secret', '--help'], viaEnv),
+      await cli(['__schema', 'secret'], viaEnv),
+    ];
+    const codes = runs.map((r) => r.code);
+    expect(codes, JSON.stringify(runs.map((r) => r.stderr.slice(-400)))).toEqual([
+      0, 0, 0, 4, 4, 4, 4, 0, 2, 0, 2, 2, 2, 0, 0,
+    ]);
+    // the run used the secret: its length, from each source
+    for (const i of [0, 1, 2]) expect(JSON.parse(runs[i]!.stdout).data.token_length).toBe(SECRET.length);
+    expect(JSON.parse(runs[4]!.stderr.trimEnd().split('\n').pop()!).meta.replayed).toBe(true);
+    for (const i of [10, 11, 12]) expect(runs[i]!.stderr).toMatch(/secret_on_argv|is a secret/);
+    const results: Outcome[] = [
+      await mcp.call({ tool: 'secret', argv: [], json: { name: 'm-ok', token: SECRET, idempotency_key: 'm-k' } }),
+      await mcp.call({ tool: 'secret', argv: [], json: { name: 'm-ok', token: SECRET, idempotency_key: 'm-k' } }),
+      await mcp.call({ tool: 'secret', argv: [], json: { name: 'fail-m', token: SECRET } }),
+      await mcp.call({ tool: 'secret', argv: [], json: { name: 'confirm-m', token: SECRET } }),
+      await mcp.call({ tool: 'secret', argv: [], json: { name: 'm-dry', token: SECRET, dry_run: true } }),
+    ];
+    expect(results.map((r) => r.code)).toEqual([0, 0, 4, 2, 0]);
+    expect(JSON.parse(results[0]!.stdout).data.token_length).toBe(SECRET.length);
+    // the stop's next step names the secret's property with a placeholder, never the value
+    const next = results[3]!.error!.error.next as Json[];
+    expect(next[0]!.arguments).toMatchObject({ name: 'confirm-m', token: '<token>' });
+    const found = Object.entries(channels(runs, results, mcp.conn.stderr())).filter(([, text]) =>
+      text.includes(SECRET),
+    );
+    expect(found.map(([name]) => name)).toEqual([]);
+  }, 120_000);
+
+  it('positive control: the same collectors see the planted text when a flag that is not secret carries it', async () => {
+    const runs: Run[] = [
+      // stdout: data; stderr and span lines: an error quoting it; state: a recorded outcome
+      await cli(['echo', '--obj', JSON.stringify({ leak: SECRET }), '--format', 'json']),
+      await cli(['gone', SECRET, '--idempotency-key', 'k-control', '--format', 'json']),
+    ];
+    const results = [await mcp.call({ tool: 'echo', argv: [], json: { obj: JSON.stringify({ leak: SECRET }) } })];
+    const seen = channels(runs, results, '');
+    for (const ch of ['stdout', 'stderr', 'spans', 'state', 'mcp'])
+      expect(seen[ch], `${ch} shows the planted text`).toContain(SECRET);
+  }, 60_000);
+
+  it('its MCP property is marked for masking (writeOnly, format password) and says it is never echoed', async () => {
+    const schema = await mcp.inputSchema!('secret');
+    expect(schema.properties.token).toMatchObject({ format: 'password', writeOnly: true });
+    expect(schema.properties.token.description).toContain('secret');
+  });
+});
