@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_CLI } from '../helpers/contract-rules.ts';
 import { minimalEnv, stdioPath, type Outcome, type Path } from '../helpers/paths.ts';
 import { runScript, type ProcessRun } from '../helpers/spawn.ts';
+import { runCli as runCliTree } from '../helpers/run.ts';
+import { Command } from '../../lib/index.ts';
+import { mountMcpServer } from '../../mcp/index.ts';
 
 type Json = Record<string, any>;
 const SECRET = 'AXSECRET-7f3a9c-planted';
@@ -132,5 +135,95 @@ describe('a secret flag', () => {
     const schema = await mcp.inputSchema!('secret');
     expect(schema.properties.token).toMatchObject({ format: 'password', writeOnly: true });
     expect(schema.properties.token.description).toContain('secret');
+  });
+});
+
+/** A program whose root has a persistent secret flag (`--api-token`) and one command that reports its length. */
+function persistentSecretTree(): Command {
+  const root = new Command({
+    use: 'sfx',
+    persistentFlags: { 'api-token': { type: 'string', secret: true, env: 'SFX_TOKEN', usage: 'the API token' } },
+  });
+  root.addCommand(
+    new Command({
+      use: 'whoami',
+      effects: 'read_only',
+      run: (ctx) => ({ length: String(ctx.flags.apiToken ?? '').length }),
+    }),
+  );
+  mountMcpServer(root);
+  return root;
+}
+
+describe('a persistent secret flag', () => {
+  it('is not written into a client config by mcp-server --print-config (the started server reads it from env)', async () => {
+    const r = await runCliTree(persistentSecretTree(), [
+      '--api-token',
+      `@${FILE}`,
+      'mcp-server',
+      '--print-config',
+      '--format',
+      'json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain(SECRET);
+    expect(r.stdout).not.toContain('api-token');
+    // the positive control: the same command line without the secret mark carries the flag
+    const plain = persistentSecretTree();
+    const spec = plain.persistentFlags['api-token']!;
+    delete spec.secret;
+    const shown = await runCliTree(plain, ['--api-token', SECRET, 'mcp-server', '--print-config', '--format', 'json']);
+    expect(shown.stdout).toContain(SECRET);
+  });
+
+  it('reads @file and stdin on every command below it; a plain value is refused before the command runs', async () => {
+    const tree = persistentSecretTree;
+    const fromFile = await runCliTree(tree(), ['whoami', '--api-token', `@${FILE}`, '--format', 'json']);
+    expect(JSON.parse(fromFile.stdout).data).toEqual({ length: SECRET.length });
+    const fromStdin = await runCliTree(tree(), ['whoami', '--api-token', '-', '--format', 'json'], {
+      stdin: `${SECRET}\r\n`,
+    });
+    expect(JSON.parse(fromStdin.stdout).data).toEqual({ length: SECRET.length });
+    const refused = await runCliTree(tree(), ['whoami', `--api-token=${SECRET}`, '--format', 'json']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout + refused.stderr).not.toContain(SECRET);
+    expect(JSON.parse(refused.stderr).error.context).toEqual({
+      reason: 'secret_on_argv',
+      flag: '--api-token',
+      env: 'SFX_TOKEN',
+    });
+    const empty = await runCliTree(tree(), ['whoami', '--api-token', '-', '--format', 'json'], { stdin: '\n' });
+    expect(JSON.parse(empty.stderr).error.context.reason).toBe('secret_empty');
+  });
+
+  it('secretArgv: true accepts the value on argv, still redacted from errors', async () => {
+    const root = new Command({ use: 'afx' });
+    root.addCommand(
+      new Command({
+        use: 'use',
+        flags: { key: { type: 'string', secret: true, secretArgv: true } },
+        run: (ctx) => {
+          throw new Error(`bad key ${String(ctx.flags.key)}`);
+        },
+      }),
+    );
+    const r = await runCliTree(root, ['use', '--key', SECRET, '--format', 'json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stderr).error.message).toContain('bad key [redacted]');
+    expect(r.stderr).not.toContain(SECRET);
+  });
+
+  it('a declaration that would show the value is refused: a default, choices, examples, a non-string type', () => {
+    const bad: Record<string, unknown>[] = [
+      { type: 'string', secret: true, default: 'x' },
+      { type: 'string', secret: true, choices: ['a'] },
+      { type: 'string', secret: true, examples: ['a'] },
+      { type: 'int', secret: true },
+      { type: 'string', secretArgv: true },
+    ];
+    for (const spec of bad)
+      expect(() => new Command({ use: 'x', flags: { t: spec as never }, run: () => 1 }), JSON.stringify(spec)).toThrow(
+        TypeError,
+      );
   });
 });

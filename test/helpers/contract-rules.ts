@@ -4,7 +4,7 @@
  * its front-end twins (test/helpers/contract-twins.ts). Each rule is a call, or a few, on one path,
  * with what must hold; the paths share one state directory and one side-effect log per test file.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,6 +113,34 @@ export function expectError(o: Outcome, code: number, kind: string): Json {
   expect(o.error?.error.exit_code).toBe(code);
   if (o.isError !== undefined) expect(o.isError).toBe(true);
   return o.error!.error as Json;
+}
+
+/** A secret file every path may name (`--token @file`); its text is the secret {@link secretOf} plants. */
+function secretFile(id: string): { file: string; secret: string } {
+  const secret = `SECRET-${id}-${process.pid}`;
+  const file = join(dir, `token-${id}`);
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return { file, secret };
+}
+
+/**
+ * `secret <name>` with the token as each path may give it: `--token @file` on the command line and
+ * in an `--args-json` object (argv: a value there is refused), the value itself over MCP.
+ */
+function secretCall(p: Path, name: string, file: string, secret: string, extra: Json = {}): Call {
+  const flags = Object.entries(extra).flatMap(([k, v]) =>
+    v === true ? [`--${k.replace(/_/g, '-')}`] : [`--${k.replace(/_/g, '-')}`, String(v)],
+  );
+  return {
+    tool: 'secret',
+    argv: ['secret', name, '--token', `@${file}`, ...flags],
+    json: { name, token: p.mcp ? secret : `@${file}`, ...extra },
+  };
+}
+
+/** Every text a call produced (stdout, stderr, the error line, MCP content), for a search. */
+function allText(o: Outcome): string {
+  return [o.stdout, o.stderr ?? '', JSON.stringify(o.error ?? {}), ...(o.texts ?? [])].join('\n');
 }
 
 export interface Rule {
@@ -583,6 +611,71 @@ export const RULES: Rule[] = [
       });
       const doc = JSON.parse(o.stdout) as Json;
       for (const e of doc.errors as Json[]) expect(codes, e.kind).toHaveProperty(String(e.exit_code));
+    },
+  },
+  {
+    name: 'a secret flag on argv (a value on the command line or in --args-json) is secret_on_argv, exit 2, the value in no line, nothing run; @file there, and the value itself over MCP, are used',
+    run: async (p, id) => {
+      const { file, secret } = secretFile(id);
+      if (!p.mcp) {
+        const argv = ['secret', id, '--token', secret];
+        const c: Call = { tool: 'secret', argv, json: { name: id, token: secret } };
+        const o = await p.call(c);
+        const e = expectError(o, 2, 'validation_error');
+        expect(e.context).toMatchObject({ reason: 'secret_on_argv', env: 'CONTRACT_TOKEN' });
+        expect(allText(o)).not.toContain(secret);
+        expect(effects(id)).toHaveLength(0);
+      }
+      const ok = await p.call(secretCall(p, id, file, secret));
+      expect(ok.code, JSON.stringify(ok)).toBe(0);
+      expect(JSON.parse(ok.stdout).data).toMatchObject({ name: id, token_length: secret.length });
+      expect(allText(ok)).not.toContain(secret);
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  {
+    store: true,
+    name: 'secret × replay key: a failure that quotes the secret is recorded redacted, and the retry replays it byte for byte, the value in no line',
+    run: async (p, id) => {
+      const { file, secret } = secretFile(id);
+      const call = secretCall(p, `fail-${id}`, file, secret, { idempotency_key: `k-${id}` });
+      const first = await p.call(call);
+      const e = expectError(first, 4, 'auth_error');
+      expect(e.message).toContain('Bearer [redacted]');
+      expect(e.context).toEqual({ header: 'Bearer [redacted]' });
+      const again = await p.call(call);
+      expect(again.error?.error).toEqual(e);
+      expect(again.error?.meta.replayed).toBe(true);
+      for (const o of [first, again]) expect(allText(o)).not.toContain(secret);
+    },
+  },
+  {
+    name: 'secret × dry run: the rehearsal uses the secret and shows it nowhere (meta.would, data), nothing run',
+    run: async (p, id) => {
+      const { file, secret } = secretFile(id);
+      const o = await p.call(secretCall(p, id, file, secret, { dry_run: true }));
+      expect(o.code, JSON.stringify(o)).toBe(0);
+      expect(JSON.parse(o.stdout).data).toMatchObject({ name: id, token_length: secret.length, n: 0 });
+      expect(meta(o)).toMatchObject({ dry_run: true, would: [`use the token for ${id}`] });
+      expect(allText(o)).not.toContain(secret);
+      expect(effects(id)).toHaveLength(0);
+    },
+  },
+  {
+    name: "secret × a stop's next step: the step names the secret as given (@file) or, over MCP, by a <token> placeholder; never the value",
+    run: async (p, id) => {
+      const { file, secret } = secretFile(id);
+      const o = await p.call(secretCall(p, `confirm-${id}`, file, secret));
+      const e = expectError(o, 2, 'confirmation_required');
+      expect(allText(o)).not.toContain(secret);
+      const step = (e.next as Json[])[0]!;
+      if (p.mcp && p.name !== 'mcp-progressive') expect(step.arguments).toMatchObject({ token: '<token>', yes: true });
+      if (!p.mcp) {
+        // run verbatim, the step reads the same file and does it
+        const ran = await runStep(p, step);
+        expect(ran.code, JSON.stringify(ran)).toBe(0);
+        expect(effects(`confirm-${id}`)).toHaveLength(1);
+      }
     },
   },
 ];

@@ -37,6 +37,7 @@ export interface Twin {
 function frontEndTwin(library: string, fixture: string, handler: string, extra: NotApplicable[]): Twin {
   const noPreview = `${handler} has no preview: its command declares no dry run, so it has no --dry-run (docs/frontends.md)`;
   const noCtx = `${handler} gets no run context (ctx.signal, ctx.warn, ctx.idempotencyKey)`;
+  const noSecret = `the twin has no secret option: a ${library} option declares no secret: true (docs/frontends.md)`;
   return {
     library,
     cli: fileURLToPath(new URL(`../fixtures/${fixture}`, import.meta.url)),
@@ -52,6 +53,10 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
         reason: `the front end has no replay: false declaration, and ${noCtx}`,
       },
       { rule: 'a dry run never records a key', reason: noPreview },
+      { rule: 'a secret flag on argv', reason: noSecret },
+      { rule: 'secret × replay key', reason: noSecret },
+      { rule: 'secret × dry run', reason: noSecret },
+      { rule: "secret × a stop's next step", reason: noSecret },
       {
         rule: 'a --timeout that passes',
         reason:
