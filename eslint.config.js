@@ -20,7 +20,7 @@ const LONG_FUNCTIONS = [
   ['lib/store/redis-store.ts', 157, 'redisIdempotencyStore'],
   ['mcp/transport/http-sessions.ts', 97, 'legacySessions'],
   // the reaper runs its own source (`Function#toString`, as `node -e`): it must stay one function
-  ['mcp/isolate/process-tree.ts', 87, 'signalTree'],
+  ['lib/platform/process-tree.ts', 87, 'signalTree'],
   // a command declaration: its flags and its handler in one object literal
   ['cmd/ax-ts/build.ts', 105, 'buildCommand'],
   // a declaration's checks in the order the fields are read (command-checks.ts holds the rules)

@@ -13,6 +13,7 @@
  * read twice is the same function, and assigning one replaces it — except that an own-keys copy
  * (`{...ctx}`) holds only the data.
  */
+import { RunChildren } from './children.ts';
 import type { Command, RunContext } from '../tree/command.ts';
 import type { Logger } from '../tree/logging.ts';
 import type { OutputStream, Warning } from '../contract/envelope.ts';
@@ -134,6 +135,11 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
   traceparent: (s) => traceparentOf(s.env.trace),
   changed: (s) => (n) => s.inv.values.has(n),
   childEnv: (s) => (extra) => childEnv(s.env.trace, s.env.env, extra),
+  spawn: (s) => (command, args, options) =>
+    (s.children ??= new RunChildren(s.env.signal)).spawn(command, args, {
+      ...options,
+      env: options?.env ?? childEnv(s.env.trace, s.env.env),
+    }),
   progress: (s) => (done, total, message) => {
     if (!s.closed)
       (s.progress ??= new RunProgress(s.stderr, s.env.mode === 'human', s.env.env, s.env.onProgress)).report(

@@ -129,6 +129,8 @@ export async function runHandler(
     throw await failure(e, cmd, replay, scope.label, scope.steps, env.secrets);
   } finally {
     endDeadline?.();
+    // what ctx.spawn started ends with the run: before a failure is reported, and before the program exits
+    if (scope.children) await scope.children.end();
     scope.close();
   }
 }

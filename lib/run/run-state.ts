@@ -4,6 +4,7 @@
  * what the handler recorded (steps, would-do lines, attachments, `setChanged`), and whether the run
  * has ended. The runner reads it back as the run's {@link HandlerScope}.
  */
+import type { RunChildren } from './children.ts';
 import type { RunContext } from '../tree/command.ts';
 import { putOutcome, WRITE_OUTCOME, type OutputStream, type Warning } from '../contract/envelope.ts';
 import { flagLabel } from '../parse/validate.ts';
@@ -41,6 +42,8 @@ export interface HandlerScope {
   attachments: ResourceContent[];
   /** In a dry run: whether the handler (or a hook) read `ctx.dryRun` or called `ctx.guard`/`ctx.perform`. */
   dryRunChecked: boolean;
+  /** The children `ctx.spawn` started, once it has (lib/run/children.ts). */
+  children: RunChildren | undefined;
   /** Ends the run: later writes, progress and log calls through the context do nothing. */
   close(): void;
 }
@@ -90,6 +93,7 @@ export class RunState implements HandlerScope {
   /** The members built so far, by name (made on the first). */
   built: Record<string, unknown> | undefined = undefined;
   ask: AskScope | undefined = undefined;
+  children: RunChildren | undefined = undefined;
   #label: ((name: string) => string) | undefined = undefined;
   ctx!: RunContext;
 

@@ -4,6 +4,7 @@
  * command.ts instantiates it as {@link RunContext}. Source: docs/contract.md; Cobra passes `cmd, args`, ax-ts
  * one context object.
  */
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { AxError, AxErrorOptions } from '../contract/errors.ts';
 import type { OutputStream } from '../contract/envelope.ts';
@@ -80,6 +81,17 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
    * trace. Usage: `spawn('git', args, { env: ctx.childEnv() })`.
    */
   childEnv(extra?: Record<string, string | undefined>): Record<string, string>;
+  /**
+   * Starts a child process the run owns: Node's `spawn(command, args, options)` (the environment
+   * {@link childEnv} by default), in a process group of its own. When the run ends — its handler
+   * returns or fails, `--timeout` passes, SIGINT or SIGTERM interrupts it — the child's group and
+   * every process below it get SIGTERM, and SIGKILL one second later if still running, before the
+   * run's outcome is written: nothing the handler started outlives the run, on the command line as
+   * under `mcp-server` (docs/contract.md#child-processes-ctxspawn). Await its end with
+   * `once(child, 'exit')` (`node:events`).
+   * @throws TypeError when `command` is not a non-empty string or `args` not a list of strings.
+   */
+  spawn(command: string, args?: readonly string[], options?: SpawnOptions): ChildProcess;
   /**
    * The structured logger of this run (pino, loaded on first use): JSON lines on stderr with
    * trace_id, span_id, command, program, version and the root's labels; see {@link Logger}.

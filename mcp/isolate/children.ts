@@ -10,7 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChildProcess } from 'node:child_process';
 import type { CallSignal } from '../../lib/run/call-signal.ts';
 import { patchChildProcess, type ChildProcessFunctions } from '../../lib/platform/process-patches.ts';
-import { signalTree, startOf, type ProcessTable, type TreeMember } from './process-tree.ts';
+import { signalTree, startOf, type ProcessTable, type TreeMember } from '../../lib/platform/process-tree.ts';
 import { reaperScript } from './reaper.ts';
 
 /** The tool call a piece of code runs for (its signal, made when read: call-signal.ts). */

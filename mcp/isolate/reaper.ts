@@ -15,7 +15,7 @@
  * {@link reaperMain} runs from its own source (`Function#toString`, as `node -e`: see
  * {@link reaperScript}), so it uses only its parameters and globals.
  */
-import { signalTree, type ProcessTable, type TreeMember } from './process-tree.ts';
+import { signalTree, type ProcessTable, type TreeMember } from '../../lib/platform/process-tree.ts';
 
 /**
  * The reaper's program; see the module comment. `tree` is {@link signalTree} (passed in: no closure

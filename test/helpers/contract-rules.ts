@@ -4,12 +4,13 @@
  * its front-end twins (test/helpers/contract-twins.ts). Each rule is a call, or a few, on one path,
  * with what must hold; the paths share one state directory and one side-effect log per test file.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { logEntries } from './effects-log.ts';
+import { liveProcess } from './mcp.ts';
 import type { Call, Outcome, Path } from './paths.ts';
 
 export type Json = Record<string, any>;
@@ -659,6 +660,29 @@ export const RULES: Rule[] = [
       expect(meta(o)).toMatchObject({ dry_run: true, would: [`use the token for ${id}`] });
       expect(allText(o)).not.toContain(secret);
       expect(effects(id)).toHaveLength(0);
+    },
+  },
+  {
+    name: 'ctx.spawn × timeout: the process tree a handler started is gone when the call ends, by --timeout (command line) or by returning',
+    run: async (p, id) => {
+      const argv = p.spelling === 'argv' || p.name === 'args-json';
+      const c: Call = {
+        tool: 'spawned',
+        argv: ['spawned', id, ...(argv ? ['--wait', '--timeout', '1s'] : [])],
+        json: { name: id },
+      };
+      const o =
+        p.name === 'args-json'
+          ? await runLine(p, ['spawned', '--args-json', JSON.stringify({ name: id, wait: true }), '--timeout', '1s'])
+          : await p.call(c);
+      if (argv) expectError(o, 3, 'timeout');
+      else expect(o.code, JSON.stringify(o)).toBe(0);
+      const pids = readFileSync(join(dir, `pids-${id}`), 'utf8')
+        .trim()
+        .split(/\s+/)
+        .map(Number);
+      expect(pids).toHaveLength(2);
+      expect(pids.filter(liveProcess), 'processes of the tree still running when the call ended').toEqual([]);
     },
   },
   {

@@ -280,6 +280,16 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** Whether `pid` is a live process, a zombie not (it only waits for its parent to read its status); Linux. */
+export function liveProcess(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 /** Pids of the live children of `pid` (Linux: read from /proc; elsewhere an empty list). */
 export function childrenOf(pid: number): number[] {
   if (process.platform !== 'linux') return [];

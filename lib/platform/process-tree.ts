@@ -1,8 +1,9 @@
 /**
- * The processes below a child a handler started, so that cancelling its call or stopping the server
- * stops what that child started in turn (`exec('npm test')`: a shell, npm, the test runner and its
- * workers), not the child alone. Used by children.ts, in the server and in its reaper (the small
- * process that stops children once the server is gone, even by SIGKILL).
+ * The processes below a child a handler started, so that cancelling its call, stopping the server or
+ * ending a run stops what that child started in turn (`exec('npm test')`: a shell, npm, the test
+ * runner and its workers), not the child alone. Used by mcp/isolate/children.ts, in the server and in
+ * its reaper (the small process that stops children once the server is gone, even by SIGKILL), and
+ * by `ctx.spawn` on the command line (lib/run/children.ts).
  *
  * The reaper runs {@link signalTree}'s own source (`Function#toString`, as `node -e`), so that
  * function must stay self-contained: nothing from this module's scope or imports, built-ins through
