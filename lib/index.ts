@@ -22,6 +22,7 @@ export type {
   RunFn,
 } from './tree/command.ts';
 export type { ActionRequired } from './tree/interaction.ts';
+export type { ItemResults } from './tree/run-context.ts';
 export type { Completer, FlagSpec, FlagType } from './tree/flags.ts';
 export type { ArgSpec, ArgsValidator } from './tree/args.ts';
 export {

@@ -21,6 +21,11 @@ export const ExitCode = {
   network: 3,
   /** Authentication or permission failure. */
   auth: 4,
+  /**
+   * Some items of a per-item run (`ctx.eachItem`) failed: `context.results` has each item's outcome.
+   * 23 as rsync's "partial transfer due to error".
+   */
+  partial: 23,
   /** Interrupted by SIGINT. */
   interrupted: 130,
   /** The reader of stdout went away (`… | head -1`): 128 + SIGPIPE, as a shell reports it. */
@@ -135,6 +140,13 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
   { kind: 'network_error', exitCode: 3, description: 'A network operation failed.', retryable: true },
   { kind: 'timeout', exitCode: 3, description: 'The operation did not finish in time.', retryable: true },
   { kind: 'auth_error', exitCode: 4, description: 'Authentication or authorization failed.' },
+  {
+    kind: 'partial_failure',
+    exitCode: 23,
+    description:
+      'A command that answers per item (ctx.eachItem) had items that failed: context.results has every ' +
+      "item's outcome, in order, so what succeeded is known.",
+  },
   {
     kind: 'interrupted',
     exitCode: 130,

@@ -13,6 +13,7 @@
  * read twice is the same function, and assigning one replaces it — except that an own-keys copy
  * (`{...ctx}`) holds only the data.
  */
+import { eachItem } from './items.ts';
 import { RunChildren } from './children.ts';
 import type { Command, RunContext } from '../tree/command.ts';
 import type { Logger } from '../tree/logging.ts';
@@ -185,6 +186,7 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
       }
       return Promise.resolve().then(work).then(done);
     }) as RunContext['step'],
+  eachItem: (s) => (items, work) => eachItem(items, work, s.env.signal),
   guard: (s) => (description) => {
     s.dryRunChecked = true;
     if (s.dryRun) s.would.push(description);

@@ -13,6 +13,11 @@ import type { ArgSpec } from './args.ts';
 import type { ArgValues, FlagDecls, FlagValues } from './values.ts';
 import type { Logger } from './logging.ts';
 import type { ActionRequired, AskOptions, ElicitSchema, Root, SampleRequest, SampleResult } from './interaction.ts';
+/** The answer of `ctx.eachItem` when every item succeeded: each item's outcome, in order. */
+export interface ItemResults<T = unknown, R = unknown> {
+  results: { item: T; ok: true; data: R }[];
+}
+
 /** The context passed to `run(ctx)`, for a command type `Cmd` (see `RunContext` in command.ts). */
 export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends readonly ArgSpec[] = readonly ArgSpec[]> {
   /**
@@ -118,6 +123,17 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
    */
   step(name: string): void;
   step<T>(name: string, work: () => T | Promise<T>): Promise<T>;
+  /**
+   * Answers per item (a variadic command: `rm <ids...>`): runs `work` on each item in turn and
+   * resolves to `{results}`, one `{item, ok: true, data}` per item, for the handler to return. When
+   * some items fail (their error is caught, and the next item still runs), it throws instead, once
+   * every item has run: `partial_failure` (exit 23), whose `context.results` lists every item's
+   * outcome in order — `{item, ok: false, error: {kind, message}}` for a failed one — with
+   * `context.succeeded` and `context.failed` counts (docs/contract.md#per-item-results-ctxeachitem).
+   * An abort of `ctx.signal` (SIGINT, `--timeout`) stops before the next item.
+   * @throws TypeError when `items` is not an array or `work` not a function.
+   */
+  eachItem<T, R>(items: readonly T[], work: (item: T, index: number) => R | Promise<R>): Promise<ItemResults<T, R>>;
   /**
    * Adds a warning `{code, message}` to the envelope's `meta.warnings` (ax-go's shape) and writes the
    * message to stderr; under MCP also a `notifications/message` (level warning). `code` is a stable

@@ -686,6 +686,39 @@ export const RULES: Rule[] = [
     },
   },
   {
+    store: true,
+    name: 'per-item results: a variadic command whose items partly fail is partial_failure (exit 23) with context.results, every item run in order; under a key the retry replays it',
+    run: async (p, id) => {
+      const names = [`${id}-a`, `bad-${id}`, `${id}-c`];
+      const key = `k-${id}`;
+      const c: Call = {
+        tool: 'each',
+        argv: ['each', ...names, '--idempotency-key', key],
+        json: { names, idempotency_key: key },
+      };
+      const o = await p.call(c);
+      const e = expectError(o, 23, 'partial_failure');
+      expect(e.context).toMatchObject({ succeeded: 2, failed: 1 });
+      expect((e.context.results as Json[]).map((r) => [r.item, r.ok, r.error?.kind ?? null])).toEqual([
+        [names[0], true, null],
+        [names[1], false, 'fx_gone'],
+        [names[2], true, null],
+      ]);
+      expect(e.context.results[0].data).toMatchObject({ name: names[0] });
+      expect(e.message).toContain(`(bad-${id})`);
+      expect(effects(names[0])).toHaveLength(1);
+      expect(effects(names[2])).toHaveLength(1);
+      const again = await p.call(c);
+      expect(again.error?.error).toEqual(e);
+      expect(again.error?.meta.replayed).toBe(true);
+      expect(effects(names[0])).toHaveLength(1);
+      // all succeed: the results are the data
+      const ok = await p.call({ tool: 'each', argv: ['each', `${id}-x`], json: { names: [`${id}-x`] } });
+      expect(ok.code, JSON.stringify(ok)).toBe(0);
+      expect(JSON.parse(ok.stdout).data).toMatchObject({ results: [{ item: `${id}-x`, ok: true }] });
+    },
+  },
+  {
     name: "secret × a stop's next step: the step names the secret as given (@file) or, over MCP, by a <token> placeholder; never the value",
     run: async (p, id) => {
       const { file, secret } = secretFile(id);

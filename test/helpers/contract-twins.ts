@@ -56,6 +56,7 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
       { rule: 'a secret flag on argv', reason: noSecret },
       { rule: 'secret × replay key', reason: noSecret },
       { rule: 'ctx.spawn × timeout', reason: noCtx },
+      { rule: 'per-item results', reason: noCtx },
       { rule: 'secret × dry run', reason: noSecret },
       { rule: "secret × a stop's next step", reason: noSecret },
       {
