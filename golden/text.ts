@@ -60,6 +60,13 @@ export interface MaskOptions {
   drop?: readonly string[];
 }
 
+/**
+ * A run's `duration_ms` (the envelope's, a span line's): one placeholder for every value, never
+ * numbered — two runs that took the same time say nothing about each other.
+ */
+const DURATION = /"duration_ms":\d+(?![\d.])/g;
+const DURATION_MASK = '"duration_ms":"<DURATION_MS>"';
+
 const MASKS: ReadonlyArray<readonly [RegExp, string]> = [
   // ISO-8601 date-times (with a time part): 2024-01-02T03:04:05.678Z, 2024-01-02T03:04:05+01:00, …
   [/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\d])/g, 'TIMESTAMP'],
@@ -83,6 +90,7 @@ const MASKS: ReadonlyArray<readonly [RegExp, string]> = [
  * | idempotency key | a UUID `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` | `<UUID_1>` |
  * | trace_id | exactly 32 lower-hex characters | `<TRACE_ID_1>` |
  * | span_id | exactly 16 lower-hex characters | `<SPAN_ID_1>` |
+ * | duration_ms | `"duration_ms":<integer>` | `"duration_ms":"<DURATION_MS>"` (never numbered) |
  *
  * Equal values get the same number, numbered by first appearance, so a golden still shows that
  * the items of one stream share a trace id, or that a retried call kept its key. A key given on the
@@ -96,6 +104,7 @@ export function maskVolatile(text: string, options: MaskOptions = {}): string {
     out = out.split(`"version":${JSON.stringify(options.version)}`).join('"version":"<VERSION>"');
   if (options.drop?.length) out = dropFields(out, options.drop);
   if (options.fields) return maskFields(out, options.fields);
+  out = out.replace(DURATION, DURATION_MASK);
   for (const [re, label] of MASKS) {
     const seen = new Map<string, number>();
     out = out.replace(re, (m) => {
@@ -202,7 +211,7 @@ function maskFields(text: string, fields: readonly string[]): string {
       const label = (segs.filter((x) => x !== '*').at(-1) ?? 'VALUE').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
       visitPath(doc, segs, (value, set) => {
         changed = true;
-        set(placeholder(label, value));
+        set(f === 'meta.duration_ms' ? '<DURATION_MS>' : placeholder(label, value));
       });
     }
     return changed;

@@ -50,10 +50,33 @@ export interface Warning {
   message: string;
 }
 
-/** Version of the error envelope (`meta.schema_version`). */
+/** Version of the envelope lines, success and error alike (`meta.schema_version`). */
 export const ERROR_SCHEMA_VERSION = '1.0.0';
+
+/**
+ * The outcome every line's `meta` states (docs/contract.md#success-envelope): the envelope's
+ * version, whether the run succeeded, its exit code, and how long the run had taken when the line
+ * was written (whole milliseconds). On stdout too, so that `cmd | jq` can tell a failure.
+ */
+export interface OutcomeMeta {
+  schema_version: string;
+  ok: boolean;
+  exit_code: number;
+  duration_ms: number;
+}
+
+/** Whole milliseconds since `startedAt` (epoch ms), never negative (a clock stepped back reads 0). */
+export function durationSince(startedAt: number, now = Date.now()): number {
+  return Math.max(0, Math.round(now - startedAt));
+}
+
+/** The {@link OutcomeMeta} of a success line written now, for a run that started at `startedAt`. */
+export function successOutcome(startedAt: number): OutcomeMeta {
+  return { schema_version: ERROR_SCHEMA_VERSION, ok: true, exit_code: 0, duration_ms: durationSince(startedAt) };
+}
+
 /** The `meta` object of a success envelope. */
-export interface SuccessMeta {
+export interface SuccessMeta extends OutcomeMeta {
   trace_id: string;
   span_id: string;
   idempotency_key: string;
@@ -98,11 +121,13 @@ function describeValue(v: unknown): string {
   return `a value of type ${typeof v} whose toJSON returned nothing JSON can encode`;
 }
 
-/** The `meta` object of the error line. */
+/** The `meta` object of the error line, as a failure's writer gives it. */
 export interface ErrorMeta {
   trace_id: string;
   tool: string;
   version: string;
+  /** When the run (or the call) started, epoch ms: the line's `duration_ms` is measured from it. */
+  startedAt: number;
   /** The failure was recorded by an earlier call with the same idempotency key and arguments. */
   replayed?: true;
 }
@@ -114,19 +139,33 @@ export interface ErrorMeta {
  */
 export type ErrorEnvelope = {
   error: Record<string, unknown>;
-  meta: Omit<ErrorMeta, 'replayed'> & { schema_version: string; replayed?: true };
+  meta: Omit<ErrorMeta, 'replayed' | 'startedAt'> & OutcomeMeta & { replayed?: true };
 };
 
-/** The {@link ErrorEnvelope} of a failure. */
+/**
+ * The {@link ErrorEnvelope} of a failure: `meta` is `trace_id`, `tool`, `version`, then the
+ * outcome (`schema_version`, `ok: false`, `exit_code` — the error's — and `duration_ms`), and
+ * `replayed` last when set.
+ */
 export function errorEnvelope(err: AxError, meta: ErrorMeta): ErrorEnvelope {
-  const { replayed, ...rest } = meta;
+  const { replayed, startedAt, ...rest } = meta;
   return {
     error: err.toJSON(),
-    meta: { ...rest, schema_version: ERROR_SCHEMA_VERSION, ...(replayed ? { replayed } : {}) },
+    meta: {
+      ...rest,
+      schema_version: ERROR_SCHEMA_VERSION,
+      ok: false,
+      exit_code: err.exitCode,
+      duration_ms: durationSince(startedAt),
+      ...(replayed ? { replayed } : {}),
+    },
   };
 }
 
-/** The error line: `{"error":{kind,message,exit_code,…},"meta":{trace_id,tool,version,schema_version}}\n`. */
+/**
+ * The error line: `{"error":{kind,message,exit_code,…},"meta":{trace_id,tool,version,schema_version,ok,exit_code,
+ * duration_ms}}\n`.
+ */
 export function errorLine(err: AxError, meta: ErrorMeta): string {
   return `${JSON.stringify(errorEnvelope(err, meta))}\n`;
 }

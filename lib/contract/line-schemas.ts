@@ -85,10 +85,27 @@ const NEXT_STEP = {
   additionalProperties: false,
 } as const;
 
+/** The outcome of a run, in the `meta` of every line (envelope.ts's OutcomeMeta). */
+const OUTCOME = {
+  schema_version: { const: ERROR_SCHEMA_VERSION, description: 'Version of the envelope lines.' },
+  ok: { type: 'boolean', description: 'Whether the run succeeded: true on stdout, false on the error line.' },
+  exit_code: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 255,
+    description: "The process exit code: 0 on a success line, the error's on the error line.",
+  },
+  duration_ms: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Whole milliseconds the run had taken when the line was written.',
+  },
+} as const;
+
 /** `meta` of a success or stream line, properties in the order a run writes them. */
 const SUCCESS_META = {
   type: 'object',
-  required: ['trace_id', 'span_id', 'idempotency_key'],
+  required: ['trace_id', 'span_id', 'idempotency_key', 'schema_version', 'ok', 'exit_code', 'duration_ms'],
   properties: {
     trace_id: {
       type: 'string',
@@ -101,6 +118,10 @@ const SUCCESS_META = {
       minLength: 1,
       description: '--idempotency-key exactly as given (not trimmed), else (absent or blank) a fresh UUID v4.',
     },
+    schema_version: OUTCOME.schema_version,
+    ok: { ...OUTCOME.ok, const: true },
+    exit_code: { ...OUTCOME.exit_code, const: 0 },
+    duration_ms: OUTCOME.duration_ms,
     attached: strings('URIs of the declared resources the handler attached (ctx.attach), in order.'),
     dry_run: { const: true, description: 'Present only when the run was a dry run.' },
     warnings: {
@@ -208,12 +229,19 @@ export const ERROR_LINE_SCHEMA = deepFreeze({
     },
     meta: {
       type: 'object',
-      required: ['trace_id', 'tool', 'version', 'schema_version'],
+      required: ['trace_id', 'tool', 'version', 'schema_version', 'ok', 'exit_code', 'duration_ms'],
       properties: {
         trace_id: SUCCESS_META.properties.trace_id,
         tool: { type: 'string', description: "The program: the root command's name." },
         version: { type: 'string', description: "The program's version." },
-        schema_version: { const: ERROR_SCHEMA_VERSION, description: 'Version of the error line.' },
+        schema_version: OUTCOME.schema_version,
+        ok: { ...OUTCOME.ok, const: false },
+        exit_code: {
+          ...OUTCOME.exit_code,
+          minimum: 1,
+          description: 'The process exit code (never 0): error.exit_code.',
+        },
+        duration_ms: OUTCOME.duration_ms,
         replayed: {
           const: true,
           description: 'This failure was recorded by an earlier call with the same idempotency key and arguments.',

@@ -6,16 +6,16 @@
  * `ctx.perform`. A declared dry run whose handler did neither may have changed things: its envelope
  * says so with the warning `dry_run_unchecked` instead of `meta.dry_run`.
  */
-import type { SuccessMeta, Warning } from '../contract/envelope.ts';
+import { successOutcome, type SuccessMeta, type Warning } from '../contract/envelope.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command } from '../tree/command.ts';
 import { declaredReadOnly } from '../tree/dry-run.ts';
 import type { HandlerScope } from './run-state.ts';
 import type { RunEnv } from './run-env.ts';
 
-/** The meta every success envelope of a run starts from. */
+/** The meta every success envelope of a run starts from: its ids, and its outcome as of now. */
 export function baseMeta(env: RunEnv, key: string): SuccessMeta {
-  return { trace_id: env.traceId, span_id: env.spanId, idempotency_key: key };
+  return { trace_id: env.traceId, span_id: env.spanId, idempotency_key: key, ...successOutcome(env.trace.startedAt) };
 }
 
 /** Whether a dry run of `cmd` can be vouched for as it stands (see the module's comment). */

@@ -69,6 +69,7 @@ export function reportFailure(thrown: unknown, env: RunEnv): Failure {
       trace_id: env.traceId,
       tool: env.root.name,
       version: env.version(),
+      startedAt: env.trace.startedAt,
       ...(isReplayed(err) ? { replayed: true as const } : {}),
     });
     void writeOutcome(env.stderr, `${JSON.stringify(envelope)}\n`);

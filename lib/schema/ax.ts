@@ -13,7 +13,7 @@ import { FlagEntries } from './ax-flags.ts';
 import { outputWrapping } from './tool.ts';
 import { declarations, isReserved, toolRefs, toolStatus, promptListEntry, resourceListEntry } from './walk.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
-import { nonDeterministicFields } from './nondeterministic.ts';
+import { ERROR_NON_DETERMINISTIC, nonDeterministicFields } from './nondeterministic.ts';
 import { SharedSchemas } from './shared-schemas.ts';
 
 /** Version of the ax document's shape. */
@@ -148,7 +148,7 @@ const ERROR_LINE_KEYS = errorLineKeys();
  */
 const SUCCESS_FORMAT =
   `json mode: one line ` +
-  `{"data":<payload>,"meta":{${keyOutline(SUCCESS_LINE_SCHEMA.properties.meta, ['trace_id', 'span_id', 'idempotency_key', 'dry_run', 'warnings', 'would', 'provenance', 'replayed'])}}}; a stream (output.kind "stream") writes one such line per item (NDJSON)`;
+  `{"data":<payload>,"meta":{${keyOutline(SUCCESS_LINE_SCHEMA.properties.meta, ['trace_id', 'span_id', 'idempotency_key', 'schema_version', 'ok', 'exit_code', 'duration_ms', 'dry_run', 'warnings', 'would', 'provenance', 'replayed'])}}}; a stream (output.kind "stream") writes one such line per item (NDJSON)`;
 
 /**
  * Every code a run can end with, code → name: the fixed table ({@link ExitCode}: 0–4, 130, 141
@@ -234,7 +234,7 @@ export function axDocument(root: Command, version: string): Json {
       schema_version: ERROR_SCHEMA_VERSION,
       required: ERROR_LINE_KEYS.required,
       optional: ERROR_LINE_KEYS.optional,
-      non_deterministic_fields: ['meta.trace_id'],
+      non_deterministic_fields: ERROR_NON_DETERMINISTIC,
       exit_codes: exitCodeTable(),
     },
     errors: errorCatalogue().map(catalogueEntry),

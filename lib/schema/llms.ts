@@ -5,8 +5,20 @@
  */
 import type { Command } from '../tree/command.ts';
 import { validationError } from '../contract/errors.ts';
+import { ERROR_LINE_SCHEMA, keyOutline } from '../contract/line-schemas.ts';
 import { injectedInForce } from '../tree/flagset.ts';
 import { isWithin, toolDef, toolRefs } from './walk.ts';
+
+/** The error line's keys the calling convention names, rendered from the line's schema. */
+const ERROR_KEYS = keyOutline(ERROR_LINE_SCHEMA.properties.error, [
+  'kind',
+  'message',
+  'exit_code',
+  'retryable',
+  'actionable_fix',
+  'suggestions',
+  'context',
+]);
 
 /** The calling convention, as the `help` entry's description. */
 export function callingConvention(root: Command, refs = toolRefs(root)): string {
@@ -29,7 +41,7 @@ export function callingConvention(root: Command, refs = toolRefs(root)): string 
         ]
       : []),
     `Failure: a non-zero exit code, nothing more on stdout, and the last stderr line is ` +
-      `{"error":{"kind","message","exit_code","actionable_fix"?,"suggestions"?,"context"?},"meta":{...}}.`,
+      `{"error":{${ERROR_KEYS}},"meta":{...}}.`,
     `Exit codes: 0 success, 1 internal, 2 invalid input (fix the arguments, do not retry as is), 3 ` +
       `network/timeout (retry may help), 4 auth, 130 interrupted; others are listed by "${p} __schema" under errors.`,
     `Tools and their commands: ${refs.map((r) => `${r.name} = ${r.command.commandPath()}`).join('; ')}.`,

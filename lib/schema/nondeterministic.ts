@@ -5,8 +5,22 @@
  */
 import type { Command } from '../tree/command.ts';
 
-/** The envelope's own ids, non-deterministic on every command that prints an envelope. */
-export const ENVELOPE_NON_DETERMINISTIC = ['meta.idempotency_key', 'meta.span_id', 'meta.trace_id'] as const;
+/**
+ * The envelope's own ids, and the run's duration, non-deterministic on every command that prints an
+ * envelope (ax-go's three ids, and ax-ts's additive `meta.duration_ms`). Sorted.
+ */
+export const ENVELOPE_NON_DETERMINISTIC = [
+  'meta.duration_ms',
+  'meta.idempotency_key',
+  'meta.span_id',
+  'meta.trace_id',
+] as const;
+
+/**
+ * The error line's fields that differ between runs (`error_envelope.non_deterministic_fields`):
+ * ax-go's trace id, and the duration. Sorted.
+ */
+export const ERROR_NON_DETERMINISTIC: string[] = ['meta.duration_ms', 'meta.trace_id'];
 
 /**
  * The sorted, unique non-deterministic locators of a command's output: the envelope's `meta.*` ids

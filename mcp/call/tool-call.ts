@@ -85,6 +85,8 @@ type Checked = { values: Record<string, unknown> } | { refusal: CallToolResult }
  */
 export class ToolCall implements CallState {
   private resolved?: { ref: ToolRef; def: ToolDef };
+  /** When the call arrived (epoch ms): the error line of a call refused before it ran measures duration_ms from it. */
+  readonly startedAt = Date.now();
 
   constructor(
     readonly model: McpModel,
@@ -132,7 +134,8 @@ export class ToolCall implements CallState {
       return runOnce(this.model, this.options, this.name, round.answering, this.extra.signal, () =>
         this.run(values, round),
       ).catch((e: unknown) => {
-        if (e instanceof AxError) return failureResult(this.ref, errorOf(this.model, this.options, this.extra, e), era);
+        if (e instanceof AxError)
+          return failureResult(this.ref, errorOf(this.model, this.options, this.extra, e, this.startedAt), era);
         throw e;
       });
     return this.run(values, round);
@@ -164,7 +167,7 @@ export class ToolCall implements CallState {
     }
     const broken = unloadedTool(this.model, this.name);
     if (!broken) throw unknownTool(this.model, this.name);
-    const envelope = errorOf(this.model, this.options, this.extra, broken);
+    const envelope = errorOf(this.model, this.options, this.extra, broken, this.startedAt);
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
   }
 
@@ -243,7 +246,12 @@ export class ToolCall implements CallState {
       undefined,
       spanWriter(options),
     );
-    const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
+    const meta = {
+      trace_id: trace.traceId,
+      tool: model.root.name,
+      version: options.version,
+      startedAt: this.startedAt,
+    };
     return failureResult(this.ref, errorEnvelope(err, meta), extra.era);
   }
 }

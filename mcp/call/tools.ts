@@ -51,10 +51,20 @@ export function traceEnvOf(options: McpServerOptions): Record<string, string | u
   return t;
 }
 
-/** The error envelope of a call that did not run (`{error, meta}`, the call's trace id in meta). */
-export function errorOf(model: McpModel, options: McpServerOptions, extra: Pick<CallExtra, 'trace'>, err: AxError) {
+/**
+ * The error envelope of a call that did not run (`{error, meta}`, the call's trace id in meta; its
+ * duration_ms from `startedAt`, when the call arrived, else from now).
+ */
+export function errorOf(
+  model: McpModel,
+  options: McpServerOptions,
+  extra: Pick<CallExtra, 'trace'>,
+  err: AxError,
+  startedAt?: number,
+) {
   const trace = startTrace(traceEnvOf(options), extra.trace);
-  return errorEnvelope(err, { trace_id: trace.traceId, tool: model.root.name, version: options.version });
+  const meta = { trace_id: trace.traceId, tool: model.root.name, version: options.version };
+  return errorEnvelope(err, { ...meta, startedAt: startedAt ?? trace.startedAt });
 }
 
 /** The JSON-RPC error for a name that is no tool (-32602), listing the tools there are. */

@@ -47,7 +47,11 @@ const reference = (bin: string, args: string[], env: Record<string, string> = {}
 
 const IDS =
   /"trace_id":"[0-9a-f]{32}","span_id":"[0-9a-f]{16}","idempotency_key":"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"/g;
-const mask = (t: string) => t.replace(IDS, '"ids":"…"').replace(/"trace_id":"[0-9a-f]{32}"/g, '"trace_id":"…"');
+const mask = (t: string) =>
+  t
+    .replace(IDS, '"ids":"…"')
+    .replace(/"trace_id":"[0-9a-f]{32}"/g, '"trace_id":"…"')
+    .replace(/"duration_ms":\d+/g, '"duration_ms":"…"');
 const masked = (r: Run) => ({ ...r, stdout: mask(r.stdout), stderr: mask(r.stderr) });
 
 /** A copy of dist/bin under `<tmp>/pkg/dist/bin`, with `<tmp>/pkg/package.json` at `version`. */

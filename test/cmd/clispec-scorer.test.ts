@@ -58,6 +58,7 @@ function mask(text: string): string {
     .replace(/"trace_id":"[0-9a-f]{32}"/g, '"trace_id":"<trace>"')
     .replace(/"span_id":"[0-9a-f]{16}"/g, '"span_id":"<span>"')
     .replace(/"idempotency_key":"[^"]*"/g, '"idempotency_key":"<key>"')
+    .replace(/"duration_ms":\d+/g, '"duration_ms":"<ms>"')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '<time>');
 }
 

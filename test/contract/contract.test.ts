@@ -312,8 +312,11 @@ describe('mode detection (--format > AGENT_MODE > TTY)', () => {
   });
 });
 
+/** The keys every success line's meta starts with: the ids, then the outcome. */
+const SUCCESS_KEYS = ['trace_id', 'span_id', 'idempotency_key', 'schema_version', 'ok', 'exit_code', 'duration_ms'];
+
 describe('success envelope', () => {
-  it('is one line {"data","meta":{trace_id,span_id,idempotency_key}}', async () => {
+  it('is one line {"data","meta":{trace_id,span_id,idempotency_key,schema_version,ok,exit_code,duration_ms}}', async () => {
     const r = await runCli(tree(), ['get', '42']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
@@ -322,10 +325,14 @@ describe('success envelope', () => {
     const env = envelope(r.stdout);
     expect(Object.keys(env)).toStrictEqual(['data', 'meta']);
     expect(env.data).toStrictEqual({ id: '42', ok: true });
-    expect(Object.keys(env.meta)).toStrictEqual(['trace_id', 'span_id', 'idempotency_key']);
+    expect(Object.keys(env.meta)).toStrictEqual([...SUCCESS_KEYS]);
     expect(env.meta.trace_id).toMatch(TRACE_ID);
     expect(env.meta.span_id).toMatch(SPAN_ID);
     expect(env.meta.idempotency_key).toMatch(UUID_V4);
+    expect(env.meta).toMatchObject({ schema_version: '1.0.0', ok: true, exit_code: 0 });
+    expect(Number.isInteger(env.meta.duration_ms) && env.meta.duration_ms >= 0, String(env.meta.duration_ms)).toBe(
+      true,
+    );
   });
 
   it('a handler returning nothing gives data: null', async () => {
@@ -385,12 +392,12 @@ describe('success envelope', () => {
     const env = envelope(r.stdout);
     if (dryRun) {
       expect(env.data).toStrictEqual({ removed: false, value: 'rehearsed' });
-      expect(Object.keys(env.meta)).toStrictEqual(['trace_id', 'span_id', 'idempotency_key', 'dry_run', 'would']);
+      expect(Object.keys(env.meta)).toStrictEqual([...SUCCESS_KEYS, 'dry_run', 'would']);
       expect(env.meta.dry_run).toBe(true);
       expect(env.meta.would).toStrictEqual(['delete task 3', 'write the store']);
     } else {
       expect(env.data).toStrictEqual({ removed: true, value: 'written' });
-      expect(Object.keys(env.meta)).toStrictEqual(['trace_id', 'span_id', 'idempotency_key']);
+      expect(Object.keys(env.meta)).toStrictEqual([...SUCCESS_KEYS]);
     }
   });
 
@@ -468,8 +475,11 @@ describe('NDJSON streams', () => {
       expect(l.meta.trace_id).toMatch(TRACE_ID);
       expect(l.meta.span_id).toMatch(SPAN_ID);
       expect(l.meta.idempotency_key).toMatch(UUID_V4);
-      expect(l.meta).toStrictEqual(lines[0].meta);
+      // the run's meta on every line; duration_ms is the time until that item was written
+      expect({ ...l.meta, duration_ms: 0 }).toStrictEqual({ ...lines[0].meta, duration_ms: 0 });
     }
+    const durations = lines.map((l) => l.meta.duration_ms as number);
+    expect(durations).toStrictEqual([...durations].sort((a, b) => a - b));
   });
 
   it('an empty stream writes nothing', async () => {
@@ -519,9 +529,26 @@ describe('failures: error line, exit codes, human errors', () => {
       suggestions: ['app get'],
       context: { reason: 'unknown_command', command: 'app', received: 'gett' },
     });
-    expect(Object.keys(line.meta)).toStrictEqual(['trace_id', 'tool', 'version', 'schema_version']);
+    expect(Object.keys(line.meta)).toStrictEqual([
+      'trace_id',
+      'tool',
+      'version',
+      'schema_version',
+      'ok',
+      'exit_code',
+      'duration_ms',
+    ]);
     expect(line.meta.trace_id).toMatch(TRACE_ID);
-    expect(line.meta).toMatchObject({ tool: 'app', version: '1.2.3', schema_version: '1.0.0' });
+    expect(line.meta).toMatchObject({
+      tool: 'app',
+      version: '1.2.3',
+      schema_version: '1.0.0',
+      ok: false,
+      exit_code: 2,
+    });
+    expect(Number.isInteger(line.meta.duration_ms) && line.meta.duration_ms >= 0, String(line.meta.duration_ms)).toBe(
+      true,
+    );
   });
 
   type Row = { what: string; exit: number; error: Record<string, unknown> };
@@ -761,7 +788,7 @@ describe('version', () => {
     expect(r.stderr).toBe('');
     const env = envelope(r.stdout);
     expect(env.data).toStrictEqual({ name: 'app', version: '2.5.0' });
-    expect(Object.keys(env.meta)).toStrictEqual(['trace_id', 'span_id', 'idempotency_key']);
+    expect(Object.keys(env.meta)).toStrictEqual([...SUCCESS_KEYS]);
   });
 
   test.each([

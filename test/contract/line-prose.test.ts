@@ -105,7 +105,7 @@ describe('__schema --as=ax', () => {
     for (const [name, doc] of await axDocs()) {
       expect(doc.error_envelope.required, name).toEqual(keys(true));
       expect(doc.error_envelope.optional, name).toEqual(keys(false));
-      expect(doc.error_envelope.non_deterministic_fields, name).toEqual(['meta.trace_id']);
+      expect(doc.error_envelope.non_deterministic_fields, name).toEqual(['meta.duration_ms', 'meta.trace_id']);
     }
   });
 });
@@ -171,6 +171,10 @@ describe('the checks can fail', () => {
       'names nonce, which the schema does not have',
       'marks dry_run required, the schema does not',
       'leaves out idempotency_key',
+      'leaves out schema_version',
+      'leaves out ok',
+      'leaves out exit_code',
+      'leaves out duration_ms',
     ]);
     expect(
       outlineProblems(outlineOf('{"meta":{"trace_id","span_id","idempotency_key"}}', 'meta'), SUCCESS_META, true),

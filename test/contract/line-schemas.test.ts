@@ -175,16 +175,33 @@ describe('real lines validate against the published schemas', () => {
   }, 60_000);
 
   it('the checks can fail: a line with an unknown meta field, a missing one or a wrong type is refused', () => {
-    const ok = { data: null, meta: { trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16), idempotency_key: 'k' } };
+    const outcome = { schema_version: '1.0.0', ok: true, exit_code: 0, duration_ms: 3 };
+    const ids = { trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16), idempotency_key: 'k' };
+    const ok = { data: null, meta: { ...ids, ...outcome } };
     expect(problems(checkSuccess, ok)).toEqual([]);
+    // the outcome is required, and a success says it succeeded
+    expect(problems(checkSuccess, { data: null, meta: ids })).not.toEqual([]);
+    expect(problems(checkSuccess, { ...ok, meta: { ...ok.meta, ok: false } })).not.toEqual([]);
+    expect(problems(checkSuccess, { ...ok, meta: { ...ok.meta, exit_code: 1 } })).not.toEqual([]);
+    expect(problems(checkSuccess, { ...ok, meta: { ...ok.meta, duration_ms: 1.5 } })).not.toEqual([]);
     expect(problems(checkSuccess, { ...ok, meta: { ...ok.meta, surprise: 1 } })).not.toEqual([]);
     expect(problems(checkSuccess, { data: 1, meta: { trace_id: 'a'.repeat(32) } })).not.toEqual([]);
     expect(problems(checkStream, { ...ok, meta: { ...ok.meta, dry_run: false } })).not.toEqual([]);
     const err = {
       error: { kind: 'x', message: 'm', exit_code: 2, retryable: false },
-      meta: { trace_id: 'a'.repeat(32), tool: 't', version: '1', schema_version: '1.0.0' },
+      meta: {
+        trace_id: 'a'.repeat(32),
+        tool: 't',
+        version: '1',
+        schema_version: '1.0.0',
+        ok: false,
+        exit_code: 2,
+        duration_ms: 0,
+      },
     };
     expect(problems(checkError, err)).toEqual([]);
+    expect(problems(checkError, { ...err, meta: { ...err.meta, ok: true } })).not.toEqual([]);
+    expect(problems(checkError, { ...err, meta: { ...err.meta, exit_code: 0 } })).not.toEqual([]);
     expect(problems(checkError, { ...err, error: { ...err.error, exit_code: 0 } })).not.toEqual([]);
     expect(problems(checkError, { ...err, meta: { ...err.meta, schema_version: '2.0.0' } })).not.toEqual([]);
   });

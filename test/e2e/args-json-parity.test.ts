@@ -38,15 +38,18 @@ function runCli(script: string, args: readonly string[], env: Record<string, str
   return runScript(script, args, baseEnv(env));
 }
 
-const VOLATILE = new Set(['trace_id', 'span_id', 'idempotency_key']);
+const VOLATILE = new Set(['trace_id', 'span_id', 'idempotency_key', 'duration_ms']);
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-/** Masks run-to-run values: trace/span ids, idempotency keys, ISO timestamps. */
+/** Masks run-to-run values: trace/span ids, idempotency keys, durations, ISO timestamps. */
 function mask(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(mask);
   if (v && typeof v === 'object')
     return Object.fromEntries(
-      Object.entries(v).map(([k, x]) => [k, VOLATILE.has(k) && typeof x === 'string' ? '<masked>' : mask(x)]),
+      Object.entries(v).map(([k, x]) => [
+        k,
+        VOLATILE.has(k) && (typeof x === 'string' || k === 'duration_ms') ? '<masked>' : mask(x),
+      ]),
     );
   if (typeof v === 'string' && ISO.test(v)) return '<time>';
   return v;

@@ -38,6 +38,7 @@ describe('non_deterministic_fields', () => {
       'data.created_at',
       'data.id',
       'data.lines.id',
+      'meta.duration_ms',
       'meta.idempotency_key',
       'meta.span_id',
       'meta.trace_id',
@@ -50,6 +51,7 @@ describe('non_deterministic_fields', () => {
     expect(byName.script.non_deterministic_fields).toEqual([]);
     expect(byName.grp.non_deterministic_fields).toEqual([]); // on every command, as ax-go writes it
     expect(byName.grp.commands[0].non_deterministic_fields).toEqual([
+      'meta.duration_ms',
       'meta.idempotency_key',
       'meta.span_id',
       'meta.trace_id',
@@ -80,7 +82,15 @@ describe('maskVolatile({fields}) masks exactly the declared fields', () => {
           { id: '<ID_3>', n: 2 },
         ],
       },
-      meta: { trace_id: '<TRACE_ID_1>', span_id: '<SPAN_ID_1>', idempotency_key: '<IDEMPOTENCY_KEY_1>' },
+      meta: {
+        trace_id: '<TRACE_ID_1>',
+        span_id: '<SPAN_ID_1>',
+        idempotency_key: '<IDEMPOTENCY_KEY_1>',
+        schema_version: '1.0.0',
+        ok: true,
+        exit_code: 0,
+        duration_ms: '<DURATION_MS>', // never numbered: equal durations mean nothing
+      },
     });
   });
 

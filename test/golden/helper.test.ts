@@ -45,6 +45,16 @@ describe('maskVolatile', () => {
     expect(maskVolatile(`${trace} ${other} ${trace}`)).toBe('<TRACE_ID_1> <TRACE_ID_2> <TRACE_ID_1>');
   });
 
+  it('masks every duration_ms as one unnumbered placeholder; a number elsewhere stays', () => {
+    const a = '{"data":{"n":12},"meta":{"exit_code":0,"duration_ms":12}}\n{"data":{"n":3},"meta":{"duration_ms":12}}';
+    expect(maskVolatile(a)).toBe(
+      '{"data":{"n":12},"meta":{"exit_code":0,"duration_ms":"<DURATION_MS>"}}\n{"data":{"n":3},"meta":{"duration_ms":"<DURATION_MS>"}}',
+    );
+    expect(maskVolatile('{"meta":{"duration_ms":7}}', { fields: ['meta.duration_ms'] })).toBe(
+      '{"meta":{"duration_ms":"<DURATION_MS>"}}',
+    );
+  });
+
   it('masks timestamps with offsets and without fractions; keeps plain dates', () => {
     expect(maskVolatile('2024-01-02T03:04:05+01:00 2024-01-02T03:04Z 2024-01-02')).toBe(
       '<TIMESTAMP_1> <TIMESTAMP_2> 2024-01-02',

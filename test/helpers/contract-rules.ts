@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { logEntries } from './effects-log.ts';
 import { liveProcess } from './mcp.ts';
+import { ENVELOPE_RULES } from './envelope-rules.ts';
 import type { Call, Outcome, Path } from './paths.ts';
 
 export type Json = Record<string, any>;
@@ -735,4 +736,5 @@ export const RULES: Rule[] = [
       }
     },
   },
+  ...ENVELOPE_RULES,
 ];

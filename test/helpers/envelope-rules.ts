@@ -1,0 +1,53 @@
+/**
+ * The contract table's rows for the envelope's outcome fields (docs/contract.md#success-envelope,
+ * docs/contract.md#errors): every line says `schema_version`, `ok`, `exit_code` and `duration_ms` in
+ * its `meta`, and every error line its `retryable`, on every path. Part of {@link RULES}
+ * (contract-rules.ts), run by test/e2e/contract-paths.test.ts and test/e2e/contract-twins.test.ts.
+ */
+import { expect } from 'vitest';
+import { dataBytes, expectError, meta, writeCall, type Json, type Rule } from './contract-rules.ts';
+import type { Outcome } from './paths.ts';
+
+/** The outcome fields of a success line's meta: version, ok, exit code 0, a whole-millisecond duration. */
+function expectSuccessOutcome(o: Outcome): Json {
+  expect(o.code, JSON.stringify(o)).toBe(0);
+  const m = meta(o);
+  expect(m).toMatchObject({ schema_version: '1.0.0', ok: true, exit_code: 0 });
+  expect(Number.isInteger(m.duration_ms) && m.duration_ms >= 0, `duration_ms ${m.duration_ms}`).toBe(true);
+  return m;
+}
+
+/** The outcome fields of an error line's meta: ok false, the error's exit code, a duration; and `retryable`. */
+function expectErrorOutcome(o: Outcome, code: number, kind: string, retryable: boolean): void {
+  const e = expectError(o, code, kind);
+  expect(e.retryable, `${kind} retryable`).toBe(retryable);
+  const m = o.error!.meta as Json;
+  expect(m).toMatchObject({ schema_version: '1.0.0', ok: false, exit_code: code });
+  expect(Number.isInteger(m.duration_ms) && m.duration_ms >= 0, `duration_ms ${m.duration_ms}`).toBe(true);
+}
+
+export const ENVELOPE_RULES: Rule[] = [
+  {
+    store: true,
+    name: 'every outcome is in the envelope: meta.schema_version, ok, exit_code and an integer duration_ms on success, replayed and error lines; retryable on every error line, from the catalogue',
+    run: async (p, id) => {
+      const first = await p.call(writeCall('write', id, { key: `k-${id}` }));
+      expectSuccessOutcome(first);
+      expectSuccessOutcome(await p.call({ tool: 'read', argv: ['read'], json: {} }));
+      // a replay is this call's: ok and exit code of the recorded outcome, a duration of its own
+      const again = await p.call(writeCall('write', id, { key: `k-${id}` }));
+      expect(expectSuccessOutcome(again).replayed).toBe(true);
+      expect(dataBytes(again.stdout)).toBe(dataBytes(first.stdout));
+      // the handler's errors: an author's kind (not retryable), a built-in retryable one
+      expectErrorOutcome(await p.call({ tool: 'gone', argv: ['gone', id], json: { id } }), 5, 'fx_gone', false);
+      expectErrorOutcome(
+        await p.call({ tool: 'flaky', argv: ['flaky', id], json: { name: id } }),
+        3,
+        'network_error',
+        true,
+      );
+      // refused before anything ran: a missing argument (a missing property)
+      expectErrorOutcome(await p.call({ tool: 'gone', argv: ['gone'], json: {} }), 2, 'validation_error', false);
+    },
+  },
+];
