@@ -31,7 +31,10 @@ function runNode(args: string[], env: Record<string, string> = ENV): Run {
 
 /** Trace and span ids, idempotency keys: what differs between two runs of one call. */
 const masked = (text: string): string =>
-  text.replace(/"(trace_id|span_id|idempotency_key)":"[^"]*"/g, '"$1":"…"').replace(/\d+(\.\d+)?ms/g, 'Nms');
+  text
+    .replace(/"(trace_id|span_id|idempotency_key)":"[^"]*"/g, '"$1":"…"')
+    .replace(/"duration_ms":\d+/g, '"duration_ms":0')
+    .replace(/\d+(\.\d+)?ms/g, 'Nms');
 
 const INVOCATIONS: string[][] = [
   ['--help'],

@@ -16,7 +16,10 @@ import { connectStdio, REPO, TSX_LOADER } from '../helpers/mcp.ts';
 import { eagerTree, lazyTree, loads } from '../fixtures/lazy-tree.ts';
 
 const LAZY_CLI = join(REPO, 'test/fixtures/lazy-cli.ts');
-const mask = (t: string) => t.replace(/"(trace_id|span_id|idempotency_key)":"[0-9a-f-]+"/g, '"$1":"…"');
+const mask = (t: string) =>
+  t
+    .replace(/"(trace_id|span_id|idempotency_key)":"[0-9a-f-]+"/g, '"$1":"…"')
+    .replace(/"duration_ms":\d+/g, '"duration_ms":0');
 const reset = () => Object.keys(loads).forEach((k) => delete loads[k]);
 
 describe('lazy subtrees: the same answers as the eager tree', () => {
