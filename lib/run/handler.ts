@@ -31,6 +31,7 @@ import {
   withCompletedSteps,
 } from './failures.ts';
 import { checkOutput } from '../parse/output-check.ts';
+import { requestedFields, selectFields } from './fields.ts';
 import type { ReplayRecord } from '../store/idempotency.ts';
 import { interrupted, raceAbort, settle } from './settle.ts';
 import type { HandlerScope } from './run-state.ts';
@@ -110,6 +111,7 @@ export async function runHandler(
     }
     if (streaming) return await writeStream(result, replay, exitCodeBefore, hooks, h);
     h.strictFailure(true);
+    const shown = fieldsOf(h) ? await shownFields(h, result) : result;
     // recorded before it is written: once a caller can see the result, a retry replays it
     if (
       replay?.gate &&
@@ -121,7 +123,7 @@ export async function runHandler(
     )
       ctx.warn(unrecorded(scope.label), { code: 'replay_not_recorded' });
     if (env.mode === 'json') {
-      const writing = writeOutcome(scope.stdout, successLine(result, h.meta()));
+      const writing = writeOutcome(scope.stdout, successLine(shown, h.meta()));
       if (writing) await writing;
     } else await writeHuman(result, h.dryRun && dryRunVouched(cmd, scope), cmd, scope);
     return { exitCode: 0, payload: result, attachments: scope.attachments };
@@ -132,6 +134,28 @@ export async function runHandler(
     // what ctx.spawn started ends with the run: before a failure is reported, and before the program exits
     if (scope.children) await scope.children.end();
     scope.close();
+  }
+}
+
+/** The fields a json-mode run was asked for (`--fields`, MCP `fields`), when the injected flag is in force. */
+function fieldsOf(h: HandlerRun): string[] | undefined {
+  return h.env.mode === 'json' && h.inv.resolved.inForce('fields') ? requestedFields(h.flags.fields) : undefined;
+}
+
+/**
+ * The requested fields of a document result (lib/run/fields.ts). A field the data lacks fails the
+ * run after it ran: its outcome is recorded first under a key, so a retry with a good --fields replays it.
+ */
+async function shownFields(h: HandlerRun, result: unknown): Promise<unknown> {
+  try {
+    return selectFields(h.cmd, result, fieldsOf(h)!, h.scope.label('fields'));
+  } catch (e) {
+    const gate = h.replay?.gate;
+    if (gate) {
+      await gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) });
+      h.replay!.gate = undefined;
+    }
+    throw e;
   }
 }
 
@@ -170,6 +194,7 @@ async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | u
         scope.ctx,
         { mode: env.mode, stdout: scope.stdout, stderr: scope.stderr },
         h.meta(),
+        fieldsOf(h) && ((v: unknown) => selectFields(cmd, v, fieldsOf(h)!, scope.label('fields'))),
       )),
     };
   }
@@ -267,6 +292,7 @@ async function writeStream(
   let collected = 0; // characters of the collected items' lines, bounded by RESULT_MAX_CHARS
   const texts: string[] | undefined = gate ? [] : undefined; // what a replay writes again
   const held: string[] | undefined = h.strict ? [] : undefined;
+  const fields = fieldsOf(h);
   const iterable = (result ?? []) as AsyncIterable<unknown>;
   const it = (Symbol.asyncIterator in iterable ? iterable : toAsync(iterable as Iterable<unknown>))[
     Symbol.asyncIterator
@@ -278,7 +304,10 @@ async function writeStream(
       const checking = checkOutput(cmd, step.value, n - 1);
       if (checking) await checking;
       texts?.push(JSON.stringify(step.value === undefined ? null : step.value));
-      const line = env.mode === 'json' ? successLine(step.value, h.meta()) : renderItem(cmd, step.value, ctx);
+      const line =
+        env.mode === 'json'
+          ? successLine(fields ? selectFields(cmd, step.value, fields, h.scope.label('fields')) : step.value, h.meta())
+          : renderItem(cmd, step.value, ctx);
       if (items && (collected += line.length) > RESULT_MAX_CHARS) throw resultTooLarge(n - 1);
       items?.push(step.value);
       if (held) held.push(line);

@@ -66,7 +66,8 @@ export interface ReplayTarget {
 /**
  * Writes a recorded success again: in json mode the recorded `data` (or each item, or the opaque
  * text) byte for byte with this run's `meta` plus `replayed: true`; in human mode the same values
- * rendered, and a note on stderr. @returns the values for the run's outcome.
+ * rendered, and a note on stderr. `select` (--fields) shows only the fields this call asked for.
+ * @returns the values for the run's outcome.
  */
 export async function writeReplayed(
   rec: ReplayRecord,
@@ -74,8 +75,11 @@ export async function writeReplayed(
   ctx: RunContext,
   out: ReplayTarget,
   meta: SuccessMeta,
+  select?: (data: unknown) => unknown,
 ): Promise<{ payload?: unknown; items?: unknown[]; stream?: boolean }> {
   const m = JSON.stringify({ ...meta, replayed: true });
+  // the recorded data as it is, or (--fields) this call's selection of it
+  const shown = (text: string) => (select ? JSON.stringify(select(JSON.parse(text))) : text);
   if (out.mode === 'human')
     out.stderr.write(
       'Replayed: a call with this idempotency key and these arguments already ran; this is its outcome.\n',
@@ -89,13 +93,13 @@ export async function writeReplayed(
     for (let i = 0; i < items.length; i++) {
       await write(
         out.stdout,
-        out.mode === 'json' ? `{"data":${rec.items![i]},"meta":${m}}\n` : renderItem(cmd, items[i], ctx),
+        out.mode === 'json' ? `{"data":${shown(rec.items![i]!)},"meta":${m}}\n` : renderItem(cmd, items[i], ctx),
       );
     }
     return { items, stream: true };
   }
   const payload = JSON.parse(rec.data ?? 'null') as unknown;
-  if (out.mode === 'json') await writeOutcome(out.stdout, `{"data":${rec.data ?? 'null'},"meta":${m}}\n`);
+  if (out.mode === 'json') await writeOutcome(out.stdout, `{"data":${shown(rec.data ?? 'null')},"meta":${m}}\n`);
   else {
     const text = cmd.render ? cmd.render(payload, ctx) : renderDefault(payload);
     if (typeof text === 'string')

@@ -29,6 +29,7 @@ import { helpFor } from '../builtins/builtins.ts';
 import { isReplayed } from './failures.ts';
 import { flagLabel, validateInvocation } from '../parse/validate.ts';
 import { runHandler, type RunOutcome } from './handler.ts';
+import { checkFieldsBefore, requestedFields } from './fields.ts';
 import { baseMeta } from './run-meta.ts';
 import type { RunEnv } from './run-env.ts';
 import { noteSecrets, readSecrets } from './secrets.ts';
@@ -165,6 +166,8 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     // before anything runs, so no hook ever runs for a call refused as malformed
     // (docs/cobra-differences.md).
     validateInvocation(inv);
+    const fields = inv.resolved.inForce('fields') ? requestedFields(inv.values.get('fields')) : undefined;
+    if (fields && cmd.runnable()) checkFieldsBefore(cmd, fields, flagLabel(inv, 'fields'));
     const checking = checkJsonFlags(inv);
     if (checking) await checking;
     if (!cmd.runnable()) {

@@ -8,7 +8,7 @@ import { errorCatalogue } from '../contract/errors.ts';
 import { SUCCESS_LINE_SCHEMA } from '../contract/line-schemas.ts';
 import type { Flag } from '../tree/flags.ts';
 import { argKindOf, kindOf } from '../tree/flag-kinds/index.ts';
-import { flagsOf } from '../tree/flagset.ts';
+import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { isReserved, isWithin, toolRefs } from './walk.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 
@@ -122,6 +122,12 @@ function exampleOf(cmd: Command): string[] | undefined {
   return undefined;
 }
 
+/** The flag that selects output fields: the author's (`output.fieldsFlag`), else the injected `--fields` in force. */
+function fieldsArg(cmd: Command): string | undefined {
+  const name = cmd.output?.fieldsFlag ?? (injectedInForce(cmd, 'fields') ? 'fields' : undefined);
+  return name === undefined ? undefined : `--${name}`;
+}
+
 /**
  * Every command an agent may call: exactly the commands behind the MCP tools (same walk, same
  * order), so hidden, reserved and excluded commands and pure groups are left out of every
@@ -171,7 +177,7 @@ function commandEntry(root: Command, cmd: Command): Json {
       if (p.cursorField) pg.cursor_field = p.cursorField;
       e.pagination = pg;
     }
-    if (cmd.output?.fieldsFlag) e.fields_arg = `--${cmd.output.fieldsFlag}`;
+    if (fieldsArg(cmd)) e.fields_arg = fieldsArg(cmd);
   }
   // Only when the command really takes --idempotency-key (an author's root-local flag of that name
   // replaces the injected one).

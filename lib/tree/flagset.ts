@@ -37,6 +37,10 @@ export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
     type: 'duration',
     usage: 'stop the command after this long (timeout, exit 3), e.g. 30s',
   },
+  fields: {
+    type: 'stringSlice',
+    usage: 'only these fields of data: dotted paths such as owner.name, in each item of a list',
+  },
 };
 
 /** Names of the injected persistent flags. */

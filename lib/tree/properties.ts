@@ -78,12 +78,19 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   const inherited: Flag[] = [];
   const traversed: Flag[] = [];
   const yesInput = yesIsInput(cmd);
+  // the injected `fields` where there is data to select from: a runnable command whose output is not opaque
+  // (and not where a positional takes the property's name: the argument keeps it)
+  const selects =
+    cmd.runnable() && cmd.output?.kind !== 'opaque' && !cmd.args.some((a) => propertyName(a.name) === 'fields');
   const isInput = (f: Flag) =>
     !f.spec.hidden &&
     f.spec.mcp !== false &&
     !(
       f.builtin &&
-      (NOT_INPUTS.has(f.name) || (f.name === 'idempotency-key' && !keyIsInput) || (f.name === 'yes' && !yesInput))
+      (NOT_INPUTS.has(f.name) ||
+        (f.name === 'idempotency-key' && !keyIsInput) ||
+        (f.name === 'yes' && !yesInput) ||
+        (f.name === 'fields' && !selects))
     ) &&
     !isHelpFlag(f);
   if (!cmd.disableFlagParsing) {

@@ -71,6 +71,9 @@ function tool(): Command {
 
 const EXPLAIN_LINE =
   "      --explain string           print where a flag's value came from (flag > env > config > default) instead of running";
+/** The injected `--fields` (docs/contract.md#selecting-fields---fields). */
+const FIELDS_LINE =
+  '      --fields strings           only these fields of data: dotted paths such as owner.name, in each item of a list';
 const STRICT_LINE =
   '      --strict                   fail (warnings_as_errors, exit 2) if the command warns; stdout stays empty';
 const TIMEOUT_LINE = '      --timeout duration         stop the command after this long (timeout, exit 3), e.g. 30s';
@@ -88,6 +91,7 @@ const DRY_RUN_LINE = '      --dry-run                  show what would change wi
 const INJECTED_GLOBALS = [
   "      --args-json string         all arguments as one JSON object shaped like the command's inputSchema (see __schema --as=llms)",
   EXPLAIN_LINE,
+  FIELDS_LINE,
   '      --format string            output format: json or text (json also: agent, machine; text also: human)',
   KEY_REPLAYS_LINE(),
 ];
@@ -99,7 +103,7 @@ function KEY_REPLAYS_LINE(): string {
 const KEY_ECHOED =
   "      --idempotency-key string   on a command that replays, a retry with the same key and arguments gets the first outcome again; elsewhere it is only echoed in meta.idempotency_key (each command's help says which; default: a fresh UUID v4)";
 /** The injected flags as a group's help lists them (up to --idempotency-key). */
-const GROUP_GLOBALS = [...INJECTED_GLOBALS.slice(0, 3), KEY_ECHOED];
+const GROUP_GLOBALS = [...INJECTED_GLOBALS.slice(0, 4), KEY_ECHOED];
 
 /**
  * Root help. ax-ts adds a visible `schema` command (clispec) to roots that take no positionals; its
@@ -125,6 +129,7 @@ const rootHelp = (schemaShort: string) =>
     INJECTED_GLOBALS[0],
     INJECTED_GLOBALS[1],
     INJECTED_GLOBALS[2],
+    INJECTED_GLOBALS[3],
     '  -h, --help                     help for tool',
     KEY_ECHOED, // the root is a group
     STRICT_LINE,
@@ -412,8 +417,9 @@ describe('help output', () => {
         INJECTED_GLOBALS[0],
         INJECTED_GLOBALS[1],
         INJECTED_GLOBALS[2],
-        '  -h, --help                     help for solo',
         INJECTED_GLOBALS[3],
+        '  -h, --help                     help for solo',
+        INJECTED_GLOBALS[4],
         '  -n, --n int                    count',
         STRICT_LINE,
         TIMEOUT_LINE,

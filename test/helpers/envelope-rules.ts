@@ -1,11 +1,12 @@
 /**
  * The contract table's rows for the envelope's outcome fields (docs/contract.md#success-envelope,
  * docs/contract.md#errors): every line says `schema_version`, `ok`, `exit_code` and `duration_ms` in
- * its `meta`, and every error line its `retryable`, on every path. Part of {@link RULES}
+ * its `meta`, and every error line its `retryable`, on every path; and `--fields`
+ * (docs/contract.md#selecting-fields---fields). Part of {@link RULES}
  * (contract-rules.ts), run by test/e2e/contract-paths.test.ts and test/e2e/contract-twins.test.ts.
  */
 import { expect } from 'vitest';
-import { dataBytes, expectError, meta, writeCall, type Json, type Rule } from './contract-rules.ts';
+import { dataBytes, effects, expectError, meta, writeCall, type Json, type Rule } from './contract-rules.ts';
 import type { Outcome } from './paths.ts';
 
 /** The outcome fields of a success line's meta: version, ok, exit code 0, a whole-millisecond duration. */
@@ -51,3 +52,35 @@ export const ENVELOPE_RULES: Rule[] = [
     },
   },
 ];
+
+/** `write <name>` with `--fields` (the `fields` property), and a key when given. */
+function writeFields(id: string, fields: string[], key?: string) {
+  const c = writeCall('write', id, key === undefined ? {} : { key });
+  return { ...c, argv: [...c.argv, '--fields', fields.join(',')], json: { ...c.json, fields } };
+}
+
+ENVELOPE_RULES.push({
+  store: true,
+  name: '--fields (the fields property) selects fields of data; an unknown one is a validation_error listing the known ones (after the run without an output schema); a replay shows its own selection of the first outcome',
+  run: async (p, id) => {
+    const o = await p.call(writeFields(id, ['name', 'n']));
+    expect(o.code, JSON.stringify(o)).toBe(0);
+    expect(Object.keys(JSON.parse(o.stdout).data)).toEqual(['name', 'n']);
+    const r = await p.call({ tool: 'read', argv: ['read', '--fields', 'key'], json: { fields: ['key'] } });
+    expect(Object.keys(JSON.parse(r.stdout).data)).toEqual(['key']);
+    const e = expectError(
+      await p.call({ tool: 'read', argv: ['read', '--fields', 'nope'], json: { fields: ['nope'] } }),
+      2,
+      'validation_error',
+    );
+    expect(e.context).toMatchObject({ reason: 'unknown_field', field: 'nope', known: ['given', 'key'], ran: true });
+    expect(e.actionable_fix).toMatch(p.spelling === 'argv' ? /^Give --fields some of: given, key\.$/ : /^Give fields /);
+    // replay × fields: the first outcome's data, shown with this call's selection; nothing runs again
+    const first = await p.call(writeFields(`${id}-k`, ['name'], `k-${id}`));
+    const again = await p.call(writeFields(`${id}-k`, ['n', 'nonce'], `k-${id}`));
+    expect(JSON.parse(first.stdout).data).toEqual({ name: `${id}-k` });
+    expect(meta(again).replayed).toBe(true);
+    expect(JSON.parse(again.stdout).data).toEqual({ n: expect.any(Number), nonce: expect.any(String) });
+    expect(effects(`${id}-k`)).toHaveLength(1);
+  },
+});

@@ -209,6 +209,7 @@ describe('flag forms (pflag)', () => {
       dryRun: false,
       yes: false, // the injected --yes and --strict (bools: false unless given)
       strict: false,
+      fields: [], // the injected --fields (a slice: empty unless given)
       help: false,
     });
     expect(echo.argv).toStrictEqual([]);

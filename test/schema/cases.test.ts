@@ -162,7 +162,11 @@ describe('B09 — every tool has a usable inputSchema', () => {
     new Command({
       use: 'yourcli',
       persistentFlags: shadowInjected
-        ? { 'dry-run': { type: 'bool', hidden: true }, 'idempotency-key': { type: 'string', hidden: true } }
+        ? {
+            'dry-run': { type: 'bool', hidden: true },
+            'idempotency-key': { type: 'string', hidden: true },
+            fields: { type: 'stringSlice', hidden: true },
+          }
         : {},
       commands: [
         new Command({ use: 'status', run: () => ({ ok: true }) }),
@@ -177,7 +181,7 @@ describe('B09 — every tool has a usable inputSchema', () => {
     expect(s).toHaveProperty('properties');
     expect(typeof s.properties).toBe('object');
     // only the injected global inputs remain (no dry_run: status is not read-only and declares no dry run)
-    expect(Object.keys(s.properties)).toEqual(['idempotency_key']);
+    expect(Object.keys(s.properties)).toEqual(['fields', 'idempotency_key']);
   });
 
   it('with nothing left at all, properties is present and empty: {"type":"object","properties":{}}', async () => {

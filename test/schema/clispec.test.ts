@@ -351,6 +351,7 @@ describe('clispec document of the demo (tasks)', () => {
     expect((doc.global_args as Json[]).map((a) => a.name)).toEqual([
       '--args-json',
       '--explain',
+      '--fields',
       '--format',
       '--idempotency-key',
       '--store',
@@ -476,6 +477,7 @@ describe('clispec document of the surfaces fixture (every feature)', () => {
     expect((doc.global_args as Json[]).map((a) => a.name)).toEqual([
       '--args-json',
       '--explain',
+      '--fields',
       '--format',
       '--idempotency-key',
       '--profile',

@@ -282,7 +282,7 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
     });
     const root = new Command({ use: 'yourcli', persistentFlags: { verbose: { type: 'count' } }, commands: [mid] });
     const s = flat(tool(await mcpDoc(root), 'mid_leaf').inputSchema);
-    expect(Object.keys(s.properties)).toEqual(['shown', 'idempotency_key', 'region', 'verbose']);
+    expect(Object.keys(s.properties)).toEqual(['shown', 'fields', 'idempotency_key', 'region', 'verbose']);
     expect(s.properties.region.enum).toEqual(['eu', 'us']);
   });
 
@@ -301,8 +301,13 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
       const keys = Object.keys(t.inputSchema.properties);
       for (const gone of ['format', 'help', 'version', 'args_json', 'args-json']) expect(keys).not.toContain(gone);
       expect(keys, t.name).toEqual(
-        // a read-only command (z) offers a dry run undeclared, and has no idempotency_key: it never replays
-        t.name === 'y' ? ['dry_run', 'idempotency_key'] : t.name === 'z' ? ['dry_run'] : ['idempotency_key'],
+        // a read-only command (z) offers a dry run undeclared, and has no idempotency_key: it never replays;
+        // every one returns data, so every one selects fields
+        t.name === 'y'
+          ? ['dry_run', 'fields', 'idempotency_key']
+          : t.name === 'z'
+            ? ['dry_run', 'fields']
+            : ['fields', 'idempotency_key'],
       );
     }
   });
@@ -328,6 +333,7 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
       persistentFlags: {
         'dry-run': { type: 'bool', hidden: true },
         'idempotency-key': { type: 'string', hidden: true },
+        fields: { type: 'stringSlice', hidden: true },
       },
       commands: [new Command({ use: 'status', run: ok })],
     });

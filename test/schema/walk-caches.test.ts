@@ -187,7 +187,7 @@ interface RefFlag {
   from?: string;
 }
 
-const INJECTED = ['format', 'dry-run', 'idempotency-key', 'args-json', 'yes', 'strict', 'explain', 'timeout'];
+const INJECTED = ['format', 'dry-run', 'idempotency-key', 'args-json', 'yes', 'strict', 'explain', 'timeout', 'fields'];
 
 /** Cobra's merge, written out: own local, own persistent, ancestors' persistent nearest first, injected, then explain/help/version. */
 function referenceFlags(cmd: Command): RefFlag[] {
@@ -220,7 +220,11 @@ function referenceFlags(cmd: Command): RefFlag[] {
     if (!(n in root.persistentFlags) && !(n in root.localFlags) && (n !== 'dry-run' || cmd.dryRun))
       add(
         n,
-        { type: { 'dry-run': 'bool', yes: 'bool', strict: 'bool', timeout: 'duration' }[n] ?? 'string' },
+        {
+          type:
+            { 'dry-run': 'bool', yes: 'bool', strict: 'bool', timeout: 'duration', fields: 'stringSlice' }[n] ??
+            'string',
+        },
         true,
         cmd !== root,
         true,
@@ -269,6 +273,12 @@ function referenceProperties(cmd: Command, flags: RefFlag[]): string[] {
           !(f.builtin && f.name === 'idempotency-key' && !(replays && keyInForce)) &&
           // the injected --yes is an input only where the command declares it its confirmation gate
           !(f.builtin && f.name === 'yes' && !(cmd.runnable() && cmd.confirmationFlag === 'yes')) &&
+          // the injected --fields only where there is data to select (not opaque output, no positional of that name)
+          !(
+            f.builtin &&
+            f.name === 'fields' &&
+            !(cmd.runnable() && cmd.output?.kind !== 'opaque' && !cmd.args.some((a) => a.name === 'fields'))
+          ) &&
           !(f.name === 'help' && f.type === 'bool'),
       );
   // the inputs keep the flag list's order: own, inherited, then traversed (each sorted by name)

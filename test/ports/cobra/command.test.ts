@@ -22,7 +22,7 @@ const recorder = () => {
 const cobraLines = (help: string) =>
   help
     .split('\n')
-    .filter((l) => !/--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain)\b/.test(l))
+    .filter((l) => !/--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain|fields)\b/.test(l))
     .join('\n');
 
 describe('cobra command_test.go: finding and running commands', () => {

@@ -172,7 +172,8 @@ describe('cobra completions_test.go', () => {
  */
 async function completeFlags(root: Command, ...args: string[]): Promise<string[]> {
   return (await complete(root, ...args)).filter(
-    (l) => !/^(--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain|version)|-[vy])(\t|$)/.test(l),
+    (l) =>
+      !/^(--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain|fields|version)|-[vy])(\t|$)/.test(l),
   );
 }
 
@@ -973,7 +974,7 @@ describe('cobra completions_test.go: after the help and version flags', () => {
   /** Without the contract flags only (the root's --version is compared here). */
   const c = async (...words: string[]) =>
     (await complete(cobraTree(), '__completeNoDesc', ...words)).filter(
-      (l) => !/^(--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain)|-y)(\t|$)/.test(l),
+      (l) => !/^(--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain|fields)|-y)(\t|$)/.test(l),
     );
 
   // The cases about a child's own --version are not here: ax-ts has --version on the root only

@@ -206,7 +206,8 @@ describe('pflag flag_test.go: flag sets, help and usage lines', () => {
       .split('\n\n')[0]! // the section ends at its blank line (the root's agents note follows)
       .split('\n')
       .filter(
-        (l) => l && !/--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain|help|version)\b/.test(l),
+        (l) =>
+          l && !/--(format|dry-run|idempotency-key|args-json|yes|strict|timeout|explain|fields|help|version)\b/.test(l),
       );
   };
 

@@ -70,12 +70,12 @@ describe('traverseChildren: every path sees the same flags', () => {
   it("the child's tool lists the root's local flags as properties, saying whose they are; the shadow's own --str is its own", async () => {
     for (const p of paths.filter((x) => x.mcp)) {
       const child = await p.inputSchema!('child');
-      expect(Object.keys(child.properties)).toStrictEqual(['int', 'dry_run', 'region', 'bool', 'str']);
+      expect(Object.keys(child.properties)).toStrictEqual(['int', 'dry_run', 'fields', 'region', 'bool', 'str']);
       expect(child.properties.str.description).toBe(
         'a local flag of the root (a flag of "trav", read by this command too)',
       );
       const leaf = await p.inputSchema!('group_leaf');
-      expect(Object.keys(leaf.properties)).toStrictEqual(['dry_run', 'region', 'bool', 'str', 'zone']);
+      expect(Object.keys(leaf.properties)).toStrictEqual(['dry_run', 'fields', 'region', 'bool', 'str', 'zone']);
       expect(leaf.properties.zone.description).toBe(
         'a local flag of the group (a flag of "trav group", read by this command too)',
       );
@@ -154,6 +154,7 @@ describe('traverseChildren on the command line: where each flag goes', () => {
     expect(Object.keys(flat(inputSchema(plain.findChild('child')!)).properties as object)).toStrictEqual([
       'int',
       'dry_run',
+      'fields',
       'region',
     ]);
   });

@@ -1,0 +1,125 @@
+/**
+ * `--fields` (docs/contract.md#selecting-fields---fields) through the public entry `execute`: dotted
+ * paths into objects, each element of a list and each item of a stream, the check against a declared
+ * output schema before anything runs, the check against the data after the run without one, and the
+ * refusal on opaque output; an author's own `--fields` shadows the injected one.
+ */
+import { describe, expect, it } from 'vitest';
+import { Command } from '../../lib/index.ts';
+import { runCli } from '../helpers/run.ts';
+
+const OWNER = { type: 'object', properties: { name: { type: 'string' }, mail: { type: 'string' } } } as const;
+
+function tree(ran: string[] = []): Command {
+  const root = new Command({ use: 'app' });
+  root.addCommand(
+    new Command({
+      use: 'get',
+      effects: 'read_only',
+      output: {
+        schema: {
+          type: 'object',
+          properties: { id: { type: 'integer' }, owner: OWNER, extra: { type: 'object' } },
+        },
+      },
+      run: () => {
+        ran.push('get');
+        return { id: 7, owner: { name: 'ann', mail: 'a@x' }, extra: { any: 1 } };
+      },
+    }),
+    new Command({
+      use: 'all',
+      effects: 'read_only',
+      run: () => [
+        { id: 1, owner: { name: 'ann', mail: 'a@x' } },
+        { id: 2, owner: { name: 'bob', mail: 'b@x' } },
+      ],
+    }),
+    new Command({
+      use: 'feed',
+      effects: 'read_only',
+      output: { kind: 'stream' },
+      run: async function* () {
+        yield { n: 1, at: 'x' };
+        yield { n: 2, at: 'y' };
+      },
+    }),
+    new Command({
+      use: 'raw',
+      effects: 'read_only',
+      output: { kind: 'opaque', mediaType: 'application/octet-stream' },
+      run: () => new Uint8Array([1, 2]),
+    }),
+    new Command({
+      use: 'own',
+      effects: 'read_only',
+      flags: { fields: { type: 'string', usage: 'my own' } },
+      run: (ctx) => ({ got: ctx.flags.fields, id: 1 }),
+    }),
+  );
+  return root;
+}
+
+const data = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l).data);
+
+describe('--fields', () => {
+  it('keeps dotted paths into objects, in each element of a list', async () => {
+    const r = await runCli(tree(), ['all', '--fields', 'owner.name,id']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(data(r.stdout)).toEqual([
+      [
+        { owner: { name: 'ann' }, id: 1 },
+        { owner: { name: 'bob' }, id: 2 },
+      ],
+    ]);
+  });
+
+  it('applies to each item of a stream', async () => {
+    const r = await runCli(tree(), ['feed', '--fields', 'n']);
+    expect(data(r.stdout)).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('with an output schema: an unknown field is refused before anything runs, naming the known ones', async () => {
+    const ran: string[] = [];
+    const r = await runCli(tree(ran), ['get', '--fields', 'owner.phone']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const e = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!).error;
+    expect(e).toMatchObject({ kind: 'validation_error', context: { reason: 'unknown_field', field: 'owner.phone' } });
+    expect(e.context.known).toEqual(['extra', 'id', 'owner', 'owner.mail', 'owner.name']);
+    expect(e.context.ran).toBeUndefined();
+    expect(ran).toEqual([]);
+    // below a property whose schema names no properties, anything may be
+    const ok = await runCli(tree(ran), ['get', '--fields', 'extra.any,owner.mail']);
+    expect(data(ok.stdout)).toEqual([{ owner: { mail: 'a@x' }, extra: { any: 1 } }]);
+  });
+
+  it('without one: checked against the data after the run (context.ran)', async () => {
+    const r = await runCli(tree(), ['all', '--fields', 'owner.phone']);
+    expect(r.code).toBe(2);
+    const e = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!).error;
+    expect(e.context).toMatchObject({ reason: 'unknown_field', ran: true });
+    expect(e.context.known).toEqual(['id', 'owner', 'owner.mail', 'owner.name']);
+  });
+
+  it('is refused on opaque output, and an author’s own --fields shadows it', async () => {
+    const r = await runCli(tree(), ['raw', '--fields', 'a']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr.trimEnd()).error.context.reason).toBe('fields_unsupported');
+    const own = await runCli(tree(), ['own', '--fields', 'whatever']);
+    expect(data(own.stdout)).toEqual([{ got: 'whatever', id: 1 }]);
+  });
+
+  it('is no MCP input of an opaque command; the others have the fields property', async () => {
+    const r = await runCli(tree(), ['__schema', '--as=mcp']);
+    const tools = JSON.parse(r.stdout).tools as { name: string; inputSchema: { properties: object } }[];
+    const props = (n: string) => Object.keys(tools.find((t) => t.name === n)!.inputSchema.properties);
+    expect(props('get')).toContain('fields');
+    expect(props('feed')).toContain('fields');
+    expect(props('raw')).not.toContain('fields');
+  });
+});
