@@ -12,6 +12,9 @@ import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { builtinModule } from '../platform/builtin.ts';
 import { signalTree, type ProcessTable, type TreeMember } from '../platform/process-tree.ts';
 
+/** Most milliseconds the end waits, after SIGKILL, for the killed processes to be gone. */
+const KILLED_WAIT_MS = 500;
+
 /** Milliseconds between SIGTERM and SIGKILL, as under `mcp-server`. */
 export const KILL_GRACE_MS = 1000;
 
@@ -68,11 +71,15 @@ export class RunChildren {
     if (this.#owned.size === 0) return;
     const deadline = Date.now() + KILL_GRACE_MS;
     while (Date.now() < deadline && [...this.#owned].some(running)) await new Promise((r) => setTimeout(r, 20));
-    for (const o of this.#owned) {
-      if (o.child.pid === undefined) continue;
-      killGroup(o.child.pid, 'SIGKILL');
+    const killed = [...this.#owned].filter(running);
+    for (const o of killed) {
+      killGroup(o.child.pid!, 'SIGKILL');
       signalTree(alive(o.child) ? o.child.pid : undefined, 'SIGKILL', o.below);
     }
+    // a killed process is gone only once the kernel has taken it down: the run's end (and the
+    // program's exit) waits for that too, bounded (a zombie nobody reaps answers as running)
+    const gone = Date.now() + KILLED_WAIT_MS;
+    while (Date.now() < gone && killed.some(running)) await new Promise((r) => setTimeout(r, 10));
     this.#owned.clear();
   }
 
