@@ -36,7 +36,8 @@ export function redactError(err: AxError, secrets: readonly string[] | undefined
   if (!secrets?.length) return err;
   const json = err.toJSON();
   const text = JSON.stringify(json);
-  if (!secrets.some((s) => s !== '' && text.includes(s))) return err;
+  // the text is JSON: a secret holding a quote, a backslash or a control character occurs escaped
+  if (!secrets.some((s) => s !== '' && text.includes(JSON.stringify(s).slice(1, -1)))) return err;
   const shown = redactValue(json, secrets) as Record<string, unknown>;
   const out = new AxError(err.kind, redactText(err.message, secrets), {
     exitCode: err.exitCode,

@@ -155,6 +155,21 @@ function persistentSecretTree(): Command {
   return root;
 }
 
+/** A program whose one command `use` takes a secret `--key` on argv (secretArgv) and throws quoting it. */
+function argvSecretTree(name: string): Command {
+  const root = new Command({ use: name });
+  root.addCommand(
+    new Command({
+      use: 'use',
+      flags: { key: { type: 'string', secret: true, secretArgv: true } },
+      run: (ctx) => {
+        throw new Error(`bad key ${String(ctx.flags.key)}`);
+      },
+    }),
+  );
+  return root;
+}
+
 describe('a persistent secret flag', () => {
   it('is not written into a client config by mcp-server --print-config (the started server reads it from env)', async () => {
     const r = await runCliTree(persistentSecretTree(), [
@@ -197,17 +212,7 @@ describe('a persistent secret flag', () => {
   });
 
   it('secretArgv: true accepts the value on argv, still redacted from errors', async () => {
-    const root = new Command({ use: 'afx' });
-    root.addCommand(
-      new Command({
-        use: 'use',
-        flags: { key: { type: 'string', secret: true, secretArgv: true } },
-        run: (ctx) => {
-          throw new Error(`bad key ${String(ctx.flags.key)}`);
-        },
-      }),
-    );
-    const r = await runCliTree(root, ['use', '--key', SECRET, '--format', 'json']);
+    const r = await runCliTree(argvSecretTree('afx'), ['use', '--key', SECRET, '--format', 'json']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stderr).error.message).toContain('bad key [redacted]');
     expect(r.stderr).not.toContain(SECRET);
@@ -225,5 +230,20 @@ describe('a persistent secret flag', () => {
       expect(() => new Command({ use: 'x', flags: { t: spec as never }, run: () => 1 }), JSON.stringify(spec)).toThrow(
         TypeError,
       );
+  });
+});
+
+describe('a secret JSON escapes', () => {
+  it('is redacted from the error line, the span line and the human lines when it holds a quote or a backslash', async () => {
+    const odd = 'pa"ss\\wd-AXSECRET';
+    const root = argvSecretTree('qfx');
+    for (const format of ['json', 'text']) {
+      const r = await runCliTree(root, ['use', '--key', odd, '--format', format], { env: { AX_OTEL_DEBUG: '1' } });
+      expect(r.code).toBe(1);
+      expect(r.stderr, format).toContain('bad key [redacted]');
+      // neither the value nor its JSON-escaped form (pa\"ss\\wd) shows
+      expect(r.stderr, format).not.toContain('ss\\');
+      expect(r.stderr, format).not.toContain('pa"');
+    }
   });
 });
