@@ -9,10 +9,19 @@ import { AxError } from './errors.ts';
 /** What a secret's value is shown as. */
 export const REDACTED = '[redacted]';
 
-/** `text` with every occurrence of each secret replaced by {@link REDACTED}. */
+/**
+ * `text` with every occurrence of each secret replaced by {@link REDACTED}, outside the
+ * {@link REDACTED} marks already there: redacting twice (a recorded error replayed, a second
+ * secret) changes nothing more, even for a secret that occurs in the mark.
+ */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const s of secrets) if (s !== '' && out.includes(s)) out = out.replaceAll(s, REDACTED);
+  for (const s of secrets)
+    if (s !== '' && out.includes(s))
+      out = out
+        .split(REDACTED)
+        .map((part) => part.replaceAll(s, REDACTED))
+        .join(REDACTED);
   return out;
 }
 
@@ -30,7 +39,9 @@ export function redactValue(value: unknown, secrets: readonly string[], depth = 
  * `err` with every secret redacted from what its error line shows: the same error when none occurs
  * (nothing is copied), else an AxError of the same kind, exit code and retry fields whose message
  * and `toJSON()` are the redacted ones (its `cause` the original's cause, whose stack only
- * `AX_DEBUG` prints, redacted too).
+ * `AX_DEBUG` prints, redacted too). The line's own field names and its `kind` are the contract's
+ * words and stay as they are, whatever the secret; an error in which the secrets occur only inside
+ * marks already there is returned as it is.
  */
 export function redactError(err: AxError, secrets: readonly string[] | undefined): AxError {
   if (!secrets?.length) return err;
@@ -38,7 +49,10 @@ export function redactError(err: AxError, secrets: readonly string[] | undefined
   const text = JSON.stringify(json);
   // the text is JSON: a secret holding a quote, a backslash or a control character occurs escaped
   if (!secrets.some((s) => s !== '' && text.includes(JSON.stringify(s).slice(1, -1)))) return err;
-  const shown = redactValue(json, secrets) as Record<string, unknown>;
+  const shown: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(json)) shown[k] = k === 'kind' ? v : redactValue(v, secrets);
+  // nothing but marks already there (a replayed record, redacted before it was recorded): as it is
+  if (JSON.stringify(shown) === text) return err;
   const out = new AxError(err.kind, redactText(err.message, secrets), {
     exitCode: err.exitCode,
     retryable: err.retryable,

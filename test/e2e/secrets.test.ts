@@ -233,7 +233,22 @@ describe('a persistent secret flag', () => {
   });
 });
 
-describe('a secret JSON escapes', () => {
+describe('an odd secret', () => {
+  it("keeps the error line's field names and kind, and a replay's bytes, when it is one letter", async () => {
+    const short = { env: { CONTRACT_TOKEN: 'e' } };
+    const first = await cli(['secret', 'fail-short', '--idempotency-key', 'k-short'], short);
+    const again = await cli(['secret', 'fail-short', '--idempotency-key', 'k-short'], short);
+    const line = (r: Run) => JSON.parse(r.stderr.trimEnd().split('\n').pop()!) as Json;
+    for (const r of [first, again]) {
+      expect(r.code, r.stderr).toBe(4);
+      expect(Object.keys(line(r).error)).toEqual(expect.arrayContaining(['kind', 'message', 'exit_code', 'retryable']));
+      expect(line(r).error.kind).toBe('auth_error');
+      expect(r.stderr).not.toContain('[r[redacted]');
+    }
+    expect(line(again).meta.replayed).toBe(true);
+    expect(line(again).error).toEqual(line(first).error);
+  });
+
   it('is redacted from the error line, the span line and the human lines when it holds a quote or a backslash', async () => {
     const odd = 'pa"ss\\wd-AXSECRET';
     const root = argvSecretTree('qfx');
