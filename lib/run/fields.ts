@@ -61,9 +61,18 @@ function pathsOf(value: unknown, at: string, out: Set<string>, depth = 0): Set<s
 
 type Schema = Record<string, unknown>;
 
+const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+/** Whether a schema types its value as a scalar (or a choice of scalars): no path goes below it. */
+function isScalar(schema: unknown): boolean {
+  const t = schema && typeof schema === 'object' ? (schema as Schema).type : undefined;
+  return Array.isArray(t) ? t.length > 0 && t.every((x) => SCALARS.has(x as string)) : SCALARS.has(t as string);
+}
+
 /**
  * The paths an object-shaped schema (or a list of such) declares, and the ones below which anything
- * may be (a property whose schema names no properties); undefined when the schema is no such shape.
+ * may be (a property whose schema names no properties and is not typed as a scalar); undefined when
+ * the schema is no such shape.
  */
 function schemaPaths(schema: unknown): { known: Set<string>; open: Set<string> } | undefined {
   const walk = (s: unknown, at: string, known: Set<string>, open: Set<string>, depth: number): boolean => {
@@ -74,7 +83,7 @@ function schemaPaths(schema: unknown): { known: Set<string>; open: Set<string> }
     for (const [k, sub] of Object.entries(o.properties as Schema)) {
       const p = at ? `${at}.${k}` : k;
       known.add(p);
-      if (!walk(sub, p, known, open, depth + 1)) open.add(p);
+      if (!walk(sub, p, known, open, depth + 1) && !isScalar(sub)) open.add(p);
     }
     return true;
   };

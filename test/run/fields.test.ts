@@ -96,6 +96,12 @@ describe('--fields', () => {
     // below a property whose schema names no properties, anything may be
     const ok = await runCli(tree(ran), ['get', '--fields', 'extra.any,owner.mail']);
     expect(data(ok.stdout)).toEqual([{ owner: { mail: 'a@x' }, extra: { any: 1 } }]);
+    // below a property the schema types as a scalar, nothing is
+    const scalar = await runCli(tree(ran), ['get', '--fields', 'id.x']);
+    expect(scalar.code, scalar.stdout).toBe(2);
+    const s = JSON.parse(scalar.stderr.trimEnd().split('\n').at(-1)!).error;
+    expect(s.context).toMatchObject({ reason: 'unknown_field', field: 'id.x' });
+    expect(ran).toEqual(['get']);
   });
 
   it('without one: checked against the data after the run (context.ran)', async () => {
