@@ -81,7 +81,13 @@ async function readReference(inv: Invocation, env: RunEnv, f: Flag, ref: string)
         context: { flag: label, source: 'stdin' },
         fix: `Pipe the secret in (printf %s "$TOKEN" | …), or pass ${label} @<file>.`,
       });
-    text = await readAll(env.stdin());
+    const read = await readAll(env.stdin());
+    if (read === undefined)
+      throw validationError(`${label} -: the secret on stdin is over ${MAX_SECRET_BYTES} bytes`, 'secret_unreadable', {
+        context: { flag: label, source: 'stdin' },
+        fix: `Pipe in only the secret (a token or a key, at most ${MAX_SECRET_BYTES} bytes).`,
+      });
+    text = read;
   } else {
     const path = ref.slice(1);
     try {
@@ -112,13 +118,14 @@ async function readReference(inv: Invocation, env: RunEnv, f: Flag, ref: string)
   return value;
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** What `stream` holds, as text; undefined when it is over {@link MAX_SECRET_BYTES}. */
+async function readAll(stream: NodeJS.ReadableStream): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of stream) {
     const b = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
     size += b.length;
-    if (size > MAX_SECRET_BYTES) break;
+    if (size > MAX_SECRET_BYTES) return undefined;
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString('utf8');

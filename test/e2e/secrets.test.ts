@@ -209,6 +209,12 @@ describe('a persistent secret flag', () => {
     });
     const empty = await runCliTree(tree(), ['whoami', '--api-token', '-', '--format', 'json'], { stdin: '\n' });
     expect(JSON.parse(empty.stderr).error.context.reason).toBe('secret_empty');
+    // over 64 KiB on stdin is refused as a file of that size is, never cut to a shorter secret
+    const big = await runCliTree(tree(), ['whoami', '--api-token', '-', '--format', 'json'], {
+      stdin: 'a'.repeat(64 * 1024 + 1),
+    });
+    expect(big.code, big.stdout).toBe(2);
+    expect(JSON.parse(big.stderr).error.context).toMatchObject({ reason: 'secret_unreadable', source: 'stdin' });
   });
 
   it('secretArgv: true accepts the value on argv, still redacted from errors', async () => {
