@@ -6,6 +6,7 @@
 import { Command, type RunContext } from '../lib/tree/command.ts';
 import type { FlagSpec } from '../lib/tree/flag-spec.ts';
 import { loadTreeSettled } from '../lib/tree/lazy.ts';
+import { STDIN_PROTOCOL_ANNOTATION } from '../lib/tree/marks.ts';
 import { resolveVersion } from '../lib/platform/version.ts';
 import type { ServeSettings } from './serve/startup.ts';
 import { AxError, validationError } from '../lib/contract/errors.ts';
@@ -216,6 +217,8 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
     finishOnSigterm: true, // SIGTERM is the normal way to stop a server: shut down cleanly, exit 0
     flags: mcpServerFlags(options),
     run: (ctx) => runMcpServer(ctx, root, options),
+    // over stdio its stdin is the client's JSON-RPC: no input (a secret's `-`) is read from it
+    annotations: { [STDIN_PROTOCOL_ANNOTATION]: 'true' },
   });
   root.addCommand(cmd);
   return cmd;

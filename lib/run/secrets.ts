@@ -9,6 +9,7 @@
 import type { Invocation } from '../parse/invocation.ts';
 import type { Flag } from '../tree/flags.ts';
 import { isSecretReference, secretFlags } from '../tree/secret.ts';
+import { STDIN_PROTOCOL_ANNOTATION } from '../tree/marks.ts';
 import { validationError } from '../contract/errors.ts';
 import { flagLabel } from '../parse/validate.ts';
 import { builtinModule } from '../platform/builtin.ts';
@@ -76,6 +77,15 @@ async function readReference(inv: Invocation, env: RunEnv, f: Flag, ref: string)
   const label = flagLabel(inv, f.name);
   let text: string;
   if (ref === '-') {
+    if (inv.command.annotations[STDIN_PROTOCOL_ANNOTATION] === 'true')
+      throw validationError(
+        `${label} - reads the secret from stdin, and ${inv.command.commandPath()}'s stdin is its protocol channel`,
+        'secret_unreadable',
+        {
+          context: { flag: label, source: 'stdin' },
+          fix: `Pass ${label} @<file>, or the secret's environment variable, to ${inv.command.commandPath()}.`,
+        },
+      );
     if (env.stdinIsTTY())
       throw validationError(`${label} - reads the secret from stdin, and stdin is a terminal`, 'secret_unreadable', {
         context: { flag: label, source: 'stdin' },

@@ -15,6 +15,12 @@ export const EXCLUDE_ANNOTATION = 'ax-ts/mcp/exclude';
 export const AXGO_EXCLUDE_ANNOTATION = 'github.com/rshade/ax-go/mcp/exclude';
 /** Annotation that sets a command's tool name explicitly (instead of its path joined with `_`). */
 export const TOOL_NAME_ANNOTATION = 'ax-ts/mcp/name';
+/**
+ * Annotation marking a command whose stdin is a protocol's channel (`mcp-server`: the client's
+ * JSON-RPC): nothing of the run may read it as input, so a secret flag's `-` (stdin) is refused
+ * there (docs/security.md#secret-flags).
+ */
+export const STDIN_PROTOCOL_ANNOTATION = 'ax-ts/stdin-protocol';
 /** Annotation marking commands ax-ts injects (help, __schema, completion, mcp-server…). */
 export const BUILTIN_ANNOTATION = 'ax-ts/builtin';
 

@@ -215,6 +215,15 @@ describe('a persistent secret flag', () => {
     });
     expect(big.code, big.stdout).toBe(2);
     expect(JSON.parse(big.stderr).error.context).toMatchObject({ reason: 'secret_unreadable', source: 'stdin' });
+    // mcp-server's stdin is the client's JSON-RPC: `-` is refused at once, never read as the secret
+    const served = await runCliTree(tree(), ['mcp-server', '--api-token', '-', '--format', 'json'], {
+      stdin: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n',
+    });
+    expect(served.code, served.stderr).toBe(2);
+    expect(JSON.parse(served.stderr.trimEnd().split('\n').pop()!).error.context).toMatchObject({
+      reason: 'secret_unreadable',
+      source: 'stdin',
+    });
   });
 
   it('secretArgv: true accepts the value on argv, still redacted from errors', async () => {
