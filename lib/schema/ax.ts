@@ -12,7 +12,7 @@ import { replays } from '../tree/flagset.ts';
 import { FlagEntries } from './ax-flags.ts';
 import { outputWrapping } from './tool.ts';
 import { declarations, isReserved, toolRefs, toolStatus, promptListEntry, resourceListEntry } from './walk.ts';
-import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
+import { BUILTIN_ANNOTATION, OWN_ANNOTATIONS } from '../tree/marks.ts';
 import { ERROR_NON_DETERMINISTIC, nonDeterministicFields } from './nondeterministic.ts';
 import { SharedSchemas } from './shared-schemas.ts';
 
@@ -108,10 +108,10 @@ function commandEntry(cmd: Command, walk: AxWalk, pointer: string): Json {
   return e;
 }
 
-/** The author's annotations sorted by key (ax-ts's own builtin mark left out), or undefined when none. */
+/** The author's annotations sorted by key (ax-ts's own marks left out), or undefined when none. */
 function authorAnnotations(annotations: Record<string, string>): Json | undefined {
   let keys: string[] | undefined;
-  for (const k in annotations) if (Object.hasOwn(annotations, k) && k !== BUILTIN_ANNOTATION) (keys ??= []).push(k);
+  for (const k in annotations) if (Object.hasOwn(annotations, k) && !OWN_ANNOTATIONS.has(k)) (keys ??= []).push(k);
   if (!keys) return undefined;
   keys.sort((a, b) => (a < b ? -1 : 1));
   const out: Json = {};

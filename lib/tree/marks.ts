@@ -23,6 +23,8 @@ export const TOOL_NAME_ANNOTATION = 'ax-ts/mcp/name';
 export const STDIN_PROTOCOL_ANNOTATION = 'ax-ts/stdin-protocol';
 /** Annotation marking commands ax-ts injects (help, __schema, completion, mcp-server…). */
 export const BUILTIN_ANNOTATION = 'ax-ts/builtin';
+/** ax-ts's own marks among a command's annotations: never shown as the author's. */
+export const OWN_ANNOTATIONS: ReadonlySet<string> = new Set([BUILTIN_ANNOTATION, STDIN_PROTOCOL_ANNOTATION]);
 
 /** Options of {@link exclude}. */
 export interface ExcludeOptions {
