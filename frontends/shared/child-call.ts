@@ -267,18 +267,7 @@ export async function callInChild(ctx: RunContext, settings: TwinSettings, words
   const person = !json && !settings.serving;
   let ended: Ended;
   try {
-    ended = await runChild(
-      words,
-      ctx.signal,
-      settings.program,
-      (p) => {
-        if (!json) {
-          ctx.stdout.write(p.out);
-          ctx.stderr.write(p.err);
-        } else if (p.out + p.err) (settings.serving ? process.stdout : ctx.stderr).write(p.out + p.err);
-      },
-      person,
-    );
+    ended = await runChild(words, ctx.signal, settings.program, (p) => deliver(ctx, settings, p.out, p.err), person);
   } finally {
     release();
   }
@@ -289,13 +278,21 @@ export async function callInChild(ctx: RunContext, settings: TwinSettings, words
   // a refusal of the words: its message is the error's; the parser's own restatement of it on
   // stderr is not repeated
   const refused = report && 'error' in report && report.error.refused !== undefined;
-  const printed = ended.out + (refused ? '' : ended.err);
-  if (!json) {
-    ctx.stdout.write(ended.out);
-    if (!refused) ctx.stderr.write(ended.err);
-  } else if (printed) (settings.serving ? process.stdout : ctx.stderr).write(printed);
+  deliver(ctx, settings, ended.out, refused ? '' : ended.err);
   if (report && 'error' in report) throw errorOf(report.error);
   if (code !== 0) throw exitFailure(code, signal, report);
   if (!json) return undefined;
   return report && 'data' in report ? report.data : null;
+}
+
+/**
+ * Writes what a call's process printed where the call's printed output goes: in human mode its
+ * stdout and stderr as such; in json mode both as printed output (the result's items when serving
+ * MCP, else stderr: stdout holds the envelope alone).
+ */
+function deliver(ctx: RunContext, settings: TwinSettings, out: string, err: string): void {
+  if (ctx.mode !== 'json') {
+    ctx.stdout.write(out);
+    ctx.stderr.write(err);
+  } else if (out + err) (settings.serving ? process.stdout : ctx.stderr).write(out + err);
 }
