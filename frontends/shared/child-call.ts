@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { AxError, type RunContext } from '../../lib/index.ts';
+import { ALREADY_SHOWN } from '../../lib/contract/errors.ts';
 import { isStandaloneBinary, relaunchCommand } from '../../lib/platform/relaunch.ts';
 import { takeSlot } from './call-slots.ts';
 import { CALL_FD_ENV, type Report, type ReportedError, type ReportedLink } from './child-report.ts';
@@ -280,7 +281,12 @@ export async function callInChild(ctx: RunContext, settings: TwinSettings, words
   const refused = report && 'error' in report && report.error.refused !== undefined;
   deliver(ctx, settings, ended.out, refused ? '' : ended.err);
   if (report && 'error' in report) throw errorOf(report.error);
-  if (code !== 0) throw exitFailure(code, signal, report);
+  if (code !== 0) {
+    const failure = exitFailure(code, signal, report);
+    // a person's run: the program said why on their terminal; its exit status is the answer
+    if (person) Object.defineProperty(failure, ALREADY_SHOWN, { value: true });
+    throw failure;
+  }
   if (!json) return undefined;
   return report && 'data' in report ? report.data : null;
 }

@@ -30,6 +30,14 @@ const catalogue: Map<string, ErrorKindSpec> = ((globalThis as Record<symbol, unk
 const BRAND = Symbol.for('ax-ts.AxError');
 
 /**
+ * Marks an error the person has already been told, in the program's own words on their terminal (a
+ * front-ended program run for a person: docs/frontends.md#what-does-not-map): in human mode the run
+ * writes no line of its own for it and exits with its code; json mode and MCP report it as ever.
+ * Shared across copies of this module, like {@link BRAND}.
+ */
+export const ALREADY_SHOWN: unique symbol = Symbol.for('ax-ts.error-already-shown');
+
+/**
  * Declares an error kind of the author's own, with its exit code, so that {@link AxError}s of that
  * kind exit with it and `__schema` lists it. Declaring the same kind again with the same exit code is
  * a no-op; with a different one it throws.

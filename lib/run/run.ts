@@ -18,7 +18,7 @@ import {
   resolveSources,
   type FlagProvenance,
 } from '../config/provenance.ts';
-import { toAxError, type AxError } from '../contract/errors.ts';
+import { ALREADY_SHOWN, toAxError, type AxError } from '../contract/errors.ts';
 import { isHelpFlag, type Flag } from '../tree/flags.ts';
 import { kindOf } from '../tree/flag-kinds/index.ts';
 import { helpText, useLine } from '../help/help.ts';
@@ -76,6 +76,8 @@ export function reportFailure(thrown: unknown, env: RunEnv): Failure {
     void writeOutcome(env.stderr, `${JSON.stringify(envelope)}\n`);
     return { exitCode: err.exitCode, error: err, envelope };
   }
+  // a person's front-ended program said it already, on their terminal: its exit status is the answer
+  if ((err as { [ALREADY_SHOWN]?: boolean })[ALREADY_SHOWN] === true) return { exitCode: err.exitCode, error: err };
   let usage: string | undefined;
   if (err.usage) {
     const { command, rest } = findCommand(env.root, err.usage.split(/\s+/).slice(1));

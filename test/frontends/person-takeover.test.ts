@@ -33,10 +33,24 @@ describe("a person's run ax-ts takes over keeps the terminal", () => {
     expect(taken.stdout).toBe('got "hello\\n" tty=false\n');
   });
 
-  it("the program's exit status is the run's", () => {
+  it("the program's exit status is the run's, and what it said on failing is all the person reads", () => {
+    const alone = spawnSync(process.execPath, [BIN, 'read'], { input: 'fail\n', encoding: 'utf8' });
     const taken = run('fail\n', ['--format', 'text']);
     expect(taken.stdout).toBe('got "fail\\n" tty=false\n');
     expect(taken.status).toBe(3);
+    expect(alone.status).toBe(3);
+    // no `Error: the command exited with status 3` of ax-ts's after the program's own words
+    expect(taken.stderr).toBe(alone.stderr);
+    expect(taken.stderr).toBe('reads-stdin: the input says fail\n');
+  });
+
+  it("an action's throw reads as when the program runs alone: Node's own report, its exit status", () => {
+    const alone = spawnSync(process.execPath, [BIN, 'read'], { input: 'throw\n', encoding: 'utf8' });
+    const taken = run('throw\n', ['--format', 'text']);
+    expect(alone.status).toBe(1);
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toBe(alone.stderr);
+    expect(taken.stderr).toContain('Error: the input says throw');
   });
 
   it.skipIf(!SCRIPT)('on a terminal the program sees its TTY', () => {
