@@ -19,7 +19,9 @@ const SKIP = installed ? '' : ' [SKIPPED: the corpus is not installed; run npm c
 const dir = mkdtempSync(join(tmpdir(), 'ax-corpus-mcp-'));
 const BAD_MD = join(dir, 'bad.md');
 const HTML = join(dir, 'a.html');
+const TYPO = join(dir, 'typo.txt');
 writeFileSync(BAD_MD, '#bad\n');
+writeFileSync(TYPO, 'helo wrld\n');
 writeFileSync(HTML, '<p>  hi   </p>\n');
 
 /** The programs called over MCP: the tool, its arguments, the exit status and what it printed. */
@@ -27,6 +29,14 @@ const CALLS = [
   { bin: 'markdownlint', args: { files: [BAD_MD] }, exit: 1, printed: 'MD018/no-missing-space-atx' },
   { bin: 'html-minifier-terser', args: { files: [HTML], collapse_whitespace: true }, exit: 0, printed: '<p>hi</p>' },
   { bin: 'concurrently', args: { operands: ['echo hi'] }, exit: 0, printed: '[0] hi' },
+  // the default command's own tool; its "issues found" is a throw carrying exitCode 1
+  {
+    bin: 'cspell',
+    tool: 'lint',
+    args: { globs: [TYPO], root: dir, no_progress: true },
+    exit: 1,
+    printed: 'Unknown word (helo)',
+  },
 ] as const;
 
 describe.each(PATHS_BY_ERAS)(`corpus over MCP: %s, a %s client${SKIP}`, (path, era) => {
@@ -45,7 +55,7 @@ describe.each(PATHS_BY_ERAS)(`corpus over MCP: %s, a %s client${SKIP}`, (path, e
     });
 
     it.skipIf(!installed)('a real command returns what it printed and its exit status', async () => {
-      const r = await c!.callTool(call.bin, call.args);
+      const r = await c!.callTool('tool' in call ? call.tool : call.bin, call.args);
       const env = envelopeOf(r);
       if (call.exit === 0) {
         expect(r.isError, JSON.stringify(r)).toBeFalsy();

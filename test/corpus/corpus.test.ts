@@ -24,7 +24,9 @@ const dir = mkdtempSync(join(tmpdir(), 'ax-corpus-'));
 const BAD_MD = join(dir, 'bad.md');
 const CSS = join(dir, 'a.css');
 const HTML = join(dir, 'a.html');
+const TYPO = join(dir, 'typo.txt');
 writeFileSync(BAD_MD, '#bad\n');
+writeFileSync(TYPO, 'helo wrld\n');
 writeFileSync(CSS, 'a {  color : red ; }\n');
 writeFileSync(HTML, '<p>  hi   </p>\n');
 
@@ -46,8 +48,9 @@ interface Program {
   covers: string;
   /** A person's invocations (help, a usage error, a real command), byte-identical through wrap. */
   person: string[][];
-  /** Properties its MCP tool must list (its real options). */
+  /** Properties its MCP tool (`tool`, else the first) must list (its real options). */
   properties?: string[];
+  tool?: string;
   /** A json-mode call: its words (and environment), the exit code, what it printed. */
   json?: { args: string[]; env?: Record<string, string>; exit: number; printed: string };
   /** A refusal of `__schema`: the validation_error's words. */
@@ -71,8 +74,8 @@ const PROGRAMS: Program[] = [
   },
   {
     bin: 'html-minifier-terser',
-    covers: 'commander 10 (a nested private copy) with an action',
-    person: [['--help'], ['--nope'], ['--collapse-whitespace', HTML]],
+    covers: 'commander 10 (a nested private copy) with an action, process.exit(1) in that action',
+    person: [['--help'], ['--nope'], ['--collapse-whitespace', HTML], [join(dir, 'missing.html')]],
     properties: ['files', 'collapse_whitespace', 'minify_css'],
     json: { args: ['--collapse-whitespace', HTML, '--format', 'json'], exit: 0, printed: '<p>hi</p>' },
   },
@@ -97,6 +100,16 @@ const PROGRAMS: Program[] = [
     properties: ['operands', 'port', 'watch', 'read_only'],
   },
   {
+    // it checks only files under its --root (the working directory by default)
+    bin: 'cspell',
+    covers:
+      "commander 15 (the global program), default commands (lint at the root, link's list), an action's throw carrying exitCode",
+    person: [['--help'], ['--nope'], [TYPO, '--root', dir, '--no-progress'], ['link']],
+    tool: 'lint',
+    properties: ['globs', 'root', 'no_progress', 'words_only'],
+    json: { args: [TYPO, '--root', dir, '--no-progress', '--format', 'json'], exit: 1, printed: 'Unknown word (helo)' },
+  },
+  {
     bin: 'svgo',
     covers: 'commander 11 (a nested private copy) with an action: <INPUT> and --input collide after snake-casing',
     person: [['--help'], ['--version'], ['--nope']],
@@ -119,8 +132,9 @@ describe.each(PROGRAMS)(`corpus: $bin ($covers)${SKIP}`, (p) => {
     it.skipIf(!installed)('__schema --as=mcp lists its real options', () => {
       const r = run(p.bin, ['__schema', '--as=mcp'], true);
       expect(r.status, r.stderr).toBe(0);
-      const tools = (JSON.parse(r.stdout) as { tools: { inputSchema: { properties: object } }[] }).tools;
-      expect(Object.keys(tools[0]!.inputSchema.properties)).toEqual(expect.arrayContaining(p.properties!));
+      const tools = (JSON.parse(r.stdout) as { tools: { name: string; inputSchema: { properties: object } }[] }).tools;
+      const tool = p.tool ? tools.find((t) => t.name === p.tool) : tools[0];
+      expect(Object.keys(tool!.inputSchema.properties)).toEqual(expect.arrayContaining(p.properties!));
     });
   }
 
@@ -152,6 +166,17 @@ describe.each(PROGRAMS)(`corpus: $bin ($covers)${SKIP}`, (p) => {
       for (const w of p.refused!) expect(r.stderr).toContain(w);
     });
   }
+});
+
+describe(`corpus: process.exit in an action${SKIP}`, () => {
+  it.skipIf(!installed)('html-minifier-terser exiting 1 from its action: command_failed, its message kept', () => {
+    const r = run('html-minifier-terser', [join(dir, 'missing.html'), '--format', 'json'], true);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.slice(0, -1).join('\n')).toContain('Cannot read');
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ error: { kind: 'command_failed', exit_code: 1 } });
+  });
 });
 
 describe(`corpus: --timeout ends a program that never settles, its process tree gone${SKIP}`, () => {
