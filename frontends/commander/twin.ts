@@ -18,6 +18,12 @@ function ownedByAx(cmd: CommanderCommand, o: CommanderOption): boolean {
 }
 type CommanderOption = CommanderCommand['options'][number];
 
+/**
+ * Marks an option taken by its own command only, not by the commands below it (commander's options
+ * are taken below their command; a yargs `$0`'s own options, read by `ax-ts wrap`, are not).
+ */
+export const LOCAL_OPTION: unique symbol = Symbol.for('ax-ts.local-option');
+
 /** One option as an ax-ts flag: its name and declaration. */
 function flagOf(o: CommanderOption): { mapped: MappedOption; spec: FlagSpec } {
   const name = (o.long ?? o.short)!.replace(/^-+/, '');
@@ -82,7 +88,10 @@ function twinOf(cmd: CommanderCommand, path: CommanderCommand[], program: Comman
       ...mapped.map((m) => ({ name: m.mapped.name, what: 'the option' })),
       ...args.map((a) => ({ name: a.name, what: 'the argument' })),
     ]);
-  const flags = Object.fromEntries(mapped.map((m) => [m.mapped.name, m.spec]));
+  const local = (m: (typeof mapped)[number]) =>
+    (m.mapped.option as { [LOCAL_OPTION]?: boolean })[LOCAL_OPTION] === true;
+  const flags = Object.fromEntries(mapped.filter((m) => !local(m)).map((m) => [m.mapped.name, m.spec]));
+  const ownFlags = Object.fromEntries(mapped.filter(local).map((m) => [m.mapped.name, m.spec]));
   const description = cmd.description();
   const summary = cmd.summary() || description.split('\n')[0] || undefined;
   const action = internals(cmd)._actionHandler;
@@ -93,7 +102,9 @@ function twinOf(cmd: CommanderCommand, path: CommanderCommand[], program: Comman
     ...(cmd.aliases().length ? { aliases: [...cmd.aliases()] } : {}),
     ...(internals(cmd)._hidden ? { hidden: true } : {}),
     // a command's options are accepted below it, as commander takes them before a subcommand's name
-    ...(cmd.commands.length ? { persistentFlags: flags } : { flags }),
+    ...(cmd.commands.length
+      ? { persistentFlags: flags, ...(Object.keys(ownFlags).length ? { flags: ownFlags } : {}) }
+      : { flags: { ...flags, ...ownFlags } }),
     args,
     // an action cannot rehearse: no --dry-run, so no tool promises a preview it would refuse
     dryRun: false,

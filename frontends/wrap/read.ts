@@ -24,6 +24,8 @@ export interface WrapOption {
   /** commander's preset of an `[optional]` option given alone. */
   preset?: string;
   negate?: boolean;
+  /** Taken by its own command only, not by the commands below it (a yargs `$0`'s own options). */
+  local?: boolean;
 }
 
 /** One positional argument as the preload read it. */

@@ -6,6 +6,7 @@
  */
 import type { Command as CommanderCommand } from 'commander';
 import type { WrapArg, WrapCommand, WrapOption } from './read.ts';
+import { LOCAL_OPTION } from '../commander/twin.ts';
 
 /** The commander-shaped option of one read option. */
 function optionOf(o: WrapOption) {
@@ -28,6 +29,7 @@ function optionOf(o: WrapOption) {
     defaultValue: bool ? undefined : o.default,
     argChoices: o.choices,
     attributeName: () => (long ?? o.short ?? '').replace(/^-+/, ''),
+    [LOCAL_OPTION]: !!o.local,
   };
 }
 
@@ -54,17 +56,20 @@ function argumentOf(a: WrapArg) {
 function noAction(): void {}
 
 /**
- * A commander-shaped program of a read tree, named `name`. A yargs default command (`$0`) that is
- * the program's only command is the program itself (its options and positionals the root's).
+ * A commander-shaped program of a read tree, named `name`. A yargs default command (`$0`) is the
+ * program itself (its options and positionals the root's), whether it is the program's only command
+ * or stands beside others: what runs without a command word, as yargs runs it.
  */
 export function shimOf(root: WrapCommand, name: string): CommanderCommand {
-  const only = root.commands.length === 1 && root.commands[0]!.name === '$0' ? root.commands[0]! : undefined;
-  const top: WrapCommand = only
+  const dflt = root.commands.find((c) => c.name === '$0');
+  const top: WrapCommand = dflt
     ? {
         ...root,
-        options: [...root.options, ...only.options],
-        args: only.args,
-        commands: only.commands,
+        description: root.description || dflt.description,
+        // yargs gives the default command's options to it alone, not to the commands beside it
+        options: [...root.options, ...dflt.options.map((o) => ({ ...o, local: true }))],
+        args: dflt.args,
+        commands: [...dflt.commands, ...root.commands.filter((c) => c !== dflt)],
         hasAction: true,
       }
     : root;

@@ -130,6 +130,39 @@ describe('ax-ts wrap: a yargs program with command modules and code after parse(
   });
 });
 
+describe('ax-ts wrap: a yargs default command beside another command (greet-yargs.mjs)', () => {
+  const GREET = join(FIXTURES, 'greet-yargs.mjs');
+
+  it('the default command is the program itself, a tool with its own options; the other keeps its own', () => {
+    const t = tools('greet-yargs.mjs');
+    expect(Object.keys(t).sort()).toEqual(['bye', 'greet-yargs']);
+    expect(t['greet-yargs']!.properties).toEqual(expect.arrayContaining(['name', 'loud']));
+    // yargs gives --loud to the default command alone
+    expect(t.bye!.properties).toContain('name');
+    expect(t.bye!.properties).not.toContain('loud');
+  });
+
+  it("json mode routes as a person's invocation does: no command word runs the default", () => {
+    for (const [args, printed] of [
+      [['ann', '--loud'], 'hello ann!\n'],
+      [[], 'hello world\n'],
+      [['bye', 'bob'], 'bye bob\n'],
+    ] as const) {
+      const r = wrap([GREET, ...args, '--format', 'json']);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toBe(printed);
+      expect(JSON.parse(r.stdout)).toMatchObject({ data: null, meta: { ok: true } });
+    }
+    const a = wrap([GREET, '--args-json', '{"name":"zed","loud":true}', '--format', 'json']);
+    expect(a.stderr).toBe('hello zed!\n');
+  });
+
+  it("a person's invocations are the program's own, byte for byte", () => {
+    for (const args of [['--help'], ['ann'], ['bye', 'bob'], []])
+      expect(wrap([GREET, ...args]), args.join(' ')).toEqual(bare('greet-yargs.mjs', args));
+  });
+});
+
 describe('ax-ts wrap: a positional described with .positional() (positional-yargs.mjs)', () => {
   it("is the command's one argument, not an option colliding with it; the call runs the program", () => {
     const t = tools('positional-yargs.mjs');
