@@ -2,14 +2,16 @@
  * A json-mode call of a front-ended program stopped before its action ends — SIGINT, SIGTERM, its
  * `--timeout` — ends with exactly one JSON error line on stderr, the last, as a native tree's does
  * (docs/contract.md), though the action is still running with its output captured; what the action
- * printed before the stop comes before it, not lost. Real processes, commander and yargs.
+ * printed before the stop comes before it, not lost; served over MCP, on every path and era, it is
+ * the result's items after the error. Real processes, commander and yargs.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connectStdio, REPO, TSX_LOADER } from '../helpers/mcp.ts';
+import { connectEra, envelopeOf, PATHS_BY_ERAS, startHttp } from '../helpers/eras.ts';
+import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
 
 const FIXTURES = [
   ['commander', join(REPO, 'test/frontends/fixtures/queue-commander.ts')],
@@ -71,28 +73,27 @@ describe.each(FIXTURES)('%s, json mode', (_name, cli) => {
   );
 });
 
-describe.each(FIXTURES)('%s, served over MCP (stdio)', (_name, cli) => {
-  it('a call ended by the server --timeout keeps what the action printed before it, as an item after the error', async () => {
-    const c = await connectStdio(
-      ['mcp-server', '--timeout', '5s'],
-      { SLOW_MS: '8000', SLOW_SAY: 'said before the stop' },
-      cli,
-    );
-    try {
-      const r = (await c.client.callTool({ name: 'slow', arguments: {} })) as {
-        isError?: boolean;
-        content: { type: string; text: string }[];
-      };
-      expect(r.isError).toBe(true);
-      expect(JSON.parse(r.content[0]!.text)).toMatchObject({ error: { kind: 'timeout' } });
-      expect(
-        r.content
-          .slice(1)
-          .map((t) => t.text)
-          .join(''),
-      ).toBe('said before the stop\nsaid before the stop\n');
-    } finally {
-      await c.close();
-    }
-  }, 30_000);
+describe.each(FIXTURES)('%s, served over MCP', (_name, cli) => {
+  describe.each(PATHS_BY_ERAS)('%s, a %s client', (path, era) => {
+    it('a call ended by the server --timeout keeps what the action printed before it, as items after the error', async () => {
+      const env = { SLOW_MS: '8000', SLOW_SAY: 'said before the stop' };
+      const flags = ['--timeout', '5s', ...(path === 'http-stateless' ? ['--stateless'] : [])];
+      const server = path === 'stdio' ? undefined : await startHttp(cli, flags, env);
+      const c = await connectEra(era, path, { cli, url: server?.url, env, server: ['mcp-server', '--timeout', '5s'] });
+      try {
+        const r = await c.callTool('slow', {});
+        expect(r.isError).toBe(true);
+        expect(envelopeOf(r)).toMatchObject({ error: { kind: 'timeout' } });
+        expect(
+          (r.content as { text: string }[])
+            .slice(1)
+            .map((t) => t.text)
+            .join(''),
+        ).toBe('said before the stop\nsaid before the stop\n');
+      } finally {
+        await c.close();
+        await server?.stop();
+      }
+    }, 30_000);
+  });
 });
