@@ -75,6 +75,20 @@ export function successOutcome(startedAt: number): OutcomeMeta {
   return { schema_version: ERROR_SCHEMA_VERSION, ok: true, exit_code: 0, duration_ms: durationSince(startedAt) };
 }
 
+/** `meta.pagination` of a paged answer (docs/contract.md#paging---limit---cursor). */
+export interface Pagination {
+  /** How many items the whole list has, when known. */
+  total?: number;
+  /** Items on this page (the length of `data`). */
+  returned: number;
+  /** Whether this answer is less than the whole list: pages come before it or after it. */
+  truncated: boolean;
+  /** Whether a next page exists (then `next_cursor` fetches it). */
+  has_more: boolean;
+  /** The cursor of the next page (`--cursor`, MCP `cursor`), or null on the last page. */
+  next_cursor: string | null;
+}
+
 /** The `meta` object of a success envelope. */
 export interface SuccessMeta extends OutcomeMeta {
   trace_id: string;
@@ -96,6 +110,13 @@ export interface SuccessMeta extends OutcomeMeta {
   attached?: string[];
   /** This outcome was recorded by an earlier call with the same idempotency key and arguments. */
   replayed?: true;
+  /**
+   * A paged command's page (docs/contract.md#paging---limit---cursor): `{total?, returned,
+   * truncated, has_more, next_cursor}`.
+   */
+  pagination?: Pagination;
+  /** The runnable next steps of a success: on a page with more after it, the call that fetches the next page. */
+  next?: NextStep[];
 }
 
 /**

@@ -85,6 +85,26 @@ const NEXT_STEP = {
   additionalProperties: false,
 } as const;
 
+/**
+ * `meta.pagination` of a paged command's answer (envelope.ts's Pagination;
+ * docs/contract.md#paging---limit---cursor).
+ */
+export const PAGINATION_SCHEMA = deepFreeze({
+  type: 'object',
+  required: ['returned', 'truncated', 'has_more', 'next_cursor'],
+  properties: {
+    total: { type: 'integer', minimum: 0, description: 'How many items the whole list has, when known.' },
+    returned: { type: 'integer', minimum: 0, description: 'Items on this page (the length of data).' },
+    truncated: { type: 'boolean', description: 'Whether this answer is less than the whole list.' },
+    has_more: { type: 'boolean', description: 'Whether a next page exists.' },
+    next_cursor: {
+      type: ['string', 'null'],
+      description: 'The next page: pass it as --cursor (MCP cursor); null on the last page.',
+    },
+  },
+  additionalProperties: false,
+} as const);
+
 /** The outcome of a run, in the `meta` of every line (envelope.ts's OutcomeMeta). */
 const OUTCOME = {
   schema_version: { const: ERROR_SCHEMA_VERSION, description: 'Version of the envelope lines.' },
@@ -143,6 +163,13 @@ const SUCCESS_META = {
     replayed: {
       const: true,
       description: 'This outcome was recorded by an earlier call with the same idempotency key and arguments.',
+    },
+    pagination: PAGINATION_SCHEMA,
+    next: {
+      type: 'array',
+      minItems: 1,
+      items: NEXT_STEP,
+      description: "A page with more after it: the call that fetches the next page, in the caller's words.",
     },
   },
   additionalProperties: false,

@@ -31,6 +31,7 @@ import { raceAbort } from './settle.ts';
 import { detectAgent, isInteractive, NO_TERMINAL, notInteractiveBecause } from '../platform/agent.ts';
 import { RunProgress } from '../observe/progress.ts';
 import { actionRequiredError, retryStep } from '../schema/next-steps.ts';
+import { pageRequestOf } from './paging.ts';
 import { strictFailure } from './failures.ts';
 import type { ReplaySettings } from '../store/replay.ts';
 import type { RunEnv } from './run-env.ts';
@@ -128,6 +129,7 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
   stdin: (s) => s.env.stdin(),
   stdinIsTTY: (s) => s.env.stdinIsTTY(),
   agent: (s) => detectAgent(s.env.env),
+  page: (s) => pageRequestOf(s.inv),
   interactive: (s) =>
     s.env.noTerminal !== true &&
     isInteractive({ env: s.env.env, stdinIsTTY: s.env.stdinIsTTY(), stdoutIsTTY: s.env.stdout.isTTY === true }),

@@ -7,7 +7,10 @@ import type { ErrorEnvelope, SuccessMeta, Warning } from '../contract/envelope.t
 import { successMeta } from './run-meta.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command } from '../tree/command.ts';
-import type { AxError } from '../contract/errors.ts';
+import type { AxError, NextStep } from '../contract/errors.ts';
+import type { PageRequest } from '../tree/paging.ts';
+import { nextPageStep, pageOf, pageRequestOf, type Pagination } from './paging.ts';
+import type { ReplayRecord } from '../store/idempotency.ts';
 import { replays } from '../tree/flagset.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { strictFailure } from './failures.ts';
@@ -36,6 +39,8 @@ export interface RunOutcome {
   help?: boolean;
   /** Declared resources the handler attached (`ctx.attach`), in order, read for their URIs. */
   attachments?: ResourceContent[];
+  /** `meta.pagination` of a paged command's answer (the payload is the page). */
+  pagination?: Pagination;
 }
 
 /**
@@ -67,6 +72,10 @@ export class HandlerRun {
   readonly hooks: Hooks;
   /** `--strict`: any warning fails the run (`warnings_as_errors`) before its output is written. */
   readonly strict: boolean;
+  /** The page asked of a paged command (`output.paging`), else undefined. */
+  readonly page: PageRequest | undefined;
+  /** What the answer's meta says of its page, once the page is cut (or read from a replayed record). */
+  paged?: { pagination: Pagination; next?: NextStep };
 
   constructor(
     readonly inv: Invocation,
@@ -85,6 +94,34 @@ export class HandlerRun {
     this.scope = createRunContext(inv, env, warnings, this);
     this.replay = givenKey !== '' && !dryRun && replays(cmd) ? {} : undefined;
     this.hooks = hooksOf(cmd);
+    this.page = pageRequestOf(inv);
+  }
+
+  /** A paged command's page of `result` (lib/run/paging.ts), noted for the answer's meta. */
+  cutPage(result: unknown): unknown[] {
+    const { items, pagination } = pageOf(this.cmd, result, this.page!);
+    this.setPagination(pagination);
+    return items;
+  }
+
+  /** The replay record of a document answer: its data, and a paged command's `meta.pagination` (the same page). */
+  dataRecord(data: unknown): Omit<ReplayRecord, 'recordedAt'> {
+    return {
+      exitCode: 0,
+      kind: 'data',
+      data: JSON.stringify(data === undefined ? null : data),
+      ...(this.paged ? { pagination: { ...this.paged.pagination } } : {}),
+    };
+  }
+
+  /** Notes the answer's page: its `meta.pagination`, and the step to the next page when there is one. */
+  setPagination(pagination: Pagination): void {
+    const { env } = this;
+    const next =
+      pagination.next_cursor === null
+        ? undefined
+        : nextPageStep(this.inv, env.root.name, pagination.next_cursor, env.toolBase, env.toolVia);
+    this.paged = { pagination, ...(next ? { next } : {}) };
   }
 
   /** Under `--strict`, the failure the warnings so far make (`ran`: the handler has run), if any. */
@@ -94,6 +131,11 @@ export class HandlerRun {
 
   /** The meta of this run's success envelope(s), as the run stands when it is written. */
   meta(): SuccessMeta {
-    return successMeta(this.env, this.key, this.scope, this.warnings, this.dryRun, this.provenance, this.cmd);
+    const meta = successMeta(this.env, this.key, this.scope, this.warnings, this.dryRun, this.provenance, this.cmd);
+    if (this.paged) {
+      meta.pagination = this.paged.pagination;
+      if (this.paged.next) meta.next = [this.paged.next];
+    }
+    return meta;
   }
 }

@@ -13,7 +13,7 @@ import { successLine } from '../contract/envelope.ts';
 import { checkDryRun, dryRunVouched } from './run-meta.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
-import type { Warning } from '../contract/envelope.ts';
+import type { Pagination, Warning } from '../contract/envelope.ts';
 import { AxError, CONTRACT_REFUSALS, toAxError, validationError } from '../contract/errors.ts';
 import { redactError } from '../contract/redact.ts';
 import { camelCase } from '../tree/flags.ts';
@@ -32,6 +32,8 @@ import {
 } from './failures.ts';
 import { checkOutput } from '../parse/output-check.ts';
 import { requestedFields, selectFields } from './fields.ts';
+import { pageFooter } from './paging.ts';
+import { PAGING_FLAGS } from '../tree/paging.ts';
 import type { ReplayRecord } from '../store/idempotency.ts';
 import { interrupted, raceAbort, settle } from './settle.ts';
 import type { HandlerScope } from './run-state.ts';
@@ -105,28 +107,23 @@ export async function runHandler(
     const streaming = kind === 'stream' || isStream(result);
     if (!streaming && hooks.post.length) await postHooks(hooks, ctx, env, cmd);
     if (!streaming) checkDryRun(h.dryRun, cmd, scope);
+    // a paged command's answer is one page of the list (a stream or a non-list is the author's error)
+    const data = h.page ? h.cutPage(result) : result;
     if (kind === 'opaque') {
       h.strictFailure(true);
       return await writeOpaque(result, replay, cmd, env, scope);
     }
     if (streaming) return await writeStream(result, replay, exitCodeBefore, hooks, h);
     h.strictFailure(true);
-    const shown = fieldsOf(h) ? await shownFields(h, result) : result;
+    const shown = fieldsOf(h) ? await shownFields(h, data) : data;
     // recorded before it is written: once a caller can see the result, a retry replays it
-    if (
-      replay?.gate &&
-      !(await replay.gate.complete({
-        exitCode: 0,
-        kind: 'data',
-        data: JSON.stringify(result === undefined ? null : result),
-      }))
-    )
+    if (replay?.gate && !(await replay.gate.complete(h.dataRecord(data))))
       ctx.warn(unrecorded(scope.label), { code: 'replay_not_recorded' });
     if (env.mode === 'json') {
       const writing = writeOutcome(scope.stdout, successLine(shown, h.meta()));
       if (writing) await writing;
-    } else await writeHuman(result, h.dryRun && dryRunVouched(cmd, scope), cmd, scope);
-    return { exitCode: 0, payload: result, attachments: scope.attachments };
+    } else await writeHuman(data, h.dryRun && dryRunVouched(cmd, scope), cmd, scope, h.paged);
+    return { exitCode: 0, payload: data, attachments: scope.attachments, pagination: h.paged?.pagination };
   } catch (e) {
     throw await failure(e, cmd, replay, scope.label, scope.steps, env.secrets);
   } finally {
@@ -152,7 +149,7 @@ async function shownFields(h: HandlerRun, result: unknown): Promise<unknown> {
   } catch (e) {
     const gate = h.replay?.gate;
     if (gate) {
-      await gate.complete({ exitCode: 0, kind: 'data', data: JSON.stringify(result === undefined ? null : result) });
+      await gate.complete(h.dataRecord(result));
       h.replay!.gate = undefined;
     }
     throw e;
@@ -172,7 +169,10 @@ async function postHooks(hooks: Hooks, ctx: RunContext, env: RunEnv, cmd: Comman
 async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | undefined> {
   const { cmd, env, scope, flags, givenKey } = h;
   const { openGate, fingerprint } = await import('../store/replay.ts');
-  const builtin = [...h.inv.resolved.all.values()].filter((f) => f.builtin).map((f) => camelCase(f.name));
+  // the injected flags are no arguments, except a page's --limit and --cursor: another page is another call
+  const builtin = [...h.inv.resolved.all.values()]
+    .filter((f) => f.builtin && !(h.page && (PAGING_FLAGS as readonly string[]).includes(f.name)))
+    .map((f) => camelCase(f.name));
   const bound = Object.fromEntries(Object.entries(flags).filter(([k]) => !builtin.includes(k)));
   const opened = await openGate({
     scope: { program: env.root.name, command: cmd.commandPath(), key: givenKey },
@@ -186,17 +186,19 @@ async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | u
   if ('replay' in opened) {
     const rec = opened.replay;
     if (rec.kind === 'error') throw replayedError(rec);
-    return {
-      exitCode: 0,
-      ...(await writeReplayed(
-        rec,
-        cmd,
-        scope.ctx,
-        { mode: env.mode, stdout: scope.stdout, stderr: scope.stderr },
-        h.meta(),
-        fieldsOf(h) && ((v: unknown) => selectFields(cmd, v, fieldsOf(h)!, scope.label('fields'))),
-      )),
-    };
+    // a paged answer replays as the same page: its recorded meta.pagination, the same next step
+    if (h.page && rec.pagination) h.setPagination(rec.pagination as unknown as Pagination);
+    const written = await writeReplayed(
+      rec,
+      cmd,
+      scope.ctx,
+      { mode: env.mode, stdout: scope.stdout, stderr: scope.stderr },
+      h.meta(),
+      fieldsOf(h) && ((v: unknown) => selectFields(cmd, v, fieldsOf(h)!, scope.label('fields'))),
+    );
+    if (h.paged?.pagination.has_more && env.mode === 'human')
+      void writeOutcome(scope.stderr, pageFooter(h.paged.pagination, h.paged.next));
+    return { exitCode: 0, ...written, ...(h.paged ? { pagination: h.paged.pagination } : {}) };
   }
   replay.gate = opened.gate;
   return undefined;
@@ -216,10 +218,18 @@ function recordKinds(cmd: Command): ReplayRecord['kind'][] {
 }
 
 /** Human mode: the command's `render`, else the default rendering; a dry run says so on stderr. */
-async function writeHuman(result: unknown, dryRun: boolean, cmd: Command, scope: HandlerScope): Promise<void> {
+async function writeHuman(
+  result: unknown,
+  dryRun: boolean,
+  cmd: Command,
+  scope: HandlerScope,
+  paged?: HandlerRun['paged'],
+): Promise<void> {
   const text = cmd.render ? cmd.render(result, scope.ctx) : renderDefault(result);
   if (typeof text === 'string')
     await writeOutcome(scope.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  // a cut list is never silent: where the next page is, on stderr
+  if (paged?.pagination.has_more) void writeOutcome(scope.stderr, pageFooter(paged.pagination, paged.next));
   if (dryRun)
     void writeOutcome(
       scope.stderr,

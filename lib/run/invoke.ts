@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { Command } from '../tree/command.ts';
 import type { AxError } from '../contract/errors.ts';
-import type { ErrorEnvelope } from '../contract/envelope.ts';
+import type { ErrorEnvelope, Pagination } from '../contract/envelope.ts';
 import { runInvocation, reportFailure, type RunOutcome } from './run.ts';
 import { runEnv, type RunEnv } from './run-env.ts';
 import { bindValues } from '../parse/validate.ts';
@@ -98,6 +98,8 @@ export interface InvokeResult {
   payload?: unknown;
   /** The items of a stream. */
   items?: unknown[];
+  /** A paged command's `meta.pagination` (the payload is the page). */
+  pagination?: Pagination;
   /** The failure, when exitCode ≠ 0: its `kind`, `context`, `next` and exit code, typed. */
   error?: AxError;
   /**
@@ -212,6 +214,7 @@ function result(
     error: outcome.error,
     attachments: outcome.attachments,
   };
+  if (outcome.pagination) r.pagination = outcome.pagination;
   if (outcome.envelope) r.errorEnvelope = outcome.envelope;
   return r;
 }

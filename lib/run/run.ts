@@ -30,6 +30,7 @@ import { isReplayed } from './failures.ts';
 import { flagLabel, validateInvocation } from '../parse/validate.ts';
 import { runHandler, type RunOutcome } from './handler.ts';
 import { checkFieldsBefore, requestedFields } from './fields.ts';
+import { pageRequestOf } from './paging.ts';
 import { baseMeta } from './run-meta.ts';
 import type { RunEnv } from './run-env.ts';
 import { noteSecrets, readSecrets } from './secrets.ts';
@@ -170,6 +171,7 @@ export async function runInvocation(inv: Invocation, env: RunEnv): Promise<RunOu
     validateInvocation(inv);
     const fields = inv.resolved.inForce('fields') ? requestedFields(inv.values.get('fields')) : undefined;
     if (fields && cmd.runnable()) checkFieldsBefore(cmd, fields, flagLabel(inv, 'fields'));
+    if (cmd.runnable()) pageRequestOf(inv); // --limit and --cursor of a paged command, checked before anything runs
     const checking = checkJsonFlags(inv);
     if (checking) await checking;
     if (!cmd.runnable()) {

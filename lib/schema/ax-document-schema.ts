@@ -114,6 +114,16 @@ const OUTPUT = {
       },
     },
     fields_flag: { type: 'string', description: 'The flag that selects output fields.' },
+    paging: {
+      type: 'object',
+      description: 'ax-ts pages the list (output.paging): --limit and --cursor, meta.pagination; see the root paging.',
+      required: ['default_limit'],
+      properties: {
+        default_limit: { type: 'integer', minimum: 1 },
+        max_limit: { type: 'integer', minimum: 1, description: 'Absent: no bound.' },
+      },
+      additionalProperties: false,
+    },
     media_type: { type: 'string', description: 'Media type of an opaque output.' },
   },
   additionalProperties: false,
@@ -240,6 +250,11 @@ const WHOLE = {
       required: ['stream', 'format'],
       properties: { stream: { const: 'stdout' }, format: str },
       additionalProperties: false,
+    },
+    paging: {
+      type: 'string',
+      description:
+        'Present when a command pages (output.paging): how --limit, --cursor and meta.pagination work, said once.',
     },
     error_envelope: {
       type: 'object',

@@ -79,6 +79,8 @@ function referenceEntry(f: Flag, decl: Flag): Json {
 /** Whether `f` is the injected `--help` or the root's injected `--version` in its standard form. */
 function standardInjected(cmd: Command, f: Flag): boolean {
   if (!f.builtin || f.inherited) return false;
+  // a paged command's --limit and --cursor: its output.paging and the document's paging say them once
+  if (f.name === 'limit' || f.name === 'cursor') return !f.persistent && !!cmd.output?.paging;
   if (f.name === 'help') return f.spec.short === 'h' && f.spec.usage === `help for ${cmd.name}`;
   if (f.name === 'version') return f.spec.short === 'v' && f.spec.usage === `version for ${cmd.name}`;
   return false;

@@ -9,6 +9,7 @@ import { ERROR_LINE_SCHEMA, keyOutline, SUCCESS_LINE_SCHEMA } from '../contract/
 import { MODE_DETECTION } from '../contract/mode.ts';
 import { BUILTIN_ERRORS, errorCatalogue, ExitCode, type ErrorKindSpec } from '../contract/errors.ts';
 import { replays } from '../tree/flagset.ts';
+import { NO_MAX_LIMIT, pagingSettings } from '../tree/paging.ts';
 import { FlagEntries } from './ax-flags.ts';
 import { outputWrapping } from './tool.ts';
 import { declarations, isReserved, toolRefs, toolStatus, promptListEntry, resourceListEntry } from './walk.ts';
@@ -37,6 +38,28 @@ function mcpStatus(cmd: Command): Json | undefined {
   return status === 'tool' || status === 'group' ? undefined : { tool: null, reason: status };
 }
 
+/** How `structuredContent` wraps a payload that is not an object, in words. */
+const WRAPPED = {
+  result: 'wrapped as {"result": <payload>}',
+  items: 'stream items wrapped as {"items": [...]}',
+  page: 'the page as {"items": [...], "pagination": <meta.pagination>}',
+} as const;
+
+/**
+ * How paging works, said once at the document's root when a command pages (each paged command's
+ * `output.paging` gives its own limits).
+ */
+export const PAGING_NOTE =
+  'a command with output.paging takes --limit <n> (MCP limit; default output.paging.default_limit, ' +
+  'at most max_limit) and --cursor <c> (MCP cursor); data is one page, meta.pagination ' +
+  '{total?, returned, truncated, has_more, next_cursor} says where it is, and meta.next[0] is the call ' +
+  'that fetches the next page (--cursor <next_cursor>)';
+
+/** Whether a command of the tree pages its answer. */
+function pages(cmd: Command): boolean {
+  return !!cmd.output?.paging || cmd.commands().some(pages);
+}
+
 function outputEntry(cmd: Command, walk: AxWalk, pointer: string): Json | undefined {
   if (!cmd.output) return undefined;
   const o: Json = {};
@@ -44,11 +67,15 @@ function outputEntry(cmd: Command, walk: AxWalk, pointer: string): Json | undefi
   if (cmd.output.cardinality) o.cardinality = cmd.output.cardinality;
   if (cmd.output.schema) o.schema = walk.schemas.share(cmd.output.schema, `${pointer}/output/schema`);
   const wrapping = outputWrapping(cmd);
-  if (wrapping && wrapping !== 'object')
-    o.mcp_structured_content =
-      wrapping === 'result' ? 'wrapped as {"result": <payload>}' : 'stream items wrapped as {"items": [...]}';
+  if (wrapping && wrapping !== 'object') o.mcp_structured_content = WRAPPED[wrapping];
   if (cmd.output.pagination) o.pagination = cmd.output.pagination;
   if (cmd.output.fieldsFlag) o.fields_flag = cmd.output.fieldsFlag;
+  const paging = pagingSettings(cmd.output);
+  if (paging)
+    o.paging = {
+      default_limit: paging.defaultLimit,
+      ...(paging.maxLimit !== NO_MAX_LIMIT ? { max_limit: paging.maxLimit } : {}),
+    };
   if (cmd.output.mediaType) o.media_type = cmd.output.mediaType;
   return Object.keys(o).length ? o : undefined;
 }
@@ -237,6 +264,7 @@ export function axDocument(root: Command, version: string): Json {
       non_deterministic_fields: ERROR_NON_DETERMINISTIC,
       exit_codes: exitCodeTable(),
     },
+    ...(pages(root) ? { paging: PAGING_NOTE } : {}),
     errors: errorCatalogue().map(catalogueEntry),
     command: commandEntry(root, { flags: new FlagEntries(root), schemas: new SharedSchemas() }, '/command'),
   };

@@ -122,6 +122,23 @@ function exampleOf(cmd: Command): string[] | undefined {
   return undefined;
 }
 
+/**
+ * How the command pages, for clispec: an author's own flags (`output.pagination`), else ax-ts's
+ * paging (`output.paging`: the injected flags, and where the next cursor is).
+ */
+function paginationOf(cmd: Command): Json | undefined {
+  const p = cmd.output?.pagination;
+  if (p) {
+    const pg: Json = { style: p.style, limit_arg: `--${p.limitFlag}` };
+    if (p.offsetFlag) pg.offset_arg = `--${p.offsetFlag}`;
+    if (p.cursorFlag) pg.cursor_arg = `--${p.cursorFlag}`;
+    if (p.cursorField) pg.cursor_field = p.cursorField;
+    return pg;
+  }
+  if (!cmd.output?.paging) return undefined;
+  return { style: 'cursor', limit_arg: '--limit', cursor_arg: '--cursor', cursor_field: 'meta.pagination.next_cursor' };
+}
+
 /** The flag that selects output fields: the author's (`output.fieldsFlag`), else the injected `--fields` in force. */
 function fieldsArg(cmd: Command): string | undefined {
   const name = cmd.output?.fieldsFlag ?? (injectedInForce(cmd, 'fields') ? 'fields' : undefined);
@@ -165,18 +182,12 @@ function commandEntry(root: Command, cmd: Command): Json {
     const schema = cmd.output?.schema;
     let card = cmd.output?.cardinality;
     if (!card) {
-      card = schema?.type === 'array' ? 'bounded' : 'single';
+      card = cmd.output?.paging ? 'unbounded' : schema?.type === 'array' ? 'bounded' : 'single';
       ext.cardinality_declared = false;
     }
     e.cardinality = card;
-    const p = cmd.output?.pagination;
-    if (p) {
-      const pg: Json = { style: p.style, limit_arg: `--${p.limitFlag}` };
-      if (p.offsetFlag) pg.offset_arg = `--${p.offsetFlag}`;
-      if (p.cursorFlag) pg.cursor_arg = `--${p.cursorFlag}`;
-      if (p.cursorField) pg.cursor_field = p.cursorField;
-      e.pagination = pg;
-    }
+    const pg = paginationOf(cmd);
+    if (pg) e.pagination = pg;
     if (fieldsArg(cmd)) e.fields_arg = fieldsArg(cmd);
   }
   // Only when the command really takes --idempotency-key (an author's root-local flag of that name

@@ -5,6 +5,7 @@
 import type { Command } from '../tree/command.ts';
 import { mcpVocabulary, toolProperties } from '../tree/properties.ts';
 import { cut, MAX_DESCRIPTION, type JsonSchema } from '../parse/input-schema.ts';
+import { PAGINATION_SCHEMA } from '../contract/line-schemas.ts';
 
 /** MCP tool annotations derived from `effects` and the capability classes. */
 export interface ToolAnnotations {
@@ -14,14 +15,30 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** How a payload maps to `structuredContent`: as is (object), wrapped as `{result}`, or a stream's `{items}`. */
-export type OutputWrapping = 'object' | 'result' | 'items';
+/**
+ * How a payload maps to `structuredContent`: as is (object), wrapped as `{result}`, a stream's
+ * `{items}`, or a paged command's page with its `meta.pagination` as `{items, pagination}` (both eras).
+ */
+export type OutputWrapping = 'object' | 'result' | 'items' | 'page';
+
+/** The outputSchema of a paged command (`output.paging`): `{items: <the list>, pagination}`, in every era. */
+function pageSchema(cmd: Command): JsonSchema {
+  const { $schema: _drop, $defs, ...list } = (cmd.output?.schema ?? { type: 'array' }) as JsonSchema;
+  const hoist = $defs !== undefined && list.$id === undefined;
+  return {
+    type: 'object',
+    properties: { items: hoist ? list : { ...list, ...($defs ? { $defs } : {}) }, pagination: PAGINATION_SCHEMA },
+    required: ['items', 'pagination'],
+    ...(hoist ? { $defs } : {}),
+  };
+}
 
 /**
  * The outputSchema of a command (root always `type: object`) and how its payload is wrapped;
  * undefined when none is declared.
  */
 export function outputSchema(cmd: Command): { schema: JsonSchema; wrapping: OutputWrapping } | undefined {
+  if (cmd.output?.paging) return { schema: pageSchema(cmd), wrapping: 'page' };
   const declared = cmd.output?.schema;
   if (!declared || cmd.output?.kind === 'opaque') return undefined;
   const { $schema: _drop, ...inner } = declared as JsonSchema;
@@ -48,6 +65,7 @@ export function outputSchema(cmd: Command): { schema: JsonSchema; wrapping: Outp
  * items; undefined when none is declared. A 2025-era client gets {@link outputSchema}'s object root.
  */
 export function anyRootOutputSchema(cmd: Command): JsonSchema | undefined {
+  if (cmd.output?.paging) return pageSchema(cmd);
   const declared = cmd.output?.schema;
   if (!declared || cmd.output?.kind === 'opaque') return undefined;
   const { $schema: _drop, ...inner } = declared as JsonSchema;
@@ -63,6 +81,7 @@ export function anyRootOutputSchema(cmd: Command): JsonSchema | undefined {
  * when no output schema is declared.
  */
 export function outputWrapping(cmd: Command): OutputWrapping | undefined {
+  if (cmd.output?.paging) return 'page';
   const declared = cmd.output?.schema;
   if (!declared || cmd.output?.kind === 'opaque') return undefined;
   if (cmd.output?.kind === 'stream') return 'items';

@@ -40,6 +40,8 @@ export interface ReplayRecord {
   kind: 'data' | 'stream' | 'opaque' | 'error';
   /** `data`: the JSON text of the payload exactly as written (`null` when there was none). */
   data?: string;
+  /** `data` of a paged command: the page's `meta.pagination`, so that a replay is the same page. */
+  pagination?: Record<string, unknown>;
   /** `stream`: the JSON text of each item, in order. */
   items?: string[];
   /** `opaque`: the text written to stdout. */

@@ -11,6 +11,7 @@ import { checkFlagDecl, checkSecretDecl, type FlagSpec } from './flags.ts';
 import { checkLoggingDecl } from './logging.ts';
 import { checkNonDeterministic } from './nondeterministic.ts';
 import { checkCapabilities } from './output.ts';
+import { checkPagingDecl } from './paging.ts';
 import { ARG_SPEC_KEYS, checkKnownKeys, commandKeys, FLAG_SPEC_KEYS } from './known-keys.ts';
 
 /** A declaration as these checks read it (any command type, any context). */
@@ -128,6 +129,12 @@ export function checkDeclaration(name: string, config: AnyConfig, args: readonly
   if (config.schemaBudget !== undefined && (!Number.isSafeInteger(config.schemaBudget) || config.schemaBudget < 0))
     throw new TypeError(`Command ${name}: schemaBudget must be a whole number of characters (0: no budget)`);
   checkNonDeterministic(name, config.output?.nonDeterministic);
+  checkPagingDecl(
+    name,
+    config.output as Record<string, unknown> | undefined,
+    [...Object.keys(config.flags ?? {}), ...Object.keys(config.persistentFlags ?? {})],
+    args.map((a) => a?.name),
+  );
   for (const [n, s] of [...Object.entries(config.flags ?? {}), ...Object.entries(config.persistentFlags ?? {})])
     checkFlag(name, n, s as FlagSpec);
   if (config.load !== undefined) {

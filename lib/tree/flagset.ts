@@ -6,6 +6,7 @@
 import type { Command } from './command.ts';
 import type { Flag, FlagSpec } from './flags.ts';
 import { resolvedView, type ResolvedFlags } from './resolved.ts';
+import { PAGING_FLAGS, pagingClash, pagingFlagSpecs, pagingSettings } from './paging.ts';
 
 /** Flags injected as persistent flags of the root unless the author declared the same name there. */
 export const INJECTED_PERSISTENT: Record<string, FlagSpec> = {
@@ -133,6 +134,17 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
           ? YES_WITHOUT_SHORT
           : INJECTED_PERSISTENT[n]!;
     out.set(n, injectedFlag(n, spec, cmd !== root));
+  }
+  const paging = pagingSettings(cmd.output);
+  if (paging) {
+    // --limit and --cursor: local to a paged command (docs/contract.md#paging---limit---cursor); a
+    // flag of the author's that it inherits under either name is a declaration error, as its own is
+    const specs = pagingFlagSpecs(paging);
+    for (const n of PAGING_FLAGS) {
+      const prior = out.get(n);
+      if (prior && !prior.builtin) throw pagingClash(cmd.commandPath(), `an inherited flag --${n}`);
+      out.set(n, { name: n, spec: specs[n], persistent: false, inherited: false, builtin: true });
+    }
   }
   const shorts = new Map<string, string>();
   for (const f of out.values()) {

@@ -2,6 +2,8 @@
  * What a command declares about its effects and its output, for schemas (clispec, MCP annotations).
  * Source: docs/contract.md#effects-and-destructive.
  */
+import type { PagingDecl } from './paging.ts';
+
 /** What re-running a command does (clispec `effects`; MCP annotations, docs/schema.md). */
 export type Effects = 'read_only' | 'idempotent' | 'non_idempotent';
 
@@ -69,7 +71,17 @@ export interface OutputDecl {
   mediaType?: string;
   /** How many records: `single`, `bounded` (closed domain) or `unbounded` (needs pagination). */
   cardinality?: 'single' | 'bounded' | 'unbounded';
-  /** How to page an unbounded result: the flags that drive it (long names without dashes). */
+  /**
+   * ax-ts pages the list (docs/contract.md#paging---limit---cursor): `--limit`/`--cursor` (MCP
+   * `limit`, `cursor`), a default page size, `meta.pagination` on every answer. `true` takes the
+   * defaults (50 per page, no maximum). Only on a `data` output; a declared `schema` describes the
+   * whole list (`type: 'array'`) and so each page.
+   */
+  paging?: boolean | PagingDecl;
+  /**
+   * How an author's own flags page an unbounded result, for clispec (long names without dashes);
+   * describes, does not page. {@link OutputDecl.paging} is ax-ts's paging.
+   */
   pagination?: {
     style: 'offset' | 'cursor';
     limitFlag: string;

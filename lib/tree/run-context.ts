@@ -12,6 +12,7 @@ import type { Mode } from '../contract/mode.ts';
 import type { ArgSpec } from './args.ts';
 import type { ArgValues, FlagDecls, FlagValues } from './values.ts';
 import type { Logger } from './logging.ts';
+import type { PageRequest } from './paging.ts';
 import type { ActionRequired, AskOptions, ElicitSchema, Root, SampleRequest, SampleResult } from './interaction.ts';
 /** The answer of `ctx.eachItem` when every item succeeded: each item's outcome, in order. */
 export interface ItemResults<T = unknown, R = unknown> {
@@ -68,6 +69,12 @@ export interface RunContextOf<Cmd, F extends FlagDecls = FlagDecls, A extends re
   mode: Mode;
   /** `--dry-run` was given (false when a command's own `--dry-run` flag shadows the global one). */
   dryRun: boolean;
+  /**
+   * The page a call of a paged command asks for (`output.paging`: `limit`, `offset`, the handler's
+   * own `cursor`, and `reply` to answer one page itself); undefined on a command that does not page.
+   * docs/contract.md#paging---limit---cursor.
+   */
+  readonly page: PageRequest | undefined;
   /** `--idempotency-key`, or a fresh UUID v4 when none was given. */
   idempotencyKey: string;
   /** Whether the idempotency key was supplied by the caller (not generated). */

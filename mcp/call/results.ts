@@ -60,5 +60,6 @@ export function toolResult(ref: ToolRef, name: string, r: InvokeResult, era: Era
   if (wrapping === 'object') result.structuredContent = (r.payload ?? {}) as Record<string, unknown>;
   else if (wrapping === 'result') result.structuredContent = era.structured('result', r.payload ?? null) as never;
   else if (wrapping === 'items') result.structuredContent = era.structured('items', r.items ?? []) as never;
+  else if (wrapping === 'page') result.structuredContent = { items: r.payload ?? [], pagination: r.pagination ?? null };
   return result;
 }

@@ -100,6 +100,7 @@ function table(p: Path): Row[] {
     row('lint', [], {}, 3),
     row('wrapped', [], {}, 4),
     row('settle', [k('s1')], { name: k('s1') }),
+    row('pages', ['--limit', '2'], { limit: 2 }), // meta.pagination and meta.next (docs/contract.md#paging---limit---cursor)
     row('stop', [], {}, 2),
     row('write', ['w3', '--tga', 'x'], {}, 2, { only: 'argv' }),
     row('write', [], { nmae: 'w3' }, 2, { only: 'json' }),

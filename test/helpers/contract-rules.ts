@@ -12,6 +12,7 @@ import { expect } from 'vitest';
 import { logEntries } from './effects-log.ts';
 import { liveProcess } from './mcp.ts';
 import { ENVELOPE_RULES } from './envelope-rules.ts';
+import { PAGING_RULES } from './paging-rules.ts';
 import type { Call, Outcome, Path } from './paths.ts';
 
 export type Json = Record<string, any>;
@@ -737,4 +738,5 @@ export const RULES: Rule[] = [
     },
   },
   ...ENVELOPE_RULES,
+  ...PAGING_RULES,
 ];

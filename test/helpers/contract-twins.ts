@@ -38,6 +38,7 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
   const noPreview = `${handler} has no preview: its command declares no dry run, so it has no --dry-run (docs/frontends.md)`;
   const noCtx = `${handler} gets no run context (ctx.signal, ctx.warn, ctx.idempotencyKey)`;
   const noSecret = `the twin has no secret option: a ${library} option declares no secret: true (docs/frontends.md)`;
+  const noPaging = `a ${library} command's declared output takes schema, cardinality and nonDeterministic, not paging: ${handler} answers the whole list (docs/frontends.md)`;
   return {
     library,
     cli: fileURLToPath(new URL(`../fixtures/${fixture}`, import.meta.url)),
@@ -54,6 +55,10 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
       },
       { rule: 'a dry run never records a key', reason: noPreview },
       { rule: 'a secret flag on argv', reason: noSecret },
+      { rule: 'paging: a paged answer', reason: noPaging },
+      { rule: 'paging: --limit outside', reason: noPaging },
+      { rule: 'paging × --fields', reason: noPaging },
+      { rule: 'paging × replay', reason: noPaging },
       { rule: 'secret × replay key', reason: noSecret },
       { rule: 'ctx.spawn × timeout', reason: noCtx },
       { rule: 'per-item results', reason: noCtx },
