@@ -83,7 +83,9 @@ export function checkPagingDecl(
       throw new TypeError(`${where}.defaultLimit (${defaultLimit}) is above maxLimit (${maxLimit})`);
   }
   if (output!.kind === 'stream' || output!.kind === 'opaque')
-    throw new TypeError(`${where} pages a list answered at once; a ${output!.kind as string} output cannot be paged`);
+    throw new TypeError(
+      `${where} pages a list answered at once: an output of kind ${output!.kind as string} cannot be paged`,
+    );
   const schema = output!.schema as Record<string, unknown> | undefined;
   if (schema && schema.type !== 'array')
     throw new TypeError(`${where}: output.schema must describe the list (type: 'array'), of which a page is a slice`);

@@ -6,7 +6,8 @@
  * are the paths (the CLI, `--args-json`, in-process `execute`, MCP over stdio, HTTP and stateless
  * HTTP) with, over MCP, the two protocol eras (test/helpers/eras.ts: `npm test` runs one era per MCP
  * path, `npm run test:rest` the other). Each cell asserts the rule where the two meet, or is skipped
- * with why it cannot apply. Beside it, test/e2e/contract-paths.test.ts runs each rule on its own.
+ * with why it cannot apply. Paging (`output.paging`) meets a replay key, `--fields` and `--strict` in
+ * rows of its own on every column. Beside it, test/e2e/contract-paths.test.ts runs each rule on its own.
  * Fixture: test/fixtures/compose-tree.ts (and its commander twin, compose-commander.ts).
  */
 import { rmSync } from 'node:fs';
@@ -425,6 +426,51 @@ describe.concurrent(
     }
   },
 );
+
+/** The rows of paging met with a replay key, --fields and --strict (docs/contract.md#paging---limit---cursor). */
+const PAGING: Record<string, (r: Runner, id: string) => Promise<void>> = {
+  'paging × key: a retry with the key is the same page and meta.pagination; the next page is another call': async (
+    r,
+    id,
+  ) => {
+    const call = c('pages', id, { idempotency_key: `k-${id}` });
+    const first = envelope(await r.call(call));
+    expect(first.data.map((x: Json) => x.i)).toEqual([0, 1]);
+    const again = envelope(await r.call(call));
+    expect(again.data).toEqual(first.data);
+    expect(again.meta).toMatchObject({ replayed: true, pagination: first.meta.pagination });
+    expect(effects(id)).toHaveLength(1);
+    const next = envelope(await r.step(first.meta.next[0]));
+    expect(next.data.map((x: Json) => x.i)).toEqual([2, 3]);
+    expect(next.meta.replayed).toBeUndefined();
+    expect(effects(id)).toHaveLength(2);
+  },
+  'paging × fields: the selection is of each item of the page, and the next step keeps it': async (r, id) => {
+    const first = envelope(await r.call(c('pages', id, { fields: ['i'] })));
+    expect(first.data).toEqual([{ i: 0 }, { i: 1 }]);
+    expect(first.meta.pagination).toMatchObject({ total: 5, returned: 2, has_more: true });
+    const next = envelope(await r.step(first.meta.next[0]));
+    expect(next.data).toEqual([{ i: 2 }, { i: 3 }]);
+  },
+  'paging × strict: a warning fails the paged call (nothing on stdout); without one the page and its pagination arrive':
+    async (r, id) => {
+      expectError(await r.call(c('pages', id, { warn: true }, { strict: true })), 2, 'warnings_as_errors');
+      expect(effects(id)).toHaveLength(0);
+      const ok = envelope(await r.call(c('pages', id, { limit: 5 }, { strict: true })));
+      expect(ok.meta.pagination).toEqual({
+        total: 5,
+        returned: 5,
+        truncated: false,
+        has_more: false,
+        next_cursor: null,
+      });
+      expect(ok.meta.next).toBeUndefined();
+    },
+};
+
+describe.concurrent.each(Object.keys(PAGING))('%s', (row) => {
+  for (const col of COLUMNS) it(columnName(col), () => PAGING[row]!(runner(col, {}), idOf(col, 'key', 'key')), 60_000);
+});
 
 // every cell is independent (its own ids and keys): rows run concurrently too
 describe.concurrent.each(ROWS.map(([a, b]) => [`${a} × ${b}`, a, b] as const))('%s', (_row, a, b) => {
