@@ -1,7 +1,8 @@
 /**
  * The contract means the same on every path (docs/contract.md). ONE table of rules (dry runs, replayed
  * retries, exit codes, error classification, rehearsals, injected flags; the envelope's outcome
- * fields are rows of test/helpers/envelope-rules.ts, in the same table) runs through all seven
+ * fields are rows of test/helpers/envelope-rules.ts, paging those of test/helpers/paging-rules.ts, in
+ * the same table) runs through all seven
  * paths — the CLI process, `--args-json`, in-process `execute`, MCP stdio, MCP HTTP stateful and
  * stateless, MCP in progressive mode (each call through `call_read_only_tool`/`call_tool`) — against the fixture CLI test/fixtures/contract-tree.ts (public API only), with every
  * path sharing one state directory (the default file store) and one side-effect log. The rules that
