@@ -54,6 +54,16 @@ export class AxChain {
     return this.set('output', output);
   }
 
+  /**
+   * Declares options of the command that hold secrets (long names without dashes): each is a secret
+   * flag of the twin — its MCP property marked `writeOnly`, `format: "password"`, its value redacted
+   * in every error line, idempotency record and span (docs/frontends.md#what-does-not-map says what a
+   * front end cannot hide: the value is on the program's own argv).
+   */
+  secret(...options: string[]): this {
+    return this.set('secrets', [...(declarationsOf(this.command).secrets ?? []), ...options]);
+  }
+
   /** Keeps the command out of the MCP tools (as `mcp.exclude` of `ax-ts`): it still runs from the command line. */
   withheld(): this {
     return this.set('withheld', true);

@@ -7,7 +7,7 @@ import type { Argument as CommanderArgument, Command as CommanderCommand } from 
 import { AxError, Command, type ArgSpec, type FlagSpec, type RunContext } from '../../lib/index.ts';
 import { answerCall, positionalWords, type TwinSettings } from '../shared/call.ts';
 import { callInChild } from '../shared/child-call.ts';
-import { applyDeclarations, declaredConfig } from '../shared/declare.ts';
+import { applyDeclarations, declaredConfig, markSecrets } from '../shared/declare.ts';
 import { camel, checkNames } from '../shared/names.ts';
 import { callCommander, internals, optionWords, type MappedOption } from './call.ts';
 import { declarationsOf } from './declare.ts';
@@ -78,10 +78,15 @@ interface Build extends TwinSettings {
 
 function twinOf(cmd: CommanderCommand, path: CommanderCommand[], program: CommanderCommand, settings: Build): Command {
   const isRoot = path.length === 1;
-  const mapped = cmd.options.filter((o) => !ownedByAx(cmd, o)).map((o) => flagOf(o));
-  const args = cmd.registeredArguments.map(argOf);
   const label = path.map((c) => c.name()).join(' ');
   const decl = declarationsOf(cmd);
+  const own = cmd.options.filter((o) => !ownedByAx(cmd, o)).map(flagOf);
+  const mapped = markSecrets(
+    label,
+    own.map((f) => ({ ...f, name: f.mapped.name })),
+    decl,
+  );
+  const args = cmd.registeredArguments.map(argOf);
   // a command withheld from agents has no properties to confuse (docs/frontends.md#what-does-not-map)
   if (!decl.withheld)
     checkNames(label, [

@@ -4,6 +4,7 @@
  * native twin (docs/frontends.md#declaring-what-agents-need).
  */
 import {
+  AxError,
   declarePrompt,
   declareResource,
   mcp,
@@ -11,6 +12,7 @@ import {
   type Command,
   type CommandConfig,
   type Effects,
+  type FlagSpec,
   type OutputDecl,
   type PromptDecl,
   type ResourceDecl,
@@ -35,6 +37,37 @@ export interface AxDeclarations {
   prompts?: PromptDecl[];
   /** Resources declared on the command (`ax-ts`'s `declareResource`). */
   resources?: ResourceDecl[];
+  /**
+   * The command's own options that hold secrets (long names without dashes, e.g. `token`): each is
+   * a secret flag of its twin (docs/security.md#secret-flags) — its MCP property `writeOnly`,
+   * `format: "password"`, its value redacted in every error line, idempotency record, span and
+   * next step. Accepted on the command line (the program reads its own argv: the value is on the
+   * child's argv, docs/frontends.md#what-does-not-map).
+   */
+  secrets?: readonly string[];
+}
+
+/**
+ * The command's options as flags, those its declarations name in `secrets` marked secret (with
+ * `secretArgv`: the program takes them on its command line).
+ * @throws AxError `validation_error` (reason `unknown_secret_option`) for a name that is none of
+ *   the command's options.
+ */
+export function markSecrets<T extends { name: string; spec: FlagSpec }>(
+  label: string,
+  options: T[],
+  decl: Readonly<AxDeclarations>,
+): T[] {
+  const names = decl.secrets ?? [];
+  for (const n of names)
+    if (!options.some((o) => o.name === n))
+      throw new AxError('validation_error', `${label}: the secret option --${n} is not an option of the command`, {
+        context: { reason: 'unknown_secret_option', command: label, option: n, options: options.map((o) => o.name) },
+        fix: `Name one of the command's own options in secrets (long names without dashes): ${options.map((o) => o.name).join(', ') || 'it has none'}.`,
+      });
+  return options.map((o) =>
+    names.includes(o.name) ? { ...o, spec: { ...o.spec, secret: true, secretArgv: true } } : o,
+  );
 }
 
 /** The parts of a twin's `CommandConfig` that a command's declarations give. */

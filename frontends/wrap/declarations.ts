@@ -2,7 +2,7 @@
  * Declarations for a program `ax-ts wrap` serves (docs/frontends.md#declarations-for-a-wrapped-program):
  * a JSON file, `<bin-name>.ax.json` beside the program or the one `--declarations` names, whose keys
  * are command paths (`""` the program itself, `"a b"` its command `b` under `a`) and whose values
- * are the declarations `ax(cmd)` records: effects, capabilities, destructive, output, withheld.
+ * are the declarations `ax(cmd)` records: effects, capabilities, destructive, output, withheld, secrets.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,7 @@ import { ax } from '../commander/declare.ts';
 import type { AxDeclarations } from '../shared/declare.ts';
 
 /** The keys a command's declaration may have. */
-const KEYS = ['effects', 'capabilities', 'destructive', 'output', 'withheld'] as const;
+const KEYS = ['effects', 'capabilities', 'destructive', 'output', 'withheld', 'secrets'] as const;
 const EFFECTS = ['read_only', 'idempotent', 'non_idempotent'];
 
 function invalid(file: string, message: string, extra: Record<string, unknown> = {}): AxError {
@@ -83,6 +83,11 @@ export function applyDeclarationsFile(program: CommanderCommand, file: string): 
         command: path,
         key: 'capabilities',
       });
+    if (d.secrets !== undefined && !(Array.isArray(d.secrets) && d.secrets.every((s) => typeof s === 'string')))
+      throw invalid(file, `secrets of ${JSON.stringify(path)} must be a list of option names`, {
+        command: path,
+        key: 'secrets',
+      });
     const decl = d as AxDeclarations;
     const chain = ax(cmd);
     if (decl.effects) chain.effects(decl.effects);
@@ -90,5 +95,6 @@ export function applyDeclarationsFile(program: CommanderCommand, file: string): 
     if (decl.destructive !== undefined) chain.destructive(decl.destructive);
     if (decl.output) chain.output(decl.output);
     if (decl.withheld) chain.withheld();
+    if (decl.secrets) chain.secret(...decl.secrets);
   }
 }

@@ -6,7 +6,7 @@
 import { AxError, Command, type RunContext } from '../../lib/index.ts';
 import { answerCall, type TwinSettings } from '../shared/call.ts';
 import { callInChild } from '../shared/child-call.ts';
-import { applyDeclarations, declaredConfig, type AxDeclarations } from '../shared/declare.ts';
+import { applyDeclarations, declaredConfig, markSecrets, type AxDeclarations } from '../shared/declare.ts';
 import { checkNames } from '../shared/names.ts';
 import { callYargs, yargsArgv } from './call.ts';
 import { declarationsOfHandler, type WithAxOptions } from './declare.ts';
@@ -82,13 +82,17 @@ async function twinOf(
   const children = Object.entries(level.commands).filter(([name]) => name !== DEFAULT_NAME);
   // a command that demands a subcommand has no run of its own: yargs refuses it alone
   const runs = runner !== undefined && !(children.length && (runner.options.demandedCommands._?.min ?? 0) > 0);
-  const options = runs ? optionsAt(runner, handler) : [];
-  const args = runs ? argumentsAt(runner, handler) : [];
   const label = [level.name, ...path].join(' ');
+  const args = runs ? argumentsAt(runner, handler) : [];
   const commandWords = new Set(children.flatMap(([name]) => [name, ...(level.aliases[name] ?? [])]));
   const key = path.length ? path.join(' ') : DEFAULT_NAME;
   if (key in build.commands) build.met.add(key);
   const decl = { ...declarationsOfHandler(handler?.handler), ...build.commands[key] };
+  const options = markSecrets(
+    label,
+    (runs ? optionsAt(runner, handler) : []).map((m) => ({ ...m, name: m.key })),
+    decl,
+  );
   // a command withheld from agents has no properties to confuse (docs/frontends.md#what-does-not-map)
   if (!decl.withheld)
     checkNames(label, [

@@ -89,13 +89,16 @@ describe('ax-ts wrap: a commander program (tasks.mjs, tasks.ax.json beside it)',
     expect(r.stderr).toBe('added: --help -p (normal)\n');
   });
 
-  it('a declarations file with an unknown key: validation_error naming it', () => {
+  it.each([
+    ['an unknown key', '{"list":{"effect":"read_only"}}', 'effect'],
+    ['secrets that is no list of option names', '{"list":{"secrets":"all"}}', 'secrets'],
+  ])('a declarations file with %s: validation_error naming the key', (_what, text, key) => {
     const file = join(mkdtempSync(join(tmpdir(), 'ax-wrap-')), 'd.json');
-    writeFileSync(file, '{"list":{"effect":"read_only"}}');
+    writeFileSync(file, text);
     const r = wrap(['--declarations', file, TASKS, '__schema', '--format', 'json']);
     expect(r.status).toBe(2);
     expect(errorLine(r.stderr)).toMatchObject({
-      error: { kind: 'validation_error', context: { reason: 'invalid_declarations', key: 'effect' } },
+      error: { kind: 'validation_error', context: { reason: 'invalid_declarations', key } },
     });
   });
 

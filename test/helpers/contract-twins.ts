@@ -37,7 +37,7 @@ export interface Twin {
 function frontEndTwin(library: string, fixture: string, handler: string, extra: NotApplicable[]): Twin {
   const noPreview = `${handler} has no preview: its command declares no dry run, so it has no --dry-run (docs/frontends.md)`;
   const noCtx = `${handler} gets no run context (ctx.signal, ctx.warn, ctx.idempotencyKey)`;
-  const noSecret = `the twin has no secret option: a ${library} option declares no secret: true (docs/frontends.md)`;
+  const noSecret = `the twin declares no secret option; a ${library} program's secret option is taken on its command line (the program reads its argv), so the native secret rules do not hold (docs/frontends.md, test/frontends/secret-option.test.ts)`;
   const noPaging = `a ${library} command's declared output takes schema, cardinality and nonDeterministic, not paging: ${handler} answers the whole list (docs/frontends.md)`;
   return {
     library,
