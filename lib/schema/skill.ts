@@ -99,6 +99,13 @@ export function skillMarkdown(
   out.push(
     `- \`${p} <command> --explain <flag>\` says where a flag's value came from (flag > env > config > default).`,
   );
+  // said once, and only where a command pages (docs/contract.md#paging---limit---cursor)
+  const paged = commands.filter((c) => c.output?.paging).map((c) => `\`${c.commandPath()}\``);
+  if (paged.length)
+    out.push(
+      `- ${paged.join(', ')} answer one page (\`--limit <n>\`): \`meta.pagination.has_more\` says more exist, ` +
+        `and \`meta.next[0]\` is the command that fetches the next page (\`--cursor <next_cursor>\`).`,
+    );
   out.push('', '| exit code | kinds |', '|---|---|');
   const byCode = new Map<number, string[]>();
   for (const e of errorCatalogue()) byCode.set(e.exitCode, [...(byCode.get(e.exitCode) ?? []), e.kind]);

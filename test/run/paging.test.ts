@@ -130,6 +130,14 @@ describe('__schema', () => {
     expect(JSON.parse((await runCli(plain, ['__schema', '--format', 'json'])).stdout).paging).toBeUndefined();
   });
 
+  it('SKILL.md names the paged commands once, and how to fetch the next page; a tree that does not page says nothing', async () => {
+    const skill = (await runCli(tree(), ['__schema', '--as=skill'])).stdout;
+    expect(skill).toContain('- `app list` answer one page (`--limit <n>`)');
+    const plain = new Command({ use: 'app' });
+    plain.addCommand(new Command({ use: 'show', run: () => 1 }));
+    expect((await runCli(plain, ['__schema', '--as=skill'])).stdout).not.toContain('meta.pagination');
+  });
+
   it('clispec names the injected flags and where the next cursor is', async () => {
     const o = await runCli(tree(), ['__schema', '--as=clispec', '--format', 'json']);
     const doc = JSON.parse(o.stdout);
