@@ -56,7 +56,7 @@ function decodeCursor(cmd: Command, cursor: string): Position | undefined {
   return undefined;
 }
 
-const requests = new WeakMap<Invocation, PageRequest | null>();
+const requests = new WeakMap<Invocation, PageRequest>();
 
 /**
  * The page a call of a paged command asks for, checked; undefined for a command that does not page.
@@ -65,14 +65,11 @@ const requests = new WeakMap<Invocation, PageRequest | null>();
  *   range), `bad_cursor` for a cursor that is not one of this command's.
  */
 export function pageRequestOf(inv: Invocation): PageRequest | undefined {
-  const known = requests.get(inv);
-  if (known !== undefined) return known ?? undefined;
   const cmd = inv.command;
   const settings = pagingSettings(cmd.output);
-  if (!settings || !inv.resolved.inForce('limit')) {
-    requests.set(inv, null);
-    return undefined;
-  }
+  if (!settings || !inv.resolved.inForce('limit')) return undefined; // most commands: nothing kept
+  const known = requests.get(inv);
+  if (known) return known;
   const given = inv.values.get('limit');
   const limit = given === undefined ? settings.defaultLimit : given;
   if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > settings.maxLimit) {

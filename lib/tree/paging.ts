@@ -31,7 +31,6 @@ export interface PagingSettings {
 
 /** The largest limit when none is declared (int32, what every client's integer fits). */
 export const NO_MAX_LIMIT = 2 ** 31 - 1;
-const NO_MAX = NO_MAX_LIMIT;
 
 const settingsMemo = new WeakMap<object, PagingSettings>();
 
@@ -39,17 +38,18 @@ const settingsMemo = new WeakMap<object, PagingSettings>();
 export function pagingSettings(output: { paging?: PagingDecl | boolean } | undefined): PagingSettings | undefined {
   const p = output?.paging;
   if (p === undefined || p === false) return undefined;
-  if (p === true) return { defaultLimit: DEFAULT_PAGE_LIMIT, maxLimit: NO_MAX };
+  if (p === true) return { defaultLimit: DEFAULT_PAGE_LIMIT, maxLimit: NO_MAX_LIMIT };
   let s = settingsMemo.get(p);
   if (!s) {
-    const maxLimit = p.maxLimit ?? NO_MAX;
+    const maxLimit = p.maxLimit ?? NO_MAX_LIMIT;
     s = { defaultLimit: p.defaultLimit ?? Math.min(DEFAULT_PAGE_LIMIT, maxLimit), maxLimit };
     settingsMemo.set(p, s);
   }
   return s;
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= NO_MAX;
+const isCount = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= NO_MAX_LIMIT;
 
 /**
  * Checks a command's `output.paging` against the rest of its declaration (`flagNames`: its own
@@ -112,7 +112,7 @@ const specMemo = new WeakMap<PagingSettings, { limit: FlagSpec; cursor: FlagSpec
 export function pagingFlagSpecs(settings: PagingSettings): { limit: FlagSpec; cursor: FlagSpec } {
   let specs = specMemo.get(settings);
   if (!specs) {
-    const range = settings.maxLimit === NO_MAX ? 'at least 1' : `1 to ${settings.maxLimit}`;
+    const range = settings.maxLimit === NO_MAX_LIMIT ? 'at least 1' : `1 to ${settings.maxLimit}`;
     specs = {
       limit: {
         type: 'int',
