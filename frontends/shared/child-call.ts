@@ -8,7 +8,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { AxError, type RunContext } from '../../lib/index.ts';
-import { ALREADY_SHOWN } from '../../lib/contract/errors.ts';
 import { isStandaloneBinary, relaunchCommand } from '../../lib/platform/relaunch.ts';
 import { takeSlot } from './call-slots.ts';
 import { CALL_FD_ENV, type Report, type ReportedError, type ReportedLink } from './child-report.ts';
@@ -22,6 +21,12 @@ export const PARENT_POLL_MS = 250;
 
 /** Most bytes kept of each of a child's streams (as native printed output: docs/mcp-server.md#printed-output). */
 export const CHILD_PRINTED_MAX = 1 << 20;
+
+/**
+ * The mark of an error the person has already been told (lib/contract/errors.ts `ALREADY_SHOWN`, a
+ * `Symbol.for` registry key, so front ends need not reach into lib's internals for it).
+ */
+const ALREADY_SHOWN = Symbol.for('ax-ts.error-already-shown');
 
 /** The environment variables a call's child never inherits: the server's secrets. */
 const SECRETS = ['AX_MCP_TOKEN', 'AX_MCP_STATE_KEY'];
