@@ -75,7 +75,7 @@ export interface InputRound {
    * After the run: the `input_required` result asking what the run needed (a stop the client can
    * answer among it), or undefined when nothing is left to ask. @throws -32602 for a malformed answer.
    */
-  settle(r: InvokeResult): Promise<CallToolResult | undefined>;
+  settle(r: InvokeResult): CallToolResult | undefined | Promise<CallToolResult | undefined>;
 }
 
 /** The request-scoped part of one tools/call's extras: how it may ask its client. */

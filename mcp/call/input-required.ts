@@ -108,13 +108,19 @@ export class Round {
 
   private constructor(
     private readonly tool: string,
-    private readonly argsHash: string,
+    private readonly args: unknown,
     private readonly prior: StatePayload | undefined,
     input: RoundInput,
     private readonly stateKey: string | undefined,
+    private hash?: string,
   ) {
     this.answers = { ...prior?.r, ...input.inputResponses };
     this.answersGiven = input.inputResponses ?? {};
+  }
+
+  /** The digest of the call's arguments, made when a state is checked or minted (most rounds do neither). */
+  private get argsHash(): string {
+    return (this.hash ??= digest(this.args ?? {}));
   }
 
   /**
@@ -122,31 +128,46 @@ export class Round {
    * @throws a JSON-RPC -32602 for an answer that is not an object, or a `requestState` that is not a
    *   string, fails verification, has expired, or was minted for another tool or other arguments.
    */
-  static async open(tool: string, args: unknown, input: RoundInput, stateKey: string | undefined): Promise<Round> {
+  static open(tool: string, args: unknown, input: RoundInput, stateKey: string | undefined): Round | Promise<Round> {
     if (input.dropped?.length)
       throw rpcError(
         -32602,
         `Invalid params: inputResponses.${input.dropped[0]} must be the result object of the request it answers`,
         { reason: 'invalid_input_response', key: input.dropped[0] },
       );
-    const argsHash = digest(args ?? {});
-    let prior: StatePayload | undefined;
-    if (input.requestState !== undefined) {
-      if (typeof input.requestState !== 'string') throw refused('invalid_request_state');
-      try {
-        prior = (await stateCodec(stateKey).verify(input.requestState, undefined as never)) as StatePayload;
-      } catch {
-        throw refused('invalid_request_state');
-      }
-      if (!isObj(prior) || typeof prior.n !== 'string') throw refused('invalid_request_state');
-      if (prior.t !== tool || prior.a !== argsHash) throw refused('request_state_for_another_call');
+    // a first call echoes no state: nothing to verify, so no promise (most calls)
+    if (input.requestState === undefined) return new Round(tool, args, undefined, input, stateKey);
+    return Round.verified(tool, args, input, stateKey);
+  }
+
+  /** {@link open} for a call that echoes a `requestState`: verified, and minted for this very call. */
+  private static async verified(
+    tool: string,
+    args: unknown,
+    input: RoundInput,
+    stateKey: string | undefined,
+  ): Promise<Round> {
+    if (typeof input.requestState !== 'string') throw refused('invalid_request_state');
+    let prior: StatePayload;
+    try {
+      prior = (await stateCodec(stateKey).verify(input.requestState, undefined as never)) as StatePayload;
+    } catch {
+      throw refused('invalid_request_state');
     }
-    return new Round(tool, argsHash, prior, input, stateKey);
+    if (!isObj(prior) || typeof prior.n !== 'string') throw refused('invalid_request_state');
+    const argsHash = digest(args ?? {});
+    if (prior.t !== tool || prior.a !== argsHash) throw refused('request_state_for_another_call');
+    return new Round(tool, args, prior, input, stateKey, argsHash);
   }
 
   /** The `input_required` result for what the run left unanswered, or undefined when nothing was. */
-  async result(): Promise<Record<string, unknown> | undefined> {
-    if (!Object.keys(this.pending).length) return undefined;
+  result(): Promise<Record<string, unknown>> | undefined {
+    if (!Object.keys(this.pending).length) return undefined; // nothing asked: no promise
+    return this.minted();
+  }
+
+  /** The `input_required` result of the questions pending, with the state the retry echoes. */
+  private async minted(): Promise<Record<string, unknown>> {
     const state: StatePayload = {
       t: this.tool,
       a: this.argsHash,

@@ -206,7 +206,8 @@ export class ToolCall implements CallState {
     try {
       const r = await callScope.run(call, invokeCall, model, this.ref, values, call, asking, options, this.name);
       printed = takePrinted();
-      const question = round && (await round.settle(r));
+      const settling = round?.settle(r);
+      const question = settling instanceof Promise ? await settling : settling;
       if (question) return question;
       if (extra.inTask && r.error?.kind === 'internal_error')
         throw rpcError(-32603, `Internal error: ${r.error.message}`);

@@ -71,19 +71,9 @@ export const ERA_2026_07_28: Era = {
     },
   }),
   // the Tasks extension: a task handle at once, the run going on in the background
-  async task(call) {
-    const task = call.ref.command.task;
-    if (!task) return undefined;
-    const capabilities = call.extra.capabilities ?? {};
-    if (tasksDeclared(capabilities))
-      return (await startTask(
-        boardOf(call.model, call.options),
-        capabilities,
-        call.extra.caller ?? '',
-        (signal, interaction) => call.asTask(signal, interaction),
-      )) as CallToolResult;
-    if (task === 'required') throw tasksRequired(`the tool ${call.name}`);
-    return undefined;
+  task(call) {
+    // a tool that declares no task: decided by the tool, so no promise per call
+    return call.ref.command.task ? taskStep(call) : undefined;
   },
   round: openRound,
   undeclared(call, r) {
@@ -96,15 +86,38 @@ export const ERA_2026_07_28: Era = {
   register: (server, model, options) => registerTasks(server, () => boardOf(model, options)),
 };
 
+/** The task step of a tool that declares `task`: a task handle when the client runs tasks. */
+async function taskStep(call: CallState): Promise<CallToolResult | undefined> {
+  const task = call.ref.command.task;
+  const capabilities = call.extra.capabilities ?? {};
+  if (tasksDeclared(capabilities))
+    return (await startTask(
+      boardOf(call.model, call.options),
+      capabilities,
+      call.extra.caller ?? '',
+      (signal, interaction) => call.asTask(signal, interaction),
+    )) as CallToolResult;
+  if (task === 'required') throw tasksRequired(`the tool ${call.name}`);
+  return undefined;
+}
+
 /**
  * The round step: the answers and state of a retried call checked before anything runs; a stop
  * the client can answer (its one next step is this call with values to fill in) is offered as a
  * form, unless the client has just declined it. @throws -32602 for a malformed answer.
  */
-async function openRound(call: CallState): Promise<InputRound> {
-  const { name, args, def, extra, options } = call;
-  const capabilities = extra.capabilities ?? {};
-  const round = await Round.open(name, args, { ...extra.round, capabilities }, stateKeyOf(options));
+function openRound(call: CallState): InputRound | Promise<InputRound> {
+  const capabilities = call.extra.capabilities ?? {};
+  const opened = Round.open(call.name, call.args, { ...call.extra.round, capabilities }, stateKeyOf(call.options));
+  // a call that echoes no state opens its round without a promise
+  return opened instanceof Promise
+    ? opened.then((round) => inputRound(call, round, capabilities))
+    : inputRound(call, opened, capabilities);
+}
+
+/** The round step's {@link InputRound} over an opened round. */
+function inputRound(call: CallState, round: Round, capabilities: Record<string, unknown>): InputRound {
+  const { name, def } = call;
   const interaction = round.interaction(capabilities);
   const stopAnswer = round.stopAnswer();
   if (round.malformed) throw rpcError(-32602, round.malformed, { reason: 'invalid_input_response' });
@@ -112,11 +125,11 @@ async function openRound(call: CallState): Promise<InputRound> {
     interaction,
     stopAnswer,
     answering: round.answering(),
-    async settle(r: InvokeResult) {
+    settle(r: InvokeResult) {
       if (round.malformed) throw rpcError(-32602, round.malformed, { reason: 'invalid_input_response' });
       const form = stopAnswer !== 'declined' && formCapable(capabilities) ? stopForm(name, def, r) : undefined;
       if (form) round.askStop(STOP_KEY, form.request, form.fill);
-      return (await round.result()) as CallToolResult | undefined;
+      return round.result() as Promise<CallToolResult> | undefined; // nothing asked: no promise
     },
   };
 }
