@@ -5,7 +5,7 @@
  * (ValidateArgs, ValidateRequiredFlags, ValidateFlagGroups), flag_groups.go; docs/mcp-server.md#inputschema.
  */
 import type { Command } from '../tree/command.ts';
-import { resolvedView } from '../tree/resolved.ts';
+import { resolvedView, type ResolvedFlags } from '../tree/resolved.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import { camelCase, defaultValue, type Flag } from '../tree/flags.ts';
 import { checkFlagValue } from '../tree/flag-values.ts';
@@ -288,12 +288,68 @@ function badArgValue(property: string, arg: ArgSpec, value: unknown): AxError {
  * Hidden and built-in flags are included too, so handlers can read `--help`-free values uniformly.
  */
 export function flagValues(inv: Invocation): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of inv.resolved.all.values()) out[camelCase(f.name)] = flagValue(inv, f);
-  // under TraverseChildren also the ancestors' local flags the command reads (none share a name with its own)
   const traversed = traversedFlags(inv.command);
-  if (traversed.size) for (const f of traversed.values()) out[camelCase(f.name)] = flagValue(inv, f);
+  const start = flagsStart(inv.resolved, traversed);
+  if (!start) {
+    const out: Record<string, unknown> = {};
+    for (const f of inv.resolved.all.values()) out[camelCase(f.name)] = flagValue(inv, f);
+    // under TraverseChildren also the ancestors' local flags the command reads (none share a name with its own)
+    if (traversed.size) for (const f of traversed.values()) out[camelCase(f.name)] = flagValue(inv, f);
+    return out;
+  }
+  // the same object, from the command's start: its keys in the same order, then what this run gives
+  const out = { ...start.template };
+  const keys = start.keys;
+  const sourced = inv.sourced;
+  for (const f of start.fresh)
+    if (!inv.values.has(f.name) && !sourced?.has(f.name)) out[keys.get(f.name)!] = defaultValue(f.spec);
+  if (sourced) for (const [name, v] of sourced) if (keys.has(name)) out[keys.get(name)!] = v;
+  for (const [name, v] of inv.values) if (keys.has(name)) out[keys.get(name)!] = v;
   return out;
+}
+
+/**
+ * Where a command's `ctx.flags` starts from, built once per flag set (docs/performance.md): every key
+ * in {@link flagValues}'s order with each default that is a plain value (a boolean, a string, a
+ * number) in place, and the flags whose default is an object (a list, a map), made fresh for every
+ * run so no run sees another's changes.
+ */
+interface FlagsStart {
+  readonly template: Readonly<Record<string, unknown>>;
+  readonly fresh: readonly Flag[];
+  /** Each flag's key in the object, by long name. */
+  readonly keys: ReadonlyMap<string, string>;
+  /** The TraverseChildren flags it was built with (the plan is rebuilt when they change). */
+  readonly traversed: ReadonlyMap<string, Flag>;
+}
+
+const starts = new WeakMap<ResolvedFlags, FlagsStart | null>();
+
+/** The {@link FlagsStart} of a flag set, or null when two of its flags share a key (the loop decides then). */
+function flagsStart(resolved: ResolvedFlags, traversed: ReadonlyMap<string, Flag>): FlagsStart | null {
+  const known = starts.get(resolved);
+  if (known !== undefined && (known === null || known.traversed === traversed)) return known;
+  const template: Record<string, unknown> = {};
+  const fresh: Flag[] = [];
+  const keys = new Map<string, string>();
+  const used = new Set<string>();
+  let start: FlagsStart | null = { template, fresh, keys, traversed };
+  for (const f of [...resolved.all.values(), ...traversed.values()]) {
+    const key = camelCase(f.name);
+    if (used.has(key) || keys.has(f.name)) {
+      start = null;
+      break;
+    }
+    used.add(key);
+    keys.set(f.name, key);
+    const d = defaultValue(f.spec);
+    if (typeof d === 'object' && d !== null) {
+      template[key] = undefined;
+      fresh.push(f);
+    } else template[key] = d;
+  }
+  starts.set(resolved, start);
+  return start;
 }
 
 /** A flag's value in this invocation: given, else from its env var or config key, else its default. */

@@ -55,4 +55,35 @@ describe('invokeCommand', () => {
     expect(r.error?.context?.reason).toBe('unknown_property');
     expect(JSON.stringify(r.errorEnvelope)).toBe(r.stderr.trimEnd().split('\n').pop());
   });
+
+  it('gives each run ctx.flags of its own: every flag in order, a list or map default fresh, a given value in place', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const tags = new Command({
+      use: 'tags',
+      short: 'Tags',
+      effects: 'read_only',
+      flags: {
+        tag: { type: 'stringSlice', default: ['a'], usage: 'tags' },
+        label: { type: 'stringToString', usage: 'labels' },
+        limit: { type: 'int', default: 5, usage: 'limit' },
+      },
+      run: (ctx) => {
+        const flags = ctx.flags as Record<string, unknown>;
+        seen.push(structuredClone(flags));
+        (flags.tag as string[]).push('mutated'); // a handler that changes its list must not change the next run's
+        (flags.label as Record<string, string>).x = 'mutated';
+        return null;
+      },
+    });
+    const root = new Command({ use: 'app', short: 'App' }).addCommand(tags);
+    for (const values of [{}, { limit: 7 }, {}]) expect((await invokeCommand(root, tags, values)).exitCode).toBe(0);
+    expect(seen.map((f) => [f.tag, f.label, f.limit])).toEqual([
+      [['a'], {}, 5],
+      [['a'], {}, 7],
+      [['a'], {}, 5],
+    ]);
+    // the keys: the command's flags as declared, then the injected ones, the same on every run
+    expect(Object.keys(seen[1]!)).toEqual(Object.keys(seen[0]!));
+    expect(Object.keys(seen[0]!).slice(0, 3)).toEqual(['tag', 'label', 'limit']);
+  });
 });
