@@ -6,7 +6,6 @@
  * **run** the command in-process as `--format json` would run it, and **shape** its outcome as the
  * result. The task and round steps, and the shape, are the client's era's (era.ts).
  */
-import { writeSync } from 'node:fs';
 import type { CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import { errorEnvelope } from '../../lib/contract/envelope.ts';
 import { endSpan, startTrace } from '../../lib/observe/trace.ts';
@@ -21,7 +20,8 @@ import { collectPrinted } from '../isolate/printed.ts';
 import { LOG_LEVELS, rpcError } from '../base/eras.ts';
 import { runOnce } from './answered.ts';
 import { failureResult, toolResult } from './results.ts';
-import { checkedValues, defOf, errorOf, traceEnvOf, unknownTool, unloadedTool } from './tools.ts';
+import { checkedValues, errorOf, traceEnvOf, unknownTool, unloadedTool } from './tools.ts';
+import { callPlan, spanWriter, type CallPlan } from './call-plan.ts';
 import type { CallExtra, CallState, Era, InputRound } from './era.ts';
 import type { McpModel, McpServerOptions } from './model.ts';
 
@@ -84,7 +84,7 @@ type Checked = { values: Record<string, unknown> } | { refusal: CallToolResult }
  * steps refuse (docs/mcp-server.md#toolscall).
  */
 export class ToolCall implements CallState {
-  private resolved?: { ref: ToolRef; def: ToolDef };
+  private resolved?: { ref: ToolRef; plan: CallPlan };
   /** When the call arrived (epoch ms): the error line of a call refused before it ran measures duration_ms from it. */
   readonly startedAt = Date.now();
 
@@ -103,7 +103,7 @@ export class ToolCall implements CallState {
 
   /** Its 2025-era definition, whose inputSchema checks the arguments. */
   get def(): ToolDef {
-    return this.resolved!.def;
+    return this.resolved!.plan.def;
   }
 
   /** Runs the steps in order: resolve, check, task, round, run, shape. */
@@ -162,7 +162,7 @@ export class ToolCall implements CallState {
   private resolve(): CallToolResult | undefined {
     const ref = this.model.byName.get(this.name);
     if (ref) {
-      this.resolved = { ref, def: defOf(this.model, ref) };
+      this.resolved = { ref, plan: callPlan(this.model, this.options, ref) };
       return undefined;
     }
     const broken = unloadedTool(this.model, this.name);
@@ -204,7 +204,7 @@ export class ToolCall implements CallState {
     let printed: string | undefined;
     const asking = round ? { ...extra, interaction: round.interaction } : extra;
     try {
-      const r = await callScope.run(call, invokeCall, model, this.ref, values, call, asking, options, this.name);
+      const r = await callScope.run(call, invokeCall, model, this.resolved!, values, call, asking, this.name);
       printed = takePrinted();
       const settling = round?.settle(r);
       const question = settling instanceof Promise ? await settling : settling;
@@ -260,37 +260,30 @@ export class ToolCall implements CallState {
 /** The in-process run of one call (inside the call's scope, so its children and stdin are the call's). */
 function invokeCall(
   model: McpModel,
-  ref: ToolRef,
+  { ref, plan }: { ref: ToolRef; plan: CallPlan },
   values: Record<string, unknown>,
   call: CallSignal,
   extra: CallExtra,
-  options: McpServerOptions,
   name: string,
 ): Promise<InvokeResult> {
+  // the server's part of the options is the tool's plan (call-plan.ts); the rest is this call's
+  const p = plan.invoke;
   return invokeCommand(model.root, ref.command, values, {
     signal: call,
     onProgress: extra.progress,
     onLog: extra.log,
     interaction: extra.interaction,
-    env: options.env,
-    version: options.version,
-    presets: options.presets,
+    env: p.env,
+    version: p.version,
+    presets: p.presets,
     traceparent: extra.trace?.traceparent,
     tracestate: extra.trace?.tracestate,
-    traceEnv: traceEnvOf(options),
+    traceEnv: p.traceEnv,
     tool: name,
-    onSpan: spanWriter(options),
-    toolBase: model.mount,
+    onSpan: p.onSpan,
+    toolBase: p.toolBase,
     toolVia: extra.toolVia,
-    idempotencyStore: options.idempotencyStore,
-    idempotencyTtlMs: options.idempotencyTtlMs,
+    idempotencyStore: p.idempotencyStore,
+    idempotencyTtlMs: p.idempotencyTtlMs,
   });
-}
-
-/**
- * Where a call's span goes under `AX_OTEL_DEBUG`: the server's diagnostics (`options.log`), else
- * its stderr written directly (fd 2), which no call's printed-output capture sees.
- */
-function spanWriter(options: McpServerOptions): (line: string) => void {
-  return options.log ? (line) => options.log!(line.trimEnd()) : (line) => void writeSync(2, line);
 }
