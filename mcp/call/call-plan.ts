@@ -34,7 +34,6 @@ export function callPlan(model: McpModel, options: McpServerOptions, ref: ToolRe
       version: options.version,
       presets: options.presets,
       traceEnv: traceEnvOf(options),
-      tool: ref.name,
       onSpan: spanWriter(options),
       toolBase: model.mount,
       idempotencyStore: options.idempotencyStore,
