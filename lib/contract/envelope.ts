@@ -41,7 +41,7 @@ export interface OutputStream {
 
 /**
  * One warning of a run (`meta.warnings[]`), ax-go's shape: a stable machine code
- * (`^[a-z][a-z0-9_]*$`: `deprecated_flag`, `deprecated_command`, `replay_not_recorded`, an author's
+ * (`^[a-z][a-z0-9_]*$`: `deprecated_flag`, `deprecated_command`, `replay_not_recorded`, `unknown_fields`, an author's
  * own, `warning` when `ctx.warn` was given none) and one readable sentence, which is also the line
  * written on stderr. `--strict` turns any of them into the failure `warnings_as_errors`.
  */

@@ -83,9 +83,14 @@ export function interruptedFix(err: AxError, cmd: Command, replaying: boolean, l
 /**
  * `--strict` with warnings: `warnings_as_errors` (exit 2), the warnings in `context.warnings`. `ran`
  * says whether the handler had started (then what it did before its warning may stand: the fix
- * says so); a handler's warning stops it where it is raised.
+ * says so); a handler's warning stops it where it is raised. `'ended'`: the warning came after the
+ * handler had finished (a `--fields` selection that kept data whole): what it did stands.
  */
-export function strictFailure(warnings: readonly Warning[], ran: boolean, label: (n: string) => string): AxError {
+export function strictFailure(
+  warnings: readonly Warning[],
+  ran: boolean | 'ended',
+  label: (n: string) => string,
+): AxError {
   // over MCP --strict is no input: the server applies its own --strict to every call
   const server = !label('strict').startsWith('--');
   const under = server ? "the server's --strict" : label('strict');
@@ -98,11 +103,15 @@ export function strictFailure(warnings: readonly Warning[], ran: boolean, label:
     `${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`} ` +
       `under ${under}: ${warnings.map((w) => w.message).join('; ')}`,
     {
-      fix: ran
-        ? `The command stopped at its warning; what it did before it may stand, so check the ` +
-          `state. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`
-        : `Nothing ran. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`,
-      context: { warnings: warnings.map((w) => ({ ...w })), ran },
+      fix:
+        ran === 'ended'
+          ? `The command ran to its end before the warning: what it did stands, so check the state ` +
+            `before running it again. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`
+          : ran
+            ? `The command stopped at its warning; what it did before it may stand, so check the ` +
+              `state. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`
+            : `Nothing ran. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`,
+      context: { warnings: warnings.map((w) => ({ ...w })), ran: ran !== false },
     },
   );
 }

@@ -2,11 +2,16 @@
  * `--fields a,b.c` (MCP property `fields`): the fields of `data` a caller wants, the rest left out
  * (docs/contract.md#selecting-fields---fields). Dotted paths go into objects; a list (the data, or a
  * list on the way) has the rest of the path applied to each element. A field nobody knows is a
- * `validation_error` (exit 2, `context.reason` `unknown_field`) listing the known ones: before the
- * run when the command declares an object-shaped `output.schema`, else after it, from the data.
+ * `validation_error` (exit 2, `context.reason` `unknown_field`) listing the known ones before the
+ * run when the command declares an object-shaped `output.schema`; without one the run is never failed
+ * after the fact: `data` stays whole and a warning (`unknown_fields`) names the paths and the fields
+ * `data` has.
  */
-import { validationError, type AxError } from '../contract/errors.ts';
-import type { Command } from '../tree/command.ts';
+import { AxError, validationError } from '../contract/errors.ts';
+import { strictFailure } from './failures.ts';
+import type { HandlerRun } from './handler-run.ts';
+import type { Command, RunContext } from '../tree/command.ts';
+import type { Warning } from '../contract/envelope.ts';
 
 /** A selection: each first segment, then what to keep below it (`true`: the whole value). */
 type Tree = Map<string, Tree | true>;
@@ -92,13 +97,13 @@ function schemaPaths(schema: unknown): { known: Set<string>; open: Set<string> }
   return walk(schema, '', known, open, 0) ? { known, open } : undefined;
 }
 
-function unknownField(field: string, known: Iterable<string>, label: string, cmd: Command, ran: boolean): AxError {
+function unknownField(field: string, known: Iterable<string>, label: string, cmd: Command): AxError {
   const list = [...known].sort();
   return validationError(
     `unknown field ${JSON.stringify(field)} for ${label} of ${cmd.commandPath()}`,
     'unknown_field',
     {
-      context: { command: cmd.commandPath(), field, known: list, ...(ran ? { ran: true } : {}) },
+      context: { command: cmd.commandPath(), field, known: list },
       fix: list.length
         ? `Give ${label} some of: ${list.join(', ')}.`
         : `Leave out ${label}: this answer has no fields to select.`,
@@ -126,22 +131,80 @@ export function checkFieldsBefore(cmd: Command, fields: readonly string[], label
   for (const f of fields) {
     const segs = f.split('.');
     const covered = segs.some((_, i) => declared.open.has(segs.slice(0, i + 1).join('.')));
-    if (!declared.known.has(f) && !covered) throw unknownField(f, declared.known, label, cmd, false);
+    if (!declared.known.has(f) && !covered) throw unknownField(f, declared.known, label, cmd);
   }
+}
+
+/** The warning code of a `--fields` selection that kept `data` whole (docs/contract.md#selecting-fields---fields). */
+export const UNKNOWN_FIELDS = 'unknown_fields';
+
+/**
+ * The warning of a selection that kept `data` whole, given once per call through the run's
+ * `ctx.warn`: in `meta.warnings`, and under `--strict` thrown as the run's failure.
+ */
+export function fieldsWarning(warnings: readonly Warning[], ctx: Pick<RunContext, 'warn'>): (message: string) => void {
+  return (message) => {
+    if (!warnings.some((w) => w.code === UNKNOWN_FIELDS)) ctx.warn(message, { code: UNKNOWN_FIELDS });
+  };
 }
 
 /**
  * `data` with only the requested fields (JSON-normalised first, so the selection is of what the
- * envelope would carry). Without a declared schema each field must occur in the data.
- * @throws AxError `validation_error` (reason `unknown_field`, `context.ran` true) for a field the
- * data does not have, when the command declares no object-shaped output schema.
+ * envelope would carry). Without a declared schema, when a field does not occur in the data (or the
+ * data has no fields), nothing is selected: the data is returned whole and `warn` is told why, once
+ * per call, with the unknown paths and the fields the data has.
  */
-export function selectFields(cmd: Command, data: unknown, fields: readonly string[], label: string): unknown {
+export function selectFields(
+  cmd: Command,
+  data: unknown,
+  fields: readonly string[],
+  label: string,
+  warn: (message: string) => void,
+): unknown {
   const json = JSON.parse(JSON.stringify(data === undefined ? null : data)) as unknown;
-  if (!schemaPaths(cmd.output?.schema) && json !== null && typeof json === 'object') {
+  if (!schemaPaths(cmd.output?.schema)) {
+    if (json === null || typeof json !== 'object') {
+      warn(
+        `${label}: data of ${cmd.commandPath()} is ${json === null ? 'null' : `a ${typeof json}`}, ` +
+          `which has no fields to select; data is whole`,
+      );
+      return json;
+    }
     const have = pathsOf(json, '', new Set());
-    const empty = Array.isArray(json) && json.length === 0;
-    for (const f of fields) if (!have.has(f) && !empty) throw unknownField(f, have, label, cmd, true);
+    const missing = Array.isArray(json) && json.length === 0 ? [] : fields.filter((f) => !have.has(f));
+    if (missing.length) {
+      const list = [...have].sort();
+      warn(
+        `${label}: data of ${cmd.commandPath()} has no ${missing.map((f) => JSON.stringify(f)).join(', ')} ` +
+          `(${list.length ? `its fields: ${list.join(', ')}` : 'it has no fields'}); nothing was selected, data is whole`,
+      );
+      return json;
+    }
   }
   return pick(json, treeOf(fields));
+}
+
+/** The fields a json-mode run was asked for (`--fields`, MCP `fields`), when the injected flag is in force. */
+export function fieldsOf(h: HandlerRun): string[] | undefined {
+  return h.env.mode === 'json' && h.inv.resolved.inForce('fields') ? requestedFields(h.flags.fields) : undefined;
+}
+
+/**
+ * The requested fields of a document result (lib/run/fields.ts). Under `--strict` a selection that
+ * warns fails the run after the command ran to its end: its outcome is recorded first under a key,
+ * so a retry with fields the data has replays it instead of running again.
+ */
+export async function shownFields(h: HandlerRun, result: unknown): Promise<unknown> {
+  try {
+    return selectFields(h.cmd, result, fieldsOf(h)!, h.scope.label('fields'), fieldsWarning(h.warnings, h.scope.ctx));
+  } catch (e) {
+    const gate = h.replay?.gate;
+    if (gate) {
+      await gate.complete(h.dataRecord(result));
+      h.replay!.gate = undefined;
+    }
+    throw e instanceof AxError && e.kind === 'warnings_as_errors'
+      ? strictFailure(h.warnings, 'ended', h.scope.label)
+      : e;
+  }
 }

@@ -31,7 +31,7 @@ import {
   withCompletedSteps,
 } from './failures.ts';
 import { checkOutput } from '../parse/output-check.ts';
-import { requestedFields, selectFields } from './fields.ts';
+import { fieldsOf, fieldsWarning, selectFields, shownFields } from './fields.ts';
 import { pageFooter } from './paging.ts';
 import { PAGING_FLAGS } from '../tree/paging.ts';
 import type { ReplayRecord } from '../store/idempotency.ts';
@@ -134,28 +134,6 @@ export async function runHandler(
   }
 }
 
-/** The fields a json-mode run was asked for (`--fields`, MCP `fields`), when the injected flag is in force. */
-function fieldsOf(h: HandlerRun): string[] | undefined {
-  return h.env.mode === 'json' && h.inv.resolved.inForce('fields') ? requestedFields(h.flags.fields) : undefined;
-}
-
-/**
- * The requested fields of a document result (lib/run/fields.ts). A field the data lacks fails the
- * run after it ran: its outcome is recorded first under a key, so a retry with a good --fields replays it.
- */
-async function shownFields(h: HandlerRun, result: unknown): Promise<unknown> {
-  try {
-    return selectFields(h.cmd, result, fieldsOf(h)!, h.scope.label('fields'));
-  } catch (e) {
-    const gate = h.replay?.gate;
-    if (gate) {
-      await gate.complete(h.dataRecord(result));
-      h.replay!.gate = undefined;
-    }
-    throw e;
-  }
-}
-
 /** The post-run hooks (postRun, then the persistent ones), each raced against the run's signal like the handler. */
 async function postHooks(hooks: Hooks, ctx: RunContext, env: RunEnv, cmd: Command): Promise<void> {
   for (const hook of hooks.post) await settle(hook, ctx, env, cmd.finishOnSigterm);
@@ -193,8 +171,10 @@ async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | u
       cmd,
       scope.ctx,
       { mode: env.mode, stdout: scope.stdout, stderr: scope.stderr },
-      h.meta(),
-      fieldsOf(h) && ((v: unknown) => selectFields(cmd, v, fieldsOf(h)!, scope.label('fields'))),
+      () => h.meta(),
+      fieldsOf(h) &&
+        ((v: unknown) =>
+          selectFields(cmd, v, fieldsOf(h)!, scope.label('fields'), fieldsWarning(h.warnings, h.scope.ctx))),
     );
     if (h.paged?.pagination.has_more && env.mode === 'human')
       void writeOutcome(scope.stderr, pageFooter(h.paged.pagination, h.paged.next));
@@ -303,6 +283,7 @@ async function writeStream(
   const texts: string[] | undefined = gate ? [] : undefined; // what a replay writes again
   const held: string[] | undefined = h.strict ? [] : undefined;
   const fields = fieldsOf(h);
+  const warn = fieldsWarning(h.warnings, h.scope.ctx);
   const iterable = (result ?? []) as AsyncIterable<unknown>;
   const it = (Symbol.asyncIterator in iterable ? iterable : toAsync(iterable as Iterable<unknown>))[
     Symbol.asyncIterator
@@ -316,7 +297,10 @@ async function writeStream(
       texts?.push(JSON.stringify(step.value === undefined ? null : step.value));
       const line =
         env.mode === 'json'
-          ? successLine(fields ? selectFields(cmd, step.value, fields, h.scope.label('fields')) : step.value, h.meta())
+          ? successLine(
+              fields ? selectFields(cmd, step.value, fields, h.scope.label('fields'), warn) : step.value,
+              h.meta(),
+            )
           : renderItem(cmd, step.value, ctx);
       if (items && (collected += line.length) > RESULT_MAX_CHARS) throw resultTooLarge(n - 1);
       items?.push(step.value);

@@ -74,11 +74,11 @@ export async function writeReplayed(
   cmd: Command,
   ctx: RunContext,
   out: ReplayTarget,
-  meta: SuccessMeta,
+  meta: () => SuccessMeta,
   select?: (data: unknown) => unknown,
 ): Promise<{ payload?: unknown; items?: unknown[]; stream?: boolean }> {
-  const m = JSON.stringify({ ...meta, replayed: true });
-  // the recorded data as it is, or (--fields) this call's selection of it
+  // the recorded data as it is, or (--fields) this call's selection of it; selected before the meta
+  // is made, so a warning of the selection is in it
   const shown = (text: string) => (select ? JSON.stringify(select(JSON.parse(text))) : text);
   if (out.mode === 'human')
     out.stderr.write(
@@ -90,17 +90,21 @@ export async function writeReplayed(
   }
   if (rec.kind === 'stream') {
     const items = (rec.items ?? []).map((t) => JSON.parse(t) as unknown);
+    const texts = out.mode === 'json' ? (rec.items ?? []).map(shown) : [];
+    const m = JSON.stringify({ ...meta(), replayed: true });
     for (let i = 0; i < items.length; i++) {
       await write(
         out.stdout,
-        out.mode === 'json' ? `{"data":${shown(rec.items![i]!)},"meta":${m}}\n` : renderItem(cmd, items[i], ctx),
+        out.mode === 'json' ? `{"data":${texts[i]},"meta":${m}}\n` : renderItem(cmd, items[i], ctx),
       );
     }
     return { items, stream: true };
   }
   const payload = JSON.parse(rec.data ?? 'null') as unknown;
-  if (out.mode === 'json') await writeOutcome(out.stdout, `{"data":${shown(rec.data ?? 'null')},"meta":${m}}\n`);
-  else {
+  if (out.mode === 'json') {
+    const text = shown(rec.data ?? 'null');
+    await writeOutcome(out.stdout, `{"data":${text},"meta":${JSON.stringify({ ...meta(), replayed: true })}}\n`);
+  } else {
     const text = cmd.render ? cmd.render(payload, ctx) : renderDefault(payload);
     if (typeof text === 'string')
       await writeOutcome(out.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);

@@ -104,12 +104,43 @@ describe('--fields', () => {
     expect(ran).toEqual(['get']);
   });
 
-  it('without one: checked against the data after the run (context.ran)', async () => {
-    const r = await runCli(tree(), ['all', '--fields', 'owner.phone']);
-    expect(r.code).toBe(2);
-    const e = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!).error;
-    expect(e.context).toMatchObject({ reason: 'unknown_field', ran: true });
-    expect(e.context.known).toEqual(['id', 'owner', 'owner.mail', 'owner.name']);
+  it('without one: the run is never failed after the fact; data stays whole and one warning names the unknown paths and the fields data has', async () => {
+    const ran: string[] = [];
+    const r = await runCli(tree(ran), ['all', '--fields', 'owner.phone,id,nope']);
+    expect(r.code, r.stderr).toBe(0);
+    const line = JSON.parse(r.stdout);
+    expect(line.data).toEqual([
+      { id: 1, owner: { name: 'ann', mail: 'a@x' } },
+      { id: 2, owner: { name: 'bob', mail: 'b@x' } },
+    ]);
+    expect(line.meta.warnings).toEqual([
+      {
+        code: 'unknown_fields',
+        message:
+          '--fields: data of app all has no "owner.phone", "nope" (its fields: id, owner, owner.mail, owner.name); nothing was selected, data is whole',
+      },
+    ]);
+    expect(r.stderr).toContain('nothing was selected, data is whole');
+    // a stream: each item whole after the warning, given once
+    const s = await runCli(tree(), ['feed', '--fields', 'n,gone']);
+    expect(s.code, s.stderr).toBe(0);
+    const lines = s.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.data)).toEqual([
+      { n: 1, at: 'x' },
+      { n: 2, at: 'y' },
+    ]);
+    expect(lines[1].meta.warnings).toHaveLength(1);
+    // --strict: the warning is the failure, like any other; the command had run to its end
+    const strict = await runCli(tree(ran), ['all', '--fields', 'nope', '--strict']);
+    expect(strict.code).toBe(2);
+    expect(strict.stdout).toBe('');
+    const e = JSON.parse(strict.stderr.trimEnd().split('\n').at(-1)!).error;
+    expect(e.kind).toBe('warnings_as_errors');
+    expect(e.context).toMatchObject({ ran: true, warnings: [{ code: 'unknown_fields' }] });
+    expect(e.actionable_fix).toMatch(/^The command ran to its end before the warning: what it did stands/);
   });
 
   it('is refused on opaque output, and an author’s own --fields shadows it', async () => {
