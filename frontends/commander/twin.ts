@@ -114,7 +114,8 @@ function twinOf(cmd: CommanderCommand, path: CommanderCommand[], program: Comman
     // an action cannot rehearse: no --dry-run, so no tool promises a preview it would refuse
     dryRun: false,
     ...(isRoot && internals(cmd)._version ? { version: internals(cmd)._version } : {}),
-    ...declaredConfig(decl),
+    // a wrapped bin reports no value, nor does a program whose work follows parse(): data is null
+    ...declaredConfig(decl, !!settings.program || settings.actionless),
     ...(action || (settings.actionless && !cmd.commands.length)
       ? { run: (ctx: RunContext) => runTwin(ctx, program, path, args, settings, mappedOf(path)) }
       : {}),

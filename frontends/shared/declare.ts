@@ -70,15 +70,21 @@ export function markSecrets<T extends { name: string; spec: FlagSpec }>(
   );
 }
 
-/** The parts of a twin's `CommandConfig` that a command's declarations give. */
+/**
+ * The parts of a twin's `CommandConfig` that a command's declarations give; `noData`: the command's
+ * `data` is always null (its result is what the program prints), so it offers no `--fields`.
+ */
 export function declaredConfig(
   decl: Readonly<AxDeclarations>,
+  noData = false,
 ): Pick<CommandConfig, 'effects' | 'capabilities' | 'destructive' | 'output'> {
   return {
     ...(decl.effects ? { effects: decl.effects } : {}),
     ...(decl.capabilities ? { capabilities: decl.capabilities } : {}),
     ...(decl.destructive !== undefined ? { destructive: decl.destructive } : {}),
-    ...(decl.output ? { output: { kind: 'data' as const, ...decl.output } } : {}),
+    ...(decl.output || noData
+      ? { output: { kind: 'data' as const, ...decl.output, ...(noData ? { noData: true } : {}) } }
+      : {}),
   };
 }
 

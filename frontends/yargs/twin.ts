@@ -113,7 +113,8 @@ async function twinOf(
     // a handler cannot rehearse: no --dry-run, so no tool promises a preview it would refuse
     dryRun: false,
     ...(version ? { version } : {}),
-    ...declaredConfig(decl),
+    // a wrapped bin reports no value, nor does a program without handlers (its code runs after parse()): data is null
+    ...declaredConfig(decl, !!build.settings.program || (runs && !handler)),
     ...(runs
       ? {
           run: (ctx: RunContext) => {

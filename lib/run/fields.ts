@@ -114,7 +114,8 @@ function unknownField(field: string, known: Iterable<string>, label: string, cmd
 /**
  * The check before the run, when the command's `output.schema` says which fields there are.
  * @throws AxError `validation_error` (reason `unknown_field`) for a path the schema does not declare;
- * (reason `fields_unsupported`) on a command whose output is opaque bytes.
+ * (reason `fields_unsupported`) on a command whose output is opaque bytes or whose schema types
+ * `data` as a scalar (a number, a string, a boolean).
  */
 export function checkFieldsBefore(cmd: Command, fields: readonly string[], label: string): void {
   if (cmd.output?.kind === 'opaque')
@@ -126,7 +127,18 @@ export function checkFieldsBefore(cmd: Command, fields: readonly string[], label
         fix: `Leave out ${label}.`,
       },
     );
-  const declared = schemaPaths(cmd.output?.schema);
+  const schema = cmd.output?.schema;
+  if (isScalar(schema)) {
+    const t = (schema as Schema).type;
+    const what = (Array.isArray(t) ? t : [t]).map((x) => (x === 'integer' ? 'number' : String(x)));
+    const a = (w: string) => (w === 'null' ? 'null' : `a ${w}`);
+    throw validationError(
+      `data of ${cmd.commandPath()} is ${[...new Set(what)].map(a).join(' or ')}; ${label} selects fields of an object or of each item of a list`,
+      'fields_unsupported',
+      { context: { command: cmd.commandPath(), flag: label }, fix: `Leave out ${label}.` },
+    );
+  }
+  const declared = schemaPaths(schema);
   if (!declared) return;
   for (const f of fields) {
     const segs = f.split('.');

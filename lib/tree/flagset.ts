@@ -125,6 +125,7 @@ export function flagsOf(cmd: Command): Map<string, Flag> {
   for (const n of INJECTED_NAMES) {
     if (n in root.persistentFlags || n in root.localFlags || out.has(n)) continue;
     if (n === 'dry-run' && !cmd.dryRun) continue; // a command without a dry run (CommandConfigOf.dryRun)
+    if (n === 'fields' && cmd.output?.noData) continue; // data is always null: no fields to select (OutputDecl.noData)
     // the key's help says, per command, whether a retry with it replays (only when the injected flag is in force here)
     // --yes keeps its -y unless a flag of the author's has that letter (as --help gives up -h)
     const spec =

@@ -92,6 +92,13 @@ export interface OutputDecl {
   /** Flag (long name) that selects output fields. */
   fieldsFlag?: string;
   /**
+   * `data` is always `null`: what the command prints is its result (a front end's call of a
+   * program whose result is its printed output: docs/frontends.md). Such a command has nothing for
+   * `--fields` to select: the injected flag is not among its flags (not in its help, inputSchema or
+   * `__schema`; given anyway it is an unknown flag). Default false.
+   */
+  noData?: boolean;
+  /**
    * Fields of the payload whose values differ between runs (ids, times): dotted paths into the
    * payload (for a stream, into one item), array items traversed transparently — `'id'`,
    * `'created_at'`, `'tasks.id'`. Published in `__schema --as=ax` as `non_deterministic_fields`

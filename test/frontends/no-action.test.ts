@@ -37,6 +37,12 @@ describe('a program without actions', () => {
     const tools = (JSON.parse(r.stdout) as { tools: { name: string; inputSchema: { properties: object } }[] }).tools;
     expect(tools.map((t) => t.name)).toEqual(['greet']);
     expect(Object.keys(tools[0]!.inputSchema.properties)).toContain('name');
+    // data is always null: nothing for fields to select, so it is no property and no flag
+    expect(Object.keys(tools[0]!.inputSchema.properties)).not.toContain('fields');
+    const f = await run(['--fields', 'x', '--format', 'json']);
+    expect(f.status).toBe(2);
+    expect(f.stdout).toBe('');
+    expect(JSON.parse(f.stderr.trim().split('\n').at(-1)!).error.message).toMatch(/unknown flag: --fields/);
   });
 
   it('a refusal of the words is a validation_error, exit 2, nothing on stdout', async () => {

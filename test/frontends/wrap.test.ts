@@ -62,6 +62,24 @@ describe('ax-ts wrap: a commander program (tasks.mjs, tasks.ax.json beside it)',
     expect(t.list!.annotations).toMatchObject({ readOnlyHint: true });
   });
 
+  it('offers no fields where data is always null: no property, not in __schema, an unknown flag in json mode', () => {
+    const t = tools('tasks.mjs');
+    for (const name of ['add', 'list']) expect(t[name]!.properties).not.toContain('fields');
+    const ax = wrap([TASKS, '__schema', '--format', 'json']);
+    expect(ax.status, ax.stderr).toBe(0);
+    type Doc = { name: string; flags?: { name: string }[]; commands?: Doc[] };
+    const root = (JSON.parse(ax.stdout) as { command: Doc }).command;
+    const flagNames = (c: Doc) => (c.flags ?? []).map((f) => f.name);
+    expect(flagNames(root)).not.toContain('fields');
+    for (const name of ['add', 'list'])
+      expect(flagNames(root.commands!.find((c) => c.name === name)!), name).not.toContain('fields');
+    const r = wrap([TASKS, 'list', '--fields', 'x', '--format', 'json']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(errorLine(r.stderr).error).toMatchObject({ kind: 'validation_error' });
+    expect(errorLine(r.stderr).error.message).toMatch(/unknown flag: --fields/);
+  });
+
   it('the default command: `tasks buy milk --format json` runs add, as a person’s invocation does', () => {
     const r = wrap([TASKS, 'buy', 'milk', '--format', 'json']);
     expect(r.status, r.stderr).toBe(0);

@@ -45,6 +45,15 @@ function tree(ran: string[] = []): Command {
       },
     }),
     new Command({
+      use: 'count',
+      effects: 'read_only',
+      output: { schema: { type: 'integer' } },
+      run: () => {
+        ran.push('count');
+        return 3;
+      },
+    }),
+    new Command({
       use: 'raw',
       effects: 'read_only',
       output: { kind: 'opaque', mediaType: 'application/octet-stream' },
@@ -141,6 +150,21 @@ describe('--fields', () => {
     expect(e.kind).toBe('warnings_as_errors');
     expect(e.context).toMatchObject({ ran: true, warnings: [{ code: 'unknown_fields' }] });
     expect(e.actionable_fix).toMatch(/^The command ran to its end before the warning: what it did stands/);
+  });
+
+  it('is refused before the run where the output schema types data as a scalar', async () => {
+    const ran: string[] = [];
+    const r = await runCli(tree(ran), ['count', '--fields', 'n']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const e = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!).error;
+    expect(e).toMatchObject({
+      kind: 'validation_error',
+      message: 'data of app count is a number; --fields selects fields of an object or of each item of a list',
+      actionable_fix: 'Leave out --fields.',
+      context: { reason: 'fields_unsupported' },
+    });
+    expect(ran).toEqual([]);
   });
 
   it('is refused on opaque output, and an author’s own --fields shadows it', async () => {
