@@ -37,14 +37,15 @@ export function yesIsInput(cmd: Command): boolean {
  * an input (`idempotency_key`) only on a command that replays ({@link replays}).
  * @throws AxError `validation_error` (exit 2, reason `property_collision`) when two inputs map to the
  *   same property name (e.g. `--max-width` and `--max_width`, or a flag and a positional of one
- *   name), naming both — an author error, refused like a tool-name collision.
+ *   name, or a positional named as an injected input such as `fields`), naming both — an author
+ *   error, refused like a tool-name collision.
  */
 export function toolProperties(cmd: Command): ToolProperty[] {
   const view = resolvedView(cmd);
   if (view.properties) return view.properties;
   const out: ToolProperty[] = [];
   const seen = new Map<string, string>();
-  const claim = (prop: string, what: string) => {
+  const claim = (prop: string, what: string, injected = false) => {
     const prior = seen.get(prop);
     if (prior) {
       throw validationError(
@@ -52,9 +53,10 @@ export function toolProperties(cmd: Command): ToolProperty[] {
         'property_collision',
         {
           context: { command: cmd.commandPath(), property: prop, inputs: [prior, what] },
-          fix:
-            `Rename ${prior} or ${what}: names that differ only in ` +
-            `"-" versus "_" become the same snake_case property.`,
+          fix: injected
+            ? `Rename ${prior}: ${JSON.stringify(prop)} is the input property of ${what}, which ax-ts injects.`
+            : `Rename ${prior} or ${what}: names that differ only in ` +
+              `"-" versus "_" become the same snake_case property.`,
         },
       );
     }
@@ -78,10 +80,9 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   const inherited: Flag[] = [];
   const traversed: Flag[] = [];
   const yesInput = yesIsInput(cmd);
-  // the injected `fields` where there is data to select from: a runnable command whose output is not opaque
-  // (and not where a positional takes the property's name: the argument keeps it)
-  const selects =
-    cmd.runnable() && cmd.output?.kind !== 'opaque' && !cmd.args.some((a) => propertyName(a.name) === 'fields');
+  // the injected `fields` where there is data to select from: a runnable command whose output is not
+  // opaque (a positional of that name collides with it, as with any injected input)
+  const selects = cmd.runnable() && cmd.output?.kind !== 'opaque';
   const isInput = (f: Flag) =>
     !f.spec.hidden &&
     f.spec.mcp !== false &&
@@ -100,7 +101,7 @@ export function toolProperties(cmd: Command): ToolProperty[] {
   const byName = (a: Flag, b: Flag) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const f of [...own.sort(byName), ...inherited.sort(byName), ...traversed.sort(byName)]) {
     const property = propertyName(f.name);
-    claim(property, `flag --${f.name}`);
+    claim(property, `flag --${f.name}`, f.builtin);
     out.push({ property, flag: f });
   }
   view.properties = out;

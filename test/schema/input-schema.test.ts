@@ -363,6 +363,24 @@ describe('inputSchema: names, required, positionals, left-out flags', () => {
       reason: 'property_collision',
       property: 'out_file',
     });
+    // a positional named as an injected input collides with it, `fields` as `dry-run` does; the fix
+    // renames the positional (the injected flag is no author's to rename)
+    for (const name of ['fields', 'dry-run']) {
+      const injected = new Command({
+        use: 'yourcli',
+        commands: [new Command({ use: `z <${name}>`, effects: 'read_only', run: ok })],
+      });
+      const e = await schemaFailure(injected, 'mcp');
+      const prop = name.replace('-', '_');
+      expect(e.context, name).toMatchObject({
+        reason: 'property_collision',
+        property: prop,
+        inputs: [`argument <${name}>`, `flag --${name}`],
+      });
+      expect(e.actionable_fix).toBe(
+        `Rename argument <${name}>: "${prop}" is the input property of flag --${name}, which ax-ts injects.`,
+      );
+    }
   });
 });
 
