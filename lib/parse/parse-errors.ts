@@ -6,6 +6,7 @@ import type { Command } from '../tree/command.ts';
 import { validationError, type AxError } from '../contract/errors.ts';
 import { flagsOf, injectedInForce, traversedFlags } from '../tree/flagset.ts';
 import { suggestionsFor } from '../tree/suggest.ts';
+import { argValue } from '../tree/args.ts';
 
 /** The visible command names under `cmd`, for suggestions (names only, like Cobra's SuggestionsFor). */
 function childNames(cmd: Command): string[] {
@@ -94,6 +95,35 @@ export function unknownFlagError(
         : suggestions.length
           ? `Did you mean ${suggestions[0]}? Run '${path} --help' to see its flags.`
           : `Run '${path} --help' to see its flags.`,
+    usage: path,
+  });
+}
+
+/** One word for the fix's command line (itself in single quotes): as is when plain, else in double quotes. */
+function fixWord(w: string): string {
+  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(w) ? w : `"${w.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+/**
+ * A word such as `-5` where the command takes a number positional: pflag (and so ax-ts) reads it
+ * as shorthand flags, and `--`, which ends the flags, is the way to give it as an argument
+ * (docs/contract.md#arguments). @returns the unknown-flag error with a fix naming the command line
+ * that works, verbatim; undefined when no positional of the command reads the word as a number.
+ */
+export function negativeNumberError(cmd: Command, argv: readonly string[], tok: string): AxError | undefined {
+  const numeric = (w: string) => cmd.args.some((d) => typeof argValue(d, w) === 'number');
+  if (!numeric(tok)) return undefined;
+  const at = argv.lastIndexOf(tok);
+  const before = argv.slice(0, at);
+  const after = argv.slice(at + 1);
+  // flags after it stay before `--` (after it every word is an argument)
+  const flagsAfter = after.some((w) => w.startsWith('-') && w !== '-' && !numeric(w));
+  const words = flagsAfter ? [...before, ...after, '--', tok] : [...before, '--', tok, ...after];
+  const line = [cmd.root().name, ...words].map(fixWord).join(' ');
+  const path = cmd.commandPath();
+  return validationError(`unknown shorthand flag: '${tok[1]}' in ${tok}`, 'unknown_flag', {
+    context: { command: path, flag: tok.slice(0, 2) },
+    fix: `${tok} reads as a flag: give a negative number after --, which ends the flags: '${line}'.`,
     usage: path,
   });
 }

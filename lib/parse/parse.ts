@@ -15,7 +15,7 @@ import { applyFlagText } from '../tree/flag-values.ts';
 import { flagByShort, flagsOf, refusesDryRun, resolvedFlags, traversedFlags } from '../tree/flagset.ts';
 import type { Invocation } from './invocation.ts';
 import { dryRunUnsupported } from '../tree/dry-run.ts';
-import { unknownCommandError, unknownFlagError } from './parse-errors.ts';
+import { negativeNumberError, unknownCommandError, unknownFlagError } from './parse-errors.ts';
 import { isUnloaded, loadCommand } from '../tree/lazy.ts';
 import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
 
@@ -324,7 +324,10 @@ function parseShorts(
       return -1;
     }
     // pflag names the shorthands left from the unknown one on: `unknown shorthand flag: 'u' in -ukn`
-    if (!f) throw unknownFlagError(cmd, `'${letter}' in -${body.slice(j)}`, `-${letter}`, 'unknown shorthand flag');
+    if (!f) {
+      const err = unknownFlagError(cmd, `'${letter}' in -${body.slice(j)}`, `-${letter}`, 'unknown shorthand flag');
+      throw j === 0 && inv.argv ? (negativeNumberError(inv.command, inv.argv, tok) ?? err) : err;
+    }
     // pflag: `Flag shorthand -n has been deprecated, <message>`, once per run
     const note =
       f.spec.shorthandDeprecated === undefined

@@ -100,3 +100,31 @@ describe.each(ARG_TYPES.map((t) => [t, FLAG_KINDS[t], ARG_CASES[t]] as const))(
     });
   },
 );
+
+describe.each([
+  ['int', '-5', -5],
+  ['float', '-0.5', -0.5],
+] as const)('a negative number for a positional of type %s', (type, word, value) => {
+  it('reads as a shorthand flag (as in pflag); the fix names the line that works, which works verbatim', async () => {
+    const r = await runCli(tree(type), ['get', word, '--format', 'json']);
+    expect(r.code).toBe(2);
+    const e = errorOf(r.stderr).error;
+    expect(e).toMatchObject({ kind: 'validation_error', context: { reason: 'unknown_flag', flag: word.slice(0, 2) } });
+    const line = `app get --format json -- ${word}`;
+    expect(e.actionable_fix).toBe(
+      `${word} reads as a flag: give a negative number after --, which ends the flags: '${line}'.`,
+    );
+    const verbatim = await runCli(tree(type), line.split(' ').slice(1));
+    expect(verbatim.code, verbatim.stderr).toBe(0);
+    expect(envelope(verbatim.stdout).data).toEqual({ v: value, type: 'number' });
+    // a string positional keeps pflag's plain refusal: no fix speaks of a number there
+    const plain = await runCli(tree('string'), ['get', word]);
+    expect(errorOf(plain.stderr).error.actionable_fix).not.toMatch(/negative number/);
+  });
+
+  it('is a number as --args-json gives it (typed JSON: no flag reading)', async () => {
+    const r = await runCli(tree(type), ['get', '--args-json', JSON.stringify({ v: value })]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(envelope(r.stdout).data).toEqual({ v: value, type: 'number' });
+  });
+});
