@@ -188,7 +188,7 @@ const MEMBERS: { [K in Exclude<keyof RunContext, DataKey>]: (s: RunState, ctx: R
       }
       return Promise.resolve().then(work).then(done);
     }) as RunContext['step'],
-  eachItem: (s) => (items, work) => eachItem(items, work, s.env.signal),
+  eachItem: (s) => (items, work) => eachItem(items, work, s.env.signal, (results) => (s.itemResults = results)),
   guard: (s) => (description) => {
     s.dryRunChecked = true;
     if (s.dryRun) s.would.push(description);

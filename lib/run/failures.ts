@@ -169,10 +169,15 @@ export function resultTooLarge(items: number): AxError {
  */
 export function withCompletedSteps(err: AxError, steps: readonly string[]): AxError {
   if (!steps.length || err.context?.completed_steps !== undefined) return err;
+  return withContext(err, { completed_steps: [...steps] });
+}
+
+/** A copy of `err` (its stack too) with `extra` added to its context. */
+export function withContext(err: AxError, extra: Record<string, unknown>): AxError {
   const copy = new AxError(err.kind, err.message, {
     fix: err.fix,
     suggestions: err.suggestions,
-    context: { ...err.context, completed_steps: [...steps] },
+    context: { ...err.context, ...extra },
     retryable: err.retryable,
     retryAfterSeconds: err.retryAfterSeconds,
     exitCode: err.exitCode,

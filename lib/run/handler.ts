@@ -34,6 +34,7 @@ import { checkOutput } from '../parse/output-check.ts';
 import { fieldsOf, fieldsWarning, selectFields, shownFields } from './fields.ts';
 import { pageFooter } from './paging.ts';
 import { PAGING_FLAGS } from '../tree/paging.ts';
+import { withItemResults } from './items.ts';
 import type { ReplayRecord } from '../store/idempotency.ts';
 import { interrupted, raceAbort, settle } from './settle.ts';
 import type { HandlerScope } from './run-state.ts';
@@ -125,7 +126,7 @@ export async function runHandler(
     } else await writeHuman(data, h.dryRun && dryRunVouched(cmd, scope), cmd, scope, h.paged);
     return { exitCode: 0, payload: data, attachments: scope.attachments, pagination: h.paged?.pagination };
   } catch (e) {
-    throw await failure(e, cmd, replay, scope.label, scope.steps, env.secrets);
+    throw await failure(e, cmd, replay, scope, env.secrets);
   } finally {
     endDeadline?.();
     // what ctx.spawn started ends with the run: before a failure is reported, and before the program exits
@@ -348,13 +349,12 @@ async function failure(
   e: unknown,
   cmd: Command,
   replay: Replay | undefined,
-  label: (name: string) => string,
-  steps: readonly string[],
+  scope: HandlerScope,
   secrets: readonly string[] | undefined,
 ): Promise<AxError> {
-  // redacted before it is recorded: a replay writes the record as it is (docs/security.md#secret-flags)
-  let err = redactError(withCompletedSteps(toAxError(e), steps), secrets);
-  if (err.kind === 'interrupted') err = interruptedFix(err, cmd, replay !== undefined, label);
+  // redacted before it is recorded (docs/security.md#secret-flags); a stop keeps the items done (items.ts)
+  let err = redactError(withItemResults(withCompletedSteps(toAxError(e), scope.steps), scope.itemResults), secrets);
+  if (err.kind === 'interrupted') err = interruptedFix(err, cmd, replay !== undefined, scope.label);
   const gate = replay?.gate;
   if (gate) {
     const running = replay.running;

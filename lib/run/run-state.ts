@@ -44,6 +44,8 @@ export interface HandlerScope {
   dryRunChecked: boolean;
   /** The children `ctx.spawn` started, once it has (lib/run/children.ts). */
   children: RunChildren | undefined;
+  /** The per-item outcomes `ctx.eachItem` has so far (lib/run/items.ts), once it has run: a stop reports them. */
+  itemResults: readonly unknown[] | undefined;
   /** Ends the run: later writes, progress and log calls through the context do nothing. */
   close(): void;
 }
@@ -94,6 +96,7 @@ export class RunState implements HandlerScope {
   built: Record<string, unknown> | undefined = undefined;
   ask: AskScope | undefined = undefined;
   children: RunChildren | undefined = undefined;
+  itemResults: readonly unknown[] | undefined = undefined;
   #label: ((name: string) => string) | undefined = undefined;
   ctx!: RunContext;
 

@@ -721,6 +721,30 @@ export const RULES: Rule[] = [
     },
   },
   {
+    name: 'per-item results × --timeout: the stop keeps the items done in context.results (a failed one with its fix and retryable); the items after it never ran',
+    on: (p) => !p.mcp,
+    run: async (p, id) => {
+      const names = [`${id}-a`, `bad-${id}`, `slow-${id}`, `${id}-d`];
+      const line = p.name === 'args-json' ? ['each', '--args-json', JSON.stringify({ names })] : ['each', ...names];
+      const e = expectError(await runLine(p, [...line, '--timeout', '1s']), 3, 'timeout');
+      expect(e.context.results).toEqual([
+        { item: names[0], ok: true, data: { name: names[0], n: expect.any(Number) } },
+        {
+          item: names[1],
+          ok: false,
+          error: {
+            kind: 'fx_gone',
+            message: `${names[1]} is gone`,
+            retryable: false,
+            actionable_fix: `Leave ${names[1]} out.`,
+          },
+        },
+      ]);
+      expect(effects(names[0])).toHaveLength(1);
+      expect(effects(names[3])).toHaveLength(0);
+    },
+  },
+  {
     name: "secret × a stop's next step: the step names the secret as given (@file) or, over MCP, by a <token> placeholder; never the value",
     run: async (p, id) => {
       const { file, secret } = secretFile(id);

@@ -61,7 +61,8 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
       { rule: 'paging × replay', reason: noPaging },
       { rule: 'secret × replay key', reason: noSecret },
       { rule: 'ctx.spawn × timeout', reason: noCtx },
-      { rule: 'per-item results', reason: noCtx },
+      { rule: 'per-item results:', reason: noCtx },
+      { rule: 'per-item results × --timeout', reason: noCtx },
       { rule: 'secret × dry run', reason: noSecret },
       { rule: "secret × a stop's next step", reason: noSecret },
       {
