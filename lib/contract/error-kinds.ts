@@ -26,6 +26,8 @@ export const ExitCode = {
    * 23 as rsync's "partial transfer due to error".
    */
   partial: 23,
+  /** Hung up: SIGHUP (the terminal was closed), 128 + 1. */
+  hangup: 129,
   /** Interrupted by SIGINT. */
   interrupted: 130,
   /** The reader of stdout went away (`… | head -1`): 128 + SIGPIPE, as a shell reports it. */

@@ -1,6 +1,6 @@
 /**
  * The children a run starts with `ctx.spawn` (docs/contract.md#child-processes-ctxspawn): each in a
- * process group of its own, so that SIGINT or SIGTERM to the program, `--timeout` or the run's end
+ * process group of its own, so that SIGINT, SIGTERM or SIGHUP to the program, `--timeout` or the run's end
  * reaches what it started in turn. When the run's signal aborts, the groups and every process below
  * each child (lib/platform/process-tree.ts, which also finds a process that left the group) get
  * SIGTERM at once; when the run ends, {@link RunChildren.end} does the same for what still runs and

@@ -62,10 +62,12 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
     const code = report ? report(error) : fallback;
     process.exit(code);
   };
-  const signals = { SIGINT: 0, SIGTERM: 0 };
-  const onSignal = (name: 'SIGINT' | 'SIGTERM') => () => {
-    signals[name] += 1;
-    const exitCode = name === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated;
+  let signals = 0;
+  let firstSignal: keyof typeof SIGNAL_CODES | undefined;
+  const onSignal = (name: keyof typeof SIGNAL_CODES) => () => {
+    signals += 1;
+    firstSignal ??= name;
+    const exitCode = SIGNAL_CODES[name];
     const error = new AxError('interrupted', `interrupted (${name}) before the command finished`, {
       exitCode,
       context: { signal: name },
@@ -76,14 +78,12 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
     // once the output has flushed. Output the reader takes nothing of for the grace, or a second
     // signal, ends the process with that signal's code: what was written did not all arrive.
     if (finished) {
-      if (signals.SIGINT + signals.SIGTERM > 1) process.exit(exitCode);
+      if (signals > 1) process.exit(exitCode);
       endAfterSignal?.(exitCode);
-    } else if (signals.SIGINT + signals.SIGTERM > 1)
+    } else if (signals > 1)
       exitNow(error, exitCode); // a second signal, of either kind, exits at once
     else ac.abort(error);
   };
-  const onInt = onSignal('SIGINT');
-  const onTerm = onSignal('SIGTERM');
   const onStray = (event: 'unhandledRejection' | 'uncaughtException') => (thrown: unknown) => {
     // Someone else (e.g. the MCP server, which must survive its handlers) has taken charge of strays.
     if (process.listenerCount(event) > 1) return;
@@ -132,8 +132,7 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
         },
       ),
     );
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal(name));
   const onRejection = onStray('unhandledRejection');
   const onException = onStray('uncaughtException');
   process.on('unhandledRejection', onRejection);
@@ -180,11 +179,20 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
       if (still >= grace) process.exit(signalCode);
     }, step).unref();
   };
-  const first = signals.SIGTERM > 0 ? ExitCode.terminated : signals.SIGINT > 0 ? ExitCode.interrupted : undefined;
-  if (first !== undefined) endAfterSignal(first);
+  if (firstSignal !== undefined) endAfterSignal(SIGNAL_CODES[firstSignal]);
   else setTimeout(flushThenExit, grace).unref();
   return code;
 }
+
+/**
+ * The exit code of a run a signal ended: 128 + the signal's number, as a shell reports it. SIGHUP (a
+ * person closed the terminal) ends the run as SIGINT and SIGTERM do, its children with it.
+ */
+const SIGNAL_CODES = {
+  SIGINT: ExitCode.interrupted,
+  SIGTERM: ExitCode.terminated,
+  SIGHUP: ExitCode.hangup,
+} as const;
 
 /**
  * The trace the run that started this process handed it for this process's own run

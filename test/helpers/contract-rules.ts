@@ -595,7 +595,7 @@ export const RULES: Rule[] = [
     },
   },
   {
-    name: '__schema lists every exit code a run can end with (141, 143 and each catalogue kind)',
+    name: '__schema lists every exit code a run can end with (129, 141, 143 and each catalogue kind)',
     on: (p) => p.spelling === 'argv',
     run: async (p) => {
       // the whole document, whatever the budget
@@ -608,6 +608,7 @@ export const RULES: Rule[] = [
         '3': 'network',
         '4': 'auth',
         '5': 'fx_gone',
+        '129': 'hangup',
         '130': 'interrupted',
         '141': 'stdout_closed',
         '143': 'terminated',

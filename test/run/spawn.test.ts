@@ -1,6 +1,6 @@
 // ctx.spawn on the command line (docs/contract.md#child-processes-ctxspawn): a handler starts a tree —
 // a shell, a sleep that ignores SIGTERM, a sleep that left the process group (setsid), a plain sleep —
-// and however the run ends (SIGTERM or SIGINT to the program, --timeout, the handler returning or
+// and however the run ends (SIGTERM, SIGINT or SIGHUP to the program, --timeout, the handler returning or
 // failing) no process of the tree is left, checked by pid. The control: the same tree started with
 // node:child_process's spawn outlives the run.
 import { spawn } from 'node:child_process';
@@ -47,6 +47,7 @@ describe.skipIf(process.platform !== 'linux')('ctx.spawn: the children die with 
   it.each([
     ['SIGTERM to the program', ['wait', 'FILE'], 'SIGTERM', 143],
     ['SIGINT to the program', ['wait', 'FILE'], 'SIGINT', 130],
+    ['SIGHUP to the program (a person closed the terminal)', ['wait', 'FILE'], 'SIGHUP', 129],
     ['--timeout', ['wait', 'FILE', '--timeout', '1s'], undefined, 3],
     ['the handler returning', ['leave', 'FILE'], undefined, 0],
     ['the handler failing', ['fail', 'FILE'], undefined, 3],
