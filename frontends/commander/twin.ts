@@ -87,14 +87,20 @@ function twinOf(cmd: CommanderCommand, path: CommanderCommand[], program: Comman
     decl,
   );
   const args = cmd.registeredArguments.map(argOf);
-  // a command withheld from agents has no properties to confuse (docs/frontends.md#what-does-not-map)
-  if (!decl.withheld)
-    checkNames(label, [
-      ...mapped.map((m) => ({ name: m.mapped.name, what: 'the option' })),
-      ...args.map((a) => ({ name: a.name, what: 'the argument' })),
-    ]);
   const local = (m: (typeof mapped)[number]) =>
     (m.mapped.option as { [LOCAL_OPTION]?: boolean })[LOCAL_OPTION] === true;
+  const words = path.slice(1).map((c) => c.name());
+  // a command withheld from agents has no properties to confuse (docs/frontends.md#what-does-not-map)
+  if (!decl.withheld)
+    checkNames(
+      label,
+      [
+        ...mapped.map((m) => ({ name: m.mapped.name, what: 'the option' })),
+        ...args.map((a) => ({ name: a.name, what: 'the argument' })),
+      ],
+      // options a command's subcommands inherit take their names to each of them
+      mapped.some((m) => !local(m)) ? reachOf(cmd, words) : [words.join(' ')],
+    );
   const flags = Object.fromEntries(mapped.filter((m) => !local(m)).map((m) => [m.mapped.name, m.spec]));
   const ownFlags = Object.fromEntries(mapped.filter(local).map((m) => [m.mapped.name, m.spec]));
   const description = cmd.description();
@@ -123,6 +129,14 @@ function twinOf(cmd: CommanderCommand, path: CommanderCommand[], program: Comman
   applyDeclarations(twin, decl);
   for (const child of cmd.commands) twin.addCommand(twinOf(child, [...path, child], program, settings));
   return twin;
+}
+
+/**
+ * The declaration keys of a command and, when it has subcommands (its options are then theirs too:
+ * persistent), of every command below it.
+ */
+function reachOf(cmd: CommanderCommand, words: string[]): string[] {
+  return [words.join(' '), ...cmd.commands.flatMap((c) => reachOf(c, [...words, c.name()]))];
 }
 
 /** The mapped options of every command on a path, per command. */

@@ -31,10 +31,15 @@ export interface NamedInput {
 /**
  * Refuses names that would mean two things to an agent: two options (or an option and an argument)
  * of one command whose property names are equal, or an option spelled like an injected flag after
- * snake-casing but not the same. `path` names the command. @throws AxError `validation_error`
- * (reason `name_collision`) naming both.
+ * snake-casing but not the same. `path` names the command; `reach`, the declaration keys of the
+ * commands its options reach (itself, and every command below it when they are inherited), which
+ * the fix withholds. @throws AxError `validation_error` (reason `name_collision`) naming both.
  */
-export function checkNames(path: string, names: readonly NamedInput[]): void {
+export function checkNames(
+  path: string,
+  names: readonly NamedInput[],
+  reach: readonly string[] = [path.split(' ').slice(1).join(' ')],
+): void {
   const seen = new Map<string, NamedInput>();
   for (const n of [...INJECTED.map((name) => ({ name, what: 'the flag ax-ts injects' })), ...names]) {
     const p = property(n.name).toLowerCase();
@@ -47,14 +52,28 @@ export function checkNames(path: string, names: readonly NamedInput[]): void {
           `are the property ${JSON.stringify(property(n.name))})`,
         {
           context: { reason: 'name_collision', command: path, first: before.name, second: n.name },
-          fix:
-            `Rename one of them in the program so each has its own property name; a program you cannot ` +
-            `change (ax-ts wrap) serves the rest once this command is withheld from agents in its ` +
-            `declarations file: {"${path.split(' ').slice(1).join(' ')}": {"withheld": true}} ` +
-            `(docs/frontends.md#declarations-for-a-wrapped-program).`,
+          fix: collisionFix(reach),
         },
       );
     }
     seen.set(p, n);
   }
+}
+
+/** The fix of a name collision: rename, or (a program one cannot change) withhold what the options reach. */
+function collisionFix(reach: readonly string[]): string {
+  const file = JSON.stringify(Object.fromEntries(reach.map((k) => [k, { withheld: true }])));
+  const docs = '(docs/frontends.md#declarations-for-a-wrapped-program)';
+  const rename = 'Rename one of them in the program so each has its own property name';
+  if (reach.length > 1 && reach[0] === '')
+    return (
+      `${rename}: the program's own options reach every command, so a program you cannot change ` +
+      `(ax-ts wrap) serves no tool until then; withholding them all in its declarations file, ` +
+      `${file}, lets it start with none ${docs}.`
+    );
+  const which = reach.length > 1 ? 'these commands (its options reach each of them) are' : 'this command is';
+  return (
+    `${rename}; a program you cannot change (ax-ts wrap) serves the rest once ${which} withheld from ` +
+    `agents in its declarations file: ${file} ${docs}.`
+  );
 }

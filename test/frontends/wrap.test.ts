@@ -240,6 +240,22 @@ describe('ax-ts wrap: what it cannot serve is refused with a validation_error na
     expect(y.stderr).toContain('y ran');
   });
 
+  it("a collision among the program's own options (they reach every command): the fix's declarations file, written as it says, starts", () => {
+    const bin = join(FIXTURES, 'collide-top.mjs');
+    const refused = errorLine(wrap([bin, '__schema', '--as=mcp']).stderr);
+    expect(refused.error.context).toMatchObject({ reason: 'name_collision', command: 'collide-top' });
+    const fix = refused.error.actionable_fix as string;
+    expect(fix).toMatch(/reach every command, so a program you cannot change \(ax-ts wrap\) serves no tool until then/);
+    const declared = /declarations file, (\{.*\}), lets it start/.exec(fix)?.[1];
+    expect(JSON.parse(declared!)).toEqual({ '': { withheld: true }, x: { withheld: true }, y: { withheld: true } });
+    const file = join(mkdtempSync(join(tmpdir(), 'ax-wrap-')), 'd.json');
+    writeFileSync(file, declared!);
+    const r = wrap(['--declarations', file, bin, '__schema', '--as=mcp']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).tools).toEqual([]);
+    expect(wrap(['--declarations', file, bin, '__schema', '--format', 'json']).status).toBe(0);
+  });
+
   it.each(cases)('%s', (_what, bin, reason, message) => {
     const r = wrap([...bin, '__schema', '--format', 'json']);
     expect(r.status).toBe(2);
