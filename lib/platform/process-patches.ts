@@ -22,8 +22,9 @@
  * 6. **json stdout** (`main()`, {@link divertStdout}): once Node's `process.stdout` is made, its
  *    `write` goes to stderr while a json-mode run's stdout holds only JSON lines; the runner's own
  *    lines go past it ({@link writeStdout}).
- * 7. **stderr line end** (`main()`, {@link noteLineEnd}): once Node's `process.stderr` is made, its
- *    `write` notes whether the chunk ended a line, so the runner's error line starts on its own line.
+ * 7. **line end** (`main()`, {@link noteLineEnd}): once Node's `process.stderr` (and
+ *    `process.stdout`) is made, its `write` notes whether the chunk ended a line, so the runner's
+ *    error and warning lines start on their own line.
  *
  * A server restores them in the reverse order (children, then the capture); the stdio guard stays
  * after the server has stopped, since a late timer's write must still not reach the client's pipe.
@@ -270,43 +271,47 @@ export function divertStdout(diverted: () => boolean): void {
   else w.onMade.push(patch);
 }
 
-/** Whether the last chunk written on stderr left a line unfinished (patch 7). */
-let stderrMidLine = false;
+/** Whether the last chunk written on each stream left a line unfinished (patch 7). */
+const midLine = { stdout: false, stderr: false };
 
-/** Notes where a chunk written on stderr leaves the line (empty chunks and other values change nothing). */
-function noteChunk(chunk: unknown): void {
+/** Notes where a chunk written on a stream leaves the line (empty chunks and other values change nothing). */
+function noteChunk(name: 'stdout' | 'stderr', chunk: unknown): void {
   if (typeof chunk === 'string') {
-    if (chunk.length) stderrMidLine = chunk.charCodeAt(chunk.length - 1) !== 10;
-  } else if (chunk instanceof Uint8Array && chunk.length) stderrMidLine = chunk[chunk.length - 1] !== 10;
+    if (chunk.length) midLine[name] = chunk.charCodeAt(chunk.length - 1) !== 10;
+  } else if (chunk instanceof Uint8Array && chunk.length) midLine[name] = chunk[chunk.length - 1] !== 10;
 }
 
 /** The stream key of the check (lib/contract/envelope.ts `MID_LINE`, the same registered symbol). */
 const MID_LINE = Symbol.for('ax-ts.mid-line');
 
 /**
- * Patch 7, stderr line end (docs/contract.md#error-line): once Node's `process.stderr` is made (now,
- * or later by whoever first reads it), its `write` notes whether each chunk ended a line, passes the
- * call on unchanged, and the stream answers the check under `MID_LINE`. Installed once per process
- * (`main()`), never restored.
- * @returns the check (true while the last chunk written on stderr left a line unfinished; false
- *   before anything was written) and `note`, for a chunk the caller wrote on fd 2 past the stream.
+ * Patch 7, line end (docs/contract.md#error-line): once Node's `process.stderr` or `process.stdout`
+ * is made (now, or later by whoever first reads it), its `write` notes whether each chunk ended a
+ * line, passes the call on unchanged, and the stream answers the check under `MID_LINE`. Installed
+ * once per stream and process (`main()`), never restored.
+ * @returns the check (true while the last chunk written on the stream left a line unfinished; false
+ *   before anything was written) and `note`, for a chunk the caller wrote on the descriptor past the stream.
  */
-export function noteLineEnd(): { midLine: () => boolean; note: (chunk: string | Uint8Array) => void } {
-  const w = watchStream('stderr');
+export function noteLineEnd(name: 'stdout' | 'stderr' = 'stderr'): {
+  midLine: () => boolean;
+  note: (chunk: string | Uint8Array) => void;
+} {
+  const w = watchStream(name);
+  const check = () => midLine[name];
   const patch = (s: NodeJS.WriteStream) => {
     const held = s as unknown as Record<symbol, unknown>;
     if (held[MID_LINE]) return;
-    held[MID_LINE] = () => stderrMidLine;
+    held[MID_LINE] = check;
     const real = s.write as (...a: unknown[]) => boolean;
     s.write = function (this: unknown, chunk: unknown): boolean {
-      noteChunk(chunk);
+      noteChunk(name, chunk);
       // eslint-disable-next-line prefer-rest-params -- the call passed on exactly as made
       return Reflect.apply(real, s, arguments) as boolean;
     } as Write;
   };
-  if (w.made) patch(process.stderr);
+  if (w.made) patch(process[name]);
   else w.onMade.push(patch);
-  return { midLine: () => stderrMidLine, note: noteChunk };
+  return { midLine: check, note: (chunk) => noteChunk(name, chunk) };
 }
 
 /** Writes on the real stdout, past {@link divertStdout} when it holds the stream. */

@@ -71,8 +71,11 @@ export interface RealOutput {
 export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => void): RealOutput {
   const fd = name === 'stdout' ? 1 : 2;
   const w = watchStream(name); // the fourth of the process patches: the getter, watched
-  // the seventh, on stderr: whether a print left a line unfinished (the error line starts a new one)
-  const lineEnd = name === 'stderr' ? noteLineEnd() : undefined;
+  // the seventh: whether a print left a line unfinished (the error line starts a new one)
+  const lineEnd = noteLineEnd(name);
+  // stdout's unfinished line shows before stderr's next line only where both are one file (a
+  // terminal, `2>&1`): the check is answered so
+  const midLine = name === 'stderr' ? lineEnd.midLine : () => lineEnd.midLine() && sameFile();
   const node = () => process[name];
   // the runner's own writes on stdout go past the json-stdout patch (process-patches.ts, patch 5)
   const through = (chunk: string | Uint8Array): boolean =>
@@ -106,6 +109,7 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
             isTTY: s.isTTY,
             write: through,
             once: (event: string, listener: () => void) => s.once(event, listener),
+            [MID_LINE]: midLine,
           } as OutputStream)
         : s;
     return { stream, flush, backlog, streamOnly: () => {} };
@@ -121,7 +125,7 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
     [WRITE_OUTCOME](chunk: string | Uint8Array): boolean {
       if (w.made || onlyStream || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))) return through(chunk);
       if (failed) return true;
-      lineEnd?.note(chunk);
+      lineEnd.note(chunk);
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       let at = 0;
       while (at < buf.length) {
@@ -139,11 +143,21 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
       }
       return true;
     },
-    [MID_LINE]: lineEnd?.midLine,
+    [MID_LINE]: midLine,
     /** `drain` and other events are the stream's: there is one only once it is made. */
     once(event: string, listener: () => void): unknown {
       return w.made ? node().once(event, listener) : (queueMicrotask(listener), undefined);
     },
   };
   return { stream, flush, backlog, streamOnly: () => void (onlyStream = true) };
+}
+
+/** Whether stdout and stderr are one file (the same terminal, pipe or file: `2>&1`). */
+function sameFile(): boolean {
+  try {
+    const [a, b] = [stdStat(1), stdStat(2)];
+    return a.dev === b.dev && a.ino === b.ino;
+  } catch {
+    return false;
+  }
 }

@@ -5,6 +5,7 @@
  * has ended. The runner reads it back as the run's {@link HandlerScope}.
  */
 import type { RunChildren } from './children.ts';
+import { MID_LINE } from '../contract/envelope.ts';
 import type { RunContext } from '../tree/command.ts';
 import { putOutcome, WRITE_OUTCOME, type OutputStream, type Warning } from '../contract/envelope.ts';
 import { flagLabel } from '../parse/validate.ts';
@@ -122,9 +123,14 @@ export class RunState implements HandlerScope {
     this.closed = true;
   }
 
-  /** Writes one line of the run's own on stderr (a drawn progress line erased first). */
+  /**
+   * Writes one line of the run's own on stderr (a drawn progress line erased first), on a line of
+   * its own after a print that left one unfinished (lib/platform/process-patches.ts, patch 7).
+   */
   line(text: string): void {
     this.progress?.erase();
-    this.stderr.write(`${text}\n`);
+    const env = this.env;
+    const after = env.stderr[MID_LINE]?.() || env.stdout[MID_LINE]?.() ? '\n' : '';
+    this.stderr.write(`${after}${text}\n`);
   }
 }

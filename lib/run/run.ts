@@ -53,8 +53,9 @@ export interface Failure {
 export function reportFailure(thrown: unknown, env: RunEnv): Failure {
   // a secret flag's value is in no line the run writes, whoever put it in the error
   const err = redactError(toAxError(thrown), env.secrets);
-  // what was printed last may not have ended its line: the runner's lines start on their own
-  if (env.stderr[MID_LINE]?.()) void writeOutcome(env.stderr, '\n');
+  // what was printed last may not have ended its line (on stderr, or on a stdout that is the same
+  // file: a terminal): the runner's lines start on their own
+  if (env.stderr[MID_LINE]?.() || env.stdout[MID_LINE]?.()) void writeOutcome(env.stderr, '\n');
   // AX_OTEL_DEBUG's span goes first too: the error line must stay the last line of stderr
   if (!env.spanShown && otelDebug(env.env)) {
     env.spanShown = true;
