@@ -5,7 +5,7 @@
  * result (`result_too_large`). Used by run.ts and handler.ts.
  */
 import type { Command } from '../tree/command.ts';
-import { AxError } from '../contract/errors.ts';
+import { AxError, toAxError, validationError } from '../contract/errors.ts';
 import type { Warning } from '../contract/envelope.ts';
 import type { ReplayRecord } from '../store/idempotency.ts';
 import { isStream } from './output.ts';
@@ -84,11 +84,12 @@ export function interruptedFix(err: AxError, cmd: Command, replaying: boolean, l
  * `--strict` with warnings: `warnings_as_errors` (exit 2), the warnings in `context.warnings`. `ran`
  * says whether the handler had started (then what it did before its warning may stand: the fix
  * says so); a handler's warning stops it where it is raised. `'ended'`: the warning came after the
- * handler had finished (a `--fields` selection that kept data whole): what it did stands.
+ * handler had finished (a `--fields` selection that kept data whole): what it did stands. `'went_on'`:
+ * the handler caught its warning's throw and then failed otherwise ({@link strictFirst}).
  */
 export function strictFailure(
   warnings: readonly Warning[],
-  ran: boolean | 'ended',
+  ran: boolean | 'ended' | 'went_on',
   label: (n: string) => string,
 ): AxError {
   // over MCP --strict is no input: the server applies its own --strict to every call
@@ -107,10 +108,13 @@ export function strictFailure(
         ran === 'ended'
           ? `The command ran to its end before the warning: what it did stands, so check the state ` +
             `before running it again. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`
-          : ran
-            ? `The command stopped at its warning; what it did before it may stand, so check the ` +
-              `state. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`
-            : `Nothing ran. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`,
+          : ran === 'went_on'
+            ? `The command went on after its warning and then failed (context.then); what it did may ` +
+              `stand, so check the state. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`
+            : ran
+              ? `The command stopped at its warning; what it did before it may stand, so check the ` +
+                `state. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`
+              : `Nothing ran. Deal with the warnings (context.warnings)${server ? '; ' : ', '}${without}.`,
       context: { warnings: warnings.map((w) => ({ ...w })), ran: ran !== false },
     },
   );
@@ -187,4 +191,29 @@ export function withContext(err: AxError, extra: Record<string, unknown>): AxErr
   });
   copy.stack = err.stack;
   return copy;
+}
+
+/**
+ * Under `--strict`, a run that warned and then failed otherwise (a handler that caught its warning's
+ * throw): `warnings_as_errors`, since the warning came first, with the later error's kind and
+ * message in `context.then` (docs/contract.md#warnings-and---strict). Any other failure as it is.
+ */
+export function strictFirst(
+  e: unknown,
+  strict: boolean,
+  warnings: readonly Warning[],
+  label: (n: string) => string,
+): unknown {
+  if (!strict || !warnings.length) return e;
+  const err = toAxError(e);
+  if (err.kind === 'warnings_as_errors') return err;
+  return withContext(strictFailure(warnings, 'went_on', label), { then: { kind: err.kind, message: err.message } });
+}
+
+/** A `--timeout` that is zero or negative: refused like the server's other durations (exit 2). */
+export function badTimeout(ms: number, flag: string): AxError {
+  return validationError(`${flag} must be a positive duration, got ${ms} ms`, 'invalid_flag_value', {
+    context: { flag },
+    fix: `Pass a positive ${flag}, e.g. 30s, or leave it out for no deadline.`,
+  });
 }

@@ -14,7 +14,7 @@ import { checkDryRun, dryRunVouched } from './run-meta.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
 import type { Pagination, Warning } from '../contract/envelope.ts';
-import { AxError, CONTRACT_REFUSALS, toAxError, validationError } from '../contract/errors.ts';
+import { AxError, CONTRACT_REFUSALS, toAxError } from '../contract/errors.ts';
 import { redactError } from '../contract/redact.ts';
 import { camelCase } from '../tree/flags.ts';
 import type { Invocation } from '../parse/parse.ts';
@@ -25,7 +25,9 @@ import {
   interruptedFix,
   replayedError,
   RESULT_MAX_CHARS,
+  badTimeout,
   resultTooLarge,
+  strictFirst,
   timeoutError,
   unrecorded,
   withCompletedSteps,
@@ -126,7 +128,7 @@ export async function runHandler(
     } else await writeHuman(data, h.dryRun && dryRunVouched(cmd, scope), cmd, scope, h.paged);
     return { exitCode: 0, payload: data, attachments: scope.attachments, pagination: h.paged?.pagination };
   } catch (e) {
-    throw await failure(e, cmd, replay, scope, env.secrets);
+    throw await failure(strictFirst(e, h.strict, h.warnings, scope.label), cmd, replay, scope, env.secrets);
   } finally {
     endDeadline?.();
     // what ctx.spawn started ends with the run: before a failure is reported, and before the program exits
@@ -371,12 +373,4 @@ async function failure(
     else await gate.complete({ exitCode: err.exitCode, kind: 'error', error: err.toJSON() });
   }
   return err;
-}
-
-/** A `--timeout` that is zero or negative: refused like the server's other durations (exit 2). */
-function badTimeout(ms: number, flag: string): AxError {
-  return validationError(`${flag} must be a positive duration, got ${ms} ms`, 'invalid_flag_value', {
-    context: { flag },
-    fix: `Pass a positive ${flag}, e.g. 30s, or leave it out for no deadline.`,
-  });
 }

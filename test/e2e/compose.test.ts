@@ -480,3 +480,34 @@ describe.concurrent.each(ROWS.map(([a, b]) => [`${a} × ${b}`, a, b] as const))(
     else it(columnName(col), () => got.run(idOf(col, a, b)), 60_000);
   }
 });
+
+/**
+ * Three features beside the thirteen — `--fields` (the `fields` property), a secret flag and
+ * `ctx.eachItem` — met with the ones they touch most: each row on every column, or skipped with why.
+ * (Over MCP --strict and --timeout 3s are the server's presets: see test/helpers/compose-paths.ts.)
+ */
+const MORE: Record<
+  string,
+  { where?: Where; na?: (col: Column) => string | undefined; run: (r: Runner, id: string) => Promise<void> }
+> = {
+  'strict × stream, a handler that catches its warning and then fails': {
+    run: async (r) => {
+      const o = await r.call(c('items', undefined, { count: 3, catch_warn: true }, { strict: true }));
+      const e = expectError(o, 2, 'warnings_as_errors');
+      expect(e.context).toMatchObject({
+        warnings: [{ code: 'stale_item', message: 'item 1 is stale' }],
+        then: { kind: 'network_error', message: 'the feed went away after item 1' },
+      });
+      expect(e.actionable_fix).toMatch(/^The command went on after its warning and then failed \(context\.then\)/);
+      expect(items(r, o)).toEqual([]); // held under --strict, withheld
+    },
+  },
+};
+
+describe.concurrent.each(Object.entries(MORE))('%s', (_row, { where, na, run }) => {
+  for (const col of COLUMNS) {
+    const why = na?.(col);
+    if (why) it.skip(`${columnName(col)} (not applicable: ${why})`, () => {});
+    else it(columnName(col), () => run(runner(col, where ?? {}), idOf(col, 'strict', 'stream')), 60_000);
+  }
+});
