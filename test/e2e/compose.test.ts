@@ -10,7 +10,8 @@
  * rows of its own on every column. Beside it, test/e2e/contract-paths.test.ts runs each rule on its own.
  * Fixture: test/fixtures/compose-tree.ts (and its commander twin, compose-commander.ts).
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   closeAll,
@@ -481,6 +482,29 @@ describe.concurrent.each(ROWS.map(([a, b]) => [`${a} × ${b}`, a, b] as const))(
   }
 });
 
+/** A secret in a file beside the log, for `keyed --token @file` (the value over MCP). */
+function secretFile(id: string): { file: string; secret: string } {
+  const secret = `s3cr3t-${id}-${Math.random().toString(36).slice(2)}`;
+  const file = join(dir, `token-${id}`);
+  writeFileSync(file, secret);
+  return { file, secret };
+}
+/** Every text a call produced, for a search. */
+const allText = (o: Outcome): string =>
+  [o.stdout, o.stderr ?? '', JSON.stringify(o.error ?? {}), ...(o.texts ?? [])].join('\n');
+/** The stream's lines as envelopes (JSON lines on stdout, or over MCP the text items that are). */
+function lines(r: Runner, o: Outcome): Json[] {
+  const raw = r.mcp ? (o.texts ?? []).flatMap((t) => t.split('\n')) : o.stdout.split('\n');
+  return raw.flatMap((l) => {
+    try {
+      const e = JSON.parse(l) as Json;
+      return e && typeof e === 'object' && 'data' in e ? [e] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /**
  * Three features beside the thirteen — `--fields` (the `fields` property), a secret flag and
  * `ctx.eachItem` — met with the ones they touch most: each row on every column, or skipped with why.
@@ -490,6 +514,98 @@ const MORE: Record<
   string,
   { where?: Where; na?: (col: Column) => string | undefined; run: (r: Runner, id: string) => Promise<void> }
 > = {
+  'fields × strict': {
+    run: async (r, id) => {
+      expect(envelope(await r.call(c('write', id, { fields: ['name'] }, { strict: true }))).data).toEqual({ name: id });
+      // no schema says write's fields: under --strict the unknown_fields warning fails the run, after it ran
+      const e = expectError(
+        await r.call(c('write', `${id}-x`, { fields: ['nope'] }, { strict: true })),
+        2,
+        'warnings_as_errors',
+      );
+      expect(e.context).toMatchObject({ ran: true, warnings: [{ code: 'unknown_fields' }] });
+      expect(e.actionable_fix).toMatch(/^The command ran to its end before the warning: what it did stands/);
+      expect(effects(`${id}-x`)).toHaveLength(1);
+    },
+  },
+  'fields × stream': {
+    run: async (r) => {
+      const ok = lines(r, await r.call(c('items', undefined, { count: 3, fields: ['i'] })));
+      expect(ok.map((l) => l.data)).toEqual([{ i: 1 }, { i: 2 }, { i: 3 }]);
+      const o = await r.call(c('items', undefined, { count: 3, fields: ['nope'] }));
+      if (r.mcp) {
+        // the server's --strict: the warning fails the stream, and the held items stay withheld
+        expect(expectError(o, 2, 'warnings_as_errors').context.warnings[0].code).toBe('unknown_fields');
+        expect(lines(r, o)).toEqual([]);
+      } else {
+        // each item whole, the warning given once (on the first item that lacks the path, and after)
+        const got = lines(r, o);
+        expect(got.map((l) => l.data)).toEqual([{ i: 1 }, { i: 2 }, { i: 3 }]);
+        for (const l of got) expect(l.meta.warnings.map((w: Json) => w.code)).toEqual(['unknown_fields']);
+      }
+    },
+  },
+  'fields × task': {
+    where: { task: true },
+    na: (col) => featureNa('task', col),
+    run: async (r, id) => {
+      const o = await r.call(c('write', id, { fields: ['name'] }));
+      expect(envelope(o).data).toEqual({ name: id });
+      expect(effects(id)).toHaveLength(1);
+    },
+  },
+  'fields × progressive': {
+    where: { progressive: true },
+    na: (col) => featureNa('progressive', col),
+    run: async (r, id) => {
+      expect(envelope(await r.call(c('write', id, { fields: ['name'] }))).data).toEqual({ name: id });
+    },
+  },
+  'secret × timeout': {
+    run: async (r, id) => {
+      const { file, secret } = secretFile(id);
+      const o = await r.call(
+        c('keyed', id, { token: r.mcp ? secret : `@${file}`, delay_ms: 20_000 }, { timeout: true }),
+      );
+      expect(expectError(o, 3, 'timeout').retryable).toBe(true);
+      expect(allText(o)).not.toContain(secret);
+      expect(effects(id)).toHaveLength(0);
+    },
+  },
+  'secret × task': {
+    where: { task: true },
+    na: (col) => featureNa('task', col),
+    run: async (r, id) => {
+      const { secret } = secretFile(id);
+      const o = await r.call(c('keyed', id, { token: secret }));
+      expect(envelope(o).data).toEqual({ name: id, token_length: secret.length });
+      expect(allText(o)).not.toContain(secret);
+    },
+  },
+  'eachItem × timeout': {
+    run: async (r, id) => {
+      const names = [`${id}-a`, `bad-${id}`, `slow-${id}`, `${id}-d`];
+      const line = !r.mcp && r.column.path !== 'args-json';
+      const o = await r.call(
+        c('each', undefined, line ? {} : { names }, { timeout: true, ...(line ? { args: names } : {}) }),
+      );
+      const e = expectError(o, 3, 'timeout');
+      expect(e.context.results).toEqual([
+        { item: names[0], ok: true, data: { name: names[0] } },
+        {
+          item: names[1],
+          ok: false,
+          error: {
+            kind: 'network_error',
+            message: `${names[1]} is gone`,
+            retryable: true,
+            actionable_fix: `Leave ${names[1]} out.`,
+          },
+        },
+      ]);
+      expect(effects(names[3])).toHaveLength(0);
+    },
+  },
   'strict × stream, a handler that catches its warning and then fails': {
     run: async (r) => {
       const o = await r.call(c('items', undefined, { count: 3, catch_warn: true }, { strict: true }));

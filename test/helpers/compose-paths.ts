@@ -61,6 +61,8 @@ export interface Call {
   name?: string;
   /** The tool's properties / the command's flags (snake_case; `true` is a bare flag). */
   props?: Json;
+  /** Command line only: positionals after `name` (over MCP and in --args-json, a property says them). */
+  args?: string[];
   /** Command line only: `--strict` (over MCP the server's preset). */
   strict?: boolean;
   /** Command line only: `--timeout 3s` (over MCP the server's preset). */
@@ -229,7 +231,13 @@ export function runner(column: Column, w: Where): Runner {
       if (column.era) return mcpCall(toolOf(c, w), args(c));
       if (column.path === 'args-json')
         return line([...words(c), ...presets(c), '--args-json', JSON.stringify(args(c))]);
-      return line([...words(c), ...(c.name !== undefined ? [c.name] : []), ...flagWords(c.props ?? {}), ...presets(c)]);
+      return line([
+        ...words(c),
+        ...(c.name !== undefined ? [c.name] : []),
+        ...(c.args ?? []),
+        ...flagWords(c.props ?? {}),
+        ...presets(c),
+      ]);
     },
     step: async (step) => {
       if (!column.era) return line((step.argv as string[]).slice(1));
