@@ -7,7 +7,6 @@
  * checksum guards against mistakes, not against a caller forging positions (a position is no secret).
  */
 export type { Pagination } from '../contract/envelope.ts';
-import { createHash } from 'node:crypto';
 import { validationError } from '../contract/errors.ts';
 import type { NextStep } from '../contract/errors.ts';
 import type { Pagination } from '../contract/envelope.ts';
@@ -27,7 +26,12 @@ export interface Paged {
 /** Where a page starts: an offset into the whole list (ax-ts slices) or the handler's own cursor. */
 type Position = { o: number } | { h: string };
 
+/**
+ * The cursor's checksum. `node:crypto` is loaded here, on a paged answer's first cursor, through
+ * `process.getBuiltinModule`: a static import would load it on every run (docs/performance.md).
+ */
 function checksum(cmd: Command, payload: string): string {
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256')
     .update(`ax-ts page\0${cmd.root().name}\0${cmd.commandPath()}\0${payload}`)
     .digest('base64url')
