@@ -233,6 +233,46 @@ describe('a persistent secret flag', () => {
     expect(r.stderr).not.toContain(SECRET);
   });
 
+  it("a paged command's next page (meta.next, the human footer) holds a placeholder for an argv secret, however its shorthand is spelled", async () => {
+    const tree = (secret: boolean) => {
+      const root = new Command({ use: 'pgx' });
+      root.addCommand(
+        new Command({
+          use: 'list',
+          effects: 'read_only',
+          flags: {
+            key: { type: 'string', short: 'k', ...(secret ? { secret: true, secretArgv: true } : {}) },
+            verbose: { type: 'bool', short: 'v' },
+          },
+          output: { paging: { defaultLimit: 1 } },
+          run: () => ['a', 'b'],
+        }),
+      );
+      return root;
+    };
+    const spellings = [
+      ['-k', SECRET],
+      [`-k${SECRET}`],
+      [`-k=${SECRET}`],
+      ['-vk', SECRET],
+      [`-vk${SECRET}`],
+      [`-vk=${SECRET}`],
+    ];
+    for (const words of spellings) {
+      const json = await runCliTree(tree(true), ['list', ...words, '--format', 'json']);
+      expect(json.code, json.stderr).toBe(0);
+      const step = JSON.parse(json.stdout).meta.next[0];
+      expect(json.stdout, words.join(' ')).not.toContain(SECRET);
+      expect(step.argv.join(' '), words.join(' ')).toContain('<key>');
+      const text = await runCliTree(tree(true), ['list', ...words, '--format', 'text']);
+      expect(text.stderr, words.join(' ')).toContain('next page: pgx list');
+      expect(text.stderr, words.join(' ')).not.toContain(SECRET);
+      // the control: the same words on a flag that is not secret are repeated, so the checks above can fail
+      const plain = await runCliTree(tree(false), ['list', ...words, '--format', 'json']);
+      expect(plain.stdout, words.join(' ')).toContain(SECRET);
+    }
+  });
+
   it('a declaration that would show the value is refused: a default, choices, examples, a non-string type', () => {
     const bad: Record<string, unknown>[] = [
       { type: 'string', secret: true, default: 'x' },
