@@ -63,7 +63,7 @@ export function checkNames(
 /** The fix of a name collision: rename, or (a program one cannot change) withhold what the options reach. */
 function collisionFix(reach: readonly string[]): string {
   const file = JSON.stringify(Object.fromEntries(reach.map((k) => [k, { withheld: true }])));
-  const docs = '(docs/frontends.md#declarations-for-a-wrapped-program)';
+  const docs = '(docs/frontends.md#ax-ts-wrap-a-program-you-do-not-own)';
   const rename = 'Rename one of them in the program so each has its own property name';
   if (reach.length > 1 && reach[0] === '')
     return (

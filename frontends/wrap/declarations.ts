@@ -1,5 +1,5 @@
 /**
- * Declarations for a program `ax-ts wrap` serves (docs/frontends.md#declarations-for-a-wrapped-program):
+ * Declarations for a program `ax-ts wrap` serves (docs/frontends.md#ax-ts-wrap-a-program-you-do-not-own):
  * a JSON file, `<bin-name>.ax.json` beside the program or the one `--declarations` names, whose keys
  * are command paths (`""` the program itself, `"a b"` its command `b` under `a`) and whose values
  * are the declarations `ax(cmd)` records: effects, capabilities, destructive, output, withheld, secrets.
@@ -18,7 +18,7 @@ const EFFECTS = ['read_only', 'idempotent', 'non_idempotent'];
 function invalid(file: string, message: string, extra: Record<string, unknown> = {}): AxError {
   return new AxError('validation_error', `${file}: ${message}`, {
     context: { reason: 'invalid_declarations', path: file, ...extra },
-    fix: `Key the file by command path ("" for the program, "a b" for a subcommand) with only ${KEYS.join(', ')} in each value (docs/frontends.md#declarations-for-a-wrapped-program).`,
+    fix: `Key the file by command path ("" for the program, "a b" for a subcommand) with only ${KEYS.join(', ')} in each value (docs/frontends.md#ax-ts-wrap-a-program-you-do-not-own).`,
   });
 }
 

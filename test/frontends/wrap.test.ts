@@ -6,7 +6,7 @@
  * with a validation_error (exit 2) naming why. The real registry programs are test/corpus.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,23 @@ import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
 
 const FIXTURES = join(REPO, 'test/frontends/fixtures/wrap');
 const AX = join(REPO, 'cmd/ax-ts/main.ts');
+
+/** The docs/*.md#anchor links in `text` whose page has no heading of that anchor (GitHub's slugs). */
+function deadDocLinks(text: string): string[] {
+  return [...text.matchAll(/docs\/([\w-]+\.md)#([\w-]+)/g)]
+    .filter(([, page, anchor]) => {
+      const headings = readFileSync(join(REPO, 'docs', page!), 'utf8').match(/^#+ .*$/gm) ?? [];
+      const slugs = headings.map((h) =>
+        h
+          .replace(/^#+ /, '')
+          .toLowerCase()
+          .replace(/[^a-z0-9 _-]/g, '')
+          .replace(/ /g, '-'),
+      );
+      return !slugs.includes(anchor!);
+    })
+    .map(([link]) => link);
+}
 
 function wrap(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, ['--import', TSX_LOADER, AX, 'wrap', ...args], {
@@ -118,6 +135,7 @@ describe('ax-ts wrap: a commander program (tasks.mjs, tasks.ax.json beside it)',
     expect(errorLine(r.stderr)).toMatchObject({
       error: { kind: 'validation_error', context: { reason: 'invalid_declarations', key } },
     });
+    expect(deadDocLinks(errorLine(r.stderr).error.actionable_fix as string), 'the page the fix points to').toEqual([]);
   });
 
   it('a declarations file an editor saved with a byte order mark is read', () => {
@@ -228,6 +246,7 @@ describe('ax-ts wrap: what it cannot serve is refused with a validation_error na
     const bin = join(FIXTURES, 'collide-sub.mjs');
     const refused = errorLine(wrap([bin, '__schema', '--as=mcp']).stderr);
     expect(refused.error.context).toMatchObject({ reason: 'name_collision', command: 'collide-sub x' });
+    expect(deadDocLinks(refused.error.actionable_fix as string), 'the page the fix points to').toEqual([]);
     const declared = /declarations file: (\{.*\}) \(docs/.exec(refused.error.actionable_fix as string)?.[1];
     expect(declared, refused.error.actionable_fix).toBeDefined();
     const file = join(mkdtempSync(join(tmpdir(), 'ax-wrap-')), 'd.json');
@@ -245,6 +264,7 @@ describe('ax-ts wrap: what it cannot serve is refused with a validation_error na
     const refused = errorLine(wrap([bin, '__schema', '--as=mcp']).stderr);
     expect(refused.error.context).toMatchObject({ reason: 'name_collision', command: 'collide-top' });
     const fix = refused.error.actionable_fix as string;
+    expect(deadDocLinks(fix), 'the page the fix points to').toEqual([]);
     expect(fix).toMatch(/reach every command, so a program you cannot change \(ax-ts wrap\) serves no tool until then/);
     const declared = /declarations file, (\{.*\}), lets it start/.exec(fix)?.[1];
     expect(JSON.parse(declared!)).toEqual({ '': { withheld: true }, x: { withheld: true }, y: { withheld: true } });
