@@ -208,15 +208,36 @@ export function fieldsOf(h: HandlerRun): string[] | undefined {
  */
 export async function shownFields(h: HandlerRun, result: unknown): Promise<unknown> {
   try {
-    return selectFields(h.cmd, result, fieldsOf(h)!, h.scope.label('fields'), fieldsWarning(h.warnings, h.scope.ctx));
+    return selectShown(h, result);
   } catch (e) {
     const gate = h.replay?.gate;
     if (gate) {
       await gate.complete(h.dataRecord(result));
       h.replay!.gate = undefined;
     }
-    throw e instanceof AxError && e.kind === 'warnings_as_errors'
-      ? strictFailure(h.warnings, 'ended', h.scope.label)
-      : e;
+    throw ranToItsEnd(h, e);
   }
+}
+
+/**
+ * The requested fields of a replayed document: a selection that warns under `--strict` fails as
+ * {@link shownFields} does, after a run that ran to its end (the first call did; the replay runs nothing).
+ */
+export function replayedFields(h: HandlerRun, value: unknown): unknown {
+  try {
+    return selectShown(h, value);
+  } catch (e) {
+    throw ranToItsEnd(h, e);
+  }
+}
+
+function selectShown(h: HandlerRun, value: unknown): unknown {
+  return selectFields(h.cmd, value, fieldsOf(h)!, h.scope.label('fields'), fieldsWarning(h.warnings, h.scope.ctx));
+}
+
+/** `--strict`'s failure at a selection's warning, told as one after the command's end; any other error as is. */
+function ranToItsEnd(h: HandlerRun, e: unknown): unknown {
+  return e instanceof AxError && e.kind === 'warnings_as_errors'
+    ? strictFailure(h.warnings, 'ended', h.scope.label)
+    : e;
 }

@@ -33,7 +33,7 @@ import {
   withCompletedSteps,
 } from './failures.ts';
 import { checkOutput } from '../parse/output-check.ts';
-import { fieldsOf, fieldsWarning, selectFields, shownFields } from './fields.ts';
+import { fieldsOf, fieldsWarning, replayedFields, selectFields, shownFields } from './fields.ts';
 import { pageFooter } from './paging.ts';
 import { PAGING_FLAGS } from '../tree/paging.ts';
 import { withItemResults } from './items.ts';
@@ -176,8 +176,10 @@ async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | u
       { mode: env.mode, stdout: scope.stdout, stderr: scope.stderr },
       () => h.meta(),
       fieldsOf(h) &&
-        ((v: unknown) =>
-          selectFields(cmd, v, fieldsOf(h)!, scope.label('fields'), fieldsWarning(h.warnings, h.scope.ctx))),
+        (rec.kind === 'data'
+          ? (v: unknown) => replayedFields(h, v)
+          : (v: unknown) =>
+              selectFields(cmd, v, fieldsOf(h)!, scope.label('fields'), fieldsWarning(h.warnings, h.scope.ctx))),
     );
     if (h.paged?.pagination.has_more && env.mode === 'human')
       void writeOutcome(scope.stderr, pageFooter(h.paged.pagination, h.paged.next));

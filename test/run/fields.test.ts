@@ -4,6 +4,9 @@
  * output schema before anything runs, the check against the data after the run without one, and the
  * refusal on opaque output; an author's own `--fields` shadows the injected one.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Command } from '../../lib/index.ts';
 import { runCli } from '../helpers/run.ts';
@@ -150,6 +153,40 @@ describe('--fields', () => {
     expect(e.kind).toBe('warnings_as_errors');
     expect(e.context).toMatchObject({ ran: true, warnings: [{ code: 'unknown_fields' }] });
     expect(e.actionable_fix).toMatch(/^The command ran to its end before the warning: what it did stands/);
+  });
+
+  it('--strict with an unknown field under a key: the identical retry replays the same failure, told as after a run that ran to its end', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'ax-fields-strict-'));
+    try {
+      const ran: string[] = [];
+      const root = new Command({ use: 'app' });
+      root.addCommand(
+        new Command({
+          use: 'put',
+          effects: 'non_idempotent',
+          run: () => {
+            ran.push('put');
+            return { id: 1 };
+          },
+        }),
+      );
+      const env = { XDG_STATE_HOME: state };
+      const call = ['put', '--fields', 'nope', '--strict', '--idempotency-key', 'k1'];
+      const first = await runCli(root, call, { env });
+      const again = await runCli(root, call, { env });
+      for (const r of [first, again]) {
+        expect(r.code, r.stderr).toBe(2);
+        const e = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!).error;
+        expect(e.kind).toBe('warnings_as_errors');
+        expect(e.actionable_fix).toMatch(/^The command ran to its end before the warning: what it did stands/);
+      }
+      expect(ran).toEqual(['put']);
+      const shown = await runCli(root, ['put', '--fields', 'id', '--idempotency-key', 'k1'], { env });
+      expect(JSON.parse(shown.stdout)).toMatchObject({ data: { id: 1 }, meta: { replayed: true } });
+      expect(ran).toEqual(['put']);
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 
   it('is refused before the run where the output schema types data as a scalar', async () => {
