@@ -155,6 +155,8 @@ async function openReplay(h: HandlerRun, replay: Replay): Promise<RunOutcome | u
     .filter((f) => f.builtin && !(h.page && (PAGING_FLAGS as readonly string[]).includes(f.name)))
     .map((f) => camelCase(f.name));
   const bound = Object.fromEntries(Object.entries(flags).filter(([k]) => !builtin.includes(k)));
+  // a blank cursor is no cursor: the first page, the same arguments as a call without one
+  if (h.page && typeof bound.cursor === 'string' && bound.cursor.trim() === '') bound.cursor = undefined;
   const opened = await openGate({
     scope: { program: env.root.name, command: cmd.commandPath(), key: givenKey },
     fingerprint: await fingerprint({ flags: bound, args: scope.ctx.args }),

@@ -117,6 +117,11 @@ export const PAGING_RULES: Rule[] = [
       expect(meta(again).replayed).toBe(true);
       expect(meta(again).pagination).toEqual(meta(first).pagination);
       expect(effects(id)).toHaveLength(1);
+      // a blank cursor is no cursor: the first page, the same arguments, so the retry replays
+      const blank = await p.call(feed(id, { idempotency_key: key, cursor: '' }));
+      expect(blank.code, JSON.stringify(blank)).toBe(0);
+      expect(meta(blank).replayed).toBe(true);
+      expect(effects(id)).toHaveLength(1);
       // the same key with another cursor is other arguments: refused, not replayed as page one
       const cursor = meta(first).pagination.next_cursor as string;
       expectError(await p.call(feed(id, { idempotency_key: key, cursor })), 2, 'idempotency_conflict');
