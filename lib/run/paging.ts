@@ -130,7 +130,7 @@ export function pageOf(cmd: Command, result: unknown, req: PageRequest): Paged {
       throw new TypeError(
         `${cmd.commandPath()}: ctx.page.reply got ${result.length} items for a limit of ${req.limit}`,
       );
-    const next = reply.next === undefined ? null : encodeCursor(cmd, { h: reply.next });
+    const next = typeof reply.next === 'string' ? encodeCursor(cmd, { h: reply.next }) : null;
     return {
       items: result,
       pagination: {

@@ -131,8 +131,11 @@ export function pagingFlagSpecs(settings: PagingSettings): { limit: FlagSpec; cu
 
 /** What a handler that pages itself returns besides the page's items (`ctx.page.reply`). */
 export interface PageReply {
-  /** The handler's own cursor of the next page (ax-ts wraps it); absent on the last page. */
-  next?: string;
+  /**
+   * The handler's own cursor of the next page (ax-ts wraps it). On the last page: absent, or `null`
+   * or `''`, as the APIs a handler pages through usually say it (GitHub, Slack).
+   */
+  next?: string | null;
   /** How many items the whole list has, when known. */
   total?: number;
 }
@@ -166,12 +169,16 @@ export function markPage<T>(items: T[], more: PageReply | undefined): T[] {
   if (!Array.isArray(items)) throw new TypeError('ctx.page.reply: items must be an array (the page)');
   const r = more ?? {};
   if (r === null || typeof r !== 'object') throw new TypeError('ctx.page.reply: pass {next?, total?}');
-  if (r.next !== undefined && (typeof r.next !== 'string' || r.next === ''))
-    throw new TypeError('ctx.page.reply: next must be a non-empty string (your cursor of the next page)');
+  // null and '' are how paged APIs say "no next page": the last page, as when next is left out
+  const next = r.next === null || r.next === '' ? undefined : r.next;
+  if (next !== undefined && typeof next !== 'string')
+    throw new TypeError(
+      'ctx.page.reply: next must be a string (your cursor of the next page), or null on the last page',
+    );
   if (r.total !== undefined && !(Number.isSafeInteger(r.total) && r.total >= 0))
     throw new TypeError('ctx.page.reply: total must be a whole number ≥ 0');
   replies.set(items, {
-    ...(r.next !== undefined ? { next: r.next } : {}),
+    ...(next !== undefined ? { next } : {}),
     ...(r.total !== undefined ? { total: r.total } : {}),
   });
   return items;

@@ -98,6 +98,17 @@ describe('a run', () => {
     expect(json(o).meta).toMatchObject({ dry_run: true, pagination: { returned: 5, has_more: true } });
   });
 
+  it("a handler's next of null or '' (how paged APIs say it) is the last page, as when left out", async () => {
+    for (const next of [null, '']) {
+      const t = tree(true, () => []);
+      t.commands()[0]!.run = (ctx) => ctx.page!.reply([1, 2], { next, total: 2 });
+      const o = await runCli(t, ['list', '--format', 'json']);
+      expect(o.code, o.stderr).toBe(0);
+      expect(json(o).meta.pagination).toMatchObject({ returned: 2, has_more: false, next_cursor: null });
+      expect(json(o).meta.next).toBeUndefined();
+    }
+  });
+
   it("a handler's page longer than the limit, or a result that is no list, is the author's error (internal_error, exit 1)", async () => {
     const long = tree(true, () => [1, 2, 3]);
     const cmd = long.commands()[0]!;
