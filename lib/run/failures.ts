@@ -176,10 +176,10 @@ export function withCompletedSteps(err: AxError, steps: readonly string[]): AxEr
   return withContext(err, { completed_steps: [...steps] });
 }
 
-/** A copy of `err` (its stack too) with `extra` added to its context. */
-export function withContext(err: AxError, extra: Record<string, unknown>): AxError {
+/** A copy of `err` (its stack too) with `extra` added to its context, and `fix` as its fix (default: its own). */
+export function withContext(err: AxError, extra: Record<string, unknown>, fix = err.fix): AxError {
   const copy = new AxError(err.kind, err.message, {
-    fix: err.fix,
+    fix,
     suggestions: err.suggestions,
     context: { ...err.context, ...extra },
     retryable: err.retryable,

@@ -36,7 +36,7 @@ import { checkOutput } from '../parse/output-check.ts';
 import { fieldsOf, fieldsWarning, replayedFields, selectFields, shownFields } from './fields.ts';
 import { pageFooter } from './paging.ts';
 import { PAGING_FLAGS } from '../tree/paging.ts';
-import { withItemResults } from './items.ts';
+import { withDoneItemsFix, withItemResults } from './items.ts';
 import type { ReplayRecord } from '../store/idempotency.ts';
 import { interrupted, raceAbort, settle } from './settle.ts';
 import type { HandlerScope } from './run-state.ts';
@@ -361,6 +361,7 @@ async function failure(
   // redacted before it is recorded (docs/security.md#secret-flags); a stop keeps the items done (items.ts)
   let err = redactError(withItemResults(withCompletedSteps(toAxError(e), scope.steps), scope.itemResults), secrets);
   if (err.kind === 'interrupted') err = interruptedFix(err, cmd, replay !== undefined, scope.label);
+  err = withDoneItemsFix(err);
   const gate = replay?.gate;
   if (gate) {
     const running = replay.running;

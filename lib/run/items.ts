@@ -73,3 +73,15 @@ export function withItemResults(err: AxError, results: readonly unknown[] | unde
     return err;
   return withContext(err, { results: [...results] });
 }
+
+/**
+ * A stop's fix, when items were done before it: a retry runs every item again (a stop is not
+ * replayed), so the fix first says which are done. Applied last, over the stop's own fix.
+ */
+export function withDoneItemsFix(err: AxError): AxError {
+  const results = err.context?.results;
+  if ((err.kind !== 'timeout' && err.kind !== 'interrupted') || !Array.isArray(results)) return err;
+  if (!results.some((r) => (r as { ok?: unknown } | null)?.ok === true)) return err;
+  const done = 'The items in context.results with ok: true are done: retry with the others only.';
+  return withContext(err, {}, err.fix ? `${done} ${err.fix}` : done);
+}

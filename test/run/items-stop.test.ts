@@ -46,5 +46,9 @@ describe.each([
       },
     ]);
     expect(readFileSync(log, 'utf8')).not.toContain('"d"');
+    // a retry runs every item again (a stop is not replayed): the fix says which are done
+    expect(e.actionable_fix).toMatch(
+      /^The items in context\.results with ok: true are done: retry with the others only\./,
+    );
   }, 30_000);
 });
