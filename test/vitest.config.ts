@@ -46,6 +46,19 @@ const LONG = [
   'test/completion/shells.test.ts', // the completion scripts sourced in real bash, zsh and fish (~17 s)
   'test/cmd/clispec-scorer.test.ts', // the clispec scorer's checks against the demo, a process each (~18 s)
   'test/mcp/children-tree.test.ts', // process trees below a handler stopped, the reaper by SIGKILL (~27 s)
+  // more end-to-end files of processes, so that npm test stays near its 10 minutes on 2 cores
+  // (their figures: the clean-clone run's npm test of 2026-12-07, 655 s with them)
+  'test/frontends/commander.test.ts', // the commander fixture plain, with the front end and served (~75 s)
+  'test/frontends/wrap.test.ts', // ax-ts wrap over small programs, a process per check (~46 s)
+  'test/frontends/catch-parse.test.ts', // programs that catch their own parse(), both libraries (~33 s)
+  'test/frontends/call-cap.test.ts', // AX_MCP_MAX_CALLS with calls held in flight (~21 s)
+  'test/mcp/stdio-switches.test.ts', // a stdio server's processes switched by flags (~49 s)
+  'test/store/trust.test.ts', // state directories another user could change, a process each (~43 s)
+  'test/mcp/install.test.ts', // --install into each client's real file shapes (~20 s)
+  'test/mcp/print-config.test.ts', // the printed client command started and called (~23 s)
+  'test/observe/trace.test.ts', // trace context across processes and servers (~25 s)
+  'test/mcp/http-perimeter.test.ts', // the HTTP server under a hostile local user (~25 s)
+  'test/mcp/http-lifecycle.test.ts', // the HTTP server's start and shutdown by signals (~21 s)
 ];
 const RUNTIMES = 'test/build/runtimes.test.ts';
 
