@@ -199,6 +199,9 @@ export function errorLine(err: AxError, meta: ErrorMeta): string {
  */
 export function humanError(err: AxError, usageLine?: string, traceId?: string): string {
   let s = `Error: ${err.message}\n`;
+  // a failure that came after the reported one (--strict: the handler went on after its warning)
+  const then = err.context?.then as { kind?: unknown; message?: unknown } | undefined;
+  if (then && typeof then.message === 'string') s += `Then: ${then.message} (${String(then.kind)})\n`;
   // a stop says why: its reason code
   if (err.next && typeof err.context?.reason === 'string') s += `Reason: ${err.context.reason}\n`;
   const suggested = Boolean(err.suggestions?.length);
