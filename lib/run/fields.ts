@@ -115,7 +115,7 @@ function unknownField(field: string, known: Iterable<string>, label: string, cmd
  * The check before the run, when the command's `output.schema` says which fields there are.
  * @throws AxError `validation_error` (reason `unknown_field`) for a path the schema does not declare;
  * (reason `fields_unsupported`) on a command whose output is opaque bytes or whose schema types
- * `data` as a scalar (a number, a string, a boolean).
+ * `data` as a scalar (a number, a string, a boolean) or a list of scalars.
  */
 export function checkFieldsBefore(cmd: Command, fields: readonly string[], label: string): void {
   if (cmd.output?.kind === 'opaque')
@@ -128,12 +128,15 @@ export function checkFieldsBefore(cmd: Command, fields: readonly string[], label
       },
     );
   const schema = cmd.output?.schema;
-  if (isScalar(schema)) {
-    const t = (schema as Schema).type;
+  // a scalar, or a list of scalars: no item has fields either
+  const list = (schema as Schema | undefined)?.type === 'array';
+  const scalar = list ? (schema as Schema).items : schema;
+  if (isScalar(scalar)) {
+    const t = (scalar as Schema).type;
     const what = (Array.isArray(t) ? t : [t]).map((x) => (x === 'integer' ? 'number' : String(x)));
-    const a = (w: string) => (w === 'null' ? 'null' : `a ${w}`);
+    const a = (w: string) => (w === 'null' ? 'null' : list ? `${w}s` : `a ${w}`);
     throw validationError(
-      `data of ${cmd.commandPath()} is ${[...new Set(what)].map(a).join(' or ')}; ${label} selects fields of an object or of each item of a list`,
+      `data of ${cmd.commandPath()} is ${list ? 'a list of ' : ''}${[...new Set(what)].map(a).join(' or ')}; ${label} selects fields of an object or of each item of a list of objects`,
       'fields_unsupported',
       { context: { command: cmd.commandPath(), flag: label }, fix: `Leave out ${label}.` },
     );

@@ -48,6 +48,15 @@ function tree(ran: string[] = []): Command {
       },
     }),
     new Command({
+      use: 'names',
+      effects: 'read_only',
+      output: { schema: { type: 'array', items: { type: 'string' } } },
+      run: () => {
+        ran.push('names');
+        return ['a', 'b'];
+      },
+    }),
+    new Command({
       use: 'count',
       effects: 'read_only',
       output: { schema: { type: 'integer' } },
@@ -197,8 +206,22 @@ describe('--fields', () => {
     const e = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!).error;
     expect(e).toMatchObject({
       kind: 'validation_error',
-      message: 'data of app count is a number; --fields selects fields of an object or of each item of a list',
+      message:
+        'data of app count is a number; --fields selects fields of an object or of each item of a list of objects',
       actionable_fix: 'Leave out --fields.',
+      context: { reason: 'fields_unsupported' },
+    });
+    expect(ran).toEqual([]);
+  });
+
+  it('is refused before the run where the output schema types data as a list of scalars', async () => {
+    const ran: string[] = [];
+    const r = await runCli(tree(ran), ['names', '--fields', 'a']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({
+      message:
+        'data of app names is a list of strings; --fields selects fields of an object or of each item of a list of objects',
       context: { reason: 'fields_unsupported' },
     });
     expect(ran).toEqual([]);
