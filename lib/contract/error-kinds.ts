@@ -139,7 +139,14 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
       'A dry run was asked of a command that cannot preview (it declares no dry run and ' +
       'is not read-only); nothing was run. Leave the dry run out to carry the command out.',
   },
-  { kind: 'network_error', exitCode: 3, description: 'A network operation failed.', retryable: true },
+  {
+    kind: 'network_error',
+    exitCode: 3,
+    description:
+      'A network operation failed: a connection refused, reset or timed out, a name that did not resolve, or ' +
+      'a server certificate not trusted (that one not retryable); context names the code and any proxy in use.',
+    retryable: true,
+  },
   { kind: 'timeout', exitCode: 3, description: 'The operation did not finish in time.', retryable: true },
   { kind: 'auth_error', exitCode: 4, description: 'Authentication or authorization failed.' },
   {

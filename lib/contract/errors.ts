@@ -12,6 +12,7 @@
  */
 
 import { BUILTIN_ERRORS, ExitCode, type ErrorKindSpec } from './error-kinds.ts';
+import { networkContext, networkFailure, networkFix } from './network.ts';
 
 export { BUILTIN_ERRORS, CONTRACT_REFUSALS, ExitCode, type ErrorKindSpec } from './error-kinds.ts';
 
@@ -200,6 +201,9 @@ const MAX_CAUSE_DEPTH = 16;
  *   kind, exit code, fix, context and retry fields, with the outer messages in front of its own;
  * - a `TimeoutError` (from `AbortSignal.timeout()`, `fetch`), itself or in the chain, becomes a
  *   retryable `timeout` (exit 3);
+ * - a network failure (a connection refused, reset or timed out, a name that does not resolve, an
+ *   untrusted server certificate: ./network.ts), itself or in the chain, becomes `network_error`
+ *   (exit 3), its code and peer in `context`, retryable unless it is the certificate;
  * - an `AbortError` becomes `interrupted`;
  * - anything else becomes `internal_error` with a readable message (plain objects are JSON-encoded,
  *   never `[object Object]`). Stacks never reach stdout.
@@ -238,6 +242,17 @@ export function toAxError(thrown: unknown): AxError {
       cause: thrown,
       retryable: true,
       fix: 'Retry later, or allow more time if the command has a timeout setting.',
+    });
+  }
+  const net = networkFailure(chain);
+  if (net) {
+    // `fetch failed` says nothing alone: the cause's own words follow it
+    const words = [...new Set([describeThrown(thrown), net.error.message].filter(Boolean))].join(': ');
+    return new AxError('network_error', words, {
+      cause: thrown,
+      retryable: net.retryable,
+      fix: networkFix(net),
+      context: networkContext(net),
     });
   }
   if (thrown instanceof Error && thrown.name === 'AbortError') {

@@ -25,12 +25,16 @@
  * 7. **line end** (`main()`, {@link noteLineEnd}): once Node's `process.stderr` (and
  *    `process.stdout`) is made, its `write` notes whether the chunk ended a line, so the runner's
  *    error and warning lines start on their own line.
+ * 8. **proxy from the environment** (`main()`, {@link useEnvProxy}): when `HTTPS_PROXY`/`HTTP_PROXY`
+ *    is set, Node's own proxy support for `fetch()` and `http(s).request()` turned on, as curl
+ *    follows them (`NODE_USE_ENV_PROXY=0` keeps it off).
  *
  * A server restores them in the reverse order (children, then the capture); the stdio guard stays
  * after the server has stopped, since a late timer's write must still not reach the client's pipe.
  * Node built-ins only, loaded when a patch is installed: a program that patches nothing pays nothing.
  */
 import type { Readable, Writable } from 'node:stream';
+import { proxyUse, type ProxyUse } from './env-proxy.ts';
 
 /** `process.stdout.write`'s type (the same for stderr). */
 export type Write = typeof process.stdout.write;
@@ -318,4 +322,26 @@ export function noteLineEnd(name: 'stdout' | 'stderr' = 'stderr'): {
 export function writeStdout(chunk: string | Uint8Array): boolean {
   const s = process.stdout; // made now if it was not: patch 6, if installed, holds it from here on
   return stdoutThrough ? stdoutThrough(chunk) : s.write(chunk);
+}
+
+/** Whether {@link useEnvProxy} has turned Node's proxy support on in this process. */
+let proxyOn = false;
+
+/**
+ * Patch 8, proxy from the environment (`main()`, docs/contract.md#proxies): when `HTTPS_PROXY` or
+ * `HTTP_PROXY` (or the lowercase forms) is set and Node follows neither of itself, Node's own proxy
+ * support for `fetch()` and `http(s).request()` is turned on (`http.setGlobalProxyFromEnv`), so a
+ * handler's requests go where curl's would, `NO_PROXY` included. `NODE_USE_ENV_PROXY=0` keeps it
+ * off; Bun, Deno and `NODE_USE_ENV_PROXY=1` need nothing. Installed once per process, never restored
+ * (a process's proxy does not change while it runs).
+ * @returns who follows the variables (./env-proxy.ts {@link ProxyUse}).
+ */
+export function useEnvProxy(env: Readonly<Record<string, string | undefined>> = process.env): ProxyUse {
+  const use = proxyUse(env);
+  if (use === 'ax-ts' && !proxyOn) {
+    proxyOn = true;
+    const http = process.getBuiltinModule('node:http') as { setGlobalProxyFromEnv: (e?: object) => unknown };
+    http.setGlobalProxyFromEnv({ ...env });
+  }
+  return use;
 }

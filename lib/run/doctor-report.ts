@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command, RunContext } from '../tree/command.ts';
 import { MIN_NODE, belowNodeFloor } from '../platform/node-floor.ts';
 import { detectAgent } from '../platform/agent.ts';
+import { proxyUse, proxyVariables } from '../platform/env-proxy.ts';
 import { untrustedDirectory, untrustedToMake } from '../platform/trust.ts';
 import { defaultIdempotencyDir } from '../store/file-store.ts';
 import { IDEMPOTENCY_STORE_ENV } from '../store/idempotency.ts';
@@ -71,6 +72,23 @@ function runtime(problems: string[]) {
   const ok = name !== 'node' || !belowNodeFloor();
   if (!ok) problems.push(`Node.js ${process.versions.node} is below ${MIN_NODE}; upgrade Node.js`);
   return { name, version: v[name] ?? process.versions.node, node_floor: MIN_NODE, ok };
+}
+
+/**
+ * The proxy the environment names (./env-proxy.ts), credentials hidden, and who makes requests follow
+ * it; null when none is set. Named but followed by nothing is a problem.
+ */
+function proxy(env: Env, problems: string[]) {
+  const variables = proxyVariables(env);
+  const use = proxyUse(env);
+  if (!variables || use === 'none') return null;
+  if (use === 'unsupported')
+    problems.push(
+      `a proxy is set (${Object.keys(variables).join(', ')}) but Node.js ${process.versions.node} cannot make ` +
+        'fetch() follow it at run time; use Node.js 24.14 or later, or on Node.js 22 set NODE_USE_ENV_PROXY=1 ' +
+        'in the environment the program starts with',
+    );
+  return { variables, followed_by: use };
 }
 
 /** The idempotency store a key would use, and whether it answers (a read of a key nobody writes). */
@@ -139,6 +157,7 @@ export async function doctorReport(root: Command, ctx: RunContext): Promise<Reco
     state: place(ids && dirname(ids), 'state directory', problems),
     cache: place(cacheDir(ctx.env), 'cache directory', []),
     store: await store(ctx.env, problems),
+    proxy: proxy(ctx.env, problems),
     bundled: bundled(),
     problems,
     ok: problems.length === 0,

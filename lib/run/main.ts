@@ -8,7 +8,7 @@ import { AxError, describeThrown, ExitCode } from '../contract/errors.ts';
 import { execute } from './execute.ts';
 import { type ExecuteOptions } from './options.ts';
 import { realOutput } from './fd-output.ts';
-import { divertStdout } from '../platform/process-patches.ts';
+import { divertStdout, useEnvProxy } from '../platform/process-patches.ts';
 import { RUN_TRACEPARENT_ENV } from '../observe/trace.ts';
 
 /** Options of {@link main}. */
@@ -120,6 +120,9 @@ export async function main(root: Command, options: MainOptions = {}): Promise<nu
   // run given its own stdout.
   let jsonLines = false;
   if (!options.stdout) divertStdout(() => jsonLines);
+  // a handler's fetch() and http.request() follow HTTPS_PROXY/HTTP_PROXY/NO_PROXY, as curl's requests
+  // do (docs/contract.md#proxies); a program given its own env is told nothing by the process's
+  useEnvProxy(options.env ?? process.env);
   // A handler whose promise can never settle leaves nothing in the event loop: Node would exit 0 with
   // no output. Turn that into an internal error instead (an error can never exit 0).
   const onBeforeExit = () =>

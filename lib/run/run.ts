@@ -26,7 +26,8 @@ import { findCommand, type Invocation } from '../parse/parse.ts';
 import { writeOutcome } from './output.ts';
 import { otelDebug, spanLine } from '../observe/trace.ts';
 import { helpFor } from '../builtins/builtins.ts';
-import { isReplayed } from './failures.ts';
+import { isReplayed, withContext } from './failures.ts';
+import { proxyVariables } from '../platform/env-proxy.ts';
 import { flagLabel, validateInvocation } from '../parse/validate.ts';
 import { runHandler, type RunOutcome } from './handler.ts';
 import { checkFieldsBefore, requestedFields } from './fields.ts';
@@ -52,7 +53,10 @@ export interface Failure {
  */
 export function reportFailure(thrown: unknown, env: RunEnv): Failure {
   // a secret flag's value is in no line the run writes, whoever put it in the error
-  const err = redactError(toAxError(thrown), env.secrets);
+  let err = redactError(toAxError(thrown), env.secrets);
+  // a network failure names the proxy the run was told to use, its credentials hidden (docs/contract.md#proxies)
+  const proxy = err.kind === 'network_error' && err.context?.proxy === undefined ? proxyVariables(env.env) : undefined;
+  if (proxy) err = withContext(err, { proxy });
   // what was printed last may not have ended its line (on stderr, or on a stdout that is the same
   // file: a terminal): the runner's lines start on their own
   if (env.stderr[MID_LINE]?.() || env.stdout[MID_LINE]?.()) void writeOutcome(env.stderr, '\n');

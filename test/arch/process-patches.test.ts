@@ -18,6 +18,7 @@ const PATCH = [
   /\.(write|end)\s*=(?!=)/,
   /defineProperty\(\s*process\b/,
   /syncBuiltinESMExports\s*\(/,
+  /setGlobalProxyFromEnv\s*\(/,
   /\bprocess\.(stdout|stderr|stdin)\s*=(?!=)/,
 ];
 
@@ -32,7 +33,7 @@ describe('process patches have one home', () => {
 
   it('the home holds every kind of patch the check looks for', () => {
     const home = patches(readFileSync(join(repo, HOME), 'utf8')).join('\n');
-    for (const re of PATCH.slice(0, 3)) expect(home).toMatch(re);
+    for (const re of PATCH.slice(0, 4)) expect(home).toMatch(re);
   });
 
   it.each([
@@ -40,6 +41,7 @@ describe('process patches have one home', () => {
     ['  stream.end = () => true;'],
     ["Object.defineProperty(process, 'stdout', { get });"],
     ['syncBuiltinESMExports();'],
+    ['http.setGlobalProxyFromEnv();'],
     ['process.stdin = Readable.from([]);'],
   ])('finds a planted patch: %s', (line) => {
     expect(patches(`const a = 1;\n${line}\n`)).toEqual([line]);

@@ -1,0 +1,56 @@
+/**
+ * The proxy a program is told to use by its environment (docs/contract.md#proxies): `HTTPS_PROXY`,
+ * `HTTP_PROXY` and `NO_PROXY` (or their lowercase forms), as curl and most HTTP clients read them.
+ * Reading only: the process-wide switch that makes `fetch` and `http.request` follow them is
+ * process-patches.ts's ({@link useEnvProxy}); this module says what is set, with any credentials in a
+ * proxy's URL hidden, and whether the runtime applies it.
+ */
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The variables read, upper case first (the form a program most often sets). */
+export const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+
+/** A proxy URL with its user and password replaced by `***` (a URL that does not parse is `***`). */
+export function redactProxyUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (!url.username && !url.password) return value;
+    url.username = '***';
+    url.password = '';
+    return url.href.replace(/\/$/, value.endsWith('/') ? '/' : '');
+  } catch {
+    return '***';
+  }
+}
+
+/** The proxy variables `env` sets (non-empty), their URLs redacted; undefined when none is. */
+export function proxyVariables(env: Env): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const name of PROXY_VARIABLES) {
+    const v = env[name];
+    if (v) out[name] = name.toUpperCase() === 'NO_PROXY' ? v : redactProxyUrl(v);
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * Who makes `fetch` and `http.request` follow the proxy variables in this process:
+ * - `none`: no proxy variable is set;
+ * - `runtime`: Bun and Deno follow them of themselves; Node did at its start (`NODE_USE_ENV_PROXY=1`);
+ * - `ax-ts`: ax-ts turns Node's own support on (http.setGlobalProxyFromEnv) for the run;
+ * - `off`: `NODE_USE_ENV_PROXY=0` keeps Node from following them;
+ * - `unsupported`: this Node has no way to follow them at run time (before 24.14).
+ */
+export type ProxyUse = 'none' | 'runtime' | 'ax-ts' | 'off' | 'unsupported';
+
+/** {@link ProxyUse} for `env` in this runtime. */
+export function proxyUse(env: Env): ProxyUse {
+  const set = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((n) => env[n]);
+  if (!set) return 'none';
+  if (process.versions.bun || process.versions.deno) return 'runtime';
+  if (env.NODE_USE_ENV_PROXY === '1') return 'runtime';
+  if (env.NODE_USE_ENV_PROXY === '0') return 'off';
+  const http = process.getBuiltinModule?.('node:http') as { setGlobalProxyFromEnv?: unknown } | undefined;
+  return typeof http?.setGlobalProxyFromEnv === 'function' ? 'ax-ts' : 'unsupported';
+}
