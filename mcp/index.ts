@@ -16,6 +16,7 @@ import { TOKEN_ENV } from './transport/token.ts';
 import type { EventStore } from './transport/events.ts';
 import { presetFlags } from './serve/carried.ts';
 import { CLIENT_NAMES } from './serve/client-names.ts';
+import { mountInstallCommands } from './serve/install-commands.ts';
 
 export { MemoryEventStore, type MemoryEventStoreOptions, type EventStore } from './transport/events.ts';
 export { clientConfig } from './serve/client-config.ts';
@@ -207,6 +208,7 @@ async function startServer(
 export function mountMcpServer(root: Command, options: McpMountOptions = {}): Command {
   const top = root.parent === undefined;
   const at = root.commandPath();
+  const flags = mcpServerFlags(options);
   const cmd = new Command({
     use: 'mcp-server',
     ...mcpServerText(top, at),
@@ -215,12 +217,14 @@ export function mountMcpServer(root: Command, options: McpMountOptions = {}): Co
     dryRun: true, // --dry-run makes it a preview server (every call it serves is a dry run)
     output: { kind: 'opaque', mediaType: 'application/json' },
     finishOnSigterm: true, // SIGTERM is the normal way to stop a server: shut down cleanly, exit 0
-    flags: mcpServerFlags(options),
+    flags,
     run: (ctx) => runMcpServer(ctx, root, options),
     // over stdio its stdin is the client's JSON-RPC: no input (a secret's `-`) is read from it
     annotations: { [STDIN_PROTOCOL_ANNOTATION]: 'true' },
   });
   root.addCommand(cmd);
+  // `mcp install|uninstall`, `skills install|uninstall`: the same, spelled as commands (hidden)
+  mountInstallCommands(root, { flags, settings: (ctx) => serveSettings(ctx, options), name: options.name });
   return cmd;
 }
 
@@ -306,6 +310,38 @@ function mcpServerFlags(options: McpMountOptions) {
   } satisfies Record<string, FlagSpec>;
 }
 
+/**
+ * The server settings a run of `mcp-server` (or of `mcp install`, which has only the flags that
+ * shape a client's entry: the others take their defaults) gives.
+ */
+function serveSettings(ctx: RunContext, options: McpMountOptions): ServeSettings {
+  const f = ctx.flags;
+  return {
+    transport: (f.transport as 'stdio' | 'http' | undefined) ?? 'stdio',
+    addr: (f.addr as string | undefined) ?? DEFAULTS.addr,
+    allowNonLoopback: f.allowNonLoopback === true,
+    stateless: f.stateless === true,
+    sessionIdleMs: (f.sessionIdle as number | undefined) ?? DEFAULTS.sessionIdleMs,
+    maxBodyBytes: (f.maxBody as number | undefined) ?? DEFAULTS.maxBodyBytes,
+    maxLineBytes: (f.maxLine as number | undefined) ?? DEFAULTS.maxLineBytes,
+    maxSessions: (f.maxSessions as number | undefined) ?? DEFAULTS.maxSessions,
+    allowedHosts: (f.allowedHost as string[] | undefined) ?? [],
+    tokenFile: f.tokenFile as string | undefined,
+    isolate: options.isolateStdio,
+    name: options.name,
+    version: options.version ?? ctx.version, // main()'s version, else the root's, else resolved
+    instructions: options.instructions,
+    skills: options.skills,
+    env: ctx.env,
+    log: (line) => ctx.stderr.write(`${line}\n`),
+    presets: presetFlags(ctx),
+    dryRun: ctx.dryRun,
+    idempotencyStore: options.idempotencyStore ?? replaySettingsOf(ctx)?.store,
+    idempotencyTtlMs: options.idempotencyTtlMs ?? replaySettingsOf(ctx)?.ttlMs,
+    discovery: (f.discovery as 'tools' | 'progressive' | undefined) ?? options.discovery ?? 'tools',
+  };
+}
+
 /** `mcp-server`'s handler: print or install a client's configuration, else serve until stopped. */
 async function runMcpServer(ctx: RunContext, root: Command, options: McpMountOptions): Promise<unknown> {
   if (ctx.idempotencyKeyGiven) {
@@ -318,30 +354,7 @@ async function runMcpServer(ctx: RunContext, root: Command, options: McpMountOpt
       },
     );
   }
-  const settings: ServeSettings = {
-    transport: ctx.flags.transport as 'stdio' | 'http',
-    addr: ctx.flags.addr as string,
-    allowNonLoopback: ctx.flags.allowNonLoopback === true,
-    stateless: ctx.flags.stateless === true,
-    sessionIdleMs: ctx.flags.sessionIdle as number,
-    maxBodyBytes: ctx.flags.maxBody as number,
-    maxLineBytes: ctx.flags.maxLine as number,
-    maxSessions: ctx.flags.maxSessions as number,
-    allowedHosts: ctx.flags.allowedHost as string[],
-    tokenFile: ctx.flags.tokenFile as string | undefined,
-    isolate: options.isolateStdio,
-    name: options.name,
-    version: options.version ?? ctx.version, // main()'s version, else the root's, else resolved
-    instructions: options.instructions,
-    skills: options.skills,
-    env: ctx.env,
-    log: (line) => ctx.stderr.write(`${line}\n`),
-    presets: presetFlags(ctx),
-    dryRun: ctx.dryRun,
-    idempotencyStore: options.idempotencyStore ?? replaySettingsOf(ctx)?.store,
-    idempotencyTtlMs: options.idempotencyTtlMs ?? replaySettingsOf(ctx)?.ttlMs,
-    discovery: ctx.flags.discovery as 'tools' | 'progressive',
-  };
+  const settings = serveSettings(ctx, options);
   const install = ctx.flags.install as string[];
   const uninstall = ctx.flags.uninstall as string[];
   for (const only of ['print', 'skill'] as const)
@@ -351,8 +364,8 @@ async function runMcpServer(ctx: RunContext, root: Command, options: McpMountOpt
         fix: `Add --install <client> (or --uninstall <client>), or drop --${only}.`,
       });
   if (ctx.flags.printConfig || install.length || uninstall.length) {
-    const { configureClients } = await import('./serve/configure.ts');
-    return configureClients(ctx, root, settings, options.name);
+    const { configureClients, flagEdit } = await import('./serve/configure.ts');
+    return configureClients(ctx, root, settings, options.name, flagEdit(ctx));
   }
   // the server process's own run continues this run's trace (its span a child of this one)
   await startServer(root, settings, ctx.signal, ctx.traceparent);

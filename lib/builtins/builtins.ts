@@ -4,7 +4,8 @@
  * They are reserved (docs/mcp-server.md): never MCP tools.
  *
  * Layer `lib/builtins/`: what `execute` injects into every tree (help, `__schema`, `schema`,
- * completion). It imports the layers below it; only `lib/run/` imports it.
+ * completion). It imports the layers below it; `lib/run/` imports it (and `ax-ts/mcp`'s mount, for
+ * {@link rootTakesPositionals}).
  */
 import { Command } from '../tree/command.ts';
 import { AxError } from '../contract/errors.ts';

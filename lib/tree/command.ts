@@ -25,6 +25,7 @@ import type { CommandConfigOf, ConfigFileDecl } from './command-config.ts';
 import type { RunContextOf } from './run-context.ts';
 import { checkDeclaration, checkFlag, checkOptions } from './command-checks.ts';
 import { bumpTreeGeneration, treeGeneration } from './generation.ts';
+import { childNamed } from './builtin.ts';
 
 export type { CommandGroup, RunHook, RunHooks } from './hooks.ts';
 export type { Capability, Effects, OutputDecl } from './output.ts';
@@ -233,8 +234,7 @@ export class Command<
   /**
    * Adds children. A command has one place in one tree: one that already has a parent (this one or
    * another; `removeCommand` first to move it) is refused, as is this command's own ancestor.
-   * @returns this, for chaining.
-   * @throws TypeError naming both command paths.
+   * @returns this, for chaining. @throws TypeError naming both command paths.
    */
   addCommand(...cmds: Command[]): this {
     for (const c of cmds) {
@@ -303,9 +303,9 @@ export class Command<
     return [...this.children].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  /** The child answering to `name` (its name or an alias), if any. */
+  /** The child answering to `name` (its name or an alias), if any; the author's before ax-ts's (builtin.ts). */
   findChild(name: string): Command | undefined {
-    return this.children.find((c) => c.name === name) ?? this.children.find((c) => c.aliases.includes(name));
+    return childNamed(this.children, name);
   }
 
   /** The root of this command's tree. */

@@ -2,6 +2,7 @@
  * Marks authors put on commands for the MCP projection. Importing this loads nothing of the MCP SDK.
  */
 import type { Command } from './command.ts';
+import { BUILTIN_ANNOTATION } from './builtin.ts';
 
 /**
  * Annotation that keeps a command out of the MCP tools: `"true"` drops the command alone (its
@@ -21,8 +22,7 @@ export const TOOL_NAME_ANNOTATION = 'ax-ts/mcp/name';
  * there (docs/security.md#secret-flags).
  */
 export const STDIN_PROTOCOL_ANNOTATION = 'ax-ts/stdin-protocol';
-/** Annotation marking commands ax-ts injects (help, __schema, completion, mcp-server…). */
-export const BUILTIN_ANNOTATION = 'ax-ts/builtin';
+export { BUILTIN_ANNOTATION };
 /** ax-ts's own marks among a command's annotations: never shown as the author's. */
 export const OWN_ANNOTATIONS: ReadonlySet<string> = new Set([BUILTIN_ANNOTATION, STDIN_PROTOCOL_ANNOTATION]);
 

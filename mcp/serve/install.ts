@@ -154,29 +154,40 @@ async function detected(env: Env, platform: NodeJS.Platform): Promise<string[]> 
 }
 
 /**
- * The client names a `--install`/`--uninstall` list stands for (`all`: every detected client).
+ * How a list of clients was given, for the errors about it: by a flag (`words` `--install`, context
+ * `{flag}`), or as a command's arguments (`words` `tasks mcp install`, context `{argument: "client"}`).
+ */
+export interface ClientsGiven {
+  words: string;
+  context: { flag: string } | { argument: 'client' };
+}
+
+/**
+ * The client names a `--install`/`--uninstall` list (or `mcp install`'s arguments) stands for
+ * (`all`: every detected client).
  * @throws AxError validation_error (reason `unknown_client`) for a name that is no client; reason
  *   `no_client_found` when `all` finds none.
  */
-export async function clientsOf(names: readonly string[], env: Env, platform: NodeJS.Platform, flag: string) {
+export async function clientsOf(names: readonly string[], env: Env, platform: NodeJS.Platform, given: ClientsGiven) {
   const out = new Set<string>();
+  const { words, context } = given;
   for (const n of names) {
     if (n === 'all') {
       const found = await detected(env, platform);
       if (!found.length)
         throw validationError(
-          `${flag} all found no client configuration under ${home(env) ?? 'the home directory'}`,
+          `${words} all found no client configuration under ${home(env) ?? 'the home directory'}`,
           'no_client_found',
           {
-            context: { flag, clients: Object.keys(CLIENTS) },
-            fix: `Name the client: ${flag} ${Object.keys(CLIENTS).join('|')}.`,
+            context: { ...context, clients: Object.keys(CLIENTS) },
+            fix: `Name the client: ${words} ${Object.keys(CLIENTS).join('|')}.`,
           },
         );
       found.forEach((c) => out.add(c));
     } else if (n in CLIENTS) out.add(n);
     else
-      throw validationError(`${flag}: unknown client ${JSON.stringify(n)}`, 'unknown_client', {
-        context: { flag, value: n, clients: [...Object.keys(CLIENTS), 'all'] },
+      throw validationError(`${words}: unknown client ${JSON.stringify(n)}`, 'unknown_client', {
+        context: { ...context, value: n, clients: [...Object.keys(CLIENTS), 'all'] },
         fix: `Use one of: ${[...Object.keys(CLIENTS), 'all'].join(', ')}.`,
       });
   }
