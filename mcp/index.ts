@@ -203,7 +203,9 @@ async function startServer(
  * examples are its command path at that moment).
  * Flags: `--transport stdio|http`, `--addr`, `--allow-non-loopback`, `--stateless`,
  * `--session-idle`, `--max-body`, `--max-line`, `--max-sessions`, `--allowed-host`, `--token-file`,
- * `--print-config`. @returns the added command.
+ * `--print-config`, `--install`/`--uninstall`. Beside it, hidden, `mcp install|uninstall` and
+ * `skills install|uninstall`, the install flags spelled as commands (serve/install-commands.ts).
+ * @returns the added `mcp-server` command.
  */
 export function mountMcpServer(root: Command, options: McpMountOptions = {}): Command {
   const top = root.parent === undefined;

@@ -55,7 +55,7 @@ const LONG = [
   'test/frontends/call-cap.test.ts', // AX_MCP_MAX_CALLS with calls held in flight (~21 s)
   'test/mcp/stdio-switches.test.ts', // a stdio server's processes switched by flags (~49 s)
   'test/store/trust.test.ts', // state directories another user could change, a process each (~43 s)
-  'test/mcp/install.test.ts', // --install into each client's real file shapes (~20 s)
+  'test/mcp/install.test.ts', // --install and mcp install into each client's real file shapes (~40 s)
   'test/mcp/print-config.test.ts', // the printed client command started and called (~23 s)
   'test/observe/trace.test.ts', // trace context across processes and servers (~25 s)
   'test/mcp/http-perimeter.test.ts', // the HTTP server under a hostile local user (~25 s)

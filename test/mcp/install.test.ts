@@ -1,9 +1,10 @@
 /**
- * `mcp-server --install <client>` / `--uninstall` / `--print` (docs/mcp-server.md#installing-into-clients):
- * the demo written into each client's documented file under a temporary home, where hand-edited
- * files with comments (JSONC, TOML) and other servers already are. Those bytes survive; installing
- * twice is installing once; uninstalling gives the file back byte for byte; the written command
- * starts a server an MCP client can use; bad input changes nothing.
+ * `mcp-server --install <client>` / `--uninstall` / `--print` (docs/mcp-server.md#installing-into-clients),
+ * and the same through the hidden commands `mcp install <client...>` / `mcp uninstall`: every check
+ * runs in both spellings. The demo written into each client's documented file under a temporary
+ * home, where hand-edited files with comments (JSONC, TOML) and other servers already are. Those
+ * bytes survive; installing twice is installing once; uninstalling gives the file back byte for
+ * byte; the written command starts a server an MCP client can use; bad input changes nothing.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -61,8 +62,26 @@ function seededHome(): string {
   return h;
 }
 
-function tasks(home: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI, 'mcp-server', ...args, '--format', 'json'], {
+/**
+ * The two spellings of one request, written as `mcp-server`'s flags: those flags, and the command
+ * (`--install a --install b --skill` is `mcp install a b --skill`; without --install/--uninstall,
+ * `mcp-server` still: `--print-config`).
+ */
+const SPELLINGS: Record<string, (args: string[]) => string[]> = {
+  flags: (args) => ['mcp-server', ...args],
+  command: (args) => {
+    const rest: string[] = [];
+    const named: Record<string, string[]> = { install: [], uninstall: [] };
+    for (let i = 0; i < args.length; i++)
+      if (args[i] === '--install' || args[i] === '--uninstall') named[args[i]!.slice(2)]!.push(args[++i]!);
+      else rest.push(args[i]!);
+    const verb = named.install!.length ? 'install' : named.uninstall!.length ? 'uninstall' : undefined;
+    return verb ? ['mcp', verb, ...named[verb]!, ...rest] : ['mcp-server', ...rest];
+  },
+};
+
+function run(home: string, argv: string[]) {
+  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI, ...argv, '--format', 'json'], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: home },
   });
@@ -75,10 +94,12 @@ function tasks(home: string, ...args: string[]) {
 }
 const read = (h: string, c: string) => readFileSync(join(h, SEEDED[c]![0]), 'utf8');
 
-describe('mcp-server --install / --uninstall', () => {
-  it('the help names exactly the clients there are', () => {
-    expect(CLIENT_NAMES).toBe(Object.keys(CLIENTS).join(', '));
-  });
+it('the help names exactly the clients there are', () => {
+  expect(CLIENT_NAMES).toBe(Object.keys(CLIENTS).join(', '));
+});
+
+describe.each(Object.entries(SPELLINGS))('install / uninstall, spelled as %s', (spelling, spell) => {
+  const tasks = (home: string, ...args: string[]) => run(home, spell(args));
 
   it('all: every client found gets the --print-config entry in its own spelling; nothing else changes', () => {
     const h = seededHome();
@@ -219,16 +240,30 @@ describe('mcp-server --install / --uninstall', () => {
       [['--install', 'emacs'], 'unknown_client'],
       [['--install', 'cursor', '--install', 'gemini'], 'client_config_invalid'], // gemini's file is broken: cursor untouched too
       [['--install', 'claude-desktop', '--transport', 'http', '--addr', '127.0.0.1:8123'], 'client_unsupported'],
-      [['--install', 'cursor', '--uninstall', 'cursor'], 'mutually_exclusive_flags'],
-      [['--print'], 'invalid_flag_for_command'],
-      [['--skill'], 'invalid_flag_for_command'],
       [['--install', 'codex'], 'client_config_invalid'], // tasks defined inline under [mcp_servers]
     ];
-    for (const [args, reason] of cases) {
-      const r = tasks(h, ...args);
-      expect(r.code, args.join(' ')).toBe(2);
+    // what only the flags can get wrong; the command's own: no client at all
+    const own: [string[], string][] =
+      spelling === 'flags'
+        ? [
+            [['mcp-server', '--install', 'cursor', '--uninstall', 'cursor'], 'mutually_exclusive_flags'],
+            [['mcp-server', '--print'], 'invalid_flag_for_command'],
+            [['mcp-server', '--skill'], 'invalid_flag_for_command'],
+          ]
+        : [
+            [['mcp', 'install'], 'missing_argument'],
+            [['mcp', 'uninstall', '--print'], 'missing_argument'],
+          ];
+    for (const [argv, reason] of [...cases.map(([a, r]): [string[], string] => [spell(a), r]), ...own]) {
+      const r = run(h, argv);
+      expect(r.code, argv.join(' ')).toBe(2);
       const line = JSON.parse(r.stderr.trim().split('\n').pop()!);
       expect(line.error).toMatchObject({ kind: 'validation_error', context: { reason } });
+      // in the caller's words: the flag, or the command's argument; a missing client lists them
+      if (reason === 'unknown_client')
+        expect(line.error.context).toMatchObject(spelling === 'flags' ? { flag: '--install' } : { argument: 'client' });
+      if (reason === 'missing_argument')
+        expect(line.error.context).toMatchObject({ argument: 'client', clients: [...Object.keys(CLIENTS), 'all'] });
     }
     expect(read(h, 'cursor')).toBe(SEEDED.cursor![1]);
     expect(read(h, 'claude-desktop')).toBe(SEEDED['claude-desktop']![1]);
