@@ -38,6 +38,19 @@ const ENTRY_FLAGS: Record<string, string> = {
     "the server's --discovery: tools, one MCP tool per command; progressive, four tools that find and call them",
 };
 
+/** How the texts name what is installed: the program's, or (mounted under `grp`) `tasks grp`'s. */
+function named(at: Command) {
+  const path = at.commandPath();
+  const top = at.parent === undefined;
+  return {
+    path,
+    server: top ? "this program's MCP server" : `the MCP server of ${path}`,
+    skill: top ? "this program's SKILL.md" : `the SKILL.md of ${path}`,
+    // the skill of the command the server serves (`__schema` is the root's, a whole program's)
+    rendered: top ? `as ${path} __schema --as=skill prints it` : `the skill of its commands`,
+  };
+}
+
 /**
  * Adds the hidden `mcp` and `skills` groups to `at` (the command `mcp-server` is mounted on), each
  * unless `at` has a child of that name already (the author's wins, as the built-ins yield) or takes
@@ -45,15 +58,15 @@ const ENTRY_FLAGS: Record<string, string> = {
  */
 export function mountInstallCommands(at: Command, m: InstallMount): void {
   if (rootTakesPositionals(at)) return;
-  const path = at.commandPath();
+  const n = named(at);
+  const clients = `the AI clients named: ${CLIENT_NAMES}, or all (every client found)`;
   if (!at.findChild('mcp'))
     at.addCommand(
       group(
         'mcp',
-        "Install this program's MCP server into AI clients",
-        `Write this program's MCP server into (or take it out of) the configuration of the AI clients ` +
-          `named: ${CLIENT_NAMES}, or all (every client found). The same as ${path} mcp-server ` +
-          `--install <client> (--uninstall <client>).`,
+        `Install ${n.server} into AI clients`,
+        `Write ${n.server} into (or take it out of) the configuration of ${clients}. ` +
+          `The same as ${n.path} mcp-server --install <client> (--uninstall <client>).`,
         [serverVerb(at, m, false), serverVerb(at, m, true)],
       ),
     );
@@ -61,10 +74,10 @@ export function mountInstallCommands(at: Command, m: InstallMount): void {
     at.addCommand(
       group(
         'skills',
-        "Install this program's skill (SKILL.md) into AI clients",
-        `Put this program's SKILL.md, as ${path} __schema --as=skill prints it, into (or take it out of) ` +
-          `the skills folder of the AI clients named: ${CLIENT_NAMES}, or all (every client found). ` +
-          `Claude Desktop and Windsurf have none. No MCP server entry is written (${path} mcp install --skill does both).`,
+        `Install ${n.skill} into AI clients`,
+        `Put ${n.skill} (${n.rendered}) into (or take it out of) the skills folder of ${clients}; ` +
+          `Claude Desktop and Windsurf have none. No MCP server entry is written ` +
+          `(${n.path} mcp install --skill does both).`,
         [skillVerb(at, m, false), skillVerb(at, m, true)],
       ),
     );
@@ -84,7 +97,7 @@ const someClient: ArgsValidator = (t, args) => {
   });
 };
 
-/** The verb's text and its handler's edit. */
+/** A verb with its text; its handler makes the edit (./configure.ts). */
 function verb(
   at: Command,
   m: InstallMount,
@@ -120,21 +133,22 @@ function verb(
 
 /** `mcp install|uninstall`: `mcp-server --install|--uninstall`. */
 function serverVerb(at: Command, m: InstallMount, remove: boolean): Command {
-  const p = `${at.commandPath()} mcp ${remove ? 'uninstall' : 'install'}`;
+  const n = named(at);
+  const p = `${n.path} mcp ${remove ? 'uninstall' : 'install'}`;
   const flags: Record<string, FlagSpec> = {};
-  for (const [n, usage] of Object.entries(ENTRY_FLAGS)) if (m.flags[n]) flags[n] = { ...m.flags[n], usage };
+  for (const [f, usage] of Object.entries(ENTRY_FLAGS)) if (m.flags[f]) flags[f] = { ...m.flags[f], usage };
   flags.skill = {
     type: 'bool',
     usage: remove
-      ? "also take the program's SKILL.md out of the client's skills folder"
-      : "also put the program's SKILL.md in the client's skills folder",
+      ? `also take ${n.skill} out of the client's skills folder`
+      : `also put ${n.skill} in the client's skills folder`,
   };
   return verb(at, m, {
     remove,
     server: true,
     short: remove
-      ? "Take this program's MCP server out of AI clients' configuration"
-      : "Write this program's MCP server into AI clients' configuration",
+      ? `Take ${n.server} out of AI clients' configuration`
+      : `Write ${n.server} into AI clients' configuration`,
     example: remove ? `${p} cursor\n${p} all --skill` : `${p} cursor\n${p} all --print\n${p} claude-code codex --skill`,
     flags,
   });
@@ -142,13 +156,14 @@ function serverVerb(at: Command, m: InstallMount, remove: boolean): Command {
 
 /** `skills install|uninstall`: the SKILL.md of `mcp-server --install … --skill`, alone. */
 function skillVerb(at: Command, m: InstallMount, remove: boolean): Command {
-  const p = `${at.commandPath()} skills ${remove ? 'uninstall' : 'install'}`;
+  const n = named(at);
+  const p = `${n.path} skills ${remove ? 'uninstall' : 'install'}`;
   return verb(at, m, {
     remove,
     server: false,
     short: remove
-      ? "Take this program's SKILL.md out of AI clients' skills folders"
-      : "Put this program's SKILL.md into AI clients' skills folders",
+      ? `Take ${n.skill} out of AI clients' skills folders`
+      : `Put ${n.skill} into AI clients' skills folders`,
     example: remove ? `${p} cursor` : `${p} cursor\n${p} all --print`,
     flags: {},
   });

@@ -13,6 +13,7 @@ import { connectStdio, REPO, runCasesCli } from '../helpers/mcp.ts';
 
 const DEMO = join(REPO, 'cmd/tasks/main.ts');
 const OWN = join(REPO, 'test/fixtures/own-mcp-cli.ts');
+const SUBTREE = join(REPO, 'test/fixtures/mcp-subtree-cli.ts');
 const T = 60_000;
 const homes: string[] = [];
 afterAll(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
@@ -113,6 +114,33 @@ describe('mcp install / skills install: hidden commands beside mcp-server', () =
       expect((await demo(['skills', 'uninstall', 'cursor'], { HOME: h })).code).toBe(0);
       expect(existsSync(join(h, '.cursor/skills/tasks'))).toBe(false);
       expect(readFileSync(cursor, 'utf8')).toBe('{ "mcpServers": {} }\n');
+    },
+    T,
+  );
+
+  it(
+    'mounted under a subcommand: grp mcp install writes the server of grp, as grp mcp-server --install does; the help says so',
+    async () => {
+      const h = home();
+      const flags = await runCasesCli(['grp', 'mcp-server', '--install', 'cursor', '--skill', '--print'], {
+        cli: SUBTREE,
+        env: { HOME: h },
+      });
+      const command = await runCasesCli(['grp', 'mcp', 'install', 'cursor', '--skill', '--print'], {
+        cli: SUBTREE,
+        env: { HOME: h },
+      });
+      expect(command.code, command.stderr).toBe(0);
+      expect(command.stdout.toString()).toBe(flags.stdout.toString());
+      const out = JSON.parse(command.stdout.toString());
+      expect([out.server, out.changes[0].entry.args.slice(-2), out.skill]).toEqual([
+        'subfx-grp',
+        ['grp', 'mcp-server'],
+        'grp',
+      ]);
+      const help = (await runCasesCli(['grp', 'mcp', 'install', '--help'], { cli: SUBTREE })).stdout.toString();
+      expect(help).toContain('Write the MCP server of subfx grp into AI clients');
+      expect(help).toContain('subfx grp mcp install cursor');
     },
     T,
   );
