@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AxError, Command } from '../../lib/index.ts';
+import { BUILTIN_ANNOTATION } from '../../lib/tree/builtin.ts';
 
 function tree(traverse = false): Command {
   const run = () => null;
@@ -67,6 +68,24 @@ describe('Command.find', () => {
       expect(thrown).toBeInstanceOf(AxError);
       expect((thrown as AxError).kind).toBe('validation_error');
       expect((thrown as AxError).context).toMatchObject({ reason: 'invalid_argument' });
+    }
+  });
+
+  it("an author's command is found before one ax-ts added under the same name, by its name or an alias", () => {
+    const ours = () => new Command({ use: 'mcp', hidden: true, annotations: { [BUILTIN_ANNOTATION]: 'true' } });
+    for (const [use, aliases] of [
+      ['mcp', []],
+      ['servers', ['mcp']],
+    ] as const) {
+      const root = new Command({ use: 'app' });
+      const builtin = ours();
+      root.addCommand(builtin); // ax-ts's first, as mountMcpServer adds it before the author's next line
+      const mine = new Command({ use, aliases: [...aliases], run: () => null });
+      root.addCommand(mine);
+      expect(root.findChild('mcp'), use).toBe(mine);
+      expect(root.find(['mcp', 'x']).command, use).toBe(mine);
+      root.removeCommand(mine);
+      expect(root.findChild('mcp'), use).toBe(builtin); // alone, ax-ts's is found
     }
   });
 });
