@@ -12,6 +12,7 @@ import type { NextStep } from '../contract/errors.ts';
 import type { Pagination } from '../contract/envelope.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { flagLabel } from '../parse/validate.ts';
+import { flagWordsOf } from '../parse/flag-words.ts';
 import { markPage, pageReplyOf, pagingSettings, type PageRequest } from '../tree/paging.ts';
 import { propertyName } from '../tree/flags.ts';
 import type { Command } from '../tree/command.ts';
@@ -175,24 +176,22 @@ export function nextPageStep(
     o && Object.fromEntries(Object.entries(o).filter(([k]) => !dropped.map(propertyName).includes(k)));
   const bare: Invocation = {
     ...inv,
-    argv: inv.argv && !inv.argsJson ? withoutFlags(inv.argv, dropped) : inv.argv,
+    argv: inv.argv && !inv.argsJson ? withoutFlags(inv, dropped) : inv.argv,
     argsJson: drop(inv.argsJson),
     arguments: drop(inv.arguments),
   };
   return retryStep(bare, program, { cursor }, [], 'the next page', base, via);
 }
 
-/** `argv` without the words of the flags `names` (`--name v`, `--name=v`), up to a `--`. */
-function withoutFlags(argv: readonly string[], names: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (w === '--') return [...out, ...argv.slice(i)];
-    const name = names.find((n) => w === `--${n}` || w.startsWith(`--${n}=`));
-    if (name === undefined) out.push(w);
-    else if (w === `--${name}`) i++;
-  }
-  return out;
+/**
+ * `inv.argv` without the words of the flags `names`, as the parse read them ({@link flagWordsOf}): a
+ * word that is another flag's value (`--tag --cursor=x`) stays, with its flag.
+ */
+function withoutFlags(inv: Invocation, names: readonly string[]): string[] {
+  const gone = new Set<number>();
+  for (const f of flagWordsOf(inv))
+    if (f.names.length > 0 && f.names.every((n) => names.includes(n))) for (let i = f.from; i <= f.to; i++) gone.add(i);
+  return inv.argv!.filter((_, i) => !gone.has(i));
 }
 
 /** The footer a human-mode answer ends with on stderr when the list goes on: where the next page is. */

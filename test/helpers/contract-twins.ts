@@ -58,6 +58,7 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
       { rule: 'paging: a paged answer', reason: noPaging },
       { rule: 'paging: --limit outside', reason: noPaging },
       { rule: 'paging × --fields', reason: noPaging },
+      { rule: "paging: the next step drops only the caller's own", reason: noPaging },
       { rule: 'paging × replay', reason: noPaging },
       { rule: 'secret × replay key', reason: noSecret },
       { rule: 'ctx.spawn × timeout', reason: noCtx },

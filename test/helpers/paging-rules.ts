@@ -71,6 +71,44 @@ export const PAGING_RULES: Rule[] = [
     },
   },
   {
+    name: "paging: the next step drops only the caller's own --cursor words, as the parse read them: a flag whose value reads like one (--tag --cursor=x, -t --cursor=x, --tag --cursor) keeps it, and the step run verbatim reaches the next page",
+    run: async (p) => {
+      const tags = (o: { stdout: string }) => (JSON.parse(o.stdout).data as Json[]).map((x) => x.tag);
+      const cases: { argv: string[]; json: Json; first: number[]; second: number[] }[] = [
+        { argv: ['pages', '--tag', '--cursor=x'], json: { tag: '--cursor=x' }, first: [1, 2, 3], second: [4, 5, 6] },
+        { argv: ['pages', '-t', '--cursor=x'], json: { tag: '--cursor=x' }, first: [1, 2, 3], second: [4, 5, 6] },
+        {
+          argv: ['pages', '--tag', '--cursor', '--limit', '2'],
+          json: { tag: '--cursor', limit: 2 },
+          first: [1, 2],
+          second: [3, 4],
+        },
+      ];
+      for (const c of cases) {
+        const tag = c.json.tag as string;
+        const first = await p.call({ tool: 'pages', argv: c.argv, json: c.json });
+        expect(first.code, JSON.stringify(first)).toBe(0);
+        expect(ns(first)).toEqual(c.first);
+        expect(tags(first)).toEqual(c.first.map(() => tag));
+        const second = await runStep(p, nextOf(first));
+        expect(second.code, JSON.stringify(second)).toBe(0);
+        expect(ns(second), JSON.stringify(nextOf(first))).toEqual(c.second);
+        expect(tags(second)).toEqual(c.second.map(() => tag));
+      }
+      // the caller's own cursor in two words (`--cursor <c>`) is dropped, the flag after it kept
+      const cursor = meta(await p.call(pages())).pagination.next_cursor as string;
+      const second = await p.call({
+        tool: 'pages',
+        argv: ['pages', '--cursor', cursor, '--tag', 'y'],
+        json: { cursor, tag: 'y' },
+      });
+      expect(ns(second), JSON.stringify(second)).toEqual([4, 5, 6]);
+      const last = await runStep(p, nextOf(second));
+      expect(ns(last), JSON.stringify(nextOf(second))).toEqual([7]);
+      expect(tags(last)).toEqual(['y']);
+    },
+  },
+  {
     name: "paging: --limit outside 1..max and a cursor that is not this command's (garbled, or another command's) are validation_error exit 2 before anything runs, never a first page",
     run: async (p, id) => {
       const label = (n: string) => (p.spelling === 'argv' ? `--${n}` : n);
