@@ -22,6 +22,15 @@ export const WRITE_OUTCOME: unique symbol = Symbol.for('ax-ts.write-outcome');
  */
 export const MID_LINE: unique symbol = Symbol.for('ax-ts.mid-line');
 
+/**
+ * The key of a stream's check before a text rendering of a result is written on it: whether the
+ * stream's next chunk would land after a line left unfinished, by the last chunk on this stream (a
+ * handler's `process.stdout.write('partial')`) or on the other standard stream where both are one
+ * file (a terminal, `2>&1`), so that the rendering starts on a line of its own. `main()`'s real
+ * stdout has one (lib/run/fd-output.ts). A registered symbol; not public API.
+ */
+export const LINE_OPEN: unique symbol = Symbol.for('ax-ts.line-open');
+
 /** Writes `chunk` as a run's outcome on `s`: through its {@link WRITE_OUTCOME} when it has one, else `write`. */
 export function putOutcome(s: OutputStream, chunk: string | Uint8Array): unknown {
   const outcome = s[WRITE_OUTCOME];
@@ -37,6 +46,8 @@ export interface OutputStream {
   [WRITE_OUTCOME]?(chunk: string | Uint8Array): unknown;
   /** @internal see {@link MID_LINE}. */
   [MID_LINE]?(): boolean;
+  /** @internal see {@link LINE_OPEN}. */
+  [LINE_OPEN]?(): boolean;
 }
 
 /**

@@ -285,6 +285,11 @@ function noteChunk(name: 'stdout' | 'stderr', chunk: unknown): void {
   } else if (chunk instanceof Uint8Array && chunk.length) midLine[name] = chunk[chunk.length - 1] !== 10;
 }
 
+/** Whether the last chunk written on `name` left a line unfinished (false before patch 7 is installed on it). */
+export function lineUnfinished(name: 'stdout' | 'stderr'): boolean {
+  return midLine[name];
+}
+
 /** The stream key of the check (lib/contract/envelope.ts `MID_LINE`, the same registered symbol). */
 const MID_LINE = Symbol.for('ax-ts.mid-line');
 

@@ -28,8 +28,8 @@
  */
 import { writeSync } from 'node:fs';
 import { stdStat } from '../platform/std-stat.ts';
-import { MID_LINE, WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
-import { noteLineEnd, watchStream, writeStdout } from '../platform/process-patches.ts';
+import { LINE_OPEN, MID_LINE, WRITE_OUTCOME, type OutputStream } from '../contract/envelope.ts';
+import { lineUnfinished, noteLineEnd, watchStream, writeStdout } from '../platform/process-patches.ts';
 
 type Name = 'stdout' | 'stderr';
 
@@ -76,6 +76,8 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
   // stdout's unfinished line shows before stderr's next line only where both are one file (a
   // terminal, `2>&1`): the check is answered so
   const midLine = name === 'stderr' ? lineEnd.midLine : () => lineEnd.midLine() && sameFile();
+  // and a text rendering on stdout starts a line of its own after either stream's unfinished one
+  const lineOpen = () => lineEnd.midLine() || (lineUnfinished('stderr') && sameFile());
   const node = () => process[name];
   // the runner's own writes on stdout go past the json-stdout patch (process-patches.ts, patch 5)
   const through = (chunk: string | Uint8Array): boolean =>
@@ -110,6 +112,7 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
             write: through,
             once: (event: string, listener: () => void) => s.once(event, listener),
             [MID_LINE]: midLine,
+            [LINE_OPEN]: lineOpen,
           } as OutputStream)
         : s;
     return { stream, flush, backlog, streamOnly: () => {} };
@@ -144,6 +147,7 @@ export function realOutput(name: Name, onError: (e: NodeJS.ErrnoException) => vo
       return true;
     },
     [MID_LINE]: midLine,
+    ...(name === 'stdout' ? { [LINE_OPEN]: lineOpen } : {}),
     /** `drain` and other events are the stream's: there is one only once it is made. */
     once(event: string, listener: () => void): unknown {
       return w.made ? node().once(event, listener) : (queueMicrotask(listener), undefined);

@@ -9,7 +9,7 @@
  * their own, so the hot async function keeps few live values across its awaits (each await saves
  * them all) and V8 compiles a small function.
  */
-import { successLine } from '../contract/envelope.ts';
+import { LINE_OPEN, successLine } from '../contract/envelope.ts';
 import { checkDryRun, dryRunVouched } from './run-meta.ts';
 import type { FlagProvenance } from '../config/provenance.ts';
 import type { Command, RunContext } from '../tree/command.ts';
@@ -213,8 +213,12 @@ async function writeHuman(
   paged?: HandlerRun['paged'],
 ): Promise<void> {
   const text = cmd.render ? cmd.render(result, scope.ctx) : renderDefault(result);
-  if (typeof text === 'string')
-    await writeOutcome(scope.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  // after a print that left its line unfinished, the rendering starts on a line of its own
+  if (typeof text === 'string' && text !== '')
+    await writeOutcome(
+      scope.stdout,
+      `${scope.stdout[LINE_OPEN]?.() ? '\n' : ''}${text}${text.endsWith('\n') ? '' : '\n'}`,
+    );
   // a cut list is never silent: where the next page is, on stderr
   if (paged?.pagination.has_more) void writeOutcome(scope.stderr, pageFooter(paged.pagination, paged.next));
   if (dryRun)

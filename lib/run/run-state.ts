@@ -5,7 +5,7 @@
  * has ended. The runner reads it back as the run's {@link HandlerScope}.
  */
 import type { RunChildren } from './children.ts';
-import { MID_LINE } from '../contract/envelope.ts';
+import { LINE_OPEN, MID_LINE } from '../contract/envelope.ts';
 import type { RunContext } from '../tree/command.ts';
 import { putOutcome, WRITE_OUTCOME, type OutputStream, type Warning } from '../contract/envelope.ts';
 import { flagLabel } from '../parse/validate.ts';
@@ -73,6 +73,9 @@ export class GuardedStream implements OutputStream {
   }
   [WRITE_OUTCOME](chunk: string | Uint8Array): unknown {
     return this.state.closed ? true : putOutcome(this.target, chunk);
+  }
+  [LINE_OPEN](): boolean {
+    return this.target[LINE_OPEN]?.() ?? false;
   }
 }
 

@@ -1,7 +1,8 @@
 // In text mode too, the runner's own lines start on a line of their own (docs/contract.md#errors):
 // an error after a print on stdout that did not end its line, where stdout and stderr are one file
-// (a terminal, `2>&1`), and a warning after such a print on stderr. A stdout that is another file
-// keeps its bytes as printed, and stderr gets no stray newline then.
+// (a terminal, `2>&1`), a warning after such a print on stderr, and the text rendering of a result
+// after such a print on stdout (or on stderr, where both are one file). A stdout that is another
+// file keeps its bytes as printed, and stderr gets no stray newline then.
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,5 +45,21 @@ describe('text mode: the runner’s lines after a print that did not end its lin
     const r = run('warn', false);
     expect(r.err).toBe('progress...\ncareful\n');
     expect(r.out).toBe('ok: 1\n');
+  });
+
+  it('a rendered result after an unfinished stdout print starts on its own line, on a file of its own or shared', () => {
+    expect(run('done', false).out).toBe('partial\nok: 1\n');
+    expect(run('done', true).out).toBe('partial\nok: 1\n');
+  });
+
+  it('a rendered result after an unfinished stderr print: on its own line where both are one file, else stdout untouched', () => {
+    expect(run('note', true).out).toBe('note\nok: 1\n');
+    const r = run('note', false);
+    expect(r.out).toBe('ok: 1\n');
+    expect(r.err).toBe('note');
+  });
+
+  it('a print that ended its line gets no blank line before the rendering', () => {
+    expect(run('whole', false).out).toBe('line\nok: 1\n');
   });
 });
