@@ -47,11 +47,21 @@ export interface AxDeclarations {
   secrets?: readonly string[];
 }
 
+/** What a secret flag may not declare (docs/security.md#secret-flags), as a front end's author reads it. */
+const SHOWN_VALUES = {
+  default: 'default',
+  choices: 'choices',
+  examples: 'examples',
+  noOptDefVal: 'value it takes when given alone',
+} as const;
+
 /**
  * The command's options as flags, those its declarations name in `secrets` marked secret (with
  * `secretArgv`: the program takes them on its command line).
- * @throws AxError `validation_error` (reason `unknown_secret_option`) for a name that is none of
- *   the command's options.
+ * @throws AxError `validation_error`: reason `unknown_secret_option` for a name that is none of
+ *   the command's options; `invalid_secret_option` for an option with a default, choices, examples
+ *   or a value when given alone, which a native secret flag may not declare either (a value written
+ *   into the program is no secret).
  */
 export function markSecrets<T extends { name: string; spec: FlagSpec }>(
   label: string,
@@ -65,6 +75,21 @@ export function markSecrets<T extends { name: string; spec: FlagSpec }>(
         context: { reason: 'unknown_secret_option', command: label, option: n, options: options.map((o) => o.name) },
         fix: `Name one of the command's own options in secrets (long names without dashes): ${options.map((o) => o.name).join(', ') || 'it has none'}.`,
       });
+  for (const o of options) {
+    const shown = (Object.keys(SHOWN_VALUES) as (keyof typeof SHOWN_VALUES)[]).filter(
+      (k) => names.includes(o.name) && o.spec[k] !== undefined,
+    );
+    if (shown.length === 0) continue;
+    const what = shown.map((k) => SHOWN_VALUES[k]).join(' and ');
+    throw new AxError(
+      'validation_error',
+      `${label}: the secret option --${o.name} declares its ${what}: a value written into the program is no secret, and help and schemas would show it`,
+      {
+        context: { reason: 'invalid_secret_option', command: label, option: o.name, declares: shown },
+        fix: `Take the ${what} off --${o.name} (a secret comes from the caller, or from the environment), or leave --${o.name} out of secrets.`,
+      },
+    );
+  }
   return options.map((o) =>
     names.includes(o.name) ? { ...o, spec: { ...o.spec, secret: true, secretArgv: true } } : o,
   );

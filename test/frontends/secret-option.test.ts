@@ -2,15 +2,17 @@
  * A front end's secret option (`secrets` in withAx's `commands`, `ax(cmd).secret(…)`, a wrap
  * declarations file; docs/frontends.md#what-does-not-map): its MCP property is marked `writeOnly`,
  * `format: "password"`; its value is redacted in the error line on the command line and over MCP,
- * in the idempotency record, and in the span; a declared option the command lacks is refused.
+ * in the idempotency record, and in the span; a declared option the command lacks is refused, and so
+ * is one with a default or choices (as a native secret flag is), on every front end.
  * Through the public entries: the program as a process, and a real SDK client over stdio.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectEra } from '../helpers/eras.ts';
-import { REPO } from '../helpers/mcp.ts';
+import { REPO, TSX_LOADER } from '../helpers/mcp.ts';
 import { runScript } from '../helpers/spawn.ts';
 
 const CLI = join(REPO, 'test/frontends/fixtures/secret-commander.ts');
@@ -81,5 +83,52 @@ describe('a commander option declared secret', () => {
     } finally {
       await c.close();
     }
+  });
+});
+
+describe('a secret option with a default or choices, which a native secret flag may not declare', () => {
+  const VALUES = join(REPO, 'test/frontends/fixtures/secret-values.ts');
+  /** The refusal's error line: validation_error exit 2 naming the option, never an internal_error. */
+  function expectRefused(o: { code: number | null; stderr: string }, option: string, declares: string): void {
+    expect(o.code, o.stderr).toBe(2);
+    const e = JSON.parse(o.stderr.trimEnd().split('\n').pop()!).error;
+    expect(e).toMatchObject({
+      kind: 'validation_error',
+      context: { reason: 'invalid_secret_option', option, declares: [declares] },
+    });
+    expect(e.message).toContain(`--${option}`);
+    expect(e.actionable_fix).toContain(`leave --${option} out of secrets`);
+  }
+
+  it.each([
+    ["withAx's commands", { SECRET_VIA: 'commands' }],
+    ['ax(cmd).secret', { SECRET_VIA: 'chain' }],
+    ['yargs ax()', { SECRET_LIB: 'yargs' }],
+  ])('%s: refused by name, on a call and on __schema', async (_how, env) => {
+    for (const [name, declares] of [
+      ['token', 'default'],
+      ['key', 'choices'],
+    ] as const) {
+      const all = { ...env, SECRET_NAME: name, AGENT_MODE: 'json' };
+      expectRefused(await runScript(VALUES, ['login'], all), name, declares);
+      expectRefused(await runScript(VALUES, ['__schema'], all), name, declares);
+    }
+  });
+
+  it("ax-ts wrap with a declarations file: refused by name; a person's plain run is the program's own", () => {
+    const file = join(dir, 'secret-default.ax.json');
+    writeFileSync(file, JSON.stringify({ login: { secrets: ['token'] } }));
+    const bin = join(REPO, 'test/frontends/fixtures/wrap/secret-default.mjs');
+    const wrap = (args: string[]) =>
+      spawnSync(
+        process.execPath,
+        ['--import', TSX_LOADER, join(REPO, 'cmd/ax-ts/main.ts'), 'wrap', '--declarations', file, bin, ...args],
+        { cwd: REPO, encoding: 'utf8', env: { ...process.env, AGENT_MODE: '' } },
+      );
+    const r = wrap(['login', '--format', 'json']);
+    expectRefused({ code: r.status, stderr: r.stderr }, 'token', 'default');
+    const person = wrap(['login']);
+    expect(person.status).toBe(0);
+    expect(person.stdout).toBe('token of 4 characters\n');
   });
 });
