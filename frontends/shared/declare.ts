@@ -113,9 +113,15 @@ export function declaredConfig(
   };
 }
 
-/** Marks a built twin as its declarations say: withheld from MCP, its prompts and resources. */
+/**
+ * Marks a built twin as its declarations say: withheld from MCP, its prompts and resources. A
+ * withheld twin without an action is no tool to remove: its withholding has taken effect already
+ * (its options are not checked for names that mean two things), so it gets no `mcp.exclude` mark,
+ * whose warning about a group that removes no tool would advise an API the front end's user cannot
+ * call (docs/frontends.md#what-does-not-map).
+ */
 export function applyDeclarations(twin: Command, decl: Readonly<AxDeclarations>): void {
-  if (decl.withheld) mcp.exclude(twin);
+  if (decl.withheld && twin.runnable()) mcp.exclude(twin);
   for (const p of decl.prompts ?? []) declarePrompt(twin, p);
   for (const r of decl.resources ?? []) declareResource(twin, r);
 }
