@@ -200,6 +200,26 @@ describe('ax-ts wrap: a yargs default command beside another command (greet-yarg
     for (const args of [['--help'], ['ann'], ['bye', 'bob'], []])
       expect(wrap([GREET, ...args]), args.join(' ')).toEqual(bare('greet-yargs.mjs', args));
   });
+
+  it("a missing required argument: ax-ts's answer with --format (exit 2, nothing ran), the program's own usage text without", () => {
+    const json = wrap([GREET, 'bye', '--format', 'json']);
+    expect(json.status).toBe(2);
+    expect(json.stdout).toBe('');
+    expect(errorLine(json.stderr)).toMatchObject({
+      error: { kind: 'validation_error', context: { reason: 'missing_argument', argument: 'name' } },
+    });
+    expect(json.stderr).not.toContain('Not enough non-option arguments'); // the program never started
+    const text = wrap([GREET, 'bye', '--format', 'text']);
+    expect(text.status).toBe(2);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toMatch(/^Error: missing required argument <name>\n/);
+    expect(text.stderr).not.toContain('Not enough non-option arguments');
+    // a person's plain run still gets the program's own words and exit status
+    const person = wrap([GREET, 'bye']);
+    expect(person).toEqual(bare('greet-yargs.mjs', ['bye']));
+    expect(person.stderr).toContain('Not enough non-option arguments: got 0, need at least 1');
+    expect(person.status).toBe(1);
+  });
 });
 
 describe('ax-ts wrap: a positional described with .positional() (positional-yargs.mjs)', () => {
