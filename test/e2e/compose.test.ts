@@ -6,8 +6,8 @@
  * are the paths (the CLI, `--args-json`, in-process `execute`, MCP over stdio, HTTP and stateless
  * HTTP) with, over MCP, the two protocol eras (test/helpers/eras.ts: `npm test` runs one era per MCP
  * path, `npm run test:rest` the other). Each cell asserts the rule where the two meet, or is skipped
- * with why it cannot apply. Paging (`output.paging`) meets a replay key, `--fields` and `--strict` in
- * rows of its own on every column. Beside it, test/e2e/contract-paths.test.ts runs each rule on its own.
+ * with why it cannot apply. Paging (`output.paging`) meets a replay key, `--fields`, `--strict`, a
+ * confirmation, `--timeout` and a lazy subtree in rows of its own on every column. Beside it, test/e2e/contract-paths.test.ts runs each rule on its own.
  * Fixture: test/fixtures/compose-tree.ts (and its commander twin, compose-commander.ts).
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -428,7 +428,11 @@ describe.concurrent(
   },
 );
 
-/** The rows of paging met with a replay key, --fields and --strict (docs/contract.md#paging---limit---cursor). */
+/**
+ * The rows of paging met with a replay key, --fields, --strict, a confirmation, a stop (--timeout)
+ * and a lazy subtree (docs/contract.md#paging---limit---cursor). Each row's runner: the root, or
+ * under `lz` ({@link PAGING_WHERE}).
+ */
 const PAGING: Record<string, (r: Runner, id: string) => Promise<void>> = {
   'paging × key: a retry with the key is the same page and meta.pagination; the next page is another call': async (
     r,
@@ -467,10 +471,49 @@ const PAGING: Record<string, (r: Runner, id: string) => Promise<void>> = {
       });
       expect(ok.meta.next).toBeUndefined();
     },
+  'paging × confirm: ctx.confirm stops the paged call before it runs; its step, confirmed, is page one, whose next step keeps the confirmation':
+    async (r, id) => {
+      const e = expectError(await r.call(c('pages', id, { ask: true })), 2, 'confirmation_required');
+      expect(effects(id)).toHaveLength(0);
+      const first = envelope(await r.step((e.next as Json[])[0]!));
+      expect(first.data.map((x: Json) => x.i)).toEqual([0, 1]);
+      expect(effects(id)).toHaveLength(1);
+      const next = envelope(await r.step(first.meta.next[0]));
+      expect(next.data.map((x: Json) => x.i)).toEqual([2, 3]);
+      expect(effects(id)).toHaveLength(2);
+    },
+  'paging × timeout: a paged call stopped by --timeout is a retryable timeout with no page; under the same --timeout the pages and their next step arrive':
+    async (r, id) => {
+      const o = await r.call(c('pages', id, { delay_ms: 20_000 }, { timeout: true }));
+      const e = expectError(o, 3, 'timeout');
+      expect(e.retryable).toBe(true);
+      if (!r.mcp) expect(o.stdout).toBe('');
+      expect(effects(id)).toHaveLength(0);
+      const first = envelope(await r.call(c('pages', id, {}, { timeout: true })));
+      expect(first.meta.pagination).toMatchObject({ total: 5, returned: 2, has_more: true });
+      const next = envelope(await r.step(first.meta.next[0]));
+      expect(next.data.map((x: Json) => x.i)).toEqual([2, 3]);
+    },
+  'paging × lazy: a paged command in a lazily loaded group pages, and its next step names it where it is': async (
+    r,
+    id,
+  ) => {
+    const first = envelope(await r.call(c('pages', id)));
+    expect(first.data.map((x: Json) => x.i)).toEqual([0, 1]);
+    const step = first.meta.next[0] as Json;
+    if (r.mcp) expect(step.tool).toBe('lz_pages');
+    else expect((step.argv as string[]).slice(1, 3)).toEqual(['lz', 'pages']);
+    const next = envelope(await r.step(step));
+    expect(next.data.map((x: Json) => x.i)).toEqual([2, 3]);
+    expect(effects(id)).toHaveLength(2);
+  },
 };
+/** Where a paging row runs: under `lz` for the lazy row, else at the root. */
+const PAGING_WHERE = (row: string): Where => (row.startsWith('paging × lazy') ? { lazy: true } : {});
 
 describe.concurrent.each(Object.keys(PAGING))('%s', (row) => {
-  for (const col of COLUMNS) it(columnName(col), () => PAGING[row]!(runner(col, {}), idOf(col, 'key', 'key')), 60_000);
+  for (const col of COLUMNS)
+    it(columnName(col), () => PAGING[row]!(runner(col, PAGING_WHERE(row)), idOf(col, 'key', 'key')), 60_000);
 });
 
 // every cell is independent (its own ids and keys): rows run concurrently too
