@@ -5,6 +5,7 @@
  * over Streamable HTTP to a server started with and without `--stateless`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -148,6 +149,39 @@ export async function connectEra(era: EraName, path: McpPath, o: ConnectOptions)
       client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }) as Promise<Record<string, any>>,
     readResource: (uri) => client.readResource({ uri }) as Promise<Record<string, any>>,
     close: () => client.close(),
+  };
+}
+
+/** What a test file's table over every MCP path shares ({@link eraServers}). */
+export interface EraServers {
+  /** The HTTP server of `path` (with sessions, or `--stateless`), once started. */
+  server(path: 'http' | 'http-stateless'): HttpFixture;
+  /** A client of `era` on `path`: stdio starts the server itself, HTTP reaches the file's server. */
+  connect(era: EraName, path: McpPath, more?: Omit<ConnectOptions, 'cli' | 'url' | 'env'>): Promise<EraClient>;
+}
+
+/**
+ * The servers a test file over every MCP path shares: `cli`'s `mcp-server` over HTTP with sessions
+ * and `--stateless` (with `env`), started before the file's tests (vitest's `beforeAll`) and stopped
+ * after them, then `cleanup` (a temporary directory removed); and a client of any era on any path.
+ */
+export function eraServers(cli: string, env: Record<string, string> = {}, cleanup?: () => void): EraServers {
+  const servers: Partial<Record<'http' | 'http-stateless', HttpFixture>> = {};
+  beforeAll(async () => {
+    [servers.http, servers['http-stateless']] = await Promise.all([
+      startHttp(cli, [], env),
+      startHttp(cli, ['--stateless'], env),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([servers.http?.stop(), servers['http-stateless']?.stop()]);
+    cleanup?.();
+  });
+  const server = (path: 'http' | 'http-stateless'): HttpFixture => servers[path]!;
+  return {
+    server,
+    connect: (era, path, more = {}) =>
+      connectEra(era, path, { ...more, cli, env, ...(path === 'stdio' ? {} : { url: server(path).url }) }),
   };
 }
 

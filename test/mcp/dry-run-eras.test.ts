@@ -9,27 +9,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEra, envelopeOf, PATHS_BY_ERAS, startHttp, type HttpFixture } from '../helpers/eras.ts';
+import { describe, expect, it } from 'vitest';
+import { envelopeOf, eraServers, PATHS_BY_ERAS } from '../helpers/eras.ts';
 
 const CONTRACT_CLI = fileURLToPath(new URL('../fixtures/contract-cli.ts', import.meta.url));
 const T = 60_000;
 const dir = mkdtempSync(join(tmpdir(), 'ax-dry-run-eras-'));
 const LOG = join(dir, 'effects.log');
 const ENV = { CONTRACT_LOG: LOG, XDG_STATE_HOME: join(dir, 'state') };
-let stateful: HttpFixture;
-let stateless: HttpFixture;
-
-beforeAll(async () => {
-  [stateful, stateless] = await Promise.all([
-    startHttp(CONTRACT_CLI, [], ENV),
-    startHttp(CONTRACT_CLI, ['--stateless'], ENV),
-  ]);
-}, T);
-afterAll(async () => {
-  await Promise.all([stateful?.stop(), stateless?.stop()]);
-  rmSync(dir, { recursive: true, force: true });
-});
+const servers = eraServers(CONTRACT_CLI, ENV, () => rmSync(dir, { recursive: true, force: true }));
 
 /** How many side effects the log holds for `name`. */
 const effects = (name: string) =>
@@ -40,12 +28,10 @@ const effects = (name: string) =>
     : 0;
 
 describe.each(PATHS_BY_ERAS)('dry runs over %s, %s era', (path, era) => {
-  const url = () => (path === 'http' ? stateful.url : path === 'http-stateless' ? stateless.url : undefined);
-
   it(
     'no dry_run where none is offered, and asking for one is dry_run_unsupported (nothing run); read-only offers one; an unchecked one claims none',
     async () => {
-      const c = await connectEra(era, path, { cli: CONTRACT_CLI, url: url(), env: ENV });
+      const c = await servers.connect(era, path);
       try {
         const tools = (await c.listTools()).tools as { name: string; inputSchema: { properties?: object } }[];
         const props = (n: string) => Object.keys(tools.find((t) => t.name === n)!.inputSchema.properties ?? {});

@@ -10,13 +10,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
-import { connectEra, envelopeOf, MODERN, PATHS, startHttp, type HttpFixture, type McpPath } from '../helpers/eras.ts';
+import { envelopeOf, eraServers, MODERN, PATHS, startHttp, type McpPath } from '../helpers/eras.ts';
 import { rawStdio, REPO, TSX_LOADER } from '../helpers/mcp.ts';
 import { readResponse } from '../fixtures/http-harness.ts';
 
@@ -30,23 +30,12 @@ const deleted = (): string[] => {
     return [];
   }
 };
-const servers: Partial<Record<McpPath, HttpFixture>> = {};
-
-beforeAll(async () => {
-  [servers.http, servers['http-stateless']] = await Promise.all([
-    startHttp(CLI, [], ENV),
-    startHttp(CLI, ['--stateless'], ENV),
-  ]);
-}, 60_000);
-afterAll(async () => {
-  await Promise.allSettled(Object.values(servers).map((s) => s.stop()));
-  rmSync(dir, { recursive: true, force: true });
-});
+const servers = eraServers(CLI, ENV, () => rmSync(dir, { recursive: true, force: true }));
 
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
 
 async function modern(path: McpPath, capabilities: Record<string, unknown> = ALL) {
-  const c = await connectEra('modern', path, { cli: CLI, url: servers[path as 'http']?.url, env: ENV, capabilities });
+  const c = await servers.connect('modern', path, { capabilities });
   return { ...c, client: c.client as ModernClient };
 }
 
@@ -149,7 +138,7 @@ async function rawCall(url: string, id: number, params: Record<string, unknown>)
 }
 
 describe.each(['http', 'http-stateless'] as const)('%s: a retry that cannot be trusted runs nothing', (path) => {
-  const url = () => servers[path]!.url;
+  const url = () => servers.server(path).url;
 
   it('round one: input_required with the question and a signed requestState; nothing ran', async () => {
     const r = await rawCall(url(), 1, { name: 'rm', arguments: { id: `r1-${path}` } });
@@ -317,7 +306,7 @@ async function legacy(path: 'stdio' | 'http', answer: () => unknown) {
           env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...ENV },
           stderr: 'ignore',
         })
-      : new LegacyHttp(new URL(servers.http!.url)),
+      : new LegacyHttp(new URL(servers.server('http').url)),
   );
   return client;
 }

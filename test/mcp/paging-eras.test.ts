@@ -10,36 +10,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEra, envelopeOf, PATHS_BY_ERAS, startHttp, type HttpFixture } from '../helpers/eras.ts';
+import { describe, expect, it } from 'vitest';
+import { envelopeOf, eraServers, PATHS_BY_ERAS } from '../helpers/eras.ts';
 
 const CONTRACT_CLI = fileURLToPath(new URL('../fixtures/contract-cli.ts', import.meta.url));
 const T = 60_000;
 const dir = mkdtempSync(join(tmpdir(), 'ax-paging-eras-'));
 const ENV = { CONTRACT_LOG: join(dir, 'effects.log'), XDG_STATE_HOME: join(dir, 'state') };
-let stateful: HttpFixture;
-let stateless: HttpFixture;
-
-beforeAll(async () => {
-  [stateful, stateless] = await Promise.all([
-    startHttp(CONTRACT_CLI, [], ENV),
-    startHttp(CONTRACT_CLI, ['--stateless'], ENV),
-  ]);
-}, T);
-afterAll(async () => {
-  await Promise.all([stateful?.stop(), stateless?.stop()]);
-  rmSync(dir, { recursive: true, force: true });
-});
+const servers = eraServers(CONTRACT_CLI, ENV, () => rmSync(dir, { recursive: true, force: true }));
 
 type Tool = { name: string; inputSchema: { properties?: Record<string, any> }; outputSchema?: Record<string, any> };
 
 describe.each(PATHS_BY_ERAS)('paging over %s, %s era', (path, era) => {
-  const url = () => (path === 'http' ? stateful.url : path === 'http-stateless' ? stateless.url : undefined);
-
   it(
     'limit and cursor on the paged tool only; structuredContent {items, pagination} as its outputSchema says; meta.next[0] is the next page',
     async () => {
-      const c = await connectEra(era, path, { cli: CONTRACT_CLI, url: url(), env: ENV });
+      const c = await servers.connect(era, path);
       try {
         const tools = (await c.listTools()).tools as Tool[];
         const tool = (n: string) => tools.find((t) => t.name === n)!;

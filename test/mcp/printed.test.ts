@@ -5,26 +5,17 @@
  * server's own stdout (HTTP), never lost (a print after the call was answered goes where a print
  * outside a call goes). Real servers of the cases fixture, real SDK clients.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEra, envelopeOf, PATHS_BY_ERAS, startHttp, type HttpFixture } from '../helpers/eras.ts';
+import { describe, expect, it } from 'vitest';
+import { envelopeOf, eraServers, PATHS_BY_ERAS } from '../helpers/eras.ts';
 import { CASES_CLI, isJsonRpc, rawStdio } from '../helpers/mcp.ts';
 
 const T = 60_000;
-let stateful: HttpFixture;
-let stateless: HttpFixture;
-
-beforeAll(async () => {
-  [stateful, stateless] = await Promise.all([startHttp(CASES_CLI), startHttp(CASES_CLI, ['--stateless'])]);
-}, T);
-afterAll(async () => {
-  await Promise.all([stateful?.stop(), stateless?.stop()]);
-});
+const servers = eraServers(CASES_CLI);
 
 const texts = (r: Record<string, any>) => (r.content as { type: string; text: string }[]).map((c) => c.text);
 
 describe.each(PATHS_BY_ERAS)('printed output over %s, %s era', (path, era) => {
-  const url = () => (path === 'http' ? stateful.url : path === 'http-stateless' ? stateless.url : undefined);
-  const connect = () => connectEra(era, path, { cli: CASES_CLI, url: url() });
+  const connect = () => servers.connect(era, path);
 
   it(
     'a success carries the result first, then what was printed; a failure the error line, then the prints',
@@ -50,10 +41,7 @@ describe.each(PATHS_BY_ERAS)('printed output over %s, %s era', (path, era) => {
       } finally {
         await c.close();
       }
-      if (path !== 'stdio') {
-        const server = path === 'http' ? stateful : stateless;
-        expect(server.stdout()).not.toContain('printed line one');
-      }
+      if (path !== 'stdio') expect(servers.server(path).stdout()).not.toContain('printed line one');
     },
     T,
   );
@@ -63,7 +51,7 @@ describe('printed output: bounds and late prints', () => {
   it(
     'over the bound, the result keeps the first MiB and says how much went to the server’s own output',
     async () => {
-      const c = await connectEra('modern', 'http', { cli: CASES_CLI, url: stateful.url });
+      const c = await servers.connect('modern', 'http');
       try {
         const big = await c.callTool('printer', { mode: 'big' });
         const printed = texts(big)[1]!;

@@ -5,30 +5,20 @@
  * timeout or out of memory. Real servers of the native fixture, real SDK clients.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEra, envelopeOf, PATHS_BY_ERAS, startHttp, type HttpFixture } from '../helpers/eras.ts';
+import { describe, expect, it } from 'vitest';
+import { envelopeOf, eraServers, PATHS_BY_ERAS } from '../helpers/eras.ts';
 import { REPO } from '../helpers/mcp.ts';
 
 const NATIVE_CLI = join(REPO, 'test/fixtures/native-cli.ts');
 const T = 60_000;
 const LIMIT = 1 << 23;
-let stateful: HttpFixture;
-let stateless: HttpFixture;
-
-beforeAll(async () => {
-  [stateful, stateless] = await Promise.all([startHttp(NATIVE_CLI), startHttp(NATIVE_CLI, ['--stateless'])]);
-}, T);
-afterAll(async () => {
-  await Promise.all([stateful?.stop(), stateless?.stop()]);
-});
+const servers = eraServers(NATIVE_CLI);
 
 describe.each(PATHS_BY_ERAS)('result size over %s, %s era', (path, era) => {
-  const url = () => (path === 'http' ? stateful.url : path === 'http-stateless' ? stateless.url : undefined);
-
   it(
     'a stream that never ends stops at the bound with result_too_large, the limit in context',
     async () => {
-      const c = await connectEra(era, path, { cli: NATIVE_CLI, url: url() });
+      const c = await servers.connect(era, path);
       try {
         const r = await c.callTool('forever');
         expect(r.isError).toBe(true);
