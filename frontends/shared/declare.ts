@@ -59,9 +59,9 @@ const SHOWN_VALUES = {
  * The command's options as flags, those its declarations name in `secrets` marked secret (with
  * `secretArgv`: the program takes them on its command line).
  * @throws AxError `validation_error`: reason `unknown_secret_option` for a name that is none of
- *   the command's options; `invalid_secret_option` for an option with a default, choices, examples
- *   or a value when given alone, which a native secret flag may not declare either (a value written
- *   into the program is no secret).
+ *   the command's options; `invalid_secret_option` for an option that takes no text value, or with
+ *   a default, choices, examples or a value when given alone, which a native secret flag may not
+ *   have either (a value written into the program is no secret).
  */
 export function markSecrets<T extends { name: string; spec: FlagSpec }>(
   label: string,
@@ -76,9 +76,17 @@ export function markSecrets<T extends { name: string; spec: FlagSpec }>(
         fix: `Name one of the command's own options in secrets (long names without dashes): ${options.map((o) => o.name).join(', ') || 'it has none'}.`,
       });
   for (const o of options) {
-    const shown = (Object.keys(SHOWN_VALUES) as (keyof typeof SHOWN_VALUES)[]).filter(
-      (k) => names.includes(o.name) && o.spec[k] !== undefined,
-    );
+    if (!names.includes(o.name)) continue;
+    if (o.spec.type !== 'string')
+      throw new AxError(
+        'validation_error',
+        `${label}: the secret option --${o.name} takes no text value (it is ${o.spec.type}): only an option that takes one, such as a token, can be secret`,
+        {
+          context: { reason: 'invalid_secret_option', command: label, option: o.name, type: o.spec.type },
+          fix: `Leave --${o.name} out of secrets.`,
+        },
+      );
+    const shown = (Object.keys(SHOWN_VALUES) as (keyof typeof SHOWN_VALUES)[]).filter((k) => o.spec[k] !== undefined);
     if (shown.length === 0) continue;
     const what = shown.map((k) => SHOWN_VALUES[k]).join(' and ');
     throw new AxError(

@@ -86,7 +86,7 @@ describe('a commander option declared secret', () => {
   });
 });
 
-describe('a secret option with a default or choices, which a native secret flag may not declare', () => {
+describe('a secret option with a default or choices, or one that takes no value, which a native secret flag may not be', () => {
   const VALUES = join(REPO, 'test/frontends/fixtures/secret-values.ts');
   /** The refusal's error line: validation_error exit 2 naming the option, never an internal_error. */
   function expectRefused(o: { code: number | null; stderr: string }, option: string, declares: string): void {
@@ -113,6 +113,14 @@ describe('a secret option with a default or choices, which a native secret flag 
       expectRefused(await runScript(VALUES, ['login'], all), name, declares);
       expectRefused(await runScript(VALUES, ['__schema'], all), name, declares);
     }
+    // a switch takes no value to keep secret: refused by name too
+    const o = await runScript(VALUES, ['login'], { ...env, SECRET_NAME: 'loud', AGENT_MODE: 'json' });
+    expect(o.code, o.stderr).toBe(2);
+    expect(JSON.parse(o.stderr.trimEnd().split('\n').pop()!).error.context).toMatchObject({
+      reason: 'invalid_secret_option',
+      option: 'loud',
+      type: 'bool',
+    });
   });
 
   it("ax-ts wrap with a declarations file: refused by name; a person's plain run is the program's own", () => {
