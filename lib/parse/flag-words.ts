@@ -8,6 +8,7 @@
 import type { Command } from '../tree/command.ts';
 import { takesValue } from '../tree/flags.ts';
 import { flagByShort, flagsOf } from '../tree/flagset.ts';
+import { isSecretReference, secretFlags } from '../tree/secret.ts';
 import type { Invocation } from './invocation.ts';
 
 /** One flag word and the word it reads as its value, if any: argv[from..to]. */
@@ -73,4 +74,33 @@ function flagWordsAt(cmd: Command, argv: readonly string[], i: number): FlagWord
     if (takesValue(f.spec)) return { names, from: i, to: j === body.length - 1 && hasNext ? i + 1 : i };
   }
   return { names, from: i, to: i };
+}
+
+/**
+ * `inv`'s command line with the value of every secret flag given as the value itself (allowed by
+ * `secretArgv`) replaced by `<name>`, the placeholder a caller fills in (docs/security.md#secret-flags);
+ * `-` and `@path` are kept (they are no secret). Only the words the parse reads as a secret flag's
+ * value are replaced: a word that is another flag's value or a positional (`--note --token x`, where
+ * `--token` is the note) is kept.
+ */
+export function redactSecretWords(inv: Invocation): string[] {
+  const out = [...(inv.argv ?? [])];
+  const secrets = new Set(secretFlags(inv.command).map((f) => f.name));
+  if (secrets.size === 0) return out;
+  for (const { names, from, to } of flagWordsOf(inv)) {
+    const name = names.at(-1)!; // the flag that reads a value is the last one a word sets
+    if (!secrets.has(name)) continue;
+    const w = out[from]!;
+    if (to > from) {
+      if (!isSecretReference(out[to])) out[to] = `<${name}>`;
+    } else if (w.startsWith('--')) {
+      const eq = w.indexOf('=');
+      if (eq >= 0 && !isSecretReference(w.slice(eq + 1))) out[from] = `${w.slice(0, eq)}=<${name}>`;
+    } else {
+      const letters = names.length; // -vk<value> or -vk=<value>: the value follows the letters
+      const value = w.slice(1 + letters).replace(/^=/, '');
+      if (value !== '' && !isSecretReference(value)) out[from] = `-${w.slice(1, 1 + letters)}<${name}>`;
+    }
+  }
+  return out;
 }

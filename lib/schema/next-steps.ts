@@ -5,7 +5,8 @@
  * with `ctx.actionRequired`. On the command line a step is a command line with the program's name
  * in front and the caller's own mode flags (`--format json`) carried; over MCP a tool call.
  */
-import { redactSecretArgs, redactSecretArgv } from '../tree/secret.ts';
+import { redactSecretArgs } from '../tree/secret.ts';
+import { redactSecretWords } from '../parse/flag-words.ts';
 import { AxError, KIND_RE, type NextStep } from '../contract/errors.ts';
 import type { ActionRequired } from '../tree/interaction.ts';
 import type { Command } from '../tree/command.ts';
@@ -124,7 +125,7 @@ export function retryStep(
       ...Object.entries(add).flatMap(([n, v]) => flagWords(cmd, n, v)),
       ...fill.flatMap((n) => [`--${n}`, `<${n}>`]),
     ];
-    return lineStep([program, ...insertFlags(redactSecretArgv(cmd, inv.argv), words)], description);
+    return lineStep([program, ...insertFlags(redactSecretWords(inv), words)], description);
   }
   const args = inv.arguments && redactSecretArgs(cmd, inv.arguments, false);
   return { description, ...mcpCall(defaultToolName(cmd, base), { ...args, ...props }, via) };

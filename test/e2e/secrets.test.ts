@@ -273,6 +273,41 @@ describe('a persistent secret flag', () => {
     }
   });
 
+  it("a next step replaces only the words the parse reads as the secret's value: a flag's value spelled like the secret flag, and the positional after it, are kept", async () => {
+    const root = new Command({ use: 'pgx' });
+    root.addCommand(
+      new Command({
+        use: 'list [word]',
+        effects: 'read_only',
+        flags: {
+          key: { type: 'string', short: 'k', secret: true, secretArgv: true },
+          note: { type: 'string', short: 'n' },
+        },
+        output: { paging: { defaultLimit: 1 } },
+        run: () => ['a', 'b'],
+      }),
+    );
+    for (const [words, kept] of [
+      [
+        ['--note', '--key', 'plain'],
+        ['--note', '--key', 'plain'],
+      ],
+      [
+        ['-n', '-k', 'plain'],
+        ['-n', '-k', 'plain'],
+      ],
+      [
+        ['--note=x', '--key', SECRET, 'plain'],
+        ['--note=x', '--key', '<key>', 'plain'],
+      ],
+    ] as const) {
+      const r = await runCliTree(root, ['list', ...words, '--format', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toContain(SECRET);
+      expect(JSON.parse(r.stdout).meta.next[0].argv.slice(2, 2 + kept.length), words.join(' ')).toEqual(kept);
+    }
+  });
+
   it('a declaration that would show the value is refused: a default, choices, examples, a non-string type', () => {
     const bad: Record<string, unknown>[] = [
       { type: 'string', secret: true, default: 'x' },
