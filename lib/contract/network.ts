@@ -42,7 +42,11 @@ export interface NetworkFailure {
   retryable: boolean;
 }
 
-/** The first error of `chain` whose `code` is a network failure's, if any. */
+/**
+ * The first error of `chain` whose `code` is a network failure's; else `fetch()`'s own rejection
+ * (a `TypeError` "fetch failed", which the Fetch standard makes a network error, whatever its cause
+ * says: a proxy's 407 reaches it as a cancelled request), its code `fetch_failed`; else undefined.
+ */
 export function networkFailure(chain: readonly unknown[]): NetworkFailure | undefined {
   for (const c of chain) {
     const code = c instanceof Error ? (c as { code?: unknown }).code : undefined;
@@ -50,7 +54,12 @@ export function networkFailure(chain: readonly unknown[]): NetworkFailure | unde
     if (TRANSIENT.has(code)) return { error: c as NetworkFailure['error'], retryable: true };
     if (UNTRUSTED.has(code)) return { error: c as NetworkFailure['error'], retryable: false };
   }
-  return undefined;
+  const fetchFailed = chain.find((c) => c instanceof TypeError && c.message === 'fetch failed');
+  if (!fetchFailed) return undefined;
+  const cause = (fetchFailed as Error).cause;
+  const detail = cause instanceof Error && cause.message ? cause.message : 'fetch failed';
+  // a copy: the thrown error is the caller's, never changed
+  return { error: Object.assign(new Error(detail), { code: 'fetch_failed' }), retryable: true };
 }
 
 /** What the failure says of itself: the code, the system call and the peer, where it has them. */

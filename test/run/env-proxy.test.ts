@@ -121,6 +121,25 @@ describe.skipIf(!node24)('a handler’s requests follow the proxy the environmen
     expect(r.err).not.toContain('hunter2');
   });
 
+  it('a proxy that wants credentials (407) it was not given: network_error, exit 3, the proxy named', async () => {
+    const strict = createServer((_req, res) => res.writeHead(407, { 'proxy-authenticate': 'Basic' }).end());
+    strict.on('connect', (_req, socket) =>
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic\r\n\r\n'),
+    );
+    await listen(strict);
+    try {
+      const r = await cli(['get', 'http://far.example/x'], { HTTP_PROXY: `http://127.0.0.1:${port(strict)}` });
+      expect(r.code, r.err).toBe(3);
+      expect(r.line).toMatchObject({
+        kind: 'network_error',
+        retryable: true,
+        context: { code: 'fetch_failed', proxy: { HTTP_PROXY: `http://127.0.0.1:${port(strict)}` } },
+      });
+    } finally {
+      strict.close();
+    }
+  });
+
   it('without a proxy, a refused connection is the same network_error, with no proxy in its context', async () => {
     const r = await cli(['request', 'http://127.0.0.1:1/'], {});
     expect(r.code, r.err).toBe(3);

@@ -62,6 +62,15 @@ describe('a network failure thrown by a handler is network_error', () => {
     expect(r.error.message).toBe('fetch failed: connect ECONNREFUSED 127.0.0.1:1');
   });
 
+  it('fetch()’s TypeError with a cause that has no code (a proxy’s 407 reads "Request was cancelled."): network_error, code fetch_failed', async () => {
+    const r = await failWith(
+      new TypeError('fetch failed', { cause: Object.assign(new Error('Request was cancelled.'), { code: 0 }) }),
+    );
+    expect(r.code).toBe(3);
+    expect(r.error).toMatchObject({ kind: 'network_error', retryable: true, context: { code: 'fetch_failed' } });
+    expect(r.error.message).toBe('fetch failed: Request was cancelled.');
+  });
+
   it('an untrusted server certificate: network_error, not retryable, the fix names NODE_EXTRA_CA_CERTS', async () => {
     const cause = errno('SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in certificate chain');
     const r = await failWith(new TypeError('fetch failed', { cause }));
@@ -88,6 +97,7 @@ describe('a network failure thrown by a handler is network_error', () => {
     ['EACCES (a file, not the network)', errno('EACCES', 'permission denied')],
     ['a code that is not a string', errno(42 as unknown as string, 'odd')],
     ['a plain Error', new Error('boom')],
+    ['a TypeError of the handler’s own', new TypeError('x is not a function')],
   ])('%s stays internal_error', async (_what, thrown) => {
     expect((await failWith(thrown)).error.kind).toBe('internal_error');
   });
