@@ -110,6 +110,11 @@ export function toolStatus(cmd: Command): ToolStatus {
   return 'tool';
 }
 
+/** Whether any command below `c` is an MCP tool. */
+function toolsBelow(c: Command): boolean {
+  return c.commands().some((k) => toolStatus(k) === 'tool' || toolsBelow(k));
+}
+
 /**
  * One warning line per exclusion that removes no tool: a pure group excluded without `subtree`
  * (its children stay tools), or a subtree exclusion over commands none of which runs. Printed on
@@ -123,10 +128,13 @@ export function exclusionWarnings(root: Command): string[] {
     if (c.hidden || isReserved(c)) return;
     const mark = exclusionOf(c);
     if (!inSubtree && mark === 'self' && !c.runnable()) {
+      // what its subcommands are, said truly: tools, or (each excluded or hidden) none
+      const below = toolsBelow(c)
+        ? 'and its subcommands stay tools; use mcp.exclude(cmd, { subtree: true }) to drop it with its subcommands'
+        : 'and none of its subcommands is a tool either; mcp.exclude(cmd, { subtree: true }) says that once';
       out.push(
         `warning: mcp.exclude on ${JSON.stringify(c.commandPath())} removes no ` +
-          `MCP tool: it is a group without a handler, and its subcommands stay tools; ` +
-          `use mcp.exclude(cmd, { subtree: true }) to drop it with its subcommands`,
+          `MCP tool: it is a group without a handler, ${below}`,
       );
     } else if (!inSubtree && mark === 'subtree' && !c.runnable() && !runsBelow(c)) {
       out.push(

@@ -96,6 +96,21 @@ describe('walk: which commands become tools', () => {
     expect(axCommand(ax, ['db', 'migrate', 'up']).mcp).toEqual({ tool: 'db_migrate_up' });
   });
 
+  it("__schema's warning about an excluded pure group says truly what its subcommands are", async () => {
+    const warning = async (root: Command) =>
+      (await runCli(root, ['__schema'])).stderr.split('\n').filter((l) => l.startsWith('warning:'));
+    const tools = group('yourcli', mcp.exclude(group('db', leaf('up'))), leaf('status'));
+    expect(await warning(tools)).toEqual([
+      'warning: mcp.exclude on "yourcli db" removes no MCP tool: it is a group without a handler, and its ' +
+        'subcommands stay tools; use mcp.exclude(cmd, { subtree: true }) to drop it with its subcommands',
+    ]);
+    const none = group('yourcli', mcp.exclude(group('db', mcp.exclude(leaf('up')), leaf('old', { hidden: true }))));
+    expect(await warning(none)).toEqual([
+      'warning: mcp.exclude on "yourcli db" removes no MCP tool: it is a group without a handler, and none of ' +
+        'its subcommands is a tool either; mcp.exclude(cmd, { subtree: true }) says that once',
+    ]);
+  });
+
   it('a runnable command with children is a tool and so are its children', async () => {
     const root = group('yourcli', leaf('db', { commands: [leaf('dump')] }));
     expect(toolNames(await mcpDoc(root))).toEqual(['db', 'db_dump']);
