@@ -10,10 +10,9 @@ import { detectMode } from '../contract/mode.ts';
 import type { Mode } from '../contract/mode.ts';
 import type { OutputStream } from '../contract/envelope.ts';
 import { injectedInForce } from '../tree/flagset.ts';
-import { findCommand, loadPath, parseArgv, scanFormat, type Invocation } from '../parse/parse.ts';
-import { toAxError, validationError } from '../contract/errors.ts';
-import { inputSchema } from '../parse/input-schema.ts';
-import { bindValues } from '../parse/validate.ts';
+import { findCommand, loadPath, parseArgv, scanFormat } from '../parse/parse.ts';
+import { toAxError } from '../contract/errors.ts';
+import { argsJsonInvocation } from './args-json.ts';
 import { reportError, runInvocation } from './run.ts';
 import { writeOutcome } from './output.ts';
 import { runEnv, type RunEnv } from './run-env.ts';
@@ -94,7 +93,8 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
   try {
     let inv = parseArgv(root, argv);
     spanName = env.spanName = inv.command.commandPath();
-    if (inv.values.has('args-json') && inv.resolved.inForce('args-json')) inv = await argsJsonInvocation(inv);
+    if (inv.values.has('args-json') && inv.resolved.inForce('args-json'))
+      inv = await argsJsonInvocation(inv, env.root.name);
     const out = await runInvocation(inv, env);
     return finish(env, out.exitCode, out.error?.kind);
   } catch (e) {
@@ -104,65 +104,6 @@ export async function execute(root: Command, options: ExecuteOptions = {}): Prom
 
 function kindOf(e: unknown): string {
   return toAxError(e).kind;
-}
-
-/**
- * Rebuilds an invocation from `--args-json '<object>'`: the object is validated against the command's
- * inputSchema exactly as MCP `tools/call` arguments are (same module, same errors), then bound
- * without any text parsing. Other flags (but `--format` and flags declared `mcp: false`) and
- * positionals may not be combined with it.
- * @throws AxError `validation_error` (reasons `args_json_conflict`, `invalid_args_json`, or the
- *   argument validation reasons).
- */
-async function argsJsonInvocation(inv: Invocation): Promise<Invocation> {
-  const cmd = inv.command;
-  if (!cmd.runnable()) {
-    throw validationError(
-      `${JSON.stringify(cmd.commandPath())} is a group of commands; --args-json needs a command that runs`,
-      'args_json_conflict',
-      {
-        context: { command: cmd.commandPath() },
-        fix:
-          `Name a subcommand: ${cmd.commandPath()} <command> ` +
-          `--args-json '{…}' (see ${cmd.root().name} __schema --as=llms).`,
-      },
-    );
-  }
-  // flags declared `mcp: false` cannot be in the object, so they may stand beside it; so may the
-  // caller's own controls of the run, which are no inputs (--format, --strict, --timeout)
-  const { all, inForce } = inv.resolved;
-  const terminalOnly = (k: string) =>
-    all.get(k)?.spec.mcp === false || ((k === 'strict' || k === 'timeout') && inForce(k));
-  const others = [...inv.values.keys()].filter(
-    (k) => k !== 'args-json' && !(k === 'format' && inForce('format')) && !terminalOnly(k),
-  );
-  if (others.length || inv.positionals.length) {
-    const what = [...others.map((k) => `--${k}`), ...inv.positionals.map((p) => JSON.stringify(p))];
-    throw validationError(
-      `--args-json carries every argument; it cannot be combined with ${what.join(', ')}`,
-      'args_json_conflict',
-      {
-        context: { command: cmd.commandPath(), extra: what },
-        fix: 'Put every argument in the --args-json object (see __schema --as=llms), or drop --args-json.',
-      },
-    );
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(String(inv.values.get('args-json')));
-  } catch (e) {
-    throw validationError(`--args-json is not valid JSON: ${(e as Error).message}`, 'invalid_args_json', {
-      fix: 'Pass one JSON object, quoted for the shell: --args-json \'{"name":"value"}\'.',
-    });
-  }
-  const { validateArguments } = await import('../parse/arguments.ts');
-  const values = validateArguments(cmd, inputSchema(cmd), parsed);
-  const bound = bindValues(cmd, values);
-  for (const [k, v] of inv.values) if (terminalOnly(k)) bound.values.set(k, v);
-  // what a stop's next steps repeat: this command line, with the object amended
-  bound.argv = inv.argv;
-  bound.argsJson = parsed as Record<string, unknown>;
-  return bound;
 }
 
 /**

@@ -113,12 +113,7 @@ export function retryStep(
   ]);
   if (inv.argsJson && inv.argv) {
     // a secret's value is never repeated: its placeholder is (docs/security.md#secret-flags)
-    const args = { ...redactSecretArgs(cmd, inv.argsJson, true), ...props };
-    return {
-      ...lineStep([program, ...replaceArgsJson(inv.argv, JSON.stringify(args))], description),
-      tool: defaultToolName(cmd, base),
-      arguments: args,
-    };
+    return argsJsonStep(inv, program, { ...redactSecretArgs(cmd, inv.argsJson, true), ...props }, description, base);
   }
   if (inv.source === 'argv' && inv.argv) {
     const words = [
@@ -129,6 +124,24 @@ export function retryStep(
   }
   const args = inv.arguments && redactSecretArgs(cmd, inv.arguments, false);
   return { description, ...mcpCall(defaultToolName(cmd, base), { ...args, ...props }, via) };
+}
+
+/**
+ * The same `--args-json` call (`inv`, which came that way) with its object replaced by `args`: the
+ * command line and the tool call it makes. `args` is given as it stands (the caller redacts secrets).
+ */
+export function argsJsonStep(
+  inv: Invocation,
+  program: string,
+  args: Record<string, unknown>,
+  description: string,
+  base?: Command,
+): NextStep {
+  return {
+    ...lineStep([program, ...replaceArgsJson(inv.argv ?? [], JSON.stringify(args))], description),
+    tool: defaultToolName(inv.command, base),
+    arguments: args,
+  };
 }
 
 /**

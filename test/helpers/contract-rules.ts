@@ -762,6 +762,35 @@ export const RULES: Rule[] = [
       }
     },
   },
+  {
+    name: '--args-json reads JSONC (comments, trailing commas); a slip of generated JSON (single quotes, unquoted keys, Python literals, text after it) is invalid_args_json exit 2 with context.corrected, nothing run, and next[0] run verbatim does it once',
+    on: (p) => !p.mcp,
+    run: async (p, id) => {
+      const jsonc = `{"name": "${id}-c", /* the tags */ "tag": ["a",],}`;
+      const ok = await runLine(p, ['write', '--args-json', jsonc]);
+      expect(ok.code, JSON.stringify(ok)).toBe(0);
+      expect(JSON.parse(ok.stdout).data).toMatchObject({ name: `${id}-c`, tags: ['a'] });
+      expect(effects(`${id}-c`)).toHaveLength(1);
+      const e = expectError(
+        await runLine(p, ['write', '--args-json', `{name: '${id}-s', tag: ['a'], delay_ms: None};`]),
+        2,
+        'validation_error',
+      );
+      const corrected = `{"name":"${id}-s","tag":["a"],"delay_ms":null}`;
+      expect(e.context).toEqual({
+        reason: 'invalid_args_json',
+        corrected,
+        repairs: ['single_quotes', 'unquoted_keys', 'python_literals', 'trailing_text'],
+      });
+      expect(effects(`${id}-s`)).toHaveLength(0);
+      const step = (e.next as Json[])[0]!;
+      expect(step.argv).toEqual(['contractfx', 'write', '--args-json', corrected]);
+      const ran = await runStep(p, step);
+      expect(ran.code, JSON.stringify(ran)).toBe(0);
+      expect(JSON.parse(ran.stdout).data).toMatchObject({ name: `${id}-s`, tags: ['a'] });
+      expect(effects(`${id}-s`)).toHaveLength(1);
+    },
+  },
   ...ENVELOPE_RULES,
   ...PAGING_RULES,
 ];

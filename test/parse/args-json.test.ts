@@ -91,8 +91,18 @@ describe('--args-json conflicts and malformed input', () => {
     expect(text.stdout).toMatch(/^id: +a1$/m);
   });
 
-  it('invalid JSON: validation_error invalid_args_json (exit 2), in the requested mode', async () => {
-    for (const bad of ['{bad', '', '{"token":"t",}', "{'token':'t'}", '{"token":"t"} x']) {
+  it('invalid JSON: validation_error invalid_args_json (exit 2), in the requested mode, with no correction when none is certain', async () => {
+    for (const bad of [
+      '{bad',
+      '',
+      '{"token":"t"',
+      '{"token":"t"},{"token":"u"}',
+      '{"token":"t"} {"token":"u"}',
+      "{'token':'it's'}",
+      '{"token":undefined}',
+      '{token:"t"]',
+      "'t'",
+    ]) {
       const e = failure(await surf(['echo', '--args-json', bad]));
       expect(e, JSON.stringify(bad)).toMatchObject({
         kind: 'validation_error',
@@ -100,11 +110,64 @@ describe('--args-json conflicts and malformed input', () => {
         context: { reason: 'invalid_args_json' },
       });
       expect(e.message).toMatch(/^--args-json is not valid JSON/);
+      expect(e.context.corrected, JSON.stringify(bad)).toBeUndefined();
+      expect(e.next, JSON.stringify(bad)).toBeUndefined();
     }
     const human = await surf(['echo', '--args-json', '{bad', '--format', 'text']);
     expect(human.code).toBe(2);
     expect(human.stdout).toBe('');
     expect(human.stderr).toMatch(/^Error: --args-json is not valid JSON/);
+  });
+
+  it('JSONC is read as config files are: comments and trailing commas', async () => {
+    for (const text of [
+      '{"token":"t",}',
+      '{"token":"t", "labels":["a","b",],}',
+      '{"token":"t" /* why */}',
+      '// the call\n{"token":"t"}',
+      '{"token":"t"} // done',
+    ]) {
+      expect(data(await surf(['echo', '--args-json', text])).token, text).toBe('t');
+    }
+    expect(data(await surf(['echo', '--args-json', '{"token":"t","labels":["a,b",],}'])).labels).toEqual(['a,b']);
+  });
+
+  it('a slip of generated JSON (single quotes, unquoted keys, True/False/None, a semicolon or a remark after it): refused with context.corrected, and next[0], the same call corrected, runs verbatim', async () => {
+    for (const [bad, corrected, repairs] of [
+      ["{'token': 't'}", '{"token":"t"}', ['single_quotes']],
+      ["{'token': 'say \"hi\" isn\\'t it'}", '{"token":"say \\"hi\\" isn\'t it"}', ['single_quotes']],
+      ['{token: "t", labels: ["a"]}', '{"token":"t","labels":["a"]}', ['unquoted_keys']],
+      [
+        '{"token":"t","enabled":True,"cache":False,"name":None}',
+        '{"token":"t","enabled":true,"cache":false,"name":null}',
+        ['python_literals'],
+      ],
+      ['{"token":"t"};', '{"token":"t"}', ['trailing_text']],
+      ['{"token":"t"} -- that is the call', '{"token":"t"}', ['trailing_text']],
+      [
+        "{token: 'True', enabled: True,}; ",
+        '{"token":"True","enabled":true}',
+        ['single_quotes', 'unquoted_keys', 'python_literals', 'trailing_text'],
+      ],
+    ] as const) {
+      const r = await surf(['echo', '--args-json', bad, '--format', 'json']);
+      const e = failure(r);
+      expect(e, bad).toMatchObject({ kind: 'validation_error', exit_code: 2, retryable: false });
+      expect(e.context, bad).toEqual({ reason: 'invalid_args_json', corrected, repairs });
+      expect(e.actionable_fix).toContain(`--args-json '${corrected.replace(/'/g, "'\\''")}'`);
+      const step = e.next[0];
+      expect(step, bad).toMatchObject({ tool: 'echo', arguments: JSON.parse(corrected) });
+      expect(step.argv).toEqual(['surf', 'echo', '--args-json', corrected, '--format', 'json']);
+      const ran = data(await surf(step.argv.slice(1)));
+      for (const [k, v] of Object.entries(JSON.parse(corrected) as Json)) expect(ran[k], `${bad}: ${k}`).toEqual(v);
+    }
+    // on the --args-json=<object> spelling too, and in text mode the fix still gives the object
+    const eq = failure(await surf(['echo', "--args-json={'token':'t'}"]));
+    expect(eq.next[0].argv).toEqual(['surf', 'echo', '--args-json={"token":"t"}']);
+    expect(data(await surf(eq.next[0].argv.slice(1))).token).toBe('t');
+    const human = await surf(['echo', '--args-json', "{'token':'t'}", '--format', 'text']);
+    expect(human.code).toBe(2);
+    expect(human.stderr).toContain(`--args-json '{"token":"t"}'`);
   });
 
   it('JSON that is not an object: invalid_arguments; null counts as {}', async () => {
