@@ -1,13 +1,12 @@
 /**
  * `ax-ts skill <entry> [--out DIR] [--check]`: writes SKILL.md and AGENTS.md for a program built
- * with ax-ts, beside it (or in --out), from the program's own `__schema --as=skill`; with --check,
+ * with ax-ts, beside it (or in --out), from the program's own `__schema --as=skill` and `--as=agents`; with --check,
  * writes nothing and exits 1 when the committed files are stale, so CI can keep them in step.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { AxError, Command, defineError, type RunContext } from '../../lib/index.ts';
-import { agentsMarkdown } from '../../lib/schema/index.ts';
 
 /** The committed SKILL.md / AGENTS.md differ from what the program generates now. Exit 1. */
 export const skillStale = defineError({
@@ -74,7 +73,7 @@ export function skillCommand(): Command {
     use: 'skill <entry>',
     short: 'Write SKILL.md and AGENTS.md for a program built with ax-ts (--check: fail when stale)',
     long:
-      'Runs <entry> __schema --as=skill and writes SKILL.md (Agent ' +
+      'Runs <entry> __schema --as=skill and --as=agents and writes SKILL.md (Agent ' +
       'Skills format) and AGENTS.md beside the entry, or in --out.\n' +
       'With --check nothing is written: the command exits 1 (kind skill_stale) when either file is missing or differs.',
     example:
@@ -101,10 +100,10 @@ export function skillCommand(): Command {
       const entry = resolve(String(ctx.args.entry));
       const dir = resolve(typeof ctx.flags.out === 'string' ? ctx.flags.out : dirname(entry));
       const skill = await runProgram(entry, ['__schema', '--as=skill'], ctx.signal);
-      const ax = JSON.parse(await runProgram(entry, ['__schema'], ctx.signal)) as { tool: string };
+      // the program's own AGENTS.md: what it says of installing it is what only the program knows
       const files: [string, string][] = [
         ['SKILL.md', skill],
-        ['AGENTS.md', agentsMarkdown(ax.tool)],
+        ['AGENTS.md', await runProgram(entry, ['__schema', '--as=agents'], ctx.signal)],
       ];
       const stale: string[] = [];
       for (const [name, text] of files) if ((await readOr(join(dir, name))) !== text) stale.push(name);

@@ -11,7 +11,7 @@ import { Command } from '../tree/command.ts';
 import { AxError } from '../contract/errors.ts';
 import { findCommand, loadPath, unknownCommandError } from '../parse/parse.ts';
 import { helpText } from '../help/help.ts';
-import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
+import { BUILTIN_ANNOTATION, rootTakesPositionals } from '../tree/marks.ts';
 import { flagsOf, injectedInForce } from '../tree/flagset.ts';
 import { clispecCommand, schemaCommand } from '../schema/commands.ts';
 import { completeCommand, completionCommand } from '../completion/commands.ts';
@@ -96,14 +96,6 @@ export function checkGroups(cmd: Command): void {
       throw new TypeError(`group id '${c.groupId}' is not defined for subcommand '${c.commandPath()}'`);
     if (c.hasSubCommands()) checkGroups(c);
   }
-}
-
-/**
- * Whether the root takes positionals (declared ones, or any its own Args validator accepts): then a
- * word there is an argument.
- */
-export function rootTakesPositionals(root: Command): boolean {
-  return root.args.length > 0 || (root.runnable() && root.argsValidatorSet());
 }
 
 /** Adds the built-in commands to a root once; idempotent. */

@@ -5,8 +5,7 @@
  * (./doctor-report.ts) loads only when it runs.
  */
 import { Command } from '../tree/command.ts';
-import { rootTakesPositionals } from '../builtins/builtins.ts';
-import { BUILTIN_ANNOTATION } from '../tree/marks.ts';
+import { BUILTIN_ANNOTATION, rootTakesPositionals } from '../tree/marks.ts';
 
 /** The `doctor` built-in of `root`. */
 export function doctorCommand(root: Command): Command {

@@ -10,7 +10,7 @@ import type { Command } from '../tree/command.ts';
 import { axDocument, axSubtreeDocument } from './ax.ts';
 import { clispecDocument } from './clispec.ts';
 import { llmsDocument } from './llms.ts';
-import { agentsMarkdown, skillMarkdown } from './skill.ts';
+import { agentsMarkdown, installFacts, skillMarkdown } from './skill.ts';
 import { declarations, mcpDocument } from './walk.ts';
 import { shapeSpec, type SchemaShape } from './shapes.ts';
 import { jsonSummary, skillSummary, type ShapeWords, type SummaryReason } from './summary.ts';
@@ -87,8 +87,8 @@ const RENDERS: { readonly [S in SchemaShape]: ShapeRender } = {
     summary: skillSummary,
   },
   agents: {
-    whole: (root) => (declarations(root), agentsMarkdown(root.name)),
-    within: (root) => (declarations(root), agentsMarkdown(root.name)),
+    whole: (root, version) => (declarations(root), agentsMarkdown(root.name, installFacts(root, version))),
+    within: (root, _target, version) => (declarations(root), agentsMarkdown(root.name, installFacts(root, version))),
   },
 };
 

@@ -49,6 +49,7 @@ const COMMAND_KEYS = commandKeys([
   'run',
   'render',
   'version',
+  'package',
   'logging',
   'config',
   'schemaBudget',
@@ -66,6 +67,9 @@ const COMMAND_KEYS = commandKeys([
   'persistentPostRun',
   'enableTraverseRunHooks',
 ] as const);
+
+/** An npm package name, scoped or not (npm: lower case, at most 214 characters, no leading dot or underscore). */
+const NPM_NAME = /^(?=.{1,214}$)(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 
 /** A flag declaration's keys, then its values (flags.ts). @throws TypeError. */
 export function checkFlag(cmd: string, name: string, spec: FlagSpec): void {
@@ -98,6 +102,7 @@ const LOADED_ONLY = [
   'run',
   'render',
   'version',
+  'package',
   'schemaBudget',
   'commands',
 ] as const;
@@ -128,6 +133,8 @@ export function checkDeclaration(name: string, config: AnyConfig, args: readonly
   checkLoggingDecl(name, config.logging);
   if (config.schemaBudget !== undefined && (!Number.isSafeInteger(config.schemaBudget) || config.schemaBudget < 0))
     throw new TypeError(`Command ${name}: schemaBudget must be a whole number of characters (0: no budget)`);
+  if (config.package !== undefined && (typeof config.package !== 'string' || !NPM_NAME.test(config.package)))
+    throw new TypeError(`Command ${name}: package must be an npm package name (mycli, @scope/mycli)`);
   checkNonDeterministic(name, config.output?.nonDeterministic);
   checkPagingDecl(
     name,

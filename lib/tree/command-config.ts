@@ -148,6 +148,12 @@ export interface CommandConfigOf<
   render?: (data: unknown, ctx: AnyCtx) => string | void;
   /** Version of the program (root only); else resolved by `resolveVersion`. */
   version?: string;
+  /**
+   * Root only: the npm package the program is published as (`mycli`, `@acme/mycli`). Its AGENTS.md
+   * then says how to install it without a prompt, `npm install --global <package>@<version>`
+   * (docs/skill.md#install-and-verify). Undeclared, no install command is written: none is guessed.
+   */
+  package?: string;
   /** Root only: the level and labels of `ctx.logger` (see {@link LoggingDecl}). */
   logging?: LoggingDecl;
   /** Root only: the config file that flags with a `config` key read (see {@link ConfigFileDecl}). */

@@ -107,6 +107,7 @@ export class Command<
   run?: RunFn<any, any>;
   render?: RenderFn;
   version?: string;
+  package?: string;
   logging?: LoggingDecl;
   config?: ConfigFileDecl;
   /** Root only: the `__schema` budget (see {@link CommandConfigOf.schemaBudget}). */
@@ -185,7 +186,7 @@ export class Command<
     this.finishOnSigterm = config.finishOnSigterm ?? false;
     this.run = config.run as RunFn<any, any> | undefined;
     this.render = config.render;
-    this.version = config.version;
+    ({ version: this.version, package: this.package } = config);
     this.logging = config.logging;
     this.config = config.config;
     this.schemaBudget = config.schemaBudget;

@@ -26,6 +26,15 @@ export { BUILTIN_ANNOTATION };
 /** ax-ts's own marks among a command's annotations: never shown as the author's. */
 export const OWN_ANNOTATIONS: ReadonlySet<string> = new Set([BUILTIN_ANNOTATION, STDIN_PROTOCOL_ANNOTATION]);
 
+/**
+ * Whether the root takes positionals (declared ones, or any its own Args validator accepts): then a
+ * word there is an argument, and no built-in that only the root's words would reach (`schema`,
+ * `doctor`) is added.
+ */
+export function rootTakesPositionals(root: Command): boolean {
+  return root.args.length > 0 || (root.runnable() && root.argsValidatorSet());
+}
+
 /** Options of {@link exclude}. */
 export interface ExcludeOptions {
   /**

@@ -10,8 +10,7 @@ import { validationError } from '../../lib/contract/errors.ts';
 import { Command, type RunContext } from '../../lib/tree/command.ts';
 import type { ArgsValidator } from '../../lib/tree/args.ts';
 import type { FlagSpec } from '../../lib/tree/flag-spec.ts';
-import { BUILTIN_ANNOTATION } from '../../lib/tree/marks.ts';
-import { rootTakesPositionals } from '../../lib/builtins/builtins.ts';
+import { BUILTIN_ANNOTATION, rootTakesPositionals } from '../../lib/tree/marks.ts';
 import { CLIENT_NAMES } from './client-names.ts';
 import type { ServeSettings } from './startup.ts';
 
