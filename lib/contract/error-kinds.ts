@@ -150,6 +150,14 @@ export const BUILTIN_ERRORS: readonly ErrorKindSpec[] = [
   { kind: 'timeout', exitCode: 3, description: 'The operation did not finish in time.', retryable: true },
   { kind: 'auth_error', exitCode: 4, description: 'Authentication or authorization failed.' },
   {
+    kind: 'auth_expired',
+    exitCode: 4,
+    description:
+      'A credential that was valid has expired (a token, a session, a short-lived key): sign in again, then ' +
+      "retry the same call; next[0] is the program's sign-in command when it declares one.",
+    retryable: true,
+  },
+  {
     kind: 'partial_failure',
     exitCode: 23,
     description:

@@ -1,8 +1,9 @@
 /**
  * The failures a run can end with besides what its handler throws: a recorded failure replayed
  * (`meta.replayed`), a handler that set `process.exitCode` (`command_failed`), and the fix of an
- * `interrupted` error of a command that changes state, and a tool call's stream that outgrew its
- * result (`result_too_large`). Used by run.ts and handler.ts.
+ * `interrupted` error of a command that changes state, a tool call's stream that outgrew its
+ * result (`result_too_large`), and an expired credential's fix and sign-in step (`auth_expired`).
+ * Used by run.ts and handler.ts.
  */
 import type { Command } from '../tree/command.ts';
 import { AxError, toAxError, validationError } from '../contract/errors.ts';
@@ -10,6 +11,8 @@ import type { Warning } from '../contract/envelope.ts';
 import type { ReplayRecord } from '../store/idempotency.ts';
 import { isStream } from './output.ts';
 import { replays } from '../tree/flagset.ts';
+import type { Invocation } from '../parse/invocation.ts';
+import { authorSteps, type ToolVia } from '../schema/next-steps.ts';
 
 /** Errors written from a record (their line carries `meta.replayed: true`). */
 const replayedErrors = new WeakSet<AxError>();
@@ -176,8 +179,11 @@ export function withCompletedSteps(err: AxError, steps: readonly string[]): AxEr
   return withContext(err, { completed_steps: [...steps] });
 }
 
-/** A copy of `err` (its stack too) with `extra` added to its context, and `fix` as its fix (default: its own). */
-export function withContext(err: AxError, extra: Record<string, unknown>, fix = err.fix): AxError {
+/**
+ * A copy of `err` (its stack too) with `extra` added to its context, `fix` as its fix and `next` as
+ * its next steps (default: its own).
+ */
+export function withContext(err: AxError, extra: Record<string, unknown>, fix = err.fix, next = err.next): AxError {
   const copy = new AxError(err.kind, err.message, {
     fix,
     suggestions: err.suggestions,
@@ -187,7 +193,7 @@ export function withContext(err: AxError, extra: Record<string, unknown>, fix = 
     exitCode: err.exitCode,
     cause: err.cause,
     usage: err.usage,
-    next: err.next,
+    next,
   });
   copy.stack = err.stack;
   return copy;
@@ -216,4 +222,24 @@ export function badTimeout(ms: number, flag: string): AxError {
     context: { flag },
     fix: `Pass a positive ${flag}, e.g. 30s, or leave it out for no deadline.`,
   });
+}
+
+/**
+ * An `auth_expired` error (docs/contract.md#an-expired-credential-auth_expired) as the caller gets it:
+ * with a fix when the thrower gave none and, when the root declares `login`, that command as
+ * `next[0]` in this caller's vocabulary (a command line; over MCP its tool call when it is a tool).
+ * Any other error, or one that names its own next steps, as it is.
+ */
+export function withReauth(err: AxError, inv: Invocation, root: Command, base?: Command, via?: ToolVia): AxError {
+  if (err.kind !== 'auth_expired' || err.next) return err;
+  const login = root.login?.length
+    ? authorSteps(inv, root, [{ args: [...root.login], description: 'sign in again' }], base, via)[0]
+    : undefined;
+  const fix =
+    err.fix ??
+    (login
+      ? 'The credential has expired: sign in again with next[0], then retry the same call.'
+      : 'The credential has expired: sign in again (renew the token or session this program uses), ' +
+        'then retry the same call.');
+  return withContext(err, {}, fix, login ? [login] : undefined);
 }

@@ -31,6 +31,7 @@ import {
   timeoutError,
   unrecorded,
   withCompletedSteps,
+  withReauth,
 } from './failures.ts';
 import { checkOutput } from '../parse/output-check.ts';
 import { fieldsOf, fieldsWarning, replayedFields, selectFields, shownFields } from './fields.ts';
@@ -128,7 +129,10 @@ export async function runHandler(
     } else await writeHuman(data, h.dryRun && dryRunVouched(cmd, scope), cmd, scope, h.paged);
     return { exitCode: 0, payload: data, attachments: scope.attachments, pagination: h.paged?.pagination };
   } catch (e) {
-    throw await failure(strictFirst(e, h.strict, h.warnings, scope.label), cmd, replay, scope, env.secrets);
+    const err = strictFirst(e, h.strict, h.warnings, scope.label);
+    throw await failure(err, cmd, replay, scope, env.secrets, (x) =>
+      withReauth(x, inv, env.root, env.toolBase, env.toolVia),
+    );
   } finally {
     endDeadline?.();
     // what ctx.spawn started ends with the run: before a failure is reported, and before the program exits
@@ -361,11 +365,12 @@ async function failure(
   replay: Replay | undefined,
   scope: HandlerScope,
   secrets: readonly string[] | undefined,
+  reauth: (err: AxError) => AxError,
 ): Promise<AxError> {
   // redacted before it is recorded (docs/security.md#secret-flags); a stop keeps the items done (items.ts)
   let err = redactError(withItemResults(withCompletedSteps(toAxError(e), scope.steps), scope.itemResults), secrets);
   if (err.kind === 'interrupted') err = interruptedFix(err, cmd, replay !== undefined, scope.label);
-  err = withDoneItemsFix(err);
+  err = reauth(withDoneItemsFix(err));
   const gate = replay?.gate;
   if (gate) {
     const running = replay.running;

@@ -50,6 +50,7 @@ const COMMAND_KEYS = commandKeys([
   'render',
   'version',
   'package',
+  'login',
   'logging',
   'config',
   'schemaBudget',
@@ -103,6 +104,7 @@ const LOADED_ONLY = [
   'render',
   'version',
   'package',
+  'login',
   'schemaBudget',
   'commands',
 ] as const;
@@ -135,6 +137,11 @@ export function checkDeclaration(name: string, config: AnyConfig, args: readonly
     throw new TypeError(`Command ${name}: schemaBudget must be a whole number of characters (0: no budget)`);
   if (config.package !== undefined && (typeof config.package !== 'string' || !NPM_NAME.test(config.package)))
     throw new TypeError(`Command ${name}: package must be an npm package name (mycli, @scope/mycli)`);
+  const login = config.login as unknown;
+  if (login !== undefined && !(Array.isArray(login) && login.length && login.every((w) => typeof w === 'string' && w)))
+    throw new TypeError(
+      `Command ${name}: login must be the words of a command after the program's name (['auth', 'login'])`,
+    );
   checkNonDeterministic(name, config.output?.nonDeterministic);
   checkPagingDecl(
     name,

@@ -154,6 +154,12 @@ export interface CommandConfigOf<
    * (docs/skill.md#install-and-verify). Undeclared, no install command is written: none is guessed.
    */
   package?: string;
+  /**
+   * Root only: the command that signs in again, as the words after the program's name
+   * (`['auth', 'login']`). An `auth_expired` error (a credential that expired) then carries it as
+   * `next[0]`, in the caller's vocabulary (docs/contract.md#an-expired-credential-auth_expired).
+   */
+  login?: readonly string[];
   /** Root only: the level and labels of `ctx.logger` (see {@link LoggingDecl}). */
   logging?: LoggingDecl;
   /** Root only: the config file that flags with a `config` key read (see {@link ConfigFileDecl}). */

@@ -3,15 +3,14 @@
  * A tree is a declaration only; parse state lives in each invocation (see parse.ts), so one tree can
  * run many times, concurrently. Source: spf13/cobra command.go; docs/cobra-differences.md.
  *
- * The declaration's fields are in command-config.ts and the run context's in run-context.ts; both
- * take the command type as a parameter, so neither imports this module (no type-import circle,
- * test/arch/layers.test.ts) and `CommandConfig` / `RunContext` here instantiate them. The checks the
- * constructor runs on a declaration are command-checks.ts's; a change to the tree bumps the tree
- * generation (generation.ts), which renews what each command resolves to (resolved.ts).
+ * The declaration's fields are in command-config.ts and the run context's in run-context.ts; both take the
+ * command type as a parameter, so neither imports this module (no type-import circle, test/arch/layers.test.ts)
+ * and `CommandConfig` / `RunContext` here instantiate them. The constructor's checks are command-checks.ts's;
+ * a change to the tree bumps its generation (generation.ts), which renews what each command resolves to (resolved.ts).
  *
- * Layer `lib/tree/`: the declarations — `Command`, flag and positional specs with their Args
- * validators, the typed `ctx` values, prompt/resource declarations and the MCP marks. It knows only
- * declarations and may import only `lib/contract/`.
+ * Layer `lib/tree/`: the declarations — `Command`, flag and positional specs with their Args validators,
+ * the typed `ctx` values, prompt/resource declarations and the MCP marks. It knows only declarations and
+ * may import only `lib/contract/`.
  */
 import { argsFromUse, DeclaredArgs, type ArgSpec, type ArgsValidator } from './args.ts';
 import type { FlagDecls } from './values.ts';
@@ -108,6 +107,7 @@ export class Command<
   render?: RenderFn;
   version?: string;
   package?: string;
+  login?: readonly string[];
   logging?: LoggingDecl;
   config?: ConfigFileDecl;
   /** Root only: the `__schema` budget (see {@link CommandConfigOf.schemaBudget}). */
@@ -186,7 +186,7 @@ export class Command<
     this.finishOnSigterm = config.finishOnSigterm ?? false;
     this.run = config.run as RunFn<any, any> | undefined;
     this.render = config.render;
-    ({ version: this.version, package: this.package } = config);
+    ({ version: this.version, package: this.package, login: this.login } = config);
     this.logging = config.logging;
     this.config = config.config;
     this.schemaBudget = config.schemaBudget;

@@ -791,6 +791,37 @@ export const RULES: Rule[] = [
       expect(effects(`${id}-s`)).toHaveLength(1);
     },
   },
+  {
+    name: "auth_expired (exit 4, retryable, so a key never records it): the fix says to sign in again, next[0] is the root's declared login command in the caller's vocabulary, and run verbatim it signs in",
+    run: async (p, id) => {
+      const key = `k-${id}`;
+      for (const round of [1, 2]) {
+        const e = expectError(
+          await p.call({
+            tool: 'expired',
+            argv: ['expired', id, '--idempotency-key', key],
+            json: { name: id, idempotency_key: key },
+          }),
+          4,
+          'auth_expired',
+        );
+        expect(e.retryable).toBe(true);
+        expect(e.actionable_fix).toBe(
+          'The credential has expired: sign in again with next[0], then retry the same call.',
+        );
+        // the retry under the same key ran again (it was not replayed): after signing in it may succeed
+        expect(effects(id)).toHaveLength(round);
+        const step = (e.next as Json[])[0]!;
+        expect(e.next).toHaveLength(1);
+        if (p.mcp) expect(step.argv).toBeUndefined();
+        else expect(step.argv.slice(0, 2)).toEqual(['contractfx', 'signin']);
+        if (p.mcp && p.name !== 'mcp-progressive') expect(step).toMatchObject({ tool: 'signin', arguments: {} });
+        const ran = await runStep(p, step);
+        expect(ran.code, JSON.stringify(ran)).toBe(0);
+        expect(JSON.parse(ran.stdout).data).toEqual({ signed_in: true });
+      }
+    },
+  },
   ...ENVELOPE_RULES,
   ...PAGING_RULES,
 ];

@@ -65,6 +65,10 @@ function frontEndTwin(library: string, fixture: string, handler: string, extra: 
       { rule: 'per-item results:', reason: noCtx },
       { rule: 'per-item results × --timeout', reason: noCtx },
       { rule: 'secret × dry run', reason: noSecret },
+      {
+        rule: 'auth_expired (exit 4, retryable',
+        reason: `the twin declares no sign-in command (login is a root declaration of a native tree) and has no command that throws auth_expired`,
+      },
       { rule: "secret × a stop's next step", reason: noSecret },
       {
         rule: 'a --timeout that passes',
