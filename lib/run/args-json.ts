@@ -79,20 +79,23 @@ const REPAIRED: Record<JsonRepair, string> = {
  * reader's parser, else a refusal — with the corrected object when {@link repairJson} has one.
  */
 async function readObject(inv: Invocation, program: string, text: string): Promise<unknown> {
-  let strictError: Error;
   try {
     return JSON.parse(text) as unknown;
-  } catch (e) {
-    strictError = e as Error;
+  } catch {
+    // read again below: JSON.parse's own message quotes the text, which may hold a secret's value
   }
   const { parseJsonc } = await import('../config/config-patch.ts');
   const read = parseJsonc(text);
   if (!read.error) return read.value;
-  const message = `--args-json is not valid JSON: ${strictError.message}`;
+  const { error, line, column } = read.error;
+  // where, never what: the words of the text are the caller's, and may be a secret
+  const what = error.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const message = `--args-json is not valid JSON: ${what} at line ${line}, column ${column}`;
   const repaired = repairJson(text);
   const again = repaired && parseJsonc(repaired.text);
   if (!repaired || !again || again.error || !isObject(again.value)) {
     throw validationError(message, 'invalid_args_json', {
+      context: { line, column },
       fix: 'Pass one JSON object, quoted for the shell: --args-json \'{"name":"value"}\'.',
     });
   }
@@ -101,7 +104,7 @@ async function readObject(inv: Invocation, program: string, text: string): Promi
   const corrected = JSON.stringify(value);
   const step: NextStep | undefined = inv.argv && argsJsonStep(inv, program, value, 'the same call, corrected');
   throw validationError(message, 'invalid_args_json', {
-    context: { corrected, repairs: repaired.repairs },
+    context: { line, column, corrected, repairs: repaired.repairs },
     fix:
       `Pass the corrected object (context.corrected: ${repaired.repairs.map((r) => REPAIRED[r]).join('; ')}): ` +
       `--args-json ${shellWord(corrected)}${step ? '; next[0] is this call with it' : ''}.`,

@@ -781,6 +781,8 @@ export const RULES: Rule[] = [
         reason: 'invalid_args_json',
         corrected,
         repairs: ['single_quotes', 'unquoted_keys', 'python_literals', 'trailing_text'],
+        line: 1,
+        column: expect.any(Number),
       });
       expect(effects(`${id}-s`)).toHaveLength(0);
       const step = (e.next as Json[])[0]!;

@@ -119,6 +119,21 @@ describe('--args-json conflicts and malformed input', () => {
     expect(human.stderr).toMatch(/^Error: --args-json is not valid JSON/);
   });
 
+  it('a refusal says where the text went wrong (line, column), never what it held: a secret in it is not repeated', async () => {
+    const root = new Command({ use: 'sx' });
+    root.addCommand(
+      new Command({ use: 'use', flags: { token: { type: 'string', secret: true } }, run: () => ({ ok: true }) }),
+    );
+    for (const bad of ['{"token": hunter2-secret}', '{"token": "hunter2-secret"', '{"token": "hunter2-secret" "x"}']) {
+      const r = await run(root, ['use', '--args-json', bad, '--format', 'json']);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr + r.stdout, bad).not.toContain('hunter2');
+      const e = failure(r);
+      expect(e.message, bad).toMatch(/^--args-json is not valid JSON: [a-z ]+ at line 1, column \d+$/);
+      expect(e.context, bad).toMatchObject({ reason: 'invalid_args_json', line: 1, column: expect.any(Number) });
+    }
+  });
+
   it('JSONC is read as config files are: comments and trailing commas', async () => {
     for (const text of [
       '{"token":"t",}',
@@ -153,7 +168,13 @@ describe('--args-json conflicts and malformed input', () => {
       const r = await surf(['echo', '--args-json', bad, '--format', 'json']);
       const e = failure(r);
       expect(e, bad).toMatchObject({ kind: 'validation_error', exit_code: 2, retryable: false });
-      expect(e.context, bad).toEqual({ reason: 'invalid_args_json', corrected, repairs });
+      expect(e.context, bad).toEqual({
+        reason: 'invalid_args_json',
+        corrected,
+        repairs,
+        line: 1,
+        column: expect.any(Number),
+      });
       expect(e.actionable_fix).toContain(`--args-json '${corrected.replace(/'/g, "'\\''")}'`);
       const step = e.next[0];
       expect(step, bad).toMatchObject({ tool: 'echo', arguments: JSON.parse(corrected) });
