@@ -11,17 +11,32 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** The variables read, upper case first (the form a program most often sets). */
 export const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 
-/** A proxy URL with its user and password replaced by `***` (a URL that does not parse is `***`). */
+/**
+ * A proxy URL with its user and password replaced by `***`: all between the scheme's `//` (or the
+ * start, for a value without a scheme) and the last `@` goes, so a password is hidden however it is
+ * written (an unescaped `@`, `/` or `#` in it, a value no URL parser accepts). Without an `@` a value
+ * holds no credentials and is shown as it is, unless it does not parse even as `http://<value>` (`***`).
+ */
 export function redactProxyUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (!url.username && !url.password) return value;
-    url.username = '***';
-    url.password = '';
-    return url.href.replace(/\/$/, value.endsWith('/') ? '/' : '');
-  } catch {
-    return '***';
+  const at = value.lastIndexOf('@');
+  if (at < 0) return URL.canParse(value) || URL.canParse(`http://${value}`) ? value : '***';
+  const scheme = value.indexOf('://');
+  const start = scheme >= 0 && scheme < at ? scheme + 3 : 0;
+  return `${value.slice(0, start)}***${value.slice(at)}`;
+}
+
+/**
+ * The proxy variables of `env` as Node's proxy support must be given them: a URL without a scheme
+ * (`proxy.corp:3128`, `user:pw@proxy.corp:3128`) is an `http://` one, as curl, Go and Python read it;
+ * Node's own support refuses it.
+ */
+export function withProxySchemes(env: Env): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = { ...env };
+  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
+    const v = out[name]?.trim();
+    if (v && !v.includes('://')) out[name] = `http://${v}`;
   }
+  return out;
 }
 
 /** The proxy variables `env` sets (non-empty), their URLs redacted; undefined when none is. */
@@ -40,7 +55,8 @@ export function proxyVariables(env: Env): Record<string, string> | undefined {
  * - `runtime`: Bun and Deno follow them of themselves; Node did at its start (`NODE_USE_ENV_PROXY=1`);
  * - `ax-ts`: ax-ts turns Node's own support on (http.setGlobalProxyFromEnv) for the run;
  * - `off`: `NODE_USE_ENV_PROXY=0` keeps Node from following them;
- * - `unsupported`: this Node has no way to follow them at run time (before 24.14).
+ * - `unsupported`: this Node has no way to follow them at run time (before 24.14), or (doctor) Node's
+ *   support refused their URLs (`socks4://`, a value that does not parse).
  */
 export type ProxyUse = 'none' | 'runtime' | 'ax-ts' | 'off' | 'unsupported';
 

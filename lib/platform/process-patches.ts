@@ -34,7 +34,7 @@
  * Node built-ins only, loaded when a patch is installed: a program that patches nothing pays nothing.
  */
 import type { Readable, Writable } from 'node:stream';
-import { proxyUse, type ProxyUse } from './env-proxy.ts';
+import { proxyUse, redactProxyUrl, withProxySchemes, type ProxyUse } from './env-proxy.ts';
 
 /** `process.stdout.write`'s type (the same for stderr). */
 export type Write = typeof process.stdout.write;
@@ -331,14 +331,18 @@ export function writeStdout(chunk: string | Uint8Array): boolean {
 
 /** Whether {@link useEnvProxy} has turned Node's proxy support on in this process. */
 let proxyOn = false;
+/** Why Node's proxy support refused the environment's proxy, if it did (its URLs redacted). */
+let proxyRefusal: string | undefined;
 
 /**
  * Patch 8, proxy from the environment (`main()`, docs/contract.md#proxies): when `HTTPS_PROXY` or
  * `HTTP_PROXY` (or the lowercase forms) is set and Node follows neither of itself, Node's own proxy
  * support for `fetch()` and `http(s).request()` is turned on (`http.setGlobalProxyFromEnv`), so a
- * handler's requests go where curl's would, `NO_PROXY` included. `NODE_USE_ENV_PROXY=0` keeps it
- * off; Bun, Deno and `NODE_USE_ENV_PROXY=1` need nothing. Installed once per process, never restored
- * (a process's proxy does not change while it runs).
+ * handler's requests go where curl's would, `NO_PROXY` included; a URL without a scheme is an
+ * `http://` one, as curl reads it. A URL Node cannot use (`socks4://`, one that does not parse)
+ * leaves the proxy off rather than failing every run: {@link envProxyRefusal} says why, and doctor
+ * reports it. `NODE_USE_ENV_PROXY=0` keeps it off; Bun, Deno and `NODE_USE_ENV_PROXY=1` need
+ * nothing. Installed once per process, never restored (a process's proxy does not change while it runs).
  * @returns who follows the variables (./env-proxy.ts {@link ProxyUse}).
  */
 export function useEnvProxy(env: Readonly<Record<string, string | undefined>> = process.env): ProxyUse {
@@ -346,7 +350,23 @@ export function useEnvProxy(env: Readonly<Record<string, string | undefined>> = 
   if (use === 'ax-ts' && !proxyOn) {
     proxyOn = true;
     const http = process.getBuiltinModule('node:http') as { setGlobalProxyFromEnv: (e?: object) => unknown };
-    http.setGlobalProxyFromEnv({ ...env });
+    const given = withProxySchemes(env);
+    try {
+      http.setGlobalProxyFromEnv(given);
+    } catch (e) {
+      // Node's message may be the URL itself, password and all
+      const said = e instanceof Error ? e.message : String(e);
+      const urls = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].flatMap((n) => given[n] ?? []);
+      proxyRefusal = urls.reduce((m, u) => m.split(u).join(redactProxyUrl(u)), said);
+    }
   }
   return use;
+}
+
+/**
+ * Why Node's proxy support refused the proxy {@link useEnvProxy} was given (a URL it cannot use),
+ * or undefined when it took it or was not asked.
+ */
+export function envProxyRefusal(): string | undefined {
+  return proxyRefusal;
 }

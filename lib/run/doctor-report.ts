@@ -14,6 +14,7 @@ import type { Command, RunContext } from '../tree/command.ts';
 import { MIN_NODE, belowNodeFloor } from '../platform/node-floor.ts';
 import { detectAgent } from '../platform/agent.ts';
 import { proxyUse, proxyVariables } from '../platform/env-proxy.ts';
+import { envProxyRefusal } from '../platform/process-patches.ts';
 import { untrustedDirectory, untrustedToMake } from '../platform/trust.ts';
 import { defaultIdempotencyDir } from '../store/file-store.ts';
 import { IDEMPOTENCY_STORE_ENV } from '../store/idempotency.ts';
@@ -82,6 +83,14 @@ function proxy(env: Env, problems: string[]) {
   const variables = proxyVariables(env);
   const use = proxyUse(env);
   if (!variables || use === 'none') return null;
+  const refused = use === 'ax-ts' ? envProxyRefusal() : undefined;
+  if (refused) {
+    problems.push(
+      `a proxy is set (${Object.keys(variables).join(', ')}) but Node.js cannot use it (${refused}), so requests ` +
+        'go straight to their hosts; give it as http://host:port or https://host:port',
+    );
+    return { variables, followed_by: 'unsupported' as const };
+  }
   if (use === 'unsupported')
     problems.push(
       `a proxy is set (${Object.keys(variables).join(', ')}) but Node.js ${process.versions.node} cannot make ` +

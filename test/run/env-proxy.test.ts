@@ -151,6 +151,36 @@ describe.skipIf(!node24)('a handler’s requests follow the proxy the environmen
     expect(r.line?.context.proxy).toBeUndefined();
   });
 
+  it('a proxy URL without a scheme is an http:// one, as curl reads it: followed, its credentials hidden', async () => {
+    seen.length = 0;
+    const bare = `alice:s3cret@127.0.0.1:${port(proxy)}`;
+    const r = await cli(['get', 'http://far.example/bare'], { HTTP_PROXY: bare });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out.data.body).toBe('origin saw far.example/bare');
+    expect(seen).toEqual([`CONNECT far.example:80 ${ALICE}`]);
+    const down = await cli(['get', 'http://far.example/x'], { HTTP_PROXY: 'bob:hunter2@127.0.0.1:1' });
+    expect(down.code, down.err).toBe(3);
+    expect(down.line?.context.proxy).toEqual({ HTTP_PROXY: '***@127.0.0.1:1' });
+    expect(down.err).not.toContain('hunter2');
+  });
+
+  it.each([
+    ['a scheme Node cannot use', 'socks4://bob:hunter2@127.0.0.1:1'],
+    ['a URL that does not parse', 'http://bob:hunter2@[::1'],
+    ['a password with # in it, unescaped', 'http://bob:12#hunter2@127.0.0.1:1'],
+  ])('%s: the proxy stays off (requests go straight), doctor says why, the password nowhere', async (_why, value) => {
+    seen.length = 0;
+    const r = await cli(['get', `http://127.0.0.1:${port(origin)}/direct`], { HTTP_PROXY: value });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out.data.body).toBe(`origin saw 127.0.0.1:${port(origin)}/direct`);
+    expect(seen).toEqual([]);
+    const d = await cli(['doctor'], { HTTP_PROXY: value });
+    expect(d.code, d.err).toBe(0);
+    expect(d.out.data.proxy.followed_by).toBe('unsupported');
+    expect(d.out.data.problems.join('\n')).toMatch(/HTTP_PROXY.*Node\.js cannot use it/);
+    expect(JSON.stringify(d.out) + d.err + r.err).not.toContain('hunter2');
+  });
+
   it('doctor names the variables, credentials hidden, and who follows them', async () => {
     const r = await cli(['doctor'], { HTTPS_PROXY: via(), NO_PROXY: 'localhost' });
     expect(r.code, r.err).toBe(0);
