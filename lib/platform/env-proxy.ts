@@ -39,6 +39,40 @@ export function withProxySchemes(env: Env): Record<string, string | undefined> {
   return out;
 }
 
+/**
+ * The credentials in the proxy URLs of `env`, as they may be quoted by an error: each URL's user and
+ * password as written and %-decoded, its password alone, and the `Basic` token a request sends the
+ * proxy (docs/contract.md#proxies: an error quoting them is shown with them redacted).
+ */
+export function proxyCredentials(env: Env): string[] {
+  const out = new Set<string>();
+  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
+    const v = env[name];
+    const at = v ? v.lastIndexOf('@') : -1;
+    if (!v || at < 0) continue;
+    const scheme = v.indexOf('://');
+    const userinfo = v.slice(scheme >= 0 && scheme < at ? scheme + 3 : 0, at);
+    const colon = userinfo.indexOf(':');
+    for (const raw of [userinfo, colon >= 0 ? userinfo.slice(colon + 1) : '']) {
+      if (!raw) continue;
+      out.add(raw);
+      try {
+        out.add(decodeURIComponent(raw));
+      } catch {
+        /* not %-encoded: as written */
+      }
+    }
+    const user = colon >= 0 ? userinfo.slice(0, colon) : userinfo;
+    const password = colon >= 0 ? userinfo.slice(colon + 1) : '';
+    try {
+      out.add(Buffer.from(`${decodeURIComponent(user)}:${decodeURIComponent(password)}`).toString('base64'));
+    } catch {
+      out.add(Buffer.from(userinfo).toString('base64'));
+    }
+  }
+  return [...out];
+}
+
 /** The proxy variables `env` sets (non-empty), their URLs redacted; undefined when none is. */
 export function proxyVariables(env: Env): Record<string, string> | undefined {
   const out: Record<string, string> = {};

@@ -16,6 +16,7 @@ import type { Command, RunContext } from '../tree/command.ts';
 import type { Pagination, Warning } from '../contract/envelope.ts';
 import { AxError, CONTRACT_REFUSALS, toAxError } from '../contract/errors.ts';
 import { redactError } from '../contract/redact.ts';
+import { reportedSecrets } from './secrets.ts';
 import { camelCase } from '../tree/flags.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { renderDefault } from './render.ts';
@@ -130,7 +131,7 @@ export async function runHandler(
     return { exitCode: 0, payload: data, attachments: scope.attachments, pagination: h.paged?.pagination };
   } catch (e) {
     const err = strictFirst(e, h.strict, h.warnings, scope.label);
-    throw await failure(err, cmd, replay, scope, env.secrets, (x) =>
+    throw await failure(err, cmd, replay, scope, reportedSecrets(env), (x) =>
       withReauth(x, inv, env.root, env.toolBase, env.toolVia),
     );
   } finally {

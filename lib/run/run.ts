@@ -34,7 +34,7 @@ import { checkFieldsBefore, requestedFields } from './fields.ts';
 import { pageRequestOf } from './paging.ts';
 import { baseMeta } from './run-meta.ts';
 import type { RunEnv } from './run-env.ts';
-import { noteSecrets, readSecrets } from './secrets.ts';
+import { noteSecrets, readSecrets, reportedSecrets } from './secrets.ts';
 import { redactError, redactText } from '../contract/redact.ts';
 
 export type { RunOutcome } from './handler.ts';
@@ -53,7 +53,9 @@ export interface Failure {
  */
 export function reportFailure(thrown: unknown, env: RunEnv): Failure {
   // a secret flag's value is in no line the run writes, whoever put it in the error
-  let err = redactError(toAxError(thrown), env.secrets);
+  // and the credentials of a proxy URL, whoever quoted it (docs/contract.md#proxies)
+  const secrets = reportedSecrets(env);
+  let err = redactError(toAxError(thrown), secrets);
   // a network failure names the proxy the run was told to use, its credentials hidden (docs/contract.md#proxies)
   const proxy = err.kind === 'network_error' && err.context?.proxy === undefined ? proxyVariables(env.env) : undefined;
   if (proxy) err = withContext(err, { proxy });
@@ -69,7 +71,7 @@ export function reportFailure(thrown: unknown, env: RunEnv): Failure {
   }
   // a debugging stack goes first: the error line must stay the last line of stderr
   if (err.kind === 'internal_error' && env.env.AX_DEBUG && err.cause instanceof Error && err.cause.stack) {
-    void writeOutcome(env.stderr, `${redactText(err.cause.stack, env.secrets ?? [])}\n`);
+    void writeOutcome(env.stderr, `${redactText(err.cause.stack, secrets ?? [])}\n`);
   }
   if (env.mode === 'json') {
     const envelope = errorEnvelope(err, {

@@ -13,6 +13,7 @@ import { STDIN_PROTOCOL_ANNOTATION } from '../tree/marks.ts';
 import { validationError } from '../contract/errors.ts';
 import { flagLabel } from '../parse/validate.ts';
 import { builtinModule } from '../platform/builtin.ts';
+import { proxyCredentials } from '../platform/env-proxy.ts';
 import type { RunEnv } from './run-env.ts';
 
 /** The longest secret read from a file or stdin (a token, a key: not a data file). */
@@ -53,6 +54,17 @@ export function noteSecrets(inv: Invocation, env: RunEnv): void {
   }
   // the longest first: a secret that contains another is replaced whole
   if (values.length) env.secrets = [...(env.secrets ?? []), ...values].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * What a failure the run reports is redacted of: its secret flags' values, and the credentials in the
+ * proxy URLs of its environment (docs/contract.md#proxies), longest first. Read when a run fails
+ * only: a run that succeeds pays nothing.
+ */
+export function reportedSecrets(env: RunEnv): string[] | undefined {
+  const proxy = proxyCredentials(env.env);
+  if (!proxy.length) return env.secrets;
+  return [...(env.secrets ?? []), ...proxy].sort((a, b) => b.length - a.length);
 }
 
 function onArgvRefusal(inv: Invocation, f: Flag) {

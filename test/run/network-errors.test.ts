@@ -93,6 +93,23 @@ describe('a network failure thrown by a handler is network_error', () => {
     });
   });
 
+  it('an error that quotes the proxy URL shows its credentials redacted, as written, %-decoded or as the Basic token', async () => {
+    const url = 'http://me:pa%40ss@proxy.corp:3128';
+    const basic = Buffer.from('me:pa@ss').toString('base64');
+    const env = { HTTPS_PROXY: url };
+    const net = await failWith(new Error(`could not reach ${url}`, { cause: errno('ECONNREFUSED', 'refused') }), env);
+    expect(net.error.kind).toBe('network_error');
+    expect(net.error.message).toBe('could not reach http://[redacted]@proxy.corp:3128: refused');
+    const other = await failWith(new Error(`proxy said no to pa@ss (Proxy-Authorization: Basic ${basic})`), env);
+    expect(other.error.kind).toBe('internal_error');
+    expect(other.error.message).toBe('proxy said no to [redacted] (Proxy-Authorization: Basic [redacted])');
+    // a bare user:password without a scheme, in a lowercase variable
+    const bare = await failWith(new Error('cannot use me2:hunter2@proxy.corp:3128'), {
+      https_proxy: 'me2:hunter2@proxy.corp:3128',
+    });
+    expect(bare.error.message).toBe('cannot use [redacted]@proxy.corp:3128');
+  });
+
   it.each([
     ['EACCES (a file, not the network)', errno('EACCES', 'permission denied')],
     ['a code that is not a string', errno(42 as unknown as string, 'odd')],
