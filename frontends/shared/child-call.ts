@@ -218,11 +218,11 @@ function runChild(
   });
 }
 
-/** One reported error rebuilt: an AxError with its fields, else an Error with its name and `exitCode`. */
+/** One reported error rebuilt: an AxError with its fields, else an Error with its name, `exitCode` and errno fields. */
 function rebuilt(link: ReportedLink, cause: unknown): Error {
   const options = cause === undefined ? {} : { cause };
   if (link.ax) return new AxError(link.ax.kind, link.message, { ...link.ax, next: link.ax.next as never, ...options });
-  const e = new Error(link.message, options);
+  const e = Object.assign(new Error(link.message, options), link.errno);
   if (link.name) e.name = link.name;
   return link.exitCode === undefined ? e : Object.assign(e, { exitCode: link.exitCode });
 }

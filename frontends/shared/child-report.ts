@@ -29,6 +29,11 @@ export interface ReportedLink {
   message: string;
   /** A numeric `exitCode` it carried. */
   exitCode?: number;
+  /**
+   * A system or network error's own fields — `code` (`ECONNREFUSED`, `UND_ERR_SOCKET`…), `syscall`,
+   * `hostname`, `address`, `port` — that ax-ts reads a network failure from (docs/contract.md#network-failures).
+   */
+  errno?: Record<string, string | number>;
   /** An ax-ts `AxError`: its fields. */
   ax?: ReportedAx;
 }
@@ -150,7 +155,10 @@ export class CallReporter {
   }
 }
 
-/** One thrown value as a {@link ReportedLink}: its name, message, `exitCode` and, for an AxError, its fields. */
+/**
+ * One thrown value as a {@link ReportedLink}: its name, message, `exitCode`, errno fields and, for an
+ * AxError, its fields.
+ */
 function linkOf(e: unknown): ReportedLink {
   const message = e instanceof Error ? e.message : typeof e === 'string' ? e : String(e);
   if (e === null || typeof e !== 'object') return { message };
@@ -158,6 +166,12 @@ function linkOf(e: unknown): ReportedLink {
   const link: ReportedLink = { message };
   if (typeof o.name === 'string') link.name = o.name;
   if (typeof o.exitCode === 'number' && Number.isInteger(o.exitCode)) link.exitCode = o.exitCode;
+  if (typeof o.code === 'string' && o.name !== 'AxError') {
+    const errno: Record<string, string | number> = { code: o.code };
+    for (const k of ['syscall', 'hostname', 'address', 'port'])
+      if (typeof o[k] === 'string' || typeof o[k] === 'number') errno[k] = o[k];
+    link.errno = errno;
+  }
   if (o.name === 'AxError' && typeof o.kind === 'string' && typeof o.exitCode === 'number') {
     const ax: ReportedAx = { kind: o.kind, exitCode: o.exitCode };
     for (const k of ['fix', 'usage'] as const) if (typeof o[k] === 'string') ax[k] = o[k];

@@ -309,6 +309,17 @@ export const RULES: Rule[] = [
     },
   },
   {
+    name: 'a network failure the handler lets escape is network_error, its code in context, on every path (also from a front end’s action, run in its own process)',
+    run: async (p, id) => {
+      const name = `untrusted-${id}`;
+      const r = await p.call({ tool: 'flaky', argv: ['flaky', name], json: { name } });
+      const e = expectError(r, 3, 'network_error');
+      expect(e.retryable).toBe(false);
+      expect(e.context).toEqual({ code: 'SELF_SIGNED_CERT_IN_CHAIN' });
+      expect(e.actionable_fix).toMatch(/NODE_EXTRA_CA_CERTS/);
+    },
+  },
+  {
     store: true,
     name: 'a dry run never records a key: it rehearses (meta.dry_run, meta.would), then a real call with the key runs once',
     run: async (p, id) => {
