@@ -348,11 +348,14 @@ async function writeStream(
 
 /**
  * Whether a key records this failure (docs/contract.md#idempotency-keys-and-replayed-retries): what
- * the command did — its own failure — is recorded; a retryable failure, an interrupt and the
- * contract's own refusals ({@link CONTRACT_REFUSALS}) are not, so a retry or the amended call runs.
+ * the command did — its own failure — is recorded; a retryable failure, an interrupt, a network
+ * failure (the environment's, even an untrusted certificate whose fix is a retry with
+ * NODE_EXTRA_CA_CERTS) and the contract's own refusals ({@link CONTRACT_REFUSALS}) are not, so a
+ * retry or the amended call runs.
  */
 function recordsFailure(err: AxError): boolean {
-  return !err.retryable && err.kind !== 'interrupted' && err.kind !== 'timeout' && !CONTRACT_REFUSALS.has(err.kind);
+  const notDone = ['interrupted', 'timeout', 'network_error'];
+  return !err.retryable && !notDone.includes(err.kind) && !CONTRACT_REFUSALS.has(err.kind);
 }
 
 /**

@@ -321,6 +321,23 @@ export const RULES: Rule[] = [
   },
   {
     store: true,
+    name: 'a network failure is not recorded, not even one that is not retryable (an untrusted certificate, fixed outside the call): the retry runs again',
+    run: async (p, id) => {
+      const name = `untrusted-${id}`;
+      const c: Call = {
+        tool: 'flaky',
+        argv: ['flaky', name, '--idempotency-key', `k-${id}`],
+        json: { name, idempotency_key: `k-${id}` },
+      };
+      expect(expectError(await p.call(c), 3, 'network_error').retryable).toBe(false);
+      const again = await p.call(c);
+      expectError(again, 3, 'network_error');
+      expect(again.error!.meta.replayed).toBeUndefined();
+      expect(effects(name)).toHaveLength(2);
+    },
+  },
+  {
+    store: true,
     name: 'a dry run never records a key: it rehearses (meta.dry_run, meta.would), then a real call with the key runs once',
     run: async (p, id) => {
       const dry = await p.call(writeCall('write', id, { key: `k-${id}`, dryRun: true }));
