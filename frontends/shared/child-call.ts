@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { AxError, type RunContext } from '../../lib/index.ts';
 import { isStandaloneBinary, relaunchCommand } from '../../lib/platform/relaunch.ts';
+import { envProxyForChild } from '../../lib/platform/process-patches.ts';
 import { takeSlot } from './call-slots.ts';
 import { CALL_FD_ENV, type Report, type ReportedError, type ReportedLink } from './child-report.ts';
 import { failedCall, refusedCall, type ChildProgram, type TwinSettings } from './call.ts';
@@ -159,6 +160,8 @@ function runChild(
   const started = childCommand(words, program);
   const env: Record<string, string | undefined> = { ...process.env, [CALL_FD_ENV]: '3' };
   for (const k of SECRETS) delete env[k];
+  // the program's fetch() and http.request() follow the proxy as a native handler's do (docs/contract.md#proxies)
+  Object.assign(env, envProxyForChild());
   const child = spawn(started.command, started.args, {
     // a person's run keeps the terminal: the program reads its stdin and sees its TTY as when run
     // alone; a machine's call gets no stdin (nobody could answer) and its output is the call's

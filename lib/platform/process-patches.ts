@@ -333,6 +333,8 @@ export function writeStdout(chunk: string | Uint8Array): boolean {
 let proxyOn = false;
 /** Why Node's proxy support refused the environment's proxy, if it did (its URLs redacted). */
 let proxyRefusal: string | undefined;
+/** The proxy variables {@link useEnvProxy} gave Node's proxy support (set ones only). */
+let proxyGiven: Record<string, string> | undefined;
 
 /**
  * Patch 8, proxy from the environment (`main()`, docs/contract.md#proxies): when `HTTPS_PROXY` or
@@ -351,6 +353,11 @@ export function useEnvProxy(env: Readonly<Record<string, string | undefined>> = 
     proxyOn = true;
     const http = process.getBuiltinModule('node:http') as { setGlobalProxyFromEnv: (e?: object) => unknown };
     const given = withProxySchemes(env);
+    proxyGiven = Object.fromEntries(
+      ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'].flatMap((n) =>
+        given[n] ? [[n, given[n]]] : [],
+      ),
+    );
     try {
       http.setGlobalProxyFromEnv(given);
     } catch (e) {
@@ -361,6 +368,16 @@ export function useEnvProxy(env: Readonly<Record<string, string | undefined>> = 
     }
   }
   return use;
+}
+
+/**
+ * What a Node process this one starts to run a call (a front end's program: frontends/shared/child-call.ts)
+ * needs in its environment to follow the proxy as this process does: `NODE_USE_ENV_PROXY=1` and the
+ * proxy variables as {@link useEnvProxy} gave them to Node (schemes added); nothing when this process
+ * does not follow them by ax-ts's doing.
+ */
+export function envProxyForChild(): Record<string, string> | undefined {
+  return proxyGiven && !proxyRefusal ? { ...proxyGiven, NODE_USE_ENV_PROXY: '1' } : undefined;
 }
 
 /**

@@ -15,6 +15,7 @@ import { minimalEnv } from '../helpers/paths.ts';
 import { connectEra, envelopeOf, PATHS_BY_ERAS, startHttp, type HttpFixture, type McpPath } from '../helpers/eras.ts';
 
 const CLI = join(REPO, 'test/fixtures/fetch-cli.ts');
+const COMMANDER = join(REPO, 'test/fixtures/fetch-commander.ts');
 const node24 =
   typeof (process.getBuiltinModule('node:http') as { setGlobalProxyFromEnv?: unknown }).setGlobalProxyFromEnv ===
   'function';
@@ -49,8 +50,8 @@ afterAll(() => {
 });
 
 /** Runs the fixture in json mode with `env` added (asynchronously: the proxy and origin are this process's). */
-async function cli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args, '--format', 'json'], {
+async function cli(args: string[], env: Record<string, string>, program = CLI) {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, program, ...args, '--format', 'json'], {
     cwd: REPO,
     env: { ...minimalEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -179,6 +180,14 @@ describe.skipIf(!node24)('a handler’s requests follow the proxy the environmen
     expect(d.out.data.proxy.followed_by).toBe('unsupported');
     expect(d.out.data.problems.join('\n')).toMatch(/HTTP_PROXY.*Node\.js cannot use it/);
     expect(JSON.stringify(d.out) + d.err + r.err).not.toContain('hunter2');
+  });
+
+  it('a front end’s action, run in a process of its own, follows the proxy too', async () => {
+    seen.length = 0;
+    const r = await cli(['get', 'http://far.example/cm'], { HTTP_PROXY: via() }, COMMANDER);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out.data).toEqual({ status: 200, body: 'origin saw far.example/cm' });
+    expect(seen).toEqual([`CONNECT far.example:80 ${ALICE}`]);
   });
 
   it('doctor names the variables, credentials hidden, and who follows them', async () => {
