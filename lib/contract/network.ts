@@ -54,7 +54,8 @@ export function networkFailure(chain: readonly unknown[]): NetworkFailure | unde
     if (TRANSIENT.has(code)) return { error: c as NetworkFailure['error'], retryable: true };
     if (UNTRUSTED.has(code)) return { error: c as NetworkFailure['error'], retryable: false };
   }
-  const fetchFailed = chain.find((c) => c instanceof TypeError && c.message === 'fetch failed');
+  // by name, as an error rebuilt from another process's report (a front end's call) is no TypeError
+  const fetchFailed = chain.find((c) => c instanceof Error && c.name === 'TypeError' && c.message === 'fetch failed');
   if (!fetchFailed) return undefined;
   const cause = (fetchFailed as Error).cause;
   const detail = cause instanceof Error && cause.message ? cause.message : 'fetch failed';

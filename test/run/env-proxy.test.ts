@@ -190,6 +190,24 @@ describe.skipIf(!node24)('a handler’s requests follow the proxy the environmen
     expect(seen).toEqual([`CONNECT far.example:80 ${ALICE}`]);
   });
 
+  it('a proxy that wants credentials (407) is network_error fetch_failed from a front end’s action too', async () => {
+    const strict = createServer((_req, res) => res.writeHead(407).end());
+    strict.on('connect', (_req, socket) => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n'));
+    await listen(strict);
+    try {
+      const r = await cli(
+        ['get', 'http://far.example/cm'],
+        { HTTP_PROXY: `http://bob:hunter2@127.0.0.1:${port(strict)}` },
+        COMMANDER,
+      );
+      expect(r.code, r.err).toBe(3);
+      expect(r.line).toMatchObject({ kind: 'network_error', context: { code: 'fetch_failed' } });
+      expect(r.err).not.toContain('hunter2');
+    } finally {
+      strict.close();
+    }
+  });
+
   it('doctor names the variables, credentials hidden, and who follows them', async () => {
     const r = await cli(['doctor'], { HTTPS_PROXY: via(), NO_PROXY: 'localhost' });
     expect(r.code, r.err).toBe(0);
