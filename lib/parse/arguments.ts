@@ -123,6 +123,14 @@ export function toValidationError(cmd: Command, e: ErrorObject): AxError {
   );
 }
 
+/** The refusal of arguments nested deeper than {@link MAX_INPUT_DEPTH}: `validation_error` `too_deep`. */
+export function tooDeepError(cmd: Command): AxError {
+  return validationError(`tool arguments nest more than ${MAX_INPUT_DEPTH} levels deep`, 'too_deep', {
+    context: { max_depth: MAX_INPUT_DEPTH, command: cmd.commandPath() },
+    fix: `Send arguments nested at most ${MAX_INPUT_DEPTH} levels deep, shaped like the inputSchema.`,
+  });
+}
+
 /**
  * Validates tool arguments. @returns the cleaned arguments (nulls dropped).
  * @throws AxError `validation_error` naming the property, before anything runs.
@@ -135,12 +143,7 @@ export function validateArguments(cmd: Command, schema: JsonSchema, args: unknow
       fix: 'Send arguments as an object shaped like the inputSchema.',
     });
   }
-  if (nestsDeeperThan(args)) {
-    throw validationError(`tool arguments nest more than ${MAX_INPUT_DEPTH} levels deep`, 'too_deep', {
-      context: { max_depth: MAX_INPUT_DEPTH, command: cmd.commandPath() },
-      fix: `Send arguments nested at most ${MAX_INPUT_DEPTH} levels deep, shaped like the inputSchema.`,
-    });
-  }
+  if (nestsDeeperThan(args)) throw tooDeepError(cmd);
   const known = (schema.properties ?? {}) as Record<string, unknown>;
   for (const k of Object.keys(args as object)) if (!Object.hasOwn(known, k)) throw unknownPropertyError(cmd, k);
   const infinite = nonFinite(args, '');

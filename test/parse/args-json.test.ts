@@ -147,6 +147,15 @@ describe('--args-json conflicts and malformed input', () => {
     expect(data(await surf(['echo', '--args-json', '{"token":"t","labels":["a,b",],}'])).labels).toEqual(['a,b']);
   });
 
+  it('JSONC or a slip nested thousands deep: too_deep (exit 2), as strict JSON is, never a stack overflow', async () => {
+    const deep = `${'['.repeat(6000)}${']'.repeat(6000)}`;
+    for (const text of [`{"token":"t","labels":${deep}} // c`, `{token:'t',labels:${deep}}`, `{"labels":${deep}}`]) {
+      const e = failure(await surf(['echo', '--args-json', text]));
+      expect(e.kind, text.slice(0, 30)).toBe('validation_error');
+      expect(e.context.reason).toBe('too_deep');
+    }
+  });
+
   it('a slip of generated JSON (single quotes, unquoted keys, True/False/None, a semicolon or a remark after it): refused with context.corrected, and next[0], the same call corrected, runs verbatim', async () => {
     for (const [bad, corrected, repairs] of [
       ["{'token': 't'}", '{"token":"t"}', ['single_quotes']],
