@@ -8,7 +8,6 @@
 import { validationError } from '../contract/errors.ts';
 import type { NextStep } from '../contract/errors.ts';
 import { inputSchema } from '../parse/input-schema.ts';
-import { tooDeepError } from '../parse/arguments.ts';
 import { bindValues } from '../parse/validate.ts';
 import type { Invocation } from '../parse/parse.ts';
 import { repairJson, type JsonRepair } from '../parse/json-repair.ts';
@@ -86,23 +85,24 @@ async function readObject(inv: Invocation, program: string, text: string): Promi
     // read again below: JSON.parse's own message quotes the text, which may hold a secret's value
   }
   const { parseJsonc } = await import('../config/config-patch.ts');
-  const parse = (t: string) => {
+  const parse = async (t: string) => {
     try {
       return parseJsonc(t);
     } catch (e) {
       // the JSONC parser descends recursively: a text nested thousands deep overflows the stack
-      if (e instanceof RangeError) throw tooDeepError(inv.command);
+      // (the validator's module, with Ajv, is loaded only then: a run that needs neither loads neither)
+      if (e instanceof RangeError) throw (await import('../parse/arguments.ts')).tooDeepError(inv.command);
       throw e;
     }
   };
-  const read = parse(text);
+  const read = await parse(text);
   if (!read.error) return read.value;
   const { error, line, column } = read.error;
   // where, never what: the words of the text are the caller's, and may be a secret
   const what = error.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   const message = `--args-json is not valid JSON: ${what} at line ${line}, column ${column}`;
   const repaired = repairJson(text);
-  const again = repaired && parse(repaired.text);
+  const again = repaired && (await parse(repaired.text));
   if (!repaired || !again || again.error || !isObject(again.value)) {
     throw validationError(message, 'invalid_args_json', {
       context: { line, column },
