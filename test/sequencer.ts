@@ -6,7 +6,7 @@
  * `node .ci/durations.mjs <log>` — and a file in neither counts as 10 s, larger ones first.
  */
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { relative, sep } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Seconds per file of each part of the suite (`quick`: `npm test`; `rest`: `npm run test:rest`). */
@@ -15,16 +15,25 @@ const durations = JSON.parse(readFileSync(new URL('durations.json', import.meta.
   Record<string, number>
 >;
 
+/** Each file's longer figure of the two parts (for `AX_TEST_SCOPE=all`). */
+function longer(): Record<string, number> {
+  const out = { ...durations.quick };
+  for (const [k, v] of Object.entries(durations.rest ?? {})) out[k] = Math.max(out[k] ?? 0, v);
+  return out;
+}
+
 /** The weight of a file the figures do not know, in seconds: as a long-ish one. */
 const UNKNOWN = 10;
 
 /** Longest known file first; a file the figures do not know as if it took {@link UNKNOWN} seconds. */
 export class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const part = durations[process.env.AX_TEST_SCOPE === 'rest' ? 'rest' : 'quick'] ?? {};
+    const scope = process.env.AX_TEST_SCOPE;
+    // `all` runs both parts' files in one run: each file by the longer of its two figures
+    const part = scope === 'rest' ? durations.rest! : scope === 'all' ? longer() : durations.quick!;
     const root = this.ctx.config.root;
     const weight = (f: TestSpecification): number => {
-      const key = relative(root, f.moduleId);
+      const key = relative(root, f.moduleId).split(sep).join('/'); // the figures' keys use '/'
       const cached = this.ctx.cache.getFileTestResults(`${f.project.name}:${key}`);
       if (cached) return cached.duration / 1000;
       // a file the last full run did not have: after the long ones, larger first

@@ -2,7 +2,8 @@
  * The parts of the suite (docs/architecture.md#tests, test/helpers/scope.ts). `npm test` runs every
  * file but the long ones below; `npm run test:rest` runs the long ones and, again, every file with a
  * table over MCP paths and eras (`PATHS_BY_ERAS`), for the cells `npm test` leaves out. The two make
- * `npm run test:all`, what `.ci/run` calls, with the cross-runtime suite (`AX_TEST_RUNTIMES=1`) last.
+ * `npm run test:all`, what `.ci/run` calls; `test:rest` also runs the cross-runtime suite, beside its
+ * other files (alone: `npm run test:runtimes`, `AX_TEST_RUNTIMES=1`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
