@@ -8,8 +8,19 @@
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The variables read, upper case first (the form a program most often sets). */
-export const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+/** The variables that name a proxy URL, upper case first (the form a program most often sets). */
+export const PROXY_URL_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+
+/** Every variable read: the proxy URLs, then the hosts that go around them. */
+export const PROXY_VARIABLES = [...PROXY_URL_VARIABLES, 'NO_PROXY', 'no_proxy'];
+
+/** Where a proxy URL's user and password are: from the scheme's `//` (or the start) to the last `@`, if any. */
+function userinfoSpan(value: string): { start: number; at: number } | undefined {
+  const at = value.lastIndexOf('@');
+  if (at < 0) return undefined;
+  const scheme = value.indexOf('://');
+  return { start: scheme >= 0 && scheme < at ? scheme + 3 : 0, at };
+}
 
 /**
  * A proxy URL with its user and password replaced by `***`: all between the scheme's `//` (or the
@@ -18,11 +29,9 @@ export const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'htt
  * holds no credentials and is shown as it is, unless it does not parse even as `http://<value>` (`***`).
  */
 export function redactProxyUrl(value: string): string {
-  const at = value.lastIndexOf('@');
-  if (at < 0) return URL.canParse(value) || URL.canParse(`http://${value}`) ? value : '***';
-  const scheme = value.indexOf('://');
-  const start = scheme >= 0 && scheme < at ? scheme + 3 : 0;
-  return `${value.slice(0, start)}***${value.slice(at)}`;
+  const span = userinfoSpan(value);
+  if (!span) return URL.canParse(value) || URL.canParse(`http://${value}`) ? value : '***';
+  return `${value.slice(0, span.start)}***${value.slice(span.at)}`;
 }
 
 /**
@@ -32,7 +41,7 @@ export function redactProxyUrl(value: string): string {
  */
 export function withProxySchemes(env: Env): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = { ...env };
-  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
+  for (const name of PROXY_URL_VARIABLES) {
     const v = out[name]?.trim();
     if (v && !v.includes('://')) out[name] = `http://${v}`;
   }
@@ -46,12 +55,11 @@ export function withProxySchemes(env: Env): Record<string, string | undefined> {
  */
 export function proxyCredentials(env: Env): string[] {
   const out = new Set<string>();
-  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
+  for (const name of PROXY_URL_VARIABLES) {
     const v = env[name];
-    const at = v ? v.lastIndexOf('@') : -1;
-    if (!v || at < 0) continue;
-    const scheme = v.indexOf('://');
-    const userinfo = v.slice(scheme >= 0 && scheme < at ? scheme + 3 : 0, at);
+    const span = v ? userinfoSpan(v) : undefined;
+    if (!v || !span) continue;
+    const userinfo = v.slice(span.start, span.at);
     const colon = userinfo.indexOf(':');
     for (const raw of [userinfo, colon >= 0 ? userinfo.slice(colon + 1) : '']) {
       if (!raw) continue;
@@ -96,7 +104,7 @@ export type ProxyUse = 'none' | 'runtime' | 'ax-ts' | 'off' | 'unsupported';
 
 /** {@link ProxyUse} for `env` in this runtime. */
 export function proxyUse(env: Env): ProxyUse {
-  const set = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((n) => env[n]);
+  const set = PROXY_URL_VARIABLES.some((n) => env[n]);
   if (!set) return 'none';
   if (process.versions.bun || process.versions.deno) return 'runtime';
   if (env.NODE_USE_ENV_PROXY === '1') return 'runtime';

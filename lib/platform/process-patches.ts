@@ -34,7 +34,14 @@
  * Node built-ins only, loaded when a patch is installed: a program that patches nothing pays nothing.
  */
 import type { Readable, Writable } from 'node:stream';
-import { proxyUse, redactProxyUrl, withProxySchemes, type ProxyUse } from './env-proxy.ts';
+import {
+  PROXY_URL_VARIABLES,
+  PROXY_VARIABLES,
+  proxyUse,
+  redactProxyUrl,
+  withProxySchemes,
+  type ProxyUse,
+} from './env-proxy.ts';
 
 /** `process.stdout.write`'s type (the same for stderr). */
 export type Write = typeof process.stdout.write;
@@ -353,17 +360,13 @@ export function useEnvProxy(env: Readonly<Record<string, string | undefined>> = 
     proxyOn = true;
     const http = process.getBuiltinModule('node:http') as { setGlobalProxyFromEnv: (e?: object) => unknown };
     const given = withProxySchemes(env);
-    proxyGiven = Object.fromEntries(
-      ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'].flatMap((n) =>
-        given[n] ? [[n, given[n]]] : [],
-      ),
-    );
+    proxyGiven = Object.fromEntries(PROXY_VARIABLES.flatMap((n) => (given[n] ? [[n, given[n]]] : [])));
     try {
       http.setGlobalProxyFromEnv(given);
     } catch (e) {
       // Node's message may be the URL itself, password and all
       const said = e instanceof Error ? e.message : String(e);
-      const urls = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].flatMap((n) => given[n] ?? []);
+      const urls = PROXY_URL_VARIABLES.flatMap((n) => given[n] ?? []);
       proxyRefusal = urls.reduce((m, u) => m.split(u).join(redactProxyUrl(u)), said);
     }
   }
